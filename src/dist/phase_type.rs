@@ -1,0 +1,249 @@
+//! Continuous phase-type distributions PH(α, S): the time to absorption of
+//! a finite Markov chain started in phase i with probability α_i (and
+//! absorbed at once with probability α₀ = 1 − Σα_i), with sub-generator S.
+
+use crate::error::{Error, Result};
+use nalgebra::{DMatrix, DVector};
+use rand::{Rng, RngExt};
+
+/// A phase-type distribution (α, S) of order n.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseType {
+    alpha: DVector<f64>,
+    s: DMatrix<f64>,
+    /// Exit rates s₀ = −S·1.
+    exit: DVector<f64>,
+}
+
+impl PhaseType {
+    /// Build from the initial vector `alpha` (length n, entries ≥ 0, sum ≤ 1)
+    /// and the row-major n×n sub-generator `s` (off-diagonal ≥ 0, negative
+    /// diagonal, row sums ≤ 0, absorption certain: S nonsingular).
+    pub fn new(alpha: &[f64], s: &[f64]) -> Result<Self> {
+        let n = alpha.len();
+        if n == 0 {
+            return Err(Error::invalid("phase-type order must be >= 1 (alpha is empty)"));
+        }
+        let n2 = n.checked_mul(n).ok_or_else(|| Error::TooLarge(format!("phase-type order {n} overflows")))?;
+        if s.len() != n2 {
+            return Err(Error::invalid(format!(
+                "S must have n*n = {n2} entries for alpha of length {n}, got {}",
+                s.len()
+            )));
+        }
+        crate::validate::all_non_negative("alpha", alpha)?;
+        let total: f64 = alpha.iter().sum();
+        if total > 1.0 + 1e-9 {
+            return Err(Error::invalid(format!("alpha must sum to at most 1, sums to {total}")));
+        }
+        let m = DMatrix::from_row_slice(n, n, s);
+        let mut exit = DVector::zeros(n);
+        for i in 0..n {
+            let mut row = 0.0;
+            for j in 0..n {
+                let v = m[(i, j)];
+                if !v.is_finite() {
+                    return Err(Error::invalid(format!("S[{i}][{j}] must be finite, got {v}")));
+                }
+                if i != j && v < 0.0 {
+                    return Err(Error::invalid(format!("S[{i}][{j}] is off-diagonal and must be >= 0, got {v}")));
+                }
+                row += v;
+            }
+            if m[(i, i)] >= 0.0 {
+                return Err(Error::invalid(format!("S[{i}][{i}] must be < 0, got {}", m[(i, i)])));
+            }
+            let scale = m[(i, i)].abs();
+            if row > 1e-12 * scale {
+                return Err(Error::invalid(format!("row {i} of S sums to {row} > 0: not a sub-generator")));
+            }
+            exit[i] = (-row).max(0.0);
+        }
+        // Absorption is certain iff every phase reaches a phase with exit > 0.
+        let mut reaches = exit.iter().map(|&e| e > 0.0).collect::<Vec<_>>();
+        loop {
+            let mut changed = false;
+            for i in 0..n {
+                if !reaches[i] && (0..n).any(|j| j != i && m[(i, j)] > 0.0 && reaches[j]) {
+                    reaches[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        if let Some(i) = reaches.iter().position(|r| !r) {
+            return Err(Error::invalid(format!(
+                "phase {i} never leads to absorption: S is singular (not a transient sub-generator)"
+            )));
+        }
+        Ok(PhaseType { alpha: DVector::from_column_slice(alpha), s: m, exit })
+    }
+
+    /// Exponential(rate) as PH of order 1.
+    pub fn exponential(rate: f64) -> Result<Self> {
+        crate::validate::positive("rate", rate)?;
+        PhaseType::new(&[1.0], &[-rate])
+    }
+
+    /// Erlang(k, rate) as a chain of k phases.
+    pub fn erlang(k: usize, rate: f64) -> Result<Self> {
+        crate::validate::positive("rate", rate)?;
+        if k == 0 {
+            return Err(Error::invalid("Erlang phase count k must be >= 1"));
+        }
+        let mut s = vec![0.0; k * k];
+        for i in 0..k {
+            s[i * k + i] = -rate;
+            if i + 1 < k {
+                s[i * k + i + 1] = rate;
+            }
+        }
+        let mut alpha = vec![0.0; k];
+        alpha[0] = 1.0;
+        PhaseType::new(&alpha, &s)
+    }
+
+    /// Hyperexponential: start in phase i with probability `probs[i]`.
+    pub fn hyperexponential(probs: &[f64], rates: &[f64]) -> Result<Self> {
+        crate::validate::same_len("probs", probs.len(), "rates", rates.len())?;
+        crate::validate::probability_vector("probs", probs)?;
+        crate::validate::all_positive("rates", rates)?;
+        let k = rates.len();
+        let mut s = vec![0.0; k * k];
+        for i in 0..k {
+            s[i * k + i] = -rates[i];
+        }
+        PhaseType::new(probs, &s)
+    }
+
+    /// Coxian: phase i has rate `rates[i]` and continues to phase i+1 with
+    /// probability `cont[i]` (length n−1), otherwise absorbs.
+    pub fn coxian(rates: &[f64], cont: &[f64]) -> Result<Self> {
+        let k = rates.len();
+        crate::validate::all_positive("rates", rates)?;
+        if cont.len() + 1 != k {
+            return Err(Error::invalid(format!(
+                "a Coxian with {k} phases needs {} continuation probabilities, got {}",
+                k.saturating_sub(1),
+                cont.len()
+            )));
+        }
+        for (i, &p) in cont.iter().enumerate() {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(Error::invalid(format!("cont[{i}] must be in [0, 1], got {p}")));
+            }
+        }
+        let mut s = vec![0.0; k * k];
+        for i in 0..k {
+            s[i * k + i] = -rates[i];
+            if i + 1 < k {
+                s[i * k + i + 1] = rates[i] * cont[i];
+            }
+        }
+        let mut alpha = vec![0.0; k];
+        alpha[0] = 1.0;
+        PhaseType::new(&alpha, &s)
+    }
+
+    /// Number of phases.
+    pub fn order(&self) -> usize {
+        self.alpha.len()
+    }
+
+    /// Initial probabilities α.
+    pub fn alpha(&self) -> &[f64] {
+        self.alpha.as_slice()
+    }
+
+    /// The sub-generator S.
+    pub fn sub_generator(&self) -> &DMatrix<f64> {
+        &self.s
+    }
+
+    /// Exit-rate vector s₀ = −S·1.
+    pub fn exit_rates(&self) -> &[f64] {
+        self.exit.as_slice()
+    }
+
+    /// E[X^k] = k! α (−S)^{−k} 1.
+    pub fn moment(&self, k: u32) -> f64 {
+        let n = self.order();
+        let lu = (-&self.s).lu();
+        let mut v = DVector::from_element(n, 1.0);
+        let mut fact = 1.0;
+        for j in 1..=k {
+            v = lu.solve(&v).unwrap_or_else(|| DVector::from_element(n, f64::NAN));
+            fact *= f64::from(j);
+        }
+        fact * self.alpha.dot(&v)
+    }
+
+    /// 1 − E[e^{−sX}] = s·α (sI − S)^{−1} 1: the form without cancellation.
+    pub fn laplace_complement(&self, s: f64) -> f64 {
+        if s == 0.0 {
+            return 0.0;
+        }
+        let n = self.order();
+        let m = DMatrix::identity(n, n) * s - &self.s;
+        let ones = DVector::from_element(n, 1.0);
+        let x = m.lu().solve(&ones).unwrap_or_else(|| DVector::from_element(n, f64::NAN));
+        // Mass at zero (1 − Σα) also contributes 1 − e^{0} = 0.
+        s * self.alpha.dot(&x)
+    }
+
+    /// P(X ≤ x) = 1 − α e^{Sx} 1.
+    pub fn cdf(&self, x: f64) -> f64 {
+        if x <= 0.0 {
+            return 1.0 - self.alpha.sum();
+        }
+        let e = (&self.s * x).exp();
+        let tail = self.alpha.transpose() * e * DVector::from_element(self.order(), 1.0);
+        (1.0 - tail[0]).clamp(0.0, 1.0)
+    }
+
+    /// Density α e^{Sx} s₀ (for x > 0).
+    pub fn density(&self, x: f64) -> f64 {
+        if x < 0.0 {
+            return 0.0;
+        }
+        let e = (&self.s * x).exp();
+        (self.alpha.transpose() * e * &self.exit)[0]
+    }
+
+    /// One draw by simulating the absorbing chain.
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        let n = self.order();
+        let mut t = 0.0;
+        // Start phase, or absorption at time zero with probability α₀.
+        let u: f64 = rng.random();
+        let mut acc = 0.0;
+        let mut phase = n;
+        for i in 0..n {
+            acc += self.alpha[i];
+            if u < acc {
+                phase = i;
+                break;
+            }
+        }
+        while phase < n {
+            let rate = -self.s[(phase, phase)];
+            t += super::exp_sample(rng, rate);
+            let u: f64 = rng.random::<f64>() * rate;
+            let mut acc = 0.0;
+            let mut next = n; // absorption unless a transition is chosen
+            for j in 0..n {
+                if j != phase {
+                    acc += self.s[(phase, j)];
+                    if u < acc {
+                        next = j;
+                        break;
+                    }
+                }
+            }
+            phase = next;
+        }
+        t
+    }
+}
