@@ -1,1 +1,483 @@
-//! placeholder, being written
+//! Randomized accessing (Section 4, Coffman, Liu, Weber): every access picks
+//! page i with probability f_i, independently of the past, so the
+//! inter-access distances of page i are geometric with mean 1/f_i.
+//!
+//! Notation as in [`super::frequencies`]: q_i = μ_i E\[X\], a_i = −ln h_i,
+//! b_i = 1 − h_i. Lemma 4.1's rate is rewritten without cancellation as
+//!
+//! r_i = 1 − (f/q)·b/(b + f h) = [q b (1 − f) + f (q − b)] / (q (b + f h)),
+//!
+//! with q − b = (q − a) + (a − b), both terms ≥ 0 and the second computed by
+//! its series −ln(1 − b) − b = Σ_{k≥2} b^k/k when b is small.
+
+use super::frequencies::{jensen_gap, q_and_a};
+use super::{Model, check_frequencies};
+use crate::error::{Error, Result};
+
+/// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
+fn log_gap(a: f64, b: f64) -> f64 {
+    if b < 0.3 {
+        let mut pow = b * b;
+        let mut sum = 0.0;
+        for k in 2..200 {
+            let term = pow / f64::from(k);
+            sum += term;
+            if term <= 1e-17 * sum {
+                break;
+            }
+            pow *= b;
+        }
+        sum
+    } else {
+        (a - b).max(0.0)
+    }
+}
+
+/// h from (a, b): 1 − b when h is not small, e^{−a} otherwise (keeps the
+/// relative accuracy of a tiny h that 1 − b would round away).
+fn h_of(a: f64, b: f64) -> f64 {
+    if b < 0.5 { 1.0 - b } else { (-a).exp() }
+}
+
+/// Lemma 4.1 for one page.
+fn randomized_rate(q: f64, a: f64, b: f64, f: f64) -> f64 {
+    if f <= 0.0 {
+        // Never chosen: always out of date after the first change.
+        return 1.0;
+    }
+    let h = h_of(a, b);
+    let q_minus_b = jensen_gap(q, a) + log_gap(a, b);
+    let num = q * b * (1.0 - f) + f * q_minus_b;
+    let den = q * (b + f * h);
+    (num / den).clamp(0.0, 1.0)
+}
+
+/// Lemma 4.1: the obsolescence rates of the randomized policy with access
+/// probabilities `f`,
+/// r_i = (1/E\[X\])(E\[X\] − f_i/μ_i + (f_i/μ_i)· f_i h_i/(1 − h_i + f_i h_i)).
+///
+/// Uses 1 − h_i from [`Model::one_minus_h`] in the cancellation-free form of
+/// the module notes. f_i = 0 gives r_i = 1.
+///
+/// Errors: `InvalidArgument` unless `f` has one finite, non-negative entry
+/// per page summing to 1.
+pub fn obsolescence(model: &Model, f: &[f64]) -> Result<Vec<f64>> {
+    check_frequencies(model.len(), f)?;
+    let (q, a) = q_and_a(model);
+    let b = model.one_minus_h();
+    Ok((0..f.len()).map(|i| randomized_rate(q[i], a[i], b[i], f[i])).collect())
+}
+
+/// The cost (4), Σ c_i r_i, of the randomized policy (Lemma 4.1 rates).
+///
+/// Errors: as [`obsolescence`].
+pub fn cost(model: &Model, f: &[f64]) -> Result<f64> {
+    let r = obsolescence(model, f)?;
+    Ok(r.iter().zip(model.weights()).map(|(r, c)| r * c).sum())
+}
+
+/// β_i = h_i^{-1} − 1 = e^{a_i} − 1, divided by max_j β_j so that neither the
+/// terms nor their sum overflow. a_i is capped at 700 (h_i ≥ e^{−700}):
+/// beyond that a page is out of date between any two accesses to within
+/// f64 rounding and its exact β no longer matters.
+fn scaled_beta(a: &[f64]) -> (Vec<f64>, f64) {
+    let beta: Vec<f64> = a.iter().map(|&x| x.min(700.0).exp_m1()).collect();
+    let bmax = beta.iter().copied().fold(0.0_f64, f64::max);
+    (beta.iter().map(|b| b / bmax).collect(), bmax)
+}
+
+/// Theorem 4.1, eq. (16): with c_i ∝ μ_i the optimal randomized frequencies
+/// are f_i = (h_i^{-1} − 1)/Σ_j (h_j^{-1} − 1); for other weights
+/// [`optimal_frequencies_general`].
+///
+/// h_i^{-1} − 1 = (1 − h_i)/h_i is evaluated as expm1(−ln h_i), accurate for
+/// h_i near 1 and near 0.
+///
+/// Errors: `NotConverged` if the frequencies cannot be normalised (not
+/// expected for a valid model).
+pub fn optimal_frequencies(model: &Model) -> Result<Vec<f64>> {
+    if !model.is_proportional() {
+        return optimal_frequencies_general(model);
+    }
+    let a: Vec<f64> = model.log_h().iter().map(|l| -l).collect();
+    let (beta, _) = scaled_beta(&a);
+    normalise(beta)
+}
+
+fn normalise(mut x: Vec<f64>) -> Result<Vec<f64>> {
+    let s: f64 = x.iter().sum();
+    if !(s.is_finite() && s > 0.0) {
+        return Err(Error::NotConverged(format!("frequencies sum to {s}")));
+    }
+    for v in &mut x {
+        *v /= s;
+    }
+    Ok(x)
+}
+
+/// Optimal randomized frequencies for arbitrary weights: the KKT solution of
+/// the convex problem (12).
+///
+/// Eq. (15) gives x_i = (√(c_i/(λ μ_i E\[X\])) − 1)(1 − h_i)/h_i where that is
+/// positive; where it is not, the derivative of page i's term at x_i = 0 is
+/// already ≥ 0 and the KKT conditions give x_i = 0 (the paper's validity
+/// condition after (16) is exactly "no clipping needed"). With ρ = λ^{-1/2}
+/// and σ_i = √(c_i/(μ_i E\[X\])), Σ_i max(0, ρσ_i − 1)β_i is piecewise linear
+/// and increasing in ρ, so (14) is solved exactly by water-filling: pages
+/// enter in decreasing σ_i, and on the active set P,
+/// ρ = (1 + Σ_P β_i)/Σ_P σ_i β_i. O(N log N).
+///
+/// Errors: `NotConverged` only if the result cannot be normalised.
+pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
+    let n = model.len();
+    let (q, a) = q_and_a(model);
+    // σ_i normalised by the largest (ρ absorbs the scale).
+    let sig: Vec<f64> = model.weights().iter().zip(&q).map(|(c, q)| (c / q).sqrt()).collect();
+    let smax = sig.iter().copied().fold(0.0_f64, f64::max);
+    if !(smax.is_finite() && smax > 0.0) {
+        return Err(Error::invalid("weights / (mu E[X]) must be finite and positive"));
+    }
+    let sig: Vec<f64> = sig.iter().map(|s| s / smax).collect();
+    // Scaled β' = β/β_max, κ = 1/β_max: Σ (ρσ − 1)⁺ β' = κ.
+    let (beta, bmax) = scaled_beta(&a);
+    let kappa = 1.0 / bmax;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&i, &j| sig[j].total_cmp(&sig[i]).then(i.cmp(&j)));
+    let sg: Vec<f64> = order.iter().map(|&i| sig[i]).collect();
+    let bt: Vec<f64> = order.iter().map(|&i| beta[i]).collect();
+    // Active set = the first k pages in decreasing σ. Page k+1 (0-based k)
+    // joins iff ρ_k σ_k > 1 ⇔ σ_k κ > D_k with D_k = Σ_{j<k} β'_j(σ_j − σ_k),
+    // accumulated as D_k = D_{k−1} + (σ_{k−1} − σ_k) B_{k−1} from
+    // non-negative terms: the direct form σ(κ + B) − Σσβ cancels badly when
+    // one page's β dominates (β ~ e^{a}, a = −ln h up to 700).
+    let mut d_prev = vec![0.0; n];
+    let mut bsum = bt[0];
+    let mut k = 1;
+    while k < n {
+        let d = d_prev[k - 1] + (sg[k - 1] - sg[k]) * bsum;
+        if sg[k] * kappa <= d {
+            break;
+        }
+        d_prev[k] = d;
+        bsum += bt[k];
+        k += 1;
+    }
+    // On the active set, (ρσ_i − 1)·Σ_P σβ = σ_i κ − D_i + U_i with
+    // U_i = Σ_{i<j<k} β'_j(σ_i − σ_j) (backward recurrence, also
+    // non-negative terms); the common factor is dropped by normalising.
+    let mut x = vec![0.0; n];
+    let mut u = 0.0;
+    let mut tail = 0.0;
+    for r in (0..k).rev() {
+        if r + 1 < k {
+            tail += bt[r + 1];
+            u += (sg[r] - sg[r + 1]) * tail;
+        }
+        let num = sg[r] * kappa - d_prev[r] + u;
+        x[order[r]] = num.max(0.0) * bt[r];
+    }
+    normalise(x)
+}
+
+/// The minimum over frequencies of the randomized policy's cost.
+///
+/// With c_i = c₀μ_i this is eq. (11) of Theorem 4.1,
+/// c₀(μ − (1/E\[X\]) B/(1 + B)), B = Σ (h_i^{-1} − 1); small B is evaluated
+/// as (c₀/E\[X\])(Σ(q_i − a_i) − Σ(e^{a_i} − 1 − a_i) + B²/(1 + B)), the same
+/// quantity without the cancellation of μE\[X\] against B/(1 + B). For other
+/// weights it is `cost(optimal_frequencies_general)`.
+///
+/// Errors: as [`optimal_frequencies`].
+pub fn optimal_cost(model: &Model) -> Result<f64> {
+    let Some(c0) = model.c0() else {
+        return cost(model, &optimal_frequencies_general(model)?);
+    };
+    let e = model.mean_access();
+    let (q, a) = q_and_a(model);
+    let b_total: f64 = a.iter().map(|x| x.exp_m1()).sum();
+    if b_total > 0.5 || !b_total.is_finite() {
+        let qt: f64 = q.iter().sum();
+        // B/(1+B) written as 1/(1 + 1/B) stays finite for B = ∞.
+        return Ok(c0 / e * (qt - 1.0 / (1.0 + 1.0 / b_total)));
+    }
+    let gap: f64 = q.iter().zip(&a).map(|(&q, &a)| jensen_gap(q, a)).sum();
+    // e^{a} − 1 − a by its series (a ≤ B ≤ 0.5 here).
+    let curv: f64 = a
+        .iter()
+        .map(|&x| {
+            let mut term = x * x / 2.0;
+            let mut s = 0.0;
+            for k in 3..60 {
+                s += term;
+                term *= x / f64::from(k);
+                if term <= 1e-17 * s {
+                    break;
+                }
+            }
+            s
+        })
+        .sum();
+    Ok(c0 / e * (gap - curv + b_total * b_total / (1.0 + b_total)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dist::Distribution;
+    use crate::freshness::frequencies;
+    use proptest::prelude::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn rel(a: f64, b: f64) -> f64 {
+        (a - b).abs() / b.abs().max(1e-300)
+    }
+
+    /// Lemma 4.1 in the paper's literal form.
+    fn literal_rate(m: &Model, i: usize, f: f64) -> f64 {
+        let (mu, e, h) = (m.change_rates()[i], m.mean_access(), m.h()[i]);
+        (e - f / mu + f / mu * f * h / (1.0 - h + f * h)) / e
+    }
+
+    #[test]
+    fn lemma_4_1_explicit_values() {
+        // Exponential X (rate 1), μ = (1, 2): h = (1/2, 1/3), f = (1/2, 1/2).
+        // r_1 = 1 − 0.5 + 0.5·(1/4)/(1/2 + 1/4) = 2/3;
+        // r_2 = 1 − 0.25 + 0.25·(1/6)/(2/3 + 1/6) = 0.8.
+        let m = Model::new(Distribution::exponential(1.0).unwrap(), &[1.0, 2.0], None).unwrap();
+        let r = obsolescence(&m, &[0.5, 0.5]).unwrap();
+        assert!(rel(r[0], 2.0 / 3.0) < 1e-15);
+        assert!(rel(r[1], 0.8) < 1e-15);
+        assert!(rel(cost(&m, &[0.5, 0.5]).unwrap(), 2.0 / 3.0 + 1.6) < 1e-15);
+        assert_eq!(obsolescence(&m, &[1.0, 0.0]).unwrap()[1], 1.0);
+        // Agrees with the literal formula on moderate inputs.
+        for &f in &[0.01, 0.3, 0.99] {
+            assert!(rel(obsolescence(&m, &[f, 1.0 - f]).unwrap()[0], literal_rate(&m, 0, f)) < 1e-13);
+        }
+    }
+
+    #[test]
+    fn small_rates_keep_relative_accuracy() {
+        // Deterministic X = 1, μ = 1e-9, f = 1: r = 1 − (1 − h)/(1 − h + h)·1/q
+        // = 1 − (1 − e^{−q})/q ≈ q/2 − q²/6.
+        let q = 1e-9_f64;
+        let m = Model::new(Distribution::deterministic(1.0).unwrap(), &[q], None).unwrap();
+        let r = obsolescence(&m, &[1.0]).unwrap()[0];
+        assert!(rel(r, q / 2.0 - q * q / 6.0) < 1e-14, "{r}");
+    }
+
+    #[test]
+    fn closed_form_16_matches_water_filling() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for d in [
+            Distribution::deterministic(0.7).unwrap(),
+            Distribution::exponential(2.0).unwrap(),
+            Distribution::erlang(3, 1.0).unwrap(),
+        ] {
+            for n in [1usize, 2, 7, 100] {
+                let mu: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-3.0..1.0))).collect();
+                let m = Model::new(d.clone(), &mu, None).unwrap();
+                let closed = optimal_frequencies(&m).unwrap();
+                let general = optimal_frequencies_general(&m).unwrap();
+                for (c, g) in closed.iter().zip(&general) {
+                    assert!(rel(*g, *c) < 1e-10);
+                }
+                // (16) literally.
+                let bt: f64 = m.h().iter().map(|h| 1.0 / h - 1.0).sum();
+                for (c, h) in closed.iter().zip(m.h()) {
+                    assert!(rel(*c, (1.0 / h - 1.0) / bt) < 1e-9);
+                }
+                // (11) equals the cost at (16), and its literal form.
+                let oc = optimal_cost(&m).unwrap();
+                assert!(rel(cost(&m, &closed).unwrap(), oc) < 1e-12);
+                let e = m.mean_access();
+                let lit = m.total_change_rate() - bt / (1.0 + bt) / e;
+                assert!(rel(oc, lit) < 1e-8, "{oc} vs {lit}");
+            }
+        }
+    }
+
+    #[test]
+    fn bound_6_below_11_below_other_frequencies() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..50 {
+            let n = rng.random_range(1..30);
+            let mu: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-2.0..1.0))).collect();
+            let m = Model::new(Distribution::gamma(0.5, 0.25).unwrap(), &mu, None).unwrap();
+            let lb = frequencies::lower_bound(&m).unwrap();
+            let rnd = optimal_cost(&m).unwrap();
+            assert!(lb > 0.0);
+            assert!(lb <= rnd * (1.0 + 1e-12), "(6) {lb} > (11) {rnd}");
+            // The randomized optimum is not the even-spacing optimum (n > 1).
+            if n > 1 {
+                assert!(rnd > lb * (1.0 + 1e-6));
+            }
+            for f in [frequencies::optimal_frequencies(&m).unwrap(), vec![1.0 / n as f64; n]] {
+                assert!(rnd <= cost(&m, &f).unwrap() * (1.0 + 1e-12));
+            }
+        }
+    }
+
+    #[test]
+    fn lemma_4_1_exceeds_theorem_3_3_with_corrected_expansion() {
+        // Randomized r_i ≥ Theorem 3.3's bound; as f → 0 the difference is
+        // h f²/(μ E[X] (1 − h)) + o(f²) — the paper prints h f²/(μ E[X]),
+        // missing the factor 1/(1 − h).
+        let m = Model::new(Distribution::exponential(1.0).unwrap(), &[0.5, 2.0, 8.0], None).unwrap();
+        for i in 0..3 {
+            let (mu, h) = (m.change_rates()[i], m.h()[i]);
+            for &f in &[1e-3, 1e-2, 0.2, 0.5, 0.9, 1.0] {
+                let mut v = vec![0.0; 3];
+                v[i] = f;
+                v[(i + 1) % 3] = 1.0 - f;
+                let rr = obsolescence(&m, &v).unwrap()[i];
+                let lb = frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
+                assert!(rr >= lb - 1e-15, "page {i} f={f}");
+            }
+            let f = 1e-4;
+            let mut v = vec![0.0; 3];
+            v[i] = f;
+            v[(i + 1) % 3] = 1.0 - f;
+            let diff = obsolescence(&m, &v).unwrap()[i] - frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
+            let corrected = h * f * f / (mu * (1.0 - h));
+            assert!(rel(diff, corrected) < 1e-3, "diff {diff} vs {corrected}");
+            let paper = h * f * f / mu;
+            assert!(rel(diff, paper) > 0.1);
+            // Near f = 1 the difference is (h/(μE))(1 − h + ln h)(f − 1)
+            // (the paper prints (1 + ln h)).
+            let f = 1.0 - 1e-5;
+            let mut v = vec![0.0; 3];
+            v[i] = f;
+            v[(i + 1) % 3] = 1.0 - f;
+            let diff = obsolescence(&m, &v).unwrap()[i] - frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
+            let slope = h / mu * (1.0 - h + h.ln()) * (f - 1.0);
+            assert!(rel(diff, slope) < 1e-3, "near 1: {diff} vs {slope}");
+        }
+    }
+
+    fn grid_min(m: &Model, steps: usize) -> f64 {
+        let n = m.len();
+        let hstep = 1.0 / steps as f64;
+        let mut best = f64::INFINITY;
+        for i in 0..=steps {
+            if n == 2 {
+                best = best.min(cost(m, &[i as f64 * hstep, 1.0 - i as f64 * hstep]).unwrap());
+            } else {
+                for j in 0..=(steps - i) {
+                    let f = [i as f64 * hstep, j as f64 * hstep, 1.0 - (i + j) as f64 * hstep];
+                    best = best.min(cost(m, &f).unwrap());
+                }
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn brute_force_general_weights() {
+        let cases: Vec<(Distribution, Vec<f64>, Vec<f64>)> = vec![
+            (Distribution::exponential(1.0).unwrap(), vec![0.3, 2.0], vec![1.0, 0.7]),
+            (
+                Distribution::deterministic(1.0).unwrap(),
+                vec![0.2, 1.0, 5.0],
+                vec![3.0, 1.0, 0.5],
+            ),
+            (
+                Distribution::gamma(0.5, 0.5).unwrap(),
+                vec![0.05, 0.5, 1.5],
+                vec![0.2, 2.0, 0.4],
+            ),
+            (
+                Distribution::exponential(1.0).unwrap(),
+                vec![1.0, 1.0, 1.0],
+                vec![1.0, 1.0, 0.02],
+            ),
+        ];
+        for (d, mu, c) in cases {
+            let m = Model::new(d, &mu, Some(&c)).unwrap();
+            let f = optimal_frequencies(&m).unwrap();
+            let best = cost(&m, &f).unwrap();
+            assert!(rel(optimal_cost(&m).unwrap(), best) < 1e-15);
+            let steps = if mu.len() == 2 { 20_000 } else { 600 };
+            let g = grid_min(&m, steps);
+            assert!(g >= best - 1e-12, "grid {g} below optimum {best}");
+            assert!(g - best < 1e-4 * best.max(1.0), "grid {g} vs {best}");
+            // The optimum is also at least the even-spacing bound.
+            assert!(best >= frequencies::lower_bound(&m).unwrap());
+        }
+        let m = Model::new(
+            Distribution::exponential(1.0).unwrap(),
+            &[1.0, 1.0, 1.0],
+            Some(&[1.0, 1.0, 0.02]),
+        )
+        .unwrap();
+        let f = optimal_frequencies(&m).unwrap();
+        assert_eq!(f[2], 0.0);
+        assert!(rel(f[0], 0.5) < 1e-14);
+        // Paper's validity test after (16) fails exactly here: min √(c/μ)
+        // below Σ√(c/μ)(1/h − 1)/(1 + Σ(1/h − 1)) (E[X] = 1, h = 1/2).
+        let s: Vec<f64> = [1.0f64, 1.0, 0.02].iter().map(|x| x.sqrt()).collect();
+        let rhs = s.iter().sum::<f64>() / 4.0;
+        assert!(s[2] < rhs);
+    }
+
+    #[test]
+    fn errors_are_reported() {
+        let m = Model::new(Distribution::exponential(1.0).unwrap(), &[1.0, 2.0], None).unwrap();
+        assert!(matches!(cost(&m, &[1.0]), Err(Error::InvalidArgument(_))));
+        assert!(matches!(cost(&m, &[f64::NAN, 1.0]), Err(Error::InvalidArgument(_))));
+        assert!(matches!(obsolescence(&m, &[0.2, 0.2]), Err(Error::InvalidArgument(_))));
+        assert!(matches!(obsolescence(&m, &[]), Err(Error::InvalidArgument(_))));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+        #[test]
+        fn optimum_beats_random_frequencies(
+            kind in 0usize..4,
+            pages in prop::collection::vec((-3.0f64..1.5, -2.0f64..2.0), 1..20),
+            prop_c in any::<bool>(),
+            raw in prop::collection::vec(0.0f64..1.0, 20),
+        ) {
+            let d = match kind {
+                0 => Distribution::deterministic(1.3).unwrap(),
+                1 => Distribution::exponential(0.8).unwrap(),
+                2 => Distribution::erlang(4, 2.0).unwrap(),
+                _ => Distribution::hyperexponential(vec![0.3, 0.7], vec![0.2, 5.0]).unwrap(),
+            };
+            let mu: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.0)).collect();
+            let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1)).collect();
+            let m = Model::new(d, &mu, if prop_c { None } else { Some(&c) }).unwrap();
+            let f = optimal_frequencies(&m).unwrap();
+            prop_assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0));
+            prop_assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            let best = cost(&m, &f).unwrap();
+            prop_assert!(rel(optimal_cost(&m).unwrap(), best) < 1e-11);
+            prop_assert!(frequencies::lower_bound(&m).unwrap() <= best * (1.0 + 1e-12));
+            let n = mu.len();
+            // KKT of (12): λ = w_i (b_i/(b_i + h_i f_i))² on active pages
+            // ((13) rearranged), w_i ≤ λ on idle ones.
+            let e = m.mean_access();
+            let w: Vec<f64> = (0..n).map(|i| m.weights()[i] / (mu[i] * e)).collect();
+            let lam: Vec<f64> = (0..n).filter(|&i| f[i] > 0.0).map(|i| {
+                let b = m.one_minus_h()[i];
+                let h = (m.log_h()[i]).exp();
+                w[i] * (b / (b + h * f[i])).powi(2)
+            }).collect();
+            let lmax = lam.iter().copied().fold(0.0, f64::max);
+            for l in &lam {
+                prop_assert!(rel(*l, lmax) < 1e-9, "{:?}", lam);
+            }
+            for i in 0..n {
+                if f[i] == 0.0 {
+                    prop_assert!(w[i] <= lmax * (1.0 + 1e-9));
+                }
+            }
+            let tot: f64 = raw[..n].iter().sum();
+            if tot > 0.0 {
+                let g: Vec<f64> = raw[..n].iter().map(|x| x / tot).collect();
+                let cg = cost(&m, &g).unwrap();
+                prop_assert!(best <= cg * (1.0 + 1e-12), "{} > {}", best, cg);
+            }
+        }
+    }
+}

@@ -1,1 +1,928 @@
-//! placeholder, being written
+//! A streaming recrawl scheduler over a dynamic page set.
+//!
+//! Coffman, Liu and Weber (paper 000) schedule in two stages: optimal
+//! access frequencies f_i (Theorem 3.4, or the Lagrange conditions (8)–(9)
+//! for general weights), then an accessing policy that realises them with
+//! each page's accesses as evenly spaced as possible (Theorem 3.2). Their
+//! §6 adapts this to a page set that changes over time: pages that arrive
+//! wait for the next cycle, when a new template is computed; pages that
+//! leave are dropped at once.
+//!
+//! [`Scheduler`] is that idea as an online handle: a crawler adds and
+//! removes pages, reports what it saw on each visit, and asks for the next
+//! page to crawl. Two accessing policies are offered ([`SchedulerMode`]):
+//!
+//! - **Stride**: every page carries a virtual due time; [`Scheduler::next`]
+//!   serves the earliest and moves it 1/f_i later. Virtual time advances by
+//!   Σ f_i = 1 per access on average, so page i is served at frequency f_i
+//!   with gaps within a few accesses of 1/f_i: nearly the even spacing that
+//!   attains the bound of Theorem 3.3. O(log N) per access; changes take
+//!   effect at the next access.
+//! - **GoldenRatio**: the golden-ratio policy of §5 as a cycle template,
+//!   served position by position, with the §6 rules for arrivals and
+//!   departures. O(1) per access; arrivals wait up to one cycle.
+//!
+//! Change rates are not known in practice: [`Scheduler::observe`] feeds a
+//! per-page [`ChangeRateEstimator`] and the page's rate follows its
+//! estimate, which moves the frequencies.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+
+use super::estimator::ChangeRateEstimator;
+use super::{Model, cyclic, frequencies};
+use crate::dist::Distribution;
+use crate::error::{Error, Result};
+use crate::validate;
+
+/// Most pages a scheduler accepts (about 4.2 million). The golden-ratio
+/// template alone takes up to 13 slots (4 bytes each) per page, and every
+/// recomputation is O(N), so larger sets are refused as `TooLarge`.
+pub const MAX_PAGES: usize = 1 << 22;
+
+/// GoldenRatio mode: the cycle length is the smallest Fibonacci number
+/// F_k ≥ CYCLE_FACTOR·N (so between 8N and 13N accesses). Each page's count
+/// per cycle then rounds f_i·F_k to an integer (at least one), an error of
+/// at most about 1/F_k ≤ 1/(8N) in frequency, while a page added mid-cycle
+/// waits at most one cycle (§6) and the O(F_k) template build is amortised
+/// over F_k accesses.
+pub const CYCLE_FACTOR: usize = 8;
+
+/// Prior weight of the change-rate estimators, in expected changes: a page
+/// added with rate μ₀ starts with a prior worth `PRIOR_CHANGES / μ₀` time
+/// units of continuous observation at rate μ₀ (one change's worth), see
+/// [`ChangeRateEstimator::with_prior`]. Weak enough that a few visits that
+/// contradict the guess move the rate, strong enough that one lucky visit
+/// does not send it to 0 or ∞.
+pub const PRIOR_CHANGES: f64 = 1.0;
+
+/// Seed of the hash that staggers the first due times of new pages.
+const OFFSET_SEED: u64 = 0x5eed_c0ff_ee15_900d;
+
+/// Which accessing policy realises the optimal frequencies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SchedulerMode {
+    /// Earliest virtual due time first, due times 1/f_i apart.
+    Stride,
+    /// Golden-ratio cycle template (§5), rebuilt between cycles (§6).
+    GoldenRatio,
+}
+
+/// One page's state.
+#[derive(Debug, Clone)]
+struct Page {
+    id: u64,
+    /// Current change rate μ_i (set explicitly or estimated).
+    rate: f64,
+    /// Cost weight c_i; `None` means c_i = μ_i (the current rate).
+    weight: Option<f64>,
+    estimator: ChangeRateEstimator,
+    /// Frequency in effect since the last recomputation (0 before it).
+    freq: f64,
+    /// Stride: virtual due time of the next access (∞ when not scheduled).
+    due: f64,
+    /// Stride: stamp of the page's live heap entry; older entries are stale.
+    generation: u64,
+    /// GoldenRatio: the page is part of the current template.
+    in_template: bool,
+}
+
+/// Stride heap entry, ordered so that `BinaryHeap` (a max-heap) pops the
+/// smallest due time first, ties broken by the smaller id.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    due: f64,
+    id: u64,
+    slot: u32,
+    generation: u64,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .due
+            .total_cmp(&self.due)
+            .then_with(|| other.id.cmp(&self.id))
+            .then_with(|| other.generation.cmp(&self.generation))
+    }
+}
+
+/// Online recrawl scheduler for a changing set of pages (paper 000, §6).
+///
+/// Frequencies are the optimal ones of [`frequencies::optimal_frequencies`]
+/// for a [`Model`] built from the current pages. They are recomputed
+/// lazily, never more than once per call to [`next`](Self::next):
+/// - after `add_page`, `remove_page` or `set_change_rate`: at the next
+///   access (Stride) or at the start of the next cycle (GoldenRatio);
+/// - after rate changes that come from `observe`: these are batched. Stride
+///   recomputes once at least N accesses have been served since the last
+///   recomputation; GoldenRatio at the start of the next cycle (≥ 8N
+///   accesses). Either way the O(N) work is amortised to O(1) per access,
+///   so a crawler that reports every visit does not pay O(N) per access.
+///
+/// With general weights the optimum of problem (7) may give a page f_i = 0
+/// (its constraint x_i ≥ 0 is active: the page changes too fast for its
+/// weight to be worth a visit). Such a page is never returned, in either
+/// mode, until its rate or the page set changes; `frequency` reports 0.
+///
+/// Pages are identified by caller-chosen `u64` ids. The scheduler is
+/// deterministic: the same calls give the same sequence.
+#[derive(Debug, Clone)]
+pub struct Scheduler {
+    access: Distribution,
+    mode: SchedulerMode,
+    /// Page storage; a page keeps its slot for life.
+    slots: Vec<Option<Page>>,
+    /// Slots that can be reused now.
+    free: Vec<u32>,
+    /// GoldenRatio: slots freed during the current cycle; the template may
+    /// still name them, so they are reused only after the next rebuild.
+    free_later: Vec<u32>,
+    index: HashMap<u64, u32>,
+    len: usize,
+    /// A page was added or removed or a rate was set since the last
+    /// recomputation.
+    structure_changed: bool,
+    /// Rate changes from `observe` since the last recomputation.
+    pending_estimates: u64,
+    /// Accesses served since the last recomputation.
+    picks_since_recompute: u64,
+    /// Number of recomputations (for tests of the amortisation).
+    recomputations: u64,
+    // Stride state.
+    heap: BinaryHeap<Entry>,
+    /// Virtual time: due time of the last page served.
+    now: f64,
+    next_generation: u64,
+    // GoldenRatio state.
+    template: Vec<u32>,
+    pos: usize,
+}
+
+impl Scheduler {
+    /// An empty scheduler whose accesses take time distributed as `access`
+    /// (which must have a finite, positive mean).
+    pub fn new(access: Distribution, mode: SchedulerMode) -> Result<Self> {
+        let mean = access.mean();
+        if !(mean.is_finite() && mean > 0.0) {
+            return Err(Error::invalid(format!(
+                "the access time must have a finite, positive mean, got E[X] = {mean}"
+            )));
+        }
+        Ok(Scheduler {
+            access,
+            mode,
+            slots: Vec::new(),
+            free: Vec::new(),
+            free_later: Vec::new(),
+            index: HashMap::new(),
+            len: 0,
+            structure_changed: false,
+            pending_estimates: 0,
+            picks_since_recompute: 0,
+            recomputations: 0,
+            heap: BinaryHeap::new(),
+            now: 0.0,
+            next_generation: 0,
+            template: Vec::new(),
+            pos: 0,
+        })
+    }
+
+    /// Number of pages.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when there is no page.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The accessing policy.
+    pub fn mode(&self) -> SchedulerMode {
+        self.mode
+    }
+
+    /// Adds page `id` with change rate `change_rate` (> 0, finite, and such
+    /// that 0 < E[exp(−μX)] < 1) and cost weight `weight` (> 0; `None`
+    /// means c_i = μ_i, the case of Theorem 3.4, following the current
+    /// rate). The rate also becomes the prior of the page's estimator
+    /// ([`PRIOR_CHANGES`]).
+    ///
+    /// Errors: `InvalidArgument` for a duplicate id or a bad rate/weight,
+    /// `TooLarge` beyond [`MAX_PAGES`] pages.
+    pub fn add_page(&mut self, id: u64, change_rate: f64, weight: Option<f64>) -> Result<()> {
+        if self.index.contains_key(&id) {
+            return Err(Error::invalid(format!("page {id} is already scheduled")));
+        }
+        if self.len >= MAX_PAGES {
+            return Err(Error::TooLarge(format!("a scheduler holds at most {MAX_PAGES} pages")));
+        }
+        self.check_rate(change_rate)?;
+        if let Some(w) = weight {
+            validate::positive("weight", w)?;
+        }
+        let estimator = prior_estimator(change_rate)?;
+        let page = Page {
+            id,
+            rate: change_rate,
+            weight,
+            estimator,
+            freq: 0.0,
+            due: f64::INFINITY,
+            generation: 0,
+            in_template: false,
+        };
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.slots[s as usize] = Some(page);
+                s
+            }
+            None => {
+                // len < MAX_PAGES < u32::MAX and free is empty, so every
+                // slot is in use and the new index fits in u32.
+                let s = u32::try_from(self.slots.len())
+                    .map_err(|_| Error::TooLarge("too many page slots".into()))?;
+                self.slots.push(Some(page));
+                s
+            }
+        };
+        self.index.insert(id, slot);
+        self.len += 1;
+        self.structure_changed = true;
+        Ok(())
+    }
+
+    /// Removes page `id`; it is never returned by `next` afterwards (in
+    /// GoldenRatio mode its remaining template positions are skipped, §6).
+    /// Errors: `NotFound` for an unknown id.
+    pub fn remove_page(&mut self, id: u64) -> Result<()> {
+        let slot = self.index.remove(&id).ok_or_else(|| not_found(id))?;
+        self.slots[slot as usize] = None;
+        match self.mode {
+            SchedulerMode::Stride => self.free.push(slot),
+            SchedulerMode::GoldenRatio => self.free_later.push(slot),
+        }
+        self.len -= 1;
+        self.structure_changed = true;
+        Ok(())
+    }
+
+    /// Sets page `id`'s change rate. An explicit rate overrides what was
+    /// learnt: the page's estimator restarts with this rate as its prior.
+    /// Errors: `NotFound`, or `InvalidArgument` for a bad rate.
+    pub fn set_change_rate(&mut self, id: u64, change_rate: f64) -> Result<()> {
+        let slot = self.slot_of(id)?;
+        self.check_rate(change_rate)?;
+        let estimator = prior_estimator(change_rate)?;
+        if let Some(page) = self.slots[slot].as_mut() {
+            page.rate = change_rate;
+            page.estimator = estimator;
+        }
+        self.structure_changed = true;
+        Ok(())
+    }
+
+    /// Reports a visit to page `id` made `interval` (> 0) time units after
+    /// the previous one, which saw the page `changed` or not. The page's
+    /// rate becomes the estimator's posterior mode (prior: the rate given
+    /// to `add_page`/`set_change_rate`, worth one expected change; see
+    /// [`PRIOR_CHANGES`]). An estimate that the access-time distribution
+    /// cannot use (h_i would round to 0 or 1) is not adopted; the visit is
+    /// still recorded. Frequencies follow in batches (see [`Scheduler`]).
+    ///
+    /// Errors: `NotFound`, or `InvalidArgument` for a bad interval.
+    pub fn observe(&mut self, id: u64, interval: f64, changed: bool) -> Result<()> {
+        let slot = self.slot_of(id)?;
+        let Some(page) = self.slots[slot].as_mut() else {
+            return Err(not_found(id));
+        };
+        page.estimator.observe(interval, changed)?;
+        let estimate = page.estimator.estimate();
+        if let Some(mu) = estimate
+            && mu != page.rate
+            && rate_is_usable(&self.access, mu)
+        {
+            page.rate = mu;
+            self.pending_estimates += 1;
+        }
+        Ok(())
+    }
+
+    /// Page `id`'s current change rate.
+    pub fn change_rate(&self, id: u64) -> Result<f64> {
+        Ok(self.page(id)?.rate)
+    }
+
+    /// Page `id`'s target access frequency: its optimal frequency for the
+    /// current pages and rates. When the cached frequencies are out of date
+    /// (pages or rates changed since the last recomputation) this computes
+    /// them afresh, O(N), without changing the schedule.
+    pub fn frequency(&self, id: u64) -> Result<f64> {
+        let slot = self.slot_of(id)?;
+        if !self.structure_changed && self.pending_estimates == 0 {
+            return Ok(self.page(id)?.freq);
+        }
+        let (slots, f) = self.optimal()?;
+        slots
+            .iter()
+            .position(|&s| s as usize == slot)
+            .and_then(|k| f.get(k).copied())
+            .ok_or_else(|| not_found(id))
+    }
+
+    /// The id of the next page to crawl.
+    ///
+    /// (Not `Iterator::next`: it can fail, and an empty scheduler is an
+    /// error rather than the end of a sequence.)
+    ///
+    /// Errors: `NotFound` when the scheduler has no page (there is nothing
+    /// to return; the call itself is well-formed), or the error of the
+    /// frequency computation.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<u64> {
+        if self.len == 0 {
+            return Err(Error::NotFound("the scheduler has no pages".into()));
+        }
+        let id = match self.mode {
+            SchedulerMode::Stride => self.next_stride()?,
+            SchedulerMode::GoldenRatio => self.next_golden()?,
+        };
+        self.picks_since_recompute += 1;
+        Ok(id)
+    }
+
+    fn next_stride(&mut self) -> Result<u64> {
+        let epoch_over = self.picks_since_recompute >= self.len as u64;
+        if self.structure_changed || (self.pending_estimates > 0 && epoch_over) {
+            self.refresh_stride()?;
+        }
+        while let Some(entry) = self.heap.pop() {
+            let Some(Some(page)) = self.slots.get_mut(entry.slot as usize) else {
+                continue;
+            };
+            if page.generation != entry.generation || page.id != entry.id {
+                continue; // stale entry
+            }
+            self.now = self.now.max(entry.due);
+            page.due = entry.due + 1.0 / page.freq;
+            self.next_generation += 1;
+            page.generation = self.next_generation;
+            let id = page.id;
+            self.heap.push(Entry {
+                due: page.due,
+                id,
+                slot: entry.slot,
+                generation: page.generation,
+            });
+            return Ok(id);
+        }
+        // Unreachable while pages exist: frequencies sum to one, so some
+        // page has f_i > 0 and an entry.
+        Err(Error::NotFound("no page has a positive access frequency".into()))
+    }
+
+    fn next_golden(&mut self) -> Result<u64> {
+        // After a rebuild every template position names a live page, so at
+        // most one pass over the old template plus one position is needed.
+        let bound = self.template.len() + 2;
+        for _ in 0..bound {
+            if self.pos >= self.template.len() {
+                if self.structure_changed || self.pending_estimates > 0 || self.template.is_empty()
+                {
+                    self.rebuild_template()?;
+                }
+                self.pos = 0;
+            }
+            let slot = self.template[self.pos] as usize;
+            self.pos += 1;
+            if let Some(Some(page)) = self.slots.get(slot)
+                && page.in_template
+            {
+                return Ok(page.id);
+            }
+        }
+        Err(Error::NotFound("no page in the golden-ratio template".into()))
+    }
+
+    /// Recomputes the frequencies and reschedules every page (Stride).
+    fn refresh_stride(&mut self) -> Result<()> {
+        let (order, f) = self.optimal()?;
+        let now = self.now;
+        let mut entries = Vec::with_capacity(order.len());
+        for (&slot, &fi) in order.iter().zip(&f) {
+            let Some(page) = self.slots[slot as usize].as_mut() else { continue };
+            let step = 1.0 / fi;
+            if !(fi > 0.0 && step.is_finite()) {
+                // f_i = 0 (the x_i ≥ 0 constraint of (7) is active, possible
+                // with general weights): the optimum never visits the page.
+                page.freq = 0.0;
+                page.due = f64::INFINITY;
+                continue;
+            }
+            page.due = if page.freq > 0.0 && page.due.is_finite() {
+                // Keep the page's phase: the remaining wait shrinks or
+                // grows with the period 1/f_i.
+                now + (page.due - now).max(0.0) * (page.freq / fi)
+            } else {
+                // New (or newly visited) page: a hashed offset in [0, 1/f_i)
+                // staggers arrivals so a batch of new pages does not burst.
+                now + unit_hash(page.id) * step
+            };
+            page.freq = fi;
+            self.next_generation += 1;
+            page.generation = self.next_generation;
+            entries.push(Entry { due: page.due, id: page.id, slot, generation: page.generation });
+        }
+        // Rebuilding drops every stale entry; O(N) heapify.
+        self.heap = BinaryHeap::from(entries);
+        self.mark_recomputed();
+        Ok(())
+    }
+
+    /// Builds the next cycle's golden-ratio template (§5, §6).
+    fn rebuild_template(&mut self) -> Result<()> {
+        let (order, f) = self.optimal()?;
+        let target = order
+            .len()
+            .checked_mul(CYCLE_FACTOR)
+            .ok_or_else(|| Error::TooLarge("cycle length overflows".into()))?;
+        let total = cyclic::fibonacci_at_least(target);
+        let counts = cyclic::integer_counts_at_least_one(&f, total)?;
+        let seq = cyclic::golden_ratio_sequence(&counts)?;
+        let template = seq
+            .iter()
+            .map(|&k| order.get(k).copied())
+            .collect::<Option<Vec<u32>>>()
+            .ok_or_else(|| {
+                Error::NotConverged("golden-ratio sequence names an unknown page".into())
+            })?;
+        if template.is_empty() {
+            return Err(Error::NotConverged("empty golden-ratio template".into()));
+        }
+        for (&slot, &fi) in order.iter().zip(&f) {
+            if let Some(page) = self.slots[slot as usize].as_mut() {
+                page.in_template = true;
+                page.freq = fi;
+            }
+        }
+        self.template = template;
+        // No position of the new template names a freed slot.
+        self.free.append(&mut self.free_later);
+        self.mark_recomputed();
+        Ok(())
+    }
+
+    fn mark_recomputed(&mut self) {
+        self.structure_changed = false;
+        self.pending_estimates = 0;
+        self.picks_since_recompute = 0;
+        self.recomputations += 1;
+    }
+
+    /// Optimal frequencies of the current pages, with the slot of each
+    /// model index (pages in slot order, so the result is deterministic).
+    fn optimal(&self) -> Result<(Vec<u32>, Vec<f64>)> {
+        let mut order = Vec::with_capacity(self.len);
+        let mut rates = Vec::with_capacity(self.len);
+        let mut any_weight = false;
+        for (s, page) in self.slots.iter().enumerate() {
+            if let Some(p) = page {
+                // Slots are created only below MAX_PAGES < u32::MAX.
+                order.push(s as u32);
+                rates.push(p.rate);
+                any_weight |= p.weight.is_some();
+            }
+        }
+        let weights: Option<Vec<f64>> = any_weight.then(|| {
+            self.slots.iter().flatten().map(|p| p.weight.unwrap_or(p.rate)).collect()
+        });
+        let model = Model::new(self.access.clone(), &rates, weights.as_deref())?;
+        let f = frequencies::optimal_frequencies(&model)?;
+        if f.len() != order.len() || !f.iter().all(|x| x.is_finite() && *x >= 0.0) {
+            return Err(Error::NotConverged("optimal frequencies are not a probability vector".into()));
+        }
+        Ok((order, f))
+    }
+
+    /// A rate must be finite, > 0 and give 0 < h < 1 (as [`Model::new`]
+    /// requires) for this access-time distribution.
+    fn check_rate(&self, rate: f64) -> Result<()> {
+        validate::positive("change rate", rate)?;
+        if rate_is_usable(&self.access, rate) {
+            Ok(())
+        } else {
+            Err(Error::invalid(format!(
+                "change rate {rate} is too large or too small for this access time \
+                 (E[exp(-mu X)] rounds to 0 or 1)"
+            )))
+        }
+    }
+
+    fn slot_of(&self, id: u64) -> Result<usize> {
+        self.index.get(&id).map(|&s| s as usize).ok_or_else(|| not_found(id))
+    }
+
+    fn page(&self, id: u64) -> Result<&Page> {
+        let slot = self.slot_of(id)?;
+        self.slots.get(slot).and_then(Option::as_ref).ok_or_else(|| not_found(id))
+    }
+}
+
+fn not_found(id: u64) -> Error {
+    Error::NotFound(format!("page {id} is not scheduled"))
+}
+
+/// The estimator of a page whose rate is believed to be `rate`.
+fn prior_estimator(rate: f64) -> Result<ChangeRateEstimator> {
+    ChangeRateEstimator::with_prior(rate, PRIOR_CHANGES / rate)
+}
+
+/// Same acceptance test as [`Model::new`]: 0 < 1 − h and ln h finite < 0.
+fn rate_is_usable(access: &Distribution, rate: f64) -> bool {
+    if !(rate.is_finite() && rate > 0.0) {
+        return false;
+    }
+    let c = access.laplace_complement(rate);
+    let l = access.log_laplace(rate);
+    c > 0.0 && l < 0.0 && l.is_finite()
+}
+
+/// A deterministic pseudo-random number in [0, 1) from a page id
+/// (SplitMix64 finaliser), so offsets do not depend on insertion order.
+fn unit_hash(id: u64) -> f64 {
+    let mut z = id ^ OFFSET_SEED;
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dist::exp_sample;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn exp1() -> Distribution {
+        Distribution::exponential(1.0).unwrap()
+    }
+
+    /// Heterogeneous rates spread log-uniformly over two decades.
+    fn rates(n: usize, lo: f64, hi: f64) -> Vec<f64> {
+        (0..n).map(|i| lo * (hi / lo).powf(i as f64 / (n - 1) as f64)).collect()
+    }
+
+    fn filled(mode: SchedulerMode, mu: &[f64]) -> Scheduler {
+        let mut s = Scheduler::new(exp1(), mode).unwrap();
+        for (i, &m) in mu.iter().enumerate() {
+            s.add_page(i as u64, m, None).unwrap();
+        }
+        s
+    }
+
+    fn counts(s: &mut Scheduler, picks: usize, n: usize) -> Vec<u64> {
+        let mut c = vec![0u64; n];
+        for _ in 0..picks {
+            c[s.next().unwrap() as usize] += 1;
+        }
+        c
+    }
+
+    /// (a) Stride: long-run counts match the optimal frequencies to within
+    /// a few accesses.
+    #[test]
+    fn stride_frequencies_match_optimal() {
+        let mu = rates(20, 0.01, 1.0);
+        let mut s = filled(SchedulerMode::Stride, &mu);
+        let model = Model::new(exp1(), &mu, None).unwrap();
+        let f = frequencies::optimal_frequencies(&model).unwrap();
+        for (i, &fi) in f.iter().enumerate() {
+            assert!((s.frequency(i as u64).unwrap() - fi).abs() < 1e-15);
+        }
+        let picks = 100_000;
+        let c = counts(&mut s, picks, mu.len());
+        for i in 0..mu.len() {
+            let expected = picks as f64 * f[i];
+            assert!((c[i] as f64 - expected).abs() <= 3.0, "page {i}: {} vs {expected}", c[i]);
+            assert!((s.frequency(i as u64).unwrap() - f[i]).abs() < 1e-15);
+        }
+    }
+
+    /// (a) GoldenRatio: over whole cycles each page gets exactly its
+    /// integer count per cycle, and counts/F_k is within 2/F_k of f_i.
+    #[test]
+    fn golden_frequencies_match_optimal() {
+        let mu = rates(20, 0.01, 1.0);
+        let mut s = filled(SchedulerMode::GoldenRatio, &mu);
+        let model = Model::new(exp1(), &mu, None).unwrap();
+        let f = frequencies::optimal_frequencies(&model).unwrap();
+        let first = s.next().unwrap();
+        let k = s.template.len();
+        assert_eq!(k, cyclic::fibonacci_at_least(CYCLE_FACTOR * mu.len()));
+        assert!((160..260).contains(&k), "cycle {k}");
+        let per_cycle = cyclic::integer_counts_at_least_one(&f, k).unwrap();
+        let cycles = 50;
+        let mut c = counts(&mut s, cycles * k - 1, mu.len());
+        c[first as usize] += 1;
+        for i in 0..mu.len() {
+            assert_eq!(c[i], (cycles * per_cycle[i]) as u64, "page {i}");
+            let emp = c[i] as f64 / (cycles * k) as f64;
+            assert!((emp - f[i]).abs() <= 2.0 / k as f64, "page {i}: {emp} vs {}", f[i]);
+        }
+    }
+
+    /// (b) Stride's picks, as a cyclic sequence, cost within 1% of the
+    /// lower bound of Theorems 3.3–3.4, and beat round robin by nearly the
+    /// whole gap the theory predicts between equal and optimal frequencies.
+    #[test]
+    fn stride_cost_is_near_the_lower_bound() {
+        let n = 50;
+        let mu = rates(n, 0.002, 0.2);
+        for access in [exp1(), Distribution::deterministic(1.0).unwrap()] {
+            let model = Model::new(access.clone(), &mu, None).unwrap();
+            let f = frequencies::optimal_frequencies(&model).unwrap();
+            let lb = frequencies::lower_bound(&model).unwrap();
+            // Theorem 3.4 in its textbook form, as a cross-check:
+            // with c_i = μ_i the bound is μ − 1/E[X] + Π h_i / E[X].
+            let e = model.mean_access();
+            let lb34 = model.total_change_rate() - 1.0 / e
+                + model.log_h().iter().sum::<f64>().exp() / e;
+            assert!((lb / lb34 - 1.0).abs() < 1e-9, "{lb} vs {lb34}");
+            // ... and the Theorem 3.3 bound at the optimal frequencies.
+            assert!((frequencies::cost(&model, &f).unwrap() / lb - 1.0).abs() < 1e-9);
+
+            let mut s = Scheduler::new(access, SchedulerMode::Stride).unwrap();
+            for (i, &m) in mu.iter().enumerate() {
+                s.add_page(i as u64, m, None).unwrap();
+            }
+            let seq: Vec<usize> =
+                (0..n * 200).map(|_| s.next().unwrap() as usize).collect();
+            let cost = cyclic::cost(&model, &seq).unwrap();
+            assert!(cost >= lb * (1.0 - 1e-9), "cost {cost} below the bound {lb}");
+            assert!(cost <= 1.01 * lb, "cost {cost} vs bound {lb}");
+
+            let round_robin: Vec<usize> = (0..n).collect();
+            let rr = cyclic::cost(&model, &round_robin).unwrap();
+            let uniform = vec![1.0 / n as f64; n];
+            // Round robin spaces equal frequencies evenly: it attains the
+            // bound at f_i = 1/N exactly.
+            assert!((rr / frequencies::cost(&model, &uniform).unwrap() - 1.0).abs() < 1e-9);
+            let gap = rr - lb;
+            assert!(gap > 0.05 * lb, "the test model should separate the policies");
+            assert!(rr - cost > 0.9 * gap, "stride {cost}, round robin {rr}, bound {lb}");
+        }
+    }
+
+    /// (c) Removal is immediate, arrivals are served at their frequency.
+    #[test]
+    fn dynamic_pages_stride() {
+        let mu = rates(10, 0.05, 0.5);
+        let mut s = filled(SchedulerMode::Stride, &mu);
+        counts(&mut s, 1000, 10);
+        s.remove_page(3).unwrap();
+        assert_eq!(s.len(), 9);
+        s.add_page(100, 0.3, None).unwrap();
+        let target = s.frequency(100).unwrap();
+        let picks = 50_000;
+        let mut hits = 0;
+        for _ in 0..picks {
+            let id = s.next().unwrap();
+            assert_ne!(id, 3, "removed page returned");
+            hits += u64::from(id == 100);
+        }
+        assert!((hits as f64 - target * picks as f64).abs() <= 3.0, "{hits} vs {target}");
+        let mut total = 0.0;
+        for id in (0..10).filter(|&i| i != 3).chain([100]) {
+            total += s.frequency(id).unwrap();
+        }
+        assert!((total - 1.0).abs() < 1e-12);
+        assert!(matches!(s.frequency(3), Err(Error::NotFound(_))));
+    }
+
+    /// (c) GoldenRatio (§6): removal is immediate, a page added mid-cycle
+    /// waits for the next template, then gets its share.
+    #[test]
+    fn dynamic_pages_golden() {
+        let mu = rates(10, 0.05, 0.5);
+        let mut s = filled(SchedulerMode::GoldenRatio, &mu);
+        for _ in 0..7 {
+            s.next().unwrap();
+        }
+        let k = s.template.len();
+        s.remove_page(3).unwrap();
+        s.add_page(100, 0.3, None).unwrap();
+        assert!(s.pos < k);
+        // Finish the current cycle (removed positions are skipped, so this
+        // takes fewer than k − pos picks).
+        while s.pos < s.template.len() {
+            let id = s.next().unwrap();
+            assert!(id != 3 && id != 100, "page {id} served in the old cycle");
+        }
+        // Template rebuilt at the start of the new cycle.
+        let model_rates: Vec<f64> =
+            (0..10).filter(|&i| i != 3).map(|i| mu[i]).chain([0.3]).collect();
+        let f = frequencies::optimal_frequencies(&Model::new(exp1(), &model_rates, None).unwrap())
+            .unwrap();
+        assert!((s.frequency(100).unwrap() - f[9]).abs() < 1e-12);
+        let first = s.next().unwrap();
+        let k2 = s.template.len();
+        let per_cycle = cyclic::integer_counts_at_least_one(&f, k2).unwrap();
+        let mut hits = u64::from(first == 100);
+        for _ in 1..20 * k2 {
+            let id = s.next().unwrap();
+            assert_ne!(id, 3);
+            hits += u64::from(id == 100);
+        }
+        assert_eq!(hits, 20 * per_cycle[9] as u64);
+        // A page removed and re-added under the same id mid-cycle waits for
+        // the next cycle too.
+        for _ in 0..3 {
+            s.next().unwrap();
+        }
+        s.remove_page(5).unwrap();
+        s.add_page(5, 0.1, None).unwrap();
+        while s.pos < s.template.len() {
+            assert_ne!(s.next().unwrap(), 5);
+        }
+        let k3 = s.template.len();
+        let served: Vec<u64> = (0..k3).map(|_| s.next().unwrap()).collect();
+        assert!(served.contains(&5));
+    }
+
+    /// (d) In a simulated crawl, observe() pulls wrong initial rates to
+    /// the truth.
+    #[test]
+    fn observe_learns_rates() {
+        for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+            let truth = [0.05, 0.1, 0.2, 0.4, 0.8];
+            let guess = [0.15, 0.03, 0.6, 0.13, 2.4];
+            let mut s = Scheduler::new(exp1(), mode).unwrap();
+            for (i, &g) in guess.iter().enumerate() {
+                s.add_page(i as u64, g, None).unwrap();
+            }
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+            let mut t = 0.0;
+            let mut last = [0.0f64; 5];
+            for _ in 0..40_000 {
+                let id = s.next().unwrap() as usize;
+                t += exp_sample(&mut rng, 1.0);
+                let interval = t - last[id];
+                last[id] = t;
+                let u: f64 = rng.random();
+                let changed = u < -(-truth[id] * interval).exp_m1();
+                s.observe(id as u64, interval, changed).unwrap();
+            }
+            for (i, &mu) in truth.iter().enumerate() {
+                let r = s.change_rate(i as u64).unwrap();
+                assert!((r / mu - 1.0).abs() < 0.1, "{mode:?} page {i}: {r} vs {mu}");
+            }
+            // The frequencies followed: they match the truth's optimum.
+            let f = frequencies::optimal_frequencies(&Model::new(exp1(), &truth, None).unwrap())
+                .unwrap();
+            for (i, &fo) in f.iter().enumerate() {
+                let fi = s.frequency(i as u64).unwrap();
+                assert!((fi / fo - 1.0).abs() < 0.1, "{mode:?} page {i}: {fi} vs {fo}");
+            }
+        }
+    }
+
+    /// Observations trigger at most one O(N) recomputation per N accesses
+    /// (Stride) or per cycle (GoldenRatio).
+    #[test]
+    fn recomputation_is_amortised() {
+        let n = 100;
+        let mu = rates(n, 0.01, 1.0);
+        for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+            let mut s = filled(mode, &mu);
+            let picks = 20_000u64;
+            for k in 0..picks {
+                let id = s.next().unwrap();
+                s.observe(id, 1.0 + (k % 7) as f64 * 0.1, k % 3 == 0).unwrap();
+            }
+            let limit = match mode {
+                SchedulerMode::Stride => picks / n as u64 + 2,
+                SchedulerMode::GoldenRatio => picks / s.template.len() as u64 + 2,
+            };
+            assert!(s.recomputations <= limit, "{mode:?}: {} > {limit}", s.recomputations);
+            assert!(s.recomputations >= 2);
+        }
+    }
+
+    #[test]
+    fn explicit_weights_and_rate_changes() {
+        let mu = rates(8, 0.05, 0.5);
+        let w: Vec<f64> = mu.iter().enumerate().map(|(i, m)| m * (1.0 + 0.3 * (i % 3) as f64)).collect();
+        let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
+        for i in 0..8 {
+            s.add_page(i as u64, mu[i], Some(w[i])).unwrap();
+        }
+        let f = frequencies::optimal_frequencies(&Model::new(exp1(), &mu, Some(&w)).unwrap())
+            .unwrap();
+        let c = counts(&mut s, 40_000, 8);
+        for i in 0..8 {
+            assert!((s.frequency(i as u64).unwrap() - f[i]).abs() < 1e-12);
+            assert!((c[i] as f64 - 40_000.0 * f[i]).abs() <= 3.0, "page {i}");
+        }
+        // An explicit rate replaces the learnt one; the frequencies follow
+        // at once in `frequency` and from the next access in the schedule.
+        s.set_change_rate(0, 1.0).unwrap();
+        assert_eq!(s.change_rate(0).unwrap(), 1.0);
+        let mut mu2 = mu.clone();
+        mu2[0] = 1.0;
+        let f2 = frequencies::optimal_frequencies(&Model::new(exp1(), &mu2, Some(&w)).unwrap())
+            .unwrap();
+        assert!((f2[0] - f[0]).abs() > 1e-3);
+        assert!((s.frequency(0).unwrap() - f2[0]).abs() < 1e-12);
+        let c = counts(&mut s, 40_000, 8);
+        for i in 0..8 {
+            assert!((s.frequency(i as u64).unwrap() - f2[i]).abs() < 1e-12);
+            assert!((c[i] as f64 - 40_000.0 * f2[i]).abs() <= 3.0, "page {i}");
+        }
+    }
+
+    #[test]
+    fn deterministic_and_accessors() {
+        let mu = rates(12, 0.02, 0.7);
+        for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+            let mut a = filled(mode, &mu);
+            let mut b = filled(mode, &mu);
+            assert_eq!(a.mode(), mode);
+            assert_eq!(a.len(), 12);
+            assert!(!a.is_empty());
+            let sa: Vec<u64> = (0..500).map(|_| a.next().unwrap()).collect();
+            let sb: Vec<u64> = (0..500).map(|_| b.next().unwrap()).collect();
+            assert_eq!(sa, sb);
+        }
+    }
+
+    /// A batch of equal new pages is staggered, not served back to back in
+    /// insertion order.
+    #[test]
+    fn new_pages_are_staggered() {
+        let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
+        for id in 0..100 {
+            s.add_page(id, 0.1, None).unwrap();
+        }
+        let first: Vec<u64> = (0..100).map(|_| s.next().unwrap()).collect();
+        let mut sorted = first.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..100).collect::<Vec<_>>(), "each page once per period");
+        assert_ne!(first, sorted, "served in hashed, not insertion, order");
+    }
+
+    #[test]
+    fn errors() {
+        assert!(matches!(
+            Scheduler::new(Distribution::deterministic(0.0).unwrap(), SchedulerMode::Stride),
+            Err(Error::InvalidArgument(_))
+        ));
+        for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+            let mut s = Scheduler::new(exp1(), mode).unwrap();
+            assert!(s.is_empty());
+            assert!(matches!(s.next(), Err(Error::NotFound(_))));
+            s.add_page(1, 0.5, None).unwrap();
+            assert!(matches!(s.add_page(1, 0.2, None), Err(Error::InvalidArgument(_))));
+            for bad in [f64::NAN, -1.0, 0.0, f64::INFINITY] {
+                assert!(matches!(s.add_page(2, bad, None), Err(Error::InvalidArgument(_))));
+                assert!(matches!(s.add_page(2, 0.5, Some(bad)), Err(Error::InvalidArgument(_))));
+                assert!(matches!(s.set_change_rate(1, bad), Err(Error::InvalidArgument(_))));
+                assert!(matches!(s.observe(1, bad, true), Err(Error::InvalidArgument(_))));
+            }
+            assert_eq!(s.len(), 1);
+            assert_eq!(s.change_rate(1).unwrap(), 0.5);
+            assert!(matches!(s.remove_page(9), Err(Error::NotFound(_))));
+            assert!(matches!(s.set_change_rate(9, 1.0), Err(Error::NotFound(_))));
+            assert!(matches!(s.observe(9, 1.0, true), Err(Error::NotFound(_))));
+            assert!(matches!(s.change_rate(9), Err(Error::NotFound(_))));
+            assert!(matches!(s.frequency(9), Err(Error::NotFound(_))));
+            assert_eq!(s.next().unwrap(), 1);
+            assert_eq!(s.frequency(1).unwrap(), 1.0);
+            s.remove_page(1).unwrap();
+            assert!(matches!(s.remove_page(1), Err(Error::NotFound(_))));
+            assert!(matches!(s.next(), Err(Error::NotFound(_))));
+            // Works again after refilling.
+            s.add_page(1, 0.5, None).unwrap();
+            assert_eq!(s.next().unwrap(), 1);
+        }
+        // A rate the access-time distribution cannot represent (h rounds
+        // to 1) is refused.
+        let tiny = Distribution::deterministic(1e-300).unwrap();
+        let mut s = Scheduler::new(tiny, SchedulerMode::Stride).unwrap();
+        assert!(matches!(s.add_page(1, 1e-30, None), Err(Error::InvalidArgument(_))));
+    }
+}
