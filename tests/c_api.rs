@@ -5,11 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// target/<profile>/, where cargo put libcrawlsched.{a,so} for this test.
+/// target/<profile>/deps/, where `cargo test` builds libcrawlsched.{a,so}
+/// (the copies in target/<profile>/ are refreshed only by `cargo build`).
 fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
-    // target/<profile>/deps/c_api-<hash>
-    exe.parent().and_then(Path::parent).expect("target dir").to_path_buf()
+    exe.parent().expect("deps dir").to_path_buf()
 }
 
 fn compiler(cpp: bool) -> cc::Tool {
