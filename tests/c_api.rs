@@ -72,3 +72,17 @@ fn c_and_cpp_programs_pass() {
         build_and_run(src, &out_dir);
     }
 }
+
+/// The C examples build with the same flags and run successfully.
+#[test]
+fn c_examples_run() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out_dir = lib_dir().join("c-examples");
+    std::fs::create_dir_all(&out_dir).expect("create output dir");
+    for entry in std::fs::read_dir(root.join("examples/c")).expect("examples/c") {
+        let src = entry.expect("entry").path();
+        if src.extension().is_some_and(|e| e == "c") {
+            build_and_run(&src, &out_dir);
+        }
+    }
+}
