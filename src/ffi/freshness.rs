@@ -415,3 +415,308 @@ pub unsafe extern "C" fn crawlsched_freshness_simulate_cyclic(
         Ok(())
     })
 }
+
+// ---------------------------------------------------------------------------
+// Change-rate estimator
+// ---------------------------------------------------------------------------
+
+use crate::freshness::estimator::ChangeRateEstimator;
+use crate::freshness::scheduler::{Scheduler, SchedulerMode};
+use std::sync::Mutex;
+
+/// Estimates one page's change rate from visits that only tell whether the
+/// page changed since the previous visit (maximum likelihood for censored
+/// Poisson observations; consistent for irregular intervals, unlike the
+/// naive ratio changes/time). Mutable; calls are serialised internally, so
+/// a handle may be shared between threads. Free with
+/// crawlsched_estimator_free().
+pub struct crawlsched_estimator_t {
+    magic: u64,
+    inner: Mutex<ChangeRateEstimator>,
+}
+impl_handle!(crawlsched_estimator_t, "estimator", 0x6372_6177_6c65_7374);
+
+fn publish_estimator(e: ChangeRateEstimator, out: Out<*mut crawlsched_estimator_t>) {
+    let magic = <crawlsched_estimator_t as Handle>::MAGIC;
+    new_handle(crawlsched_estimator_t { magic, inner: Mutex::new(e) }, out);
+}
+
+/// A new estimator without prior knowledge.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_estimator_new(
+    out: *mut *mut crawlsched_estimator_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        publish_estimator(ChangeRateEstimator::new(), Out::new(out, "out")?);
+        Ok(())
+    })
+}
+
+/// A new estimator with a prior guess `rate_guess` > 0 worth `weight_time`
+/// > 0 time units of observation (a Gamma prior with that mode).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_estimator_new_with_prior(
+    rate_guess: f64,
+    weight_time: f64,
+    out: *mut *mut crawlsched_estimator_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        publish_estimator(ChangeRateEstimator::with_prior(rate_guess, weight_time)?, out);
+        Ok(())
+    })
+}
+
+/// Releases an estimator. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_estimator_free(est: *mut crawlsched_estimator_t) {
+    guard_value((), || unsafe { free_handle(est) })
+}
+
+/// Records one visit: `interval` > 0 time units since the previous visit,
+/// `changed` != 0 if the page had changed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_estimator_observe(
+    est: *const crawlsched_estimator_t,
+    interval: f64,
+    changed: i32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let e = unsafe { handle(est, "est")? };
+        lock(&e.inner, "estimator")?.observe(interval, changed != 0)?;
+        Ok(())
+    })
+}
+
+/// The current estimate of the change rate. CRAWLSCHED_NOT_FOUND while
+/// there is no information (no prior and no visit).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_estimator_estimate(
+    est: *const crawlsched_estimator_t,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let e = unsafe { handle(est, "est")? };
+        let out = Out::new(out, "out")?;
+        let rate = lock(&e.inner, "estimator")?
+            .estimate()
+            .ok_or_else(|| FfiError::new(CRAWLSCHED_NOT_FOUND, "no estimate yet: no prior and no visit recorded"))?;
+        out.write(finite("estimate", rate)?);
+        Ok(())
+    })
+}
+
+/// Number of visits recorded.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_estimator_observations(
+    est: *const crawlsched_estimator_t,
+    out: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let e = unsafe { handle(est, "est")? };
+        let out = Out::new(out, "out")?;
+        out.write(lock(&e.inner, "estimator")?.observations());
+        Ok(())
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Streaming scheduler
+// ---------------------------------------------------------------------------
+
+/// Scheduler mode: each page's crawls evenly spaced in virtual time.
+pub const CRAWLSCHED_SCHEDULER_STRIDE: i32 = 0;
+/// Scheduler mode: golden-ratio cycles rebuilt at cycle boundaries (§5-6).
+pub const CRAWLSCHED_SCHEDULER_GOLDEN_RATIO: i32 = 1;
+
+/// A streaming crawl scheduler for a changing set of pages identified by
+/// 64-bit ids: next() says which page to crawl now, at the optimal
+/// frequencies for the current change-rate estimates. Mutable; calls are
+/// serialised internally, so crawler threads may share one handle. Free
+/// with crawlsched_scheduler_free().
+pub struct crawlsched_scheduler_t {
+    magic: u64,
+    inner: Mutex<Scheduler>,
+}
+impl_handle!(crawlsched_scheduler_t, "scheduler", 0x6372_6177_6c73_6368);
+
+fn scheduler<'a>(s: *const crawlsched_scheduler_t) -> FfiResult<std::sync::MutexGuard<'a, Scheduler>> {
+    let h: &'a crawlsched_scheduler_t = unsafe { handle(s, "scheduler")? };
+    lock(&h.inner, "scheduler")
+}
+
+/// A new, empty scheduler for crawls whose duration follows `access`
+/// (copied), in `mode` CRAWLSCHED_SCHEDULER_STRIDE or _GOLDEN_RATIO.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_new(
+    access: *const crawlsched_dist_t,
+    mode: i32,
+    out: *mut *mut crawlsched_scheduler_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let d = unsafe { handle(access, "access")? };
+        let mode = match mode {
+            CRAWLSCHED_SCHEDULER_STRIDE => SchedulerMode::Stride,
+            CRAWLSCHED_SCHEDULER_GOLDEN_RATIO => SchedulerMode::GoldenRatio,
+            m => return Err(FfiError::invalid(format!("unknown scheduler mode {m}"))),
+        };
+        let s = Scheduler::new(d.inner.clone(), mode)?;
+        let magic = <crawlsched_scheduler_t as Handle>::MAGIC;
+        new_handle(crawlsched_scheduler_t { magic, inner: Mutex::new(s) }, out);
+        Ok(())
+    })
+}
+
+/// Releases a scheduler. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_free(s: *mut crawlsched_scheduler_t) {
+    guard_value((), || unsafe { free_handle(s) })
+}
+
+/// Adds page `id` with an initial change-rate guess > 0; its cost weight is
+/// its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_add_page(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    change_rate: f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || Ok(scheduler(s)?.add_page(id, change_rate, None)?))
+}
+
+/// Adds page `id` with an initial change-rate guess and an explicit cost
+/// weight > 0 (e.g. how often users read it).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_add_weighted_page(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    change_rate: f64,
+    weight: f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || Ok(scheduler(s)?.add_page(id, change_rate, Some(weight))?))
+}
+
+/// Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
+/// by next() again.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_remove_page(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || Ok(scheduler(s)?.remove_page(id)?))
+}
+
+/// Replaces page `id`'s change rate (and restarts its estimator from it).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_set_change_rate(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    change_rate: f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || Ok(scheduler(s)?.set_change_rate(id, change_rate)?))
+}
+
+/// Reports a crawl of page `id`: `interval` > 0 time units since its
+/// previous crawl, `changed` != 0 if its content had changed. The page's
+/// change-rate estimate (and so its frequency) follows.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_observe(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    interval: f64,
+    changed: i32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || Ok(scheduler(s)?.observe(id, interval, changed != 0)?))
+}
+
+/// The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_next(
+    s: *const crawlsched_scheduler_t,
+    out_id: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out_id, "out_id")?;
+        out.write(scheduler(s)?.next()?);
+        Ok(())
+    })
+}
+
+/// The next n pages to crawl, in order, into out_ids[0..n] (one call instead
+/// of n, for bindings where each call is costly). All or nothing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
+    s: *const crawlsched_scheduler_t,
+    out_ids: *mut u64,
+    n: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let dst = unsafe { slice_out(out_ids, n, "out_ids")? };
+        let mut sched = scheduler(s)?;
+        if n > 0 && sched.is_empty() {
+            return Err(FfiError::new(CRAWLSCHED_NOT_FOUND, "the scheduler has no pages"));
+        }
+        for d in dst.iter_mut() {
+            *d = sched.next()?;
+        }
+        Ok(())
+    })
+}
+
+/// Number of pages scheduled.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_len(
+    s: *const crawlsched_scheduler_t,
+    out: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(scheduler(s)?.len());
+        Ok(())
+    })
+}
+
+/// Page `id`'s current change-rate estimate.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_change_rate(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(finite("change rate", scheduler(s)?.change_rate(id)?)?);
+        Ok(())
+    })
+}
+
+/// Page `id`'s current target share of all crawls (frequencies sum to 1).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_frequency(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(finite("frequency", scheduler(s)?.frequency(id)?)?);
+        Ok(())
+    })
+}
