@@ -24,6 +24,9 @@ pub enum Error {
     /// The caller asked the computation to stop.
     #[error("cancelled: {0}")]
     Cancelled(String),
+    /// The result is not representable (overflow to infinity or NaN).
+    #[error("numerical failure: {0}")]
+    Numerical(String),
 }
 
 /// Shorthand used throughout the crate.

@@ -10,3 +10,5 @@ pub mod freshness;
 pub mod validate;
 
 pub use error::{Error, Result};
+
+pub mod ffi;

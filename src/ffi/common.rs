@@ -1,0 +1,500 @@
+//! What every export shares: status codes, the caller-owned error struct,
+//! the per-thread last error, version queries, and [`guard`], the one
+//! boundary helper that wraps every exported body.
+//!
+//! Conventions are written down in `docs/c-api.md`.
+
+#![allow(non_camel_case_types)]
+
+use crate::error::Error;
+use std::cell::RefCell;
+use std::ffi::{CString, c_char};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Mutex, MutexGuard};
+
+/// Status returned by every fallible function: 0 is success. Values are
+/// never reused; a later release may add new ones, so treat unknown values
+/// as failures.
+pub type crawlsched_status_t = i32;
+
+/// Success.
+pub const CRAWLSCHED_OK: crawlsched_status_t = 0;
+/// A required pointer argument was NULL.
+pub const CRAWLSCHED_NULL_ARGUMENT: crawlsched_status_t = 1;
+/// An argument is outside its domain (NaN, negative rate, wrong length, ...).
+pub const CRAWLSCHED_INVALID_ARGUMENT: crawlsched_status_t = 2;
+/// The constraints admit no solution.
+pub const CRAWLSCHED_INFEASIBLE: crawlsched_status_t = 3;
+/// An iterative method stopped before its tolerance was met.
+pub const CRAWLSCHED_NOT_CONVERGED: crawlsched_status_t = 4;
+/// The problem exceeds a size or memory limit (nothing was allocated).
+pub const CRAWLSCHED_TOO_LARGE: crawlsched_status_t = 5;
+/// An output buffer is too small; the needed length was reported.
+pub const CRAWLSCHED_BUFFER_TOO_SMALL: crawlsched_status_t = 6;
+/// A key (page id, ...) is not present.
+pub const CRAWLSCHED_NOT_FOUND: crawlsched_status_t = 7;
+/// The caller cancelled the computation.
+pub const CRAWLSCHED_CANCELLED: crawlsched_status_t = 8;
+/// The result is not representable (overflow, NaN).
+pub const CRAWLSCHED_NUMERICAL: crawlsched_status_t = 9;
+/// A bug inside crawlsched was caught at the boundary; please report it.
+pub const CRAWLSCHED_PANIC: crawlsched_status_t = 10;
+/// An internal invariant failed (e.g. a handle poisoned by an earlier panic).
+pub const CRAWLSCHED_INTERNAL: crawlsched_status_t = 11;
+
+/// Bytes in `crawlsched_error_t.message`, including the terminating NUL.
+pub const CRAWLSCHED_ERROR_MESSAGE_SIZE: usize = 256;
+
+/// Caller-owned error details. Pass a pointer to one as the last argument of
+/// any fallible function (or NULL). On failure it receives the status and a
+/// NUL-terminated message (truncated to fit); on success its status is set
+/// to CRAWLSCHED_OK and its message to "". No allocation is involved, so it
+/// works from any thread, goroutine or virtual thread. Zero-initialise it.
+#[repr(C)]
+pub struct crawlsched_error_t {
+    /// Same value as the function's return value.
+    pub status: crawlsched_status_t,
+    /// Human-readable reason, NUL-terminated.
+    pub message: [c_char; CRAWLSCHED_ERROR_MESSAGE_SIZE],
+}
+
+/// Library version, major part (semantic versioning of the whole library).
+pub const CRAWLSCHED_VERSION_MAJOR: u32 = 0;
+/// Library version, minor part.
+pub const CRAWLSCHED_VERSION_MINOR: u32 = 1;
+/// Library version, patch part.
+pub const CRAWLSCHED_VERSION_PATCH: u32 = 0;
+/// ABI version: the N of `libcrawlsched.so.N`. It changes only when a
+/// symbol is removed or a signature, struct layout or status meaning changes.
+pub const CRAWLSCHED_ABI_VERSION: u32 = 1;
+
+/// A failure on its way out through the boundary.
+#[derive(Debug)]
+pub(crate) struct FfiError {
+    pub status: crawlsched_status_t,
+    pub message: String,
+}
+
+impl FfiError {
+    pub fn new(status: crawlsched_status_t, message: impl Into<String>) -> Self {
+        FfiError { status, message: message.into() }
+    }
+    pub fn null(name: &str) -> Self {
+        FfiError::new(CRAWLSCHED_NULL_ARGUMENT, format!("{name} must not be NULL"))
+    }
+    pub fn invalid(message: impl Into<String>) -> Self {
+        FfiError::new(CRAWLSCHED_INVALID_ARGUMENT, message)
+    }
+}
+
+impl From<Error> for FfiError {
+    fn from(e: Error) -> Self {
+        let status = match &e {
+            Error::InvalidArgument(_) => CRAWLSCHED_INVALID_ARGUMENT,
+            Error::Infeasible(_) => CRAWLSCHED_INFEASIBLE,
+            Error::NotConverged(_) => CRAWLSCHED_NOT_CONVERGED,
+            Error::TooLarge(_) => CRAWLSCHED_TOO_LARGE,
+            Error::NotFound(_) => CRAWLSCHED_NOT_FOUND,
+            Error::Cancelled(_) => CRAWLSCHED_CANCELLED,
+            Error::Numerical(_) => CRAWLSCHED_NUMERICAL,
+        };
+        FfiError::new(status, e.to_string())
+    }
+}
+
+pub(crate) type FfiResult<T> = Result<T, FfiError>;
+
+thread_local! {
+    static LAST_ERROR: RefCell<(crawlsched_status_t, CString)> =
+        RefCell::new((CRAWLSCHED_OK, CString::default()));
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string());
+    format!("internal error (please report): {what}")
+}
+
+/// Copies `msg` into the fixed buffer, truncated on a UTF-8 boundary.
+fn fill_message(buf: &mut [c_char; CRAWLSCHED_ERROR_MESSAGE_SIZE], msg: &str) {
+    let mut end = msg.len().min(CRAWLSCHED_ERROR_MESSAGE_SIZE - 1);
+    while !msg.is_char_boundary(end) {
+        end -= 1;
+    }
+    for (dst, &b) in buf.iter_mut().zip(&msg.as_bytes()[..end]) {
+        // An interior NUL would cut the message short: show it as '?'.
+        *dst = if b == 0 { b'?' as c_char } else { b as c_char };
+    }
+    buf[end] = 0;
+}
+
+/// Records the outcome in the caller's error struct and the thread's last error.
+fn report(err: *mut crawlsched_error_t, status: crawlsched_status_t, msg: &str) {
+    if !err.is_null() && err.is_aligned() {
+        // SAFETY: the caller passed a non-NULL, aligned pointer to its own
+        // crawlsched_error_t (documented contract of every function).
+        let e = unsafe { &mut *err };
+        e.status = status;
+        fill_message(&mut e.message, msg);
+    }
+    if status != CRAWLSCHED_OK {
+        let c = CString::new(msg.replace('\0', "?")).unwrap_or_default();
+        // try_with: during thread teardown the slot may be gone; skip then.
+        let _ = LAST_ERROR.try_with(|slot| *slot.borrow_mut() = (status, c));
+    }
+}
+
+/// The boundary: runs `body`, converts its error or any panic into a status,
+/// and reports it. Every exported function that can fail is `guard(err, ||…)`.
+pub(crate) fn guard<F>(err: *mut crawlsched_error_t, body: F) -> crawlsched_status_t
+where
+    F: FnOnce() -> FfiResult<()>,
+{
+    let outcome = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(r) => r,
+        Err(payload) => Err(FfiError::new(CRAWLSCHED_PANIC, panic_message(&*payload))),
+    };
+    match outcome {
+        Ok(()) => {
+            report(err, CRAWLSCHED_OK, "");
+            CRAWLSCHED_OK
+        }
+        Err(e) => {
+            report(err, e.status, &e.message);
+            e.status
+        }
+    }
+}
+
+/// The boundary for the few functions that cannot fail and return a value
+/// directly (version queries, `_free`): a panic yields `fallback`.
+pub(crate) fn guard_value<T, F>(fallback: T, body: F) -> T
+where
+    F: FnOnce() -> T,
+{
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+}
+
+// ---------------------------------------------------------------------------
+// Pointer and value checks used by every module file.
+// ---------------------------------------------------------------------------
+
+/// A caller's read-only array: NULL is accepted only with `len == 0`.
+///
+/// # Safety
+/// When non-NULL, `ptr` must point to `len` readable values.
+pub(crate) unsafe fn slice_in<'a, T>(ptr: *const T, len: usize, name: &str) -> FfiResult<&'a [T]> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(FfiError::null(name));
+    }
+    check_len::<T>(len, name)?;
+    if !ptr.is_aligned() {
+        return Err(FfiError::invalid(format!("{name} is not aligned for its element type")));
+    }
+    // SAFETY: non-NULL, aligned, length checked against isize::MAX bytes;
+    // validity of the memory is the caller's documented contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+/// A caller's writable array of exactly `len` elements.
+///
+/// # Safety
+/// When non-NULL, `ptr` must point to `len` writable values.
+pub(crate) unsafe fn slice_out<'a, T>(ptr: *mut T, len: usize, name: &str) -> FfiResult<&'a mut [T]> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(FfiError::null(name));
+    }
+    check_len::<T>(len, name)?;
+    if !ptr.is_aligned() {
+        return Err(FfiError::invalid(format!("{name} is not aligned for its element type")));
+    }
+    // SAFETY: as in slice_in, for writable memory.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// A length whose byte size would overflow is refused before any use.
+fn check_len<T>(len: usize, name: &str) -> FfiResult<()> {
+    let bytes = len.checked_mul(std::mem::size_of::<T>().max(1));
+    match bytes {
+        Some(b) if b <= isize::MAX as usize => Ok(()),
+        _ => Err(FfiError::new(
+            CRAWLSCHED_TOO_LARGE,
+            format!("{name}: length {len} overflows the address space"),
+        )),
+    }
+}
+
+/// A required out-parameter, checked before the work and written after it,
+/// so that outputs are written only on success.
+pub(crate) struct Out<T>(*mut T);
+
+impl<T> Out<T> {
+    pub fn new(ptr: *mut T, name: &str) -> FfiResult<Self> {
+        if ptr.is_null() {
+            return Err(FfiError::null(name));
+        }
+        if !ptr.is_aligned() {
+            return Err(FfiError::invalid(format!("{name} is not aligned")));
+        }
+        Ok(Out(ptr))
+    }
+
+    pub fn write(self, value: T) {
+        // SAFETY: checked non-NULL and aligned in `new`; writable storage is
+        // the caller's documented contract. `write` does not drop the old
+        // (possibly uninitialised) contents.
+        unsafe { self.0.write(value) }
+    }
+}
+
+/// A variable-size result: `(out, out_cap, out_len)`. `out_len` (required)
+/// receives the number of elements written, or on BUFFER_TOO_SMALL the
+/// number needed. `out` may be NULL with `out_cap == 0` to query the size.
+pub(crate) struct OutBuffer<'a, T> {
+    buf: &'a mut [T],
+    len: Out<usize>,
+}
+
+impl<'a, T: Copy> OutBuffer<'a, T> {
+    /// # Safety
+    /// When non-NULL, `ptr` must point to `cap` writable elements.
+    pub unsafe fn new(ptr: *mut T, cap: usize, len: *mut usize, name: &str) -> FfiResult<Self> {
+        let len = Out::new(len, "out_len")?;
+        // SAFETY: forwarded contract.
+        let buf = unsafe { slice_out(ptr, cap, name)? };
+        Ok(OutBuffer { buf, len })
+    }
+
+    /// Copies `data` out, or reports how much room it needs.
+    pub fn write(self, data: &[T]) -> FfiResult<()> {
+        let need = data.len();
+        if need > self.buf.len() {
+            let have = self.buf.len();
+            self.len.write(need);
+            return Err(FfiError::new(
+                CRAWLSCHED_BUFFER_TOO_SMALL,
+                format!("output buffer holds {have} elements, {need} needed"),
+            ));
+        }
+        self.buf[..need].copy_from_slice(data);
+        self.len.write(need);
+        Ok(())
+    }
+}
+
+/// An output array whose length the caller already knows (one per input).
+///
+/// # Safety
+/// When non-NULL, `ptr` must point to `cap` writable elements.
+pub(crate) unsafe fn out_exact<'a, T>(
+    ptr: *mut T,
+    cap: usize,
+    need: usize,
+    name: &str,
+) -> FfiResult<&'a mut [T]> {
+    if cap < need {
+        return Err(FfiError::new(
+            CRAWLSCHED_BUFFER_TOO_SMALL,
+            format!("{name} holds {cap} elements, {need} needed"),
+        ));
+    }
+    // SAFETY: forwarded contract.
+    let buf = unsafe { slice_out(ptr, cap, name)? };
+    Ok(&mut buf[..need])
+}
+
+/// A result that must be a finite number before it is handed to C.
+pub(crate) fn finite(name: &str, x: f64) -> FfiResult<f64> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(FfiError::new(CRAWLSCHED_NUMERICAL, format!("{name} is not finite ({x})")))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Opaque handles.
+// ---------------------------------------------------------------------------
+
+/// Implemented by every opaque handle type: a tag that catches a wrong,
+/// freed or foreign pointer in most cases before it is used.
+pub(crate) trait Handle: Sized {
+    const KIND: &'static str;
+    const MAGIC: u64;
+    fn magic(&self) -> u64;
+    fn magic_mut(&mut self) -> &mut u64;
+}
+
+/// Moves `value` to the heap and gives its pointer to the caller.
+pub(crate) fn new_handle<H: Handle>(value: H, out: Out<*mut H>) {
+    out.write(Box::into_raw(Box::new(value)));
+}
+
+/// Borrows the object behind a caller's handle.
+///
+/// # Safety
+/// `ptr` must be NULL or a handle from the matching `_new` not yet freed.
+pub(crate) unsafe fn handle<'a, H: Handle>(ptr: *const H, name: &str) -> FfiResult<&'a H> {
+    if ptr.is_null() {
+        return Err(FfiError::null(name));
+    }
+    if !ptr.is_aligned() {
+        return Err(FfiError::invalid(format!("{name} is not a valid {} handle", H::KIND)));
+    }
+    // SAFETY: non-NULL and aligned; liveness is the caller's contract.
+    let h = unsafe { &*ptr };
+    if h.magic() != H::MAGIC {
+        return Err(FfiError::invalid(format!("{name} is not a live {} handle (freed or wrong type)", H::KIND)));
+    }
+    Ok(h)
+}
+
+/// Releases a handle; NULL is a no-op.
+///
+/// # Safety
+/// `ptr` must be NULL or a handle from the matching `_new` not yet freed.
+pub(crate) unsafe fn free_handle<H: Handle>(ptr: *mut H) {
+    if ptr.is_null() || !ptr.is_aligned() {
+        return;
+    }
+    // SAFETY: as in `handle`; the tag check refuses most double frees.
+    unsafe {
+        if (*ptr).magic() != H::MAGIC {
+            return;
+        }
+        *(*ptr).magic_mut() = 0;
+        drop(Box::from_raw(ptr));
+    }
+}
+
+/// Locks a handle's state; a lock poisoned by an earlier panic is reported.
+pub(crate) fn lock<'a, T>(m: &'a Mutex<T>, kind: &str) -> FfiResult<MutexGuard<'a, T>> {
+    m.lock().map_err(|_| {
+        FfiError::new(CRAWLSCHED_INTERNAL, format!("this {kind} handle is unusable after an earlier internal error"))
+    })
+}
+
+/// Declares the tag of a handle type (a `magic` field holds it).
+macro_rules! impl_handle {
+    ($ty:ident, $kind:literal, $magic:literal) => {
+        impl $crate::ffi::common::Handle for $ty {
+            const KIND: &'static str = $kind;
+            const MAGIC: u64 = $magic;
+            fn magic(&self) -> u64 {
+                self.magic
+            }
+            fn magic_mut(&mut self) -> &mut u64 {
+                &mut self.magic
+            }
+        }
+    };
+}
+pub(crate) use impl_handle;
+
+// ---------------------------------------------------------------------------
+// Exports shared by all modules.
+// ---------------------------------------------------------------------------
+
+/// The name of a status code, e.g. "CRAWLSCHED_INVALID_ARGUMENT"; unknown
+/// values give "CRAWLSCHED_UNKNOWN_STATUS". The string is static: do not free.
+/// Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn crawlsched_status_string(status: i32) -> *const c_char {
+    guard_value(c"CRAWLSCHED_UNKNOWN_STATUS".as_ptr(), || {
+        match status {
+            CRAWLSCHED_OK => c"CRAWLSCHED_OK",
+            CRAWLSCHED_NULL_ARGUMENT => c"CRAWLSCHED_NULL_ARGUMENT",
+            CRAWLSCHED_INVALID_ARGUMENT => c"CRAWLSCHED_INVALID_ARGUMENT",
+            CRAWLSCHED_INFEASIBLE => c"CRAWLSCHED_INFEASIBLE",
+            CRAWLSCHED_NOT_CONVERGED => c"CRAWLSCHED_NOT_CONVERGED",
+            CRAWLSCHED_TOO_LARGE => c"CRAWLSCHED_TOO_LARGE",
+            CRAWLSCHED_BUFFER_TOO_SMALL => c"CRAWLSCHED_BUFFER_TOO_SMALL",
+            CRAWLSCHED_NOT_FOUND => c"CRAWLSCHED_NOT_FOUND",
+            CRAWLSCHED_CANCELLED => c"CRAWLSCHED_CANCELLED",
+            CRAWLSCHED_NUMERICAL => c"CRAWLSCHED_NUMERICAL",
+            CRAWLSCHED_PANIC => c"CRAWLSCHED_PANIC",
+            CRAWLSCHED_INTERNAL => c"CRAWLSCHED_INTERNAL",
+            _ => c"CRAWLSCHED_UNKNOWN_STATUS",
+        }
+        .as_ptr()
+    })
+}
+
+/// The library version as "MAJOR.MINOR.PATCH". Static string: do not free.
+#[unsafe(no_mangle)]
+pub extern "C" fn crawlsched_version() -> *const c_char {
+    guard_value(c"?".as_ptr(), || c"0.1.0".as_ptr())
+}
+
+/// The ABI version of the loaded library (CRAWLSCHED_ABI_VERSION at its
+/// build). A program built against another ABI version must not use it.
+#[unsafe(no_mangle)]
+pub extern "C" fn crawlsched_abi_version() -> u32 {
+    guard_value(CRAWLSCHED_ABI_VERSION, || CRAWLSCHED_ABI_VERSION)
+}
+
+/// Status of the most recent failed call on the calling OS thread (a
+/// convenience for C; bindings use the error struct). Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn crawlsched_last_error_status() -> crawlsched_status_t {
+    guard_value(CRAWLSCHED_INTERNAL, || {
+        LAST_ERROR.try_with(|slot| slot.borrow().0).unwrap_or(CRAWLSCHED_INTERNAL)
+    })
+}
+
+/// Message of the most recent failed call on the calling OS thread, or ""
+/// if none failed yet. Owned by the library, valid until the next failing
+/// call on this thread: copy it if you need it longer. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn crawlsched_last_error_message() -> *const c_char {
+    guard_value(c"".as_ptr(), || {
+        // The CString lives in the thread-local slot until it is replaced.
+        LAST_ERROR.try_with(|slot| slot.borrow().1.as_ptr()).unwrap_or(c"".as_ptr())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_constants_match_the_crate_version() {
+        let v = format!("{CRAWLSCHED_VERSION_MAJOR}.{CRAWLSCHED_VERSION_MINOR}.{CRAWLSCHED_VERSION_PATCH}");
+        assert_eq!(v, env!("CARGO_PKG_VERSION"));
+        // SAFETY: static NUL-terminated string.
+        let s = unsafe { std::ffi::CStr::from_ptr(crawlsched_version()) };
+        assert_eq!(s.to_str(), Ok(env!("CARGO_PKG_VERSION")));
+    }
+
+    #[test]
+    fn message_truncation_keeps_utf8_whole() {
+        let mut buf = [0 as c_char; CRAWLSCHED_ERROR_MESSAGE_SIZE];
+        let long = "é".repeat(300);
+        fill_message(&mut buf, &long);
+        // SAFETY: fill_message NUL-terminates.
+        let s = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) };
+        // 127 two-byte characters fit in 255 bytes; the 128th would split.
+        assert_eq!(s.to_str().map(str::len), Ok(254));
+    }
+
+    #[test]
+    fn panics_become_status_and_message() {
+        let mut e = crawlsched_error_t { status: 0, message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE] };
+        let st = guard(&mut e, || std::panic::panic_any("boom"));
+        assert_eq!(st, CRAWLSCHED_PANIC);
+        assert_eq!(e.status, CRAWLSCHED_PANIC);
+        // SAFETY: NUL-terminated by report().
+        let msg = unsafe { std::ffi::CStr::from_ptr(e.message.as_ptr()) }.to_string_lossy().into_owned();
+        assert!(msg.contains("boom"), "{msg}");
+        assert_eq!(crawlsched_last_error_status(), CRAWLSCHED_PANIC);
+    }
+}

@@ -1,0 +1,245 @@
+//! C API of [`crate::dist`]: access-time distributions.
+
+#![allow(non_camel_case_types)]
+
+use super::common::*;
+use crate::dist::{Distribution, PhaseType};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A probability distribution of a non-negative time (e.g. the time one
+/// crawl takes). Immutable after creation: one handle may be used from any
+/// number of threads at once. Free with crawlsched_dist_free().
+pub struct crawlsched_dist_t {
+    magic: u64,
+    pub(crate) inner: Distribution,
+}
+impl_handle!(crawlsched_dist_t, "distribution", 0x6372_6177_6c64_6973);
+
+fn publish(d: crate::Result<Distribution>, out: Out<*mut crawlsched_dist_t>) -> FfiResult<()> {
+    new_handle(crawlsched_dist_t { magic: <crawlsched_dist_t as Handle>::MAGIC, inner: d? }, out);
+    Ok(())
+}
+
+/// X = value (>= 0) with probability one. On success `*out` owns a new handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_deterministic_new(
+    value: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || publish(Distribution::deterministic(value), Out::new(out, "out")?))
+}
+
+/// Exponential with rate > 0 (mean 1/rate).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_exponential_new(
+    rate: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || publish(Distribution::exponential(rate), Out::new(out, "out")?))
+}
+
+/// Erlang: sum of k >= 1 exponentials of rate > 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_erlang_new(
+    k: u32,
+    rate: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || publish(Distribution::erlang(k, rate), Out::new(out, "out")?))
+}
+
+/// Gamma with shape > 0 and rate > 0 (mean shape/rate).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_gamma_new(
+    shape: f64,
+    rate: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || publish(Distribution::gamma(shape, rate), Out::new(out, "out")?))
+}
+
+/// Hyperexponential: rate rates[i] with probability probs[i], i < n.
+/// probs must sum to 1. The arrays are copied.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_hyperexponential_new(
+    probs: *const f64,
+    rates: *const f64,
+    n: usize,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let p = unsafe { slice_in(probs, n, "probs")? };
+        let r = unsafe { slice_in(rates, n, "rates")? };
+        publish(Distribution::hyperexponential(p.to_vec(), r.to_vec()), out)
+    })
+}
+
+/// Phase-type PH(alpha, S) of order n: alpha has n entries (sum <= 1, the
+/// rest is an atom at zero), S is the n x n sub-generator in row-major
+/// order (s_len = n*n). The arrays are copied.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_phase_type_new(
+    alpha: *const f64,
+    n: usize,
+    s: *const f64,
+    s_len: usize,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let a = unsafe { slice_in(alpha, n, "alpha")? };
+        let m = unsafe { slice_in(s, s_len, "s")? };
+        publish(PhaseType::new(a, m).map(Distribution::PhaseType), out)
+    })
+}
+
+/// Coxian of n phases: phase i has rate rates[i] and continues to phase
+/// i+1 with probability cont[i] (cont_len = n-1), else ends.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_coxian_new(
+    rates: *const f64,
+    n: usize,
+    cont: *const f64,
+    cont_len: usize,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let r = unsafe { slice_in(rates, n, "rates")? };
+        let c = unsafe { slice_in(cont, cont_len, "cont")? };
+        publish(PhaseType::coxian(r, c).map(Distribution::PhaseType), out)
+    })
+}
+
+/// Empirical distribution of n >= 1 observed samples (finite, >= 0),
+/// each equally likely. The array is copied.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_empirical_new(
+    samples: *const f64,
+    n: usize,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let xs = unsafe { slice_in(samples, n, "samples")? };
+        publish(Distribution::empirical(xs.to_vec()), out)
+    })
+}
+
+/// Releases a distribution. NULL is a no-op. Handles derived from it (e.g.
+/// a freshness model) keep their own copy and stay valid.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_free(dist: *mut crawlsched_dist_t) {
+    guard_value((), || unsafe { free_handle(dist) })
+}
+
+/// E[X].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_mean(
+    dist: *const crawlsched_dist_t,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let d = unsafe { handle(dist, "dist")? };
+        let out = Out::new(out, "out")?;
+        out.write(finite("mean", d.inner.mean())?);
+        Ok(())
+    })
+}
+
+/// Var[X].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_variance(
+    dist: *const crawlsched_dist_t,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let d = unsafe { handle(dist, "dist")? };
+        let out = Out::new(out, "out")?;
+        out.write(finite("variance", d.inner.variance())?);
+        Ok(())
+    })
+}
+
+/// The raw moment E[X^k]; CRAWLSCHED_NUMERICAL if it overflows a double.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_moment(
+    dist: *const crawlsched_dist_t,
+    k: u32,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let d = unsafe { handle(dist, "dist")? };
+        let out = Out::new(out, "out")?;
+        out.write(finite("moment", d.inner.moment(k))?);
+        Ok(())
+    })
+}
+
+/// The Laplace transform E[exp(-s X)] at s >= 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_laplace(
+    dist: *const crawlsched_dist_t,
+    s: f64,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let d = unsafe { handle(dist, "dist")? };
+        let out = Out::new(out, "out")?;
+        crate::validate::non_negative("s", s)?;
+        out.write(finite("Laplace transform", d.inner.laplace(s))?);
+        Ok(())
+    })
+}
+
+/// P(X <= x) for finite x.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_cdf(
+    dist: *const crawlsched_dist_t,
+    x: f64,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let d = unsafe { handle(dist, "dist")? };
+        let out = Out::new(out, "out")?;
+        crate::validate::finite("x", x)?;
+        out.write(finite("cdf", d.inner.cdf(x))?);
+        Ok(())
+    })
+}
+
+/// Fills out[0..n] with independent draws of X from a generator seeded by
+/// `seed` (same seed, same draws, on every platform and binding).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_dist_sample(
+    dist: *const crawlsched_dist_t,
+    seed: u64,
+    out: *mut f64,
+    n: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let d = unsafe { handle(dist, "dist")? };
+        let buf = unsafe { slice_out(out, n, "out")? };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for x in buf.iter_mut() {
+            *x = d.inner.sample(&mut rng);
+        }
+        Ok(())
+    })
+}

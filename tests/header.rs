@@ -1,0 +1,51 @@
+//! The committed include/crawlsched.h must be exactly what cbindgen
+//! generates from the current source (build.rs writes it to OUT_DIR).
+
+use std::process::Command;
+
+#[test]
+fn committed_header_matches_generated() {
+    let generated = include_str!(concat!(env!("OUT_DIR"), "/crawlsched.h"));
+    let root = env!("CARGO_MANIFEST_DIR");
+    // build.rs also refreshes the working copy, so compare with git's copy.
+    let committed = Command::new("git")
+        .args(["-C", root, "show", "HEAD:include/crawlsched.h"])
+        .output();
+    match committed {
+        Ok(out) if out.status.success() => {
+            let committed = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                committed == generated,
+                "include/crawlsched.h in HEAD differs from the generated header: \
+                 build, then commit include/crawlsched.h"
+            );
+        }
+        _ => {
+            // Not a git checkout (e.g. a source tarball): the file on disk must match.
+            let on_disk = std::fs::read_to_string(format!("{root}/include/crawlsched.h"))
+                .expect("include/crawlsched.h exists");
+            assert_eq!(on_disk, generated);
+        }
+    }
+}
+
+/// Every exported function is declared in the header, and vice versa.
+#[test]
+fn header_declares_every_export() {
+    let header = include_str!(concat!(env!("OUT_DIR"), "/crawlsched.h"));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut exports = 0;
+    for entry in std::fs::read_dir(format!("{root}/src/ffi")).expect("src/ffi") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read");
+        for line in text.lines() {
+            if let Some(rest) = line.split("extern \"C\" fn ").nth(1) {
+                let name = rest.split('(').next().unwrap_or("");
+                assert!(name.starts_with("crawlsched_"), "{}: export {name} lacks the crawlsched_ prefix", path.display());
+                assert!(header.contains(&format!("{name}(")), "{name} missing from the header");
+                exports += 1;
+            }
+        }
+    }
+    assert!(exports > 10);
+}
