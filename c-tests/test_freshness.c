@@ -177,7 +177,8 @@ int main(void) {
     CHECK_STATUS(crawlsched_freshness_randomized_optimal_frequencies(m, fr, 0, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
     CHECK_STATUS(crawlsched_freshness_randomized_optimal_cost(NULL, &keep, &err), CRAWLSCHED_NULL_ARGUMENT, err);
     CHECK_STATUS(crawlsched_freshness_integer_counts(f3, 3, 0, 0, ic, 3, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_freshness_integer_counts(f3, 3, 2, 1, ic, 3, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    /* 3 pages cannot each get an access in a cycle of 2. */
+    CHECK_STATUS(crawlsched_freshness_integer_counts(f3, 3, 2, 1, ic, 3, &err), CRAWLSCHED_INFEASIBLE, err);
     CHECK_STATUS(crawlsched_freshness_integer_counts(f3, 0, 10, 0, ic, 3, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
     CHECK_STATUS(crawlsched_freshness_integer_counts(f3, 3, 10, 0, ic, 2, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
     CHECK_STATUS(crawlsched_freshness_fibonacci_at_least(UINT64_MAX, &fib, &err), CRAWLSCHED_TOO_LARGE, err);
@@ -251,9 +252,14 @@ int main(void) {
             else stray++;
         }
         CHECK(stray == 0);
+        /* Stride mode spaces each page exactly at its frequency; golden-ratio
+         * mode rounds frequencies to a cycle of F >= 8N = 34 slots. */
+        const double tol = mode == CRAWLSCHED_SCHEDULER_STRIDE ? 0.002 : 1.0 / 34.0;
         for (int i = 0; i < N; i++) {
             double share = (double)cnt[i] / PICKS;
-            CHECK(fabs(share - log1p(mu[i]) / lsum) < 0.002);
+            if (fabs(share - log1p(mu[i]) / lsum) >= tol)
+                fprintf(stderr, "mode %d page %d share %.4f want %.4f\n", mode, i, share, log1p(mu[i]) / lsum);
+            CHECK(fabs(share - log1p(mu[i]) / lsum) < tol);
             double fi = 0.0, ri = 0.0;
             CHECK_OK(crawlsched_scheduler_frequency(sch, 100 + i, &fi, &err), err);
             CHECK_CLOSE(fi, log1p(mu[i]) / lsum, 1e-9);

@@ -54,11 +54,47 @@
 #define CRAWLSCHED_ABI_VERSION 1
 
 /**
+ * Scheduler mode: each page's crawls evenly spaced in virtual time.
+ */
+#define CRAWLSCHED_SCHEDULER_STRIDE 0
+
+/**
+ * Scheduler mode: golden-ratio cycles rebuilt at cycle boundaries (§5-6).
+ */
+#define CRAWLSCHED_SCHEDULER_GOLDEN_RATIO 1
+
+/**
  * A probability distribution of a non-negative time (e.g. the time one
  * crawl takes). Immutable after creation: one handle may be used from any
  * number of threads at once. Free with crawlsched_dist_free().
  */
 typedef struct crawlsched_dist_t crawlsched_dist_t;
+
+/**
+ * Estimates one page's change rate from visits that only tell whether the
+ * page changed since the previous visit (maximum likelihood for censored
+ * Poisson observations; consistent for irregular intervals, unlike the
+ * naive ratio changes/time). Mutable; calls are serialised internally, so
+ * a handle may be shared between threads. Free with
+ * crawlsched_estimator_free().
+ */
+typedef struct crawlsched_estimator_t crawlsched_estimator_t;
+
+/**
+ * N pages (change rates, cost weights) and the access-time distribution.
+ * Immutable: one handle may be used from any number of threads at once.
+ * Free with crawlsched_freshness_model_free().
+ */
+typedef struct crawlsched_freshness_model_t crawlsched_freshness_model_t;
+
+/**
+ * A streaming crawl scheduler for a changing set of pages identified by
+ * 64-bit ids: next() says which page to crawl now, at the optimal
+ * frequencies for the current change-rate estimates. Mutable; calls are
+ * serialised internally, so crawler threads may share one handle. Free
+ * with crawlsched_scheduler_free().
+ */
+typedef struct crawlsched_scheduler_t crawlsched_scheduler_t;
 
 /**
  * Status returned by every fallible function: 0 is success. Values are
@@ -305,6 +341,346 @@ crawlsched_status_t crawlsched_dist_sample(const struct crawlsched_dist_t *dist,
                                            double *out,
                                            size_t n,
                                            struct crawlsched_error_t *err);
+
+/**
+ * Builds a model of n pages: page i changes at rate change_rates[i] > 0
+ * and weighs weights[i] > 0 in the cost C = sum c_i r_i. weights may be
+ * NULL, meaning c_i = change_rates[i] (the cost is then the rate of missed
+ * changes, the case of Theorem 3.4). The access distribution is copied:
+ * `access` may be freed afterwards.
+ */
+crawlsched_status_t crawlsched_freshness_model_new(const struct crawlsched_dist_t *access,
+                                                   const double *change_rates,
+                                                   const double *weights,
+                                                   size_t n,
+                                                   struct crawlsched_freshness_model_t **out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Releases a model. NULL is a no-op.
+ */
+void crawlsched_freshness_model_free(struct crawlsched_freshness_model_t *model);
+
+/**
+ * Number of pages N.
+ */
+crawlsched_status_t crawlsched_freshness_model_len(const struct crawlsched_freshness_model_t *model,
+                                                   size_t *out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * h_i = E[exp(-mu_i X)] for every page, into out[0..N] (out_cap >= N).
+ */
+crawlsched_status_t crawlsched_freshness_model_h(const struct crawlsched_freshness_model_t *model,
+                                                 double *out,
+                                                 size_t out_cap,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * Optimal access frequencies (they sum to 1) into out[0..N]: Theorem 3.4's
+ * closed form f_i ∝ ln(1/h_i) when weights are proportional to change
+ * rates, otherwise the Lagrange conditions (8)-(9). A page may get 0.
+ */
+crawlsched_status_t crawlsched_freshness_optimal_frequencies(const struct crawlsched_freshness_model_t *model,
+                                                             double *out,
+                                                             size_t out_cap,
+                                                             struct crawlsched_error_t *err);
+
+/**
+ * The lower bound on the cost C of every policy (Theorem 3.4, eq. 6, for
+ * proportional weights; the minimum of Theorem 3.3's bound otherwise).
+ */
+crawlsched_status_t crawlsched_freshness_lower_bound(const struct crawlsched_freshness_model_t *model,
+                                                     double *out,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * Cost sum c_i r_i of access frequencies `freq` (n = N, summing to 1) with
+ * perfectly even spacing: Theorem 3.3's bound, the best any schedule with
+ * these frequencies can do.
+ */
+crawlsched_status_t crawlsched_freshness_cost(const struct crawlsched_freshness_model_t *model,
+                                              const double *freq,
+                                              size_t n,
+                                              double *out,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * Per-page obsolescence bound r_i of Theorem 3.3 for frequencies `freq`,
+ * into out[0..N].
+ */
+crawlsched_status_t crawlsched_freshness_obsolescence_bound(const struct crawlsched_freshness_model_t *model,
+                                                            const double *freq,
+                                                            size_t n,
+                                                            double *out,
+                                                            size_t out_cap,
+                                                            struct crawlsched_error_t *err);
+
+/**
+ * Cost of the randomized policy that picks page i with probability
+ * freq[i] at every access (Lemma 4.1).
+ */
+crawlsched_status_t crawlsched_freshness_randomized_cost(const struct crawlsched_freshness_model_t *model,
+                                                         const double *freq,
+                                                         size_t n,
+                                                         double *out,
+                                                         struct crawlsched_error_t *err);
+
+/**
+ * Optimal frequencies of the randomized policy into out[0..N]
+ * (Theorem 4.1: f_i ∝ 1/h_i - 1 for proportional weights; eq. 15 else).
+ */
+crawlsched_status_t crawlsched_freshness_randomized_optimal_frequencies(const struct crawlsched_freshness_model_t *model,
+                                                                        double *out,
+                                                                        size_t out_cap,
+                                                                        struct crawlsched_error_t *err);
+
+/**
+ * Cost of the randomized policy at its optimal frequencies (eq. 11).
+ */
+crawlsched_status_t crawlsched_freshness_randomized_optimal_cost(const struct crawlsched_freshness_model_t *model,
+                                                                 double *out,
+                                                                 struct crawlsched_error_t *err);
+
+/**
+ * Integer access counts per cycle of length `total` for frequencies
+ * `freq` (largest remainder: floor(f_i total) <= count_i <= ceil(f_i total)).
+ * With at_least_one != 0 every page with f_i > 0 gets at least one access
+ * (needs total >= number of such pages). Writes out[0..n].
+ */
+crawlsched_status_t crawlsched_freshness_integer_counts(const double *freq,
+                                                        size_t n,
+                                                        uint64_t total,
+                                                        int32_t at_least_one,
+                                                        uint64_t *out,
+                                                        size_t out_cap,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * The smallest Fibonacci number >= n (golden-ratio cycles are best with a
+ * Fibonacci length, paper §5).
+ */
+crawlsched_status_t crawlsched_freshness_fibonacci_at_least(uint64_t n,
+                                                            uint64_t *out,
+                                                            struct crawlsched_error_t *err);
+
+/**
+ * The golden-ratio cyclic sequence (paper §5) for integer access counts:
+ * page i appears counts[i] times in a cycle of sum(counts) accesses.
+ * Writes page indices to out (variable size: see docs/c-api.md).
+ */
+crawlsched_status_t crawlsched_freshness_golden_ratio_sequence(const uint64_t *counts,
+                                                               size_t n,
+                                                               uint32_t *out,
+                                                               size_t out_cap,
+                                                               size_t *out_len,
+                                                               struct crawlsched_error_t *err);
+
+/**
+ * A generic round robin proportional to the counts: each page's accesses
+ * spread evenly over the cycle. Same conventions as the golden-ratio one.
+ */
+crawlsched_status_t crawlsched_freshness_round_robin_sequence(const uint64_t *counts,
+                                                              size_t n,
+                                                              uint32_t *out,
+                                                              size_t out_cap,
+                                                              size_t *out_len,
+                                                              struct crawlsched_error_t *err);
+
+/**
+ * Exact long-run cost sum c_i r_i of repeating the cyclic sequence `seq`
+ * (page indices < N) forever (eq. 3 with Lemma 3.1). A page absent from
+ * the sequence is always out of date (r_i = 1).
+ */
+crawlsched_status_t crawlsched_freshness_cyclic_cost(const struct crawlsched_freshness_model_t *model,
+                                                     const uint32_t *seq,
+                                                     size_t len,
+                                                     double *out,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * Exact per-page fraction of time out of date r_i of the cyclic sequence,
+ * into out[0..N].
+ */
+crawlsched_status_t crawlsched_freshness_cyclic_obsolescence(const struct crawlsched_freshness_model_t *model,
+                                                             const uint32_t *seq,
+                                                             size_t len,
+                                                             double *out,
+                                                             size_t out_cap,
+                                                             struct crawlsched_error_t *err);
+
+/**
+ * Right side of eq. (18): the large-N limit of the golden-ratio policy's
+ * cost for this model's total change rate and E[X] (proportional weights).
+ */
+crawlsched_status_t crawlsched_freshness_golden_ratio_bound(const struct crawlsched_freshness_model_t *model,
+                                                            double *out,
+                                                            struct crawlsched_error_t *err);
+
+/**
+ * H(q) of Corollary 5.1: the asymptotic ratio of the golden-ratio cost to
+ * the lower bound, q = mu E[X] >= 0; at most 2 phi^2 / 5 < 1.05.
+ */
+crawlsched_status_t crawlsched_freshness_bound_ratio(double q,
+                                                     double *out,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * Monte Carlo of `cycles` repetitions of the cyclic sequence with random
+ * access times and Poisson page changes (seeded): the estimated cost and
+ * its standard error (batch means), to validate the exact cost.
+ */
+crawlsched_status_t crawlsched_freshness_simulate_cyclic(const struct crawlsched_freshness_model_t *model,
+                                                         const uint32_t *seq,
+                                                         size_t len,
+                                                         uint64_t cycles,
+                                                         uint64_t seed,
+                                                         double *out_cost,
+                                                         double *out_std_error,
+                                                         struct crawlsched_error_t *err);
+
+/**
+ * A new estimator without prior knowledge.
+ */
+crawlsched_status_t crawlsched_estimator_new(struct crawlsched_estimator_t **out,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * A new estimator with a prior guess `rate_guess` > 0 worth `weight_time`
+ * > 0 time units of observation (a Gamma prior with that mode).
+ */
+crawlsched_status_t crawlsched_estimator_new_with_prior(double rate_guess,
+                                                        double weight_time,
+                                                        struct crawlsched_estimator_t **out,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Releases an estimator. NULL is a no-op.
+ */
+void crawlsched_estimator_free(struct crawlsched_estimator_t *est);
+
+/**
+ * Records one visit: `interval` > 0 time units since the previous visit,
+ * `changed` != 0 if the page had changed.
+ */
+crawlsched_status_t crawlsched_estimator_observe(const struct crawlsched_estimator_t *est,
+                                                 double interval,
+                                                 int32_t changed,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * The current estimate of the change rate. CRAWLSCHED_NOT_FOUND while
+ * there is no information (no prior and no visit).
+ */
+crawlsched_status_t crawlsched_estimator_estimate(const struct crawlsched_estimator_t *est,
+                                                  double *out,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Number of visits recorded.
+ */
+crawlsched_status_t crawlsched_estimator_observations(const struct crawlsched_estimator_t *est,
+                                                      uint64_t *out,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * A new, empty scheduler for crawls whose duration follows `access`
+ * (copied), in `mode` CRAWLSCHED_SCHEDULER_STRIDE or _GOLDEN_RATIO.
+ */
+crawlsched_status_t crawlsched_scheduler_new(const struct crawlsched_dist_t *access,
+                                             int32_t mode,
+                                             struct crawlsched_scheduler_t **out,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * Releases a scheduler. NULL is a no-op.
+ */
+void crawlsched_scheduler_free(struct crawlsched_scheduler_t *s);
+
+/**
+ * Adds page `id` with an initial change-rate guess > 0; its cost weight is
+ * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT.
+ */
+crawlsched_status_t crawlsched_scheduler_add_page(const struct crawlsched_scheduler_t *s,
+                                                  uint64_t id,
+                                                  double change_rate,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Adds page `id` with an initial change-rate guess and an explicit cost
+ * weight > 0 (e.g. how often users read it).
+ */
+crawlsched_status_t crawlsched_scheduler_add_weighted_page(const struct crawlsched_scheduler_t *s,
+                                                           uint64_t id,
+                                                           double change_rate,
+                                                           double weight,
+                                                           struct crawlsched_error_t *err);
+
+/**
+ * Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
+ * by next() again.
+ */
+crawlsched_status_t crawlsched_scheduler_remove_page(const struct crawlsched_scheduler_t *s,
+                                                     uint64_t id,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * Replaces page `id`'s change rate (and restarts its estimator from it).
+ */
+crawlsched_status_t crawlsched_scheduler_set_change_rate(const struct crawlsched_scheduler_t *s,
+                                                         uint64_t id,
+                                                         double change_rate,
+                                                         struct crawlsched_error_t *err);
+
+/**
+ * Reports a crawl of page `id`: `interval` > 0 time units since its
+ * previous crawl, `changed` != 0 if its content had changed. The page's
+ * change-rate estimate (and so its frequency) follows.
+ */
+crawlsched_status_t crawlsched_scheduler_observe(const struct crawlsched_scheduler_t *s,
+                                                 uint64_t id,
+                                                 double interval,
+                                                 int32_t changed,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
+ */
+crawlsched_status_t crawlsched_scheduler_next(const struct crawlsched_scheduler_t *s,
+                                              uint64_t *out_id,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
+ * of n, for bindings where each call is costly). All or nothing.
+ */
+crawlsched_status_t crawlsched_scheduler_next_batch(const struct crawlsched_scheduler_t *s,
+                                                    uint64_t *out_ids,
+                                                    size_t n,
+                                                    struct crawlsched_error_t *err);
+
+/**
+ * Number of pages scheduled.
+ */
+crawlsched_status_t crawlsched_scheduler_len(const struct crawlsched_scheduler_t *s,
+                                             size_t *out,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * Page `id`'s current change-rate estimate.
+ */
+crawlsched_status_t crawlsched_scheduler_change_rate(const struct crawlsched_scheduler_t *s,
+                                                     uint64_t id,
+                                                     double *out,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * Page `id`'s current target share of all crawls (frequencies sum to 1).
+ */
+crawlsched_status_t crawlsched_scheduler_frequency(const struct crawlsched_scheduler_t *s,
+                                                   uint64_t id,
+                                                   double *out,
+                                                   struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"
