@@ -51,9 +51,10 @@ fn measures(model: &Model, r: &[f64]) -> (f64, f64) {
     (fresh, cost)
 }
 
-/// A cycle of 20N crawls realising frequencies `f`, each page evenly spread.
+/// A cycle of 200N crawls realising frequencies `f`, each page evenly spread
+/// (a long cycle, so that rare pages get their frequency without rounding).
 fn cyclic_schedule(f: &[f64], n: usize) -> crawlsched::Result<Vec<usize>> {
-    let counts = cyclic::integer_counts_at_least_one(f, 20 * n)?;
+    let counts = cyclic::integer_counts_at_least_one(f, 200 * n)?;
     cyclic::round_robin_sequence(&counts)
 }
 
