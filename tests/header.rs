@@ -49,3 +49,28 @@ fn header_declares_every_export() {
     }
     assert!(exports > 10);
 }
+
+/// Every function in the header is called by at least one program in c-tests/.
+#[test]
+fn every_header_function_is_called_from_c() {
+    let header = include_str!(concat!(env!("OUT_DIR"), "/crawlsched.h"));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut tests = String::new();
+    for entry in std::fs::read_dir(format!("{root}/c-tests")).expect("c-tests") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "c" || e == "cpp") {
+            tests.push_str(&std::fs::read_to_string(&path).expect("read"));
+        }
+    }
+    // A declaration starts at column 0: `ret name(` with name the last word.
+    let declared: Vec<&str> = header
+        .lines()
+        .filter(|l| !l.starts_with([' ', '#', '*', '/']) && !l.starts_with("typedef"))
+        .filter_map(|l| l.split_once('(').map(|(head, _)| head))
+        .filter_map(|head| head.rsplit([' ', '*']).next())
+        .filter_map(|name| name.strip_prefix("crawlsched_"))
+        .collect();
+    assert!(declared.len() > 40, "parsed only {} functions", declared.len());
+    let missing: Vec<_> = declared.iter().filter(|n| !tests.contains(&format!("crawlsched_{n}("))).collect();
+    assert!(missing.is_empty(), "functions no C test calls: {missing:?}");
+}

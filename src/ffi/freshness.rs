@@ -274,7 +274,9 @@ pub unsafe extern "C" fn crawlsched_freshness_fibonacci_at_least(
     })
 }
 
-fn sequence_export(
+/// # Safety
+/// `counts` points to `n` values and `out` to `out_cap` (or NULL with 0).
+unsafe fn sequence_export(
     counts: *const u64,
     n: usize,
     out: *mut u32,
@@ -301,7 +303,7 @@ pub unsafe extern "C" fn crawlsched_freshness_golden_ratio_sequence(
     out_len: *mut usize,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || sequence_export(counts, n, out, out_cap, out_len, cyclic::golden_ratio_sequence))
+    guard(err, || unsafe { sequence_export(counts, n, out, out_cap, out_len, cyclic::golden_ratio_sequence) })
 }
 
 /// A generic round robin proportional to the counts: each page's accesses
@@ -315,7 +317,7 @@ pub unsafe extern "C" fn crawlsched_freshness_round_robin_sequence(
     out_len: *mut usize,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || sequence_export(counts, n, out, out_cap, out_len, cyclic::round_robin_sequence))
+    guard(err, || unsafe { sequence_export(counts, n, out, out_cap, out_len, cyclic::round_robin_sequence) })
 }
 
 /// Exact long-run cost sum c_i r_i of repeating the cyclic sequence `seq`
@@ -545,7 +547,9 @@ pub struct crawlsched_scheduler_t {
 }
 impl_handle!(crawlsched_scheduler_t, "scheduler", 0x6372_6177_6c73_6368);
 
-fn scheduler<'a>(s: *const crawlsched_scheduler_t) -> FfiResult<std::sync::MutexGuard<'a, Scheduler>> {
+/// # Safety
+/// `s` is NULL or a live scheduler handle.
+unsafe fn scheduler<'a>(s: *const crawlsched_scheduler_t) -> FfiResult<std::sync::MutexGuard<'a, Scheduler>> {
     let h: &'a crawlsched_scheduler_t = unsafe { handle(s, "scheduler")? };
     lock(&h.inner, "scheduler")
 }
@@ -589,7 +593,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_add_page(
     change_rate: f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || Ok(scheduler(s)?.add_page(id, change_rate, None)?))
+    guard(err, || Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, None)?))
 }
 
 /// Adds page `id` with an initial change-rate guess and an explicit cost
@@ -602,7 +606,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_add_weighted_page(
     weight: f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || Ok(scheduler(s)?.add_page(id, change_rate, Some(weight))?))
+    guard(err, || Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, Some(weight))?))
 }
 
 /// Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
@@ -613,7 +617,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_remove_page(
     id: u64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || Ok(scheduler(s)?.remove_page(id)?))
+    guard(err, || Ok(unsafe { scheduler(s)? }.remove_page(id)?))
 }
 
 /// Replaces page `id`'s change rate (and restarts its estimator from it).
@@ -624,7 +628,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_set_change_rate(
     change_rate: f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || Ok(scheduler(s)?.set_change_rate(id, change_rate)?))
+    guard(err, || Ok(unsafe { scheduler(s)? }.set_change_rate(id, change_rate)?))
 }
 
 /// Reports a crawl of page `id`: `interval` > 0 time units since its
@@ -638,7 +642,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_observe(
     changed: i32,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || Ok(scheduler(s)?.observe(id, interval, changed != 0)?))
+    guard(err, || Ok(unsafe { scheduler(s)? }.observe(id, interval, changed != 0)?))
 }
 
 /// The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
@@ -650,7 +654,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_next(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out_id, "out_id")?;
-        out.write(scheduler(s)?.next()?);
+        out.write(unsafe { scheduler(s)? }.next()?);
         Ok(())
     })
 }
@@ -666,7 +670,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
 ) -> crawlsched_status_t {
     guard(err, || {
         let dst = unsafe { slice_out(out_ids, n, "out_ids")? };
-        let mut sched = scheduler(s)?;
+        let mut sched = unsafe { scheduler(s)? };
         if n > 0 && sched.is_empty() {
             return Err(FfiError::new(CRAWLSCHED_NOT_FOUND, "the scheduler has no pages"));
         }
@@ -686,7 +690,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_len(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        out.write(scheduler(s)?.len());
+        out.write(unsafe { scheduler(s)? }.len());
         Ok(())
     })
 }
@@ -701,7 +705,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_change_rate(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        out.write(finite("change rate", scheduler(s)?.change_rate(id)?)?);
+        out.write(finite("change rate", unsafe { scheduler(s)? }.change_rate(id)?)?);
         Ok(())
     })
 }
@@ -716,7 +720,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequency(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        out.write(finite("frequency", scheduler(s)?.frequency(id)?)?);
+        out.write(finite("frequency", unsafe { scheduler(s)? }.frequency(id)?)?);
         Ok(())
     })
 }

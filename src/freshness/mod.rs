@@ -70,7 +70,8 @@ impl Model {
         }
         let one_minus_h: Vec<f64> = mu.iter().map(|&m| access.laplace_complement(m)).collect();
         let log_h: Vec<f64> = mu.iter().map(|&m| access.log_laplace(m)).collect();
-        let h: Vec<f64> = one_minus_h.iter().map(|&c| 1.0 - c).collect();
+        // exp(ln h) keeps full relative accuracy when h is tiny; 1 − (1 − h) does not.
+        let h: Vec<f64> = log_h.iter().map(|&l| l.exp()).collect();
         for (i, (&c, &l)) in one_minus_h.iter().zip(&log_h).enumerate() {
             if !(c > 0.0 && l < 0.0 && l.is_finite()) {
                 return Err(Error::invalid(format!(
