@@ -420,23 +420,10 @@ const PHI: f64 = 1.618_033_988_749_895;
 /// √5.
 const SQRT5: f64 = 2.236_067_977_499_79;
 
-/// E1(x)/x² = (x − 1 + e^{−x})/x², 1/2 at x = 0.
+/// E1(x)/x² = (x − 1 + e^{−x})/x² = ψ(x)/x, 1/2 at x = 0 (ψ is accurate
+/// for small x, so the division loses nothing).
 fn e1_over_x2(x: f64) -> f64 {
-    if x < 1.0 {
-        // Σ_{k≥0} (−x)^k/(k+2)!
-        let mut term = 0.5;
-        let mut sum = 0.0;
-        for k in 0..40 {
-            sum += term;
-            term *= -x / f64::from(k + 3);
-            if term.abs() <= 1e-17 * sum.abs() {
-                break;
-            }
-        }
-        sum
-    } else {
-        super::frequencies::psi(x) / x
-    }
+    if x <= 0.0 { 0.5 } else { super::frequencies::psi(x) / x }
 }
 
 /// The two exponents and weights of (18): the bound is
