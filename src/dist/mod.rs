@@ -1,7 +1,7 @@
 //! Access-time distributions: the law of X, the time one crawl takes.
 //!
-//! Coffman, Liu and Weber (paper 000, §2–§3) need only the mean E[X] and the
-//! Laplace transform h = E[exp(−μX)] at each page's change rate μ, so every
+//! Coffman, Liu and Weber (paper 000, §2–§3) need only the mean E\[X] and the
+//! Laplace transform h = E\[exp(−μX)] at each page's change rate μ, so every
 //! distribution here exposes those exactly, plus moments and sampling for
 //! validation by simulation. Because h is often within 1e−9 of 1 (a page
 //! that changes rarely), the transform is also available as its complement
@@ -80,12 +80,12 @@ impl Distribution {
         Ok(Distribution::Empirical { samples })
     }
 
-    /// E[X].
+    /// E\[X].
     pub fn mean(&self) -> f64 {
         self.moment(1)
     }
 
-    /// Var[X].
+    /// Var\[X].
     pub fn variance(&self) -> f64 {
         match self {
             Distribution::Empirical { samples } => {
@@ -104,7 +104,7 @@ impl Distribution {
         }
     }
 
-    /// The raw moment E[X^k] (k = 0 gives 1).
+    /// The raw moment E\[X^k] (k = 0 gives 1).
     pub fn moment(&self, k: u32) -> f64 {
         if k == 0 {
             return 1.0;
@@ -132,12 +132,12 @@ impl Distribution {
         }
     }
 
-    /// The Laplace–Stieltjes transform E[exp(−sX)] for s ≥ 0.
+    /// The Laplace–Stieltjes transform E\[exp(−sX)] for s ≥ 0.
     pub fn laplace(&self, s: f64) -> f64 {
         1.0 - self.laplace_complement(s)
     }
 
-    /// 1 − E[exp(−sX)] = E[1 − exp(−sX)], computed without cancellation.
+    /// 1 − E\[exp(−sX)] = E\[1 − exp(−sX)], computed without cancellation.
     pub fn laplace_complement(&self, s: f64) -> f64 {
         match self {
             Distribution::Deterministic { value } => -(-s * value).exp_m1(),
@@ -154,7 +154,7 @@ impl Distribution {
         }
     }
 
-    /// ln E[exp(−sX)], accurate when the transform is close to one.
+    /// ln E\[exp(−sX)], accurate when the transform is close to one.
     pub fn log_laplace(&self, s: f64) -> f64 {
         match self {
             Distribution::Deterministic { value } => -s * value,

@@ -167,7 +167,7 @@ impl PhaseType {
         self.exit.as_slice()
     }
 
-    /// E[X^k] = k! α (−S)^{−k} 1.
+    /// E\[X^k] = k! α (−S)^{−k} 1.
     pub fn moment(&self, k: u32) -> f64 {
         let n = self.order();
         let lu = (-&self.s).lu();
@@ -180,7 +180,7 @@ impl PhaseType {
         fact * self.alpha.dot(&v)
     }
 
-    /// 1 − E[e^{−sX}] = s·α (sI − S)^{−1} 1: the form without cancellation.
+    /// 1 − E\[e^{−sX}] = s·α (sI − S)^{−1} 1: the form without cancellation.
     pub fn laplace_complement(&self, s: f64) -> f64 {
         if s == 0.0 {
             return 0.0;

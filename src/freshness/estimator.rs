@@ -3,7 +3,7 @@
 //!
 //! The freshness model of Coffman, Liu and Weber (paper 000, §1–§2) takes
 //! each page's Poisson change rate μ_i as known; the optimal frequencies of
-//! Theorem 3.4 depend on it through h_i = E[exp(−μ_i X)]. A crawler never
+//! Theorem 3.4 depend on it through h_i = E\[exp(−μ_i X)]. A crawler never
 //! sees the changes themselves: on each visit it learns only whether the
 //! page differs from the previous copy (Last-Modified, ETag or a content
 //! hash). A visit after an interval t therefore reports "changed" with
@@ -141,7 +141,7 @@ impl ChangeRateEstimator {
 
     /// The naive ratio X/T (changes seen per unit time observed), for
     /// comparison only: it is biased low, tending to
-    /// `E[1 − e^{−μt}] / E[t]` rather than μ. `None` before any visit.
+    /// `E\[1 − e^{−μt}] / E\[t]` rather than μ. `None` before any visit.
     pub fn naive_rate(&self) -> Option<f64> {
         (self.n > 0).then(|| self.n_changed as f64 / self.total_time)
     }

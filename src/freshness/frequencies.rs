@@ -51,7 +51,7 @@ pub(crate) fn e1(x: f64) -> f64 {
     if x == f64::INFINITY { f64::INFINITY } else { x * psi(x) }
 }
 
-/// The Jensen gap q − a = μE\[X\] + ln E[e^{−μX}] ≥ 0 (clamped: rounding may
+/// The Jensen gap q − a = μE\[X\] + ln E\[e^{−μX}] ≥ 0 (clamped: rounding may
 /// make the difference of the two slightly negative).
 pub(crate) fn jensen_gap(q: f64, a: f64) -> f64 {
     (q - a).max(0.0)

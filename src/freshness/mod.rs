@@ -5,8 +5,8 @@
 //! takes an independent time X with a general distribution; page i is
 //! out of date from its first change after a crawl until its next crawl, a
 //! fraction r_i of the time. The cost of a policy is C = Σ c_i r_i (eq. 4).
-//! Everything about X that the results need is E[X] and
-//! h_i = E[exp(−μ_i X)] (Lemma 3.1), which [`Model`] precomputes.
+//! Everything about X that the results need is E\[X] and
+//! h_i = E\[exp(−μ_i X)] (Lemma 3.1), which [`Model`] precomputes.
 //!
 //! - [`frequencies`]: the lower bound of Theorem 3.3 for given access
 //!   frequencies, the optimal frequencies (Theorem 3.4 closed form when
@@ -38,7 +38,7 @@ pub struct Model {
     mean_access: f64,
     mu: Vec<f64>,
     weights: Vec<f64>,
-    /// h_i = E[exp(−μ_i X)].
+    /// h_i = E\[exp(−μ_i X)].
     h: Vec<f64>,
     /// 1 − h_i, computed without cancellation.
     one_minus_h: Vec<f64>,
@@ -101,7 +101,7 @@ impl Model {
         &self.access
     }
 
-    /// E[X].
+    /// E\[X].
     pub fn mean_access(&self) -> f64 {
         self.mean_access
     }
@@ -121,7 +121,7 @@ impl Model {
         &self.weights
     }
 
-    /// h_i = E[exp(−μ_i X)] for every page.
+    /// h_i = E\[exp(−μ_i X)] for every page.
     pub fn h(&self) -> &[f64] {
         &self.h
     }

@@ -216,7 +216,7 @@ impl Scheduler {
     }
 
     /// Adds page `id` with change rate `change_rate` (> 0, finite, and such
-    /// that 0 < E[exp(−μX)] < 1) and cost weight `weight` (> 0; `None`
+    /// that 0 < E\[exp(−μX)] < 1) and cost weight `weight` (> 0; `None`
     /// means c_i = μ_i, the case of Theorem 3.4, following the current
     /// rate). The rate also becomes the prior of the page's estimator
     /// ([`PRIOR_CHANGES`]).

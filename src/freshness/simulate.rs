@@ -7,7 +7,7 @@
 //! changes as a Poisson process of rate μ_i, and page i is out of date from
 //! its first change after a crawl until the completion of its next crawl.
 //! Agreement within a few standard errors is an end-to-end check of
-//! [`super::cyclic::cost`] and of the model's h_i = E[exp(−μ_i X)].
+//! [`super::cyclic::cost`] and of the model's h_i = E\[exp(−μ_i X)].
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -194,7 +194,7 @@ mod tests {
 
     /// Exact cost of a cyclic sequence from eq. (3) and Lemma 3.1, written
     /// out independently of `cyclic::cost`:
-    /// r_i = (1/(K E[X])) Σ_j (d_j E[X] − (1 − h_i^{d_j})/μ_i).
+    /// r_i = (1/(K E\[X])) Σ_j (d_j E\[X] − (1 − h_i^{d_j})/μ_i).
     fn lemma_3_1_cost(model: &Model, seq: &[usize]) -> (f64, Vec<f64>) {
         let n = model.len();
         let k = seq.len();
