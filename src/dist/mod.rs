@@ -7,8 +7,10 @@
 //! that changes rarely), the transform is also available as its complement
 //! 1 − h and its logarithm ln h, each computed without cancellation.
 
+mod bmap;
 mod phase_type;
 
+pub use bmap::Bmap;
 pub use phase_type::PhaseType;
 
 use crate::error::{Error, Result};

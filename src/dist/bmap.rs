@@ -1,0 +1,205 @@
+//! Batch Markovian arrival processes BMAP (D₀, D₁, …, D_k), with MAP (k = 1),
+//! MMPP and Poisson as special cases.
+//!
+//! An underlying CTMC on n phases moves with rates D₀ (off-diagonal, no
+//! arrival) and D_j (a batch of j arrivals); D = Σ_j D_j is its generator.
+//! Used by the threshold model (Avrachenkov et al., paper 002) for page
+//! arrivals and by the routing model (Altman et al., paper 003, §5).
+
+use crate::error::{Error, Result};
+use nalgebra::{DMatrix, DVector};
+
+/// Tolerance, relative to the largest rate in a row, for "rows sum to zero".
+const ROW_SUM_TOL: f64 = 1e-9;
+
+/// A BMAP of order n with batches of size 1..=k.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bmap {
+    /// d[0] = D₀, d[j] = D_j.
+    d: Vec<DMatrix<f64>>,
+    /// Stationary distribution θ of D.
+    theta: DVector<f64>,
+}
+
+impl Bmap {
+    /// Builds from matrices D₀..D_k given row-major, each n×n, k ≥ 1.
+    /// Checks: D₀ off-diagonal ≥ 0 and diagonal < 0, D_j ≥ 0 for j ≥ 1,
+    /// all finite, rows of D₀ + … + D_k summing to zero, and an irreducible
+    /// D (a unique stationary distribution).
+    pub fn new(n: usize, matrices: &[&[f64]]) -> Result<Self> {
+        if n == 0 {
+            return Err(Error::invalid("a BMAP needs at least one phase"));
+        }
+        if matrices.len() < 2 {
+            return Err(Error::invalid("a BMAP needs D0 and at least D1"));
+        }
+        let n2 = n.checked_mul(n).ok_or_else(|| Error::TooLarge(format!("BMAP order {n} overflows")))?;
+        let mut d = Vec::with_capacity(matrices.len());
+        for (j, m) in matrices.iter().enumerate() {
+            if m.len() != n2 {
+                return Err(Error::invalid(format!("D{j} must have n*n = {n2} entries, got {}", m.len())));
+            }
+            for (idx, &v) in m.iter().enumerate() {
+                let (r, c) = (idx / n, idx % n);
+                if !v.is_finite() {
+                    return Err(Error::invalid(format!("D{j}[{r}][{c}] must be finite, got {v}")));
+                }
+                let diag0 = j == 0 && r == c;
+                if !diag0 && v < 0.0 {
+                    return Err(Error::invalid(format!("D{j}[{r}][{c}] must be >= 0, got {v}")));
+                }
+                if diag0 && v >= 0.0 {
+                    return Err(Error::invalid(format!("D0[{r}][{r}] must be < 0, got {v}")));
+                }
+            }
+            d.push(DMatrix::from_row_slice(n, n, m));
+        }
+        for r in 0..n {
+            let sum: f64 = d.iter().map(|m| m.row(r).sum()).sum();
+            let scale = d[0][(r, r)].abs();
+            if sum.abs() > ROW_SUM_TOL * scale {
+                return Err(Error::invalid(format!(
+                    "row {r} of D0 + D1 + ... sums to {sum}, not 0: not a generator"
+                )));
+            }
+        }
+        let generator: DMatrix<f64> = d.iter().sum();
+        let theta = stationary(&generator)?;
+        Ok(Bmap { d, theta })
+    }
+
+    /// A MAP (D₀, D₁), row-major n×n each.
+    pub fn map(n: usize, d0: &[f64], d1: &[f64]) -> Result<Self> {
+        Bmap::new(n, &[d0, d1])
+    }
+
+    /// Poisson process of rate λ > 0 (single arrivals).
+    pub fn poisson(rate: f64) -> Result<Self> {
+        crate::validate::positive("rate", rate)?;
+        Bmap::new(1, &[&[-rate], &[rate]])
+    }
+
+    /// Markov-modulated Poisson process: phase generator Q (row-major n×n)
+    /// and arrival rate `rates[i]` ≥ 0 in phase i. D₀ = Q − Λ, D₁ = Λ.
+    pub fn mmpp(q: &[f64], rates: &[f64]) -> Result<Self> {
+        let n = rates.len();
+        crate::validate::all_non_negative("rates", rates)?;
+        if q.len() != n * n {
+            return Err(Error::invalid(format!("Q must have n*n = {} entries, got {}", n * n, q.len())));
+        }
+        let mut d0 = q.to_vec();
+        let mut d1 = vec![0.0; n * n];
+        for i in 0..n {
+            d0[i * n + i] -= rates[i];
+            d1[i * n + i] = rates[i];
+        }
+        Bmap::new(n, &[&d0, &d1])
+    }
+
+    /// Number of phases n.
+    pub fn order(&self) -> usize {
+        self.theta.len()
+    }
+
+    /// Largest batch size k.
+    pub fn max_batch(&self) -> usize {
+        self.d.len() - 1
+    }
+
+    /// D_j (zero matrix beyond k is not stored: j must be ≤ k).
+    pub fn d(&self, j: usize) -> &DMatrix<f64> {
+        &self.d[j]
+    }
+
+    /// All matrices D₀..D_k.
+    pub fn matrices(&self) -> &[DMatrix<f64>] {
+        &self.d
+    }
+
+    /// The generator D = Σ_j D_j of the phase process.
+    pub fn generator(&self) -> DMatrix<f64> {
+        self.d.iter().sum()
+    }
+
+    /// Stationary distribution θ of the phase process (θD = 0, θ1 = 1).
+    pub fn stationary(&self) -> &[f64] {
+        self.theta.as_slice()
+    }
+
+    /// Fundamental rate λ = θ Σ_j j D_j 1: mean arrivals (pages) per unit time.
+    pub fn fundamental_rate(&self) -> f64 {
+        let ones = DVector::from_element(self.order(), 1.0);
+        self.d.iter().enumerate().skip(1).map(|(j, m)| j as f64 * self.theta.dot(&(m * &ones))).sum()
+    }
+
+    /// Batch rate λ_b = θ (−D₀) 1: mean batches per unit time.
+    pub fn batch_rate(&self) -> f64 {
+        let ones = DVector::from_element(self.order(), 1.0);
+        -self.theta.dot(&(&self.d[0] * &ones))
+    }
+
+    /// P(batch size = j) for j = 1..=k (index 0 of the result is j = 1).
+    pub fn batch_size_distribution(&self) -> Vec<f64> {
+        let ones = DVector::from_element(self.order(), 1.0);
+        let lb = self.batch_rate();
+        self.d.iter().skip(1).map(|m| self.theta.dot(&(m * &ones)) / lb).collect()
+    }
+}
+
+/// The stationary distribution of an irreducible generator Q (θQ = 0, θ1 = 1).
+pub(crate) fn stationary(q: &DMatrix<f64>) -> Result<DVector<f64>> {
+    let n = q.nrows();
+    // Solve Qᵀθ = 0 with the last equation replaced by Σθ = 1.
+    let mut a = q.transpose();
+    for c in 0..n {
+        a[(n - 1, c)] = 1.0;
+    }
+    let mut b = DVector::zeros(n);
+    b[n - 1] = 1.0;
+    let theta = a
+        .lu()
+        .solve(&b)
+        .ok_or_else(|| Error::invalid("the phase process is not irreducible: no unique stationary distribution"))?;
+    if theta.iter().any(|&x| !x.is_finite() || x < -1e-12) {
+        return Err(Error::invalid("the phase process is not irreducible: no unique stationary distribution"));
+    }
+    Ok(theta.map(|x| x.max(0.0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn poisson_and_mmpp_rates() {
+        let p = Bmap::poisson(2.5).unwrap();
+        assert!((p.fundamental_rate() - 2.5).abs() < 1e-15);
+        // Two-phase MMPP: switch 1→2 at rate 1, 2→1 at rate 3; θ = (3/4, 1/4).
+        let m = Bmap::mmpp(&[-1.0, 1.0, 3.0, -3.0], &[2.0, 10.0]).unwrap();
+        assert!((m.stationary()[0] - 0.75).abs() < 1e-14);
+        assert!((m.fundamental_rate() - (0.75 * 2.0 + 0.25 * 10.0)).abs() < 1e-13);
+    }
+
+    #[test]
+    fn batches() {
+        // Poisson batches at rate 2 with sizes 1 (p = 0.25) and 3 (p = 0.75).
+        let b = Bmap::new(1, &[&[-2.0], &[0.5], &[0.0], &[1.5]]).unwrap();
+        assert_eq!(b.max_batch(), 3);
+        assert!((b.batch_rate() - 2.0).abs() < 1e-15);
+        let p = b.batch_size_distribution();
+        assert!((p[0] - 0.25).abs() < 1e-15 && p[1].abs() < 1e-15 && (p[2] - 0.75).abs() < 1e-15);
+        assert!((b.fundamental_rate() - 2.0 * (0.25 + 3.0 * 0.75)).abs() < 1e-14);
+    }
+
+    #[test]
+    fn invalid_processes_are_rejected() {
+        assert!(Bmap::poisson(0.0).is_err());
+        assert!(Bmap::map(1, &[-1.0], &[2.0]).is_err()); // rows do not sum to 0
+        assert!(Bmap::map(1, &[1.0], &[-1.0]).is_err());
+        assert!(Bmap::map(2, &[-1.0, 1.0, 0.0], &[0.0; 4]).is_err());
+        assert!(Bmap::map(1, &[f64::NAN], &[1.0]).is_err());
+        // Reducible: two absorbing classes.
+        assert!(Bmap::map(2, &[-1.0, 0.0, 0.0, -1.0], &[1.0, 0.0, 0.0, 1.0]).is_err());
+        assert!(Bmap::new(1, &[&[-1.0]]).is_err());
+    }
+}
