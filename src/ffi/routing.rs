@@ -1,0 +1,1 @@
+//! C API of [`crate::routing`] (placeholder being written).
