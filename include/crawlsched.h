@@ -64,6 +64,18 @@
 #define CRAWLSCHED_SCHEDULER_GOLDEN_RATIO 1
 
 /**
+ * Objective: expected weighted number of packets lost (preempted) per
+ * packet, weight c_m per loss at server m (paper §5).
+ */
+#define CRAWLSCHED_ROUTING_LOSSES 0
+
+/**
+ * Objective: robot scheduling (paper §6, Remark 6.1): server m is a page
+ * changing at rate mu_m; the cost is the weighted time pages are stale.
+ */
+#define CRAWLSCHED_ROUTING_ROBOT 1
+
+/**
  * A probability distribution of a non-negative time (e.g. the time one
  * crawl takes). Immutable after creation: one handle may be used from any
  * number of threads at once. Free with crawlsched_dist_free().
@@ -86,6 +98,28 @@ typedef struct crawlsched_estimator_t crawlsched_estimator_t;
  * Free with crawlsched_freshness_model_free().
  */
 typedef struct crawlsched_freshness_model_t crawlsched_freshness_model_t;
+
+/**
+ * A stationary arrival process with single arrivals: Poisson, MMPP or MAP
+ * (paper §5). Immutable: one handle may be used from any number of threads
+ * at once. Free with crawlsched_routing_arrivals_free().
+ */
+typedef struct crawlsched_routing_arrivals_t crawlsched_routing_arrivals_t;
+
+/**
+ * A streaming router repeating a period: next() gives the server for each
+ * request in O(1). Its position is an atomic counter, so threads may share
+ * one handle without a lock; each call takes the next request(s) of the
+ * single stream. Free with crawlsched_routing_router_free().
+ */
+typedef struct crawlsched_routing_router_t crawlsched_routing_router_t;
+
+/**
+ * M servers (exponential service rates, cost weights) fed by one arrival
+ * process, with an objective. Immutable: shareable between threads.
+ * Free with crawlsched_routing_servers_free().
+ */
+typedef struct crawlsched_routing_servers_t crawlsched_routing_servers_t;
 
 /**
  * A streaming crawl scheduler for a changing set of pages identified by
@@ -681,6 +715,241 @@ crawlsched_status_t crawlsched_scheduler_frequency(const struct crawlsched_sched
                                                    uint64_t id,
                                                    double *out,
                                                    struct crawlsched_error_t *err);
+
+/**
+ * Poisson arrivals of rate > 0. On success `*out` owns a new handle.
+ */
+crawlsched_status_t crawlsched_routing_arrivals_poisson_new(double rate,
+                                                            struct crawlsched_routing_arrivals_t **out,
+                                                            struct crawlsched_error_t *err);
+
+/**
+ * MMPP (paper §5.1): phase generator q (n x n, row-major, q_len = n*n,
+ * rows summing to 0, irreducible) and arrival rates[i] >= 0 in phase i,
+ * not all 0. The arrays are copied.
+ */
+crawlsched_status_t crawlsched_routing_arrivals_mmpp_new(const double *q,
+                                                         size_t q_len,
+                                                         const double *rates,
+                                                         size_t n,
+                                                         struct crawlsched_routing_arrivals_t **out,
+                                                         struct crawlsched_error_t *err);
+
+/**
+ * MAP (paper §5.2) of order n: C = d0 (no arrival) and D = d1 (one
+ * arrival), each n x n row-major with d0_len = d1_len = n*n; C + D must be
+ * an irreducible generator. The arrays are copied.
+ */
+crawlsched_status_t crawlsched_routing_arrivals_map_new(size_t n,
+                                                        const double *d0,
+                                                        size_t d0_len,
+                                                        const double *d1,
+                                                        size_t d1_len,
+                                                        struct crawlsched_routing_arrivals_t **out,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Releases an arrival process. NULL is a no-op. Server sets built from it
+ * keep their own copy.
+ */
+void crawlsched_routing_arrivals_free(struct crawlsched_routing_arrivals_t *a);
+
+/**
+ * Mean arrival rate lambda (packets per unit time; E tau = 1/lambda).
+ */
+crawlsched_status_t crawlsched_routing_arrivals_rate(const struct crawlsched_routing_arrivals_t *a,
+                                                     double *out,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * E exp(-mu (tau_1 + ... + tau_k)) = q f*(mu)^k e (Lemma 5.2): the
+ * probability that a packet on an exponential server of rate mu > 0 is
+ * still in service k >= 1 arrivals later.
+ */
+crawlsched_status_t crawlsched_routing_arrivals_transform(const struct crawlsched_routing_arrivals_t *a,
+                                                          double mu,
+                                                          uint32_t k,
+                                                          double *out,
+                                                          struct crawlsched_error_t *err);
+
+/**
+ * A server set of m >= 1 servers: service rates[i] > 0, weights[i] > 0
+ * (NULL: all 1), objective CRAWLSCHED_ROUTING_LOSSES or _ROBOT. The
+ * arrival process is copied.
+ */
+crawlsched_status_t crawlsched_routing_servers_new(const struct crawlsched_routing_arrivals_t *arrivals,
+                                                   const double *rates,
+                                                   const double *weights,
+                                                   size_t m,
+                                                   int32_t objective,
+                                                   struct crawlsched_routing_servers_t **out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Releases a server set. NULL is a no-op.
+ */
+void crawlsched_routing_servers_free(struct crawlsched_routing_servers_t *s);
+
+/**
+ * Number of servers M.
+ */
+crawlsched_status_t crawlsched_routing_servers_len(const struct crawlsched_routing_servers_t *s,
+                                                   size_t *out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * The immediate cost f_m(k) = c(x, m) of routing to server m when k >= 1
+ * arrivals have passed since its last packet (losses: c_m E exp(-mu_m sum
+ * tau); robot: Remark 6.1). CRAWLSCHED_NOT_FOUND if m >= M.
+ */
+crawlsched_status_t crawlsched_routing_immediate_cost(const struct crawlsched_routing_servers_t *s,
+                                                      uint32_t server,
+                                                      uint32_t k,
+                                                      double *out,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Exact cost of repeating the period seq[0..len] (server indices) forever,
+ * eq. (6): per packet into *out_per_packet and per unit time (times
+ * lambda) into *out_per_unit_time. A server absent from the period costs
+ * lim f_m(k)/k per packet (0 for losses; c_m E tau for robot scheduling,
+ * the page being always stale). len must be in 1..=2^20 (TOO_LARGE above).
+ */
+crawlsched_status_t crawlsched_routing_cost(const struct crawlsched_routing_servers_t *s,
+                                            const uint32_t *seq,
+                                            size_t len,
+                                            double *out_per_packet,
+                                            double *out_per_unit_time,
+                                            struct crawlsched_error_t *err);
+
+/**
+ * The exact optimal periodic policy over all periods of length
+ * min_period..=max_period (enumeration up to rotation, about
+ * sum M^n / n sequences; TOO_LARGE beyond 5e7). The period goes to out
+ * (variable size: see docs/c-api.md), its cost per packet to *out_cost and
+ * the number of sequences evaluated to *out_evaluations. A server may be
+ * absent from the optimum (Remark 6.1): check the period.
+ */
+crawlsched_status_t crawlsched_routing_optimize_exhaustive(const struct crawlsched_routing_servers_t *s,
+                                                           uint64_t min_period,
+                                                           uint64_t max_period,
+                                                           uint32_t *out,
+                                                           size_t out_cap,
+                                                           size_t *out_len,
+                                                           double *out_cost,
+                                                           uint64_t *out_evaluations,
+                                                           struct crawlsched_error_t *err);
+
+/**
+ * Local search (neighbourhood of Theorem 4.2 restricted to relabelling one
+ * position or exchanging two) from the balanced (billiard) sequence of
+ * each period length in min_period..=max_period (<= 2^20); the best
+ * period found. Outputs as crawlsched_routing_optimize_exhaustive, with
+ * *out_evaluations the number of neighbours evaluated. Exact for the
+ * instances tested against enumeration; a heuristic in general.
+ */
+crawlsched_status_t crawlsched_routing_optimize_local(const struct crawlsched_routing_servers_t *s,
+                                                      uint64_t min_period,
+                                                      uint64_t max_period,
+                                                      uint32_t *out,
+                                                      size_t out_cap,
+                                                      size_t *out_len,
+                                                      double *out_cost,
+                                                      uint64_t *out_evaluations,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Local search from a given period seq[0..len] with the full
+ * neighbourhood of Theorem 4.2 (2^(len+1) - 2 points; M = 2 servers,
+ * len <= 20): by Theorems 4.2 and 4.4 the result is optimal among all
+ * periods of that length. Outputs as crawlsched_routing_optimize_exhaustive.
+ */
+crawlsched_status_t crawlsched_routing_local_search_multimodular(const struct crawlsched_routing_servers_t *s,
+                                                                 const uint32_t *seq,
+                                                                 size_t len,
+                                                                 uint32_t *out,
+                                                                 size_t out_cap,
+                                                                 size_t *out_len,
+                                                                 double *out_cost,
+                                                                 uint64_t *out_evaluations,
+                                                                 struct crawlsched_error_t *err);
+
+/**
+ * The balanced (billiard) sequence with counts[m] visits of server m
+ * (n = sum counts <= 2^20): visit k of m at ideal time (k + 1/2) n /
+ * counts[m]. Writes server indices to out (variable size).
+ */
+crawlsched_status_t crawlsched_routing_balanced_sequence(const uint64_t *counts,
+                                                         size_t m,
+                                                         uint32_t *out,
+                                                         size_t out_cap,
+                                                         size_t *out_len,
+                                                         struct crawlsched_error_t *err);
+
+/**
+ * Monte Carlo of `periods` repetitions of seq[0..len] (after one warm-up
+ * period) with the server set's arrivals and exponential services,
+ * seeded: the cost per packet, its batch-means standard error, and the
+ * cost per unit time. Validates crawlsched_routing_cost.
+ */
+crawlsched_status_t crawlsched_routing_simulate(const struct crawlsched_routing_servers_t *s,
+                                                const uint32_t *seq,
+                                                size_t len,
+                                                uint64_t periods,
+                                                uint64_t seed,
+                                                double *out_per_packet,
+                                                double *out_std_error,
+                                                double *out_per_unit_time,
+                                                struct crawlsched_error_t *err);
+
+/**
+ * g(n, mu2) of paper §5 (Figure 1; lambda = mu1 = 1): the cost per packet
+ * of the period (1, 2, ..., 2) of length n (2 <= n <= 60), mu2 > 0.
+ */
+crawlsched_status_t crawlsched_routing_two_server_cost(uint32_t n,
+                                                       double mu2,
+                                                       double *out,
+                                                       struct crawlsched_error_t *err);
+
+/**
+ * The rate mu2 at which the optimal period of Figure 1 grows from length
+ * n to n + 1 (2 <= n < 60): the root of g(n, mu2) = g(n + 1, mu2);
+ * 1 + sqrt(2) for n = 2.
+ */
+crawlsched_status_t crawlsched_routing_switch_point(uint32_t n,
+                                                    double *out,
+                                                    struct crawlsched_error_t *err);
+
+/**
+ * A router repeating seq[0..len] (indices < servers, len in 1..=2^20;
+ * TOO_LARGE above). The sequence is copied.
+ */
+crawlsched_status_t crawlsched_routing_router_new(const uint32_t *seq,
+                                                  size_t len,
+                                                  uint32_t servers,
+                                                  struct crawlsched_routing_router_t **out,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Releases a router. NULL is a no-op.
+ */
+void crawlsched_routing_router_free(struct crawlsched_routing_router_t *r);
+
+/**
+ * The server for the next request (O(1)).
+ */
+crawlsched_status_t crawlsched_routing_router_next(const struct crawlsched_routing_router_t *r,
+                                                   uint32_t *out_server,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * The servers for the next n requests, in order, into out[0..n] (one
+ * contiguous block of the stream, even with other threads calling).
+ */
+crawlsched_status_t crawlsched_routing_router_next_batch(const struct crawlsched_routing_router_t *r,
+                                                         uint32_t *out,
+                                                         size_t n,
+                                                         struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"

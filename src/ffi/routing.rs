@@ -1,1 +1,534 @@
-//! C API of [`crate::routing`] (placeholder being written).
+//! C API of [`crate::routing`] (Altman, Bhulai, Gaujal, Hordijk): arrival
+//! processes, server sets with an objective, exact costs, optimal periodic
+//! policies, the two-server analysis of Figure 1, simulation, and a
+//! streaming router.
+//!
+//! Server indices in sequences are `uint32_t`, 0-based positions in the
+//! server set's arrays.
+
+#![allow(non_camel_case_types)]
+
+use super::common::*;
+use crate::routing::search::{self, Neighbourhood};
+use crate::routing::{ArrivalProcess, Objective, Router, RoutingSystem, cost, simulate, two_server};
+
+/// Objective: expected weighted number of packets lost (preempted) per
+/// packet, weight c_m per loss at server m (paper §5).
+pub const CRAWLSCHED_ROUTING_LOSSES: i32 = 0;
+/// Objective: robot scheduling (paper §6, Remark 6.1): server m is a page
+/// changing at rate mu_m; the cost is the weighted time pages are stale.
+pub const CRAWLSCHED_ROUTING_ROBOT: i32 = 1;
+
+/// A stationary arrival process with single arrivals: Poisson, MMPP or MAP
+/// (paper §5). Immutable: one handle may be used from any number of threads
+/// at once. Free with crawlsched_routing_arrivals_free().
+pub struct crawlsched_routing_arrivals_t {
+    magic: u64,
+    inner: ArrivalProcess,
+}
+impl_handle!(crawlsched_routing_arrivals_t, "routing arrivals", 0x6372_6177_6c72_6172);
+
+/// M servers (exponential service rates, cost weights) fed by one arrival
+/// process, with an objective. Immutable: shareable between threads.
+/// Free with crawlsched_routing_servers_free().
+pub struct crawlsched_routing_servers_t {
+    magic: u64,
+    inner: RoutingSystem,
+}
+impl_handle!(crawlsched_routing_servers_t, "routing server set", 0x6372_6177_6c72_7376);
+
+/// A streaming router repeating a period: next() gives the server for each
+/// request in O(1). Its position is an atomic counter, so threads may share
+/// one handle without a lock; each call takes the next request(s) of the
+/// single stream. Free with crawlsched_routing_router_free().
+pub struct crawlsched_routing_router_t {
+    magic: u64,
+    inner: Router,
+}
+impl_handle!(crawlsched_routing_router_t, "router", 0x6372_6177_6c72_7274);
+
+fn publish_arrivals(a: crate::Result<ArrivalProcess>, out: Out<*mut crawlsched_routing_arrivals_t>) -> FfiResult<()> {
+    let magic = <crawlsched_routing_arrivals_t as Handle>::MAGIC;
+    new_handle(crawlsched_routing_arrivals_t { magic, inner: a? }, out);
+    Ok(())
+}
+
+fn indices(seq: &[u32]) -> Vec<usize> {
+    seq.iter().map(|&s| s as usize).collect()
+}
+
+fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
+    seq.iter()
+        .map(|&s| u32::try_from(s).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "server index exceeds uint32_t")))
+        .collect()
+}
+
+fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
+    usize::try_from(n).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("{name} = {n} does not fit in size_t")))
+}
+
+/// Poisson arrivals of rate > 0. On success `*out` owns a new handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_arrivals_poisson_new(
+    rate: f64,
+    out: *mut *mut crawlsched_routing_arrivals_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || publish_arrivals(ArrivalProcess::poisson(rate), Out::new(out, "out")?))
+}
+
+/// MMPP (paper §5.1): phase generator q (n x n, row-major, q_len = n*n,
+/// rows summing to 0, irreducible) and arrival rates[i] >= 0 in phase i,
+/// not all 0. The arrays are copied.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_arrivals_mmpp_new(
+    q: *const f64,
+    q_len: usize,
+    rates: *const f64,
+    n: usize,
+    out: *mut *mut crawlsched_routing_arrivals_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let q = unsafe { slice_in(q, q_len, "q")? };
+        let r = unsafe { slice_in(rates, n, "rates")? };
+        publish_arrivals(ArrivalProcess::mmpp(q, r), out)
+    })
+}
+
+/// MAP (paper §5.2) of order n: C = d0 (no arrival) and D = d1 (one
+/// arrival), each n x n row-major with d0_len = d1_len = n*n; C + D must be
+/// an irreducible generator. The arrays are copied.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_arrivals_map_new(
+    n: usize,
+    d0: *const f64,
+    d0_len: usize,
+    d1: *const f64,
+    d1_len: usize,
+    out: *mut *mut crawlsched_routing_arrivals_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let c = unsafe { slice_in(d0, d0_len, "d0")? };
+        let d = unsafe { slice_in(d1, d1_len, "d1")? };
+        publish_arrivals(ArrivalProcess::map(n, c, d), out)
+    })
+}
+
+/// Releases an arrival process. NULL is a no-op. Server sets built from it
+/// keep their own copy.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_arrivals_free(a: *mut crawlsched_routing_arrivals_t) {
+    guard_value((), || unsafe { free_handle(a) })
+}
+
+/// Mean arrival rate lambda (packets per unit time; E tau = 1/lambda).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_arrivals_rate(
+    a: *const crawlsched_routing_arrivals_t,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let a = unsafe { handle(a, "arrivals")? };
+        let out = Out::new(out, "out")?;
+        out.write(finite("rate", a.inner.rate())?);
+        Ok(())
+    })
+}
+
+/// E exp(-mu (tau_1 + ... + tau_k)) = q f*(mu)^k e (Lemma 5.2): the
+/// probability that a packet on an exponential server of rate mu > 0 is
+/// still in service k >= 1 arrivals later.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_arrivals_transform(
+    a: *const crawlsched_routing_arrivals_t,
+    mu: f64,
+    k: u32,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let a = unsafe { handle(a, "arrivals")? };
+        let out = Out::new(out, "out")?;
+        if k == 0 {
+            return Err(FfiError::invalid("k must be >= 1"));
+        }
+        let k = k as usize;
+        if k > crate::routing::system::MAX_PERIOD {
+            return Err(FfiError::new(CRAWLSCHED_TOO_LARGE, format!("k = {k} exceeds the period limit")));
+        }
+        let (f, _) = a.inner.transforms(mu, k)?;
+        out.write(finite("transform", f[k - 1])?);
+        Ok(())
+    })
+}
+
+/// A server set of m >= 1 servers: service rates[i] > 0, weights[i] > 0
+/// (NULL: all 1), objective CRAWLSCHED_ROUTING_LOSSES or _ROBOT. The
+/// arrival process is copied.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_servers_new(
+    arrivals: *const crawlsched_routing_arrivals_t,
+    rates: *const f64,
+    weights: *const f64,
+    m: usize,
+    objective: i32,
+    out: *mut *mut crawlsched_routing_servers_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let a = unsafe { handle(arrivals, "arrivals")? };
+        let r = unsafe { slice_in(rates, m, "rates")? };
+        let w = if weights.is_null() { None } else { Some(unsafe { slice_in(weights, m, "weights")? }) };
+        let objective = match objective {
+            CRAWLSCHED_ROUTING_LOSSES => Objective::Losses,
+            CRAWLSCHED_ROUTING_ROBOT => Objective::RobotScheduling,
+            o => return Err(FfiError::invalid(format!("unknown routing objective {o}"))),
+        };
+        let sys = RoutingSystem::new(a.inner.clone(), r, w, objective)?;
+        let magic = <crawlsched_routing_servers_t as Handle>::MAGIC;
+        new_handle(crawlsched_routing_servers_t { magic, inner: sys }, out);
+        Ok(())
+    })
+}
+
+/// Releases a server set. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_servers_free(s: *mut crawlsched_routing_servers_t) {
+    guard_value((), || unsafe { free_handle(s) })
+}
+
+/// Number of servers M.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_servers_len(
+    s: *const crawlsched_routing_servers_t,
+    out: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let s = unsafe { handle(s, "servers")? };
+        Out::new(out, "out")?.write(s.inner.len());
+        Ok(())
+    })
+}
+
+/// The immediate cost f_m(k) = c(x, m) of routing to server m when k >= 1
+/// arrivals have passed since its last packet (losses: c_m E exp(-mu_m sum
+/// tau); robot: Remark 6.1). CRAWLSCHED_NOT_FOUND if m >= M.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_immediate_cost(
+    s: *const crawlsched_routing_servers_t,
+    server: u32,
+    k: u32,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let s = unsafe { handle(s, "servers")? };
+        let out = Out::new(out, "out")?;
+        out.write(finite("cost", s.inner.immediate_cost(server as usize, k as usize)?)?);
+        Ok(())
+    })
+}
+
+/// Exact cost of repeating the period seq[0..len] (server indices) forever,
+/// eq. (6): per packet into *out_per_packet and per unit time (times
+/// lambda) into *out_per_unit_time. A server absent from the period costs
+/// lim f_m(k)/k per packet (0 for losses; c_m E tau for robot scheduling,
+/// the page being always stale). len must be in 1..=2^20 (TOO_LARGE above).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_cost(
+    s: *const crawlsched_routing_servers_t,
+    seq: *const u32,
+    len: usize,
+    out_per_packet: *mut f64,
+    out_per_unit_time: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let s = unsafe { handle(s, "servers")? };
+        let o1 = Out::new(out_per_packet, "out_per_packet")?;
+        let o2 = Out::new(out_per_unit_time, "out_per_unit_time")?;
+        let seq = unsafe { slice_in(seq, len, "seq")? };
+        let e = cost::evaluate(&s.inner, &indices(seq))?;
+        let (a, b) = (finite("cost", e.per_packet)?, finite("cost", e.per_unit_time)?);
+        o1.write(a);
+        o2.write(b);
+        Ok(())
+    })
+}
+
+/// Which search [`optimize`] runs.
+#[derive(Clone, Copy)]
+enum Method {
+    Exhaustive,
+    Local,
+}
+
+/// # Safety
+/// Pointers as documented on the exports.
+#[allow(clippy::too_many_arguments)]
+unsafe fn optimize(
+    s: *const crawlsched_routing_servers_t,
+    min_period: u64,
+    max_period: u64,
+    method: Method,
+    out: *mut u32,
+    out_cap: usize,
+    out_len: *mut usize,
+    out_cost: *mut f64,
+    out_evaluations: *mut u64,
+) -> FfiResult<()> {
+    let s = unsafe { handle(s, "servers")? };
+    let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
+    let oc = Out::new(out_cost, "out_cost")?;
+    let oe = Out::new(out_evaluations, "out_evaluations")?;
+    let (lo, hi) = (usize_from(min_period, "min_period")?, usize_from(max_period, "max_period")?);
+    let r = match method {
+        Method::Exhaustive => search::exhaustive(&s.inner, lo, hi)?,
+        Method::Local => search::optimize_local(&s.inner, lo, hi)?,
+    };
+    let c = finite("cost", r.evaluation.per_packet)?;
+    buf.write(&to_u32(&r.period)?)?;
+    oc.write(c);
+    oe.write(r.evaluations);
+    Ok(())
+}
+
+/// The exact optimal periodic policy over all periods of length
+/// min_period..=max_period (enumeration up to rotation, about
+/// sum M^n / n sequences; TOO_LARGE beyond 5e7). The period goes to out
+/// (variable size: see docs/c-api.md), its cost per packet to *out_cost and
+/// the number of sequences evaluated to *out_evaluations. A server may be
+/// absent from the optimum (Remark 6.1): check the period.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive(
+    s: *const crawlsched_routing_servers_t,
+    min_period: u64,
+    max_period: u64,
+    out: *mut u32,
+    out_cap: usize,
+    out_len: *mut usize,
+    out_cost: *mut f64,
+    out_evaluations: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || unsafe {
+        optimize(s, min_period, max_period, Method::Exhaustive, out, out_cap, out_len, out_cost, out_evaluations)
+    })
+}
+
+/// Local search (neighbourhood of Theorem 4.2 restricted to relabelling one
+/// position or exchanging two) from the balanced (billiard) sequence of
+/// each period length in min_period..=max_period (<= 2^20); the best
+/// period found. Outputs as crawlsched_routing_optimize_exhaustive, with
+/// *out_evaluations the number of neighbours evaluated. Exact for the
+/// instances tested against enumeration; a heuristic in general.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_optimize_local(
+    s: *const crawlsched_routing_servers_t,
+    min_period: u64,
+    max_period: u64,
+    out: *mut u32,
+    out_cap: usize,
+    out_len: *mut usize,
+    out_cost: *mut f64,
+    out_evaluations: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || unsafe {
+        optimize(s, min_period, max_period, Method::Local, out, out_cap, out_len, out_cost, out_evaluations)
+    })
+}
+
+/// Local search from a given period seq[0..len] with the full
+/// neighbourhood of Theorem 4.2 (2^(len+1) - 2 points; M = 2 servers,
+/// len <= 20): by Theorems 4.2 and 4.4 the result is optimal among all
+/// periods of that length. Outputs as crawlsched_routing_optimize_exhaustive.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular(
+    s: *const crawlsched_routing_servers_t,
+    seq: *const u32,
+    len: usize,
+    out: *mut u32,
+    out_cap: usize,
+    out_len: *mut usize,
+    out_cost: *mut f64,
+    out_evaluations: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let s = unsafe { handle(s, "servers")? };
+        let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
+        let oc = Out::new(out_cost, "out_cost")?;
+        let oe = Out::new(out_evaluations, "out_evaluations")?;
+        let start = indices(unsafe { slice_in(seq, len, "seq")? });
+        crate::routing::cost::check_sequence(&start, s.inner.len())?;
+        if s.inner.len() != 2 {
+            return Err(FfiError::invalid(format!("the multimodular neighbourhood needs 2 servers, not {}", s.inner.len())));
+        }
+        if len > search::MAX_MULTIMODULAR_PERIOD {
+            return Err(FfiError::new(
+                CRAWLSCHED_TOO_LARGE,
+                format!("period {len} exceeds {} for the 2^(n+1)-point neighbourhood", search::MAX_MULTIMODULAR_PERIOD),
+            ));
+        }
+        let table = s.inner.table(len)?;
+        let r = search::local_search(&s.inner, &table, &start, Neighbourhood::Multimodular)?;
+        let c = finite("cost", r.evaluation.per_packet)?;
+        buf.write(&to_u32(&r.period)?)?;
+        oc.write(c);
+        oe.write(r.evaluations);
+        Ok(())
+    })
+}
+
+/// The balanced (billiard) sequence with counts[m] visits of server m
+/// (n = sum counts <= 2^20): visit k of m at ideal time (k + 1/2) n /
+/// counts[m]. Writes server indices to out (variable size).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_balanced_sequence(
+    counts: *const u64,
+    m: usize,
+    out: *mut u32,
+    out_cap: usize,
+    out_len: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
+        let c = unsafe { slice_in(counts, m, "counts")? };
+        let c: Vec<usize> = c.iter().map(|&x| usize_from(x, "count")).collect::<FfiResult<_>>()?;
+        let seq = search::balanced_sequence(&c)?;
+        buf.write(&to_u32(&seq)?)
+    })
+}
+
+/// Monte Carlo of `periods` repetitions of seq[0..len] (after one warm-up
+/// period) with the server set's arrivals and exponential services,
+/// seeded: the cost per packet, its batch-means standard error, and the
+/// cost per unit time. Validates crawlsched_routing_cost.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_simulate(
+    s: *const crawlsched_routing_servers_t,
+    seq: *const u32,
+    len: usize,
+    periods: u64,
+    seed: u64,
+    out_per_packet: *mut f64,
+    out_std_error: *mut f64,
+    out_per_unit_time: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let s = unsafe { handle(s, "servers")? };
+        let o1 = Out::new(out_per_packet, "out_per_packet")?;
+        let o2 = Out::new(out_std_error, "out_std_error")?;
+        let o3 = Out::new(out_per_unit_time, "out_per_unit_time")?;
+        let seq = unsafe { slice_in(seq, len, "seq")? };
+        let r = simulate::simulate(&s.inner, &indices(seq), periods, seed)?;
+        let v = (finite("cost", r.per_packet)?, finite("std_error", r.std_error)?, finite("cost", r.per_unit_time)?);
+        o1.write(v.0);
+        o2.write(v.1);
+        o3.write(v.2);
+        Ok(())
+    })
+}
+
+/// g(n, mu2) of paper §5 (Figure 1; lambda = mu1 = 1): the cost per packet
+/// of the period (1, 2, ..., 2) of length n (2 <= n <= 60), mu2 > 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_two_server_cost(
+    n: u32,
+    mu2: f64,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(finite("cost", two_server::cost(n, mu2)?)?);
+        Ok(())
+    })
+}
+
+/// The rate mu2 at which the optimal period of Figure 1 grows from length
+/// n to n + 1 (2 <= n < 60): the root of g(n, mu2) = g(n + 1, mu2);
+/// 1 + sqrt(2) for n = 2.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_switch_point(
+    n: u32,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(finite("switch point", two_server::switch_point(n)?)?);
+        Ok(())
+    })
+}
+
+/// A router repeating seq[0..len] (indices < servers, len in 1..=2^20;
+/// TOO_LARGE above). The sequence is copied.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_router_new(
+    seq: *const u32,
+    len: usize,
+    servers: u32,
+    out: *mut *mut crawlsched_routing_router_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        if len > crate::routing::system::MAX_PERIOD {
+            return Err(FfiError::new(CRAWLSCHED_TOO_LARGE, format!("period {len} exceeds the limit 2^20")));
+        }
+        let seq = unsafe { slice_in(seq, len, "seq")? };
+        let r = Router::new(&indices(seq), servers as usize)?;
+        let magic = <crawlsched_routing_router_t as Handle>::MAGIC;
+        new_handle(crawlsched_routing_router_t { magic, inner: r }, out);
+        Ok(())
+    })
+}
+
+/// Releases a router. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_router_free(r: *mut crawlsched_routing_router_t) {
+    guard_value((), || unsafe { free_handle(r) })
+}
+
+/// The server for the next request (O(1)).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_router_next(
+    r: *const crawlsched_routing_router_t,
+    out_server: *mut u32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let r = unsafe { handle(r, "router")? };
+        let out = Out::new(out_server, "out_server")?;
+        out.write(r.inner.next());
+        Ok(())
+    })
+}
+
+/// The servers for the next n requests, in order, into out[0..n] (one
+/// contiguous block of the stream, even with other threads calling).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_router_next_batch(
+    r: *const crawlsched_routing_router_t,
+    out: *mut u32,
+    n: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let r = unsafe { handle(r, "router")? };
+        let dst = unsafe { slice_out(out, n, "out")? };
+        r.inner.next_batch(dst);
+        Ok(())
+    })
+}
