@@ -171,7 +171,7 @@ pub fn balanced_counts(table: &CostTable, n: usize) -> Result<Vec<usize>> {
 }
 
 /// The billiard (balanced) sequence with `counts[m]` visits of server m:
-/// visit k of m at ideal time (k + ½)·n/counts[m], n = Σ counts, in order
+/// visit k of m at ideal time (k + ½)·n/counts\[m], n = Σ counts, in order
 /// of ideal time (ties by server index).
 pub fn balanced_sequence(counts: &[usize]) -> Result<Vec<usize>> {
     let n = counts.iter().try_fold(0usize, |acc, &c| acc.checked_add(c));

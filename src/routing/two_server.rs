@@ -1,6 +1,6 @@
 //! The two-server analysis of §5 (Figure 1): Poisson arrivals with λ = 1,
 //! a slow server μ₁ = 1 and a fast one μ₂ ≥ 1. The optimal period has the
-//! form (1, 2, …, 2) (Koole; [1] in the paper), of cost
+//! form (1, 2, …, 2) (Koole, and reference \[1] of the paper), of cost
 //! g(n, μ₂) = [(1/2)^n + b² + (n − 2) b]/n with b = 1/(1 + μ₂), and its
 //! length moves from n to n + 1 where g(n, μ₂) = g(n + 1, μ₂):
 //! μ₂ = 1 + √2 for (1, 2) → (1, 2, 2).
