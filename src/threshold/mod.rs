@@ -38,7 +38,7 @@ pub mod solve;
 pub mod state;
 
 pub use measures::{CostWeights, Measures, evaluate};
-pub use model::{Policy, ThresholdModel};
+pub use model::{Policy, ThresholdModel, phase_type_of};
 pub use optimize::{Optimum, optimize, search_space_size};
 pub use simulate::{Estimate, SimMeasures, simulate};
 pub use state::{State, StateSpace};

@@ -177,3 +177,25 @@ impl Policy {
         self.modes[j]
     }
 }
+
+/// The phase-type representation of a distribution, for the PH inputs of
+/// the model: exponential, Erlang, hyperexponential and phase-type convert
+/// exactly; deterministic, gamma and empirical distributions are not
+/// phase-type (`InvalidArgument`: fit one with [`crate::dist::fit`]).
+pub fn phase_type_of(d: &crate::dist::Distribution) -> Result<PhaseType> {
+    use crate::dist::Distribution as D;
+    match d {
+        D::Exponential { rate } => PhaseType::exponential(*rate),
+        D::Erlang { k, rate } => PhaseType::erlang(*k as usize, *rate),
+        D::HyperExponential { probs, rates } => PhaseType::hyperexponential(probs, rates),
+        D::PhaseType(ph) => Ok(ph.clone()),
+        other => Err(Error::invalid(format!(
+            "a phase-type distribution is required, got {}",
+            match other {
+                D::Deterministic { .. } => "deterministic",
+                D::Gamma { .. } => "gamma",
+                _ => "empirical",
+            }
+        ))),
+    }
+}
