@@ -12,7 +12,7 @@
 //! in the text; the chain is rebuilt here from the model description and
 //! validated on closed forms (M/M/1/K, M/M/1/K+M, Talim et al.'s static
 //! cost) and against an independent discrete-event simulation
-//! ([`simulate`]). Modeling decisions, each stated where it is made:
+//! ([`simulate()`]). Modeling decisions, each stated where it is made:
 //! - State (§3): level i = pages in the system, 0..=N+1; the arrival phase;
 //!   for i ≥ 1 the service phase; the obsolescence phase of each of the
 //!   i − 1 waiting pages in arrival order ([`state::StateSpace`]).
