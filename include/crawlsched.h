@@ -76,6 +76,126 @@
 #define CRAWLSCHED_ROUTING_ROBOT 1
 
 /**
+ * crawlsched_bmap_compose_new: robots are independent copies of the given
+ * process (Kronecker sum; inactive robots keep moving, deliver nothing).
+ */
+#define CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT 1
+
+/**
+ * crawlsched_bmap_compose_new: the given process is common to all robots
+ * and each batch is kept with probability `prob`.
+ */
+#define CRAWLSCHED_BMAP_COMPOSE_THINNING 2
+
+/**
+ * crawlsched_bmap_compose_new: r active robots run the given process r
+ * times faster (D_k(r) = r D_k).
+ */
+#define CRAWLSCHED_BMAP_COMPOSE_SCALED 3
+
+/**
+ * Index in the measures array: pages offered per unit time (lambda).
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_FUNDAMENTAL_RATE 0
+
+/**
+ * Index in the measures array: probability that an offered page is lost.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_LOSS 1
+
+/**
+ * Index in the measures array: probability that an offered page becomes obsolete.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_OBSOLESCENCE 2
+
+/**
+ * Index in the measures array: probability that an offered page is served.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_SUCCESS 3
+
+/**
+ * Index in the measures array: probability that the system is empty.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_STARVATION 4
+
+/**
+ * Index in the measures array: pages served per unit time.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_THROUGHPUT 5
+
+/**
+ * Index in the measures array: mean number of pages in the system.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_MEAN_PAGES 6
+
+/**
+ * Index in the measures array: mean number of waiting pages.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_MEAN_QUEUE 7
+
+/**
+ * Index in the measures array: mean sojourn time of an admitted page.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_RESPONSE_TIME 8
+
+/**
+ * Index in the measures array: mean time an admitted page waits in the buffer.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_WAITING_TIME 9
+
+/**
+ * Index in the measures array: mean number of active robots.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_MEAN_ROBOTS 10
+
+/**
+ * Index in the measures array: residual max|pi Q| / max|q_ii| of the solution.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_RESIDUAL 11
+
+/**
+ * Length of the measures array.
+ */
+#define CRAWLSCHED_THRESHOLD_MEASURE_COUNT 12
+
+/**
+ * Index in the weights array: weight of the loss rate lambda*P_loss.
+ */
+#define CRAWLSCHED_THRESHOLD_WEIGHT_LOSS 0
+
+/**
+ * Index in the weights array: weight of the obsolescence rate lambda*P_obs.
+ */
+#define CRAWLSCHED_THRESHOLD_WEIGHT_OBSOLESCENCE 1
+
+/**
+ * Index in the weights array: weight of the response time.
+ */
+#define CRAWLSCHED_THRESHOLD_WEIGHT_RESPONSE 2
+
+/**
+ * Index in the weights array: weight of the mean number of active robots.
+ */
+#define CRAWLSCHED_THRESHOLD_WEIGHT_ROBOTS 3
+
+/**
+ * Index in the weights array: weight of the starvation probability.
+ */
+#define CRAWLSCHED_THRESHOLD_WEIGHT_STARVATION 4
+
+/**
+ * Length of the weights array.
+ */
+#define CRAWLSCHED_THRESHOLD_WEIGHT_COUNT 5
+
+/**
+ * A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
+ * handle may be used from any number of threads at once. Free with
+ * crawlsched_bmap_free().
+ */
+typedef struct crawlsched_bmap_t crawlsched_bmap_t;
+
+/**
  * A probability distribution of a non-negative time (e.g. the time one
  * crawl takes). Immutable after creation: one handle may be used from any
  * number of threads at once. Free with crawlsched_dist_free().
@@ -129,6 +249,14 @@ typedef struct crawlsched_routing_servers_t crawlsched_routing_servers_t;
  * with crawlsched_scheduler_free().
  */
 typedef struct crawlsched_scheduler_t crawlsched_scheduler_t;
+
+/**
+ * The threshold model: arrival processes per number of active robots,
+ * PH service, PH obsolescence, buffer. Immutable: one handle may be used
+ * from any number of threads at once. Free with
+ * crawlsched_threshold_model_free().
+ */
+typedef struct crawlsched_threshold_model_t crawlsched_threshold_model_t;
 
 /**
  * Status returned by every fallible function: 0 is success. Values are
@@ -950,6 +1078,208 @@ crawlsched_status_t crawlsched_routing_router_next_batch(const struct crawlsched
                                                          uint32_t *out,
                                                          size_t n,
                                                          struct crawlsched_error_t *err);
+
+/**
+ * A BMAP of order n from `n_matrices` = len / (n*n) >= 2 matrices D0, D1,
+ * ..., Dk stored one after another, each row-major n x n. D0 must have a
+ * negative diagonal and non-negative off-diagonal, D1..Dk non-negative
+ * entries, the rows of D0+...+Dk must sum to zero and the phase process
+ * must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
+ */
+crawlsched_status_t crawlsched_bmap_new(size_t n,
+                                        const double *matrices,
+                                        size_t len,
+                                        struct crawlsched_bmap_t **out,
+                                        struct crawlsched_error_t *err);
+
+/**
+ * Poisson process of rate > 0 as a BMAP of order 1.
+ */
+crawlsched_status_t crawlsched_bmap_poisson_new(double rate,
+                                                struct crawlsched_bmap_t **out,
+                                                struct crawlsched_error_t *err);
+
+/**
+ * A BMAP fitted to the time between batches (mean, variance, lag-1
+ * correlation) and the mean batch size on sizes 1..max_batch: two regimes
+ * of Erlang times with persistent switching, maximum-entropy batch sizes
+ * (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
+ * the family cannot reach the figures.
+ */
+crawlsched_status_t crawlsched_bmap_fit_new(double mean,
+                                            double variance,
+                                            double lag1,
+                                            double batch_mean,
+                                            uint32_t max_batch,
+                                            struct crawlsched_bmap_t **out,
+                                            struct crawlsched_error_t *err);
+
+/**
+ * The arrival process with `active` of `total` robots active, built from
+ * `robot` by interpretation `how` (CRAWLSCHED_BMAP_COMPOSE_*): INDEPENDENT
+ * (total copies of robot, 1 <= active <= total), THINNING (robot is the
+ * common process, batches kept with probability prob in (0, 1]; active and
+ * total are not used) or SCALED (active times faster). All results for one
+ * `total` share a phase space, as the threshold model requires.
+ */
+crawlsched_status_t crawlsched_bmap_compose_new(const struct crawlsched_bmap_t *robot,
+                                                int32_t how,
+                                                uint32_t active,
+                                                uint32_t total,
+                                                double prob,
+                                                struct crawlsched_bmap_t **out,
+                                                struct crawlsched_error_t *err);
+
+/**
+ * Releases a BMAP. NULL is a no-op.
+ */
+void crawlsched_bmap_free(struct crawlsched_bmap_t *bmap);
+
+/**
+ * Number of phases of the BMAP.
+ */
+crawlsched_status_t crawlsched_bmap_order(const struct crawlsched_bmap_t *bmap,
+                                          size_t *out,
+                                          struct crawlsched_error_t *err);
+
+/**
+ * Fundamental rate: mean pages per unit time (theta sum_j j D_j 1).
+ */
+crawlsched_status_t crawlsched_bmap_fundamental_rate(const struct crawlsched_bmap_t *bmap,
+                                                     double *out,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * E[T^k] (k >= 1) of the stationary time T between batches.
+ */
+crawlsched_status_t crawlsched_bmap_interarrival_moment(const struct crawlsched_bmap_t *bmap,
+                                                        uint32_t k,
+                                                        double *out,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Lag-k (k >= 1) correlation of successive times between batches.
+ */
+crawlsched_status_t crawlsched_bmap_lag_correlation(const struct crawlsched_bmap_t *bmap,
+                                                    uint32_t k,
+                                                    double *out,
+                                                    struct crawlsched_error_t *err);
+
+/**
+ * An acyclic phase-type distribution of order 2 with moments E[X] = m1,
+ * E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
+ * CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
+ * coefficient of variation < 1/2). The result is a crawlsched_dist_t.
+ */
+crawlsched_status_t crawlsched_threshold_fit_aph2_new(double m1,
+                                                      double m2,
+                                                      double m3,
+                                                      struct crawlsched_dist_t **out,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
+ * of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 > 2 and
+ * m1*m3/m2^2 > 3/2.
+ */
+crawlsched_status_t crawlsched_threshold_fit_h2_new(double m1,
+                                                    double m2,
+                                                    double m3,
+                                                    struct crawlsched_dist_t **out,
+                                                    struct crawlsched_error_t *err);
+
+/**
+ * A threshold model. arrivals[r-1] (r = 1..n_arrivals) is the arrival
+ * process with r active robots (all of the same order); service is the PH
+ * service time; obsolescence the PH time a waiting page stays valid (NULL:
+ * pages never become obsolete); buffer the number of waiting places.
+ * Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
+ * the chain would exceed 50,000,000 states.
+ */
+crawlsched_status_t crawlsched_threshold_model_new(const struct crawlsched_bmap_t *const *arrivals,
+                                                   size_t n_arrivals,
+                                                   const struct crawlsched_dist_t *service,
+                                                   const struct crawlsched_dist_t *obsolescence,
+                                                   uint32_t buffer,
+                                                   struct crawlsched_threshold_model_t **out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Releases a threshold model. NULL is a no-op.
+ */
+void crawlsched_threshold_model_free(struct crawlsched_threshold_model_t *model);
+
+/**
+ * Number of states of the model's Markov chain.
+ */
+crawlsched_status_t crawlsched_threshold_model_state_count(const struct crawlsched_threshold_model_t *model,
+                                                           uint64_t *out,
+                                                           struct crawlsched_error_t *err);
+
+/**
+ * Stationary measures under the policy (modes r_1 > ... > r_J, thresholds
+ * t_1 <= ... <= t_{J-1}: r_1 robots while pages <= t_1, ..., r_J above
+ * t_{J-1}). out receives CRAWLSCHED_THRESHOLD_MEASURE_COUNT values indexed
+ * by the CRAWLSCHED_THRESHOLD_MEASURE_* constants.
+ */
+crawlsched_status_t crawlsched_threshold_measures(const struct crawlsched_threshold_model_t *model,
+                                                  const uint32_t *modes,
+                                                  size_t n_modes,
+                                                  const uint32_t *thresholds,
+                                                  size_t n_thresholds,
+                                                  double *out,
+                                                  size_t out_cap,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * P(i pages in the system), i = 0..buffer+1, under the policy (as in
+ * crawlsched_threshold_measures). Variable size: *out_len receives
+ * buffer + 2 (also on CRAWLSCHED_BUFFER_TOO_SMALL).
+ */
+crawlsched_status_t crawlsched_threshold_level_distribution(const struct crawlsched_threshold_model_t *model,
+                                                            const uint32_t *modes,
+                                                            size_t n_modes,
+                                                            const uint32_t *thresholds,
+                                                            size_t n_thresholds,
+                                                            double *out,
+                                                            size_t out_cap,
+                                                            size_t *out_len,
+                                                            struct crawlsched_error_t *err);
+
+/**
+ * Cost criterion (paper eq. 2) of the policy: weights[0..5] indexed by
+ * CRAWLSCHED_THRESHOLD_WEIGHT_*, all finite and >= 0:
+ * w_loss*lambda*P_loss + w_obs*lambda*P_obs + w_resp*V + w_robots*R + w_starv*P_starv.
+ */
+crawlsched_status_t crawlsched_threshold_cost(const struct crawlsched_threshold_model_t *model,
+                                              const uint32_t *modes,
+                                              size_t n_modes,
+                                              const uint32_t *thresholds,
+                                              size_t n_thresholds,
+                                              const double *weights,
+                                              size_t n_weights,
+                                              double *out,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * Optimal thresholds for the given modes (strictly decreasing) by
+ * enumeration of every t_1 <= ... <= t_{J-1} in 0..buffer: n_modes - 1
+ * thresholds go to out_thresholds (capacity out_cap), the optimal cost to
+ * *out_cost and the number of vectors evaluated to *out_evaluated.
+ * CRAWLSCHED_TOO_LARGE (with the count) when more than max_evaluations
+ * vectors would be needed.
+ */
+crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_threshold_model_t *model,
+                                                  const uint32_t *modes,
+                                                  size_t n_modes,
+                                                  const double *weights,
+                                                  size_t n_weights,
+                                                  uint64_t max_evaluations,
+                                                  uint32_t *out_thresholds,
+                                                  size_t out_cap,
+                                                  double *out_cost,
+                                                  uint64_t *out_evaluated,
+                                                  struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -28,6 +28,7 @@ pub mod dist;
 pub mod error;
 pub mod freshness;
 pub mod routing;
+pub mod threshold;
 pub mod validate;
 
 pub use error::{Error, Result};

@@ -138,6 +138,84 @@ impl Bmap {
         -self.theta.dot(&(&self.d[0] * &ones))
     }
 
+    /// Builds from matrices D₀..D_k given as square nalgebra matrices of the
+    /// same order (same checks as [`Bmap::new`]).
+    pub fn from_matrices(d: &[DMatrix<f64>]) -> Result<Self> {
+        let n = d.first().map(|m| m.nrows()).unwrap_or(0);
+        let mut rows: Vec<Vec<f64>> = Vec::with_capacity(d.len());
+        for (j, m) in d.iter().enumerate() {
+            if m.nrows() != n || m.ncols() != n {
+                return Err(Error::invalid(format!(
+                    "D{j} is {}x{}, expected {n}x{n}",
+                    m.nrows(),
+                    m.ncols()
+                )));
+            }
+            rows.push(m.transpose().as_slice().to_vec());
+        }
+        let refs: Vec<&[f64]> = rows.iter().map(|r| r.as_slice()).collect();
+        Bmap::new(n, &refs)
+    }
+
+    /// Σ_{j≥1} D_j: the rates of transitions that carry a batch.
+    pub fn batch_matrix(&self) -> DMatrix<f64> {
+        self.d.iter().skip(1).sum()
+    }
+
+    /// Phase distribution φ = θ(Σ_{j≥1} D_j)/λ_b just after a batch epoch.
+    /// The time to the next batch is then PH(φ, D₀) (Lucantoni 1991).
+    pub fn batch_epoch_phase(&self) -> DVector<f64> {
+        let lb = self.batch_rate();
+        (self.theta.transpose() * self.batch_matrix()).transpose() / lb
+    }
+
+    /// E\[T^k] of the stationary time T between batches: k! φ (−D₀)^{−k} 1.
+    pub fn interarrival_moment(&self, k: u32) -> f64 {
+        let n = self.order();
+        let lu = (-&self.d[0]).lu();
+        let mut v = DVector::from_element(n, 1.0);
+        let mut fact = 1.0;
+        for j in 1..=k {
+            v = lu.solve(&v).unwrap_or_else(|| DVector::from_element(n, f64::NAN));
+            fact *= f64::from(j);
+        }
+        fact * self.batch_epoch_phase().dot(&v)
+    }
+
+    /// Var\[T] of the stationary time between batches.
+    pub fn interarrival_variance(&self) -> f64 {
+        let m = self.interarrival_moment(1);
+        self.interarrival_moment(2) - m * m
+    }
+
+    /// Lag-k correlation of successive times between batches (k ≥ 1):
+    /// (φ(−D₀)⁻¹ Pᵏ (−D₀)⁻¹1 − E\[T]²)/Var\[T], P = (−D₀)⁻¹ Σ_{j≥1} D_j the
+    /// phase transition matrix from batch to batch. Returns 0 when Var\[T] = 0.
+    pub fn lag_correlation(&self, k: u32) -> f64 {
+        let n = self.order();
+        let lu = (-&self.d[0]).lu();
+        let ones = DVector::from_element(n, 1.0);
+        let nan = || DVector::from_element(n, f64::NAN);
+        let m1 = self.interarrival_moment(1);
+        let var = self.interarrival_variance();
+        if var <= 0.0 {
+            return 0.0;
+        }
+        // Right to left: v = Pᵏ (−D₀)⁻¹ 1.
+        let mut v = lu.solve(&ones).unwrap_or_else(nan);
+        let dplus = self.batch_matrix();
+        for _ in 0..k {
+            v = lu.solve(&(&dplus * v)).unwrap_or_else(nan);
+        }
+        let w = lu.solve(&v).unwrap_or_else(nan);
+        (self.batch_epoch_phase().dot(&w) - m1 * m1) / var
+    }
+
+    /// Mean batch size E\[B] = λ/λ_b.
+    pub fn mean_batch_size(&self) -> f64 {
+        self.fundamental_rate() / self.batch_rate()
+    }
+
     /// P(batch size = j) for j = 1..=k (index 0 of the result is j = 1).
     pub fn batch_size_distribution(&self) -> Vec<f64> {
         let ones = DVector::from_element(self.order(), 1.0);

@@ -8,9 +8,12 @@
 //! 1 − h and its logarithm ln h, each computed without cancellation.
 
 mod bmap;
+pub mod compose;
+pub mod fit;
 mod phase_type;
 
 pub use bmap::Bmap;
+pub(crate) use bmap::stationary;
 pub use phase_type::PhaseType;
 
 use crate::error::{Error, Result};

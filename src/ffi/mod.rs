@@ -18,3 +18,4 @@ pub mod common;
 pub mod dist;
 pub mod freshness;
 pub mod routing;
+pub mod threshold;

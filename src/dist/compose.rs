@@ -1,0 +1,186 @@
+//! The arrival process when r of the available robots are active, built
+//! from a description of the robots: the four interpretations of
+//! Avrachenkov et al. (paper 002, §2, items 1–4). Each returns one BMAP per
+//! number of active robots r = 1..=R (index r − 1), all on the same phase
+//! space, so that the threshold model can switch between them while the
+//! phase is kept.
+
+use super::Bmap;
+use crate::error::{Error, Result};
+use nalgebra::DMatrix;
+
+/// Largest phase space [`independent`] builds (the product grows like Wᴿ).
+pub const MAX_COMPOSED_PHASES: usize = 4096;
+
+/// I_a ⊗ X ⊗ I_b.
+fn embed(x: &DMatrix<f64>, before: usize, after: usize) -> DMatrix<f64> {
+    DMatrix::<f64>::identity(before, before).kronecker(x).kronecker(&DMatrix::<f64>::identity(after, after))
+}
+
+/// Interpretation 1: robots deliver as independent BMAPs, robot q having
+/// `robots[q]`; robot 1 is always active, robot r is activated r-th. With r
+/// active, the joint phase is the product of all R robots' phases; active
+/// robots contribute D₀⁽q⁾ (moves) and D_j⁽q⁾ (batches), inactive robots
+/// keep travelling (their phase moves with their full generator D⁽q⁾) but
+/// their deliveries are not accepted. So D₀(r) = ⊕_{q≤r} D₀⁽q⁾ ⊕_{q>r} D⁽q⁾
+/// and D_j(r) = Σ_{q≤r} I ⊗ D_j⁽q⁾ ⊗ I (Kronecker sum).
+pub fn independent(robots: &[Bmap]) -> Result<Vec<Bmap>> {
+    if robots.is_empty() {
+        return Err(Error::invalid("at least one robot is needed"));
+    }
+    let mut total: usize = 1;
+    for b in robots {
+        total = total.checked_mul(b.order()).filter(|&t| t <= MAX_COMPOSED_PHASES).ok_or_else(|| {
+            Error::TooLarge(format!(
+                "the joint phase space of {} independent robots exceeds {MAX_COMPOSED_PHASES} phases",
+                robots.len()
+            ))
+        })?;
+    }
+    let kmax = robots.iter().map(|b| b.max_batch()).max().unwrap_or(1);
+    let orders: Vec<usize> = robots.iter().map(|b| b.order()).collect();
+    let mut out = Vec::with_capacity(robots.len());
+    for r in 1..=robots.len() {
+        let mut d = vec![DMatrix::zeros(total, total); kmax + 1];
+        let mut before = 1;
+        for (q, b) in robots.iter().enumerate() {
+            let after = total / (before * orders[q]);
+            if q < r {
+                for (j, m) in b.matrices().iter().enumerate() {
+                    d[j] += embed(m, before, after);
+                }
+            } else {
+                d[0] += embed(&b.generator(), before, after);
+            }
+            before *= orders[q];
+        }
+        // An inactive robot's diagonal may cancel (a one-phase robot has
+        // D = 0); the joint D₀ diagonal stays negative as robot 1 is active.
+        out.push(Bmap::from_matrices(&d)?);
+    }
+    Ok(out)
+}
+
+/// Interpretation 2: one common BMAP `common` for all robots; with r
+/// active, each batch is accepted with probability `probs[r − 1]` and
+/// otherwise discarded: D₀(r) = D₀ + (1 − p_r) Σ_{j≥1} D_j, D_j(r) = p_r D_j.
+pub fn thinning(common: &Bmap, probs: &[f64]) -> Result<Vec<Bmap>> {
+    crate::validate::non_empty("probs", probs)?;
+    let mut out = Vec::with_capacity(probs.len());
+    for (i, &p) in probs.iter().enumerate() {
+        if !(p > 0.0 && p <= 1.0) {
+            return Err(Error::invalid(format!("probs[{i}] must be in (0, 1], got {p}")));
+        }
+        let mut d: Vec<DMatrix<f64>> = common.matrices().to_vec();
+        d[0] += common.batch_matrix() * (1.0 - p);
+        for m in d.iter_mut().skip(1) {
+            *m *= p;
+        }
+        out.push(Bmap::from_matrices(&d)?);
+    }
+    Ok(out)
+}
+
+/// Interpretation 3: a marked BMAP. `d0` holds the moves without delivery;
+/// `marked[q][j − 1]` the rates of the moves that deliver a batch of j
+/// pages from robot q + 1. With r active, batches marked by robots > r are
+/// discarded (the move happens, no page arrives):
+/// D₀(r) = D₀ + Σ_{q>r} Σ_j D_{j,q}, D_j(r) = Σ_{q≤r} D_{j,q}.
+pub fn marked(d0: &DMatrix<f64>, marked: &[Vec<DMatrix<f64>>]) -> Result<Vec<Bmap>> {
+    if marked.is_empty() {
+        return Err(Error::invalid("at least one robot's marked matrices are needed"));
+    }
+    let n = d0.nrows();
+    let kmax = marked.iter().map(|m| m.len()).max().unwrap_or(0).max(1);
+    let mut out = Vec::with_capacity(marked.len());
+    for r in 1..=marked.len() {
+        let mut d = vec![DMatrix::zeros(n, n); kmax + 1];
+        d[0] = d0.clone();
+        for (q, mats) in marked.iter().enumerate() {
+            for (j, m) in mats.iter().enumerate() {
+                if m.nrows() != n || m.ncols() != n {
+                    return Err(Error::invalid(format!("marked[{q}][{j}] is not {n}x{n}")));
+                }
+                if q < r {
+                    d[j + 1] += m;
+                } else {
+                    d[0] += m;
+                }
+            }
+        }
+        out.push(Bmap::from_matrices(&d)?);
+    }
+    Ok(out)
+}
+
+/// Interpretation 4: the process with r active robots is any BMAP D_k(r)
+/// on a common phase space; this checks that the orders agree.
+pub fn per_mode(processes: Vec<Bmap>) -> Result<Vec<Bmap>> {
+    let n = processes.first().map(Bmap::order).ok_or_else(|| Error::invalid("no processes given"))?;
+    if let Some(i) = processes.iter().position(|b| b.order() != n) {
+        return Err(Error::invalid(format!("process {i} has {} phases, process 0 has {n}", processes[i].order())));
+    }
+    Ok(processes)
+}
+
+/// A common special case of interpretation 4 (used for the paper's
+/// examples): r robots run the one-robot process r times faster,
+/// D_k(r) = r·D_k, so the rate is r·λ and correlations are unchanged.
+pub fn scaled(robot: &Bmap, robots: usize) -> Result<Vec<Bmap>> {
+    if robots == 0 {
+        return Err(Error::invalid("at least one robot is needed"));
+    }
+    (1..=robots)
+        .map(|r| {
+            let d: Vec<DMatrix<f64>> = robot.matrices().iter().map(|m| m * r as f64).collect();
+            Bmap::from_matrices(&d)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In every interpretation, Poisson robots of rate λ give Poisson(rλ)
+    /// (or the thinned/marked rate) with r active.
+    #[test]
+    fn poisson_cases() {
+        let lam = 0.7;
+        let p = Bmap::poisson(lam).unwrap();
+        let ind = independent(&[p.clone(), p.clone(), p.clone()]).unwrap();
+        for (i, b) in ind.iter().enumerate() {
+            assert!((b.fundamental_rate() - (i + 1) as f64 * lam).abs() < 1e-14);
+            assert!((b.interarrival_variance() - 1.0 / ((i + 1) as f64 * lam).powi(2)).abs() < 1e-12);
+        }
+        // Two-phase robots: the product has 4 phases; independent Poisson-like
+        // MMPP robots superpose to the sum of rates.
+        let m = Bmap::mmpp(&[-1.0, 1.0, 2.0, -2.0], &[0.5, 3.0]).unwrap();
+        let ind = independent(&[m.clone(), m.clone()]).unwrap();
+        assert_eq!(ind[0].order(), 4);
+        assert!((ind[0].fundamental_rate() - m.fundamental_rate()).abs() < 1e-12);
+        assert!((ind[1].fundamental_rate() - 2.0 * m.fundamental_rate()).abs() < 1e-12);
+
+        let common = Bmap::poisson(4.0).unwrap();
+        let th = thinning(&common, &[0.25, 0.5, 1.0]).unwrap();
+        for (b, want) in th.iter().zip([1.0, 2.0, 4.0]) {
+            assert!((b.fundamental_rate() - want).abs() < 1e-14);
+            assert!(b.lag_correlation(1).abs() < 1e-12);
+        }
+        assert!(thinning(&common, &[0.0]).is_err());
+
+        // Marked Poisson: robot q delivers single pages at rate q.
+        let d0 = DMatrix::from_element(1, 1, -6.0);
+        let mk: Vec<Vec<DMatrix<f64>>> = (1..=3).map(|q| vec![DMatrix::from_element(1, 1, q as f64)]).collect();
+        let mp = marked(&d0, &mk).unwrap();
+        for (b, want) in mp.iter().zip([1.0, 3.0, 6.0]) {
+            assert!((b.fundamental_rate() - want).abs() < 1e-14);
+        }
+
+        let sc = scaled(&p, 4).unwrap();
+        assert!((sc[3].fundamental_rate() - 4.0 * lam).abs() < 1e-14);
+        assert!(per_mode(vec![p.clone(), m.clone()]).is_err());
+        let too_many = vec![m.clone(); 13];
+        assert!(matches!(independent(&too_many), Err(Error::TooLarge(_))));
+    }
+}

@@ -1,0 +1,517 @@
+//! C API of [`crate::threshold`] (Avrachenkov et al., paper 002) and of the
+//! BMAP building block it uses: arrival processes, phase-type fits, the
+//! threshold model, its measures, cost and optimal thresholds.
+//!
+//! Phase-type inputs are `crawlsched_dist_t` handles; exponential, Erlang,
+//! hyperexponential and phase-type distributions are accepted, others give
+//! CRAWLSCHED_INVALID_ARGUMENT.
+
+#![allow(non_camel_case_types)]
+
+use super::common::*;
+use super::dist::crawlsched_dist_t;
+use crate::dist::{Bmap, compose, fit};
+use crate::threshold::{CostWeights, Measures, Policy, ThresholdModel, evaluate, optimize, phase_type_of};
+
+/// A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
+/// handle may be used from any number of threads at once. Free with
+/// crawlsched_bmap_free().
+pub struct crawlsched_bmap_t {
+    magic: u64,
+    inner: Bmap,
+}
+impl_handle!(crawlsched_bmap_t, "BMAP", 0x6372_6177_6c62_6d61);
+
+/// The threshold model: arrival processes per number of active robots,
+/// PH service, PH obsolescence, buffer. Immutable: one handle may be used
+/// from any number of threads at once. Free with
+/// crawlsched_threshold_model_free().
+pub struct crawlsched_threshold_model_t {
+    magic: u64,
+    inner: ThresholdModel,
+}
+impl_handle!(crawlsched_threshold_model_t, "threshold model", 0x6372_6177_6c74_6872);
+
+/// crawlsched_bmap_compose_new: robots are independent copies of the given
+/// process (Kronecker sum; inactive robots keep moving, deliver nothing).
+pub const CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT: i32 = 1;
+/// crawlsched_bmap_compose_new: the given process is common to all robots
+/// and each batch is kept with probability `prob`.
+pub const CRAWLSCHED_BMAP_COMPOSE_THINNING: i32 = 2;
+/// crawlsched_bmap_compose_new: r active robots run the given process r
+/// times faster (D_k(r) = r D_k).
+pub const CRAWLSCHED_BMAP_COMPOSE_SCALED: i32 = 3;
+
+/// Index in the measures array: pages offered per unit time (lambda).
+pub const CRAWLSCHED_THRESHOLD_MEASURE_FUNDAMENTAL_RATE: usize = 0;
+/// Index in the measures array: probability that an offered page is lost.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_LOSS: usize = 1;
+/// Index in the measures array: probability that an offered page becomes obsolete.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_OBSOLESCENCE: usize = 2;
+/// Index in the measures array: probability that an offered page is served.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_SUCCESS: usize = 3;
+/// Index in the measures array: probability that the system is empty.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_STARVATION: usize = 4;
+/// Index in the measures array: pages served per unit time.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_THROUGHPUT: usize = 5;
+/// Index in the measures array: mean number of pages in the system.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_MEAN_PAGES: usize = 6;
+/// Index in the measures array: mean number of waiting pages.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_MEAN_QUEUE: usize = 7;
+/// Index in the measures array: mean sojourn time of an admitted page.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_RESPONSE_TIME: usize = 8;
+/// Index in the measures array: mean time an admitted page waits in the buffer.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_WAITING_TIME: usize = 9;
+/// Index in the measures array: mean number of active robots.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_MEAN_ROBOTS: usize = 10;
+/// Index in the measures array: residual max|pi Q| / max|q_ii| of the solution.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_RESIDUAL: usize = 11;
+/// Length of the measures array.
+pub const CRAWLSCHED_THRESHOLD_MEASURE_COUNT: usize = 12;
+
+/// Index in the weights array: weight of the loss rate lambda*P_loss.
+pub const CRAWLSCHED_THRESHOLD_WEIGHT_LOSS: usize = 0;
+/// Index in the weights array: weight of the obsolescence rate lambda*P_obs.
+pub const CRAWLSCHED_THRESHOLD_WEIGHT_OBSOLESCENCE: usize = 1;
+/// Index in the weights array: weight of the response time.
+pub const CRAWLSCHED_THRESHOLD_WEIGHT_RESPONSE: usize = 2;
+/// Index in the weights array: weight of the mean number of active robots.
+pub const CRAWLSCHED_THRESHOLD_WEIGHT_ROBOTS: usize = 3;
+/// Index in the weights array: weight of the starvation probability.
+pub const CRAWLSCHED_THRESHOLD_WEIGHT_STARVATION: usize = 4;
+/// Length of the weights array.
+pub const CRAWLSCHED_THRESHOLD_WEIGHT_COUNT: usize = 5;
+
+fn publish_bmap(b: crate::Result<Bmap>, out: Out<*mut crawlsched_bmap_t>) -> FfiResult<()> {
+    new_handle(crawlsched_bmap_t { magic: <crawlsched_bmap_t as Handle>::MAGIC, inner: b? }, out);
+    Ok(())
+}
+
+/// Hands a fitted PH out as a crawlsched_dist_t through the dist module's
+/// own constructor (so its handle rules stay in one place).
+fn publish_dist(d: crate::Result<crate::dist::PhaseType>, out: Out<*mut crawlsched_dist_t>) -> FfiResult<()> {
+    let ph = d?;
+    let n = ph.order();
+    let s: Vec<f64> = ph.sub_generator().transpose().as_slice().to_vec(); // row-major
+    let mut h: *mut crawlsched_dist_t = std::ptr::null_mut();
+    // SAFETY: valid slices of the stated lengths and a valid out pointer.
+    let st = unsafe { super::dist::crawlsched_dist_phase_type_new(ph.alpha().as_ptr(), n, s.as_ptr(), n * n, &mut h, std::ptr::null_mut()) };
+    if st != CRAWLSCHED_OK || h.is_null() {
+        return Err(FfiError::new(st, "could not build the fitted phase-type distribution"));
+    }
+    out.write(h);
+    Ok(())
+}
+
+fn to_usize(xs: &[u32]) -> Vec<usize> {
+    xs.iter().map(|&x| x as usize).collect()
+}
+
+unsafe fn policy_in(modes: *const u32, n_modes: usize, thresholds: *const u32, n_thresholds: usize) -> FfiResult<Policy> {
+    let m = unsafe { slice_in(modes, n_modes, "modes")? };
+    let t = unsafe { slice_in(thresholds, n_thresholds, "thresholds")? };
+    Ok(Policy::new(to_usize(m), to_usize(t))?)
+}
+
+unsafe fn weights_in(weights: *const f64, n: usize) -> FfiResult<CostWeights> {
+    let w = unsafe { slice_in(weights, n, "weights")? };
+    if w.len() != CRAWLSCHED_THRESHOLD_WEIGHT_COUNT {
+        return Err(FfiError::invalid(format!(
+            "weights must have {CRAWLSCHED_THRESHOLD_WEIGHT_COUNT} entries, got {}",
+            w.len()
+        )));
+    }
+    let cw = CostWeights { loss: w[0], obsolescence: w[1], response: w[2], robots: w[3], starvation: w[4] };
+    cw.check()?;
+    Ok(cw)
+}
+
+fn measures_array(m: &Measures) -> [f64; CRAWLSCHED_THRESHOLD_MEASURE_COUNT] {
+    [
+        m.fundamental_rate,
+        m.loss_probability,
+        m.obsolescence_probability,
+        m.success_probability,
+        m.starvation_probability,
+        m.throughput,
+        m.mean_pages,
+        m.mean_queue,
+        m.response_time,
+        m.waiting_time,
+        m.mean_robots,
+        m.residual,
+    ]
+}
+
+/// A BMAP of order n from `n_matrices` = len / (n*n) >= 2 matrices D0, D1,
+/// ..., Dk stored one after another, each row-major n x n. D0 must have a
+/// negative diagonal and non-negative off-diagonal, D1..Dk non-negative
+/// entries, the rows of D0+...+Dk must sum to zero and the phase process
+/// must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_bmap_new(
+    n: usize,
+    matrices: *const f64,
+    len: usize,
+    out: *mut *mut crawlsched_bmap_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let m = unsafe { slice_in(matrices, len, "matrices")? };
+        let nn = n.checked_mul(n).ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("order {n} overflows")))?;
+        if nn == 0 || len % nn != 0 || len / nn < 2 {
+            return Err(FfiError::invalid(format!(
+                "matrices must hold at least 2 matrices of n*n = {nn} entries, got {len} entries"
+            )));
+        }
+        let parts: Vec<&[f64]> = m.chunks(nn).collect();
+        publish_bmap(Bmap::new(n, &parts), out)
+    })
+}
+
+/// Poisson process of rate > 0 as a BMAP of order 1.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_bmap_poisson_new(
+    rate: f64,
+    out: *mut *mut crawlsched_bmap_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || publish_bmap(Bmap::poisson(rate), Out::new(out, "out")?))
+}
+
+/// A BMAP fitted to the time between batches (mean, variance, lag-1
+/// correlation) and the mean batch size on sizes 1..max_batch: two regimes
+/// of Erlang times with persistent switching, maximum-entropy batch sizes
+/// (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
+/// the family cannot reach the figures.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_bmap_fit_new(
+    mean: f64,
+    variance: f64,
+    lag1: f64,
+    batch_mean: f64,
+    max_batch: u32,
+    out: *mut *mut crawlsched_bmap_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        publish_bmap(fit::fit_bmap(mean, variance, lag1, None, batch_mean, max_batch as usize), out)
+    })
+}
+
+/// The arrival process with `active` of `total` robots active, built from
+/// `robot` by interpretation `how` (CRAWLSCHED_BMAP_COMPOSE_*): INDEPENDENT
+/// (total copies of robot, 1 <= active <= total), THINNING (robot is the
+/// common process, batches kept with probability prob in (0, 1]; active and
+/// total are not used) or SCALED (active times faster). All results for one
+/// `total` share a phase space, as the threshold model requires.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_bmap_compose_new(
+    robot: *const crawlsched_bmap_t,
+    how: i32,
+    active: u32,
+    total: u32,
+    prob: f64,
+    out: *mut *mut crawlsched_bmap_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let b = unsafe { handle(robot, "robot")? };
+        let (active, total) = (active as usize, total as usize);
+        let pick = |v: crate::Result<Vec<Bmap>>, i: usize| v.map(|mut v| v.swap_remove(i));
+        let result = match how {
+            CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT | CRAWLSCHED_BMAP_COMPOSE_SCALED => {
+                if !(1..=total).contains(&active) || total > 64 {
+                    return Err(FfiError::invalid(format!(
+                        "need 1 <= active <= total <= 64, got active = {active}, total = {total}"
+                    )));
+                }
+                if how == CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT {
+                    pick(compose::independent(&vec![b.inner.clone(); total]), active - 1)
+                } else {
+                    pick(compose::scaled(&b.inner, active), active - 1)
+                }
+            }
+            CRAWLSCHED_BMAP_COMPOSE_THINNING => pick(compose::thinning(&b.inner, &[prob]), 0),
+            _ => return Err(FfiError::invalid(format!("unknown composition {how}"))),
+        };
+        publish_bmap(result, out)
+    })
+}
+
+/// Releases a BMAP. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_bmap_free(bmap: *mut crawlsched_bmap_t) {
+    guard_value((), || unsafe { free_handle(bmap) })
+}
+
+/// Number of phases of the BMAP.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_bmap_order(
+    bmap: *const crawlsched_bmap_t,
+    out: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(unsafe { handle(bmap, "bmap")? }.inner.order());
+        Ok(())
+    })
+}
+
+/// Fundamental rate: mean pages per unit time (theta sum_j j D_j 1).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_bmap_fundamental_rate(
+    bmap: *const crawlsched_bmap_t,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(finite("rate", unsafe { handle(bmap, "bmap")? }.inner.fundamental_rate())?);
+        Ok(())
+    })
+}
+
+/// E[T^k] (k >= 1) of the stationary time T between batches.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_bmap_interarrival_moment(
+    bmap: *const crawlsched_bmap_t,
+    k: u32,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let b = unsafe { handle(bmap, "bmap")? };
+        if k == 0 || k > 64 {
+            return Err(FfiError::invalid(format!("moment order k must be in 1..=64, got {k}")));
+        }
+        out.write(finite("moment", b.inner.interarrival_moment(k))?);
+        Ok(())
+    })
+}
+
+/// Lag-k (k >= 1) correlation of successive times between batches.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_bmap_lag_correlation(
+    bmap: *const crawlsched_bmap_t,
+    k: u32,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let b = unsafe { handle(bmap, "bmap")? };
+        if k == 0 || k > 1_000_000 {
+            return Err(FfiError::invalid(format!("lag k must be in 1..=1000000, got {k}")));
+        }
+        out.write(finite("correlation", b.inner.lag_correlation(k))?);
+        Ok(())
+    })
+}
+
+/// An acyclic phase-type distribution of order 2 with moments E[X] = m1,
+/// E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
+/// CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
+/// coefficient of variation < 1/2). The result is a crawlsched_dist_t.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_fit_aph2_new(
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || publish_dist(fit::fit_aph2(m1, m2, m3), Out::new(out, "out")?))
+}
+
+/// A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
+/// of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 > 2 and
+/// m1*m3/m2^2 > 3/2.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || publish_dist(fit::fit_hyperexponential2(m1, m2, m3), Out::new(out, "out")?))
+}
+
+/// A threshold model. arrivals[r-1] (r = 1..n_arrivals) is the arrival
+/// process with r active robots (all of the same order); service is the PH
+/// service time; obsolescence the PH time a waiting page stays valid (NULL:
+/// pages never become obsolete); buffer the number of waiting places.
+/// Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
+/// the chain would exceed 50,000,000 states.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_model_new(
+    arrivals: *const *const crawlsched_bmap_t,
+    n_arrivals: usize,
+    service: *const crawlsched_dist_t,
+    obsolescence: *const crawlsched_dist_t,
+    buffer: u32,
+    out: *mut *mut crawlsched_threshold_model_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let list = unsafe { slice_in(arrivals, n_arrivals, "arrivals")? };
+        let mut procs = Vec::with_capacity(list.len());
+        for (i, &p) in list.iter().enumerate() {
+            procs.push(unsafe { handle(p, &format!("arrivals[{i}]"))? }.inner.clone());
+        }
+        let s = phase_type_of(&unsafe { handle(service, "service")? }.inner)?;
+        let ob = if obsolescence.is_null() {
+            None
+        } else {
+            Some(phase_type_of(&unsafe { handle(obsolescence, "obsolescence")? }.inner)?)
+        };
+        let model = ThresholdModel::new(procs, s, ob, buffer as usize)?;
+        new_handle(
+            crawlsched_threshold_model_t { magic: <crawlsched_threshold_model_t as Handle>::MAGIC, inner: model },
+            out,
+        );
+        Ok(())
+    })
+}
+
+/// Releases a threshold model. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_model_free(model: *mut crawlsched_threshold_model_t) {
+    guard_value((), || unsafe { free_handle(model) })
+}
+
+/// Number of states of the model's Markov chain.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_model_state_count(
+    model: *const crawlsched_threshold_model_t,
+    out: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(unsafe { handle(model, "model")? }.inner.space().len() as u64);
+        Ok(())
+    })
+}
+
+/// Stationary measures under the policy (modes r_1 > ... > r_J, thresholds
+/// t_1 <= ... <= t_{J-1}: r_1 robots while pages <= t_1, ..., r_J above
+/// t_{J-1}). out receives CRAWLSCHED_THRESHOLD_MEASURE_COUNT values indexed
+/// by the CRAWLSCHED_THRESHOLD_MEASURE_* constants.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_measures(
+    model: *const crawlsched_threshold_model_t,
+    modes: *const u32,
+    n_modes: usize,
+    thresholds: *const u32,
+    n_thresholds: usize,
+    out: *mut f64,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let dst = unsafe { out_exact(out, out_cap, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, "out")? };
+        let m = unsafe { handle(model, "model")? };
+        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+        let values = measures_array(&evaluate(&m.inner, &policy)?);
+        for v in values {
+            finite("measure", v)?;
+        }
+        dst.copy_from_slice(&values);
+        Ok(())
+    })
+}
+
+/// P(i pages in the system), i = 0..buffer+1, under the policy (as in
+/// crawlsched_threshold_measures). Variable size: *out_len receives
+/// buffer + 2 (also on CRAWLSCHED_BUFFER_TOO_SMALL).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_level_distribution(
+    model: *const crawlsched_threshold_model_t,
+    modes: *const u32,
+    n_modes: usize,
+    thresholds: *const u32,
+    n_thresholds: usize,
+    out: *mut f64,
+    out_cap: usize,
+    out_len: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
+        let m = unsafe { handle(model, "model")? };
+        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+        buf.write(&evaluate(&m.inner, &policy)?.level_distribution)
+    })
+}
+
+/// Cost criterion (paper eq. 2) of the policy: weights[0..5] indexed by
+/// CRAWLSCHED_THRESHOLD_WEIGHT_*, all finite and >= 0:
+/// w_loss*lambda*P_loss + w_obs*lambda*P_obs + w_resp*V + w_robots*R + w_starv*P_starv.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_cost(
+    model: *const crawlsched_threshold_model_t,
+    modes: *const u32,
+    n_modes: usize,
+    thresholds: *const u32,
+    n_thresholds: usize,
+    weights: *const f64,
+    n_weights: usize,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let m = unsafe { handle(model, "model")? };
+        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+        let w = unsafe { weights_in(weights, n_weights)? };
+        out.write(finite("cost", evaluate(&m.inner, &policy)?.cost(&w))?);
+        Ok(())
+    })
+}
+
+/// Optimal thresholds for the given modes (strictly decreasing) by
+/// enumeration of every t_1 <= ... <= t_{J-1} in 0..buffer: n_modes - 1
+/// thresholds go to out_thresholds (capacity out_cap), the optimal cost to
+/// *out_cost and the number of vectors evaluated to *out_evaluated.
+/// CRAWLSCHED_TOO_LARGE (with the count) when more than max_evaluations
+/// vectors would be needed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_optimize(
+    model: *const crawlsched_threshold_model_t,
+    modes: *const u32,
+    n_modes: usize,
+    weights: *const f64,
+    n_weights: usize,
+    max_evaluations: u64,
+    out_thresholds: *mut u32,
+    out_cap: usize,
+    out_cost: *mut f64,
+    out_evaluated: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let cost_out = Out::new(out_cost, "out_cost")?;
+        let eval_out = Out::new(out_evaluated, "out_evaluated")?;
+        let need = n_modes.saturating_sub(1);
+        let dst = unsafe { out_exact(out_thresholds, out_cap, need, "out_thresholds")? };
+        let m = unsafe { handle(model, "model")? };
+        let md = unsafe { slice_in(modes, n_modes, "modes")? };
+        let w = unsafe { weights_in(weights, n_weights)? };
+        let opt = optimize(&m.inner, &to_usize(md), &w, max_evaluations)?;
+        let cost = finite("cost", opt.cost)?;
+        for (d, &t) in dst.iter_mut().zip(opt.policy.thresholds()) {
+            *d = u32::try_from(t).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "threshold exceeds uint32_t"))?;
+        }
+        cost_out.write(cost);
+        eval_out.write(opt.evaluated);
+        Ok(())
+    })
+}

@@ -1,0 +1,160 @@
+//! The infinitesimal generator Q of the chain (paper 002, §3, Lemma; the
+//! blocks Q_{i,j} were lost in the text and are rebuilt here from the model
+//! description). Q_{i,j} = 0 for j < i − 1 (pages leave one at a time:
+//! service completion or obsolescence) while batches jump up by up to k
+//! levels: Q is upper block Hessenberg.
+
+use super::model::{Policy, ThresholdModel};
+use super::state::State;
+use crate::error::Result;
+use sprs::{CsMat, TriMat};
+
+/// Calls `f(probability, phases)` for every vector of `len` independent
+/// initial phases drawn from `alpha` (entries with zero probability skipped).
+fn for_each_initial(len: usize, alpha: &[f64], f: &mut dyn FnMut(f64, &[usize])) {
+    let r = alpha.len();
+    let mut combo = vec![0usize; len];
+    loop {
+        let p: f64 = combo.iter().map(|&k| alpha[k]).product();
+        if p > 0.0 {
+            f(p, &combo);
+        }
+        // Odometer increment, last position fastest.
+        let mut pos = len;
+        loop {
+            if pos == 0 {
+                return;
+            }
+            pos -= 1;
+            combo[pos] += 1;
+            if combo[pos] < r {
+                break;
+            }
+            combo[pos] = 0;
+        }
+    }
+}
+
+/// Off-diagonal transitions out of state `st` under `policy`, as
+/// (target index, rate); self-loops (a batch entirely lost with no phase
+/// change) are dropped since they do not move the chain.
+pub fn transitions(model: &ThresholdModel, policy: &Policy, st: &State, out: &mut Vec<(usize, f64)>) {
+    out.clear();
+    let sp = model.space();
+    let (w, mm, _) = sp.phases();
+    let top = sp.max_level();
+    let i = st.level;
+    let arr = model.arrivals(policy.robots_at(i));
+    let beta = model.service().alpha();
+    let gam = model.obsolescence_alpha();
+    let nu = st.arrival;
+    let m = st.service;
+    let obs = &st.obsolescence;
+    let to = |level: usize, a: usize, s: usize, k: &[usize]| sp.offset(level) + sp.local(level, a, s, k);
+    let me = to(i, nu, m, obs);
+    let mut push = |target: usize, rate: f64| {
+        if rate > 0.0 && target != me {
+            out.push((target, rate));
+        }
+    };
+
+    // Arrival phase moves without pages: D₀(r) off-diagonal.
+    let d0 = arr.d(0);
+    for nu2 in 0..w {
+        if nu2 != nu {
+            push(to(i, nu2, m, obs), d0[(nu, nu2)]);
+        }
+    }
+    // Batches of j pages: min(j, L − i) admitted (partial admission).
+    for j in 1..=arr.max_batch() {
+        let dj = arr.d(j);
+        for nu2 in 0..w {
+            let rate = dj[(nu, nu2)];
+            if rate <= 0.0 {
+                continue;
+            }
+            let admitted = j.min(top - i);
+            if admitted == 0 {
+                push(to(i, nu2, m, obs), rate);
+            } else if i == 0 {
+                // First page starts service; the others wait, each with a
+                // fresh obsolescence phase (order within a batch is random,
+                // but the phases are i.i.d. so the order needs no sampling).
+                for (m2, &b) in beta.iter().enumerate() {
+                    if b > 0.0 {
+                        for_each_initial(admitted - 1, gam, &mut |p, k| push(to(admitted, nu2, m2, k), rate * b * p));
+                    }
+                }
+            } else {
+                let mut k2 = obs.clone();
+                for_each_initial(admitted, gam, &mut |p, k| {
+                    k2.truncate(obs.len());
+                    k2.extend_from_slice(k);
+                    push(to(i + admitted, nu2, m, &k2), rate * p);
+                });
+            }
+        }
+    }
+    if i == 0 {
+        return;
+    }
+    // Service phase moves.
+    let s = model.service().sub_generator();
+    for m2 in 0..mm {
+        if m2 != m {
+            push(to(i, nu, m2, obs), s[(m, m2)]);
+        }
+    }
+    // Service completion: the head of the queue (if any) starts service.
+    let s0 = model.service().exit_rates()[m];
+    if s0 > 0.0 {
+        if i == 1 {
+            push(to(0, nu, 0, &[]), s0);
+        } else {
+            for (m2, &b) in beta.iter().enumerate() {
+                push(to(i - 1, nu, m2, &obs[1..]), s0 * b);
+            }
+        }
+    }
+    // Each waiting page ages; at absorption it leaves (obsolescence).
+    let g = model.obsolescence_sub_generator();
+    let g0 = model.obsolescence_exit_rates();
+    let r = g.nrows();
+    let mut k2 = obs.clone();
+    for p in 0..obs.len() {
+        let k = obs[p];
+        for l in 0..r {
+            if l != k && g[(k, l)] > 0.0 {
+                k2[p] = l;
+                push(to(i, nu, m, &k2), g[(k, l)]);
+            }
+        }
+        k2[p] = k;
+        if g0[k] > 0.0 {
+            let mut rest = obs.clone();
+            rest.remove(p);
+            push(to(i - 1, nu, m, &rest), g0[k]);
+        }
+    }
+}
+
+/// The generator as a sparse CSR matrix, rows summing to zero by
+/// construction (the diagonal is minus the sum of the row's other rates).
+pub fn generator(model: &ThresholdModel, policy: &Policy) -> Result<CsMat<f64>> {
+    model.check_policy(policy)?;
+    let sp = model.space();
+    let n = sp.len();
+    let mut tri = TriMat::with_capacity((n, n), n.saturating_mul(6));
+    let mut buf = Vec::new();
+    for idx in 0..n {
+        let st = sp.state(idx);
+        transitions(model, policy, &st, &mut buf);
+        let mut total = 0.0;
+        for &(col, rate) in &buf {
+            tri.add_triplet(idx, col, rate);
+            total += rate;
+        }
+        tri.add_triplet(idx, idx, -total);
+    }
+    Ok(tri.to_csr())
+}

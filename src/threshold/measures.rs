@@ -1,0 +1,148 @@
+//! Performance measures (paper 002, §4, Theorems 1–3; the mean response
+//! time of Corollary 1 by Little's law) and the cost criterion (eq. 2).
+
+use super::generator::generator;
+use super::model::{Policy, ThresholdModel};
+use super::solve::{block_solve, residual};
+use crate::error::{Error, Result};
+use crate::validate;
+
+/// Stationary performance of the crawler under one policy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measures {
+    /// λ: pages offered per unit time (Theorem 2, averaged over the modes).
+    pub fundamental_rate: f64,
+    /// P_loss: share of offered pages lost to a full buffer (Theorem 2).
+    pub loss_probability: f64,
+    /// P_obs: share of offered pages that become obsolete while waiting (Theorem 3).
+    pub obsolescence_probability: f64,
+    /// P_succ: share of offered pages served (Theorem 3, eq. 15).
+    pub success_probability: f64,
+    /// P_starv: probability that the system is empty (Theorem 1).
+    pub starvation_probability: f64,
+    /// Pages served per unit time.
+    pub throughput: f64,
+    /// Mean number of pages in the system.
+    pub mean_pages: f64,
+    /// Mean number of waiting pages.
+    pub mean_queue: f64,
+    /// V: mean sojourn time of an admitted page (served or obsolete),
+    /// mean_pages / (λ(1 − P_loss)) by Little's law.
+    pub response_time: f64,
+    /// Mean time an admitted page spends in the buffer.
+    pub waiting_time: f64,
+    /// Mean number of active robots (Theorem 1).
+    pub mean_robots: f64,
+    /// P(r robots active), index r − 1.
+    pub robots_distribution: Vec<f64>,
+    /// P(i pages in the system), i = 0..=N+1.
+    pub level_distribution: Vec<f64>,
+    /// max_j |(πQ)_j| / max|q_ii| of the stationary vector used.
+    pub residual: f64,
+}
+
+/// One weight per term of the cost criterion (paper 002, eq. 2; the exact
+/// arrangement of the weights was lost, so each measure gets its own).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostWeights {
+    /// Weight of the loss rate λ·P_loss.
+    pub loss: f64,
+    /// Weight of the obsolescence rate λ·P_obs.
+    pub obsolescence: f64,
+    /// Weight of the response time V.
+    pub response: f64,
+    /// Weight of the mean number of active robots.
+    pub robots: f64,
+    /// Weight of the starvation probability.
+    pub starvation: f64,
+}
+
+impl CostWeights {
+    /// Weights must be finite and ≥ 0.
+    pub fn check(&self) -> Result<()> {
+        validate::non_negative("weight of loss", self.loss)?;
+        validate::non_negative("weight of obsolescence", self.obsolescence)?;
+        validate::non_negative("weight of response time", self.response)?;
+        validate::non_negative("weight of active robots", self.robots)?;
+        validate::non_negative("weight of starvation", self.starvation)?;
+        Ok(())
+    }
+}
+
+impl Measures {
+    /// The cost criterion of eq. 2:
+    /// c_loss·λP_loss + c_obs·λP_obs + c_V·V + c_R·R̄ + c_starv·P_starv.
+    pub fn cost(&self, w: &CostWeights) -> f64 {
+        let lam = self.fundamental_rate;
+        w.loss * lam * self.loss_probability
+            + w.obsolescence * lam * self.obsolescence_probability
+            + w.response * self.response_time
+            + w.robots * self.mean_robots
+            + w.starvation * self.starvation_probability
+    }
+}
+
+/// Measures from a stationary vector `pi` of the chain of `model` under `policy`.
+pub fn measures_from(model: &ThresholdModel, policy: &Policy, pi: &[f64], res: f64) -> Result<Measures> {
+    let sp = model.space();
+    if pi.len() != sp.len() {
+        return Err(Error::invalid(format!("pi has {} entries, the chain {}", pi.len(), sp.len())));
+    }
+    let top = sp.max_level();
+    let s0 = model.service().exit_rates();
+    let g0 = model.obsolescence_exit_rates();
+    let (mut offered, mut lost, mut served, mut obsolete) = (0.0, 0.0, 0.0, 0.0);
+    let mut levels = vec![0.0; top + 1];
+    let mut robots = vec![0.0; model.max_robots()];
+    for (idx, &p) in pi.iter().enumerate() {
+        if p == 0.0 {
+            continue;
+        }
+        let st = sp.state(idx);
+        let i = st.level;
+        let r = policy.robots_at(i);
+        levels[i] += p;
+        robots[r - 1] += p;
+        let arr = model.arrivals(r);
+        for j in 1..=arr.max_batch() {
+            let rate: f64 = arr.d(j).row(st.arrival).sum();
+            offered += p * rate * j as f64;
+            lost += p * rate * j.saturating_sub(top - i) as f64;
+        }
+        if i >= 1 {
+            served += p * s0[st.service];
+            obsolete += p * st.obsolescence.iter().map(|&k| g0[k]).sum::<f64>();
+        }
+    }
+    let mean_pages: f64 = levels.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
+    let mean_queue: f64 = levels.iter().enumerate().skip(1).map(|(i, p)| (i - 1) as f64 * p).sum();
+    let admitted = offered - lost;
+    let m = Measures {
+        fundamental_rate: offered,
+        loss_probability: lost / offered,
+        obsolescence_probability: obsolete / offered,
+        success_probability: served / offered,
+        starvation_probability: levels[0],
+        throughput: served,
+        mean_pages,
+        mean_queue,
+        response_time: mean_pages / admitted,
+        waiting_time: mean_queue / admitted,
+        mean_robots: robots.iter().enumerate().map(|(r, p)| (r + 1) as f64 * p).sum(),
+        robots_distribution: robots,
+        level_distribution: levels,
+        residual: res,
+    };
+    if ![m.loss_probability, m.obsolescence_probability, m.response_time, m.waiting_time].iter().all(|x| x.is_finite()) {
+        return Err(Error::Numerical("a measure is not finite (no pages admitted?)".into()));
+    }
+    Ok(m)
+}
+
+/// Builds the generator, solves it by level reduction and computes the measures.
+pub fn evaluate(model: &ThresholdModel, policy: &Policy) -> Result<Measures> {
+    let q = generator(model, policy)?;
+    let pi = block_solve(model.space(), &q)?;
+    let res = residual(&q, &pi);
+    measures_from(model, policy, &pi, res)
+}

@@ -1,0 +1,47 @@
+//! Threshold control of crawler robots with obsolescence of documents:
+//! Avrachenkov, Dudin, Klimenok, Nain, Semenova (paper 002).
+//!
+//! Pages arrive in batches from the active robots (a BMAP whose matrices
+//! depend on the number r of active robots), wait in a finite buffer of N
+//! places and are served one at a time (PH service) by the indexing engine.
+//! Each waiting page becomes obsolete after a PH time and leaves; the page
+//! in service cannot. The number of active robots follows a threshold
+//! policy on the number of pages in the system ([`Policy`]).
+//!
+//! The paper's generator blocks, cost formula and example inputs were lost
+//! in the text; the chain is rebuilt here from the model description and
+//! validated on closed forms (M/M/1/K, M/M/1/K+M, Talim et al.'s static
+//! cost) and against an independent discrete-event simulation
+//! ([`simulate()`]). Modeling decisions, each stated where it is made:
+//! - State (§3): level i = pages in the system, 0..=N+1; the arrival phase;
+//!   for i ≥ 1 the service phase; the obsolescence phase of each of the
+//!   i − 1 waiting pages in arrival order ([`state::StateSpace`]).
+//! - Policy (§2, as the tables read): modes r₁ > … > r_J and thresholds
+//!   t₁ ≤ … ≤ t_{J−1}; r₁ robots while i ≤ t₁, …, r_J when i > t_{J−1}.
+//!   Equal thresholds skip a mode.
+//! - The arrival phase is kept when the mode changes; how r robots' process
+//!   derives from one robot's is one of the paper's four interpretations
+//!   ([`crate::dist::compose`]).
+//! - Partial admission; batch pages get i.i.d. obsolescence phases.
+//! - Cost (eq. 2): one weight per measure ([`CostWeights`]).
+//!
+//! Solution: sparse generator ([`generator::generator`]), stationary vector
+//! by level reduction ([`solve::block_solve`]), cross-checked by a dense
+//! solve ([`solve::dense_solve`]) and a residual certificate.
+
+pub mod generator;
+pub mod measures;
+pub mod model;
+pub mod optimize;
+pub mod simulate;
+pub mod solve;
+pub mod state;
+
+pub use measures::{CostWeights, Measures, evaluate};
+pub use model::{Policy, ThresholdModel, phase_type_of};
+pub use optimize::{Optimum, optimize, search_space_size};
+pub use simulate::{Estimate, SimMeasures, simulate};
+pub use state::{State, StateSpace};
+
+#[cfg(test)]
+mod tests;

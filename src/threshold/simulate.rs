@@ -1,0 +1,203 @@
+//! A seeded discrete-event simulation of the crawler of paper 002, written
+//! independently of the Markov chain: pages carry sampled service times and
+//! obsolescence deadlines (not phases), the queue is a FIFO of pages, and
+//! only the arrival process is simulated through its phase. Used to check
+//! the chain's measures within confidence intervals.
+
+use super::model::{Policy, ThresholdModel};
+use crate::error::{Error, Result};
+use crate::validate;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::VecDeque;
+
+/// A point estimate and its standard error (from batch means).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Ratio of totals over the measured period.
+    pub mean: f64,
+    /// Standard error from the spread of the batch values.
+    pub std_error: f64,
+}
+
+/// Simulated counterparts of [`super::Measures`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimMeasures {
+    /// Offered pages per unit time.
+    pub fundamental_rate: Estimate,
+    /// Lost / offered.
+    pub loss_probability: Estimate,
+    /// Obsolete / offered.
+    pub obsolescence_probability: Estimate,
+    /// Served / offered.
+    pub success_probability: Estimate,
+    /// Fraction of time the system is empty.
+    pub starvation_probability: Estimate,
+    /// Served pages per unit time.
+    pub throughput: Estimate,
+    /// Time-average number of pages in the system.
+    pub mean_pages: Estimate,
+    /// Mean sojourn of admitted pages that left (served or obsolete).
+    pub response_time: Estimate,
+    /// Time-average number of active robots.
+    pub mean_robots: Estimate,
+    /// Events simulated.
+    pub events: u64,
+}
+
+#[derive(Default, Clone)]
+struct Acc {
+    time: f64,
+    empty: f64,
+    pages: f64,
+    robots: f64,
+    offered: f64,
+    lost: f64,
+    obsolete: f64,
+    served: f64,
+    sojourn: f64,
+}
+
+fn estimate(batches: &[Acc], num: impl Fn(&Acc) -> f64, den: impl Fn(&Acc) -> f64) -> Estimate {
+    let (n, d): (f64, f64) = batches.iter().fold((0.0, 0.0), |(a, b), x| (a + num(x), b + den(x)));
+    let mean = n / d;
+    let vals: Vec<f64> = batches.iter().filter(|x| den(x) > 0.0).map(|x| num(x) / den(x)).collect();
+    let k = vals.len() as f64;
+    let avg = vals.iter().sum::<f64>() / k;
+    let var = vals.iter().map(|v| (v - avg) * (v - avg)).sum::<f64>() / (k - 1.0).max(1.0);
+    Estimate { mean, std_error: (var / k).sqrt() }
+}
+
+/// Simulates `horizon` time units after a warm-up of `warmup`, split into
+/// `batches` equal batches for the standard errors.
+pub fn simulate(
+    model: &ThresholdModel,
+    policy: &Policy,
+    warmup: f64,
+    horizon: f64,
+    batches: usize,
+    seed: u64,
+) -> Result<SimMeasures> {
+    model.check_policy(policy)?;
+    validate::non_negative("warmup", warmup)?;
+    validate::positive("horizon", horizon)?;
+    if !(2..=10_000).contains(&batches) {
+        return Err(Error::invalid(format!("batches must be in 2..=10000, got {batches}")));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let top = model.space().max_level();
+    let end = warmup + horizon;
+    let width = horizon / batches as f64;
+    let mut acc = vec![Acc::default(); batches];
+    let batch_of = |t: f64| -> Option<usize> {
+        if t < warmup { None } else { Some((((t - warmup) / width) as usize).min(batches - 1)) }
+    };
+    // Arrival phase from the stationary law of the first mode's process.
+    let mut nu = crate::dist::pick(&mut rng, model.arrivals(policy.robots_at(0)).stationary());
+    let mut t = 0.0;
+    // (arrival time, deadline) of waiting pages, head first.
+    let mut queue: VecDeque<(f64, f64)> = VecDeque::new();
+    let mut in_service: Option<(f64, f64)> = None; // (arrival time, completion time)
+    let mut events = 0u64;
+    while t < end {
+        let level = queue.len() + usize::from(in_service.is_some());
+        let robots = policy.robots_at(level);
+        let arr = model.arrivals(robots);
+        let q = -arr.d(0)[(nu, nu)];
+        // Memoryless clock, redrawn after every event (the mode may change).
+        let t_arr = t + crate::dist::exp_sample(&mut rng, q);
+        let t_srv = in_service.map_or(f64::INFINITY, |s| s.1);
+        let (dead_pos, t_dead) = queue
+            .iter()
+            .enumerate()
+            .fold((usize::MAX, f64::INFINITY), |b, (p, x)| if x.1 < b.1 { (p, x.1) } else { b });
+        let t_next = t_arr.min(t_srv).min(t_dead).min(end);
+        // Time averages over [t, t_next], split at batch boundaries.
+        let mut a = t.max(warmup);
+        while a < t_next {
+            let Some(b) = batch_of(a) else { break };
+            let stop = if b + 1 == batches { t_next } else { (warmup + (b + 1) as f64 * width).min(t_next) };
+            let dt = stop - a;
+            let x = &mut acc[b];
+            x.time += dt;
+            x.pages += dt * level as f64;
+            x.robots += dt * robots as f64;
+            if level == 0 {
+                x.empty += dt;
+            }
+            a = stop;
+        }
+        t = t_next;
+        if t >= end {
+            break;
+        }
+        events += 1;
+        let slot = batch_of(t);
+        if t == t_srv {
+            let (arrived, _) = in_service.take().unwrap_or((t, t));
+            if let Some(b) = slot {
+                acc[b].served += 1.0;
+                acc[b].sojourn += t - arrived;
+            }
+            if let Some((arrived, _)) = queue.pop_front() {
+                in_service = Some((arrived, t + model.service().sample(&mut rng)));
+            }
+        } else if t == t_dead {
+            let (arrived, _) = queue.remove(dead_pos).unwrap_or((t, t));
+            if let Some(b) = slot {
+                acc[b].obsolete += 1.0;
+                acc[b].sojourn += t - arrived;
+            }
+        } else {
+            // Which transition of the arrival phase: D₀ off-diagonal or a batch.
+            let u = rng.random::<f64>() * q;
+            let mut cum = 0.0;
+            let mut chosen: Option<(usize, usize)> = None; // (batch size, next phase)
+            'pick: for j in 0..=arr.max_batch() {
+                let d = arr.d(j);
+                for nu2 in 0..d.ncols() {
+                    if j == 0 && nu2 == nu {
+                        continue;
+                    }
+                    cum += d[(nu, nu2)];
+                    if u < cum {
+                        chosen = Some((j, nu2));
+                        break 'pick;
+                    }
+                }
+            }
+            // Rounding left u above the total: treat as the last possible move.
+            let (j, nu2) = chosen.unwrap_or((0, nu));
+            nu = nu2;
+            if j > 0 {
+                let admitted = j.min(top - level);
+                if let Some(b) = slot {
+                    acc[b].offered += j as f64;
+                    acc[b].lost += (j - admitted) as f64;
+                }
+                for _ in 0..admitted {
+                    if in_service.is_none() {
+                        in_service = Some((t, t + model.service().sample(&mut rng)));
+                    } else {
+                        let deadline = model.obsolescence().map_or(f64::INFINITY, |ob| t + ob.sample(&mut rng));
+                        queue.push_back((t, deadline));
+                    }
+                }
+            }
+        }
+    }
+    let total_time = |x: &Acc| x.time;
+    let offered = |x: &Acc| x.offered;
+    Ok(SimMeasures {
+        fundamental_rate: estimate(&acc, offered, total_time),
+        loss_probability: estimate(&acc, |x| x.lost, offered),
+        obsolescence_probability: estimate(&acc, |x| x.obsolete, offered),
+        success_probability: estimate(&acc, |x| x.served, offered),
+        starvation_probability: estimate(&acc, |x| x.empty, total_time),
+        throughput: estimate(&acc, |x| x.served, total_time),
+        mean_pages: estimate(&acc, |x| x.pages, total_time),
+        response_time: estimate(&acc, |x| x.sojourn, |x| x.served + x.obsolete),
+        mean_robots: estimate(&acc, |x| x.robots, total_time),
+        events,
+    })
+}

@@ -1,0 +1,209 @@
+use super::generator::generator;
+use super::solve::{block_solve, dense_solve, residual};
+use super::*;
+use crate::dist::{Bmap, PhaseType, compose};
+use crate::error::Error;
+use nalgebra::DMatrix;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Stationary law of a birth–death chain on 0..=cap (closed form by products).
+fn birth_death(birth: impl Fn(usize) -> f64, death: impl Fn(usize) -> f64, cap: usize) -> Vec<f64> {
+    let mut p = vec![1.0];
+    for n in 1..=cap {
+        let prev = p[n - 1];
+        p.push(prev * birth(n - 1) / death(n));
+    }
+    let s: f64 = p.iter().sum();
+    p.into_iter().map(|x| x / s).collect()
+}
+
+fn poisson_model(lam: f64, mu: f64, theta: Option<f64>, buffer: usize) -> ThresholdModel {
+    ThresholdModel::new(
+        vec![Bmap::poisson(lam).unwrap()],
+        PhaseType::exponential(mu).unwrap(),
+        theta.map(|t| PhaseType::exponential(t).unwrap()),
+        buffer,
+    )
+    .unwrap()
+}
+
+#[test]
+fn one_robot_poisson_exponential_is_mm1k() {
+    let (lam, mu, buffer) = (0.8, 1.0, 5);
+    let model = poisson_model(lam, mu, None, buffer);
+    let m = evaluate(&model, &Policy::fixed(1).unwrap()).unwrap();
+    let cap = buffer + 1;
+    let rho: f64 = lam / mu;
+    let p: Vec<f64> = (0..=cap).map(|n| rho.powi(n as i32) * (1.0 - rho) / (1.0 - rho.powi(cap as i32 + 1))).collect();
+    for (a, b) in m.level_distribution.iter().zip(&p) {
+        assert!((a - b).abs() < 1e-13, "{a} vs {b}");
+    }
+    assert!((m.loss_probability - p[cap]).abs() < 1e-13);
+    assert!((m.starvation_probability - p[0]).abs() < 1e-13);
+    assert!(m.obsolescence_probability.abs() < 1e-15);
+    assert!((m.throughput - mu * (1.0 - p[0])).abs() < 1e-13);
+    let l: f64 = p.iter().enumerate().map(|(n, x)| n as f64 * x).sum();
+    assert!((m.response_time - l / (lam * (1.0 - p[cap]))).abs() < 1e-12);
+    assert!(m.residual < 1e-14);
+}
+
+#[test]
+fn exponential_obsolescence_is_mm1k_plus_m() {
+    let (lam, mu, theta, buffer) = (1.7, 1.0, 0.3, 6);
+    let model = poisson_model(lam, mu, Some(theta), buffer);
+    let m = evaluate(&model, &Policy::fixed(1).unwrap()).unwrap();
+    let cap = buffer + 1;
+    // Death rate μ + (n − 1)θ: the page in service does not age.
+    let p = birth_death(|_| lam, |n| mu + (n - 1) as f64 * theta, cap);
+    for (a, b) in m.level_distribution.iter().zip(&p) {
+        assert!((a - b).abs() < 1e-13, "{a} vs {b}");
+    }
+    let obs: f64 = p.iter().enumerate().skip(1).map(|(n, x)| x * (n - 1) as f64 * theta).sum();
+    assert!((m.obsolescence_probability - obs / lam).abs() < 1e-13);
+    assert!((m.loss_probability - p[cap]).abs() < 1e-13);
+    assert!((m.loss_probability + m.obsolescence_probability + m.success_probability - 1.0).abs() < 1e-13);
+}
+
+/// Talim et al. (paper 001) static policy at ρ = 1, K = 15: C_s =
+/// (γ + 1)/16 = 0.133125 for γ = 1.13 (their table), i.e. γ·P(empty) + loss rate.
+#[test]
+fn talim_static_cost() {
+    let model = poisson_model(1.0, 1.0, None, 14);
+    let w = CostWeights { loss: 1.0, obsolescence: 0.0, response: 0.0, robots: 0.0, starvation: 1.13 };
+    let m = evaluate(&model, &Policy::fixed(1).unwrap()).unwrap();
+    assert!((m.cost(&w) - 0.133125).abs() < 1e-13, "{}", m.cost(&w));
+}
+
+fn random_bmap(rng: &mut Xoshiro256PlusPlus, n: usize, k: usize) -> Bmap {
+    let mut d: Vec<DMatrix<f64>> = (0..=k).map(|_| DMatrix::zeros(n, n)).collect();
+    for (j, m) in d.iter_mut().enumerate() {
+        for a in 0..n {
+            for b in 0..n {
+                if j > 0 || a != b {
+                    m[(a, b)] = rng.random_range(0.0..1.0) / (j.max(1) as f64);
+                }
+            }
+        }
+    }
+    for a in 0..n {
+        let s: f64 = d.iter().map(|m| m.row(a).sum()).sum();
+        d[0][(a, a)] = -s;
+    }
+    Bmap::from_matrices(&d).unwrap()
+}
+
+fn random_model(seed: u64) -> ThresholdModel {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let one = random_bmap(&mut rng, 2, 3);
+    let arrivals = compose::scaled(&one, 3).unwrap();
+    let service = PhaseType::coxian(&[rng.random_range(1.0..4.0), rng.random_range(1.0..4.0)], &[rng.random_range(0.0..1.0)])
+        .unwrap();
+    let p = rng.random_range(0.1..0.9);
+    let ob = PhaseType::hyperexponential(&[p, 1.0 - p], &[rng.random_range(0.1..0.5), rng.random_range(0.5..2.0)]).unwrap();
+    ThresholdModel::new(arrivals, service, Some(ob), rng.random_range(2..=4)).unwrap()
+}
+
+#[test]
+fn generator_and_solvers_agree_on_random_models() {
+    for seed in 0..8 {
+        let model = random_model(seed);
+        let policy = Policy::new(vec![3, 2, 1], vec![0, 2]).unwrap();
+        let q = generator(&model, &policy).unwrap();
+        for (row, vec) in q.outer_iterator().enumerate() {
+            let s: f64 = vec.iter().map(|(_, v)| v).sum();
+            let diag = vec.get(row).copied().unwrap_or(0.0);
+            assert!(s.abs() <= 1e-14 * diag.abs(), "row {row} sums to {s}");
+        }
+        let a = block_solve(model.space(), &q).unwrap();
+        let b = dense_solve(&q).unwrap();
+        assert!((a.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(a.iter().all(|&x| x >= 0.0));
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() < 1e-12, "seed {seed}: {x} vs {y}");
+        }
+        assert!(residual(&q, &a) < 1e-13, "residual {}", residual(&q, &a));
+        let m = evaluate(&model, &policy).unwrap();
+        // Flow balance: admitted = served + obsolete.
+        assert!((m.loss_probability + m.obsolescence_probability + m.success_probability - 1.0).abs() < 1e-12);
+        assert!(m.mean_robots <= 3.0 && m.mean_robots >= 1.0);
+    }
+}
+
+/// Paper 002's real-data table: {3,2,1} with thresholds (0,0) costs what
+/// {3,1} with threshold 0 costs (591.72 both): the skipped mode never acts.
+#[test]
+fn equal_thresholds_skip_a_mode() {
+    let model = random_model(42);
+    let w = CostWeights { loss: 1.0, obsolescence: 2.0, response: 0.5, robots: 0.3, starvation: 4.0 };
+    let a = evaluate(&model, &Policy::new(vec![3, 2, 1], vec![0, 0]).unwrap()).unwrap();
+    let b = evaluate(&model, &Policy::new(vec![3, 1], vec![0]).unwrap()).unwrap();
+    assert_eq!(a.level_distribution, b.level_distribution);
+    assert_eq!(a.cost(&w), b.cost(&w));
+    let c = evaluate(&model, &Policy::new(vec![3, 2, 1], vec![0, 1]).unwrap()).unwrap();
+    assert!((a.cost(&w) - c.cost(&w)).abs() > 1e-9);
+}
+
+#[test]
+fn optimizer_enumerates_the_stated_search_space() {
+    let model = random_model(5);
+    let w = CostWeights { loss: 3.0, obsolescence: 1.0, response: 0.2, robots: 0.5, starvation: 2.0 };
+    let l = model.space().max_level();
+    let opt = optimize(&model, &[3, 2, 1], &w, 10_000).unwrap();
+    assert_eq!(u128::from(opt.evaluated), search_space_size(&model, 3));
+    assert_eq!(opt.evaluated as usize, l * (l + 1) / 2);
+    // Brute force with explicit loops.
+    let mut best = f64::INFINITY;
+    for t1 in 0..l {
+        for t2 in t1..l {
+            let c = evaluate(&model, &Policy::new(vec![3, 2, 1], vec![t1, t2]).unwrap()).unwrap().cost(&w);
+            best = best.min(c);
+        }
+    }
+    assert_eq!(opt.cost, best);
+    assert!(matches!(optimize(&model, &[3, 2, 1], &w, 2), Err(Error::TooLarge(m)) if m.contains("threshold vectors")));
+    assert!(optimize(&model, &[4, 1], &w, 100).is_err());
+    let fixed = optimize(&model, &[2], &w, 1).unwrap();
+    assert_eq!(fixed.evaluated, 1);
+}
+
+#[test]
+fn size_is_checked_before_allocating() {
+    let ob = PhaseType::hyperexponential(&[0.5, 0.5], &[1.0, 2.0]).unwrap();
+    let r = ThresholdModel::new(
+        vec![Bmap::poisson(1.0).unwrap()],
+        PhaseType::exponential(1.0).unwrap(),
+        Some(ob),
+        60,
+    );
+    assert!(matches!(r, Err(Error::TooLarge(m)) if m.contains("states")));
+    assert!(Policy::new(vec![1, 2], vec![0]).is_err());
+    assert!(Policy::new(vec![2, 1], vec![]).is_err());
+    assert!(Policy::new(vec![3, 2, 1], vec![2, 1]).is_err());
+    let p = Policy::new(vec![4, 3, 1], vec![0, 2]).unwrap();
+    assert_eq!((0..5).map(|i| p.robots_at(i)).collect::<Vec<_>>(), vec![4, 3, 3, 1, 1]);
+}
+
+fn within(name: &str, chain: f64, sim: Estimate) {
+    let tol = 4.5 * sim.std_error + 1e-3 * chain.abs().max(1e-3);
+    assert!((chain - sim.mean).abs() <= tol, "{name}: chain {chain}, simulation {} ± {}", sim.mean, sim.std_error);
+}
+
+#[test]
+fn simulation_agrees_with_the_chain() {
+    for seed in [1u64, 2, 3] {
+        let model = random_model(seed);
+        let policy = Policy::new(vec![3, 1], vec![1]).unwrap();
+        let m = evaluate(&model, &policy).unwrap();
+        let s = simulate(&model, &policy, 200.0, 30_000.0, 30, seed).unwrap();
+        within("fundamental rate", m.fundamental_rate, s.fundamental_rate);
+        within("loss", m.loss_probability, s.loss_probability);
+        within("obsolescence", m.obsolescence_probability, s.obsolescence_probability);
+        within("success", m.success_probability, s.success_probability);
+        within("starvation", m.starvation_probability, s.starvation_probability);
+        within("throughput", m.throughput, s.throughput);
+        within("mean pages", m.mean_pages, s.mean_pages);
+        within("response time", m.response_time, s.response_time);
+        within("mean robots", m.mean_robots, s.mean_robots);
+    }
+}
