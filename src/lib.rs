@@ -27,6 +27,7 @@
 pub mod dist;
 pub mod error;
 pub mod freshness;
+pub mod probe;
 pub mod validate;
 
 pub use error::{Error, Result};
