@@ -17,3 +17,4 @@
 pub mod common;
 pub mod dist;
 pub mod freshness;
+pub mod probe;

@@ -457,6 +457,9 @@ impl Problem {
     /// largest penalized count) the exact layered hull is used.
     pub fn all_costs(&self, max_n: usize) -> Result<Vec<f64>> {
         self.check_budget(max_n)?;
+        if self.allowed[1..].iter().filter(|&&a| a).count() < max_n {
+            return Err(self.infeasible(max_n));
+        }
         let Some((k_top, _, c_top)) = self.penalized(0.0) else {
             return Err(self.infeasible(1));
         };

@@ -30,6 +30,16 @@ impl Planner {
         &self.profile
     }
 
+    /// Minimum spacing δ.
+    pub fn delta(&self) -> f64 {
+        self.delta
+    }
+
+    /// Allowed windows, if any.
+    pub fn windows(&self) -> Option<&[(f64, f64)]> {
+        self.windows.as_deref()
+    }
+
     /// The prepared problem (9).
     pub fn problem(&self) -> &Problem {
         &self.problem
