@@ -189,6 +189,38 @@
 #define CRAWLSCHED_THRESHOLD_WEIGHT_COUNT 5
 
 /**
+ * The paper's O(nN^2) dynamic program (Algorithm 1), the reference.
+ */
+#define CRAWLSCHED_PROBE_METHOD_REFERENCE 0
+
+/**
+ * Monge divide and conquer per layer, O(nN log N).
+ */
+#define CRAWLSCHED_PROBE_METHOD_DIVIDE_CONQUER 1
+
+/**
+ * Convex hull trick per layer, O(nN).
+ */
+#define CRAWLSCHED_PROBE_METHOD_HULL 2
+
+/**
+ * Lagrangian relaxation over n, O(N) per multiplier (the default choice).
+ */
+#define CRAWLSCHED_PROBE_METHOD_LAGRANGIAN 3
+
+/**
+ * Threshold policy: probe once the expected cost since the last probe
+ * reaches a level (paper §5.2).
+ */
+#define CRAWLSCHED_PROBE_POLICY_THRESHOLD 0
+
+/**
+ * First-arrival policy: probe once an update since the last probe is
+ * likely enough (paper §5.2).
+ */
+#define CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL 1
+
+/**
  * A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
  * handle may be used from any number of threads at once. Free with
  * crawlsched_bmap_free().
@@ -218,6 +250,22 @@ typedef struct crawlsched_estimator_t crawlsched_estimator_t;
  * Free with crawlsched_freshness_model_free().
  */
 typedef struct crawlsched_freshness_model_t crawlsched_freshness_model_t;
+
+/**
+ * Plans optimal probe schedules on N candidate times for one profile,
+ * spacing and allowed windows; re-plans after crawlsched_probe_planner_set_*.
+ * Mutable; calls are serialised internally, so threads may share one
+ * handle. Free with crawlsched_probe_planner_free().
+ */
+typedef struct crawlsched_probe_planner_t crawlsched_probe_planner_t;
+
+/**
+ * Update intensity lambda(t) and importance a(t) over a horizon [0, T],
+ * with prefix integrals for O(1)-per-interval costs. Immutable: one handle
+ * may be used from any number of threads at once. Free with
+ * crawlsched_probe_profile_free().
+ */
+typedef struct crawlsched_probe_profile_t crawlsched_probe_profile_t;
 
 /**
  * A stationary arrival process with single arrivals: Poisson, MMPP or MAP
@@ -1280,6 +1328,212 @@ crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_thresh
                                                   double *out_cost,
                                                   uint64_t *out_evaluated,
                                                   struct crawlsched_error_t *err);
+
+/**
+ * A profile from two piecewise-constant functions: lambda(t) =
+ * lambda_values[k] on [lambda_breaks[k], lambda_breaks[k+1]) (pieces
+ * lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
+ * values >= 0), repeating with period lambda_breaks[lambda_pieces] if
+ * lambda_periodic != 0; a(t) likewise. horizon = T > 0.
+ */
+crawlsched_status_t crawlsched_probe_profile_new(const double *lambda_breaks,
+                                                 const double *lambda_values,
+                                                 size_t lambda_pieces,
+                                                 int32_t lambda_periodic,
+                                                 const double *a_breaks,
+                                                 const double *a_values,
+                                                 size_t a_pieces,
+                                                 int32_t a_periodic,
+                                                 double horizon,
+                                                 struct crawlsched_probe_profile_t **out,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * The paper's DBWorld profile (Table 2; days, week from Monday 00:00) with
+ * importance `ratio` in weekday work hours [9:00, 18:00) and 1 elsewhere.
+ */
+crawlsched_status_t crawlsched_probe_profile_dbworld(double ratio,
+                                                     double horizon_days,
+                                                     struct crawlsched_probe_profile_t **out,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * The paper's MicroNet profile (Table 3) with work hours [9:00, 19:00).
+ */
+crawlsched_status_t crawlsched_probe_profile_micronet(double ratio,
+                                                      double horizon_days,
+                                                      struct crawlsched_probe_profile_t **out,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Releases a profile. NULL is a no-op.
+ */
+void crawlsched_probe_profile_free(struct crawlsched_probe_profile_t *profile);
+
+/**
+ * Expected cost of one interval between probes at s and f,
+ * C(s, f) = int_s^f lambda(t) int_t^f a (eq. 5), 0 <= s <= f <= T.
+ */
+crawlsched_status_t crawlsched_probe_interval_cost(const struct crawlsched_probe_profile_t *profile,
+                                                   double s,
+                                                   double f,
+                                                   double *out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Expected cost (eq. 6) of probing at probes[0..n] (sorted, >= 0, the last
+ * equal to T).
+ */
+crawlsched_status_t crawlsched_probe_expected_cost(const struct crawlsched_probe_profile_t *profile,
+                                                   const double *probes,
+                                                   size_t n,
+                                                   double *out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Realized cost (eq. 3, 4) of the schedule probes[0..n] on an observed
+ * trace of update times updates[0..m] (sorted, in [0, T]).
+ */
+crawlsched_status_t crawlsched_probe_realized_cost(const struct crawlsched_probe_profile_t *profile,
+                                                   const double *probes,
+                                                   size_t n,
+                                                   const double *updates,
+                                                   size_t m,
+                                                   double *out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Maximum-likelihood intensity per piece from sorted update times
+ * times[0..n] observed over [0, window]: pieces given by breaks[0..pieces]
+ * (pieces + 1 entries from 0), folded onto one period if periodic != 0.
+ * smoothing >= 0 adds that much pseudo-exposure at the overall rate
+ * (0 = plain MLE). Writes out[0..pieces].
+ */
+crawlsched_status_t crawlsched_probe_estimate_intensity(const double *times,
+                                                        size_t n,
+                                                        double window,
+                                                        const double *breaks,
+                                                        size_t pieces,
+                                                        int32_t periodic,
+                                                        double smoothing,
+                                                        double *out,
+                                                        size_t out_cap,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Uniform probing: n probes at iT/n, into out[0..n].
+ */
+crawlsched_status_t crawlsched_probe_uniform(const struct crawlsched_probe_profile_t *profile,
+                                             uint64_t n,
+                                             double *out,
+                                             size_t out_cap,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * The threshold (policy CRAWLSCHED_PROBE_POLICY_THRESHOLD, parameter: the
+ * expected-cost level > 0) or first-arrival (CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
+ * parameter: the probability in (0, 1)) schedule. Variable-size output
+ * (see docs/c-api.md); the last probe is T.
+ */
+crawlsched_status_t crawlsched_probe_policy_schedule(const struct crawlsched_probe_profile_t *profile,
+                                                     int32_t policy,
+                                                     double parameter,
+                                                     double *out,
+                                                     size_t out_cap,
+                                                     size_t *out_len,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * The threshold or first-arrival schedule with exactly n probes: the
+ * policy's parameter is tuned by bisection and written to *out_parameter;
+ * the probes go to out[0..n]. NOT_CONVERGED if no parameter gives n.
+ */
+crawlsched_status_t crawlsched_probe_policy_with_budget(const struct crawlsched_probe_profile_t *profile,
+                                                        int32_t policy,
+                                                        uint64_t n,
+                                                        double *out_parameter,
+                                                        double *out,
+                                                        size_t out_cap,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Algorithm 10: improves probes[0..n] (spacing >= delta, last = T) by
+ * greedy mu-moves with mu0, mu_min, rho, iota (the paper uses 0.5,
+ * 1/512, 0.5 and a small iota > 0). Writes the improved times to out[0..n]
+ * and the number of moves to *out_moves. The result never costs more.
+ */
+crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profile_t *profile,
+                                             const double *probes,
+                                             size_t n,
+                                             double delta,
+                                             double mu0,
+                                             double mu_min,
+                                             double rho,
+                                             double iota,
+                                             double *out,
+                                             size_t out_cap,
+                                             uint64_t *out_moves,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * A planner on `grid` = N evenly spaced candidate times over [0, T] of
+ * `profile` (copied), with minimum spacing delta >= 0 and no windows.
+ */
+crawlsched_status_t crawlsched_probe_planner_new(const struct crawlsched_probe_profile_t *profile,
+                                                 uint64_t grid,
+                                                 double delta,
+                                                 struct crawlsched_probe_planner_t **out,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * Releases a planner. NULL is a no-op.
+ */
+void crawlsched_probe_planner_free(struct crawlsched_probe_planner_t *planner);
+
+/**
+ * Replaces the planner's profile (copied; e.g. re-estimated) so the next
+ * plan uses it. Grid, spacing and windows are kept. On error the planner
+ * is unchanged.
+ */
+crawlsched_status_t crawlsched_probe_planner_set_profile(const struct crawlsched_probe_planner_t *planner,
+                                                         const struct crawlsched_probe_profile_t *profile,
+                                                         struct crawlsched_error_t *err);
+
+/**
+ * Sets the minimum spacing delta >= 0 and the allowed windows
+ * [starts[k], ends[k]] (k < len; len = 0 allows every time). Probes other
+ * than the final one at T must fall in a window.
+ */
+crawlsched_status_t crawlsched_probe_planner_set_constraints(const struct crawlsched_probe_planner_t *planner,
+                                                             double delta,
+                                                             const double *starts,
+                                                             const double *ends,
+                                                             size_t len,
+                                                             struct crawlsched_error_t *err);
+
+/**
+ * An optimal schedule of exactly n probes (1 <= n <= N) by `method`
+ * (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
+ * out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
+ * windows leave no room for n probes.
+ */
+crawlsched_status_t crawlsched_probe_planner_plan(const struct crawlsched_probe_planner_t *planner,
+                                                  uint64_t n,
+                                                  int32_t method,
+                                                  double *out,
+                                                  size_t out_cap,
+                                                  double *out_cost,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Optimal expected cost for every budget n = 1..max_n at once (Lagrangian
+ * relaxation), into out[0..max_n].
+ */
+crawlsched_status_t crawlsched_probe_planner_all_costs(const struct crawlsched_probe_planner_t *planner,
+                                                       uint64_t max_n,
+                                                       double *out,
+                                                       size_t out_cap,
+                                                       struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -29,6 +29,7 @@ pub mod error;
 pub mod freshness;
 pub mod routing;
 pub mod threshold;
+pub mod probe;
 pub mod validate;
 
 pub use error::{Error, Result};

@@ -19,3 +19,4 @@ pub mod dist;
 pub mod freshness;
 pub mod routing;
 pub mod threshold;
+pub mod probe;

@@ -1,0 +1,468 @@
+//! C API of [`crate::probe`] (Eckstein, Gal, Reiner): update-intensity
+//! profiles, expected and realized costs, optimal probe schedules under a
+//! politeness budget, Algorithm 10 and the paper's baselines.
+//!
+//! Times are in the caller's unit (the paper uses days); intensities are
+//! updates per time unit. Probe times are `double`s, the last one is T.
+
+#![allow(non_camel_case_types)]
+
+use super::common::*;
+use crate::probe::baselines::{self, Policy};
+use crate::probe::improve::{ImproverParams, improve};
+use crate::probe::planner::Planner;
+use crate::probe::profile::{self, PiecewiseConstant, Profile};
+use crate::probe::{Method, cost};
+use std::sync::Mutex;
+
+/// The paper's O(nN^2) dynamic program (Algorithm 1), the reference.
+pub const CRAWLSCHED_PROBE_METHOD_REFERENCE: i32 = 0;
+/// Monge divide and conquer per layer, O(nN log N).
+pub const CRAWLSCHED_PROBE_METHOD_DIVIDE_CONQUER: i32 = 1;
+/// Convex hull trick per layer, O(nN).
+pub const CRAWLSCHED_PROBE_METHOD_HULL: i32 = 2;
+/// Lagrangian relaxation over n, O(N) per multiplier (the default choice).
+pub const CRAWLSCHED_PROBE_METHOD_LAGRANGIAN: i32 = 3;
+
+/// Threshold policy: probe once the expected cost since the last probe
+/// reaches a level (paper §5.2).
+pub const CRAWLSCHED_PROBE_POLICY_THRESHOLD: i32 = 0;
+/// First-arrival policy: probe once an update since the last probe is
+/// likely enough (paper §5.2).
+pub const CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL: i32 = 1;
+
+/// Update intensity lambda(t) and importance a(t) over a horizon [0, T],
+/// with prefix integrals for O(1)-per-interval costs. Immutable: one handle
+/// may be used from any number of threads at once. Free with
+/// crawlsched_probe_profile_free().
+pub struct crawlsched_probe_profile_t {
+    magic: u64,
+    inner: Profile,
+}
+impl_handle!(crawlsched_probe_profile_t, "probe profile", 0x6372_6177_7072_6f66);
+
+/// Plans optimal probe schedules on N candidate times for one profile,
+/// spacing and allowed windows; re-plans after crawlsched_probe_planner_set_*.
+/// Mutable; calls are serialised internally, so threads may share one
+/// handle. Free with crawlsched_probe_planner_free().
+pub struct crawlsched_probe_planner_t {
+    magic: u64,
+    inner: Mutex<Planner>,
+}
+impl_handle!(crawlsched_probe_planner_t, "probe planner", 0x6372_6177_706c_616e);
+
+fn publish_profile(p: Profile, out: Out<*mut crawlsched_probe_profile_t>) {
+    let magic = <crawlsched_probe_profile_t as Handle>::MAGIC;
+    new_handle(crawlsched_probe_profile_t { magic, inner: p }, out);
+}
+
+fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
+    usize::try_from(n).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("{name} = {n} does not fit in size_t")))
+}
+
+/// # Safety
+/// `breaks` points to pieces + 1 doubles and `values` to `pieces`.
+unsafe fn piecewise(breaks: *const f64, values: *const f64, pieces: usize, periodic: i32, name: &str) -> FfiResult<PiecewiseConstant> {
+    let nb = pieces.checked_add(1).ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, "pieces overflows"))?;
+    let b = unsafe { slice_in(breaks, nb, name)? };
+    let v = unsafe { slice_in(values, pieces, name)? };
+    if pieces == 0 {
+        return Err(FfiError::invalid(format!("{name}: at least one piece is needed")));
+    }
+    Ok(PiecewiseConstant::new(b, v, periodic != 0)?)
+}
+
+fn write_all(dst: &mut [f64], src: &[f64], name: &str) -> FfiResult<()> {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = finite(name, s)?;
+    }
+    Ok(())
+}
+
+/// A profile from two piecewise-constant functions: lambda(t) =
+/// lambda_values[k] on [lambda_breaks[k], lambda_breaks[k+1]) (pieces
+/// lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
+/// values >= 0), repeating with period lambda_breaks[lambda_pieces] if
+/// lambda_periodic != 0; a(t) likewise. horizon = T > 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_profile_new(
+    lambda_breaks: *const f64,
+    lambda_values: *const f64,
+    lambda_pieces: usize,
+    lambda_periodic: i32,
+    a_breaks: *const f64,
+    a_values: *const f64,
+    a_pieces: usize,
+    a_periodic: i32,
+    horizon: f64,
+    out: *mut *mut crawlsched_probe_profile_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let l = unsafe { piecewise(lambda_breaks, lambda_values, lambda_pieces, lambda_periodic, "lambda")? };
+        let a = unsafe { piecewise(a_breaks, a_values, a_pieces, a_periodic, "importance")? };
+        publish_profile(Profile::new(l, a, horizon)?, out);
+        Ok(())
+    })
+}
+
+/// The paper's DBWorld profile (Table 2; days, week from Monday 00:00) with
+/// importance `ratio` in weekday work hours [9:00, 18:00) and 1 elsewhere.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_profile_dbworld(
+    ratio: f64,
+    horizon_days: f64,
+    out: *mut *mut crawlsched_probe_profile_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        publish_profile(Profile::dbworld(ratio, horizon_days)?, out);
+        Ok(())
+    })
+}
+
+/// The paper's MicroNet profile (Table 3) with work hours [9:00, 19:00).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_profile_micronet(
+    ratio: f64,
+    horizon_days: f64,
+    out: *mut *mut crawlsched_probe_profile_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        publish_profile(Profile::micronet(ratio, horizon_days)?, out);
+        Ok(())
+    })
+}
+
+/// Releases a profile. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_profile_free(profile: *mut crawlsched_probe_profile_t) {
+    guard_value((), || unsafe { free_handle(profile) })
+}
+
+/// Expected cost of one interval between probes at s and f,
+/// C(s, f) = int_s^f lambda(t) int_t^f a (eq. 5), 0 <= s <= f <= T.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_interval_cost(
+    profile: *const crawlsched_probe_profile_t,
+    s: f64,
+    f: f64,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let p = unsafe { handle(profile, "profile")? };
+        let out = Out::new(out, "out")?;
+        let h = p.inner.horizon();
+        if !(s.is_finite() && f.is_finite() && 0.0 <= s && s <= f && f <= h) {
+            return Err(FfiError::invalid(format!("need 0 <= s <= f <= T = {h}, got s = {s}, f = {f}")));
+        }
+        out.write(finite("cost", p.inner.interval_cost(s, f))?);
+        Ok(())
+    })
+}
+
+/// Expected cost (eq. 6) of probing at probes[0..n] (sorted, >= 0, the last
+/// equal to T).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_expected_cost(
+    profile: *const crawlsched_probe_profile_t,
+    probes: *const f64,
+    n: usize,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let p = unsafe { handle(profile, "profile")? };
+        let out = Out::new(out, "out")?;
+        let v = unsafe { slice_in(probes, n, "probes")? };
+        out.write(finite("cost", cost::expected_cost(&p.inner, v)?)?);
+        Ok(())
+    })
+}
+
+/// Realized cost (eq. 3, 4) of the schedule probes[0..n] on an observed
+/// trace of update times updates[0..m] (sorted, in [0, T]).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_realized_cost(
+    profile: *const crawlsched_probe_profile_t,
+    probes: *const f64,
+    n: usize,
+    updates: *const f64,
+    m: usize,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let p = unsafe { handle(profile, "profile")? };
+        let out = Out::new(out, "out")?;
+        let v = unsafe { slice_in(probes, n, "probes")? };
+        let u = unsafe { slice_in(updates, m, "updates")? };
+        out.write(finite("cost", cost::realized_cost(&p.inner, v, u)?)?);
+        Ok(())
+    })
+}
+
+/// Maximum-likelihood intensity per piece from sorted update times
+/// times[0..n] observed over [0, window]: pieces given by breaks[0..pieces]
+/// (pieces + 1 entries from 0), folded onto one period if periodic != 0.
+/// smoothing >= 0 adds that much pseudo-exposure at the overall rate
+/// (0 = plain MLE). Writes out[0..pieces].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_estimate_intensity(
+    times: *const f64,
+    n: usize,
+    window: f64,
+    breaks: *const f64,
+    pieces: usize,
+    periodic: i32,
+    smoothing: f64,
+    out: *mut f64,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let t = unsafe { slice_in(times, n, "times")? };
+        let nb = pieces.checked_add(1).ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, "pieces overflows"))?;
+        let b = unsafe { slice_in(breaks, nb, "breaks")? };
+        let dst = unsafe { out_exact(out, out_cap, pieces, "out")? };
+        let est = profile::estimate_intensity(t, window, b, periodic != 0, smoothing)?;
+        write_all(dst, est.values(), "intensity")
+    })
+}
+
+/// Uniform probing: n probes at iT/n, into out[0..n].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_uniform(
+    profile: *const crawlsched_probe_profile_t,
+    n: u64,
+    out: *mut f64,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let p = unsafe { handle(profile, "profile")? };
+        let n = usize_from(n, "n")?;
+        let dst = unsafe { out_exact(out, out_cap, n, "out")? };
+        write_all(dst, &baselines::uniform(&p.inner, n)?, "probe time")
+    })
+}
+
+/// The threshold (policy CRAWLSCHED_PROBE_POLICY_THRESHOLD, parameter: the
+/// expected-cost level > 0) or first-arrival (CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
+/// parameter: the probability in (0, 1)) schedule. Variable-size output
+/// (see docs/c-api.md); the last probe is T.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_policy_schedule(
+    profile: *const crawlsched_probe_profile_t,
+    policy: i32,
+    parameter: f64,
+    out: *mut f64,
+    out_cap: usize,
+    out_len: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let p = unsafe { handle(profile, "profile")? };
+        let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
+        let s = match policy {
+            CRAWLSCHED_PROBE_POLICY_THRESHOLD => baselines::threshold(&p.inner, parameter)?,
+            CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL => baselines::first_arrival(&p.inner, parameter)?,
+            _ => return Err(FfiError::invalid(format!("unknown policy {policy}"))),
+        };
+        buf.write(&s)
+    })
+}
+
+/// The threshold or first-arrival schedule with exactly n probes: the
+/// policy's parameter is tuned by bisection and written to *out_parameter;
+/// the probes go to out[0..n]. NOT_CONVERGED if no parameter gives n.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_policy_with_budget(
+    profile: *const crawlsched_probe_profile_t,
+    policy: i32,
+    n: u64,
+    out_parameter: *mut f64,
+    out: *mut f64,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let p = unsafe { handle(profile, "profile")? };
+        let param = Out::new(out_parameter, "out_parameter")?;
+        let n = usize_from(n, "n")?;
+        let dst = unsafe { out_exact(out, out_cap, n, "out")? };
+        let pol = match policy {
+            CRAWLSCHED_PROBE_POLICY_THRESHOLD => Policy::Threshold,
+            CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL => Policy::FirstArrival,
+            _ => return Err(FfiError::invalid(format!("unknown policy {policy}"))),
+        };
+        let (x, s) = baselines::with_budget(&p.inner, pol, n)?;
+        let x = finite("parameter", x)?;
+        write_all(dst, &s, "probe time")?;
+        param.write(x);
+        Ok(())
+    })
+}
+
+/// Algorithm 10: improves probes[0..n] (spacing >= delta, last = T) by
+/// greedy mu-moves with mu0, mu_min, rho, iota (the paper uses 0.5,
+/// 1/512, 0.5 and a small iota > 0). Writes the improved times to out[0..n]
+/// and the number of moves to *out_moves. The result never costs more.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_improve(
+    profile: *const crawlsched_probe_profile_t,
+    probes: *const f64,
+    n: usize,
+    delta: f64,
+    mu0: f64,
+    mu_min: f64,
+    rho: f64,
+    iota: f64,
+    out: *mut f64,
+    out_cap: usize,
+    out_moves: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let p = unsafe { handle(profile, "profile")? };
+        let moves = Out::new(out_moves, "out_moves")?;
+        let v = unsafe { slice_in(probes, n, "probes")? };
+        let dst = unsafe { out_exact(out, out_cap, n, "out")? };
+        let params = ImproverParams { mu0, mu_min, rho, iota, ..ImproverParams::default() };
+        let r = improve(&p.inner, v, delta, &params)?;
+        write_all(dst, &r.times, "probe time")?;
+        moves.write(r.moves as u64);
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `p` is NULL or a live planner handle.
+unsafe fn planner<'a>(p: *const crawlsched_probe_planner_t) -> FfiResult<std::sync::MutexGuard<'a, Planner>> {
+    let h: &'a crawlsched_probe_planner_t = unsafe { handle(p, "planner")? };
+    lock(&h.inner, "probe planner")
+}
+
+/// A planner on `grid` = N evenly spaced candidate times over [0, T] of
+/// `profile` (copied), with minimum spacing delta >= 0 and no windows.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_planner_new(
+    profile: *const crawlsched_probe_profile_t,
+    grid: u64,
+    delta: f64,
+    out: *mut *mut crawlsched_probe_planner_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let p = unsafe { handle(profile, "profile")? };
+        let grid = usize_from(grid, "grid")?;
+        let pl = Planner::new(p.inner.clone(), grid, delta, None)?;
+        let magic = <crawlsched_probe_planner_t as Handle>::MAGIC;
+        new_handle(crawlsched_probe_planner_t { magic, inner: Mutex::new(pl) }, out);
+        Ok(())
+    })
+}
+
+/// Releases a planner. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_planner_free(planner: *mut crawlsched_probe_planner_t) {
+    guard_value((), || unsafe { free_handle(planner) })
+}
+
+/// Replaces the planner's profile (copied; e.g. re-estimated) so the next
+/// plan uses it. Grid, spacing and windows are kept. On error the planner
+/// is unchanged.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_planner_set_profile(
+    planner: *const crawlsched_probe_planner_t,
+    profile: *const crawlsched_probe_profile_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let mut pl = unsafe { self::planner(planner)? };
+        let p = unsafe { handle(profile, "profile")? };
+        pl.set_profile(p.inner.clone())?;
+        Ok(())
+    })
+}
+
+/// Sets the minimum spacing delta >= 0 and the allowed windows
+/// [starts[k], ends[k]] (k < len; len = 0 allows every time). Probes other
+/// than the final one at T must fall in a window.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_planner_set_constraints(
+    planner: *const crawlsched_probe_planner_t,
+    delta: f64,
+    starts: *const f64,
+    ends: *const f64,
+    len: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let mut pl = unsafe { self::planner(planner)? };
+        let s = unsafe { slice_in(starts, len, "starts")? };
+        let e = unsafe { slice_in(ends, len, "ends")? };
+        let w = if len == 0 { None } else { Some(s.iter().copied().zip(e.iter().copied()).collect()) };
+        pl.set_constraints(delta, w)?;
+        Ok(())
+    })
+}
+
+/// An optimal schedule of exactly n probes (1 <= n <= N) by `method`
+/// (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
+/// out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
+/// windows leave no room for n probes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_planner_plan(
+    planner: *const crawlsched_probe_planner_t,
+    n: u64,
+    method: i32,
+    out: *mut f64,
+    out_cap: usize,
+    out_cost: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let pl = unsafe { self::planner(planner)? };
+        let cost_out = Out::new(out_cost, "out_cost")?;
+        let n = usize_from(n, "n")?;
+        let dst = unsafe { out_exact(out, out_cap, n, "out")? };
+        let m = match method {
+            CRAWLSCHED_PROBE_METHOD_REFERENCE => Method::Reference,
+            CRAWLSCHED_PROBE_METHOD_DIVIDE_CONQUER => Method::DivideConquer,
+            CRAWLSCHED_PROBE_METHOD_HULL => Method::Hull,
+            CRAWLSCHED_PROBE_METHOD_LAGRANGIAN => Method::Lagrangian,
+            _ => return Err(FfiError::invalid(format!("unknown method {method}"))),
+        };
+        let s = pl.problem().solve(n, m)?;
+        let c = finite("cost", s.cost)?;
+        write_all(dst, &s.times, "probe time")?;
+        cost_out.write(c);
+        Ok(())
+    })
+}
+
+/// Optimal expected cost for every budget n = 1..max_n at once (Lagrangian
+/// relaxation), into out[0..max_n].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_planner_all_costs(
+    planner: *const crawlsched_probe_planner_t,
+    max_n: u64,
+    out: *mut f64,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let pl = unsafe { self::planner(planner)? };
+        let n = usize_from(max_n, "max_n")?;
+        let dst = unsafe { out_exact(out, out_cap, n, "out")? };
+        let g = pl.all_costs(n)?;
+        write_all(dst, &g, "cost")
+    })
+}

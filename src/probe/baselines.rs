@@ -1,0 +1,149 @@
+//! The policies the paper compares with (§5.2): uniform probing, the
+//! threshold policy of [8] (probe once the expected cost since the last
+//! probe reaches Π) and the first-arrival policy of [8, 11] (probe once the
+//! probability of at least one update since the last probe reaches π).
+//! Each schedule ends with a probe at T, as in problem (7).
+
+use super::profile::Profile;
+use crate::error::{Error, Result};
+use crate::validate;
+
+/// Most probes a threshold/first-arrival schedule may place.
+pub const MAX_PROBES: usize = 10_000_000;
+
+/// n evenly spaced probes p_i = iT/n.
+pub fn uniform(profile: &Profile, n: usize) -> Result<Vec<f64>> {
+    if n == 0 {
+        return Err(Error::invalid("the budget n must be >= 1"));
+    }
+    if n > MAX_PROBES {
+        return Err(Error::TooLarge(format!("{n} probes (limit {MAX_PROBES})")));
+    }
+    let h = profile.horizon();
+    Ok((1..=n).map(|i| if i == n { h } else { h * (i as f64 / n as f64) }).collect())
+}
+
+fn chain(profile: &Profile, target: f64, g: impl Fn(f64, f64) -> f64) -> Result<Vec<f64>> {
+    let h = profile.horizon();
+    let mut out = Vec::new();
+    let mut s = 0.0;
+    loop {
+        let p0 = profile.prefix(s);
+        let next = profile.first_reaching(s, target, |x| g(p0.cost_to(x), x.p - p0.p));
+        match next {
+            Some(x) if x < h && x > s => {
+                out.push(x);
+                s = x;
+            }
+            _ => {
+                out.push(h);
+                return Ok(out);
+            }
+        }
+        if out.len() >= MAX_PROBES {
+            return Err(Error::TooLarge(format!("more than {MAX_PROBES} probes; raise the threshold")));
+        }
+    }
+}
+
+/// Threshold policy: the next probe is the first time the expected cost
+/// C̄(last probe, t) reaches `pi_cost` > 0.
+pub fn threshold(profile: &Profile, pi_cost: f64) -> Result<Vec<f64>> {
+    validate::positive("threshold", pi_cost)?;
+    chain(profile, pi_cost, |cost, _| cost)
+}
+
+/// First-arrival policy: the next probe is the first time
+/// 1 − exp(−Λ(last probe, t)) reaches `pi_prob` ∈ (0, 1).
+pub fn first_arrival(profile: &Profile, pi_prob: f64) -> Result<Vec<f64>> {
+    if !(pi_prob > 0.0 && pi_prob < 1.0) {
+        return Err(Error::invalid(format!("probability threshold must be in (0, 1), got {pi_prob}")));
+    }
+    let need = -(-pi_prob).ln_1p();
+    chain(profile, need, |_, expected| expected)
+}
+
+/// Which parametric baseline [`with_budget`] tunes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// [`threshold`], parameter Π.
+    Threshold,
+    /// [`first_arrival`], parameter π.
+    FirstArrival,
+}
+
+/// Tunes the policy's parameter by bisection until it places exactly `n`
+/// probes (the paper compares policies at equal n). Returns the parameter
+/// and the schedule; NotConverged if no parameter gives exactly n.
+pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> {
+    if n == 0 {
+        return Err(Error::invalid("the budget n must be >= 1"));
+    }
+    // Count is non-increasing in the parameter; bisect on a log scale for
+    // Π and on the expected-update scale for π.
+    let h = profile.horizon();
+    let (lo_bound, hi_bound) = match policy {
+        Policy::Threshold => {
+            let c = profile.interval_cost(0.0, h);
+            if c <= 0.0 {
+                return Err(Error::invalid("the profile has zero expected cost: nothing to tune"));
+            }
+            (c * 1e-12, c * (1.0 + 1e-9))
+        }
+        Policy::FirstArrival => {
+            let l = profile.expected_updates(0.0, h);
+            if l <= 0.0 {
+                return Err(Error::invalid("the profile has no updates: nothing to tune"));
+            }
+            (l * 1e-12, l * (1.0 + 1e-9))
+        }
+    };
+    let run = |x: f64| -> Result<Vec<f64>> {
+        match policy {
+            Policy::Threshold => threshold(profile, x),
+            // Expected-update target x ↔ π = 1 − e^{−x}.
+            Policy::FirstArrival => chain(profile, x, |_, expected| expected),
+        }
+    };
+    let to_param = |x: f64| match policy {
+        Policy::Threshold => x,
+        Policy::FirstArrival => -(-x).exp_m1(),
+    };
+    let s_hi = run(hi_bound)?;
+    if s_hi.len() == n {
+        return Ok((to_param(hi_bound), s_hi));
+    }
+    if s_hi.len() > n {
+        return Err(Error::NotConverged(format!("even the largest parameter gives {} probes", s_hi.len())));
+    }
+    // Shrink until at least n probes (so runs stay near n probes long).
+    let mut hi = hi_bound;
+    let mut lo = hi / 4.0;
+    loop {
+        let s = run(lo)?;
+        match s.len().cmp(&n) {
+            std::cmp::Ordering::Equal => return Ok((to_param(lo), s)),
+            std::cmp::Ordering::Greater => break,
+            std::cmp::Ordering::Less => {
+                hi = lo;
+                lo /= 4.0;
+            }
+        }
+        if lo < lo_bound {
+            return Err(Error::NotConverged(format!("no parameter of this policy places {n} probes")));
+        }
+    }
+    for _ in 0..200 {
+        let mid = (lo * hi).sqrt();
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        let s = run(mid)?;
+        match s.len().cmp(&n) {
+            std::cmp::Ordering::Equal => return Ok((to_param(mid), s)),
+            std::cmp::Ordering::Greater => lo = mid,
+            std::cmp::Ordering::Less => hi = mid,
+        }
+    }
+    Err(Error::NotConverged(format!("no parameter of this policy places exactly {n} probes")))
+}

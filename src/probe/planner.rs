@@ -1,0 +1,81 @@
+//! A planner for crawlers: a profile, a candidate grid and constraints;
+//! ask for the optimal probe times for any budget, and re-plan after the
+//! profile is re-estimated. The prefix table is built once per profile.
+
+use super::cost::CostTable;
+use super::optimal::{Problem, Schedule};
+use super::profile::{PiecewiseConstant, Profile};
+use crate::error::Result;
+
+/// Plans probe schedules for one information source.
+#[derive(Debug, Clone)]
+pub struct Planner {
+    profile: Profile,
+    grid: usize,
+    delta: f64,
+    windows: Option<Vec<(f64, f64)>>,
+    problem: Problem,
+}
+
+impl Planner {
+    /// `grid` = N evenly spaced candidates over `[0, T]`, spacing `delta`,
+    /// optional allowed windows.
+    pub fn new(profile: Profile, grid: usize, delta: f64, windows: Option<Vec<(f64, f64)>>) -> Result<Self> {
+        let problem = Problem::new(CostTable::uniform(&profile, grid)?, delta, windows.as_deref())?;
+        Ok(Planner { profile, grid, delta, windows, problem })
+    }
+
+    /// The current profile.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Minimum spacing δ.
+    pub fn delta(&self) -> f64 {
+        self.delta
+    }
+
+    /// Allowed windows, if any.
+    pub fn windows(&self) -> Option<&[(f64, f64)]> {
+        self.windows.as_deref()
+    }
+
+    /// The prepared problem (9).
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// Optimal schedule of exactly `n` probes.
+    pub fn plan(&self, n: usize) -> Result<Schedule> {
+        self.problem.optimal(n)
+    }
+
+    /// Optimal costs for every budget 1..=max_n.
+    pub fn all_costs(&self, max_n: usize) -> Result<Vec<f64>> {
+        self.problem.all_costs(max_n)
+    }
+
+    /// Replaces the profile (same grid and constraints). On error the
+    /// planner is unchanged.
+    pub fn set_profile(&mut self, profile: Profile) -> Result<()> {
+        let problem = Problem::new(CostTable::uniform(&profile, self.grid)?, self.delta, self.windows.as_deref())?;
+        self.profile = profile;
+        self.problem = problem;
+        Ok(())
+    }
+
+    /// Replaces λ only (e.g. re-estimated from new update times).
+    pub fn set_intensity(&mut self, intensity: PiecewiseConstant) -> Result<()> {
+        let p = self.profile.with_intensity(intensity)?;
+        self.set_profile(p)
+    }
+
+    /// Replaces spacing and windows. On error the planner is unchanged.
+    pub fn set_constraints(&mut self, delta: f64, windows: Option<Vec<(f64, f64)>>) -> Result<()> {
+        let problem = Problem::new(CostTable::uniform(&self.profile, self.grid)?, delta, windows.as_deref())?;
+        self.delta = delta;
+        self.windows = windows;
+        self.problem = problem;
+        Ok(())
+    }
+}
