@@ -27,6 +27,8 @@
 pub mod dist;
 pub mod error;
 pub mod freshness;
+pub mod mdp;
+pub mod robots;
 pub mod validate;
 
 pub use error::{Error, Result};
