@@ -64,6 +64,46 @@
 #define CRAWLSCHED_SCHEDULER_GOLDEN_RATIO 1
 
 /**
+ * Method: relative value iteration (Talim et al., Proposition 2).
+ */
+#define CRAWLSCHED_MDP_RELATIVE_VALUE_ITERATION 0
+
+/**
+ * Method: value iteration with span-seminorm stopping.
+ */
+#define CRAWLSCHED_MDP_VALUE_ITERATION 1
+
+/**
+ * Method: Gauss-Seidel sweeps.
+ */
+#define CRAWLSCHED_MDP_GAUSS_SEIDEL 2
+
+/**
+ * Method: policy iteration with exact (sparse LU) evaluation.
+ */
+#define CRAWLSCHED_MDP_POLICY_ITERATION 3
+
+/**
+ * Criterion: long-run average cost per step.
+ */
+#define CRAWLSCHED_MDP_AVERAGE 0
+
+/**
+ * Criterion: expected total discounted cost.
+ */
+#define CRAWLSCHED_MDP_DISCOUNTED 1
+
+/**
+ * Stopping: certificate span <= tolerance.
+ */
+#define CRAWLSCHED_MDP_STOP_SPAN 0
+
+/**
+ * Stopping: the paper's relative change of h < tolerance.
+ */
+#define CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE 1
+
+/**
  * A probability distribution of a non-negative time (e.g. the time one
  * crawl takes). Immutable after creation: one handle may be used from any
  * number of threads at once. Free with crawlsched_dist_free().
@@ -86,6 +126,31 @@ typedef struct crawlsched_estimator_t crawlsched_estimator_t;
  * Free with crawlsched_freshness_model_free().
  */
 typedef struct crawlsched_freshness_model_t crawlsched_freshness_model_t;
+
+/**
+ * An MDP under construction: add (state, action) rows in any order, then
+ * crawlsched_mdp_build(). Mutable: calls are serialised by an internal
+ * mutex. Free with crawlsched_mdp_builder_free().
+ */
+typedef struct crawlsched_mdp_builder_t crawlsched_mdp_builder_t;
+
+/**
+ * Solver settings and the result of its last run. Mutable: calls are
+ * serialised by an internal mutex. Free with crawlsched_mdp_solver_free().
+ */
+typedef struct crawlsched_mdp_solver_t crawlsched_mdp_solver_t;
+
+/**
+ * A finished sparse MDP. Immutable: shareable between threads.
+ * Free with crawlsched_mdp_free().
+ */
+typedef struct crawlsched_mdp_t crawlsched_mdp_t;
+
+/**
+ * The optimal dynamic policy of one model and its measures. Immutable:
+ * shareable between threads. Free with crawlsched_robots_free().
+ */
+typedef struct crawlsched_robots_t crawlsched_robots_t;
 
 /**
  * A streaming crawl scheduler for a changing set of pages identified by
@@ -681,6 +746,269 @@ crawlsched_status_t crawlsched_scheduler_frequency(const struct crawlsched_sched
                                                    uint64_t id,
                                                    double *out,
                                                    struct crawlsched_error_t *err);
+
+/**
+ * Starts an MDP with n_states states (1 <= n_states < 2^32) and no action.
+ */
+crawlsched_status_t crawlsched_mdp_builder_new(size_t n_states,
+                                               struct crawlsched_mdp_builder_t **out,
+                                               struct crawlsched_error_t *err);
+
+/**
+ * Releases a builder. NULL is a no-op.
+ */
+void crawlsched_mdp_builder_free(struct crawlsched_mdp_builder_t *b);
+
+/**
+ * Adds an action to `state`: it moves to next[i] with probability prob[i]
+ * (i < len; probabilities >= 0 summing to 1 within 1e-9; repeated targets
+ * add up) at one-step cost `cost` (finite, any sign). *out_action
+ * receives the action's index within the state (0, 1, ... in order).
+ */
+crawlsched_status_t crawlsched_mdp_builder_add_action(const struct crawlsched_mdp_builder_t *b,
+                                                      uint32_t state,
+                                                      const uint32_t *next,
+                                                      const double *prob,
+                                                      size_t len,
+                                                      double cost,
+                                                      uint32_t *out_action,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Finishes the MDP (every state needs an action). The builder is emptied:
+ * later calls on it give CRAWLSCHED_INVALID_ARGUMENT; free it as usual.
+ */
+crawlsched_status_t crawlsched_mdp_build(const struct crawlsched_mdp_builder_t *b,
+                                         struct crawlsched_mdp_t **out,
+                                         struct crawlsched_error_t *err);
+
+/**
+ * Releases an MDP. NULL is a no-op.
+ */
+void crawlsched_mdp_free(struct crawlsched_mdp_t *m);
+
+/**
+ * Numbers of states, (state, action) pairs and transitions.
+ */
+crawlsched_status_t crawlsched_mdp_size(const struct crawlsched_mdp_t *m,
+                                        uint64_t *out_states,
+                                        uint64_t *out_actions,
+                                        uint64_t *out_transitions,
+                                        struct crawlsched_error_t *err);
+
+/**
+ * A solver using `method` (CRAWLSCHED_MDP_*: RELATIVE_VALUE_ITERATION,
+ * VALUE_ITERATION, GAUSS_SEIDEL, POLICY_ITERATION) with the defaults:
+ * average cost, tolerance 1e-9, 100000 iterations, automatic aperiodicity,
+ * span stopping, reference state 0.
+ */
+crawlsched_status_t crawlsched_mdp_solver_new(int32_t method,
+                                              struct crawlsched_mdp_solver_t **out,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * Releases a solver. NULL is a no-op.
+ */
+void crawlsched_mdp_solver_free(struct crawlsched_mdp_solver_t *s);
+
+/**
+ * Sets the tolerance (> 0: certificate span, or the paper's relative
+ * change), the iteration limit (>= 1) and the stopping rule
+ * (CRAWLSCHED_MDP_STOP_SPAN or CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE).
+ */
+crawlsched_status_t crawlsched_mdp_solver_set_limits(const struct crawlsched_mdp_solver_t *s,
+                                                     double tolerance,
+                                                     uint64_t max_iterations,
+                                                     int32_t stopping,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * Sets the criterion: CRAWLSCHED_MDP_AVERAGE (discount ignored) or
+ * CRAWLSCHED_MDP_DISCOUNTED with discount in [0, 1); and the aperiodicity
+ * transform tau in (0, 1], or 0 for automatic (1 when every row has a
+ * self-loop, else 0.9).
+ */
+crawlsched_status_t crawlsched_mdp_solver_set_criterion(const struct crawlsched_mdp_solver_t *s,
+                                                        int32_t criterion,
+                                                        double discount,
+                                                        double tau,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Solves `mdp` and keeps the result in the solver. Returns
+ * CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached; the best
+ * answer so far is then readable with the crawlsched_mdp_solver_* read
+ * functions. If the arguments are refused (NULL or wrong handle) the
+ * previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
+ * when policy iteration meets a multichain policy) discards it.
+ */
+crawlsched_status_t crawlsched_mdp_solver_run(const struct crawlsched_mdp_solver_t *s,
+                                              const struct crawlsched_mdp_t *mdp,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * The last run's gain and certificate. Average cost: the optimal gain lies
+ * in [*out_lo, *out_hi]. Discounted: *out_gain is 0 and v*(s) - values[s]
+ * lies in [*out_lo, *out_hi] for every s.
+ */
+crawlsched_status_t crawlsched_mdp_solver_gain(const struct crawlsched_mdp_solver_t *s,
+                                               double *out_gain,
+                                               double *out_lo,
+                                               double *out_hi,
+                                               struct crawlsched_error_t *err);
+
+/**
+ * The last run's iterations, whether it converged (1/0) and the number of
+ * recurrent classes of its policy's chain (1 = unichain).
+ */
+crawlsched_status_t crawlsched_mdp_solver_stats(const struct crawlsched_mdp_solver_t *s,
+                                                uint64_t *out_iterations,
+                                                int32_t *out_converged,
+                                                uint64_t *out_recurrent_classes,
+                                                struct crawlsched_error_t *err);
+
+/**
+ * The last run's policy (action index per state) into out[0..n_states].
+ */
+crawlsched_status_t crawlsched_mdp_solver_policy(const struct crawlsched_mdp_solver_t *s,
+                                                 uint32_t *out,
+                                                 size_t out_cap,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * The last run's bias (average cost, 0 at the reference state) or values
+ * (discounted) into out[0..n_states].
+ */
+crawlsched_status_t crawlsched_mdp_solver_values(const struct crawlsched_mdp_solver_t *s,
+                                                 double *out,
+                                                 size_t out_cap,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
+ * rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0.
+ * The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
+ * beyond 2^32).
+ */
+crawlsched_status_t crawlsched_robots_solve(uint64_t n,
+                                            uint64_t k,
+                                            double lambda,
+                                            double mu,
+                                            double gamma,
+                                            struct crawlsched_robots_t **out,
+                                            struct crawlsched_error_t *err);
+
+/**
+ * As crawlsched_robots_solve() with as many robots as the optimum wants
+ * (the paper's Table 2); crawlsched_robots_size() tells the N used.
+ */
+crawlsched_status_t crawlsched_robots_solve_unlimited(uint64_t k,
+                                                      double lambda,
+                                                      double mu,
+                                                      double gamma,
+                                                      struct crawlsched_robots_t **out,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Releases a solution. NULL is a no-op.
+ */
+void crawlsched_robots_free(struct crawlsched_robots_t *r);
+
+/**
+ * The model's N (robots) and K (buffer).
+ */
+crawlsched_status_t crawlsched_robots_size(const struct crawlsched_robots_t *r,
+                                           uint64_t *out_n,
+                                           uint64_t *out_k,
+                                           struct crawlsched_error_t *err);
+
+/**
+ * The optimal cost C_d = gamma * starvation + loss rate (eq. 5), the
+ * starvation probability and the loss rate (pages per unit time).
+ */
+crawlsched_status_t crawlsched_robots_cost(const struct crawlsched_robots_t *r,
+                                           double *out_cost,
+                                           double *out_starvation,
+                                           double *out_loss_rate,
+                                           struct crawlsched_error_t *err);
+
+/**
+ * Robots used by the optimal policy: N_min (fewest active in steady
+ * state), N-bar (mean) and N_max (largest r < N at which a robot is
+ * activated on a departure; -1 if never), as in Tables 1 and 2.
+ */
+crawlsched_status_t crawlsched_robots_counts(const struct crawlsched_robots_t *r,
+                                             uint64_t *out_n_min,
+                                             double *out_n_mean,
+                                             int64_t *out_n_max,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * The switching curve f_s(r), r = 0..N, into out[0..N+1]: at an event of
+ * type s (0 departure, 1 arrival) with q pages and r active robots the
+ * optimal policy activates a robot iff q <= f_s(r) (-1: never).
+ * *out_is_curve is 1 if the optimal policy has exactly this form.
+ */
+crawlsched_status_t crawlsched_robots_switching_curve(const struct crawlsched_robots_t *r,
+                                                      int32_t s,
+                                                      int64_t *out,
+                                                      size_t out_cap,
+                                                      int32_t *out_is_curve,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Stationary probability of each state (q, r, s) under the optimal
+ * policy, at index (r*(K+1) + q)*3 + s, into out[0..3(K+1)(N+1)]
+ * (excluded states get 0).
+ */
+crawlsched_status_t crawlsched_robots_stationary(const struct crawlsched_robots_t *r,
+                                                 double *out,
+                                                 size_t out_cap,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * Exact cost of another policy on the same model: a switching curve
+ * f0, f1 (len = N+1 each; activate iff q <= f_s(r); f0[0] >= 1 is
+ * required, as the paper's policies activate at (1, 0, 0)).
+ */
+crawlsched_status_t crawlsched_robots_evaluate_curve(const struct crawlsched_robots_t *r,
+                                                     const int64_t *f0,
+                                                     const int64_t *f1,
+                                                     size_t len,
+                                                     double *out_cost,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * Exact cost on the same model of keeping n robots active (1 <= n <= N),
+ * which equals C_s(n lambda / mu) of eq. (9).
+ */
+crawlsched_status_t crawlsched_robots_evaluate_static(const struct crawlsched_robots_t *r,
+                                                      uint64_t n,
+                                                      double *out_cost,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * C_s(rho, gamma, K) of eq. (9) for load rho > 0, gamma >= 0, k >= 1,
+ * service rate mu > 0; (gamma + mu)/(K + 1) at rho = 1.
+ */
+crawlsched_status_t crawlsched_robots_static_cost(double rho,
+                                                  double gamma,
+                                                  uint64_t k,
+                                                  double mu,
+                                                  double *out,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Proposition 3: the best number of robots N_s for the static policy and
+ * its cost C_s.
+ */
+crawlsched_status_t crawlsched_robots_optimal_static(double lambda,
+                                                     double mu,
+                                                     double gamma,
+                                                     uint64_t k,
+                                                     uint64_t *out_n,
+                                                     double *out_cost,
+                                                     struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"

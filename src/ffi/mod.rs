@@ -17,3 +17,5 @@
 pub mod common;
 pub mod dist;
 pub mod freshness;
+pub mod mdp;
+pub mod robots;

@@ -145,6 +145,11 @@ impl MdpBuilder {
         self.n_states
     }
 
+    /// The first state that has no action yet, if any.
+    pub fn state_without_action(&self) -> Option<usize> {
+        self.counts.iter().position(|&c| c == 0)
+    }
+
     /// Adds an action to `state`: it moves to `next[i]` with probability
     /// `prob[i]` (≥ 0, summing to 1 within 1e-9; repeated targets add up)
     /// and costs `cost` (finite, any sign). Returns the action's local index
