@@ -178,7 +178,25 @@ pub fn evaluate_average(mdp: &Mdp, policy: &[u32]) -> Result<PolicyEvaluation> {
         )));
     }
     let n = mdp.n_states;
-    let reference = class.iter().position(|&c| c == 0).unwrap_or(0);
+    // Reference: a frequently visited recurrent state (mass after a few
+    // steps of the chain from uniform), so that the hitting times w stay
+    // moderate and h = u − g·w does not cancel badly.
+    let mut mass = vec![1.0 / n as f64; n];
+    let mut next_mass = vec![0.0; n];
+    for _ in 0..64 {
+        next_mass.iter_mut().for_each(|x| *x = 0.0);
+        for (s, &ms) in mass.iter().enumerate() {
+            let (nx, p) = mdp.row(mdp.chosen(policy, s));
+            for (&j, &pj) in nx.iter().zip(p) {
+                next_mass[j as usize] += ms * pj;
+            }
+        }
+        std::mem::swap(&mut mass, &mut next_mass);
+    }
+    let reference = (0..n)
+        .filter(|&s| class[s] == 0)
+        .max_by(|&a, &b| mass[a].total_cmp(&mass[b]))
+        .unwrap_or(0);
     let cost = |s: usize| mdp.cost[mdp.chosen(policy, s)];
     // Index of state j in the reduced system (j != ref).
     let red = |j: usize| if j < reference { j } else { j - 1 };
