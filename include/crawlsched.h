@@ -64,6 +64,78 @@
 #define CRAWLSCHED_SCHEDULER_GOLDEN_RATIO 1
 
 /**
+ * Method: relative value iteration (Talim et al., Proposition 2).
+ */
+#define CRAWLSCHED_MDP_RELATIVE_VALUE_ITERATION 0
+
+/**
+ * Method: value iteration with span-seminorm stopping.
+ */
+#define CRAWLSCHED_MDP_VALUE_ITERATION 1
+
+/**
+ * Method: Gauss-Seidel sweeps.
+ */
+#define CRAWLSCHED_MDP_GAUSS_SEIDEL 2
+
+/**
+ * Method: policy iteration with exact (sparse LU) evaluation.
+ */
+#define CRAWLSCHED_MDP_POLICY_ITERATION 3
+
+/**
+ * Criterion: long-run average cost per step.
+ */
+#define CRAWLSCHED_MDP_AVERAGE 0
+
+/**
+ * Criterion: expected total discounted cost.
+ */
+#define CRAWLSCHED_MDP_DISCOUNTED 1
+
+/**
+ * Stopping: certificate span <= tolerance.
+ */
+#define CRAWLSCHED_MDP_STOP_SPAN 0
+
+/**
+ * Stopping: the paper's relative change of h < tolerance.
+ */
+#define CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE 1
+
+/**
+ * The paper's O(nN^2) dynamic program (Algorithm 1), the reference.
+ */
+#define CRAWLSCHED_PROBE_METHOD_REFERENCE 0
+
+/**
+ * Monge divide and conquer per layer, O(nN log N).
+ */
+#define CRAWLSCHED_PROBE_METHOD_DIVIDE_CONQUER 1
+
+/**
+ * Convex hull trick per layer, O(nN).
+ */
+#define CRAWLSCHED_PROBE_METHOD_HULL 2
+
+/**
+ * Lagrangian relaxation over n, O(N) per multiplier (the default choice).
+ */
+#define CRAWLSCHED_PROBE_METHOD_LAGRANGIAN 3
+
+/**
+ * Threshold policy: probe once the expected cost since the last probe
+ * reaches a level (paper §5.2).
+ */
+#define CRAWLSCHED_PROBE_POLICY_THRESHOLD 0
+
+/**
+ * First-arrival policy: probe once an update since the last probe is
+ * likely enough (paper §5.2).
+ */
+#define CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL 1
+
+/**
  * Objective: expected weighted number of packets lost (preempted) per
  * packet, weight c_m per loss at server m (paper §5).
  */
@@ -189,38 +261,6 @@
 #define CRAWLSCHED_THRESHOLD_WEIGHT_COUNT 5
 
 /**
- * The paper's O(nN^2) dynamic program (Algorithm 1), the reference.
- */
-#define CRAWLSCHED_PROBE_METHOD_REFERENCE 0
-
-/**
- * Monge divide and conquer per layer, O(nN log N).
- */
-#define CRAWLSCHED_PROBE_METHOD_DIVIDE_CONQUER 1
-
-/**
- * Convex hull trick per layer, O(nN).
- */
-#define CRAWLSCHED_PROBE_METHOD_HULL 2
-
-/**
- * Lagrangian relaxation over n, O(N) per multiplier (the default choice).
- */
-#define CRAWLSCHED_PROBE_METHOD_LAGRANGIAN 3
-
-/**
- * Threshold policy: probe once the expected cost since the last probe
- * reaches a level (paper §5.2).
- */
-#define CRAWLSCHED_PROBE_POLICY_THRESHOLD 0
-
-/**
- * First-arrival policy: probe once an update since the last probe is
- * likely enough (paper §5.2).
- */
-#define CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL 1
-
-/**
  * A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
  * handle may be used from any number of threads at once. Free with
  * crawlsched_bmap_free().
@@ -252,6 +292,25 @@ typedef struct crawlsched_estimator_t crawlsched_estimator_t;
 typedef struct crawlsched_freshness_model_t crawlsched_freshness_model_t;
 
 /**
+ * An MDP under construction: add (state, action) rows in any order, then
+ * crawlsched_mdp_build(). Mutable: calls are serialised by an internal
+ * mutex. Free with crawlsched_mdp_builder_free().
+ */
+typedef struct crawlsched_mdp_builder_t crawlsched_mdp_builder_t;
+
+/**
+ * Solver settings and the result of its last run. Mutable: calls are
+ * serialised by an internal mutex. Free with crawlsched_mdp_solver_free().
+ */
+typedef struct crawlsched_mdp_solver_t crawlsched_mdp_solver_t;
+
+/**
+ * A finished sparse MDP. Immutable: shareable between threads.
+ * Free with crawlsched_mdp_free().
+ */
+typedef struct crawlsched_mdp_t crawlsched_mdp_t;
+
+/**
  * Plans optimal probe schedules on N candidate times for one profile,
  * spacing and allowed windows; re-plans after crawlsched_probe_planner_set_*.
  * Mutable; calls are serialised internally, so threads may share one
@@ -266,6 +325,12 @@ typedef struct crawlsched_probe_planner_t crawlsched_probe_planner_t;
  * crawlsched_probe_profile_free().
  */
 typedef struct crawlsched_probe_profile_t crawlsched_probe_profile_t;
+
+/**
+ * The optimal dynamic policy of one model and its measures. Immutable:
+ * shareable between threads. Free with crawlsched_robots_free().
+ */
+typedef struct crawlsched_robots_t crawlsched_robots_t;
 
 /**
  * A stationary arrival process with single arrivals: Poisson, MMPP or MAP
@@ -893,6 +958,475 @@ crawlsched_status_t crawlsched_scheduler_frequency(const struct crawlsched_sched
                                                    struct crawlsched_error_t *err);
 
 /**
+ * Starts an MDP with n_states states (1 <= n_states < 2^32) and no action.
+ */
+crawlsched_status_t crawlsched_mdp_builder_new(size_t n_states,
+                                               struct crawlsched_mdp_builder_t **out,
+                                               struct crawlsched_error_t *err);
+
+/**
+ * Releases a builder. NULL is a no-op.
+ */
+void crawlsched_mdp_builder_free(struct crawlsched_mdp_builder_t *b);
+
+/**
+ * Adds an action to `state`: it moves to next[i] with probability prob[i]
+ * (i < len; probabilities >= 0 summing to 1 within 1e-9; repeated targets
+ * add up) at one-step cost `cost` (finite, any sign). *out_action
+ * receives the action's index within the state (0, 1, ... in order).
+ */
+crawlsched_status_t crawlsched_mdp_builder_add_action(const struct crawlsched_mdp_builder_t *b,
+                                                      uint32_t state,
+                                                      const uint32_t *next,
+                                                      const double *prob,
+                                                      size_t len,
+                                                      double cost,
+                                                      uint32_t *out_action,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Finishes the MDP (every state needs an action). The builder is emptied:
+ * later calls on it give CRAWLSCHED_INVALID_ARGUMENT; free it as usual.
+ */
+crawlsched_status_t crawlsched_mdp_build(const struct crawlsched_mdp_builder_t *b,
+                                         struct crawlsched_mdp_t **out,
+                                         struct crawlsched_error_t *err);
+
+/**
+ * Releases an MDP. NULL is a no-op.
+ */
+void crawlsched_mdp_free(struct crawlsched_mdp_t *m);
+
+/**
+ * Numbers of states, (state, action) pairs and transitions.
+ */
+crawlsched_status_t crawlsched_mdp_size(const struct crawlsched_mdp_t *m,
+                                        uint64_t *out_states,
+                                        uint64_t *out_actions,
+                                        uint64_t *out_transitions,
+                                        struct crawlsched_error_t *err);
+
+/**
+ * A solver using `method` (CRAWLSCHED_MDP_*: RELATIVE_VALUE_ITERATION,
+ * VALUE_ITERATION, GAUSS_SEIDEL, POLICY_ITERATION) with the defaults:
+ * average cost, tolerance 1e-9, 100000 iterations, automatic aperiodicity,
+ * span stopping, reference state 0.
+ */
+crawlsched_status_t crawlsched_mdp_solver_new(int32_t method,
+                                              struct crawlsched_mdp_solver_t **out,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * Releases a solver. NULL is a no-op.
+ */
+void crawlsched_mdp_solver_free(struct crawlsched_mdp_solver_t *s);
+
+/**
+ * Sets the tolerance (> 0: certificate span, or the paper's relative
+ * change), the iteration limit (>= 1) and the stopping rule
+ * (CRAWLSCHED_MDP_STOP_SPAN or CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE).
+ */
+crawlsched_status_t crawlsched_mdp_solver_set_limits(const struct crawlsched_mdp_solver_t *s,
+                                                     double tolerance,
+                                                     uint64_t max_iterations,
+                                                     int32_t stopping,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * Sets the criterion: CRAWLSCHED_MDP_AVERAGE (discount ignored) or
+ * CRAWLSCHED_MDP_DISCOUNTED with discount in [0, 1); and the aperiodicity
+ * transform tau in (0, 1], or 0 for automatic (1 when every row has a
+ * self-loop, else 0.9).
+ */
+crawlsched_status_t crawlsched_mdp_solver_set_criterion(const struct crawlsched_mdp_solver_t *s,
+                                                        int32_t criterion,
+                                                        double discount,
+                                                        double tau,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Solves `mdp` and keeps the result in the solver. Returns
+ * CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached; the best
+ * answer so far is then readable with the crawlsched_mdp_solver_* read
+ * functions. If the arguments are refused (NULL or wrong handle) the
+ * previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
+ * when policy iteration meets a multichain policy) discards it.
+ */
+crawlsched_status_t crawlsched_mdp_solver_run(const struct crawlsched_mdp_solver_t *s,
+                                              const struct crawlsched_mdp_t *mdp,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * The last run's gain and certificate. Average cost: the optimal gain lies
+ * in [*out_lo, *out_hi]. Discounted: *out_gain is 0 and v*(s) - values[s]
+ * lies in [*out_lo, *out_hi] for every s.
+ */
+crawlsched_status_t crawlsched_mdp_solver_gain(const struct crawlsched_mdp_solver_t *s,
+                                               double *out_gain,
+                                               double *out_lo,
+                                               double *out_hi,
+                                               struct crawlsched_error_t *err);
+
+/**
+ * The last run's iterations, whether it converged (1/0) and the number of
+ * recurrent classes of its policy's chain (1 = unichain).
+ */
+crawlsched_status_t crawlsched_mdp_solver_stats(const struct crawlsched_mdp_solver_t *s,
+                                                uint64_t *out_iterations,
+                                                int32_t *out_converged,
+                                                uint64_t *out_recurrent_classes,
+                                                struct crawlsched_error_t *err);
+
+/**
+ * The last run's policy (action index per state) into out[0..n_states].
+ */
+crawlsched_status_t crawlsched_mdp_solver_policy(const struct crawlsched_mdp_solver_t *s,
+                                                 uint32_t *out,
+                                                 size_t out_cap,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * The last run's bias (average cost, 0 at the reference state) or values
+ * (discounted) into out[0..n_states].
+ */
+crawlsched_status_t crawlsched_mdp_solver_values(const struct crawlsched_mdp_solver_t *s,
+                                                 double *out,
+                                                 size_t out_cap,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * A profile from two piecewise-constant functions: lambda(t) =
+ * lambda_values[k] on [lambda_breaks[k], lambda_breaks[k+1]) (pieces
+ * lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
+ * values >= 0), repeating with period lambda_breaks[lambda_pieces] if
+ * lambda_periodic != 0; a(t) likewise. horizon = T > 0.
+ */
+crawlsched_status_t crawlsched_probe_profile_new(const double *lambda_breaks,
+                                                 const double *lambda_values,
+                                                 size_t lambda_pieces,
+                                                 int32_t lambda_periodic,
+                                                 const double *a_breaks,
+                                                 const double *a_values,
+                                                 size_t a_pieces,
+                                                 int32_t a_periodic,
+                                                 double horizon,
+                                                 struct crawlsched_probe_profile_t **out,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * The paper's DBWorld profile (Table 2; days, week from Monday 00:00) with
+ * importance `ratio` in weekday work hours [9:00, 18:00) and 1 elsewhere.
+ */
+crawlsched_status_t crawlsched_probe_profile_dbworld(double ratio,
+                                                     double horizon_days,
+                                                     struct crawlsched_probe_profile_t **out,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * The paper's MicroNet profile (Table 3) with work hours [9:00, 19:00).
+ */
+crawlsched_status_t crawlsched_probe_profile_micronet(double ratio,
+                                                      double horizon_days,
+                                                      struct crawlsched_probe_profile_t **out,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Releases a profile. NULL is a no-op.
+ */
+void crawlsched_probe_profile_free(struct crawlsched_probe_profile_t *profile);
+
+/**
+ * Expected cost of one interval between probes at s and f,
+ * C(s, f) = int_s^f lambda(t) int_t^f a (eq. 5), 0 <= s <= f <= T.
+ */
+crawlsched_status_t crawlsched_probe_interval_cost(const struct crawlsched_probe_profile_t *profile,
+                                                   double s,
+                                                   double f,
+                                                   double *out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Expected cost (eq. 6) of probing at probes[0..n] (sorted, >= 0, the last
+ * equal to T).
+ */
+crawlsched_status_t crawlsched_probe_expected_cost(const struct crawlsched_probe_profile_t *profile,
+                                                   const double *probes,
+                                                   size_t n,
+                                                   double *out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Realized cost (eq. 3, 4) of the schedule probes[0..n] on an observed
+ * trace of update times updates[0..m] (sorted, in [0, T]).
+ */
+crawlsched_status_t crawlsched_probe_realized_cost(const struct crawlsched_probe_profile_t *profile,
+                                                   const double *probes,
+                                                   size_t n,
+                                                   const double *updates,
+                                                   size_t m,
+                                                   double *out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Maximum-likelihood intensity per piece from sorted update times
+ * times[0..n] observed over [0, window]: pieces given by breaks[0..pieces]
+ * (pieces + 1 entries from 0), folded onto one period if periodic != 0.
+ * smoothing >= 0 adds that much pseudo-exposure at the overall rate
+ * (0 = plain MLE). Writes out[0..pieces].
+ */
+crawlsched_status_t crawlsched_probe_estimate_intensity(const double *times,
+                                                        size_t n,
+                                                        double window,
+                                                        const double *breaks,
+                                                        size_t pieces,
+                                                        int32_t periodic,
+                                                        double smoothing,
+                                                        double *out,
+                                                        size_t out_cap,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Uniform probing: n probes at iT/n, into out[0..n].
+ */
+crawlsched_status_t crawlsched_probe_uniform(const struct crawlsched_probe_profile_t *profile,
+                                             uint64_t n,
+                                             double *out,
+                                             size_t out_cap,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * The threshold (policy CRAWLSCHED_PROBE_POLICY_THRESHOLD, parameter: the
+ * expected-cost level > 0) or first-arrival (CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
+ * parameter: the probability in (0, 1)) schedule. Variable-size output
+ * (see docs/c-api.md); the last probe is T.
+ */
+crawlsched_status_t crawlsched_probe_policy_schedule(const struct crawlsched_probe_profile_t *profile,
+                                                     int32_t policy,
+                                                     double parameter,
+                                                     double *out,
+                                                     size_t out_cap,
+                                                     size_t *out_len,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * The threshold or first-arrival schedule with exactly n probes: the
+ * policy's parameter is tuned by bisection and written to *out_parameter;
+ * the probes go to out[0..n]. NOT_CONVERGED if no parameter gives n.
+ */
+crawlsched_status_t crawlsched_probe_policy_with_budget(const struct crawlsched_probe_profile_t *profile,
+                                                        int32_t policy,
+                                                        uint64_t n,
+                                                        double *out_parameter,
+                                                        double *out,
+                                                        size_t out_cap,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Algorithm 10: improves probes[0..n] (spacing >= delta, last = T) by
+ * greedy mu-moves with mu0, mu_min, rho, iota (the paper uses 0.5,
+ * 1/512, 0.5 and a small iota > 0). Writes the improved times to out[0..n]
+ * and the number of moves to *out_moves. The result never costs more.
+ */
+crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profile_t *profile,
+                                             const double *probes,
+                                             size_t n,
+                                             double delta,
+                                             double mu0,
+                                             double mu_min,
+                                             double rho,
+                                             double iota,
+                                             double *out,
+                                             size_t out_cap,
+                                             uint64_t *out_moves,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * A planner on `grid` = N evenly spaced candidate times over [0, T] of
+ * `profile` (copied), with minimum spacing delta >= 0 and no windows.
+ */
+crawlsched_status_t crawlsched_probe_planner_new(const struct crawlsched_probe_profile_t *profile,
+                                                 uint64_t grid,
+                                                 double delta,
+                                                 struct crawlsched_probe_planner_t **out,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * Releases a planner. NULL is a no-op.
+ */
+void crawlsched_probe_planner_free(struct crawlsched_probe_planner_t *planner);
+
+/**
+ * Replaces the planner's profile (copied; e.g. re-estimated) so the next
+ * plan uses it. Grid, spacing and windows are kept. On error the planner
+ * is unchanged.
+ */
+crawlsched_status_t crawlsched_probe_planner_set_profile(const struct crawlsched_probe_planner_t *planner,
+                                                         const struct crawlsched_probe_profile_t *profile,
+                                                         struct crawlsched_error_t *err);
+
+/**
+ * Sets the minimum spacing delta >= 0 and the allowed windows
+ * [starts[k], ends[k]] (k < len; len = 0 allows every time). Probes other
+ * than the final one at T must fall in a window.
+ */
+crawlsched_status_t crawlsched_probe_planner_set_constraints(const struct crawlsched_probe_planner_t *planner,
+                                                             double delta,
+                                                             const double *starts,
+                                                             const double *ends,
+                                                             size_t len,
+                                                             struct crawlsched_error_t *err);
+
+/**
+ * An optimal schedule of exactly n probes (1 <= n <= N) by `method`
+ * (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
+ * out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
+ * windows leave no room for n probes.
+ */
+crawlsched_status_t crawlsched_probe_planner_plan(const struct crawlsched_probe_planner_t *planner,
+                                                  uint64_t n,
+                                                  int32_t method,
+                                                  double *out,
+                                                  size_t out_cap,
+                                                  double *out_cost,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Optimal expected cost for every budget n = 1..max_n at once (Lagrangian
+ * relaxation), into out[0..max_n].
+ */
+crawlsched_status_t crawlsched_probe_planner_all_costs(const struct crawlsched_probe_planner_t *planner,
+                                                       uint64_t max_n,
+                                                       double *out,
+                                                       size_t out_cap,
+                                                       struct crawlsched_error_t *err);
+
+/**
+ * Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
+ * rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0.
+ * The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
+ * beyond 2^32).
+ */
+crawlsched_status_t crawlsched_robots_solve(uint64_t n,
+                                            uint64_t k,
+                                            double lambda,
+                                            double mu,
+                                            double gamma,
+                                            struct crawlsched_robots_t **out,
+                                            struct crawlsched_error_t *err);
+
+/**
+ * As crawlsched_robots_solve() with as many robots as the optimum wants
+ * (the paper's Table 2); crawlsched_robots_size() tells the N used.
+ */
+crawlsched_status_t crawlsched_robots_solve_unlimited(uint64_t k,
+                                                      double lambda,
+                                                      double mu,
+                                                      double gamma,
+                                                      struct crawlsched_robots_t **out,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Releases a solution. NULL is a no-op.
+ */
+void crawlsched_robots_free(struct crawlsched_robots_t *r);
+
+/**
+ * The model's N (robots) and K (buffer).
+ */
+crawlsched_status_t crawlsched_robots_size(const struct crawlsched_robots_t *r,
+                                           uint64_t *out_n,
+                                           uint64_t *out_k,
+                                           struct crawlsched_error_t *err);
+
+/**
+ * The optimal cost C_d = gamma * starvation + loss rate (eq. 5), the
+ * starvation probability and the loss rate (pages per unit time).
+ */
+crawlsched_status_t crawlsched_robots_cost(const struct crawlsched_robots_t *r,
+                                           double *out_cost,
+                                           double *out_starvation,
+                                           double *out_loss_rate,
+                                           struct crawlsched_error_t *err);
+
+/**
+ * Robots used by the optimal policy: N_min (fewest active in steady
+ * state), N-bar (mean) and N_max (largest r < N at which a robot is
+ * activated on a departure; -1 if never), as in Tables 1 and 2.
+ */
+crawlsched_status_t crawlsched_robots_counts(const struct crawlsched_robots_t *r,
+                                             uint64_t *out_n_min,
+                                             double *out_n_mean,
+                                             int64_t *out_n_max,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * The switching curve f_s(r), r = 0..N, into out[0..N+1]: at an event of
+ * type s (0 departure, 1 arrival) with q pages and r active robots the
+ * optimal policy activates a robot iff q <= f_s(r) (-1: never).
+ * *out_is_curve is 1 if the optimal policy has exactly this form.
+ */
+crawlsched_status_t crawlsched_robots_switching_curve(const struct crawlsched_robots_t *r,
+                                                      int32_t s,
+                                                      int64_t *out,
+                                                      size_t out_cap,
+                                                      int32_t *out_is_curve,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * Stationary probability of each state (q, r, s) under the optimal
+ * policy, at index (r*(K+1) + q)*3 + s, into out[0..3(K+1)(N+1)]
+ * (excluded states get 0).
+ */
+crawlsched_status_t crawlsched_robots_stationary(const struct crawlsched_robots_t *r,
+                                                 double *out,
+                                                 size_t out_cap,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * Exact cost of another policy on the same model: a switching curve
+ * f0, f1 (len = N+1 each; activate iff q <= f_s(r); f0[0] >= 1 is
+ * required, as the paper's policies activate at (1, 0, 0)).
+ */
+crawlsched_status_t crawlsched_robots_evaluate_curve(const struct crawlsched_robots_t *r,
+                                                     const int64_t *f0,
+                                                     const int64_t *f1,
+                                                     size_t len,
+                                                     double *out_cost,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * Exact cost on the same model of keeping n robots active (1 <= n <= N),
+ * which equals C_s(n lambda / mu) of eq. (9).
+ */
+crawlsched_status_t crawlsched_robots_evaluate_static(const struct crawlsched_robots_t *r,
+                                                      uint64_t n,
+                                                      double *out_cost,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * C_s(rho, gamma, K) of eq. (9) for load rho > 0, gamma >= 0, k >= 1,
+ * service rate mu > 0; (gamma + mu)/(K + 1) at rho = 1.
+ */
+crawlsched_status_t crawlsched_robots_static_cost(double rho,
+                                                  double gamma,
+                                                  uint64_t k,
+                                                  double mu,
+                                                  double *out,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Proposition 3: the best number of robots N_s for the static policy and
+ * its cost C_s.
+ */
+crawlsched_status_t crawlsched_robots_optimal_static(double lambda,
+                                                     double mu,
+                                                     double gamma,
+                                                     uint64_t k,
+                                                     uint64_t *out_n,
+                                                     double *out_cost,
+                                                     struct crawlsched_error_t *err);
+
+/**
  * Poisson arrivals of rate > 0. On success `*out` owns a new handle.
  */
 crawlsched_status_t crawlsched_routing_arrivals_poisson_new(double rate,
@@ -1328,212 +1862,6 @@ crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_thresh
                                                   double *out_cost,
                                                   uint64_t *out_evaluated,
                                                   struct crawlsched_error_t *err);
-
-/**
- * A profile from two piecewise-constant functions: lambda(t) =
- * lambda_values[k] on [lambda_breaks[k], lambda_breaks[k+1]) (pieces
- * lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
- * values >= 0), repeating with period lambda_breaks[lambda_pieces] if
- * lambda_periodic != 0; a(t) likewise. horizon = T > 0.
- */
-crawlsched_status_t crawlsched_probe_profile_new(const double *lambda_breaks,
-                                                 const double *lambda_values,
-                                                 size_t lambda_pieces,
-                                                 int32_t lambda_periodic,
-                                                 const double *a_breaks,
-                                                 const double *a_values,
-                                                 size_t a_pieces,
-                                                 int32_t a_periodic,
-                                                 double horizon,
-                                                 struct crawlsched_probe_profile_t **out,
-                                                 struct crawlsched_error_t *err);
-
-/**
- * The paper's DBWorld profile (Table 2; days, week from Monday 00:00) with
- * importance `ratio` in weekday work hours [9:00, 18:00) and 1 elsewhere.
- */
-crawlsched_status_t crawlsched_probe_profile_dbworld(double ratio,
-                                                     double horizon_days,
-                                                     struct crawlsched_probe_profile_t **out,
-                                                     struct crawlsched_error_t *err);
-
-/**
- * The paper's MicroNet profile (Table 3) with work hours [9:00, 19:00).
- */
-crawlsched_status_t crawlsched_probe_profile_micronet(double ratio,
-                                                      double horizon_days,
-                                                      struct crawlsched_probe_profile_t **out,
-                                                      struct crawlsched_error_t *err);
-
-/**
- * Releases a profile. NULL is a no-op.
- */
-void crawlsched_probe_profile_free(struct crawlsched_probe_profile_t *profile);
-
-/**
- * Expected cost of one interval between probes at s and f,
- * C(s, f) = int_s^f lambda(t) int_t^f a (eq. 5), 0 <= s <= f <= T.
- */
-crawlsched_status_t crawlsched_probe_interval_cost(const struct crawlsched_probe_profile_t *profile,
-                                                   double s,
-                                                   double f,
-                                                   double *out,
-                                                   struct crawlsched_error_t *err);
-
-/**
- * Expected cost (eq. 6) of probing at probes[0..n] (sorted, >= 0, the last
- * equal to T).
- */
-crawlsched_status_t crawlsched_probe_expected_cost(const struct crawlsched_probe_profile_t *profile,
-                                                   const double *probes,
-                                                   size_t n,
-                                                   double *out,
-                                                   struct crawlsched_error_t *err);
-
-/**
- * Realized cost (eq. 3, 4) of the schedule probes[0..n] on an observed
- * trace of update times updates[0..m] (sorted, in [0, T]).
- */
-crawlsched_status_t crawlsched_probe_realized_cost(const struct crawlsched_probe_profile_t *profile,
-                                                   const double *probes,
-                                                   size_t n,
-                                                   const double *updates,
-                                                   size_t m,
-                                                   double *out,
-                                                   struct crawlsched_error_t *err);
-
-/**
- * Maximum-likelihood intensity per piece from sorted update times
- * times[0..n] observed over [0, window]: pieces given by breaks[0..pieces]
- * (pieces + 1 entries from 0), folded onto one period if periodic != 0.
- * smoothing >= 0 adds that much pseudo-exposure at the overall rate
- * (0 = plain MLE). Writes out[0..pieces].
- */
-crawlsched_status_t crawlsched_probe_estimate_intensity(const double *times,
-                                                        size_t n,
-                                                        double window,
-                                                        const double *breaks,
-                                                        size_t pieces,
-                                                        int32_t periodic,
-                                                        double smoothing,
-                                                        double *out,
-                                                        size_t out_cap,
-                                                        struct crawlsched_error_t *err);
-
-/**
- * Uniform probing: n probes at iT/n, into out[0..n].
- */
-crawlsched_status_t crawlsched_probe_uniform(const struct crawlsched_probe_profile_t *profile,
-                                             uint64_t n,
-                                             double *out,
-                                             size_t out_cap,
-                                             struct crawlsched_error_t *err);
-
-/**
- * The threshold (policy CRAWLSCHED_PROBE_POLICY_THRESHOLD, parameter: the
- * expected-cost level > 0) or first-arrival (CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
- * parameter: the probability in (0, 1)) schedule. Variable-size output
- * (see docs/c-api.md); the last probe is T.
- */
-crawlsched_status_t crawlsched_probe_policy_schedule(const struct crawlsched_probe_profile_t *profile,
-                                                     int32_t policy,
-                                                     double parameter,
-                                                     double *out,
-                                                     size_t out_cap,
-                                                     size_t *out_len,
-                                                     struct crawlsched_error_t *err);
-
-/**
- * The threshold or first-arrival schedule with exactly n probes: the
- * policy's parameter is tuned by bisection and written to *out_parameter;
- * the probes go to out[0..n]. NOT_CONVERGED if no parameter gives n.
- */
-crawlsched_status_t crawlsched_probe_policy_with_budget(const struct crawlsched_probe_profile_t *profile,
-                                                        int32_t policy,
-                                                        uint64_t n,
-                                                        double *out_parameter,
-                                                        double *out,
-                                                        size_t out_cap,
-                                                        struct crawlsched_error_t *err);
-
-/**
- * Algorithm 10: improves probes[0..n] (spacing >= delta, last = T) by
- * greedy mu-moves with mu0, mu_min, rho, iota (the paper uses 0.5,
- * 1/512, 0.5 and a small iota > 0). Writes the improved times to out[0..n]
- * and the number of moves to *out_moves. The result never costs more.
- */
-crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profile_t *profile,
-                                             const double *probes,
-                                             size_t n,
-                                             double delta,
-                                             double mu0,
-                                             double mu_min,
-                                             double rho,
-                                             double iota,
-                                             double *out,
-                                             size_t out_cap,
-                                             uint64_t *out_moves,
-                                             struct crawlsched_error_t *err);
-
-/**
- * A planner on `grid` = N evenly spaced candidate times over [0, T] of
- * `profile` (copied), with minimum spacing delta >= 0 and no windows.
- */
-crawlsched_status_t crawlsched_probe_planner_new(const struct crawlsched_probe_profile_t *profile,
-                                                 uint64_t grid,
-                                                 double delta,
-                                                 struct crawlsched_probe_planner_t **out,
-                                                 struct crawlsched_error_t *err);
-
-/**
- * Releases a planner. NULL is a no-op.
- */
-void crawlsched_probe_planner_free(struct crawlsched_probe_planner_t *planner);
-
-/**
- * Replaces the planner's profile (copied; e.g. re-estimated) so the next
- * plan uses it. Grid, spacing and windows are kept. On error the planner
- * is unchanged.
- */
-crawlsched_status_t crawlsched_probe_planner_set_profile(const struct crawlsched_probe_planner_t *planner,
-                                                         const struct crawlsched_probe_profile_t *profile,
-                                                         struct crawlsched_error_t *err);
-
-/**
- * Sets the minimum spacing delta >= 0 and the allowed windows
- * [starts[k], ends[k]] (k < len; len = 0 allows every time). Probes other
- * than the final one at T must fall in a window.
- */
-crawlsched_status_t crawlsched_probe_planner_set_constraints(const struct crawlsched_probe_planner_t *planner,
-                                                             double delta,
-                                                             const double *starts,
-                                                             const double *ends,
-                                                             size_t len,
-                                                             struct crawlsched_error_t *err);
-
-/**
- * An optimal schedule of exactly n probes (1 <= n <= N) by `method`
- * (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
- * out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
- * windows leave no room for n probes.
- */
-crawlsched_status_t crawlsched_probe_planner_plan(const struct crawlsched_probe_planner_t *planner,
-                                                  uint64_t n,
-                                                  int32_t method,
-                                                  double *out,
-                                                  size_t out_cap,
-                                                  double *out_cost,
-                                                  struct crawlsched_error_t *err);
-
-/**
- * Optimal expected cost for every budget n = 1..max_n at once (Lagrangian
- * relaxation), into out[0..max_n].
- */
-crawlsched_status_t crawlsched_probe_planner_all_costs(const struct crawlsched_probe_planner_t *planner,
-                                                       uint64_t max_n,
-                                                       double *out,
-                                                       size_t out_cap,
-                                                       struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -27,9 +27,11 @@
 pub mod dist;
 pub mod error;
 pub mod freshness;
+pub mod mdp;
+pub mod probe;
+pub mod robots;
 pub mod routing;
 pub mod threshold;
-pub mod probe;
 pub mod validate;
 
 pub use error::{Error, Result};

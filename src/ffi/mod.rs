@@ -17,6 +17,8 @@
 pub mod common;
 pub mod dist;
 pub mod freshness;
+pub mod mdp;
+pub mod probe;
+pub mod robots;
 pub mod routing;
 pub mod threshold;
-pub mod probe;

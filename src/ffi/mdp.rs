@@ -1,0 +1,378 @@
+//! C API of [`crate::mdp`]: build a sparse MDP row by row, solve it with a
+//! chosen method and limits, read gain, certificate, bias/values, policy.
+//!
+//! A solver that reaches its iteration limit returns
+//! CRAWLSCHED_NOT_CONVERGED from crawlsched_mdp_solver_run(), but keeps the
+//! best answer so far: the read functions (gain, values, policy, stats)
+//! then return it with CRAWLSCHED_OK, and stats report converged = 0.
+
+#![allow(non_camel_case_types)]
+
+use super::common::*;
+use crate::mdp::{Criterion, Mdp, MdpBuilder, Method, Options, Solution, Stopping, solve};
+use std::sync::Mutex;
+
+/// Method: relative value iteration (Talim et al., Proposition 2).
+pub const CRAWLSCHED_MDP_RELATIVE_VALUE_ITERATION: i32 = 0;
+/// Method: value iteration with span-seminorm stopping.
+pub const CRAWLSCHED_MDP_VALUE_ITERATION: i32 = 1;
+/// Method: Gauss-Seidel sweeps.
+pub const CRAWLSCHED_MDP_GAUSS_SEIDEL: i32 = 2;
+/// Method: policy iteration with exact (sparse LU) evaluation.
+pub const CRAWLSCHED_MDP_POLICY_ITERATION: i32 = 3;
+/// Criterion: long-run average cost per step.
+pub const CRAWLSCHED_MDP_AVERAGE: i32 = 0;
+/// Criterion: expected total discounted cost.
+pub const CRAWLSCHED_MDP_DISCOUNTED: i32 = 1;
+/// Stopping: certificate span <= tolerance.
+pub const CRAWLSCHED_MDP_STOP_SPAN: i32 = 0;
+/// Stopping: the paper's relative change of h < tolerance.
+pub const CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE: i32 = 1;
+
+/// An MDP under construction: add (state, action) rows in any order, then
+/// crawlsched_mdp_build(). Mutable: calls are serialised by an internal
+/// mutex. Free with crawlsched_mdp_builder_free().
+pub struct crawlsched_mdp_builder_t {
+    magic: u64,
+    inner: Mutex<Option<MdpBuilder>>,
+}
+impl_handle!(crawlsched_mdp_builder_t, "MDP builder", 0x6372_6177_6d64_6262);
+
+/// A finished sparse MDP. Immutable: shareable between threads.
+/// Free with crawlsched_mdp_free().
+pub struct crawlsched_mdp_t {
+    magic: u64,
+    inner: Mdp,
+}
+impl_handle!(crawlsched_mdp_t, "MDP", 0x6372_6177_6d64_7070);
+
+struct SolverState {
+    options: Options,
+    last: Option<Solution>,
+}
+
+/// Solver settings and the result of its last run. Mutable: calls are
+/// serialised by an internal mutex. Free with crawlsched_mdp_solver_free().
+pub struct crawlsched_mdp_solver_t {
+    magic: u64,
+    inner: Mutex<SolverState>,
+}
+impl_handle!(crawlsched_mdp_solver_t, "MDP solver", 0x6372_6177_6d64_736f);
+
+/// Starts an MDP with n_states states (1 <= n_states < 2^32) and no action.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_builder_new(
+    n_states: usize,
+    out: *mut *mut crawlsched_mdp_builder_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let b = MdpBuilder::new(n_states)?;
+        let magic = <crawlsched_mdp_builder_t as Handle>::MAGIC;
+        new_handle(crawlsched_mdp_builder_t { magic, inner: Mutex::new(Some(b)) }, out);
+        Ok(())
+    })
+}
+
+/// Releases a builder. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_builder_free(b: *mut crawlsched_mdp_builder_t) {
+    guard_value((), || unsafe { free_handle(b) })
+}
+
+/// Adds an action to `state`: it moves to next[i] with probability prob[i]
+/// (i < len; probabilities >= 0 summing to 1 within 1e-9; repeated targets
+/// add up) at one-step cost `cost` (finite, any sign). *out_action
+/// receives the action's index within the state (0, 1, ... in order).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_builder_add_action(
+    b: *const crawlsched_mdp_builder_t,
+    state: u32,
+    next: *const u32,
+    prob: *const f64,
+    len: usize,
+    cost: f64,
+    out_action: *mut u32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(b, "builder")? };
+        let out = Out::new(out_action, "out_action")?;
+        let next = unsafe { slice_in(next, len, "next")? };
+        let prob = unsafe { slice_in(prob, len, "prob")? };
+        let mut g = lock(&h.inner, "MDP builder")?;
+        let builder = g.as_mut().ok_or_else(|| FfiError::invalid("this builder was already built"))?;
+        out.write(builder.add_action(state as usize, next, prob, cost)?);
+        Ok(())
+    })
+}
+
+/// Finishes the MDP (every state needs an action). The builder is emptied:
+/// later calls on it give CRAWLSCHED_INVALID_ARGUMENT; free it as usual.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_build(
+    b: *const crawlsched_mdp_builder_t,
+    out: *mut *mut crawlsched_mdp_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(b, "builder")? };
+        let out = Out::new(out, "out")?;
+        let mut g = lock(&h.inner, "MDP builder")?;
+        let builder = g.as_ref().ok_or_else(|| FfiError::invalid("this builder was already built"))?;
+        // Checked before giving the builder up, so the caller can add the
+        // missing actions and build again.
+        if let Some(s) = builder.state_without_action() {
+            return Err(FfiError::invalid(format!("state {s} has no action")));
+        }
+        let mdp = g.take().ok_or_else(|| FfiError::invalid("this builder was already built"))?.build()?;
+        new_handle(crawlsched_mdp_t { magic: <crawlsched_mdp_t as Handle>::MAGIC, inner: mdp }, out);
+        Ok(())
+    })
+}
+
+/// Releases an MDP. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_free(m: *mut crawlsched_mdp_t) {
+    guard_value((), || unsafe { free_handle(m) })
+}
+
+/// Numbers of states, (state, action) pairs and transitions.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_size(
+    m: *const crawlsched_mdp_t,
+    out_states: *mut u64,
+    out_actions: *mut u64,
+    out_transitions: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let m = unsafe { handle(m, "mdp")? };
+        let (s, a, t) = (Out::new(out_states, "out_states")?, Out::new(out_actions, "out_actions")?, Out::new(out_transitions, "out_transitions")?);
+        s.write(m.inner.n_states() as u64);
+        a.write(m.inner.n_actions_total() as u64);
+        t.write(m.inner.n_transitions() as u64);
+        Ok(())
+    })
+}
+
+/// A solver using `method` (CRAWLSCHED_MDP_*: RELATIVE_VALUE_ITERATION,
+/// VALUE_ITERATION, GAUSS_SEIDEL, POLICY_ITERATION) with the defaults:
+/// average cost, tolerance 1e-9, 100000 iterations, automatic aperiodicity,
+/// span stopping, reference state 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_new(
+    method: i32,
+    out: *mut *mut crawlsched_mdp_solver_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let method = match method {
+            CRAWLSCHED_MDP_RELATIVE_VALUE_ITERATION => Method::RelativeValueIteration,
+            CRAWLSCHED_MDP_VALUE_ITERATION => Method::ValueIteration,
+            CRAWLSCHED_MDP_GAUSS_SEIDEL => Method::GaussSeidel,
+            CRAWLSCHED_MDP_POLICY_ITERATION => Method::PolicyIteration,
+            _ => return Err(FfiError::invalid(format!("unknown MDP method {method}"))),
+        };
+        let state = SolverState { options: Options { method, ..Options::default() }, last: None };
+        let magic = <crawlsched_mdp_solver_t as Handle>::MAGIC;
+        new_handle(crawlsched_mdp_solver_t { magic, inner: Mutex::new(state) }, out);
+        Ok(())
+    })
+}
+
+/// Releases a solver. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_free(s: *mut crawlsched_mdp_solver_t) {
+    guard_value((), || unsafe { free_handle(s) })
+}
+
+/// Sets the tolerance (> 0: certificate span, or the paper's relative
+/// change), the iteration limit (>= 1) and the stopping rule
+/// (CRAWLSCHED_MDP_STOP_SPAN or CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_set_limits(
+    s: *const crawlsched_mdp_solver_t,
+    tolerance: f64,
+    max_iterations: u64,
+    stopping: i32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        crate::validate::positive("tolerance", tolerance)?;
+        if max_iterations == 0 {
+            return Err(FfiError::invalid("max_iterations must be >= 1"));
+        }
+        let stopping = match stopping {
+            CRAWLSCHED_MDP_STOP_SPAN => Stopping::Span,
+            CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE => Stopping::RelativeChange,
+            _ => return Err(FfiError::invalid(format!("unknown stopping rule {stopping}"))),
+        };
+        let mut g = lock(&h.inner, "MDP solver")?;
+        g.options.tolerance = tolerance;
+        g.options.max_iterations = usize::try_from(max_iterations).unwrap_or(usize::MAX);
+        g.options.stopping = stopping;
+        Ok(())
+    })
+}
+
+/// Sets the criterion: CRAWLSCHED_MDP_AVERAGE (discount ignored) or
+/// CRAWLSCHED_MDP_DISCOUNTED with discount in [0, 1); and the aperiodicity
+/// transform tau in (0, 1], or 0 for automatic (1 when every row has a
+/// self-loop, else 0.9).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_set_criterion(
+    s: *const crawlsched_mdp_solver_t,
+    criterion: i32,
+    discount: f64,
+    tau: f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        let c = match criterion {
+            CRAWLSCHED_MDP_AVERAGE => Criterion::Average,
+            CRAWLSCHED_MDP_DISCOUNTED => {
+                if !(discount.is_finite() && (0.0..1.0).contains(&discount)) {
+                    return Err(FfiError::invalid(format!("discount must be in [0, 1), got {discount}")));
+                }
+                Criterion::Discounted(discount)
+            }
+            _ => return Err(FfiError::invalid(format!("unknown criterion {criterion}"))),
+        };
+        let tau = if tau == 0.0 {
+            None
+        } else if tau.is_finite() && tau > 0.0 && tau <= 1.0 {
+            Some(tau)
+        } else {
+            return Err(FfiError::invalid(format!("tau must be in (0, 1] or 0, got {tau}")));
+        };
+        let mut g = lock(&h.inner, "MDP solver")?;
+        g.options.criterion = c;
+        g.options.aperiodicity = tau;
+        Ok(())
+    })
+}
+
+/// Solves `mdp` and keeps the result in the solver. Returns
+/// CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached; the best
+/// answer so far is then readable with the crawlsched_mdp_solver_* read
+/// functions. If the arguments are refused (NULL or wrong handle) the
+/// previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
+/// when policy iteration meets a multichain policy) discards it.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_run(
+    s: *const crawlsched_mdp_solver_t,
+    mdp: *const crawlsched_mdp_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        let m = unsafe { handle(mdp, "mdp")? };
+        let mut g = lock(&h.inner, "MDP solver")?;
+        g.last = None;
+        let sol = solve(&m.inner, &g.options)?;
+        let (converged, it, lo, hi) = (sol.converged, sol.iterations, sol.bound_lo, sol.bound_hi);
+        g.last = Some(sol);
+        if !converged {
+            return Err(FfiError::new(
+                CRAWLSCHED_NOT_CONVERGED,
+                format!("iteration limit reached after {it} iterations; certificate [{lo}, {hi}]; best answer kept"),
+            ));
+        }
+        Ok(())
+    })
+}
+
+fn last(g: &SolverState) -> FfiResult<&Solution> {
+    g.last.as_ref().ok_or_else(|| FfiError::new(CRAWLSCHED_NOT_FOUND, "the solver has no result: run it first"))
+}
+
+/// The last run's gain and certificate. Average cost: the optimal gain lies
+/// in [*out_lo, *out_hi]. Discounted: *out_gain is 0 and v*(s) - values[s]
+/// lies in [*out_lo, *out_hi] for every s.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_gain(
+    s: *const crawlsched_mdp_solver_t,
+    out_gain: *mut f64,
+    out_lo: *mut f64,
+    out_hi: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        let (og, ol, oh) = (Out::new(out_gain, "out_gain")?, Out::new(out_lo, "out_lo")?, Out::new(out_hi, "out_hi")?);
+        let g = lock(&h.inner, "MDP solver")?;
+        let sol = last(&g)?;
+        let (a, b, c) = (finite("gain", sol.gain)?, finite("lo", sol.bound_lo)?, finite("hi", sol.bound_hi)?);
+        og.write(a);
+        ol.write(b);
+        oh.write(c);
+        Ok(())
+    })
+}
+
+/// The last run's iterations, whether it converged (1/0) and the number of
+/// recurrent classes of its policy's chain (1 = unichain).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_stats(
+    s: *const crawlsched_mdp_solver_t,
+    out_iterations: *mut u64,
+    out_converged: *mut i32,
+    out_recurrent_classes: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        let (oi, oc, orc) =
+            (Out::new(out_iterations, "out_iterations")?, Out::new(out_converged, "out_converged")?, Out::new(out_recurrent_classes, "out_recurrent_classes")?);
+        let g = lock(&h.inner, "MDP solver")?;
+        let sol = last(&g)?;
+        oi.write(sol.iterations as u64);
+        oc.write(i32::from(sol.converged));
+        orc.write(sol.recurrent_classes as u64);
+        Ok(())
+    })
+}
+
+/// The last run's policy (action index per state) into out[0..n_states].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_policy(
+    s: *const crawlsched_mdp_solver_t,
+    out: *mut u32,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        let g = lock(&h.inner, "MDP solver")?;
+        let sol = last(&g)?;
+        let dst = unsafe { out_exact(out, out_cap, sol.policy.len(), "out")? };
+        dst.copy_from_slice(&sol.policy);
+        Ok(())
+    })
+}
+
+/// The last run's bias (average cost, 0 at the reference state) or values
+/// (discounted) into out[0..n_states].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_values(
+    s: *const crawlsched_mdp_solver_t,
+    out: *mut f64,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        let g = lock(&h.inner, "MDP solver")?;
+        let sol = last(&g)?;
+        let dst = unsafe { out_exact(out, out_cap, sol.values.len(), "out")? };
+        for (d, &v) in dst.iter_mut().zip(&sol.values) {
+            *d = finite("value", v)?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,34 @@
+//! Finite Markov decision processes in sparse form, and their solvers.
+//!
+//! The general machinery behind [`crate::robots`] (Talim, Liu, Nain,
+//! Coffman, *Controlling the robots of Web search engines*, §2–3), usable on
+//! its own: states `0..n`, per-state action sets, one sparse transition row
+//! and one cost per (state, action), stored in flat arrays so that memory is
+//! linear in the number of transitions ([`Mdp`], built with [`MdpBuilder`]).
+//!
+//! - [`solve`]: average-cost (the paper's eq. 5) or discounted criterion, by
+//!   relative value iteration (the paper's Proposition 2, with its
+//!   aperiodicity parameter τ and its relative-change stopping rule as an
+//!   option), value iteration with span-seminorm stopping, Gauss–Seidel, or
+//!   policy iteration with exact evaluation. Every [`Solution`] carries a
+//!   certificate: for any values h, min(T h − h) ≤ g* ≤ max(T h − h)
+//!   (Puterman 1994, Theorem 8.5.5), computed by a final sweep.
+//! - [`chain`]: the chain of a fixed policy — its recurrent classes (the
+//!   unichain check: a policy with several has no single gain, as the
+//!   paper's §3 example shows) and its exact evaluation (gain, bias,
+//!   stationary distribution) by one sparse LU factorisation (faer).
+//!
+//! Minimisation throughout. Iteration limits do not raise errors: the
+//! solution comes back with `converged == false` and its certificate, and
+//! [`Solution::into_result`] turns that into `Error::NotConverged`.
+
+pub mod chain;
+pub mod model;
+pub mod solve;
+
+pub use chain::{PolicyEvaluation, evaluate_average, evaluate_discounted, recurrent_classes};
+pub use model::{MAX_STATES, Mdp, MdpBuilder, ROW_SUM_TOLERANCE};
+pub use solve::{Criterion, Method, Options, Solution, Stopping, solve};
+
+#[cfg(test)]
+mod tests;

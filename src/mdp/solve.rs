@@ -1,0 +1,528 @@
+//! Solvers: relative value iteration (Talim et al., Proposition 2), value
+//! iteration with span-seminorm stopping, Gauss–Seidel, and policy
+//! iteration with exact (sparse LU) evaluation. Every solver ends with one
+//! Jacobi sweep on its final values h, whose min and max of T h − h bound
+//! the optimal gain (Odoni's bounds; Puterman §8.5.4), so each answer
+//! carries its own certificate whatever the method.
+
+use super::chain::{evaluate_average, evaluate_discounted, recurrent_classes};
+use super::model::Mdp;
+use crate::error::{Error, Result};
+
+/// What is minimised.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Criterion {
+    /// Long-run average cost per step (the paper's eq. 5).
+    Average,
+    /// Expected total discounted cost with factor β ∈ [0, 1).
+    Discounted(f64),
+}
+
+/// Which algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// h ← (1 − τ) h + τ (T h − T h(x̂)) (Proposition 2 of the paper).
+    RelativeValueIteration,
+    /// h ← (1 − τ) h + τ T h without normalisation; stops on the span.
+    ValueIteration,
+    /// In-place sweeps in state order, with a running gain estimate.
+    GaussSeidel,
+    /// Howard's policy iteration, each policy evaluated exactly.
+    PolicyIteration,
+}
+
+/// Stopping rule of the value-iteration methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopping {
+    /// Stop when the certificate is tight: max(T h − h) − min(T h − h) ≤
+    /// tolerance (average), or the value error bound ≤ tolerance (discounted).
+    Span,
+    /// The paper's rule: max over x with h(x) ≠ 0 of
+    /// |(h_{k+1}(x) − h_k(x)) / h_k(x)| < tolerance. It can stop early:
+    /// the certificate says how far the gain may be off.
+    RelativeChange,
+}
+
+/// Solver settings. `Options::default()` is policy iteration, average cost,
+/// tolerance 1e-9, at most 100 000 iterations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// Algorithm.
+    pub method: Method,
+    /// Average or discounted cost.
+    pub criterion: Criterion,
+    /// See [`Stopping`]; also the policy-iteration certificate target is exact.
+    pub tolerance: f64,
+    /// Sweeps (value iteration, Gauss–Seidel) or improvements (policy iteration).
+    pub max_iterations: usize,
+    /// Aperiodicity transform τ ∈ (0, 1]: P ← τ P + (1 − τ) I (same gain
+    /// and optimal policies, bias scaled by 1/τ; the returned bias is that
+    /// of the original chain). `None` chooses τ = 1 when every transition
+    /// row has a self-loop (every policy aperiodic) and τ = 0.9 otherwise,
+    /// so that value iteration cannot oscillate on a periodic chain.
+    /// Ignored by policy iteration and the discounted criterion.
+    pub aperiodicity: Option<f64>,
+    /// Stopping rule of the value-iteration methods.
+    pub stopping: Stopping,
+    /// The state x̂ whose relative value is kept at 0.
+    pub reference_state: usize,
+    /// Starting policy of policy iteration (default: greedy after a short
+    /// relative value iteration).
+    pub initial_policy: Option<Vec<u32>>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            method: Method::PolicyIteration,
+            criterion: Criterion::Average,
+            tolerance: 1e-9,
+            max_iterations: 100_000,
+            aperiodicity: None,
+            stopping: Stopping::Span,
+            reference_state: 0,
+            initial_policy: None,
+        }
+    }
+}
+
+/// A solver's answer, converged or the best so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    /// Average criterion: the gain estimate (lo + hi) / 2. Discounted: 0.
+    pub gain: f64,
+    /// Certificate. Average: the optimal gain lies in [bound_lo, bound_hi].
+    /// Discounted: v*(s) − values(s) lies in [bound_lo, bound_hi] for all s.
+    pub bound_lo: f64,
+    /// See `bound_lo`.
+    pub bound_hi: f64,
+    /// Average: the bias (relative values, 0 at the reference state).
+    /// Discounted: the value function.
+    pub values: Vec<f64>,
+    /// Local action index per state, greedy with respect to `values`.
+    pub policy: Vec<u32>,
+    /// Iterations performed.
+    pub iterations: usize,
+    /// Whether the stopping rule was met within the iteration limit.
+    pub converged: bool,
+    /// Recurrent classes of the chain of `policy` (1 = unichain).
+    pub recurrent_classes: usize,
+    /// The aperiodicity τ actually used (1 when none).
+    pub aperiodicity: f64,
+}
+
+impl Solution {
+    /// The solution if converged, else `NotConverged` (the best answer is
+    /// then lost: inspect `converged` instead to keep it).
+    pub fn into_result(self) -> Result<Solution> {
+        if self.converged {
+            Ok(self)
+        } else {
+            Err(Error::NotConverged(format!(
+                "stopped after {} iterations; gain in [{}, {}]",
+                self.iterations, self.bound_lo, self.bound_hi
+            )))
+        }
+    }
+}
+
+fn check_options(mdp: &Mdp, o: &Options) -> Result<()> {
+    if !(o.tolerance.is_finite() && o.tolerance > 0.0) {
+        return Err(Error::invalid(format!("tolerance must be finite and > 0, got {}", o.tolerance)));
+    }
+    if o.max_iterations == 0 {
+        return Err(Error::invalid("max_iterations must be >= 1"));
+    }
+    if let Some(t) = o.aperiodicity
+        && !(t.is_finite() && t > 0.0 && t <= 1.0)
+    {
+        return Err(Error::invalid(format!("aperiodicity tau must be in (0, 1], got {t}")));
+    }
+    if let Criterion::Discounted(b) = o.criterion
+        && !(b.is_finite() && (0.0..1.0).contains(&b))
+    {
+        return Err(Error::invalid(format!("discount factor must be in [0, 1), got {b}")));
+    }
+    if o.reference_state >= mdp.n_states {
+        return Err(Error::invalid(format!("reference state {} out of range (n = {})", o.reference_state, mdp.n_states)));
+    }
+    if let Some(p) = &o.initial_policy {
+        mdp.check_policy(p)?;
+    }
+    Ok(())
+}
+
+/// τ from the options, or automatic (see [`Options::aperiodicity`]).
+fn choose_tau(mdp: &Mdp, o: &Options) -> f64 {
+    if let Some(t) = o.aperiodicity {
+        return t;
+    }
+    let all_self_loops = (0..mdp.n_states).all(|s| {
+        mdp.actions(s).all(|k| {
+            let (nx, p) = mdp.row(k);
+            nx.iter().zip(p).any(|(&j, &pj)| j as usize == s && pj > 0.0)
+        })
+    });
+    if all_self_loops { 1.0 } else { 0.9 }
+}
+
+/// One Jacobi sweep: th = T h (with discount `factor`), greedy policy, and
+/// min / max of T h − h.
+fn sweep(mdp: &Mdp, h: &[f64], factor: f64, th: &mut [f64], policy: &mut [u32]) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for s in 0..mdp.n_states {
+        let r = mdp.actions(s);
+        let first = r.start;
+        let (mut best, mut arg) = (f64::INFINITY, 0usize);
+        for k in r {
+            let q = mdp.q_value(k, h, factor);
+            if q < best {
+                best = q;
+                arg = k - first;
+            }
+        }
+        th[s] = best;
+        policy[s] = arg as u32;
+        let d = best - h[s];
+        lo = lo.min(d);
+        hi = hi.max(d);
+    }
+    (lo, hi)
+}
+
+/// Solves the MDP. Returns `Ok` with `converged == false` when the
+/// iteration limit is reached (the best answer so far, with its
+/// certificate); errors only for invalid options or a failed evaluation.
+pub fn solve(mdp: &Mdp, options: &Options) -> Result<Solution> {
+    check_options(mdp, options)?;
+    match (options.method, options.criterion) {
+        (Method::PolicyIteration, Criterion::Average) => policy_iteration_average(mdp, options),
+        (Method::PolicyIteration, Criterion::Discounted(b)) => policy_iteration_discounted(mdp, options, b),
+        (Method::GaussSeidel, Criterion::Average) => gauss_seidel_average(mdp, options),
+        (Method::GaussSeidel, Criterion::Discounted(b)) => gauss_seidel_discounted(mdp, options, b),
+        (_, Criterion::Average) => value_iteration_average(mdp, options, None),
+        (_, Criterion::Discounted(b)) => value_iteration_discounted(mdp, options, b),
+    }
+}
+
+fn finish_average(
+    mdp: &Mdp,
+    mut h: Vec<f64>,
+    reference: usize,
+    iterations: usize,
+    converged: bool,
+    tau: f64,
+) -> Result<Solution> {
+    let n = mdp.n_states;
+    let r = h[reference];
+    h.iter_mut().for_each(|v| *v -= r);
+    let mut th = vec![0.0; n];
+    let mut policy = vec![0u32; n];
+    let (lo, hi) = sweep(mdp, &h, 1.0, &mut th, &mut policy);
+    let (classes, _) = recurrent_classes(mdp, &policy)?;
+    if !(lo.is_finite() && hi.is_finite()) {
+        return Err(Error::Numerical("value iteration diverged (non-finite values)".into()));
+    }
+    Ok(Solution {
+        gain: 0.5 * (lo + hi),
+        bound_lo: lo,
+        bound_hi: hi,
+        values: h,
+        policy,
+        iterations,
+        converged,
+        recurrent_classes: classes,
+        aperiodicity: tau,
+    })
+}
+
+/// Relative value iteration and plain value iteration (average cost).
+/// `limit` overrides the iteration limit (warm start of policy iteration).
+fn value_iteration_average(mdp: &Mdp, o: &Options, limit: Option<usize>) -> Result<Solution> {
+    let n = mdp.n_states;
+    let tau = choose_tau(mdp, o);
+    let relative = o.method != Method::ValueIteration;
+    let x_hat = o.reference_state;
+    let max_it = limit.unwrap_or(o.max_iterations);
+    let mut h = vec![0.0; n];
+    let mut th = vec![0.0; n];
+    let mut policy = vec![0u32; n];
+    let mut converged = false;
+    let mut it = 0;
+    while it < max_it {
+        it += 1;
+        let (lo, hi) = sweep(mdp, &h, 1.0, &mut th, &mut policy);
+        if !(lo.is_finite() && hi.is_finite()) {
+            return Err(Error::Numerical("value iteration diverged (non-finite values)".into()));
+        }
+        if o.stopping == Stopping::Span && hi - lo <= o.tolerance {
+            converged = true;
+            break;
+        }
+        let shift = if relative { th[x_hat] } else { 0.0 };
+        let mut rel_change: f64 = 0.0;
+        for s in 0..n {
+            let new = (1.0 - tau) * h[s] + tau * (th[s] - shift);
+            if h[s] != 0.0 {
+                rel_change = rel_change.max(((new - h[s]) / h[s]).abs());
+            }
+            h[s] = new;
+        }
+        if o.stopping == Stopping::RelativeChange && it > 1 && rel_change < o.tolerance {
+            converged = true;
+            break;
+        }
+    }
+    finish_average(mdp, h, x_hat, it, converged, tau)
+}
+
+/// Gauss–Seidel with a running gain estimate g: in state order,
+/// h(s) ← (1 − τ) h(s) + τ (min_a c − g + Σ p h) using the values already
+/// updated in this sweep; then g absorbs the drift of h(x̂) and h is
+/// re-normalised. At a fixed point h is the bias and g the gain; the final
+/// Jacobi certificate checks it.
+fn gauss_seidel_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
+    let n = mdp.n_states;
+    let tau = choose_tau(mdp, o);
+    let x_hat = o.reference_state;
+    let mut h = vec![0.0; n];
+    let mut th = vec![0.0; n];
+    let mut pol = vec![0u32; n];
+    let mut g = 0.0;
+    let mut converged = false;
+    let mut it = 0;
+    while it < o.max_iterations {
+        it += 1;
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for s in 0..n {
+            let mut best = f64::INFINITY;
+            for k in mdp.actions(s) {
+                best = best.min(mdp.q_value(k, &h, 1.0));
+            }
+            let new = (1.0 - tau) * h[s] + tau * (best - g);
+            let d = new - h[s];
+            lo = lo.min(d);
+            hi = hi.max(d);
+            h[s] = new;
+        }
+        if !(lo.is_finite() && hi.is_finite()) {
+            return Err(Error::Numerical("Gauss-Seidel diverged (non-finite values)".into()));
+        }
+        let drift = h[x_hat];
+        g += drift / tau;
+        h.iter_mut().for_each(|v| *v -= drift);
+        // Changes of h small: check the real certificate (one Jacobi sweep).
+        if hi - lo <= o.tolerance || it % 16 == 0 {
+            let (clo, chi) = sweep(mdp, &h, 1.0, &mut th, &mut pol);
+            if o.stopping == Stopping::Span && chi - clo <= o.tolerance {
+                converged = true;
+                break;
+            }
+            if o.stopping == Stopping::RelativeChange && hi - lo <= o.tolerance * (1.0 + g.abs()) {
+                converged = true;
+                break;
+            }
+        }
+    }
+    finish_average(mdp, h, x_hat, it, converged, tau)
+}
+
+/// Howard's policy iteration with exact evaluation (average cost).
+fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
+    let n = mdp.n_states;
+    let mut policy = match &o.initial_policy {
+        Some(p) => p.clone(),
+        None => {
+            // Warm start: a greedy policy after a few relative sweeps is
+            // usually unichain and close to optimal.
+            let warm = Options { method: Method::RelativeValueIteration, ..o.clone() };
+            value_iteration_average(mdp, &warm, Some(50.min(o.max_iterations)))?.policy
+        }
+    };
+    let mut it = 0;
+    let mut converged = false;
+    let mut eval;
+    let mut evaluated;
+    loop {
+        eval = evaluate_average(mdp, &policy)?;
+        evaluated = policy.clone();
+        it += 1;
+        let h = &eval.bias;
+        let mut changed = false;
+        for s in 0..n {
+            let cur_k = mdp.chosen(&policy, s);
+            let cur = mdp.q_value(cur_k, h, 1.0);
+            // Keep the current action unless another is clearly better, so
+            // round-off cannot make policy iteration cycle.
+            let eps = 1e-11 * (1.0 + cur.abs());
+            let (mut best, mut arg) = (cur - eps, policy[s]);
+            let first = mdp.state_start[s];
+            for k in mdp.actions(s) {
+                let q = mdp.q_value(k, h, 1.0);
+                if q < best {
+                    best = q;
+                    arg = (k - first) as u32;
+                }
+            }
+            if arg != policy[s] {
+                policy[s] = arg;
+                changed = true;
+            }
+        }
+        if !changed {
+            converged = true;
+            break;
+        }
+        if it >= o.max_iterations {
+            break;
+        }
+    }
+    // The last evaluated policy is feasible, so its gain bounds g* from
+    // above; the Jacobi sweep bounds it from below.
+    let mut th = vec![0.0; n];
+    let mut greedy = vec![0u32; n];
+    let (lo, _) = sweep(mdp, &eval.bias, 1.0, &mut th, &mut greedy);
+    let (classes, _) = recurrent_classes(mdp, &evaluated)?;
+    Ok(Solution {
+        gain: eval.gain,
+        bound_lo: lo.min(eval.gain),
+        bound_hi: eval.gain,
+        values: eval.bias,
+        policy: evaluated,
+        iterations: it,
+        converged,
+        recurrent_classes: classes,
+        aperiodicity: 1.0,
+    })
+}
+
+fn finish_discounted(mdp: &Mdp, v: Vec<f64>, beta: f64, iterations: usize, converged: bool) -> Result<Solution> {
+    let n = mdp.n_states;
+    let mut th = vec![0.0; n];
+    let mut policy = vec![0u32; n];
+    let (lo, hi) = sweep(mdp, &v, beta, &mut th, &mut policy);
+    if !(lo.is_finite() && hi.is_finite()) {
+        return Err(Error::Numerical("discounted value iteration diverged".into()));
+    }
+    // MacQueen's bounds: T v + β/(1−β)·min(Tv − v) ≤ v* ≤ T v + β/(1−β)·max(Tv − v).
+    let k = beta / (1.0 - beta);
+    let mid = 0.5 * (lo + hi) * k;
+    let values: Vec<f64> = th.iter().map(|t| t + mid).collect();
+    let half = 0.5 * (hi - lo) * k;
+    let (classes, _) = recurrent_classes(mdp, &policy)?;
+    Ok(Solution {
+        gain: 0.0,
+        bound_lo: -half,
+        bound_hi: half,
+        values,
+        policy,
+        iterations,
+        converged,
+        recurrent_classes: classes,
+        aperiodicity: 1.0,
+    })
+}
+
+fn value_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution> {
+    let n = mdp.n_states;
+    let mut v = vec![0.0; n];
+    let mut th = vec![0.0; n];
+    let mut pol = vec![0u32; n];
+    let k = beta / (1.0 - beta);
+    let mut it = 0;
+    let mut converged = false;
+    while it < o.max_iterations {
+        it += 1;
+        let (lo, hi) = sweep(mdp, &v, beta, &mut th, &mut pol);
+        std::mem::swap(&mut v, &mut th);
+        if k * (hi - lo) <= o.tolerance || !(lo.is_finite() && hi.is_finite()) {
+            converged = lo.is_finite() && hi.is_finite();
+            break;
+        }
+    }
+    finish_discounted(mdp, v, beta, it, converged)
+}
+
+fn gauss_seidel_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution> {
+    let n = mdp.n_states;
+    let mut v = vec![0.0; n];
+    let mut th = vec![0.0; n];
+    let mut pol = vec![0u32; n];
+    let k = beta / (1.0 - beta);
+    let mut it = 0;
+    let mut converged = false;
+    while it < o.max_iterations {
+        it += 1;
+        let mut change: f64 = 0.0;
+        for s in 0..n {
+            let mut best = f64::INFINITY;
+            for a in mdp.actions(s) {
+                best = best.min(mdp.q_value(a, &v, beta));
+            }
+            change = change.max((best - v[s]).abs());
+            v[s] = best;
+        }
+        if !change.is_finite() {
+            break;
+        }
+        if 2.0 * k * change <= o.tolerance {
+            let (lo, hi) = sweep(mdp, &v, beta, &mut th, &mut pol);
+            if k * (hi - lo) <= o.tolerance {
+                converged = true;
+                break;
+            }
+        }
+    }
+    finish_discounted(mdp, v, beta, it, converged)
+}
+
+fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution> {
+    let n = mdp.n_states;
+    let mut policy = match &o.initial_policy {
+        Some(p) => p.clone(),
+        None => {
+            let (mut th, mut p) = (vec![0.0; n], vec![0u32; n]);
+            sweep(mdp, &vec![0.0; n], beta, &mut th, &mut p);
+            p
+        }
+    };
+    let mut it = 0;
+    let mut converged = false;
+    let mut v;
+    loop {
+        v = evaluate_discounted(mdp, &policy, beta)?;
+        it += 1;
+        let mut changed = false;
+        for s in 0..n {
+            let cur = mdp.q_value(mdp.chosen(&policy, s), &v, beta);
+            let eps = 1e-11 * (1.0 + cur.abs());
+            let (mut best, mut arg) = (cur - eps, policy[s]);
+            let first = mdp.state_start[s];
+            for k in mdp.actions(s) {
+                let q = mdp.q_value(k, &v, beta);
+                if q < best {
+                    best = q;
+                    arg = (k - first) as u32;
+                }
+            }
+            if arg != policy[s] {
+                policy[s] = arg;
+                changed = true;
+            }
+        }
+        if !changed {
+            converged = true;
+            break;
+        }
+        if it >= o.max_iterations {
+            break;
+        }
+    }
+    let mut sol = finish_discounted(mdp, v.clone(), beta, it, converged)?;
+    if converged {
+        // v is exact for the optimal policy; report it rather than T v.
+        sol.values = v;
+        sol.policy = policy;
+    }
+    Ok(sol)
+}

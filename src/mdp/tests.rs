@@ -1,0 +1,218 @@
+use super::*;
+use crate::error::Error;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A random MDP: every row reaches `fanout` random states plus a chain edge
+/// s → s+1 (so every policy is unichain when `dense`), random costs.
+fn random_mdp(n: usize, actions: usize, fanout: usize, seed: u64) -> Mdp {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut b = MdpBuilder::new(n).unwrap();
+    for s in 0..n {
+        for _ in 0..actions {
+            let mut next = vec![((s + 1) % n) as u32, 0];
+            let mut w = vec![rng.random::<f64>() + 0.1, 0.05];
+            for _ in 0..fanout {
+                next.push(rng.random_range(0..n) as u32);
+                w.push(rng.random::<f64>());
+            }
+            let t: f64 = w.iter().sum();
+            let p: Vec<f64> = w.iter().map(|x| x / t).collect();
+            b.add_action(s, &next, &p, rng.random::<f64>() * 10.0 - 2.0).unwrap();
+        }
+    }
+    b.build().unwrap()
+}
+
+/// Every deterministic policy, evaluated exactly: the minimum gain.
+fn brute_force_gain(m: &Mdp) -> f64 {
+    let n = m.n_states();
+    let mut pol = vec![0u32; n];
+    let mut best = f64::INFINITY;
+    loop {
+        best = best.min(evaluate_average(m, &pol).unwrap().gain);
+        let mut i = 0;
+        loop {
+            if i == n {
+                return best;
+            }
+            pol[i] += 1;
+            if (pol[i] as usize) < m.n_actions(i) {
+                break;
+            }
+            pol[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+fn opts(method: Method) -> Options {
+    Options { method, ..Options::default() }
+}
+
+#[test]
+fn all_solvers_agree_with_brute_force() {
+    for seed in 0..6 {
+        let m = random_mdp(7, 3, 2, seed);
+        let g = brute_force_gain(&m);
+        for method in [Method::PolicyIteration, Method::RelativeValueIteration, Method::ValueIteration, Method::GaussSeidel] {
+            let s = solve(&m, &opts(method)).unwrap();
+            assert!(s.converged, "{method:?}");
+            assert!(s.bound_lo <= g + 1e-12 && g <= s.bound_hi + 1e-12, "{method:?}: {g} not in [{}, {}]", s.bound_lo, s.bound_hi);
+            assert!((s.gain - g).abs() < 1e-9, "{method:?}: {} vs {g}", s.gain);
+            assert_eq!(s.recurrent_classes, 1);
+            // The policy found is optimal: its exact gain is g.
+            let e = evaluate_average(&m, &s.policy).unwrap();
+            assert!((e.gain - g).abs() < 1e-9, "{method:?}");
+        }
+    }
+}
+
+#[test]
+fn bias_solves_the_optimality_equation() {
+    let m = random_mdp(40, 2, 3, 11);
+    let s = solve(&m, &opts(Method::PolicyIteration)).unwrap();
+    for x in 0..m.n_states() {
+        let best = (0..m.n_actions(x))
+            .map(|a| {
+                let (nx, p) = m.transitions(x, a).unwrap();
+                m.cost(x, a).unwrap() + nx.iter().zip(p).map(|(&j, &pj)| pj * s.values[j as usize]).sum::<f64>()
+            })
+            .fold(f64::INFINITY, f64::min);
+        assert!((s.gain + s.values[x] - best).abs() < 1e-9);
+    }
+    // Stationary distribution: π P = π, Σ π = 1, and π·c = g.
+    let e = evaluate_average(&m, &s.policy).unwrap();
+    let mut pp = vec![0.0; m.n_states()];
+    let mut pc = 0.0;
+    for x in 0..m.n_states() {
+        let a = s.policy[x] as usize;
+        let (nx, p) = m.transitions(x, a).unwrap();
+        for (&j, &pj) in nx.iter().zip(p) {
+            pp[j as usize] += e.stationary[x] * pj;
+        }
+        pc += e.stationary[x] * m.cost(x, a).unwrap();
+    }
+    for (a, b) in pp.iter().zip(&e.stationary) {
+        assert!((a - b).abs() < 1e-12);
+    }
+    assert!((e.stationary.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    assert!((pc - s.gain).abs() < 1e-10);
+}
+
+#[test]
+fn discounted_solvers_agree_with_brute_force() {
+    let m = random_mdp(6, 2, 2, 3);
+    let beta = 0.9;
+    // Brute force: the optimal value is the pointwise minimum over policies.
+    let n = m.n_states();
+    let mut best = vec![f64::INFINITY; n];
+    for code in 0..(1u32 << n) {
+        let pol: Vec<u32> = (0..n).map(|i| (code >> i) & 1).collect();
+        let v = evaluate_discounted(&m, &pol, beta).unwrap();
+        for (b, x) in best.iter_mut().zip(&v) {
+            *b = b.min(*x);
+        }
+    }
+    for method in [Method::PolicyIteration, Method::ValueIteration, Method::GaussSeidel] {
+        let s = solve(&m, &Options { method, criterion: Criterion::Discounted(beta), ..Options::default() }).unwrap();
+        assert!(s.converged);
+        for (v, b) in s.values.iter().zip(&best) {
+            assert!((v - b).abs() < 1e-8, "{method:?}");
+            assert!(b - v >= s.bound_lo - 1e-12 && b - v <= s.bound_hi + 1e-12);
+        }
+    }
+}
+
+#[test]
+fn periodic_chain_needs_the_aperiodicity_transform() {
+    // Two states swapping deterministically, costs 1 and 0: gain 1/2.
+    let mut b = MdpBuilder::new(2).unwrap();
+    b.add_action(0, &[1], &[1.0], 1.0).unwrap();
+    b.add_action(1, &[0], &[1.0], 0.0).unwrap();
+    let m = b.build().unwrap();
+    let plain = Options { method: Method::RelativeValueIteration, aperiodicity: Some(1.0), max_iterations: 500, ..Options::default() };
+    let s = solve(&m, &plain).unwrap();
+    assert!(!s.converged, "without the transform value iteration oscillates");
+    assert!(s.bound_lo <= 0.5 && 0.5 <= s.bound_hi);
+    for method in [Method::RelativeValueIteration, Method::ValueIteration, Method::GaussSeidel, Method::PolicyIteration] {
+        let s = solve(&m, &opts(method)).unwrap();
+        assert!(s.converged, "{method:?}");
+        assert!((s.gain - 0.5).abs() < 1e-9, "{method:?}");
+        // Bias of the original chain: h(1) − h(0) = −1/2.
+        assert!((s.values[1] - s.values[0] + 0.5).abs() < 1e-8, "{method:?}: {:?}", s.values);
+    }
+}
+
+#[test]
+fn multichain_policies_are_detected() {
+    // Two absorbing states with different costs; state 2 chooses where to go.
+    let mut b = MdpBuilder::new(3).unwrap();
+    b.add_action(0, &[0], &[1.0], 1.0).unwrap();
+    b.add_action(1, &[1], &[1.0], 2.0).unwrap();
+    b.add_action(2, &[0], &[1.0], 0.0).unwrap();
+    b.add_action(2, &[1], &[1.0], 0.0).unwrap();
+    let m = b.build().unwrap();
+    let (k, class) = recurrent_classes(&m, &[0, 0, 0]).unwrap();
+    assert_eq!(k, 2);
+    assert_eq!(class[2], u32::MAX);
+    assert!(matches!(evaluate_average(&m, &[0, 0, 0]), Err(Error::Infeasible(_))));
+    let s = solve(&m, &opts(Method::RelativeValueIteration)).unwrap();
+    assert_eq!(s.recurrent_classes, 2);
+    assert!(!s.converged, "gains differ by state: the span never closes");
+}
+
+#[test]
+fn iteration_limit_keeps_the_best_answer() {
+    let m = random_mdp(30, 2, 2, 5);
+    let exact = solve(&m, &Options::default()).unwrap().gain;
+    let s = solve(&m, &Options { method: Method::RelativeValueIteration, max_iterations: 3, ..Options::default() }).unwrap();
+    assert!(!s.converged);
+    assert_eq!(s.iterations, 3);
+    assert!(s.bound_lo <= exact && exact <= s.bound_hi);
+    assert!(matches!(s.into_result(), Err(Error::NotConverged(_))));
+}
+
+#[test]
+fn builder_validates_rows() {
+    let mut b = MdpBuilder::new(2).unwrap();
+    assert!(b.add_action(2, &[0], &[1.0], 0.0).is_err());
+    assert!(b.add_action(0, &[2], &[1.0], 0.0).is_err());
+    assert!(b.add_action(0, &[0, 1], &[0.5, 0.4], 0.0).is_err());
+    assert!(b.add_action(0, &[0, 1], &[1.5, -0.5], 0.0).is_err());
+    assert!(b.add_action(0, &[0], &[f64::NAN], 0.0).is_err());
+    assert!(b.add_action(0, &[0], &[1.0], f64::INFINITY).is_err());
+    assert!(b.add_action(0, &[], &[], 0.0).is_err());
+    assert!(b.add_action(0, &[0], &[1.0, 0.0], 0.0).is_err());
+    assert!(b.add_action(0, &[0, 1], &[0.5, 0.5 + 1e-10], 0.0).is_ok());
+    assert!(matches!(b.clone().build(), Err(Error::InvalidArgument(_))), "state 1 has no action");
+    assert!(MdpBuilder::new(0).is_err());
+    assert!(matches!(MdpBuilder::new(usize::MAX), Err(Error::TooLarge(_))));
+    // Out-of-order states are sorted, keeping each state's action order.
+    let mut b = MdpBuilder::new(2).unwrap();
+    b.add_action(1, &[0], &[1.0], 5.0).unwrap();
+    b.add_action(0, &[1], &[1.0], 1.0).unwrap();
+    assert_eq!(b.add_action(1, &[1], &[1.0], 7.0).unwrap(), 1);
+    let m = b.build().unwrap();
+    assert_eq!(m.cost(1, 0).unwrap(), 5.0);
+    assert_eq!(m.cost(1, 1).unwrap(), 7.0);
+    assert_eq!(m.cost(0, 0).unwrap(), 1.0);
+}
+
+#[test]
+fn options_are_validated() {
+    let m = random_mdp(3, 2, 1, 1);
+    for o in [
+        Options { tolerance: 0.0, ..Options::default() },
+        Options { tolerance: f64::NAN, ..Options::default() },
+        Options { max_iterations: 0, ..Options::default() },
+        Options { aperiodicity: Some(0.0), ..Options::default() },
+        Options { aperiodicity: Some(1.5), ..Options::default() },
+        Options { criterion: Criterion::Discounted(1.0), ..Options::default() },
+        Options { reference_state: 3, ..Options::default() },
+        Options { initial_policy: Some(vec![0, 0]), ..Options::default() },
+        Options { initial_policy: Some(vec![0, 0, 2]), ..Options::default() },
+    ] {
+        assert!(matches!(solve(&m, &o), Err(Error::InvalidArgument(_))), "{o:?}");
+    }
+}

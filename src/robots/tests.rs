@@ -1,0 +1,201 @@
+use super::*;
+use crate::error::Error;
+use crate::mdp::{Method, Options, Stopping};
+
+/// γ as the dynamic columns of the paper's tables used it: the rows
+/// printed γ = 1.13 (K = 15) were computed with γ = 17/15 (errata).
+fn dyn_gamma(gamma: f64) -> f64 {
+    if gamma == 1.13 { 17.0 / 15.0 } else { gamma }
+}
+
+/// Table 1 row: λ, K, γ, C_s, N_s, C_d, N_min, N̄.
+type Row1 = (f64, usize, f64, f64, usize, f64, usize, f64);
+
+const TABLE1_LAMBDA_01: [Row1; 9] = [
+    (0.1, 5, 0.4, 0.17600, 7, 0.15239, 1, 6.5),
+    (0.1, 5, 1.4, 0.40000, 10, 0.32198, 4, 8.6),
+    (0.1, 5, 2.4, 0.54067, 11, 0.44989, 5, 9.3),
+    (0.1, 10, 0.4, 0.10403, 9, 0.06838, 0, 8.4),
+    (0.1, 10, 1.2, 0.20000, 10, 0.13854, 2, 9.0),
+    (0.1, 10, 2.4, 0.28347, 11, 0.18585, 3, 9.6),
+    (0.1, 15, 0.4, 0.07184, 9, 0.05326, 0, 8.7),
+    (0.1, 15, 1.13, 0.13313, 10, 0.08538, 1, 9.3),
+    (0.1, 15, 2.4, 0.19458, 11, 0.09606, 1, 9.7),
+];
+
+const TABLE1_SAMPLE: [Row1; 4] = [
+    (0.05, 5, 1.4, 0.40000, 20, 0.34733, 12, 17.7),
+    (0.05, 10, 2.4, 0.28347, 22, 0.20541, 10, 19.4),
+    (0.05, 15, 1.13, 0.13313, 20, 0.09117, 6, 18.7),
+    (0.01, 5, 0.4, 0.17541, 73, 0.16804, 57, 70.3),
+];
+
+fn check_table1_row(&(lambda, k, gamma, cs, ns, cd, nmin, nbar): &Row1) {
+    let (n_s, c_s) = optimal_static(lambda, 1.0, gamma, k).unwrap();
+    assert_eq!(n_s, ns, "N_s for {lambda} {k} {gamma}");
+    assert!((c_s - cs).abs() < 1e-5, "C_s {c_s} vs {cs}");
+    let d = solve(&Params::new(ns, k, lambda, 1.0, dyn_gamma(gamma)).unwrap()).unwrap();
+    let p = &d.performance;
+    assert!((p.cost - cd).abs() < 1e-4, "C_d {} vs {cd} ({lambda} {k} {gamma})", p.cost);
+    assert!(d.cost_lo <= p.cost + 1e-12 && p.cost <= d.cost_hi + 1e-12 && d.cost_hi - d.cost_lo < 1e-9);
+    assert_eq!(p.n_min, nmin, "N_min ({lambda} {k} {gamma})");
+    assert!((p.n_mean - nbar).abs() < 0.1, "N̄ {} vs {nbar}", p.n_mean);
+    assert!(d.is_switching_curve, "the paper's conjecture (§3) holds here");
+    // W = γS + L (§3).
+    assert!((p.cost - (dyn_gamma(gamma) * p.starvation + p.loss_rate)).abs() < 1e-12);
+}
+
+#[test]
+fn table1_every_row_for_lambda_0_1() {
+    for row in &TABLE1_LAMBDA_01 {
+        check_table1_row(row);
+    }
+}
+
+#[test]
+fn table1_sample_of_other_rows() {
+    for row in &TABLE1_SAMPLE {
+        check_table1_row(row);
+    }
+}
+
+/// Table 2 rows: λ, K, γ, C_d, N_min, N̄, N_max.
+const TABLE2_SAMPLE: [(f64, usize, f64, f64, usize, f64, usize); 7] = [
+    (0.1, 5, 0.4, 0.11097, 2, 8.2, 12),
+    (0.1, 5, 1.4, 0.25924, 4, 9.8, 16),
+    (0.1, 5, 2.4, 0.35805, 6, 10.7, 18),
+    (0.1, 10, 1.2, 0.03887, 1, 9.9, 20),
+    (0.1, 15, 1.13, 0.00368, 0, 10.0, 25),
+    (0.05, 5, 0.4, 0.13770, 7, 15.9, 20),
+    (0.05, 15, 2.4, 0.02782, 6, 20.1, 41),
+];
+
+#[test]
+fn table2_sample_with_unlimited_robots() {
+    for &(lambda, k, gamma, cd, nmin, nbar, nmax) in &TABLE2_SAMPLE {
+        let d = solve_unlimited(lambda, 1.0, dyn_gamma(gamma), k).unwrap();
+        let p = &d.performance;
+        assert!((p.cost - cd).abs() < 1e-4, "C_d {} vs {cd} ({lambda} {k} {gamma})", p.cost);
+        assert_eq!(p.n_min, nmin, "N_min ({lambda} {k} {gamma})");
+        assert!((p.n_mean - nbar).abs() < 0.1, "N̄ {} vs {nbar}", p.n_mean);
+        assert_eq!(p.n_max, Some(nmax), "N_max ({lambda} {k} {gamma})");
+        // More robots would not help: doubling N leaves C_d unchanged.
+        let twice = solve(&Params::new(2 * d.params.n, k, lambda, 1.0, dyn_gamma(gamma)).unwrap()).unwrap();
+        assert!((twice.performance.cost - p.cost).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn paper_figures_cost_values() {
+    // Figures 2–4: N = 16, K = 5, λ = 0.1, μ = 1.
+    for (gamma, cost) in [(1.0, 0.20907), (1.4, 0.25924), (2.0, 0.32211)] {
+        let d = solve(&Params::new(16, 5, 0.1, 1.0, gamma).unwrap()).unwrap();
+        assert!((d.performance.cost - cost).abs() < 1e-4, "{gamma}: {}", d.performance.cost);
+        // Monotone (decreasing) switching curves.
+        assert!(d.is_switching_curve);
+        assert!(d.f0.windows(2).all(|w| w[0] >= w[1]));
+        assert!(d.f1[1..].windows(2).all(|w| w[0] >= w[1]));
+        assert!(d.f0[0] >= 1);
+    }
+}
+
+#[test]
+fn static_closed_form_matches_the_mdp_evaluation() {
+    for &(n_total, n, k, lambda, gamma) in &[(10usize, 7usize, 5usize, 0.1, 0.4), (12, 10, 15, 0.1, 1.13), (6, 6, 4, 0.3, 2.0), (5, 3, 3, 0.5, 0.0)] {
+        let p = Params::new(n_total, k, lambda, 1.0, gamma).unwrap();
+        let e = evaluate(&p, &Policy::Static(n)).unwrap();
+        let cs = static_cost(n as f64 * lambda, gamma, k, 1.0).unwrap();
+        assert!((e.cost - cs).abs() < 1e-12, "{} vs {cs}", e.cost);
+        assert_eq!(e.n_min, n);
+        assert!((e.n_mean - n as f64).abs() < 1e-12);
+        // M/M/1/K: P(empty) = (1 − ρ)/(1 − ρ^{K+1}).
+        let rho: f64 = n as f64 * lambda;
+        let p0 = if (rho - 1.0).abs() < 1e-12 { 1.0 / (k as f64 + 1.0) } else { (1.0 - rho) / (1.0 - rho.powi(k as i32 + 1)) };
+        assert!((e.starvation - p0).abs() < 1e-12);
+    }
+    // ρ = 1 exactly: (γ + μ)/(K + 1), and continuity around it.
+    assert!((static_cost(1.0, 1.13, 15, 1.0).unwrap() - 2.13 / 16.0).abs() < 1e-15);
+    let (a, b) = (static_cost(1.0 - 1e-9, 0.7, 8, 2.0).unwrap(), static_cost(1.0 + 1e-9, 0.7, 8, 2.0).unwrap());
+    assert!((a - b).abs() < 1e-8 && (a - 2.7 / 9.0).abs() < 1e-8);
+    // Huge K and ρ > 1 do not overflow: the cost tends to μ(ρ − 1) + γ·0.
+    assert!((static_cost(2.0, 1.0, 5000, 1.0).unwrap() - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn optimum_beats_every_policy_by_brute_force() {
+    // N = 2, K = 2: 8 two-action states (forced and fictitious excluded).
+    let p = Params::new(2, 2, 0.6, 1.0, 0.8).unwrap();
+    let m = RobotsMdp::new(p).unwrap();
+    let best = solve(&p).unwrap().performance.cost;
+    let free: Vec<usize> = (0..m.n_states()).filter(|&s| m.mdp.n_actions(s) == 2).collect();
+    assert!(free.len() <= 16);
+    let mut min = f64::INFINITY;
+    for code in 0u32..(1 << free.len()) {
+        let mut pol = vec![0u32; m.n_states()];
+        for (b, &s) in free.iter().enumerate() {
+            pol[s] = (code >> b) & 1;
+        }
+        match crate::mdp::evaluate_average(&m.mdp, &pol) {
+            Ok(e) => min = min.min(e.gain),
+            Err(Error::Infeasible(_)) => {} // multichain: no single average cost
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!((best - min).abs() < 1e-12, "{best} vs {min}");
+}
+
+#[test]
+fn solvers_agree_on_the_robots_model() {
+    let m = RobotsMdp::new(Params::new(12, 6, 0.1, 1.0, 1.4).unwrap()).unwrap();
+    let exact = crate::mdp::solve(&m.mdp, &Options::default()).unwrap();
+    for method in [Method::RelativeValueIteration, Method::ValueIteration, Method::GaussSeidel] {
+        let s = crate::mdp::solve(&m.mdp, &Options { method, ..Options::default() }).unwrap();
+        assert!(s.converged);
+        assert!(s.bound_lo <= exact.gain + 1e-12 && exact.gain <= s.bound_hi + 1e-12, "{method:?}");
+        assert!((s.gain - exact.gain).abs() < 1e-9);
+    }
+    // The paper's RVI (τ = 0.99999, relative change < 1e-5) stops early
+    // but its certificate still brackets the optimum.
+    let paper = Options {
+        method: Method::RelativeValueIteration,
+        aperiodicity: Some(0.99999),
+        stopping: Stopping::RelativeChange,
+        tolerance: 1e-5,
+        ..Options::default()
+    };
+    let s = crate::mdp::solve(&m.mdp, &paper).unwrap();
+    assert!(s.converged && s.bound_lo <= exact.gain + 1e-12 && exact.gain <= s.bound_hi + 1e-12);
+    let viaw = solve_with(&m.params, &paper).unwrap();
+    assert!((viaw.performance.cost - exact.gain).abs() < 1e-4);
+}
+
+#[test]
+fn caller_policies_are_evaluated_and_validated() {
+    let p = Params::new(16, 5, 0.1, 1.0, 1.4).unwrap();
+    let d = solve(&p).unwrap();
+    // The optimal switching curve, given back, costs C_d.
+    let e = evaluate(&p, &Policy::SwitchingCurve { f0: d.f0.clone(), f1: d.f1.clone() }).unwrap();
+    assert!((e.cost - d.performance.cost).abs() < 1e-12);
+    let t = evaluate(&p, &Policy::Table(d.actions.clone())).unwrap();
+    assert!((t.cost - d.performance.cost).abs() < 1e-12);
+    // Stationary distribution sums to one over X.
+    assert!((d.performance.stationary.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    assert!(evaluate(&p, &Policy::Static(0)).is_err());
+    assert!(evaluate(&p, &Policy::Static(17)).is_err());
+    assert!(evaluate(&p, &Policy::SwitchingCurve { f0: vec![0; 17], f1: vec![0; 17] }).is_err(), "must activate at (1,0,0)");
+    assert!(evaluate(&p, &Policy::SwitchingCurve { f0: vec![1; 3], f1: vec![1; 17] }).is_err());
+    assert!(evaluate(&p, &Policy::Table(vec![0; 5])).is_err());
+    assert!(evaluate(&p, &Policy::Table(vec![2; 6 * 17 * 2])).is_err());
+}
+
+#[test]
+fn parameters_are_validated() {
+    assert!(Params::new(0, 5, 0.1, 1.0, 1.0).is_err());
+    assert!(Params::new(3, 0, 0.1, 1.0, 1.0).is_err());
+    assert!(Params::new(3, 5, 0.0, 1.0, 1.0).is_err());
+    assert!(Params::new(3, 5, 0.1, f64::NAN, 1.0).is_err());
+    assert!(Params::new(3, 5, 0.1, 1.0, -1.0).is_err(), "negative starvation cost");
+    assert!(matches!(Params::new(usize::MAX / 2, 5, 0.1, 1.0, 1.0), Err(Error::TooLarge(_))));
+    assert!(static_cost(0.0, 1.0, 5, 1.0).is_err());
+    assert!(optimal_static(0.1, 1.0, -0.5, 5).is_err());
+}
