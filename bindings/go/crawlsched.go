@@ -115,14 +115,23 @@ func Version() string { return C.GoString(C.crawlsched_version()) }
 func LibraryABIVersion() uint32 { return uint32(C.crawlsched_abi_version()) }
 
 func init() {
-	if C.CRAWLSCHED_ABI_VERSION != ABIVersion {
-		panic(fmt.Sprintf("crawlsched: this Go binding was written for ABI version %d but compiled against a header of ABI version %d; use the matching binding",
-			ABIVersion, C.CRAWLSCHED_ABI_VERSION))
+	if err := abiMismatch(C.CRAWLSCHED_ABI_VERSION, LibraryABIVersion(), Version()); err != nil {
+		panic(err)
 	}
-	if got := LibraryABIVersion(); got != ABIVersion {
-		panic(fmt.Sprintf("crawlsched: linked library libcrawlsched has ABI version %d (version %s), this Go binding needs ABI version %d; install libcrawlsched.so.%d or the matching binding",
-			got, Version(), ABIVersion, ABIVersion))
+}
+
+// abiMismatch explains why the header this package was compiled against
+// (header) or the linked library (lib) cannot be used, or returns nil.
+func abiMismatch(header, lib uint32, libVersion string) error {
+	if header != ABIVersion {
+		return fmt.Errorf("crawlsched: this Go binding was written for ABI version %d but compiled against a crawlsched.h of ABI version %d; use the binding that matches the header",
+			ABIVersion, header)
 	}
+	if lib != ABIVersion {
+		return fmt.Errorf("crawlsched: the linked libcrawlsched (version %s) has ABI version %d, but this Go binding needs ABI version %d (libcrawlsched.so.%d); rebuild or install the matching library",
+			libVersion, lib, ABIVersion, ABIVersion)
+	}
+	return nil
 }
 
 // cerr is the caller-owned error struct passed to every call.
@@ -133,7 +142,19 @@ func check(st C.crawlsched_status_t, e *cerr) error {
 	if st == C.CRAWLSCHED_OK {
 		return nil
 	}
-	return &Error{Status: Status(st), Message: C.GoString(&e.message[0])}
+	return &Error{Status: Status(st), Message: message(e)}
+}
+
+// message copies the NUL-terminated message out of the error struct in Go
+// (C.GoString would make every caller's struct escape to the heap).
+func message(e *cerr) string {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&e.message[0])), len(e.message))
+	for i, c := range b {
+		if c == 0 {
+			return string(b[:i])
+		}
+	}
+	return string(b)
 }
 
 // closedErr is the error of a call on a nil or closed handle (the call is

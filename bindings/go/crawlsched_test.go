@@ -16,6 +16,20 @@ func TestVersionAndABI(t *testing.T) {
 	}
 }
 
+// init panics with this message when the linked library has another ABI.
+func TestABIMismatchMessage(t *testing.T) {
+	if err := abiMismatch(ABIVersion, ABIVersion, "x"); err != nil {
+		t.Errorf("matching versions refused: %v", err)
+	}
+	err := abiMismatch(ABIVersion, ABIVersion+1, "9.0.0")
+	if err == nil || !strings.Contains(err.Error(), "ABI version 2") || !strings.Contains(err.Error(), "9.0.0") {
+		t.Errorf("library mismatch: %v", err)
+	}
+	if err := abiMismatch(ABIVersion+1, ABIVersion, "x"); err == nil || !strings.Contains(err.Error(), "crawlsched.h") {
+		t.Errorf("header mismatch: %v", err)
+	}
+}
+
 func TestErrorValues(t *testing.T) {
 	if StatusInvalidArgument.String() != "CRAWLSCHED_INVALID_ARGUMENT" {
 		t.Errorf("status string %q", StatusInvalidArgument.String())

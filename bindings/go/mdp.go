@@ -5,7 +5,10 @@ package crawlsched
 */
 import "C"
 
-import "runtime"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // MDPMethod is a solution method (CRAWLSCHED_MDP_*).
 type MDPMethod int32
@@ -145,7 +148,7 @@ func (m *MDP) Size() (states, actions, transitions uint64, err error) {
 // (crawlsched_mdp_solver_t). Mutable; the library serialises calls.
 type MDPSolver struct {
 	p      *C.crawlsched_mdp_solver_t
-	states int // of the last successful or NOT_CONVERGED run
+	states atomic.Int64 // states of the MDP of the last readable run
 }
 
 // NewMDPSolver is a solver with the defaults (average cost, tolerance
@@ -221,7 +224,7 @@ func (s *MDPSolver) Run(mdp *MDP) error {
 	if st == C.CRAWLSCHED_OK || st == C.CRAWLSCHED_NOT_CONVERGED {
 		n, _, _, serr := mdp.Size()
 		if serr == nil {
-			s.states = int(n)
+			s.states.Store(int64(n))
 		}
 	}
 	return check(st, &e)
@@ -274,7 +277,7 @@ func (s *MDPSolver) Policy() ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]uint32, s.states)
+	out := make([]uint32, s.states.Load())
 	var e cerr
 	st := C.crawlsched_mdp_solver_policy(p, u32p(out), sz(len(out)), &e)
 	runtime.KeepAlive(s)
@@ -290,7 +293,7 @@ func (s *MDPSolver) Values() ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]float64, s.states)
+	out := make([]float64, s.states.Load())
 	var e cerr
 	st := C.crawlsched_mdp_solver_values(p, f64p(out), sz(len(out)), &e)
 	runtime.KeepAlive(s)
