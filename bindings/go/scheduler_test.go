@@ -170,3 +170,23 @@ func BenchmarkSchedulerNextBatch(b *testing.B) {
 		}
 	}
 }
+
+// Crawler goroutines sharing one Scheduler (the library's mutex serialises).
+func BenchmarkSchedulerNextParallel(b *testing.B) {
+	rates := make([]float64, 10000)
+	for i := range rates {
+		rates[i] = 0.01 + float64(i%100)/100
+	}
+	s := newTestScheduler(b, GoldenRatio, rates)
+	defer s.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := s.Next(); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
