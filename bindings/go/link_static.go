@@ -8,6 +8,6 @@ package crawlsched
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: ${SRCDIR}/../../target/release/libcrawlsched.a -lm -ldl -lpthread
+#cgo LDFLAGS: ${SRCDIR}/../../target/release/libcrawlsched.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 */
 import "C"
