@@ -1,0 +1,3 @@
+module github.com/crawlsched/crawlsched-go
+
+go 1.24
