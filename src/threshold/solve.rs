@@ -33,8 +33,11 @@ use faer::{Accum, Mat, Par};
 use nalgebra::{DMatrix, DVector};
 use sprs::CsMat;
 
-/// Largest number of dense block entries the block solver may hold.
-pub const MAX_BLOCK_ENTRIES: usize = 200_000_000;
+/// Largest number of dense block entries the block solver may hold (8 GB
+/// of f64). Beyond it [`stationary`] falls back to sparse LU, which needs
+/// more memory than the band on the same chain, so a lower limit would
+/// not save memory, only switch to the slower method.
+pub const MAX_BLOCK_ENTRIES: usize = 1_000_000_000;
 /// Largest chain [`dense_solve`] accepts.
 pub const MAX_DENSE_STATES: usize = 5000;
 
