@@ -144,8 +144,8 @@ pub fn measures_from(model: &ThresholdModel, policy: &Policy, pi: &[f64], res: f
     Ok(m)
 }
 
-/// Builds the generator, solves it exactly (banded level reduction, or
-/// sparse LU when levels are large: [`stationary`]) and computes the measures.
+/// Builds the generator, solves it exactly by banded level reduction
+/// ([`stationary`]) and computes the measures.
 pub fn evaluate(model: &ThresholdModel, policy: &Policy) -> Result<Measures> {
     let q = generator(model, policy)?;
     let (pi, _) = stationary(model.space(), &q)?;

@@ -26,10 +26,9 @@
 //! - Cost (eq. 2): one weight per measure ([`CostWeights`]).
 //!
 //! Solution: sparse generator ([`generator::generator`]), stationary vector
-//! by banded level reduction ([`solve::block_solve`]) or, when levels are
-//! too large for it, sparse LU ([`solve::sparse_solve`]); [`solve::stationary`]
-//! picks one. Cross-checked by a dense solve ([`solve::dense_solve`]) and a
-//! residual certificate. Scale (benches/threshold.rs, bench/threshold/):
+//! by banded level reduction ([`solve::block_solve`]), cross-checked by
+//! sparse LU ([`solve::sparse_solve`]), a dense solve
+//! ([`solve::dense_solve`]) and a residual certificate. Scale (benches/threshold.rs, bench/threshold/):
 //! with one-phase obsolescence the chain grows only in levels and 10⁶
 //! states solve in seconds; with R ≥ 2 the top level has W·M·R^{L−1}
 //! states and the direct solvers stay cubic in it.

@@ -16,10 +16,11 @@
 //! work Σ_n (d_n³ + Σ_{n−k ≤ i<n} d_i d_n d_{n−1}). For R = 1 this solves
 //! 10⁶-state chains in seconds.
 //!
-//! Large levels ([`sparse_solve`]): sparse LU of the whole chain (faer),
-//! used by [`stationary`] when the band does not fit. With R ≥ 2 the level
-//! blocks are R-ary hypercubes in the obsolescence phases and fill in
-//! badly under any ordering, so both methods stay cubic in the top level.
+//! Alternative ([`sparse_solve`]): sparse LU of the whole chain (faer),
+//! a cross-check and the formulation the SciPy comparison times. With
+//! R ≥ 2 the level blocks are R-ary hypercubes in the obsolescence phases
+//! and fill in badly under any ordering, so both methods stay cubic in the
+//! top level (W·M·R^{L−1} states).
 //!
 //! Cross-check ([`dense_solve`]): the whole generator as a dense matrix, one
 //! LU solve with the normalisation replacing an equation (small models).
@@ -227,20 +228,20 @@ pub fn sparse_solve(q: &CsMat<f64>) -> Result<Vec<f64>> {
 pub enum Method {
     /// Banded level reduction ([`block_solve`]).
     Block,
-    /// Sparse LU of the whole chain ([`sparse_solve`]).
+    /// Sparse LU of the whole chain ([`sparse_solve`]; never chosen by
+    /// [`stationary`], kept so that callers can label either result).
     SparseLu,
 }
 
-/// Stationary distribution by an exact direct method: the banded block
-/// solver when its band fits in [`MAX_BLOCK_ENTRIES`] (always for R = 1
-/// chains of moderate phase counts, any number of levels), sparse LU of
-/// the whole chain otherwise (large top levels of R ≥ 2 chains).
+/// Stationary distribution by the exact method [`evaluate`](super::evaluate)
+/// uses: the banded block solver, or `TooLarge` when its band does not fit
+/// in [`MAX_BLOCK_ENTRIES`]. There is deliberately no automatic fallback to
+/// [`sparse_solve`]: on every chain measured (bench/results/threshold.json)
+/// it was slower and needed more memory than the band, and on R ≥ 2 chains
+/// its fill-in is not bounded before it allocates, whereas the band's
+/// size is checked first.
 pub fn stationary(space: &StateSpace, q: &CsMat<f64>) -> Result<(Vec<f64>, Method)> {
-    match block_solve(space, q) {
-        Ok(pi) => Ok((pi, Method::Block)),
-        Err(Error::TooLarge(_)) => Ok((sparse_solve(q)?, Method::SparseLu)),
-        Err(e) => Err(e),
-    }
+    Ok((block_solve(space, q)?, Method::Block))
 }
 
 /// Stationary distribution from one dense LU of the whole generator
