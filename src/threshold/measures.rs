@@ -3,7 +3,7 @@
 
 use super::generator::generator;
 use super::model::{Policy, ThresholdModel};
-use super::solve::{block_solve, residual};
+use super::solve::{residual, stationary};
 use crate::error::{Error, Result};
 use crate::validate;
 
@@ -98,20 +98,25 @@ pub fn measures_from(model: &ThresholdModel, policy: &Policy, pi: &[f64], res: f
         if p == 0.0 {
             continue;
         }
-        let st = sp.state(idx);
-        let i = st.level;
+        // With R = 1 every waiting page is in phase 0, so the state need
+        // not be decoded (O(level) per state: O(n·L) over the chain).
+        let (i, arrival, service) = sp.head(idx);
         let r = policy.robots_at(i);
         levels[i] += p;
         robots[r - 1] += p;
         let arr = model.arrivals(r);
         for j in 1..=arr.max_batch() {
-            let rate: f64 = arr.d(j).row(st.arrival).sum();
+            let rate: f64 = arr.d(j).row(arrival).sum();
             offered += p * rate * j as f64;
             lost += p * rate * j.saturating_sub(top - i) as f64;
         }
         if i >= 1 {
-            served += p * s0[st.service];
-            obsolete += p * st.obsolescence.iter().map(|&k| g0[k]).sum::<f64>();
+            served += p * s0[service];
+            obsolete += p * if g0.len() == 1 {
+                (i - 1) as f64 * g0[0]
+            } else {
+                sp.state(idx).obsolescence.iter().map(|&k| g0[k]).sum::<f64>()
+            };
         }
     }
     let mean_pages: f64 = levels.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
@@ -139,10 +144,11 @@ pub fn measures_from(model: &ThresholdModel, policy: &Policy, pi: &[f64], res: f
     Ok(m)
 }
 
-/// Builds the generator, solves it by level reduction and computes the measures.
+/// Builds the generator, solves it exactly by banded level reduction
+/// ([`stationary`]) and computes the measures.
 pub fn evaluate(model: &ThresholdModel, policy: &Policy) -> Result<Measures> {
     let q = generator(model, policy)?;
-    let pi = block_solve(model.space(), &q)?;
+    let (pi, _) = stationary(model.space(), &q)?;
     let res = residual(&q, &pi);
     measures_from(model, policy, &pi, res)
 }

@@ -11,52 +11,92 @@
 //! non-negative terms, so there is no cancellation (as in GTH). Then π₀ is
 //! the stationary vector of the censored generator Q̃_{0,0} and
 //!   π_n = (Σ_{i<n} π_i Q̃_{i,n}) (−Q̃_{n,n})⁻¹,   n = 1..L.
-//! Blocks are dense: the cost is Σ_n (d_n³ + Σ_{i<n} d_i d_n d_{n−1}).
+//! Blocks are dense but only the band j ≤ i + k (k = largest batch) is
+//! stored, since the reduction never fills outside it: storage O(L·k·d²),
+//! work Σ_n (d_n³ + Σ_{n−k ≤ i<n} d_i d_n d_{n−1}). For R = 1 this solves
+//! 10⁶-state chains in seconds.
+//!
+//! Alternative ([`sparse_solve`]): sparse LU of the whole chain (faer),
+//! a cross-check and the formulation the SciPy comparison times. With
+//! R ≥ 2 the level blocks are R-ary hypercubes in the obsolescence phases
+//! and fill in badly under any ordering, so both methods stay cubic in the
+//! top level (W·M·R^{L−1} states).
 //!
 //! Cross-check ([`dense_solve`]): the whole generator as a dense matrix, one
 //! LU solve with the normalisation replacing an equation (small models).
 
 use super::state::StateSpace;
 use crate::error::{Error, Result};
+use faer::linalg::matmul::matmul;
+use faer::linalg::solvers::{PartialPivLu, Solve};
+use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
+use faer::{Accum, Mat, Par};
 use nalgebra::{DMatrix, DVector};
 use sprs::CsMat;
 
-/// Largest number of dense block entries the block solver may hold.
-pub const MAX_BLOCK_ENTRIES: usize = 200_000_000;
+/// Largest number of dense block entries the block solver may hold (8 GB
+/// of f64). Beyond it [`stationary`] falls back to sparse LU, which needs
+/// more memory than the band on the same chain, so a lower limit would
+/// not save memory, only switch to the slower method.
+pub const MAX_BLOCK_ENTRIES: usize = 1_000_000_000;
 /// Largest chain [`dense_solve`] accepts.
 pub const MAX_DENSE_STATES: usize = 5000;
 
-/// Σ_{i ≤ j} d_i d_j (+ the down blocks): dense entries the block solver stores.
-fn block_entries(space: &StateSpace) -> Option<usize> {
+/// Largest upward level jump of the generator (the maximum admitted batch);
+/// `Numerical` if an entry goes down more than one level.
+pub fn bandwidth(space: &StateSpace, q: &CsMat<f64>) -> Result<usize> {
+    let mut k = 0;
+    for (row, vec) in q.outer_iterator().enumerate() {
+        let i = space.level_of(row);
+        for (col, _) in vec.iter() {
+            let j = space.level_of(col);
+            if j + 1 < i {
+                return Err(Error::Numerical(format!(
+                    "generator entry from level {i} to level {j}: not upper block Hessenberg"
+                )));
+            }
+            k = k.max(j.saturating_sub(i));
+        }
+    }
+    Ok(k)
+}
+
+/// Dense entries the banded block solver stores: Σ_i d_i (d_{i−1} + Σ_{j=i}^{i+k} d_j).
+/// The band does not widen during the reduction: eliminating level n only
+/// updates Q̃_{i,n−1} for the k levels i ∈ [n−k, n) that reach n, and those
+/// blocks are already inside the band.
+pub fn block_entries(space: &StateSpace, k: usize) -> Option<usize> {
     let l = space.max_level();
     let mut total: usize = 0;
     for i in 0..=l {
-        for j in i.saturating_sub(1)..=l {
+        for j in i.saturating_sub(1)..=(i + k).min(l) {
             total = total.checked_add(space.level_size(i).checked_mul(space.level_size(j))?)?;
         }
     }
     Some(total)
 }
 
-/// Stationary distribution by level reduction (see the module docs).
+/// Stationary distribution by level reduction (see the module docs), with
+/// the blocks stored in a band of width `k` = the largest batch: storage
+/// Σ_i d_i (d_{i−1} + Σ_{j ≤ i+k} d_j) = O(L·k·d²), work O(L·(d³ + k·d³)).
+/// `TooLarge` when the band would exceed [`MAX_BLOCK_ENTRIES`] (then use
+/// [`sparse_solve`] or [`stationary`]).
 pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
     let l = space.max_level();
-    let entries = block_entries(space).filter(|&e| e <= MAX_BLOCK_ENTRIES).ok_or_else(|| {
+    let k = bandwidth(space, q)?;
+    block_entries(space, k).filter(|&e| e <= MAX_BLOCK_ENTRIES).ok_or_else(|| {
         Error::TooLarge(format!(
             "the chain has {} states; its dense level blocks would exceed {MAX_BLOCK_ENTRIES} entries \
-             (largest level has {} states)",
+             (largest level has {} states, band width {k})",
             space.len(),
             space.level_size(l)
         ))
     })?;
-    let _ = entries;
-    // up[i][j − i] = Q̃_{i,j} for j ≥ i; down[i] = Q_{i,i−1}.
-    let mut up: Vec<Vec<DMatrix<f64>>> = (0..=l)
-        .map(|i| (i..=l).map(|j| DMatrix::zeros(space.level_size(i), space.level_size(j))).collect())
-        .collect();
-    let mut down: Vec<DMatrix<f64>> = (0..=l)
-        .map(|i| DMatrix::zeros(space.level_size(i), if i == 0 { 0 } else { space.level_size(i - 1) }))
-        .collect();
+    let d = |i: usize| space.level_size(i);
+    // up[i][j − i] = Q̃_{i,j} for i ≤ j ≤ min(i + k, L); down[i] = Q_{i,i−1}.
+    let mut up: Vec<Vec<Mat<f64>>> =
+        (0..=l).map(|i| (i..=(i + k).min(l)).map(|j| Mat::zeros(d(i), d(j))).collect()).collect();
+    let mut down: Vec<Mat<f64>> = (0..=l).map(|i| Mat::zeros(d(i), if i == 0 { 0 } else { d(i - 1) })).collect();
     for (row, vec) in q.outer_iterator().enumerate() {
         let i = space.level_of(row);
         let r = row - space.offset(i);
@@ -65,43 +105,143 @@ pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
             let c = col - space.offset(j);
             if j + 1 == i {
                 down[i][(r, c)] += v;
-            } else if j >= i {
-                up[i][j - i][(r, c)] += v;
             } else {
-                return Err(Error::Numerical(format!(
-                    "generator entry from level {i} to level {j}: not upper block Hessenberg"
-                )));
+                // bandwidth() checked j ∈ [i − 1, i + k].
+                up[i][j - i][(r, c)] += v;
             }
         }
     }
-    // Backward elimination.
+    // Backward elimination; the LU of −Q̃_{n,n} is kept for the forward pass.
+    let mut lus: Vec<Option<PartialPivLu<f64>>> = (0..=l).map(|_| None).collect();
     for n in (1..=l).rev() {
-        let a = -&up[n][0];
-        let g = a.lu().solve(&down[n]).ok_or_else(|| {
-            Error::Numerical(format!("level {n}: the censored diagonal block is singular"))
-        })?;
-        for i in 0..n {
-            let add = &up[i][n - i] * &g;
-            up[i][n - 1 - i] += add;
+        let lu = (-&up[n][0]).partial_piv_lu();
+        // Q̃_{n,n} is only needed through its LU from here on.
+        up[n][0] = Mat::zeros(0, 0);
+        let mut g = std::mem::replace(&mut down[n], Mat::zeros(0, 0));
+        lu.solve_in_place(g.as_mut());
+        check_finite(&g, n)?;
+        for i in n.saturating_sub(k)..n {
+            let (lo, hi) = up[i].split_at_mut(n - i);
+            matmul(lo[n - 1 - i].as_mut(), Accum::Add, hi[0].as_ref(), g.as_ref(), 1.0, Par::Seq);
         }
+        lus[n] = Some(lu);
     }
     // π₀ from the censored chain on level 0, then forward.
-    let mut pi: Vec<DVector<f64>> = Vec::with_capacity(l + 1);
-    pi.push(crate::dist::stationary(&up[0][0]).map_err(|e| Error::Numerical(format!("level 0: {e}")))?);
+    let q00 = DMatrix::from_fn(d(0), d(0), |r, c| up[0][0][(r, c)]);
+    let pi0 = crate::dist::stationary(&q00).map_err(|e| Error::Numerical(format!("level 0: {e}")))?;
+    let mut pi: Vec<Mat<f64>> = Vec::with_capacity(l + 1);
+    pi.push(Mat::from_fn(d(0), 1, |r, _| pi0[r]));
     for n in 1..=l {
-        let mut b = DVector::zeros(space.level_size(n));
-        for i in 0..n {
-            b += up[i][n - i].tr_mul(&pi[i]);
+        let mut b = Mat::zeros(d(n), 1);
+        for i in n.saturating_sub(k)..n {
+            matmul(b.as_mut(), Accum::Add, up[i][n - i].transpose(), pi[i].as_ref(), 1.0, Par::Seq);
         }
-        let at = (-&up[n][0]).transpose();
-        let x = at
-            .lu()
-            .solve(&b)
-            .ok_or_else(|| Error::Numerical(format!("level {n}: singular block in the forward pass")))?;
-        pi.push(x);
+        if let Some(lu) = &lus[n] {
+            lu.solve_transpose_in_place(b.as_mut());
+        }
+        check_finite(&b, n)?;
+        pi.push(b);
     }
-    let flat: Vec<f64> = pi.iter().flat_map(|v| v.iter().copied()).collect();
+    let flat: Vec<f64> = pi.iter().flat_map(|v| (0..v.nrows()).map(move |r| v[(r, 0)])).collect();
     normalise(flat)
+}
+
+/// A singular censored block shows up as non-finite entries after the solve.
+fn check_finite(m: &Mat<f64>, level: usize) -> Result<()> {
+    for c in 0..m.ncols() {
+        for r in 0..m.nrows() {
+            if !m[(r, c)].is_finite() {
+                return Err(Error::Numerical(format!("level {level}: the censored diagonal block is singular")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Stationary distribution by sparse LU (faer, with its fill-reducing
+/// ordering) of the whole chain: with π_ref = 1 for a reference state,
+/// πQ = 0 minus the equation of ref is B y = b with B = (Q without row and
+/// column ref)ᵀ — nonsingular for an irreducible chain and as sparse as Q
+/// (bordering by a row of ones would add a dense row and ruin the fill-in)
+/// — and b = −(row ref of Q without ref)ᵀ. Two steps of iterative
+/// refinement against Q itself bring the residual to rounding level.
+pub fn sparse_solve(q: &CsMat<f64>) -> Result<Vec<f64>> {
+    let n = q.rows();
+    if n != q.cols() || !q.is_csr() {
+        return Err(Error::invalid("the generator must be a square CSR matrix"));
+    }
+    if n == 1 {
+        return Ok(vec![1.0]);
+    }
+    // Reference: the state with the largest outflow rate is as good as any
+    // for nonsingularity; state 0 (empty buffer) keeps the choice simple.
+    let reference = 0usize;
+    let shift = |j: usize| if j > reference { j - 1 } else { j };
+    // Column c of B (CSC) = row c of Q (CSR) with ref removed.
+    let mut col_ptr = Vec::with_capacity(n);
+    let mut row_idx = Vec::with_capacity(q.nnz());
+    let mut vals = Vec::with_capacity(q.nnz());
+    let mut b = vec![0.0; n - 1];
+    col_ptr.push(0usize);
+    for (row, vec) in q.outer_iterator().enumerate() {
+        if row == reference {
+            for (col, &v) in vec.iter() {
+                if col != reference {
+                    b[shift(col)] -= v;
+                }
+            }
+            continue;
+        }
+        for (col, &v) in vec.iter() {
+            if col != reference {
+                row_idx.push(shift(col));
+                vals.push(v);
+            }
+        }
+        col_ptr.push(row_idx.len());
+    }
+    let sym = SymbolicSparseColMatRef::new_checked(n - 1, n - 1, &col_ptr, None, &row_idx);
+    let bm = SparseColMatRef::new(sym, &vals);
+    let lu = bm.sp_lu().map_err(|e| Error::Numerical(format!("sparse LU of the generator failed: {e:?}")))?;
+    let mut y = b.clone();
+    lu.solve_in_place(faer::MatMut::from_column_major_slice_mut(&mut y, n - 1, 1));
+    for _ in 0..2 {
+        // r = b − B y, B y computed column by column (= rows of Q).
+        let mut r = b.clone();
+        for (c, w) in col_ptr.windows(2).enumerate() {
+            for t in w[0]..w[1] {
+                r[row_idx[t]] -= vals[t] * y[c];
+            }
+        }
+        lu.solve_in_place(faer::MatMut::from_column_major_slice_mut(&mut r, n - 1, 1));
+        y.iter_mut().zip(&r).for_each(|(a, d)| *a += d);
+    }
+    let mut pi = Vec::with_capacity(n);
+    pi.extend_from_slice(&y[..reference]);
+    pi.push(1.0);
+    pi.extend_from_slice(&y[reference..]);
+    normalise(pi)
+}
+
+/// Which algorithm [`stationary`] used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Banded level reduction ([`block_solve`]).
+    Block,
+    /// Sparse LU of the whole chain ([`sparse_solve`]; never chosen by
+    /// [`stationary`], kept so that callers can label either result).
+    SparseLu,
+}
+
+/// Stationary distribution by the exact method [`evaluate`](super::evaluate)
+/// uses: the banded block solver, or `TooLarge` when its band does not fit
+/// in [`MAX_BLOCK_ENTRIES`]. There is deliberately no automatic fallback to
+/// [`sparse_solve`]: on every chain measured (bench/results/threshold.json)
+/// it was slower and needed more memory than the band, and on R ≥ 2 chains
+/// its fill-in is not bounded before it allocates, whereas the band's
+/// size is checked first.
+pub fn stationary(space: &StateSpace, q: &CsMat<f64>) -> Result<(Vec<f64>, Method)> {
+    Ok((block_solve(space, q)?, Method::Block))
 }
 
 /// Stationary distribution from one dense LU of the whole generator

@@ -129,6 +129,18 @@ impl StateSpace {
         (arrival * self.m + service) * self.r.pow((level - 1) as u32) + code
     }
 
+    /// (level, ν, m) of a state index without decoding the obsolescence
+    /// phases: O(log L), where [`StateSpace::state`] is O(level).
+    pub fn head(&self, idx: usize) -> (usize, usize, usize) {
+        let level = self.level_of(idx);
+        let local = idx - self.offsets[level];
+        if level == 0 {
+            return (0, local, 0);
+        }
+        let am = local / self.r.pow((level - 1) as u32);
+        (level, am / self.m, am % self.m)
+    }
+
     /// Decodes a state index.
     pub fn state(&self, idx: usize) -> State {
         let level = self.level_of(idx);

@@ -207,3 +207,51 @@ fn simulation_agrees_with_the_chain() {
         within("mean robots", m.mean_robots, s.mean_robots);
     }
 }
+
+/// Entry-wise comparison of two sparse matrices of the same shape.
+fn max_abs_diff(a: &sprs::CsMat<f64>, b: &sprs::CsMat<f64>) -> f64 {
+    let d = a - b;
+    d.data().iter().fold(0.0_f64, |m, x| m.max(x.abs()))
+}
+
+#[test]
+fn banded_block_sparse_and_dense_solvers_agree() {
+    use super::generator::generator_general;
+    use super::solve::{Method, bandwidth, sparse_solve, stationary};
+    for seed in 0..4 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(100 + seed);
+        let one = random_bmap(&mut rng, 2, 3);
+        let arrivals = compose::scaled(&one, 2).unwrap();
+        let service = PhaseType::erlang(2, rng.random_range(2.0..5.0)).unwrap();
+        // R = 1 and a buffer much longer than the largest batch: the band
+        // (k = 3) is far narrower than the 32 levels.
+        let ob = PhaseType::exponential(rng.random_range(0.05..0.5)).unwrap();
+        let model = ThresholdModel::new(arrivals, service, Some(ob), 30).unwrap();
+        let policy = Policy::new(vec![2, 1], vec![12]).unwrap();
+        let q = generator(&model, &policy).unwrap();
+        // The one-phase fast path builds the same generator as the general one.
+        let qg = generator_general(&model, &policy);
+        assert!(max_abs_diff(&q, &qg) < 1e-13, "seed {seed}: generators differ");
+        assert_eq!(bandwidth(model.space(), &q).unwrap(), 3);
+        let a = block_solve(model.space(), &q).unwrap();
+        let b = dense_solve(&q).unwrap();
+        let c = sparse_solve(&q).unwrap();
+        for ((x, y), z) in a.iter().zip(&b).zip(&c) {
+            assert!((x - y).abs() < 1e-12 && (z - y).abs() < 1e-12, "seed {seed}: {x} {y} {z}");
+        }
+        assert!(residual(&q, &a) < 1e-13 && residual(&q, &c) < 1e-13);
+        assert_eq!(stationary(model.space(), &q).unwrap().1, Method::Block);
+    }
+    // R = 2 (hyperexponential obsolescence): sparse LU against dense LU.
+    for seed in 0..4 {
+        let model = random_model(seed);
+        let policy = Policy::new(vec![3, 1], vec![1]).unwrap();
+        let q = generator(&model, &policy).unwrap();
+        let b = dense_solve(&q).unwrap();
+        let c = sparse_solve(&q).unwrap();
+        for (y, z) in b.iter().zip(&c) {
+            assert!((z - y).abs() < 1e-12, "seed {seed}: {z} vs {y}");
+        }
+        assert!(residual(&q, &c) < 1e-13);
+    }
+}
