@@ -41,9 +41,12 @@ SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 .PHONY: all build install uninstall check-vars
 all: build
 
+# The soname link lets programs linked against target/release (e.g. the
+# bindings' tests) find libcrawlsched.so.$(ABI) at run time without installing.
 build:
 ifeq ($(NO_BUILD),)
 	$(CARGO) build --release --lib
+	ln -sf libcrawlsched.so $(BUILD_DIR)/$(SONAME)
 endif
 
 check-vars:
