@@ -12,6 +12,27 @@ fn lib_dir() -> PathBuf {
     exe.parent().expect("deps dir").to_path_buf()
 }
 
+/// The shared library's soname is libcrawlsched.so.<ABI> (build.rs), so a
+/// program linked with -lcrawlsched asks the loader for that name: give it
+/// the symlink an installation would have.
+fn soname_link(libs: &Path) {
+    let soname = format!("libcrawlsched.so.{}", abi_version());
+    let link = libs.join(&soname);
+    let _ = std::fs::remove_file(&link);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("libcrawlsched.so", &link).expect("create soname symlink");
+}
+
+/// CRAWLSCHED_ABI_VERSION as the header defines it.
+fn abi_version() -> u32 {
+    let header = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/include/crawlsched.h"));
+    header
+        .lines()
+        .find_map(|l| l.strip_prefix("#define CRAWLSCHED_ABI_VERSION "))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("CRAWLSCHED_ABI_VERSION in the header")
+}
+
 fn compiler(cpp: bool) -> cc::Tool {
     let target = std::env::var("TARGET").unwrap_or_else(|_| "x86_64-unknown-linux-gnu".into());
     cc::Build::new()
@@ -41,6 +62,7 @@ fn build_and_run(src: &Path, out_dir: &Path) {
         .arg(&exe);
     if cpp {
         // C++ users typically link the shared library.
+        soname_link(&libs);
         cmd.arg(format!("-L{}", libs.display()))
             .arg(format!("-Wl,-rpath,{}", libs.display()))
             .arg("-lcrawlsched");

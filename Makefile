@@ -1,0 +1,77 @@
+# Builds and installs libcrawlsched (shared + static library, header,
+# pkg-config file, CMake package). Usage:
+#   make                                  # cargo build --release
+#   make install PREFIX=/usr/local DESTDIR=/tmp/stage
+#   make uninstall PREFIX=/usr/local DESTDIR=/tmp/stage
+# LIBDIR and INCLUDEDIR default to $(PREFIX)/lib and $(PREFIX)/include and
+# must lie under PREFIX (the CMake package is relocatable relative to it).
+# The soname policy is in docs/c-api.md ("Soname and symbol exports").
+
+PREFIX     ?= /usr/local
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DESTDIR    ?=
+CARGO      ?= cargo
+# Set NO_BUILD=1 to install what target/release holds without running cargo
+# (e.g. `sudo make install NO_BUILD=1` where root has no Rust toolchain).
+NO_BUILD   ?=
+INSTALL    ?= install
+
+BUILD_DIR := target/release
+VERSION   := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
+VMAJOR    := $(word 1,$(subst ., ,$(VERSION)))
+VMINOR    := $(word 2,$(subst ., ,$(VERSION)))
+VPATCH    := $(word 3,$(subst ., ,$(VERSION)))
+ABI       := $(shell sed -n 's/^\#define CRAWLSCHED_ABI_VERSION \([0-9]*\)/\1/p' include/crawlsched.h)
+SONAME    := libcrawlsched.so.$(ABI)
+REALNAME  := libcrawlsched.so.$(ABI).$(VMINOR).$(VPATCH)
+CMAKEDIR  := $(LIBDIR)/cmake/crawlsched
+# Paths the relocatable CMake config uses, relative to its own directory.
+CMAKE_TO_PREFIX = $(shell realpath -m --relative-to=$(CMAKEDIR) $(PREFIX))
+LIBDIR_REL      = $(shell realpath -m --relative-to=$(PREFIX) $(LIBDIR))
+INCLUDEDIR_REL  = $(shell realpath -m --relative-to=$(PREFIX) $(INCLUDEDIR))
+
+SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	-e 's|@VERSION_MAJOR@|$(VMAJOR)|g' -e 's|@ABI@|$(ABI)|g' \
+	-e 's|@SONAME@|$(SONAME)|g' -e 's|@REALNAME@|$(REALNAME)|g' \
+	-e 's|@CMAKE_TO_PREFIX@|$(CMAKE_TO_PREFIX)|g' \
+	-e 's|@LIBDIR_REL@|$(LIBDIR_REL)|g' -e 's|@INCLUDEDIR_REL@|$(INCLUDEDIR_REL)|g'
+
+.PHONY: all build install uninstall check-vars
+all: build
+
+# The soname link lets programs linked against target/release (e.g. the
+# bindings' tests) find libcrawlsched.so.$(ABI) at run time without installing.
+build:
+ifeq ($(NO_BUILD),)
+	$(CARGO) build --release --lib
+	ln -sf libcrawlsched.so $(BUILD_DIR)/$(SONAME)
+endif
+
+check-vars:
+	@test -n "$(VERSION)" || { echo "cannot read version from Cargo.toml" >&2; exit 1; }
+	@test -n "$(ABI)" || { echo "cannot read CRAWLSCHED_ABI_VERSION from include/crawlsched.h" >&2; exit 1; }
+	@case "$(LIBDIR)/" in "$(PREFIX)"/*) ;; *) echo "LIBDIR must be under PREFIX" >&2; exit 1;; esac
+	@case "$(INCLUDEDIR)/" in "$(PREFIX)"/*) ;; *) echo "INCLUDEDIR must be under PREFIX" >&2; exit 1;; esac
+	@test -f $(BUILD_DIR)/libcrawlsched.so -a -f $(BUILD_DIR)/libcrawlsched.a || \
+	  { echo "$(BUILD_DIR)/libcrawlsched.{so,a} missing: run make first" >&2; exit 1; }
+
+install: build check-vars
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(CMAKEDIR)
+	$(INSTALL) -m 755 $(BUILD_DIR)/libcrawlsched.so $(DESTDIR)$(LIBDIR)/$(REALNAME)
+	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcrawlsched.so
+	$(INSTALL) -m 644 $(BUILD_DIR)/libcrawlsched.a $(DESTDIR)$(LIBDIR)/libcrawlsched.a
+	$(INSTALL) -m 644 include/crawlsched.h $(DESTDIR)$(INCLUDEDIR)/crawlsched.h
+	$(SUBST) packaging/crawlsched.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched.pc
+	$(SUBST) packaging/crawlsched-config.cmake.in > $(DESTDIR)$(CMAKEDIR)/crawlsched-config.cmake
+	$(SUBST) packaging/crawlsched-config-version.cmake.in > $(DESTDIR)$(CMAKEDIR)/crawlsched-config-version.cmake
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched.pc $(DESTDIR)$(CMAKEDIR)/*.cmake
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	  $(DESTDIR)$(LIBDIR)/libcrawlsched.so $(DESTDIR)$(LIBDIR)/libcrawlsched.a \
+	  $(DESTDIR)$(INCLUDEDIR)/crawlsched.h $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched.pc \
+	  $(DESTDIR)$(CMAKEDIR)/crawlsched-config.cmake $(DESTDIR)$(CMAKEDIR)/crawlsched-config-version.cmake
+	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
