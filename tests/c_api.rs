@@ -1,9 +1,20 @@
 //! Compiles every program in c-tests/ (C11 against the static library, C++17
 //! against the shared library) with the `cc` crate's compiler detection,
 //! runs it, and fails if it fails. Each program checks its own results.
+//!
+//! The same programs (and the C examples) also run
+//! - compiled with AddressSanitizer + UndefinedBehaviorSanitizer (the C side
+//!   is instrumented; LeakSanitizer intercepts every malloc, so leaks in the
+//!   uninstrumented Rust library are found too), and
+//! - under valgrind memcheck (`--leak-check=full`, definite leaks are errors),
+//!
+//! with zero reports allowed. Where the sanitizer runtime or valgrind is
+//! missing the check is skipped with a message, except on CI (`CI=true`),
+//! where a missing tool is a failure. No suppressions are used.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
 /// target/<profile>/deps/, where `cargo test` builds libcrawlsched.{a,so}
 /// (the copies in target/<profile>/ are refreshed only by `cargo build`).
@@ -18,9 +29,14 @@ fn lib_dir() -> PathBuf {
 fn soname_link(libs: &Path) {
     let soname = format!("libcrawlsched.so.{}", abi_version());
     let link = libs.join(&soname);
-    let _ = std::fs::remove_file(&link);
+    // Tests run in parallel and run programs that load through this link:
+    // create it once, never remove it (it always points at the same file).
     #[cfg(unix)]
-    std::os::unix::fs::symlink("libcrawlsched.so", &link).expect("create soname symlink");
+    match std::os::unix::fs::symlink("libcrawlsched.so", &link) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => panic!("create soname symlink {}: {e}", link.display()),
+    }
 }
 
 /// CRAWLSCHED_ABI_VERSION as the header defines it.
@@ -31,6 +47,10 @@ fn abi_version() -> u32 {
         .find_map(|l| l.strip_prefix("#define CRAWLSCHED_ABI_VERSION "))
         .and_then(|v| v.trim().parse().ok())
         .expect("CRAWLSCHED_ABI_VERSION in the header")
+}
+
+fn on_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
 fn compiler(cpp: bool) -> cc::Tool {
@@ -45,7 +65,10 @@ fn compiler(cpp: bool) -> cc::Tool {
         .get_compiler()
 }
 
-fn build_and_run(src: &Path, out_dir: &Path) {
+/// Compiles one C or C++ program with extra `flags` (e.g. sanitizers). C
+/// links the static library unless `shared` (much faster to link: the
+/// sanitizer and valgrind runs use it).
+fn build(src: &Path, out_dir: &Path, flags: &[&str], shared: bool) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let libs = lib_dir();
     let cpp = src.extension().is_some_and(|e| e == "cpp");
@@ -53,6 +76,7 @@ fn build_and_run(src: &Path, out_dir: &Path) {
     let mut cmd = compiler(cpp).to_command();
     cmd.arg(if cpp { "-std=c++17" } else { "-std=c11" })
         .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-g"])
+        .args(flags)
         .arg("-I")
         .arg(root.join("include"))
         .arg("-I")
@@ -60,7 +84,7 @@ fn build_and_run(src: &Path, out_dir: &Path) {
         .arg(src)
         .arg("-o")
         .arg(&exe);
-    if cpp {
+    if cpp || shared {
         // C++ users typically link the shared library.
         soname_link(&libs);
         cmd.arg(format!("-L{}", libs.display()))
@@ -72,26 +96,66 @@ fn build_and_run(src: &Path, out_dir: &Path) {
     cmd.args(["-lpthread", "-ldl", "-lm"]);
     let status = cmd.status().expect("compiler runs");
     assert!(status.success(), "compiling {} failed", src.display());
-    let out = Command::new(&exe).output().expect("test program runs");
+    exe
+}
+
+/// Runs `exe`, under `wrapper` (e.g. valgrind) if given, with `env`.
+fn run(exe: &Path, wrapper: &[&str], env: &[(&str, &str)]) {
+    let mut cmd = match wrapper.split_first() {
+        Some((tool, args)) => {
+            let mut c = Command::new(tool);
+            c.args(args).arg(exe);
+            c
+        }
+        None => Command::new(exe),
+    };
+    cmd.envs(env.iter().copied());
+    let start = Instant::now();
+    let out = cmd.output().expect("test program runs");
     print!("{}", String::from_utf8_lossy(&out.stdout));
     eprint!("{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{} failed: {:?}", src.display(), out.status);
+    println!("  ({} {:.1} s)", exe.display(), start.elapsed().as_secs_f64());
+    assert!(out.status.success(), "{} {:?} failed: {:?}", wrapper.join(" "), exe.display(), out.status);
 }
+
+/// The C and C++ test programs, then (if `examples`) the C examples.
+fn sources(examples: bool) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("c-tests")];
+    if examples {
+        dirs.push(root.join("examples/c"));
+    }
+    let mut all = Vec::new();
+    for dir in dirs {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("source dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "c" || e == "cpp"))
+            .collect();
+        v.sort();
+        all.extend(v);
+    }
+    all
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = lib_dir().join(name);
+    std::fs::create_dir_all(&d).expect("create output dir");
+    d
+}
+
+/// Smaller workloads for the slow runs (sanitizers, valgrind): the full
+/// sizes run natively in `c_and_cpp_programs_pass`.
+const SMALL: &[(&str, &str)] =
+    &[("CRAWLSCHED_CHURN_CYCLES", "2000"), ("CRAWLSCHED_THREADS", "8"), ("CRAWLSCHED_THREAD_ITERS", "300")];
 
 #[test]
 fn c_and_cpp_programs_pass() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out_dir = lib_dir().join("c-tests");
-    std::fs::create_dir_all(&out_dir).expect("create output dir");
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(root.join("c-tests"))
-        .expect("c-tests dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "c" || e == "cpp"))
-        .collect();
-    sources.sort();
-    assert!(sources.len() >= 2, "expected C and C++ test programs in c-tests/");
-    for src in &sources {
-        build_and_run(src, &out_dir);
+    let out = out_dir("c-tests");
+    let srcs = sources(false);
+    assert!(srcs.len() >= 2, "expected C and C++ test programs in c-tests/");
+    for src in &srcs {
+        run(&build(src, &out, &[], false), &[], &[]);
     }
 }
 
@@ -99,12 +163,65 @@ fn c_and_cpp_programs_pass() {
 #[test]
 fn c_examples_run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out_dir = lib_dir().join("c-examples");
-    std::fs::create_dir_all(&out_dir).expect("create output dir");
+    let out = out_dir("c-examples");
     for entry in std::fs::read_dir(root.join("examples/c")).expect("examples/c") {
         let src = entry.expect("entry").path();
         if src.extension().is_some_and(|e| e == "c") {
-            build_and_run(&src, &out_dir);
+            run(&build(&src, &out, &[], false), &[], &[]);
         }
+    }
+}
+
+const ASAN_FLAGS: &[&str] =
+    &["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"];
+
+/// Whether the compiler can link an ASan/UBSan program here.
+fn asan_available(out: &Path) -> bool {
+    let probe = out.join("probe.c");
+    std::fs::write(&probe, "int main(void) { return 0; }\n").expect("write probe");
+    let mut cmd = compiler(false).to_command();
+    cmd.args(ASAN_FLAGS).arg(&probe).arg("-o").arg(out.join("probe"));
+    cmd.output().is_ok_and(|o| o.status.success())
+}
+
+/// Every C/C++ test program and C example under ASan + UBSan + LSan.
+#[test]
+fn c_programs_under_address_and_undefined_sanitizers() {
+    let out = out_dir("c-tests-asan");
+    if !asan_available(&out) {
+        assert!(!on_ci(), "CI needs a compiler with -fsanitize=address,undefined (libasan, libubsan)");
+        eprintln!("skipped: the C compiler cannot link -fsanitize=address,undefined");
+        return;
+    }
+    let mut env = SMALL.to_vec();
+    // Any report fails the program; leaks are reported at exit.
+    env.push(("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=23"));
+    env.push(("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=24"));
+    env.push(("LSAN_OPTIONS", "exitcode=25"));
+    for src in sources(true) {
+        run(&build(&src, &out, ASAN_FLAGS, true), &[], &env);
+    }
+}
+
+/// Every C/C++ test program and C example under valgrind memcheck.
+#[test]
+fn c_programs_under_valgrind_memcheck() {
+    let have = Command::new("valgrind").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(!on_ci(), "CI needs valgrind (apt-get install -y valgrind)");
+        eprintln!("skipped: valgrind is not installed");
+        return;
+    }
+    let out = out_dir("c-tests-valgrind");
+    let vg = [
+        "valgrind",
+        "-q",
+        "--error-exitcode=1",
+        "--leak-check=full",
+        "--errors-for-leak-kinds=definite",
+        "--show-leak-kinds=definite",
+    ];
+    for src in sources(true) {
+        run(&build(&src, &out, &[], true), &vg, SMALL);
     }
 }

@@ -330,7 +330,6 @@ pub(crate) fn finite(name: &str, x: f64) -> FfiResult<f64> {
 pub(crate) trait Handle: Sized {
     const KIND: &'static str;
     const MAGIC: u64;
-    fn magic(&self) -> u64;
     fn magic_mut(&mut self) -> &mut u64;
 }
 
@@ -350,12 +349,25 @@ pub(crate) unsafe fn handle<'a, H: Handle>(ptr: *const H, name: &str) -> FfiResu
     if !ptr.is_aligned() {
         return Err(FfiError::invalid(format!("{name} is not a valid {} handle", H::KIND)));
     }
+    // Every handle starts with its tag (checked by impl_handle!) and is at
+    // least 8 bytes, so the tag of a live handle of another type is read in
+    // bounds, before any reference to `H` exists.
     // SAFETY: non-NULL and aligned; liveness is the caller's contract.
-    let h = unsafe { &*ptr };
-    if h.magic() != H::MAGIC {
+    if unsafe { read_tag(ptr) } != H::MAGIC {
         return Err(FfiError::invalid(format!("{name} is not a live {} handle (freed or wrong type)", H::KIND)));
     }
-    Ok(h)
+    // SAFETY: the tag says this is a live `H`.
+    Ok(unsafe { &*ptr })
+}
+
+/// The first 8 bytes of a handle: its tag, whatever its type.
+///
+/// # Safety
+/// `ptr` must be non-NULL, aligned, and point to at least 8 readable bytes
+/// (true of every live handle, of any type).
+unsafe fn read_tag<H>(ptr: *const H) -> u64 {
+    // SAFETY: forwarded contract; u64 alignment <= handle alignment.
+    unsafe { ptr.cast::<u64>().read() }
 }
 
 /// Releases a handle; NULL is a no-op.
@@ -366,9 +378,10 @@ pub(crate) unsafe fn free_handle<H: Handle>(ptr: *mut H) {
     if ptr.is_null() || !ptr.is_aligned() {
         return;
     }
-    // SAFETY: as in `handle`; the tag check refuses most double frees.
+    // SAFETY: as in `handle`; the tag check refuses most double frees and
+    // handles of another type.
     unsafe {
-        if (*ptr).magic() != H::MAGIC {
+        if read_tag(ptr) != H::MAGIC {
             return;
         }
         *(*ptr).magic_mut() = 0;
@@ -383,15 +396,21 @@ pub(crate) fn lock<'a, T>(m: &'a Mutex<T>, kind: &str) -> FfiResult<MutexGuard<'
     })
 }
 
-/// Declares the tag of a handle type (a `magic` field holds it).
+/// Declares the tag of a handle type (a `magic` field holds it). The type
+/// must be `#[cfg_attr(all(), repr(C))]` with `magic` as its first field:
+/// the tag then sits at offset 0 of every handle, so a handle of the wrong
+/// type is recognised without reading outside its allocation.
 macro_rules! impl_handle {
     ($ty:ident, $kind:literal, $magic:literal) => {
+        const _: () = assert!(
+            ::std::mem::offset_of!($ty, magic) == 0
+                && ::std::mem::size_of::<$ty>() >= 8
+                && ::std::mem::align_of::<$ty>() >= 8,
+            "a handle's tag must be its first field"
+        );
         impl $crate::ffi::common::Handle for $ty {
             const KIND: &'static str = $kind;
             const MAGIC: u64 = $magic;
-            fn magic(&self) -> u64 {
-                self.magic
-            }
             fn magic_mut(&mut self) -> &mut u64 {
                 &mut self.magic
             }

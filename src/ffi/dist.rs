@@ -10,6 +10,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// A probability distribution of a non-negative time (e.g. the time one
 /// crawl takes). Immutable after creation: one handle may be used from any
 /// number of threads at once. Free with crawlsched_dist_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_dist_t {
     magic: u64,
     pub(crate) inner: Distribution,

@@ -14,6 +14,9 @@ use crate::freshness::{Model, cyclic, frequencies, randomized, simulate};
 /// N pages (change rates, cost weights) and the access-time distribution.
 /// Immutable: one handle may be used from any number of threads at once.
 /// Free with crawlsched_freshness_model_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_freshness_model_t {
     magic: u64,
     inner: Model,
@@ -432,6 +435,9 @@ use std::sync::Mutex;
 /// naive ratio changes/time). Mutable; calls are serialised internally, so
 /// a handle may be shared between threads. Free with
 /// crawlsched_estimator_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_estimator_t {
     magic: u64,
     inner: Mutex<ChangeRateEstimator>,
@@ -541,6 +547,9 @@ pub const CRAWLSCHED_SCHEDULER_GOLDEN_RATIO: i32 = 1;
 /// frequencies for the current change-rate estimates. Mutable; calls are
 /// serialised internally, so crawler threads may share one handle. Free
 /// with crawlsched_scheduler_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_scheduler_t {
     magic: u64,
     inner: Mutex<Scheduler>,

@@ -32,6 +32,9 @@ pub const CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE: i32 = 1;
 /// An MDP under construction: add (state, action) rows in any order, then
 /// crawlsched_mdp_build(). Mutable: calls are serialised by an internal
 /// mutex. Free with crawlsched_mdp_builder_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_mdp_builder_t {
     magic: u64,
     inner: Mutex<Option<MdpBuilder>>,
@@ -40,6 +43,9 @@ impl_handle!(crawlsched_mdp_builder_t, "MDP builder", 0x6372_6177_6d64_6262);
 
 /// A finished sparse MDP. Immutable: shareable between threads.
 /// Free with crawlsched_mdp_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_mdp_t {
     magic: u64,
     inner: Mdp,
@@ -53,6 +59,9 @@ struct SolverState {
 
 /// Solver settings and the result of its last run. Mutable: calls are
 /// serialised by an internal mutex. Free with crawlsched_mdp_solver_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_mdp_solver_t {
     magic: u64,
     inner: Mutex<SolverState>,

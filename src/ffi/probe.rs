@@ -35,6 +35,9 @@ pub const CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL: i32 = 1;
 /// with prefix integrals for O(1)-per-interval costs. Immutable: one handle
 /// may be used from any number of threads at once. Free with
 /// crawlsched_probe_profile_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_probe_profile_t {
     magic: u64,
     inner: Profile,
@@ -45,6 +48,9 @@ impl_handle!(crawlsched_probe_profile_t, "probe profile", 0x6372_6177_7072_6f66)
 /// spacing and allowed windows; re-plans after crawlsched_probe_planner_set_*.
 /// Mutable; calls are serialised internally, so threads may share one
 /// handle. Free with crawlsched_probe_planner_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_probe_planner_t {
     magic: u64,
     inner: Mutex<Planner>,

@@ -10,6 +10,9 @@ use crate::robots::{DynamicSolution, Params, Policy, evaluate, optimal_static, s
 
 /// The optimal dynamic policy of one model and its measures. Immutable:
 /// shareable between threads. Free with crawlsched_robots_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_robots_t {
     magic: u64,
     inner: DynamicSolution,

@@ -22,6 +22,9 @@ pub const CRAWLSCHED_ROUTING_ROBOT: i32 = 1;
 /// A stationary arrival process with single arrivals: Poisson, MMPP or MAP
 /// (paper §5). Immutable: one handle may be used from any number of threads
 /// at once. Free with crawlsched_routing_arrivals_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_routing_arrivals_t {
     magic: u64,
     inner: ArrivalProcess,
@@ -31,6 +34,9 @@ impl_handle!(crawlsched_routing_arrivals_t, "routing arrivals", 0x6372_6177_6c72
 /// M servers (exponential service rates, cost weights) fed by one arrival
 /// process, with an objective. Immutable: shareable between threads.
 /// Free with crawlsched_routing_servers_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_routing_servers_t {
     magic: u64,
     inner: RoutingSystem,
@@ -41,6 +47,9 @@ impl_handle!(crawlsched_routing_servers_t, "routing server set", 0x6372_6177_6c7
 /// request in O(1). Its position is an atomic counter, so threads may share
 /// one handle without a lock; each call takes the next request(s) of the
 /// single stream. Free with crawlsched_routing_router_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_routing_router_t {
     magic: u64,
     inner: Router,

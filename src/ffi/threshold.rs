@@ -16,6 +16,9 @@ use crate::threshold::{CostWeights, Measures, Policy, ThresholdModel, evaluate, 
 /// A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
 /// handle may be used from any number of threads at once. Free with
 /// crawlsched_bmap_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_bmap_t {
     magic: u64,
     inner: Bmap,
@@ -26,6 +29,9 @@ impl_handle!(crawlsched_bmap_t, "BMAP", 0x6372_6177_6c62_6d61);
 /// PH service, PH obsolescence, buffer. Immutable: one handle may be used
 /// from any number of threads at once. Free with
 /// crawlsched_threshold_model_free().
+// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
+// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
+#[cfg_attr(all(), repr(C))]
 pub struct crawlsched_threshold_model_t {
     magic: u64,
     inner: ThresholdModel,

@@ -1,0 +1,306 @@
+//! The bad-input table: for each function family, inputs the C API must
+//! refuse, with the status and (a substring of) the message they get. Each
+//! row is one call of the `extern "C"` function, checked here; the same
+//! table renders `docs/errors.md`, which this test compares with the
+//! committed file so the two cannot drift. After changing a row, rewrite
+//! the document with `CRAWLSCHED_BLESS=1 cargo test --test bad_inputs`.
+
+use crawlsched::ffi::common::*;
+use crawlsched::ffi::dist::*;
+use crawlsched::ffi::freshness::*;
+use crawlsched::ffi::mdp::*;
+use crawlsched::ffi::probe::*;
+use crawlsched::ffi::robots::*;
+use crawlsched::ffi::routing::*;
+use crawlsched::ffi::threshold::*;
+use std::ffi::CStr;
+use std::ptr::{null, null_mut};
+
+type Call = Box<dyn Fn(*mut crawlsched_error_t) -> crawlsched_status_t>;
+
+struct Row {
+    family: &'static str,
+    function: &'static str,
+    input: &'static str,
+    status: crawlsched_status_t,
+    message: &'static str,
+    call: Call,
+}
+
+fn row(
+    family: &'static str,
+    function: &'static str,
+    input: &'static str,
+    status: crawlsched_status_t,
+    message: &'static str,
+    call: impl Fn(*mut crawlsched_error_t) -> crawlsched_status_t + 'static,
+) -> Row {
+    Row { family, function, input, status, message, call: Box::new(call) }
+}
+
+/// Live handles the rows use (leaked: the process ends with the test).
+struct Fixtures {
+    ex: *mut crawlsched_dist_t,
+    model: *mut crawlsched_freshness_model_t,
+    est: *mut crawlsched_estimator_t,
+    sched: *mut crawlsched_scheduler_t,
+    builder: *mut crawlsched_mdp_builder_t,
+    solver: *mut crawlsched_mdp_solver_t,
+    profile: *mut crawlsched_probe_profile_t,
+    pois: *mut crawlsched_routing_arrivals_t,
+    bpois: *mut crawlsched_bmap_t,
+}
+
+fn fixtures() -> Fixtures {
+    let e = null_mut();
+    let mut f = Fixtures {
+        ex: null_mut(),
+        model: null_mut(),
+        est: null_mut(),
+        sched: null_mut(),
+        builder: null_mut(),
+        solver: null_mut(),
+        profile: null_mut(),
+        pois: null_mut(),
+        bpois: null_mut(),
+    };
+    let mu = [1.0, 2.0];
+    let (lb, lv, av) = ([0.0, 1.0], [2.0], [1.0]);
+    // SAFETY: valid pointers and lengths throughout.
+    unsafe {
+        assert_eq!(crawlsched_dist_exponential_new(1.0, &mut f.ex, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_freshness_model_new(f.ex, mu.as_ptr(), null(), 2, &mut f.model, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_estimator_new(&mut f.est, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_scheduler_new(f.ex, 0, &mut f.sched, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_mdp_builder_new(2, &mut f.builder, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_mdp_solver_new(0, &mut f.solver, e), CRAWLSCHED_OK);
+        let p = crawlsched_probe_profile_new(
+            lb.as_ptr(), lv.as_ptr(), 1, 1, lb.as_ptr(), av.as_ptr(), 1, 1, 4.0, &mut f.profile, e,
+        );
+        assert_eq!(p, CRAWLSCHED_OK);
+        assert_eq!(crawlsched_routing_arrivals_poisson_new(1.0, &mut f.pois, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_bmap_poisson_new(1.0, &mut f.bpois, e), CRAWLSCHED_OK);
+    }
+    f
+}
+
+#[rustfmt::skip]
+fn table(f: &Fixtures) -> Vec<Row> {
+    const INVALID: i32 = CRAWLSCHED_INVALID_ARGUMENT;
+    const NULLARG: i32 = CRAWLSCHED_NULL_ARGUMENT;
+    let Fixtures { ex, model, est, sched, builder, solver, profile, pois, bpois } = *f;
+    let (ex, model, est, sched, builder, solver, profile, pois, bpois) =
+        (ex as usize, model as usize, est as usize, sched as usize, builder as usize, solver as usize,
+         profile as usize, pois as usize, bpois as usize);
+    let mut d: *mut crawlsched_dist_t = null_mut();
+    let dp = &mut d as *mut *mut crawlsched_dist_t as usize;
+    let outd = move || dp as *mut *mut crawlsched_dist_t;
+    let mut x = 0.0f64;
+    let xp = &mut x as *mut f64 as usize;
+    let outx = move || xp as *mut f64;
+    // SAFETY (all rows): the pointers are valid or deliberately NULL, and
+    // lengths match the arrays, except where the row tests a length.
+    unsafe {
+        vec![
+        // ---- dist ----
+        row("dist", "crawlsched_dist_exponential_new", "rate = NaN", INVALID, "rate must be finite and > 0",
+            move |e| crawlsched_dist_exponential_new(f64::NAN, outd(), e)),
+        row("dist", "crawlsched_dist_exponential_new", "rate = +inf", INVALID, "rate must be finite and > 0",
+            move |e| crawlsched_dist_exponential_new(f64::INFINITY, outd(), e)),
+        row("dist", "crawlsched_dist_exponential_new", "rate = -1 (negative rate)", INVALID, "rate must be finite and > 0",
+            move |e| crawlsched_dist_exponential_new(-1.0, outd(), e)),
+        row("dist", "crawlsched_dist_exponential_new", "rate = 0", INVALID, "rate must be finite and > 0",
+            move |e| crawlsched_dist_exponential_new(0.0, outd(), e)),
+        row("dist", "crawlsched_dist_exponential_new", "out = NULL", NULLARG, "out must not be NULL",
+            move |e| crawlsched_dist_exponential_new(1.0, null_mut(), e)),
+        row("dist", "crawlsched_dist_deterministic_new", "value = -inf", INVALID, "",
+            move |e| crawlsched_dist_deterministic_new(f64::NEG_INFINITY, outd(), e)),
+        row("dist", "crawlsched_dist_erlang_new", "k = 0 (zero size)", INVALID, "",
+            move |e| crawlsched_dist_erlang_new(0, 1.0, outd(), e)),
+        row("dist", "crawlsched_dist_hyperexponential_new", "n = 0 (zero size)", INVALID, "",
+            move |e| crawlsched_dist_hyperexponential_new(null(), null(), 0, outd(), e)),
+        row("dist", "crawlsched_dist_hyperexponential_new", "probs = {0.5, 0.6} (do not sum to 1)", INVALID, "",
+            move |e| crawlsched_dist_hyperexponential_new([0.5, 0.6].as_ptr(), [1.0, 2.0].as_ptr(), 2, outd(), e)),
+        row("dist", "crawlsched_dist_hyperexponential_new", "probs = NULL with n = 2", NULLARG, "must not be NULL",
+            move |e| crawlsched_dist_hyperexponential_new(null(), [1.0, 2.0].as_ptr(), 2, outd(), e)),
+        row("dist", "crawlsched_dist_hyperexponential_new", "n = SIZE_MAX (byte size overflows size_t)", CRAWLSCHED_TOO_LARGE, "overflows",
+            move |e| crawlsched_dist_hyperexponential_new([0.5].as_ptr(), [1.0].as_ptr(), usize::MAX, outd(), e)),
+        row("dist", "crawlsched_dist_phase_type_new", "s_len != n * n", INVALID, "",
+            move |e| crawlsched_dist_phase_type_new([1.0].as_ptr(), 1, [-1.0, 0.0].as_ptr(), 2, outd(), e)),
+        row("dist", "crawlsched_dist_phase_type_new", "S = {-1, 1; 1, -1} (rows sum to 0: absorption never happens, S singular)", INVALID, "",
+            move |e| crawlsched_dist_phase_type_new([1.0, 0.0].as_ptr(), 2, [-1.0, 1.0, 1.0, -1.0].as_ptr(), 4, outd(), e)),
+        row("dist", "crawlsched_dist_phase_type_new", "S has a negative off-diagonal rate", INVALID, "",
+            move |e| crawlsched_dist_phase_type_new([1.0, 0.0].as_ptr(), 2, [-1.0, -0.5, 0.0, -1.0].as_ptr(), 4, outd(), e)),
+        row("dist", "crawlsched_dist_phase_type_new", "n = SIZE_MAX / 2 (n * n overflows size_t)", CRAWLSCHED_TOO_LARGE, "",
+            move |e| crawlsched_dist_phase_type_new([1.0].as_ptr(), usize::MAX / 2, [-1.0].as_ptr(), 1, outd(), e)),
+        row("dist", "crawlsched_dist_empirical_new", "a sample is NaN", INVALID, "",
+            move |e| crawlsched_dist_empirical_new([1.0, f64::NAN].as_ptr(), 2, outd(), e)),
+        row("dist", "crawlsched_dist_mean", "dist = NULL", NULLARG, "must not be NULL",
+            move |e| crawlsched_dist_mean(null(), outx(), e)),
+        row("dist", "crawlsched_dist_mean", "a handle of another type", INVALID, "not a live distribution handle",
+            move |e| crawlsched_dist_mean(model as *const crawlsched_dist_t, outx(), e)),
+        row("dist", "crawlsched_dist_cdf", "x = NaN", INVALID, "",
+            move |e| crawlsched_dist_cdf(ex as *const _, f64::NAN, outx(), e)),
+        // ---- freshness ----
+        row("freshness", "crawlsched_freshness_model_new", "a change rate is negative", INVALID, "",
+            move |e| { let mut m = null_mut(); crawlsched_freshness_model_new(ex as *const _, [1.0, -1.0].as_ptr(), null(), 2, &mut m, e) }),
+        row("freshness", "crawlsched_freshness_model_new", "a change rate is +inf", INVALID, "",
+            move |e| { let mut m = null_mut(); crawlsched_freshness_model_new(ex as *const _, [1.0, f64::INFINITY].as_ptr(), null(), 2, &mut m, e) }),
+        row("freshness", "crawlsched_freshness_model_new", "a weight is NaN", INVALID, "",
+            move |e| { let mut m = null_mut(); crawlsched_freshness_model_new(ex as *const _, [1.0, 1.0].as_ptr(), [1.0, f64::NAN].as_ptr(), 2, &mut m, e) }),
+        row("freshness", "crawlsched_freshness_model_new", "n = 0 (zero size)", INVALID, "",
+            move |e| { let mut m = null_mut(); crawlsched_freshness_model_new(ex as *const _, null(), null(), 0, &mut m, e) }),
+        row("freshness", "crawlsched_freshness_model_new", "n = SIZE_MAX (byte size overflows size_t)", CRAWLSCHED_TOO_LARGE, "overflows",
+            move |e| { let mut m = null_mut(); crawlsched_freshness_model_new(ex as *const _, [1.0].as_ptr(), null(), usize::MAX, &mut m, e) }),
+        row("freshness", "crawlsched_freshness_model_h", "out_cap = 1 < n = 2", CRAWLSCHED_BUFFER_TOO_SMALL, "needed",
+            move |e| { let mut h = [0.0; 1]; crawlsched_freshness_model_h(model as *const _, h.as_mut_ptr(), 1, e) }),
+        row("freshness", "crawlsched_estimator_observe", "interval = -1", INVALID, "",
+            move |e| crawlsched_estimator_observe(est as *const _, -1.0, 1, e)),
+        row("freshness", "crawlsched_estimator_observe", "interval = NaN", INVALID, "",
+            move |e| crawlsched_estimator_observe(est as *const _, f64::NAN, 0, e)),
+        row("freshness", "crawlsched_scheduler_new", "mode = 7 (unknown constant)", INVALID, "",
+            move |e| { let mut s = null_mut(); crawlsched_scheduler_new(ex as *const _, 7, &mut s, e) }),
+        row("freshness", "crawlsched_scheduler_add_page", "change_rate = NaN", INVALID, "",
+            move |e| crawlsched_scheduler_add_page(sched as *const _, 1, f64::NAN, e)),
+        row("freshness", "crawlsched_scheduler_next", "no pages yet", CRAWLSCHED_NOT_FOUND, "",
+            move |e| { let mut id = 0u64; crawlsched_scheduler_next(sched as *const _, &mut id, e) }),
+        row("freshness", "crawlsched_scheduler_remove_page", "unknown page id", CRAWLSCHED_NOT_FOUND, "",
+            move |e| crawlsched_scheduler_remove_page(sched as *const _, 12345, e)),
+        // ---- mdp ----
+        row("mdp", "crawlsched_mdp_builder_new", "n_states = 0 (zero size)", INVALID, "",
+            move |e| { let mut b = null_mut(); crawlsched_mdp_builder_new(0, &mut b, e) }),
+        row("mdp", "crawlsched_mdp_builder_add_action", "probabilities {0.5, 0.6} (row not stochastic)", INVALID, "",
+            move |e| { let mut a = 0u32; crawlsched_mdp_builder_add_action(builder as *const _, 0, [0u32, 1].as_ptr(), [0.5, 0.6].as_ptr(), 2, 1.0, &mut a, e) }),
+        row("mdp", "crawlsched_mdp_builder_add_action", "a probability is negative", INVALID, "",
+            move |e| { let mut a = 0u32; crawlsched_mdp_builder_add_action(builder as *const _, 0, [0u32, 1].as_ptr(), [1.5, -0.5].as_ptr(), 2, 1.0, &mut a, e) }),
+        row("mdp", "crawlsched_mdp_builder_add_action", "next state out of range", INVALID, "",
+            move |e| { let mut a = 0u32; crawlsched_mdp_builder_add_action(builder as *const _, 0, [5u32].as_ptr(), [1.0].as_ptr(), 1, 1.0, &mut a, e) }),
+        row("mdp", "crawlsched_mdp_builder_add_action", "cost = NaN", INVALID, "",
+            move |e| { let mut a = 0u32; crawlsched_mdp_builder_add_action(builder as *const _, 0, [1u32].as_ptr(), [1.0].as_ptr(), 1, f64::NAN, &mut a, e) }),
+        row("mdp", "crawlsched_mdp_build", "a state without actions", INVALID, "",
+            move |e| { let mut m = null_mut(); crawlsched_mdp_build(builder as *const _, &mut m, e) }),
+        row("mdp", "crawlsched_mdp_solver_new", "method = 7 (unknown constant)", INVALID, "",
+            move |e| { let mut s = null_mut(); crawlsched_mdp_solver_new(7, &mut s, e) }),
+        row("mdp", "crawlsched_mdp_solver_set_limits", "tolerance = -1", INVALID, "",
+            move |e| crawlsched_mdp_solver_set_limits(solver as *const _, -1.0, 100, 0, e)),
+        row("mdp", "crawlsched_mdp_solver_set_criterion", "discount = 1.5", INVALID, "",
+            move |e| crawlsched_mdp_solver_set_criterion(solver as *const _, 1, 1.5, 1.0, e)),
+        // ---- probe ----
+        row("probe", "crawlsched_probe_profile_new", "lambda value = -1 (negative rate)", INVALID, "",
+            move |e| { let mut p = null_mut(); crawlsched_probe_profile_new([0.0, 1.0].as_ptr(), [-1.0].as_ptr(), 1, 1, [0.0, 1.0].as_ptr(), [1.0].as_ptr(), 1, 1, 4.0, &mut p, e) }),
+        row("probe", "crawlsched_probe_profile_new", "lambda breaks = {1, 0} (must start at 0 and increase)", INVALID, "",
+            move |e| { let mut p = null_mut(); crawlsched_probe_profile_new([1.0, 0.0].as_ptr(), [1.0].as_ptr(), 1, 1, [0.0, 1.0].as_ptr(), [1.0].as_ptr(), 1, 1, 4.0, &mut p, e) }),
+        row("probe", "crawlsched_probe_profile_new", "lambda_pieces = 0 (zero size)", INVALID, "",
+            move |e| { let mut p = null_mut(); crawlsched_probe_profile_new([0.0].as_ptr(), null(), 0, 1, [0.0, 1.0].as_ptr(), [1.0].as_ptr(), 1, 1, 4.0, &mut p, e) }),
+        row("probe", "crawlsched_probe_profile_new", "horizon = +inf", INVALID, "",
+            move |e| { let mut p = null_mut(); crawlsched_probe_profile_new([0.0, 1.0].as_ptr(), [1.0].as_ptr(), 1, 1, [0.0, 1.0].as_ptr(), [1.0].as_ptr(), 1, 1, f64::INFINITY, &mut p, e) }),
+        row("probe", "crawlsched_probe_interval_cost", "s > f", INVALID, "",
+            move |e| crawlsched_probe_interval_cost(profile as *const _, 3.0, 1.0, outx(), e)),
+        row("probe", "crawlsched_probe_planner_new", "grid = 0 (zero size)", INVALID, "",
+            move |e| { let mut p = null_mut(); crawlsched_probe_planner_new(profile as *const _, 0, 0.0, &mut p, e) }),
+        row("probe", "crawlsched_probe_estimate_intensity", "a timestamp is NaN", INVALID, "",
+            move |e| { let mut o = [0.0; 1]; crawlsched_probe_estimate_intensity([0.5, f64::NAN].as_ptr(), 2, 4.0, [0.0, 1.0].as_ptr(), 1, 1, 0.0, o.as_mut_ptr(), 1, e) }),
+        // ---- robots ----
+        row("robots", "crawlsched_robots_solve", "lambda = -1 (negative rate)", INVALID, "",
+            move |e| { let mut r = null_mut(); crawlsched_robots_solve(2, 1, -1.0, 1.0, 1.0, &mut r, e) }),
+        row("robots", "crawlsched_robots_solve", "mu = NaN", INVALID, "",
+            move |e| { let mut r = null_mut(); crawlsched_robots_solve(2, 1, 1.0, f64::NAN, 1.0, &mut r, e) }),
+        row("robots", "crawlsched_robots_solve", "n = 2^40 (state space over the limit)", CRAWLSCHED_TOO_LARGE, "",
+            move |e| { let mut r = null_mut(); crawlsched_robots_solve(1 << 40, 1, 1.0, 1.0, 1.0, &mut r, e) }),
+        // ---- routing ----
+        row("routing", "crawlsched_routing_arrivals_poisson_new", "rate = -inf", INVALID, "",
+            move |e| { let mut a = null_mut(); crawlsched_routing_arrivals_poisson_new(f64::NEG_INFINITY, &mut a, e) }),
+        row("routing", "crawlsched_routing_arrivals_mmpp_new", "Q rows do not sum to 0 (not a generator)", INVALID, "",
+            move |e| { let mut a = null_mut(); crawlsched_routing_arrivals_mmpp_new([-1.0, 2.0, 1.0, -1.0].as_ptr(), 4, [1.0, 2.0].as_ptr(), 2, &mut a, e) }),
+        row("routing", "crawlsched_routing_arrivals_map_new", "D0 + D1 rows do not sum to 0", INVALID, "",
+            move |e| { let mut a = null_mut(); crawlsched_routing_arrivals_map_new(1, [-1.0].as_ptr(), 1, [2.0].as_ptr(), 1, &mut a, e) }),
+        row("routing", "crawlsched_routing_servers_new", "a service rate is 0", INVALID, "",
+            move |e| { let mut s = null_mut(); crawlsched_routing_servers_new(pois as *const _, [1.0, 0.0].as_ptr(), null(), 2, 0, &mut s, e) }),
+        row("routing", "crawlsched_routing_servers_new", "m = 0 (zero size)", INVALID, "",
+            move |e| { let mut s = null_mut(); crawlsched_routing_servers_new(pois as *const _, null(), null(), 0, 0, &mut s, e) }),
+        row("routing", "crawlsched_routing_router_new", "a server index >= servers", INVALID, "",
+            move |e| { let mut r = null_mut(); crawlsched_routing_router_new([0u32, 5].as_ptr(), 2, 2, &mut r, e) }),
+        // ---- threshold / bmap ----
+        row("threshold", "crawlsched_bmap_new", "rows of D0 + D1 do not sum to 0", INVALID, "",
+            move |e| { let mut b = null_mut(); crawlsched_bmap_new(1, [-1.0, 2.0].as_ptr(), 2, &mut b, e) }),
+        row("threshold", "crawlsched_bmap_new", "len not a multiple of n * n", INVALID, "",
+            move |e| { let mut b = null_mut(); crawlsched_bmap_new(2, [-1.0, 1.0, 0.0].as_ptr(), 3, &mut b, e) }),
+        row("threshold", "crawlsched_bmap_new", "n = 2^32 (n * n * 8 bytes overflows size_t)", CRAWLSCHED_TOO_LARGE, "",
+            move |e| { let mut b = null_mut(); crawlsched_bmap_new(1 << 32, [-1.0, 1.0].as_ptr(), 2, &mut b, e) }),
+        row("threshold", "crawlsched_bmap_poisson_new", "rate = NaN", INVALID, "",
+            move |e| { let mut b = null_mut(); crawlsched_bmap_poisson_new(f64::NAN, &mut b, e) }),
+        row("threshold", "crawlsched_threshold_fit_h2_new", "moments (1, 1.5, 3): no H2 has them", CRAWLSCHED_INFEASIBLE, "",
+            move |e| crawlsched_threshold_fit_h2_new(1.0, 1.5, 3.0, outd(), e)),
+        row("threshold", "crawlsched_threshold_model_new", "n_arrivals = 0 (zero size)", INVALID, "",
+            move |e| { let mut m = null_mut(); crawlsched_threshold_model_new(null(), 0, ex as *const _, null(), 3, &mut m, e) }),
+        row("threshold", "crawlsched_threshold_model_new", "service = NULL", NULLARG, "must not be NULL",
+            move |e| { let mut m = null_mut(); let a = [bpois as *const crawlsched_bmap_t]; crawlsched_threshold_model_new(a.as_ptr(), 1, null(), null(), 3, &mut m, e) }),
+        ]
+    }
+}
+
+fn message(e: &crawlsched_error_t) -> String {
+    // SAFETY: the library NUL-terminates the message.
+    unsafe { CStr::from_ptr(e.message.as_ptr()) }.to_string_lossy().into_owned()
+}
+
+fn status_name(s: crawlsched_status_t) -> String {
+    // SAFETY: static NUL-terminated string.
+    unsafe { CStr::from_ptr(crawlsched_status_string(s)) }.to_string_lossy().into_owned()
+}
+
+#[test]
+fn every_bad_input_is_refused_as_documented() {
+    let f = fixtures();
+    let rows = table(&f);
+    let mut wrong = Vec::new();
+    let mut doc = String::from(
+        "# Inputs the C API refuses\n\n\
+         Generated from the table in `tests/bad_inputs.rs`, where every row is a call\n\
+         that must return the status shown with a message containing the text shown\n\
+         (the test fails otherwise, and fails if this file differs from the table:\n\
+         regenerate it with `CRAWLSCHED_BLESS=1 cargo test --test bad_inputs`).\n\
+         The message column is the full message of the current release; messages may\n\
+         change in a minor release, statuses may not (see `docs/c-api.md`).\n\n\
+         Rules that hold for every function, beyond the rows below: a NULL required\n\
+         pointer gives `CRAWLSCHED_NULL_ARGUMENT`; an array pointer may be NULL only with\n\
+         length 0; a length whose byte size overflows gives `CRAWLSCHED_TOO_LARGE`\n\
+         before anything is read or allocated; a handle of another type is refused\n\
+         with `CRAWLSCHED_INVALID_ARGUMENT` by its tag; out-parameters keep their\n\
+         values on failure.\n",
+    );
+    let mut family = "";
+    for r in &rows {
+        let mut e = crawlsched_error_t { status: -1, message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE] };
+        let st = (r.call)(&mut e);
+        let msg = message(&e);
+        if st != r.status || e.status != st || msg.is_empty() || !msg.contains(r.message) {
+            wrong.push(format!(
+                "{} [{}]: got {} \"{}\", want {} containing \"{}\"",
+                r.function, r.input, status_name(st), msg, status_name(r.status), r.message
+            ));
+        }
+        if r.family != family {
+            family = r.family;
+            doc.push_str(&format!("\n## {family}\n\n| function | input | status | message |\n|---|---|---|---|\n"));
+        }
+        doc.push_str(&format!(
+            "| `{}` | {} | `{}` | {} |\n",
+            r.function,
+            r.input.replace('|', "\\|"),
+            status_name(r.status),
+            msg.replace('|', "\\|")
+        ));
+    }
+    doc.push_str(&format!("\n{} rows.\n", rows.len()));
+    assert!(wrong.is_empty(), "{} of {} rows differ:\n{}", wrong.len(), rows.len(), wrong.join("\n"));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/errors.md");
+    if std::env::var("CRAWLSCHED_BLESS").is_ok_and(|v| v == "1") {
+        std::fs::write(path, &doc).expect("write docs/errors.md");
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed == doc,
+        "docs/errors.md differs from the table: run CRAWLSCHED_BLESS=1 cargo test --test bad_inputs"
+    );
+}
