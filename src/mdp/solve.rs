@@ -5,7 +5,7 @@
 //! the optimal gain (Odoni's bounds; Puterman §8.5.4), so each answer
 //! carries its own certificate whatever the method.
 
-use super::chain::{evaluate_average, evaluate_discounted, recurrent_classes};
+use super::chain::{WarmEvaluator, evaluate_average, evaluate_discounted, evaluate_warm, recurrent_classes};
 use super::model::Mdp;
 use crate::error::{Error, Result};
 
@@ -341,20 +341,26 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     };
     let mut it = 0;
     let mut converged = false;
-    let mut eval;
+    let mut warm: Option<WarmEvaluator> = None;
+    let mut gain;
+    let mut bias;
     let mut evaluated;
+    let mut exact_last;
     loop {
-        eval = evaluate_average(mdp, &policy)?;
+        let before = warm.as_ref().map_or(0, |w| w.factorizations);
+        (gain, bias) = evaluate_warm(mdp, &policy, &mut warm)?;
+        exact_last = warm.as_ref().map_or(0, |w| w.factorizations) > before;
         evaluated = policy.clone();
         it += 1;
-        let h = &eval.bias;
+        let h = &bias;
         let mut changed = false;
         for s in 0..n {
             let cur_k = mdp.chosen(&policy, s);
             let cur = mdp.q_value(cur_k, h, 1.0);
             // Keep the current action unless another is clearly better, so
             // round-off cannot make policy iteration cycle.
-            let eps = 1e-11 * (1.0 + cur.abs());
+            // A Krylov evaluation is accurate to ~1e-12 only: demand more.
+            let eps = if exact_last { 1e-11 } else { 1e-9 } * (1.0 + cur.abs());
             let (mut best, mut arg) = (cur - eps, policy[s]);
             let first = mdp.state_start[s];
             for k in mdp.actions(s) {
@@ -377,17 +383,26 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
             break;
         }
     }
-    // The last evaluated policy is feasible, so its gain bounds g* from
-    // above; the Jacobi sweep bounds it from below.
+    // Odoni's bounds from one Jacobi sweep on the final bias certify the
+    // gain whatever the evaluation; the exact (LU) evaluation of the last
+    // policy, a feasible one, also bounds g* from above.
     let mut th = vec![0.0; n];
     let mut greedy = vec![0u32; n];
-    let (lo, _) = sweep(mdp, &eval.bias, 1.0, &mut th, &mut greedy);
+    let (mut lo, mut hi) = sweep(mdp, &bias, 1.0, &mut th, &mut greedy);
+    if !exact_last && hi - lo > o.tolerance {
+        // The Krylov evaluation was not accurate enough: evaluate exactly.
+        let e = evaluate_average(mdp, &evaluated)?;
+        (gain, bias) = (e.gain, e.bias);
+        (lo, hi) = sweep(mdp, &bias, 1.0, &mut th, &mut greedy);
+        exact_last = true;
+    }
+    let hi = if exact_last { hi.min(gain) } else { hi };
     let (classes, _) = recurrent_classes(mdp, &evaluated)?;
     Ok(Solution {
-        gain: eval.gain,
-        bound_lo: lo.min(eval.gain),
-        bound_hi: eval.gain,
-        values: eval.bias,
+        gain,
+        bound_lo: lo.min(gain),
+        bound_hi: hi.max(gain),
+        values: bias,
         policy: evaluated,
         iterations: it,
         converged,
