@@ -6,7 +6,7 @@
 //! is below 1e-5; capped so that the run ends).
 //!
 //! `cargo bench --bench mdp` also writes the curve and the ratios to
-//! bench/results/mdp.json.
+//! bench/results/mdp.json (`MDP_BENCH_MAX_N=300` stops the curve at N = 300).
 
 use crawlsched::mdp::{self, Method, Options, Stopping};
 use crawlsched::robots::{Params, RobotsMdp};
@@ -40,7 +40,12 @@ fn time<T>(f: impl FnOnce() -> T) -> (f64, T) {
 /// One timed run per size; the curve and ratios go to bench/results.
 fn curve() {
     let mut rows = Vec::new();
+    // MDP_BENCH_MAX_N limits the curve (the default 1000 reaches 10^6 states).
+    let max_n = std::env::var("MDP_BENCH_MAX_N").ok().and_then(|v| v.parse().ok()).unwrap_or(1000usize);
     for (n, k) in [(10usize, 10usize), (30, 10), (100, 33), (300, 100), (600, 200), (1000, 333)] {
+        if n > max_n {
+            continue;
+        }
         let m = model(n, k);
         let states = m.mdp.n_states();
         let (t_pi, s) = time(|| mdp::solve(&m.mdp, &Options::default()).expect("pi"));
