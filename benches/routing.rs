@@ -1,7 +1,9 @@
 //! Optimal periodic routing for 10 servers (Altman et al., paper 003):
 //! local search from balanced sequences over periods up to a few hundred,
 //! and exhaustive enumeration where it is feasible (periods ≤ 6), with the
-//! cost ratio local/exhaustive printed once before timing.
+//! cost ratio local/exhaustive printed once before timing. Under
+//! `cargo bench` (criterion passes --bench) the same figures are written to
+//! bench/results/routing.json; the test-mode smoke run writes nothing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use crawlsched::routing::search::{self, Neighbourhood};
@@ -35,18 +37,41 @@ fn bench(c: &mut Criterion) {
         t_loc,
         loc.evaluation.per_packet / ex.evaluation.per_packet
     );
+    let mut rows = Vec::new();
     for n in [50usize, 100, 300] {
         let table = sys.table(n).unwrap();
         let start = search::balanced_sequence(&search::balanced_counts(&table, n).unwrap()).unwrap();
         let t = Instant::now();
         let r = search::local_search(&sys, &table, &start, Neighbourhood::Pairs).unwrap();
+        let elapsed = t.elapsed();
         let start_cost = crawlsched::routing::cost::evaluate_with(&sys, &table, &start).unwrap().per_packet;
         println!(
             "period {n}: balanced start {start_cost:.6} -> local optimum {:.6} ({} neighbours, {:?})",
+            r.evaluation.per_packet, r.evaluations, elapsed
+        );
+        rows.push(format!(
+            "{{\"period\": {n}, \"balanced_cost\": {start_cost:.6}, \"local_cost\": {:.6}, \"neighbours\": {}, \"seconds\": {:.6}}}",
             r.evaluation.per_packet,
             r.evaluations,
-            t.elapsed()
+            elapsed.as_secs_f64()
+        ));
+    }
+    if std::env::args().any(|a| a == "--bench") {
+        let json = format!(
+            "{{\n  \"system\": \"10 servers, rates 0.05*1.5^i, MMPP arrivals (mean rate 1.25), losses\",\n  \"periods_le_6\": {{\"exhaustive_cost\": {:.6}, \"exhaustive_sequences\": {}, \"exhaustive_s\": {:.6}, \"local_cost\": {:.6}, \"local_neighbours\": {}, \"local_s\": {:.6}, \"time_ratio_exhaustive_over_local\": {:.1}, \"cost_ratio_local_over_exhaustive\": {:.6}}},\n  \"local_search\": [\n    {}\n  ]\n}}\n",
+            ex.evaluation.per_packet,
+            ex.evaluations,
+            t_ex.as_secs_f64(),
+            loc.evaluation.per_packet,
+            loc.evaluations,
+            t_loc.as_secs_f64(),
+            t_ex.as_secs_f64() / t_loc.as_secs_f64(),
+            loc.evaluation.per_packet / ex.evaluation.per_packet,
+            rows.join(",\n    ")
         );
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/results");
+        let _ = std::fs::create_dir_all(dir);
+        let _ = std::fs::write(format!("{dir}/routing.json"), json);
     }
 
     let mut g = c.benchmark_group("routing_10_servers");
