@@ -42,8 +42,12 @@ int main(void) {
         uint32_t pol[2];
         uint64_t it = 0, classes = 0;
         int conv = -1;
+        uint64_t size = 0;
         CHECK_OK(crawlsched_mdp_solver_new(methods[i], &s, &err), err);
+        CHECK_STATUS(crawlsched_mdp_solver_size(s, &size, &err), CRAWLSCHED_NOT_FOUND, err);
         CHECK_OK(crawlsched_mdp_solver_run(s, m, &err), err);
+        CHECK_OK(crawlsched_mdp_solver_size(s, &size, &err), err);
+        CHECK(size == 2);
         CHECK_OK(crawlsched_mdp_solver_gain(s, &g, &lo, &hi, &err), err);
         CHECK_CLOSE(g, 0.25, 1e-9);
         CHECK(lo <= 0.25 + 1e-12 && 0.25 <= hi + 1e-12 && hi - lo <= 1e-9);
@@ -109,6 +113,9 @@ int main(void) {
     CHECK_STATUS(crawlsched_mdp_solver_values(s, h, 1, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
     CHECK_STATUS(crawlsched_mdp_solver_values(s, NULL, 2, &err), CRAWLSCHED_NULL_ARGUMENT, err);
     CHECK_STATUS(crawlsched_mdp_solver_stats(s, NULL, &conv, &classes, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_mdp_solver_size(s, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_mdp_solver_size(NULL, &ns, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_mdp_solver_size((const crawlsched_mdp_solver_t *)m, &ns, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
     CHECK_STATUS(crawlsched_mdp_solver_run(NULL, m, &err), CRAWLSCHED_NULL_ARGUMENT, err);
     CHECK_STATUS(crawlsched_mdp_solver_run(s, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
     CHECK_STATUS(crawlsched_mdp_solver_run(s, (const crawlsched_mdp_t *)s, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
@@ -132,6 +139,9 @@ int main(void) {
         CHECK_OK(crawlsched_mdp_solver_run(s, m, &err), err);
         CHECK_STATUS(crawlsched_mdp_solver_run(s, mm, &err), CRAWLSCHED_INFEASIBLE, err);
         CHECK_STATUS(crawlsched_mdp_solver_policy(s, pol, 2, &err), CRAWLSCHED_NOT_FOUND, err);
+        uint64_t size = 99;
+        CHECK_STATUS(crawlsched_mdp_solver_size(s, &size, &err), CRAWLSCHED_NOT_FOUND, err);
+        CHECK(size == 99);
         crawlsched_mdp_solver_free(s);
         crawlsched_mdp_free(mm);
         crawlsched_mdp_builder_free(bb);

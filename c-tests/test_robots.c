@@ -50,6 +50,30 @@ int main(void) {
     CHECK_CLOSE(empty, starv, 1e-12);
     CHECK_STATUS(crawlsched_robots_stationary(r, pi, 10, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
 
+    /* The action table is the policy itself: here exactly the curve. */
+    uint8_t acts[2 * 6 * 8];
+    CHECK_OK(crawlsched_robots_actions(r, acts, 2 * 6 * 8, &err), err);
+    for (int rr = 0; rr < 8; rr++)
+        for (int q = 0; q < 6; q++)
+            for (int s = 0; s < 2; s++) {
+                if ((s == 0 && q == 0) || (s == 1 && rr == 0)) continue; /* excluded */
+                int64_t f = s == 0 ? f0[rr] : f1[rr];
+                CHECK(acts[(rr * 6 + q) * 2 + s] == (q <= f ? 1 : 0));
+            }
+    acts[0] = 7;
+    CHECK_STATUS(crawlsched_robots_actions(r, acts, 2 * 6 * 8 - 1, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
+    CHECK(acts[0] == 7); /* untouched on failure */
+    CHECK_STATUS(crawlsched_robots_actions(r, NULL, 2 * 6 * 8, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_actions(NULL, acts, 2 * 6 * 8, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+
+    /* The certificate brackets C_d within 1e-9. */
+    double lo = -1, hi = -1;
+    uint64_t iters = 0;
+    CHECK_OK(crawlsched_robots_certificate(r, &lo, &hi, &iters, &err), err);
+    CHECK(lo <= cost + 1e-15 && cost <= hi + 1e-15 && hi - lo <= 1e-9 && iters >= 1);
+    CHECK_STATUS(crawlsched_robots_certificate(r, &lo, NULL, &iters, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_certificate(NULL, &lo, &hi, &iters, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+
     /* The optimal curve, given back, costs C_d; the static policy with
      * n robots costs eq. (9). */
     double c = 0;

@@ -1071,6 +1071,15 @@ crawlsched_status_t crawlsched_mdp_solver_gain(const struct crawlsched_mdp_solve
                                                struct crawlsched_error_t *err);
 
 /**
+ * Number of states of the MDP of the last run: the length of the arrays
+ * crawlsched_mdp_solver_policy() and crawlsched_mdp_solver_values() fill.
+ * CRAWLSCHED_NOT_FOUND if the solver has no result.
+ */
+crawlsched_status_t crawlsched_mdp_solver_size(const struct crawlsched_mdp_solver_t *s,
+                                               uint64_t *out_states,
+                                               struct crawlsched_error_t *err);
+
+/**
  * The last run's iterations, whether it converged (1/0) and the number of
  * recurrent classes of its policy's chain (1 = unichain).
  */
@@ -1352,6 +1361,16 @@ crawlsched_status_t crawlsched_robots_cost(const struct crawlsched_robots_t *r,
                                            struct crawlsched_error_t *err);
 
 /**
+ * The solver's certificate: the optimal cost lies in [*out_lo, *out_hi]
+ * (width at most 1e-9), and the policy-iteration steps it took.
+ */
+crawlsched_status_t crawlsched_robots_certificate(const struct crawlsched_robots_t *r,
+                                                  double *out_lo,
+                                                  double *out_hi,
+                                                  uint64_t *out_iterations,
+                                                  struct crawlsched_error_t *err);
+
+/**
  * Robots used by the optimal policy: N_min (fewest active in steady
  * state), N-bar (mean) and N_max (largest r < N at which a robot is
  * activated on a departure; -1 if never), as in Tables 1 and 2.
@@ -1374,6 +1393,17 @@ crawlsched_status_t crawlsched_robots_switching_curve(const struct crawlsched_ro
                                                       size_t out_cap,
                                                       int32_t *out_is_curve,
                                                       struct crawlsched_error_t *err);
+
+/**
+ * The optimal action (1 = activate a robot, 0 = not) at each event
+ * (q, r, s), s in {0 departure, 1 arrival}, at index (r*(K+1) + q)*2 + s,
+ * into out[0..2(K+1)(N+1)] (excluded states get 0). Unlike the switching
+ * curve, this is the policy itself even when it is not of curve form.
+ */
+crawlsched_status_t crawlsched_robots_actions(const struct crawlsched_robots_t *r,
+                                              uint8_t *out,
+                                              size_t out_cap,
+                                              struct crawlsched_error_t *err);
 
 /**
  * Stationary probability of each state (q, r, s) under the optimal

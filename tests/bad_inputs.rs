@@ -49,6 +49,7 @@ struct Fixtures {
     profile: *mut crawlsched_probe_profile_t,
     pois: *mut crawlsched_routing_arrivals_t,
     bpois: *mut crawlsched_bmap_t,
+    robots: *mut crawlsched_robots_t,
 }
 
 fn fixtures() -> Fixtures {
@@ -63,6 +64,7 @@ fn fixtures() -> Fixtures {
         profile: null_mut(),
         pois: null_mut(),
         bpois: null_mut(),
+        robots: null_mut(),
     };
     let mu = [1.0, 2.0];
     let (lb, lv, av) = ([0.0, 1.0], [2.0], [1.0]);
@@ -80,6 +82,7 @@ fn fixtures() -> Fixtures {
         assert_eq!(p, CRAWLSCHED_OK);
         assert_eq!(crawlsched_routing_arrivals_poisson_new(1.0, &mut f.pois, e), CRAWLSCHED_OK);
         assert_eq!(crawlsched_bmap_poisson_new(1.0, &mut f.bpois, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_robots_solve(2, 1, 1.0, 1.0, 1.0, &mut f.robots, e), CRAWLSCHED_OK);
     }
     f
 }
@@ -88,10 +91,10 @@ fn fixtures() -> Fixtures {
 fn table(f: &Fixtures) -> Vec<Row> {
     const INVALID: i32 = CRAWLSCHED_INVALID_ARGUMENT;
     const NULLARG: i32 = CRAWLSCHED_NULL_ARGUMENT;
-    let Fixtures { ex, model, est, sched, builder, solver, profile, pois, bpois } = *f;
-    let (ex, model, est, sched, builder, solver, profile, pois, bpois) =
+    let Fixtures { ex, model, est, sched, builder, solver, profile, pois, bpois, robots } = *f;
+    let (ex, model, est, sched, builder, solver, profile, pois, bpois, robots) =
         (ex as usize, model as usize, est as usize, sched as usize, builder as usize, solver as usize,
-         profile as usize, pois as usize, bpois as usize);
+         profile as usize, pois as usize, bpois as usize, robots as usize);
     let mut d: *mut crawlsched_dist_t = null_mut();
     let dp = &mut d as *mut *mut crawlsched_dist_t as usize;
     let outd = move || dp as *mut *mut crawlsched_dist_t;
@@ -185,6 +188,8 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| crawlsched_mdp_solver_set_limits(solver as *const _, -1.0, 100, 0, e)),
         row("mdp", "crawlsched_mdp_solver_set_criterion", "discount = 1.5", INVALID, "",
             move |e| crawlsched_mdp_solver_set_criterion(solver as *const _, 1, 1.5, 1.0, e)),
+        row("mdp", "crawlsched_mdp_solver_size", "solver not run yet (no result)", CRAWLSCHED_NOT_FOUND, "run it first",
+            move |e| { let mut n = 0u64; crawlsched_mdp_solver_size(solver as *const _, &mut n, e) }),
         // ---- probe ----
         row("probe", "crawlsched_probe_profile_new", "lambda value = -1 (negative rate)", INVALID, "",
             move |e| { let mut p = null_mut(); crawlsched_probe_profile_new([0.0, 1.0].as_ptr(), [-1.0].as_ptr(), 1, 1, [0.0, 1.0].as_ptr(), [1.0].as_ptr(), 1, 1, 4.0, &mut p, e) }),
@@ -207,6 +212,10 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let mut r = null_mut(); crawlsched_robots_solve(2, 1, 1.0, f64::NAN, 1.0, &mut r, e) }),
         row("robots", "crawlsched_robots_solve", "n = 2^40 (state space over the limit)", CRAWLSCHED_TOO_LARGE, "",
             move |e| { let mut r = null_mut(); crawlsched_robots_solve(1 << 40, 1, 1.0, 1.0, 1.0, &mut r, e) }),
+        row("robots", "crawlsched_robots_actions", "out_cap = 11 < 2(K+1)(N+1) = 12", CRAWLSCHED_BUFFER_TOO_SMALL, "needed",
+            move |e| { let mut o = [0u8; 11]; crawlsched_robots_actions(robots as *const _, o.as_mut_ptr(), 11, e) }),
+        row("robots", "crawlsched_robots_certificate", "out_hi = NULL", NULLARG, "out_hi",
+            move |e| { let (mut lo, mut it) = (0.0, 0u64); crawlsched_robots_certificate(robots as *const _, &mut lo, null_mut(), &mut it, e) }),
         // ---- routing ----
         row("routing", "crawlsched_routing_arrivals_poisson_new", "rate = -inf", INVALID, "",
             move |e| { let mut a = null_mut(); crawlsched_routing_arrivals_poisson_new(f64::NEG_INFINITY, &mut a, e) }),

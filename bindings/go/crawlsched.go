@@ -190,6 +190,13 @@ func u32p(s []uint32) *C.uint32_t {
 	return (*C.uint32_t)(unsafe.Pointer(&s[0]))
 }
 
+func u8p(s []uint8) *C.uint8_t {
+	if len(s) == 0 {
+		return nil
+	}
+	return (*C.uint8_t)(unsafe.Pointer(&s[0]))
+}
+
 func i64p(s []int64) *C.int64_t {
 	if len(s) == 0 {
 		return nil

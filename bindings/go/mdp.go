@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"runtime"
-	"sync/atomic"
 )
 
 // MDPMethod is a solution method (CRAWLSCHED_MDP_*).
@@ -146,10 +145,7 @@ func (m *MDP) Size() (states, actions, transitions uint64, err error) {
 
 // MDPSolver holds solver settings and its last result
 // (crawlsched_mdp_solver_t). Mutable; the library serialises calls.
-type MDPSolver struct {
-	p      *C.crawlsched_mdp_solver_t
-	states atomic.Int64 // states of the MDP of the last readable run
-}
+type MDPSolver struct{ p *C.crawlsched_mdp_solver_t }
 
 // NewMDPSolver is a solver with the defaults (average cost, tolerance
 // 1e-9, 100000 iterations, automatic aperiodicity, span stopping).
@@ -221,12 +217,6 @@ func (s *MDPSolver) Run(mdp *MDP) error {
 	st := C.crawlsched_mdp_solver_run(p, mp, &e)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(mdp)
-	if st == C.CRAWLSCHED_OK || st == C.CRAWLSCHED_NOT_CONVERGED {
-		n, _, _, serr := mdp.Size()
-		if serr == nil {
-			s.states.Store(int64(n))
-		}
-	}
 	return check(st, &e)
 }
 
@@ -245,6 +235,23 @@ func (s *MDPSolver) Gain() (gain, lo, hi float64, err error) {
 		return 0, 0, 0, err
 	}
 	return float64(g), float64(l), float64(h), nil
+}
+
+// Size is the number of states of the last run's MDP (the length of
+// Policy and Values); ErrNotFound before a readable run.
+func (s *MDPSolver) Size() (int, error) {
+	p, err := s.ptr()
+	if err != nil {
+		return 0, err
+	}
+	var e cerr
+	var n C.uint64_t
+	st := C.crawlsched_mdp_solver_size(p, &n, &e)
+	runtime.KeepAlive(s)
+	if err := check(st, &e); err != nil {
+		return 0, err
+	}
+	return int(n), nil
 }
 
 // MDPStats are the last run's statistics.
@@ -277,7 +284,11 @@ func (s *MDPSolver) Policy() ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]uint32, s.states.Load())
+	n, err := s.Size()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]uint32, n)
 	var e cerr
 	st := C.crawlsched_mdp_solver_policy(p, u32p(out), sz(len(out)), &e)
 	runtime.KeepAlive(s)
@@ -293,7 +304,11 @@ func (s *MDPSolver) Values() ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]float64, s.states.Load())
+	n, err := s.Size()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, n)
 	var e cerr
 	st := C.crawlsched_mdp_solver_values(p, f64p(out), sz(len(out)), &e)
 	runtime.KeepAlive(s)

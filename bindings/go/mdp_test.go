@@ -22,6 +22,16 @@ func twoState(t *testing.T) *MDP {
 	return must[*MDP](t)(b.Build())
 }
 
+// A deterministic 3-cycle with costs 1, 2, 3: gain 2.
+func cycle3(t *testing.T) *MDP {
+	b := must[*MDPBuilder](t)(NewMDPBuilder(3))
+	defer b.Close()
+	for i := uint32(0); i < 3; i++ {
+		must[uint32](t)(b.AddAction(i, []uint32{(i + 1) % 3}, []float64{1}, float64(i+1)))
+	}
+	return must[*MDP](t)(b.Build())
+}
+
 func TestMDP(t *testing.T) {
 	m := twoState(t)
 	defer m.Close()
@@ -55,6 +65,20 @@ func TestMDP(t *testing.T) {
 	defer s.Close()
 	_, _, _, err = s.Gain()
 	wantErr(t, "gain before run", err, ErrNotFound)
+	_, err = s.Size()
+	wantErr(t, "size before run", err, ErrNotFound)
+	_, err = s.Policy()
+	wantErr(t, "policy before run", err, ErrNotFound)
+	// The result's size follows the MDP of the last run.
+	m3 := cycle3(t)
+	ok(t, s.Run(m3))
+	if n := must[int](t)(s.Size()); n != 3 {
+		t.Errorf("size %d, want 3", n)
+	}
+	if pol := must[[]uint32](t)(s.Policy()); len(pol) != 3 {
+		t.Errorf("policy %v", pol)
+	}
+	m3.Close()
 	ok(t, s.SetCriterion(Discounted, 0.5, 0))
 	ok(t, s.SetLimits(1e-10, 1000, StopSpan))
 	ok(t, s.Run(m))

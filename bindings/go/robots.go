@@ -131,6 +131,42 @@ func (r *Robots) SwitchingCurve(s int32) ([]int64, bool, error) {
 	return out, isCurve != 0, nil
 }
 
+// Actions is the optimal action (1 = activate a robot) at event (q, r, s),
+// s in {0 departure, 1 arrival}, at index (r*(K+1) + q)*2 + s: the policy
+// itself, also when it is not a switching curve.
+func (r *Robots) Actions() ([]uint8, error) {
+	p, err := r.ptr()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]uint8, 2*(r.k+1)*(r.n+1))
+	var e cerr
+	st := C.crawlsched_robots_actions(p, u8p(out), sz(len(out)), &e)
+	runtime.KeepAlive(r)
+	if err := check(st, &e); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Certificate is the interval [lo, hi] holding the optimal cost and the
+// solver's policy-iteration steps.
+func (r *Robots) Certificate() (lo, hi float64, iterations uint64, err error) {
+	p, err := r.ptr()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	var e cerr
+	var l, h C.double
+	var it C.uint64_t
+	st := C.crawlsched_robots_certificate(p, &l, &h, &it, &e)
+	runtime.KeepAlive(r)
+	if err := check(st, &e); err != nil {
+		return 0, 0, 0, err
+	}
+	return float64(l), float64(h), uint64(it), nil
+}
+
 // Stationary is the stationary probability of state (q, r, s) at index
 // (r*(K+1) + q)*3 + s.
 func (r *Robots) Stationary() ([]float64, error) {

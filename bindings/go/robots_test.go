@@ -36,6 +36,32 @@ func TestRobots(t *testing.T) {
 	if !isCurve || len(f0) != 8 || f0[0] < 1 {
 		t.Errorf("curve %v %v", f0, isCurve)
 	}
+	// The action table is the policy; here it is the switching curve.
+	acts := must[[]uint8](t)(r.Actions())
+	if len(acts) != 2*6*8 {
+		t.Fatalf("actions has %d entries", len(acts))
+	}
+	for rr := 0; rr < 8; rr++ {
+		for q := 0; q < 6; q++ {
+			for s, fs := range [][]int64{f0, f1} {
+				if (s == 0 && q == 0) || (s == 1 && rr == 0) {
+					continue // excluded states
+				}
+				want := uint8(0)
+				if int64(q) <= fs[rr] {
+					want = 1
+				}
+				if acts[(rr*6+q)*2+s] != want {
+					t.Errorf("action at (q=%d, r=%d, s=%d) is %d, curve says %d", q, rr, s, acts[(rr*6+q)*2+s], want)
+				}
+			}
+		}
+	}
+	lo, hi, iters, err := r.Certificate()
+	ok(t, err)
+	if !(lo <= cost+1e-15 && cost <= hi+1e-15 && hi-lo <= 1e-9 && iters >= 1) {
+		t.Errorf("certificate [%g, %g] around %g, %d iterations", lo, hi, cost, iters)
+	}
 	pi := must[[]float64](t)(r.Stationary())
 	total, empty := 0.0, 0.0
 	for rr := 0; rr < 8; rr++ {

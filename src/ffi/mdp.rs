@@ -324,6 +324,24 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_gain(
     })
 }
 
+/// Number of states of the MDP of the last run: the length of the arrays
+/// crawlsched_mdp_solver_policy() and crawlsched_mdp_solver_values() fill.
+/// CRAWLSCHED_NOT_FOUND if the solver has no result.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_size(
+    s: *const crawlsched_mdp_solver_t,
+    out_states: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        let out = Out::new(out_states, "out_states")?;
+        let g = lock(&h.inner, "MDP solver")?;
+        out.write(last(&g)?.policy.len() as u64);
+        Ok(())
+    })
+}
+
 /// The last run's iterations, whether it converged (1/0) and the number of
 /// recurrent classes of its policy's chain (1 = unichain).
 #[unsafe(no_mangle)]

@@ -110,6 +110,27 @@ pub unsafe extern "C" fn crawlsched_robots_cost(
     })
 }
 
+/// The solver's certificate: the optimal cost lies in [*out_lo, *out_hi]
+/// (width at most 1e-9), and the policy-iteration steps it took.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_robots_certificate(
+    r: *const crawlsched_robots_t,
+    out_lo: *mut f64,
+    out_hi: *mut f64,
+    out_iterations: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(r, "robots")? };
+        let (a, b, c) = (Out::new(out_lo, "out_lo")?, Out::new(out_hi, "out_hi")?, Out::new(out_iterations, "out_iterations")?);
+        let (lo, hi) = (finite("lo", h.inner.cost_lo)?, finite("hi", h.inner.cost_hi)?);
+        a.write(lo);
+        b.write(hi);
+        c.write(h.inner.iterations as u64);
+        Ok(())
+    })
+}
+
 /// Robots used by the optimal policy: N_min (fewest active in steady
 /// state), N-bar (mean) and N_max (largest r < N at which a robot is
 /// activated on a departure; -1 if never), as in Tables 1 and 2.
@@ -156,6 +177,26 @@ pub unsafe extern "C" fn crawlsched_robots_switching_curve(
         let dst = unsafe { out_exact(out, out_cap, f.len(), "out")? };
         dst.copy_from_slice(f);
         flag.write(i32::from(h.inner.is_switching_curve));
+        Ok(())
+    })
+}
+
+/// The optimal action (1 = activate a robot, 0 = not) at each event
+/// (q, r, s), s in {0 departure, 1 arrival}, at index (r*(K+1) + q)*2 + s,
+/// into out[0..2(K+1)(N+1)] (excluded states get 0). Unlike the switching
+/// curve, this is the policy itself even when it is not of curve form.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_robots_actions(
+    r: *const crawlsched_robots_t,
+    out: *mut u8,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(r, "robots")? };
+        let a = &h.inner.actions;
+        let dst = unsafe { out_exact(out, out_cap, a.len(), "out")? };
+        dst.copy_from_slice(a);
         Ok(())
     })
 }

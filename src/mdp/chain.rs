@@ -159,63 +159,189 @@ impl Factor {
     }
 }
 
-/// Evaluates `policy` exactly (average cost): the gain g, the bias h with
-/// h(ref) = 0 and the stationary distribution π, from one sparse LU of
-/// M = I − P_π with the row and column of a recurrent state `ref` removed
-/// (nonsingular for a unichain policy, and as sparse as P_π; bordering
-/// with a column of ones instead would add a dense column and ruin the
-/// fill-in). With M u = c and M w = 1 on the other states (w is the mean
-/// time to reach ref), h = u − g·w and the equation at ref gives
-/// g = (c_ref + P_ref·u) / (1 + P_ref·w), the renewal-reward ratio; π on
-/// the other states solves Mᵀ y = P_ref,·ᵀ and π ∝ (1 at ref, y).
-/// A policy with several recurrent classes has no single gain: refused
-/// with `Infeasible`.
-pub fn evaluate_average(mdp: &Mdp, policy: &[u32]) -> Result<PolicyEvaluation> {
-    let (count, class) = recurrent_classes(mdp, policy)?;
-    if count != 1 {
-        return Err(Error::Infeasible(format!(
-            "the policy's chain has {count} recurrent classes (multichain): its average cost depends on the start state"
-        )));
+/// The chain of a fixed policy in CSR form, with its one-step costs.
+struct Chain {
+    start: Vec<usize>,
+    next: Vec<u32>,
+    prob: Vec<f64>,
+    cost: Vec<f64>,
+}
+
+impl Chain {
+    fn n(&self) -> usize {
+        self.cost.len()
     }
+    fn row(&self, i: usize) -> (&[u32], &[f64]) {
+        let r = self.start[i]..self.start[i + 1];
+        (&self.next[r.clone()], &self.prob[r])
+    }
+}
+
+/// Hasher for keys that are already well-mixed 64-bit hashes.
+#[derive(Default)]
+struct PreHashed(u64);
+
+impl std::hash::Hasher for PreHashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+fn mix(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31)
+}
+
+/// Groups the states of `policy` by their chosen transition row (equal
+/// next states and probabilities, in the same order). Returns the class
+/// of every state and one representative state per class.
+fn row_classes(mdp: &Mdp, policy: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let n = mdp.n_states;
-    // Reference: a frequently visited recurrent state (mass after a few
-    // steps of the chain from uniform), so that the hitting times w stay
-    // moderate and h = u − g·w does not cancel badly.
+    let mut seen: std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<PreHashed>> =
+        std::collections::HashMap::with_capacity_and_hasher(n / 2, Default::default());
+    let mut class = Vec::with_capacity(n);
+    let mut rep: Vec<u32> = Vec::new();
+    for s in 0..n {
+        let (nx, p) = mdp.row(mdp.chosen(policy, s));
+        let key = nx.iter().zip(p).fold(nx.len() as u64, |h, (&j, &pj)| mix(mix(h, u64::from(j)), pj.to_bits()));
+        let c = match seen.get(&key) {
+            Some(&c) if mdp.row(mdp.chosen(policy, rep[c as usize] as usize)) == (nx, p) => c,
+            hit => {
+                let c = rep.len() as u32;
+                rep.push(s as u32);
+                // On a hash collision with a different row the new class is
+                // simply not looked up again (correct, merely less merged).
+                if hit.is_none() {
+                    seen.insert(key, c);
+                }
+                c
+            }
+        };
+        class.push(c);
+    }
+    (class, rep)
+}
+
+#[cfg(test)]
+pub(crate) fn row_classes_for_tests(mdp: &Mdp, policy: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    row_classes(mdp, policy)
+}
+
+/// How the evaluation equations of a policy are set up (exposed for the
+/// benchmarks, which compare both).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduction {
+    /// On row classes when they are at most 3/4 of the states.
+    Auto,
+    /// Always on the states.
+    Never,
+    /// On row classes even if there are as many as states (tests).
+    #[cfg(test)]
+    Always,
+}
+
+/// The chain of `policy`, and, when several states share their chosen
+/// transition row (as all states after the same post-decision state do in
+/// the robots model, three to one), the chain on those rows instead: row
+/// class c moves to class(j) with probability P(c, j) and costs
+/// Σ_j P(c, j) c(j), the expected cost of the next state. With B the rows
+/// (classes → states) and A the choice (states → classes), P_π = A B and
+/// the reduced chain is B A: same gain, and its equations have as many
+/// unknowns as classes, so the LU factorisation is much smaller.
+/// Returns the chain and, if reduced, the class of every state and a
+/// representative state of every class.
+fn policy_chain(mdp: &Mdp, policy: &[u32], reduction: Reduction) -> (Chain, Option<(Vec<u32>, Vec<u32>)>) {
+    let n = mdp.n_states;
+    let cost = |s: usize| mdp.cost[mdp.chosen(policy, s)];
+    let classes = match reduction {
+        Reduction::Never => None,
+        _ => {
+            let (class, rep) = row_classes(mdp, policy);
+            #[cfg(test)]
+            let always = reduction == Reduction::Always;
+            #[cfg(not(test))]
+            let always = false;
+            (always || 4 * rep.len() <= 3 * n).then_some((class, rep))
+        }
+    };
+    match classes {
+        None => {
+            let mut c = Chain { start: Vec::with_capacity(n + 1), next: Vec::new(), prob: Vec::new(), cost: Vec::with_capacity(n) };
+            c.start.push(0);
+            for s in 0..n {
+                let (nx, p) = mdp.row(mdp.chosen(policy, s));
+                c.next.extend_from_slice(nx);
+                c.prob.extend_from_slice(p);
+                c.start.push(c.next.len());
+                c.cost.push(cost(s));
+            }
+            (c, None)
+        }
+        Some((class, rep)) => {
+            let m = rep.len();
+            let mut c = Chain { start: Vec::with_capacity(m + 1), next: Vec::new(), prob: Vec::new(), cost: Vec::with_capacity(m) };
+            c.start.push(0);
+            for &s in &rep {
+                let (nx, p) = mdp.row(mdp.chosen(policy, s as usize));
+                let mut expected = 0.0;
+                for (&j, &pj) in nx.iter().zip(p) {
+                    c.next.push(class[j as usize]);
+                    c.prob.push(pj);
+                    expected += pj * cost(j as usize);
+                }
+                c.start.push(c.next.len());
+                c.cost.push(expected);
+            }
+            (c, Some((class, rep)))
+        }
+    }
+}
+
+/// Gain, bias (0 at the reference) and stationary distribution of a
+/// unichain `chain`; the reference is the recurrent state (per
+/// `recurrent`) with most mass after a few steps from uniform, so that
+/// the hitting times w stay moderate and h = u − g·w does not cancel badly.
+fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>, Vec<f64>, usize)> {
+    let n = chain.n();
     let mut mass = vec![1.0 / n as f64; n];
     let mut next_mass = vec![0.0; n];
     for _ in 0..64 {
         next_mass.iter_mut().for_each(|x| *x = 0.0);
         for (s, &ms) in mass.iter().enumerate() {
-            let (nx, p) = mdp.row(mdp.chosen(policy, s));
+            let (nx, p) = chain.row(s);
             for (&j, &pj) in nx.iter().zip(p) {
                 next_mass[j as usize] += ms * pj;
             }
         }
         std::mem::swap(&mut mass, &mut next_mass);
     }
-    let reference = (0..n)
-        .filter(|&s| class[s] == 0)
-        .max_by(|&a, &b| mass[a].total_cmp(&mass[b]))
-        .unwrap_or(0);
-    let cost = |s: usize| mdp.cost[mdp.chosen(policy, s)];
+    let reference = (0..n).filter(|&s| recurrent[s]).max_by(|&a, &b| mass[a].total_cmp(&mass[b])).unwrap_or(0);
     // Index of state j in the reduced system (j != ref).
     let red = |j: usize| if j < reference { j } else { j - 1 };
-    let (ref_next, ref_prob) = mdp.row(mdp.chosen(policy, reference));
+    let (ref_next, ref_prob) = chain.row(reference);
     let (g, bias, y) = if n == 1 {
-        (cost(0), vec![0.0], vec![])
+        (chain.cost[0], vec![0.0], vec![])
     } else {
         let m = n - 1;
         let f = factorize(m, |i, out| {
             let s = if i < reference { i } else { i + 1 };
             out.push((i, 1.0));
-            let (nx, p) = mdp.row(mdp.chosen(policy, s));
+            let (nx, p) = chain.row(s);
             for (&j, &pj) in nx.iter().zip(p) {
                 if j as usize != reference {
                     out.push((red(j as usize), -pj));
                 }
             }
         })?;
-        let mut u: Vec<f64> = (0..n).filter(|&s| s != reference).map(cost).collect();
+        let mut u: Vec<f64> = (0..n).filter(|&s| s != reference).map(|s| chain.cost[s]).collect();
         let mut w = vec![1.0; m];
         f.solve_a(&mut u);
         f.solve_a(&mut w);
@@ -228,7 +354,7 @@ pub fn evaluate_average(mdp: &Mdp, policy: &[u32]) -> Result<PolicyEvaluation> {
                 rhs[red(j as usize)] += pj;
             }
         }
-        let g = (cost(reference) + pu) / (1.0 + pw);
+        let g = (chain.cost[reference] + pu) / (1.0 + pw);
         let mut bias = vec![0.0; n];
         for s in (0..n).filter(|&s| s != reference) {
             bias[s] = u[red(s)] - g * w[red(s)];
@@ -249,6 +375,63 @@ pub fn evaluate_average(mdp: &Mdp, policy: &[u32]) -> Result<PolicyEvaluation> {
     for v in stationary.iter_mut() {
         *v /= total;
     }
+    Ok((g, bias, stationary, reference))
+}
+
+/// Evaluates `policy` exactly (average cost): the gain g, the bias h with
+/// h(ref) = 0 and the stationary distribution π, from one sparse LU of
+/// M = I − P with the row and column of a recurrent state `ref` removed
+/// (nonsingular for a unichain policy, and as sparse as P; bordering
+/// with a column of ones instead would add a dense column and ruin the
+/// fill-in). With M u = c and M w = 1 on the other states (w is the mean
+/// time to reach ref), h = u − g·w and the equation at ref gives
+/// g = (c_ref + P_ref·u) / (1 + P_ref·w), the renewal-reward ratio; π on
+/// the other states solves Mᵀ y = P_ref,·ᵀ and π ∝ (1 at ref, y).
+/// When states share their chosen transition rows, P is that of the chain
+/// on the distinct rows (see `policy_chain`), with bias w and stationary
+/// π'; then h(s) = c(s) − g + w(class(s)) and π(j) = Σ_c π'(c) P(c, j).
+/// A policy with several recurrent classes has no single gain: refused
+/// with `Infeasible`.
+pub fn evaluate_average(mdp: &Mdp, policy: &[u32]) -> Result<PolicyEvaluation> {
+    evaluate_average_with(mdp, policy, Reduction::Auto)
+}
+
+#[doc(hidden)]
+pub fn evaluate_average_with(mdp: &Mdp, policy: &[u32], reduction: Reduction) -> Result<PolicyEvaluation> {
+    let (count, class) = recurrent_classes(mdp, policy)?;
+    if count != 1 {
+        return Err(Error::Infeasible(format!(
+            "the policy's chain has {count} recurrent classes (multichain): its average cost depends on the start state"
+        )));
+    }
+    let n = mdp.n_states;
+    let (chain, row_class) = policy_chain(mdp, policy, reduction);
+    let (g, bias, stationary, reference) = match row_class {
+        None => {
+            let recurrent: Vec<bool> = class.iter().map(|&c| c == 0).collect();
+            average_of_chain(&chain, &recurrent)?
+        }
+        Some((rc, rep)) => {
+            // A row class is recurrent when a recurrent state uses it.
+            let mut recurrent = vec![false; chain.n()];
+            for s in (0..n).filter(|&s| class[s] == 0) {
+                recurrent[rc[s] as usize] = true;
+            }
+            let (g, w, pi_red, _) = average_of_chain(&chain, &recurrent)?;
+            let mut stationary = vec![0.0; n];
+            for (&pc, &s) in pi_red.iter().zip(&rep) {
+                let (nx, p) = mdp.row(mdp.chosen(policy, s as usize));
+                for (&j, &pj) in nx.iter().zip(p) {
+                    stationary[j as usize] += pc * pj;
+                }
+            }
+            let mut bias: Vec<f64> = (0..n).map(|s| mdp.cost[mdp.chosen(policy, s)] - g + w[rc[s] as usize]).collect();
+            let reference = (0..n).filter(|&s| class[s] == 0).max_by(|&a, &b| stationary[a].total_cmp(&stationary[b])).unwrap_or(0);
+            let r = bias[reference];
+            bias.iter_mut().for_each(|v| *v -= r);
+            (g, bias, stationary, reference)
+        }
+    };
     let residual = (0..n)
         .map(|s| (g + bias[s] - mdp.q_value(mdp.chosen(policy, s), &bias, 1.0)).abs())
         .fold(0.0, f64::max);
@@ -260,23 +443,33 @@ pub fn evaluate_average(mdp: &Mdp, policy: &[u32]) -> Result<PolicyEvaluation> {
     Ok(PolicyEvaluation { gain: g, bias, stationary, reference, residual })
 }
 
-/// Evaluates `policy` exactly under discount factor β ∈ [0, 1):
-/// solves (I − β P_π) v = c_π by sparse LU.
+/// Evaluates `policy` exactly under discount factor β ∈ [0, 1): solves
+/// (I − β P_π) v = c_π by sparse LU, or, when states share their chosen
+/// rows, (I − β B A) u = B c_π on the row classes (u(c) is the expected
+/// value of the next state) and v(s) = c(s) + β u(class(s)).
 pub fn evaluate_discounted(mdp: &Mdp, policy: &[u32], beta: f64) -> Result<Vec<f64>> {
+    evaluate_discounted_with(mdp, policy, beta, Reduction::Auto)
+}
+
+#[doc(hidden)]
+pub fn evaluate_discounted_with(mdp: &Mdp, policy: &[u32], beta: f64, reduction: Reduction) -> Result<Vec<f64>> {
     mdp.check_policy(policy)?;
     if !(beta.is_finite() && (0.0..1.0).contains(&beta)) {
         return Err(Error::invalid(format!("discount factor must be in [0, 1), got {beta}")));
     }
-    let n = mdp.n_states;
-    let f = factorize(n, |i, out| {
+    let (chain, row_class) = policy_chain(mdp, policy, reduction);
+    let f = factorize(chain.n(), |i, out| {
         out.push((i, 1.0));
-        let (nx, p) = mdp.row(mdp.chosen(policy, i));
+        let (nx, p) = chain.row(i);
         for (&j, &pj) in nx.iter().zip(p) {
             out.push((j as usize, -beta * pj));
         }
     })?;
-    let mut v: Vec<f64> = (0..n).map(|s| mdp.cost[mdp.chosen(policy, s)]).collect();
+    let mut v = chain.cost.clone();
     f.solve_a(&mut v);
+    if let Some((class, _)) = row_class {
+        v = (0..mdp.n_states).map(|s| mdp.cost[mdp.chosen(policy, s)] + beta * v[class[s] as usize]).collect();
+    }
     if v.iter().any(|x| !x.is_finite()) {
         return Err(Error::Numerical("discounted evaluation produced a non-finite value".into()));
     }

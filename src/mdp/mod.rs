@@ -10,13 +10,17 @@
 //!   relative value iteration (the paper's Proposition 2, with its
 //!   aperiodicity parameter τ and its relative-change stopping rule as an
 //!   option), value iteration with span-seminorm stopping, Gauss–Seidel, or
-//!   policy iteration with exact evaluation. Every [`Solution`] carries a
+//!   policy iteration with exact evaluation (and a Gauss–Seidel lookahead
+//!   that cuts its steps on large models). Every [`Solution`] carries a
 //!   certificate: for any values h, min(T h − h) ≤ g* ≤ max(T h − h)
 //!   (Puterman 1994, Theorem 8.5.5), computed by a final sweep.
 //! - [`chain`]: the chain of a fixed policy — its recurrent classes (the
 //!   unichain check: a policy with several has no single gain, as the
 //!   paper's §3 example shows) and its exact evaluation (gain, bias,
-//!   stationary distribution) by one sparse LU factorisation (faer).
+//!   stationary distribution) by one sparse LU factorisation (faer). States
+//!   whose chosen actions share a transition row (post-decision states, as
+//!   in the robots model) are evaluated through the smaller chain on those
+//!   rows, which cuts the factorisation several-fold.
 //!
 //! Minimisation throughout. Iteration limits do not raise errors: the
 //! solution comes back with `converged == false` and its certificate, and
@@ -27,6 +31,8 @@ pub mod model;
 pub mod solve;
 
 pub use chain::{PolicyEvaluation, evaluate_average, evaluate_discounted, recurrent_classes};
+#[doc(hidden)]
+pub use chain::{Reduction, evaluate_average_with, evaluate_discounted_with};
 pub use model::{MAX_STATES, Mdp, MdpBuilder, ROW_SUM_TOLERANCE};
 pub use solve::{Criterion, Method, Options, Solution, Stopping, solve};
 

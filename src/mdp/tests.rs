@@ -216,3 +216,83 @@ fn options_are_validated() {
         assert!(matches!(solve(&m, &o), Err(Error::InvalidArgument(_))), "{o:?}");
     }
 }
+
+/// A random MDP whose actions draw their transition rows from a pool of
+/// `pool` rows (post-decision states), so that many states share rows;
+/// each row also reaches its pool index's state, keeping policies unichain.
+fn shared_rows_mdp(n: usize, pool: usize, actions: usize, seed: u64) -> Mdp {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let rows: Vec<(Vec<u32>, Vec<f64>)> = (0..pool)
+        .map(|r| {
+            let mut next = vec![(r * n / pool) as u32, ((r * n / pool + 1) % n) as u32];
+            let mut w = vec![rng.random::<f64>() + 0.1, rng.random::<f64>() + 0.1];
+            next.push(rng.random_range(0..n) as u32);
+            w.push(rng.random::<f64>());
+            let t: f64 = w.iter().sum();
+            (next, w.iter().map(|x| x / t).collect())
+        })
+        .collect();
+    let mut b = MdpBuilder::new(n).unwrap();
+    for s in 0..n {
+        for _ in 0..actions {
+            let (next, p) = &rows[rng.random_range(0..pool)];
+            b.add_action(s, next, p, rng.random::<f64>() * 4.0).unwrap();
+        }
+    }
+    b.build().unwrap()
+}
+
+fn assert_same_evaluation(m: &Mdp, pol: &[u32], what: &str) {
+    let plain = evaluate_average_with(m, pol, Reduction::Never).unwrap();
+    let reduced = evaluate_average_with(m, pol, Reduction::Always).unwrap();
+    let scale = 1.0 + plain.bias.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    assert!((plain.gain - reduced.gain).abs() <= 1e-12 * (1.0 + plain.gain.abs()), "{what}: gain {} vs {}", plain.gain, reduced.gain);
+    // Biases may differ by a constant (different reference states).
+    let shift = reduced.bias[plain.reference];
+    for (a, b) in plain.bias.iter().zip(&reduced.bias) {
+        assert!((a - (b - shift)).abs() <= 1e-9 * scale, "{what}: bias {a} vs {}", b - shift);
+    }
+    for (a, b) in plain.stationary.iter().zip(&reduced.stationary) {
+        assert!((a - b).abs() <= 1e-12, "{what}: stationary {a} vs {b}");
+    }
+    assert_eq!(reduced.bias[reduced.reference], 0.0);
+    for beta in [0.5, 0.99] {
+        let vp = evaluate_discounted_with(m, pol, beta, Reduction::Never).unwrap();
+        let vr = evaluate_discounted_with(m, pol, beta, Reduction::Always).unwrap();
+        let sc = 1.0 + vp.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        for (a, b) in vp.iter().zip(&vr) {
+            assert!((a - b).abs() <= 1e-11 * sc, "{what}, beta {beta}: {a} vs {b}");
+        }
+    }
+}
+
+#[test]
+fn evaluation_on_shared_rows_equals_the_plain_evaluation() {
+    // Rows shared 5 to 1, and no sharing at all (one class per state).
+    for seed in 0..4 {
+        let m = shared_rows_mdp(60, 12, 3, seed);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed + 100);
+        let pol: Vec<u32> = (0..60).map(|_| rng.random_range(0..3)).collect();
+        assert_same_evaluation(&m, &pol, "shared rows");
+        let m = random_mdp(40, 2, 3, seed);
+        assert_same_evaluation(&m, &vec![1; 40], "distinct rows");
+    }
+    // The robots model: states after the same post-decision pair share rows.
+    let rm = crate::robots::RobotsMdp::new(crate::robots::Params::new(6, 5, 0.2, 1.0, 3.0).unwrap()).unwrap();
+    let pol = rm.policy_from(|q, r, s| if s == 0 { r < 4 || q < 2 } else { r <= 3 }).unwrap();
+    assert_same_evaluation(&rm.mdp, &pol, "robots");
+    // Auto reduces the robots model (about one class per three states).
+    let (class, rep) = super::chain::row_classes_for_tests(&rm.mdp, &pol);
+    assert_eq!(class.len(), rm.mdp.n_states());
+    assert!(3 * rep.len() < 2 * rm.mdp.n_states(), "{} classes for {} states", rep.len(), rm.mdp.n_states());
+}
+
+#[test]
+fn policy_iteration_on_shared_rows_matches_brute_force() {
+    for seed in 0..4 {
+        let m = shared_rows_mdp(8, 3, 2, seed);
+        let g = brute_force_gain(&m);
+        let s = solve(&m, &Options::default()).unwrap();
+        assert!(s.converged && (s.gain - g).abs() < 1e-10 && s.bound_lo <= g + 1e-12 && g <= s.bound_hi + 1e-12);
+    }
+}
