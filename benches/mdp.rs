@@ -3,12 +3,14 @@
 //! states, each solved to a certified gain accuracy of 1e-9 by policy
 //! iteration and, in the same run, by a plain relative value iteration as
 //! the paper describes it (τ = 0.99999, stop when the relative change of h
-//! is below 1e-5; capped so that the run ends).
+//! is below 1e-5; capped so that the run ends), and one exact evaluation of
+//! the optimal policy on its distinct transition rows (what the solver
+//! does) and on all states (the plain sparse LU).
 //!
 //! `cargo bench --bench mdp` also writes the curve and the ratios to
 //! bench/results/mdp.json (`MDP_BENCH_MAX_N=300` stops the curve at N = 300).
 
-use crawlsched::mdp::{self, Method, Options, Stopping};
+use crawlsched::mdp::{self, Method, Options, Reduction, Stopping};
 use crawlsched::robots::{Params, RobotsMdp};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -50,17 +52,21 @@ fn curve() {
         let states = m.mdp.n_states();
         let (t_pi, s) = time(|| mdp::solve(&m.mdp, &Options::default()).expect("pi"));
         let span = s.bound_hi - s.bound_lo;
+        // One exact evaluation of the optimal policy, on the distinct
+        // transition rows (what the solver does) and on all states.
+        let (t_rows, _) = time(|| mdp::evaluate_average_with(&m.mdp, &s.policy, Reduction::Auto).expect("eval"));
+        let (t_states, _) = time(|| mdp::evaluate_average_with(&m.mdp, &s.policy, Reduction::Never).expect("eval"));
         // Plain RVI costs one sweep per iteration; cap the sweeps so that
         // the largest sizes finish (the row then says it did not stop).
         let cap = (2_000_000_000 / m.mdp.n_transitions()).clamp(200, 200_000);
         let (t_rvi, r) = time(|| mdp::solve(&m.mdp, &paper_rvi(cap)).expect("rvi"));
         let rspan = r.bound_hi - r.bound_lo;
         eprintln!(
-            "N={n} K={k} states={states}: PI {t_pi:.4}s ({} it, span {span:.1e}); paper RVI {t_rvi:.3}s ({} sweeps, stopped={}, span {rspan:.1e}); ratio {:.1}x",
+            "N={n} K={k} states={states}: PI {t_pi:.4}s ({} it, span {span:.1e}); paper RVI {t_rvi:.3}s ({} sweeps, stopped={}, span {rspan:.1e}); ratio {:.1}x; one evaluation {t_rows:.3}s on rows, {t_states:.3}s on states",
             s.iterations, r.iterations, r.converged, t_rvi / t_pi
         );
         rows.push(format!(
-            "{{\"N\": {n}, \"K\": {k}, \"states\": {states}, \"transitions\": {}, \"pi_s\": {t_pi:.6}, \"pi_iterations\": {}, \"pi_span\": {span:.3e}, \"pi_gain\": {:.12e}, \"paper_rvi_s\": {t_rvi:.6}, \"paper_rvi_sweeps\": {}, \"paper_rvi_stopped\": {}, \"paper_rvi_span\": {rspan:.3e}, \"rvi_over_pi\": {:.2}}}",
+            "{{\"N\": {n}, \"K\": {k}, \"states\": {states}, \"transitions\": {}, \"pi_s\": {t_pi:.6}, \"pi_iterations\": {}, \"pi_span\": {span:.3e}, \"pi_gain\": {:.12e}, \"paper_rvi_s\": {t_rvi:.6}, \"paper_rvi_sweeps\": {}, \"paper_rvi_stopped\": {}, \"paper_rvi_span\": {rspan:.3e}, \"rvi_over_pi\": {:.2}, \"eval_rows_s\": {t_rows:.6}, \"eval_states_s\": {t_states:.6}}}",
             m.mdp.n_transitions(),
             s.iterations,
             s.gain,

@@ -199,10 +199,13 @@ fn mix(h: u64, x: u64) -> u64 {
     (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31)
 }
 
+/// The row class of every state and a representative state per class.
+type RowClasses = (Vec<u32>, Vec<u32>);
+
 /// Groups the states of `policy` by their chosen transition row (equal
 /// next states and probabilities, in the same order). Returns the class
 /// of every state and one representative state per class.
-fn row_classes(mdp: &Mdp, policy: &[u32]) -> (Vec<u32>, Vec<u32>) {
+fn row_classes(mdp: &Mdp, policy: &[u32]) -> RowClasses {
     let n = mdp.n_states;
     let mut seen: std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<PreHashed>> =
         std::collections::HashMap::with_capacity_and_hasher(n / 2, Default::default());
@@ -258,7 +261,7 @@ pub enum Reduction {
 /// unknowns as classes, so the LU factorisation is much smaller.
 /// Returns the chain and, if reduced, the class of every state and a
 /// representative state of every class.
-fn policy_chain(mdp: &Mdp, policy: &[u32], reduction: Reduction) -> (Chain, Option<(Vec<u32>, Vec<u32>)>) {
+fn policy_chain(mdp: &Mdp, policy: &[u32], reduction: Reduction) -> (Chain, Option<RowClasses>) {
     let n = mdp.n_states;
     let cost = |s: usize| mdp.cost[mdp.chosen(policy, s)];
     let classes = match reduction {

@@ -275,7 +275,7 @@ fn evaluation_on_shared_rows_equals_the_plain_evaluation() {
         let pol: Vec<u32> = (0..60).map(|_| rng.random_range(0..3)).collect();
         assert_same_evaluation(&m, &pol, "shared rows");
         let m = random_mdp(40, 2, 3, seed);
-        assert_same_evaluation(&m, &vec![1; 40], "distinct rows");
+        assert_same_evaluation(&m, &[1; 40], "distinct rows");
     }
     // The robots model: states after the same post-decision pair share rows.
     let rm = crate::robots::RobotsMdp::new(crate::robots::Params::new(6, 5, 0.2, 1.0, 3.0).unwrap()).unwrap();
