@@ -101,7 +101,7 @@ pub struct PolicyEvaluation {
     pub bias: Vec<f64>,
     /// The stationary distribution (zero on transient states).
     pub stationary: Vec<f64>,
-    /// The state with h = 0 (the first state of the recurrent class).
+    /// The state with h = 0 (a recurrent state).
     pub reference: usize,
     /// Largest residual |g + h − c − P h| of the solve.
     pub residual: f64,
