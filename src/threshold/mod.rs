@@ -34,9 +34,11 @@
 //! states and the direct solvers stay cubic in it.
 
 pub mod generator;
+pub mod iterative;
 pub mod measures;
 pub mod model;
 pub mod optimize;
+pub mod response;
 pub mod simulate;
 pub mod solve;
 pub mod state;
@@ -44,7 +46,8 @@ pub mod state;
 pub use measures::{CostWeights, Measures, evaluate};
 pub use model::{Policy, ThresholdModel, phase_type_of};
 pub use optimize::{Optimum, optimize, search_space_size};
-pub use simulate::{Estimate, SimMeasures, simulate};
+pub use response::{ResponseTime, Sojourn, response_time, sojourn};
+pub use simulate::{Estimate, SimMeasures, simulate, simulate_sojourns};
 pub use state::{State, StateSpace};
 
 #[cfg(test)]
