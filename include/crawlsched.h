@@ -1928,8 +1928,9 @@ crawlsched_status_t crawlsched_threshold_response_time(const struct crawlsched_t
  * gives P(sojourn <= t), CRAWLSCHED_THRESHOLD_SOJOURN_SERVED gives
  * P(sojourn <= t | served) (CRAWLSCHED_INVALID_ARGUMENT if no page is
  * served). out (capacity out_cap >= n_times) receives n_times values.
- * CRAWLSCHED_TOO_LARGE when the largest t needs more than 10^7
- * uniformization steps (about 3 x the largest exit rate x t).
+ * CRAWLSCHED_TOO_LARGE when the largest t needs more than 2e10
+ * multiply-adds (about 3 x the largest rate of the tagged page's chain x t
+ * vector-matrix products, uniformization).
  */
 crawlsched_status_t crawlsched_threshold_response_cdf(const struct crawlsched_threshold_model_t *model,
                                                       const uint32_t *modes,

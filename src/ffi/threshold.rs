@@ -578,8 +578,9 @@ pub unsafe extern "C" fn crawlsched_threshold_response_time(
 /// gives P(sojourn <= t), CRAWLSCHED_THRESHOLD_SOJOURN_SERVED gives
 /// P(sojourn <= t | served) (CRAWLSCHED_INVALID_ARGUMENT if no page is
 /// served). out (capacity out_cap >= n_times) receives n_times values.
-/// CRAWLSCHED_TOO_LARGE when the largest t needs more than 10^7
-/// uniformization steps (about 3 x the largest exit rate x t).
+/// CRAWLSCHED_TOO_LARGE when the largest t needs more than 2e10
+/// multiply-adds (about 3 x the largest rate of the tagged page's chain x t
+/// vector-matrix products, uniformization).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
     model: *const crawlsched_threshold_model_t,

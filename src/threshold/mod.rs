@@ -26,12 +26,19 @@
 //! - Cost (eq. 2): one weight per measure ([`CostWeights`]).
 //!
 //! Solution: sparse generator ([`generator::generator`]), stationary vector
-//! by banded level reduction ([`solve::block_solve`]), cross-checked by
-//! sparse LU ([`solve::sparse_solve`]), a dense solve
-//! ([`solve::dense_solve`]) and a residual certificate. Scale (benches/threshold.rs, bench/threshold/):
-//! with one-phase obsolescence the chain grows only in levels and 10⁶
-//! states solve in seconds; with R ≥ 2 the top level has W·M·R^{L−1}
-//! states and the direct solvers stay cubic in it.
+//! by [`solve::stationary`], which picks the method by the chain's shape:
+//! banded level reduction ([`solve::block_solve`], exact) while every
+//! level has at most 512 states — with one-phase obsolescence the chain
+//! grows only in levels and 10⁶ states solve in seconds — and otherwise
+//! (R ≥ 2: the top level has W·M·R^{L−1} states and any direct method is
+//! cubic in it) ILU(0)-preconditioned BiCGSTAB ([`iterative`]), O(nnz)
+//! per iteration, accepted only with a residual certificate
+//! max|πQ|/max|q_ii| ≤ 10⁻¹². Cross-checks: sparse LU
+//! ([`solve::sparse_solve`]) and dense LU ([`solve::dense_solve`]).
+//! Response time: mean by Little's law in [`Measures`]; its distribution
+//! and the means conditional on service or obsolescence from the absorbing
+//! chain of a tagged page ([`response`]). Scale: benches/threshold.rs,
+//! bench/threshold/.
 
 pub mod generator;
 pub mod iterative;

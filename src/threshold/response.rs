@@ -61,9 +61,10 @@ pub struct Sojourn {
     means: ResponseTime,
 }
 
-/// Largest number of uniformization steps [`Sojourn::cdf`] takes
-/// (≈ 3·Λ·t_max vector–matrix products, Λ the largest exit rate of a state).
-pub const MAX_UNIFORMIZATION_PRODUCTS: u64 = 10_000_000;
+/// Largest work [`Sojourn::cdf`] takes on, in multiply-adds: about
+/// 3·Λ·t_max vector–matrix products (Λ the largest total rate out of a
+/// tagged state) of nnz(T) each; 2·10¹⁰ is some seconds.
+pub const MAX_UNIFORMIZATION_WORK: f64 = 2e10;
 
 /// Solves the chain of `model` under `policy` ([`stationary`]) and builds
 /// the tagged page's sojourn.
@@ -310,10 +311,12 @@ impl Sojourn {
         let n = self.alpha.len();
         let lambda = (0..n).map(|i| -self.t.get(i, i).copied().unwrap_or(0.0)).fold(0.0_f64, f64::max);
         let t_max = times.iter().cloned().fold(0.0_f64, f64::max);
-        let work = 3.0 * lambda * t_max + 100.0 * times.len() as f64;
-        if work > MAX_UNIFORMIZATION_PRODUCTS as f64 {
+        let steps = 3.0 * lambda * t_max + 100.0 * times.len() as f64;
+        let nnz = self.t.nnz() as f64;
+        if steps * nnz > MAX_UNIFORMIZATION_WORK {
             return Err(Error::TooLarge(format!(
-                "the distribution at t = {t_max} needs about {work:.0} uniformization steps (rate {lambda}), more than {MAX_UNIFORMIZATION_PRODUCTS}"
+                "the distribution at t = {t_max} needs about {steps:.3e} uniformization steps (largest rate {lambda}) \
+                 over {nnz} entries, more than {MAX_UNIFORMIZATION_WORK:e} multiply-adds"
             )));
         }
         let mut order: Vec<usize> = (0..times.len()).collect();

@@ -19,8 +19,9 @@
 //! Alternative ([`sparse_solve`]): sparse LU of the whole chain (faer),
 //! a cross-check and the formulation the SciPy comparison times. With
 //! R ≥ 2 the level blocks are R-ary hypercubes in the obsolescence phases
-//! and fill in badly under any ordering, so both methods stay cubic in the
-//! top level (W·M·R^{L−1} states).
+//! and fill in badly under any ordering, so both direct methods stay cubic
+//! in the top level (W·M·R^{L−1} states); [`stationary`] then switches to
+//! the iterative method of [`super::iterative`].
 //!
 //! Cross-check ([`dense_solve`]): the whole generator as a dense matrix, one
 //! LU solve with the normalisation replacing an equation (small models).
