@@ -84,7 +84,7 @@ def main():
              (4, 3, 2, 6), (4, 3, 2, 8), (4, 3, 2, 9), (4, 3, 2, 10)]
     rows = [compare(s, timeout=150) for s in sizes]
     big1 = largest((10, 5, 1), [50000, 100000, 200000, 300000])
-    big2 = largest((4, 3, 2), [10, 12, 14, 15, 16, 17])
+    big2 = largest((4, 3, 2), [12, 14, 16, 17, 18, 19])
     res = {
         "model": "bench/threshold/model.rs: W-phase BMAP batches 1..k, Erlang-2 service, Erlang-R obsolescence, 2 robots below N/2 else 1",
         "host_cpus": os.cpu_count(),

@@ -130,6 +130,11 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// A BiCGSTAB denominator that is zero (breakdown) or not a number.
+fn vanishes(x: f64) -> bool {
+    x.is_nan() || x.abs() <= f64::MIN_POSITIVE
+}
+
 fn norm(a: &[f64]) -> f64 {
     dot(a, a).sqrt()
 }
@@ -205,7 +210,7 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
         while iterations < MAX_ITERATIONS {
             iterations += 1;
             let rho_new = dot(&rhat, &r);
-            if !(rho_new.abs() > f64::MIN_POSITIVE) || !(omega.abs() > f64::MIN_POSITIVE) {
+            if vanishes(rho_new) || vanishes(omega) {
                 continue 'outer;
             }
             let beta = (rho_new / rho) * (alpha / omega);
@@ -217,7 +222,7 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
             precondition(&ilu, &mut y);
             apply_transpose(&a, &y, &mut v);
             let rv = dot(&rhat, &v);
-            if !(rv.abs() > f64::MIN_POSITIVE) {
+            if vanishes(rv) {
                 continue 'outer;
             }
             alpha = rho / rv;
@@ -232,7 +237,7 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
             precondition(&ilu, &mut z);
             apply_transpose(&a, &z, &mut t);
             let tt = dot(&t, &t);
-            if !(tt > f64::MIN_POSITIVE) {
+            if vanishes(tt) {
                 continue 'outer;
             }
             omega = dot(&t, &s) / tt;

@@ -200,7 +200,7 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
     let g0 = model.obsolescence_exit_rates();
     let to = |level: usize, m: usize, obs: &[usize]| tsp.offset(level) - 1 + tsp.local(level, 0, m, obs);
     let mut tri = TriMat::with_capacity((n, n), n.saturating_mul(4));
-    let mut served = vec![0.0; n];
+    let mut served = Vec::with_capacity(n);
     let mut row: Vec<(usize, f64)> = Vec::new();
     for idx in 0..n {
         row.clear();
@@ -215,8 +215,8 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
         for m2 in (0..mm).filter(|&m2| m2 != m) {
             row.push((to(level, m2, &obs), s[(m, m2)]));
         }
+        served.push(if level == 1 { s0[m] } else { 0.0 });
         if level == 1 {
-            served[idx] = s0[m];
             exit += s0[m];
         } else if s0[m] > 0.0 {
             // The head of the queue (the tagged page itself at level 2) starts service.
