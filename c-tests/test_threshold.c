@@ -159,6 +159,45 @@ int main(void) {
     CHECK_OK(crawlsched_threshold_level_distribution(m, one, 1, NULL, 0, lev, 16, &len, &err), err);
     CHECK(len == 7);
     for (int i = 0; i <= 6; i++) CHECK_CLOSE(lev[i], p[i], 1e-13);
+    /* Response time: an admitted page finding n pages stays Erlang(n + 1, 1). */
+    double resp[CRAWLSCHED_THRESHOLD_RESPONSE_COUNT];
+    CHECK_OK(crawlsched_threshold_response_time(m, one, 1, NULL, 0, resp, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, &err), err);
+    CHECK_CLOSE(resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN], meas[CRAWLSCHED_THRESHOLD_MEASURE_RESPONSE_TIME], 1e-12);
+    CHECK_CLOSE(resp[CRAWLSCHED_THRESHOLD_RESPONSE_SERVED_PROBABILITY], 1.0, 1e-13);
+    CHECK_CLOSE(resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_SERVED], resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN], 1e-12);
+    CHECK(resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE] == 0.0);
+    const double ts[3] = {2.0, 0.5, 5.0};
+    double cdf[3], cdf_s[3];
+    CHECK_OK(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, ts, 3, cdf, 3, &err),
+             err);
+    CHECK_OK(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_SERVED, ts, 3, cdf_s, 3,
+                                               &err),
+             err);
+    for (int k = 0; k < 3; k++) {
+        double exact = 0.0;
+        for (int n = 0; n < 6; n++) {
+            double term = exp(-ts[k]), tail = term; /* P(Erlang(n+1, 1) > t) */
+            for (int j = 1; j <= n; j++) {
+                term *= ts[k] / j;
+                tail += term;
+            }
+            exact += p[n] / (1.0 - p[6]) * (1.0 - tail);
+        }
+        CHECK_CLOSE(cdf[k], exact, 1e-12);
+        CHECK_CLOSE(cdf_s[k], exact, 1e-12);
+    }
+    CHECK_STATUS(crawlsched_threshold_response_time(m, one, 1, NULL, 0, resp, 3, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
+    CHECK_STATUS(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, 5, ts, 3, cdf, 3, &err),
+                 CRAWLSCHED_INVALID_ARGUMENT, err);
+    const double bad_t[1] = {-1.0};
+    CHECK_STATUS(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, bad_t, 1, cdf, 3,
+                                                   &err),
+                 CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, ts, 3, cdf, 2, &err),
+                 CRAWLSCHED_BUFFER_TOO_SMALL, err);
+    CHECK_STATUS(crawlsched_threshold_response_cdf(NULL, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, ts, 3, cdf, 3,
+                                                   &err),
+                 CRAWLSCHED_NULL_ARGUMENT, err);
     CHECK_STATUS(crawlsched_threshold_measures(m, one, 1, NULL, 0, meas, 3, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
     const uint32_t up[2] = {1, 2}, zero_mode[1] = {0};
     const uint32_t t0[1] = {0};
@@ -186,6 +225,18 @@ int main(void) {
     CHECK_CLOSE(meas[CRAWLSCHED_THRESHOLD_MEASURE_OBSOLESCENCE], orate / 1.7, 1e-13);
     CHECK_CLOSE(meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS], p[7], 1e-13);
     CHECK_CLOSE(meas[CRAWLSCHED_THRESHOLD_MEASURE_SUCCESS], (1.0 - p[0]) / 1.7, 1e-13);
+    /* A page finding n pages is served w.p. 1/(1 + 0.3 n) after a mean 1 + sum_{j<=n} 1/(1 + 0.3 j). */
+    CHECK_OK(crawlsched_threshold_response_time(m, one, 1, NULL, 0, resp, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, &err), err);
+    double ps = 0.0, ms = 0.0;
+    for (int n = 0; n < 7; n++) {
+        double wn = p[n] / (1.0 - p[7]), sn = 1.0 / (1.0 + 0.3 * n), mean = 1.0;
+        for (int j = 1; j <= n; j++) mean += 1.0 / (1.0 + 0.3 * j);
+        ps += wn * sn;
+        ms += wn * sn * mean;
+    }
+    CHECK_CLOSE(resp[CRAWLSCHED_THRESHOLD_RESPONSE_SERVED_PROBABILITY], ps, 1e-13);
+    CHECK_CLOSE(resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_SERVED], ms / ps, 1e-12);
+    CHECK_CLOSE(resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN], meas[CRAWLSCHED_THRESHOLD_MEASURE_RESPONSE_TIME], 1e-12);
     crawlsched_threshold_model_free(m);
 
     /* ---- Talim et al. static cost at rho = 1, K = 15: (1.13 + 1)/16 ---- */

@@ -5,7 +5,7 @@
 //! (bench/threshold/run.sh).
 //!
 //! Run: cargo run --release --example threshold_export -- W K R BUFFER [METHOD] [OUT]
-//!   METHOD: auto (default), block, sparse, none (build/export only)
+//!   METHOD: auto (default), block, sparse, iterative, none (build/export only)
 //!   OUT: file for the CSR arrays (little-endian: u64 n, u64 nnz,
 //!        u64 indptr[n+1], u64 indices[nnz], f64 data[nnz], f64 pi[n]);
 //!        pi is this crate's solution (zeros with METHOD none).
@@ -14,7 +14,8 @@
 mod model;
 
 use crawlsched::threshold::generator::generator;
-use crawlsched::threshold::solve::{block_solve, residual, sparse_solve, stationary};
+use crawlsched::threshold::iterative::iterative_solve;
+use crawlsched::threshold::solve::{ITERATIVE_TOLERANCE, block_solve, residual, sparse_solve, stationary};
 use std::io::Write;
 use std::time::Instant;
 
@@ -32,7 +33,7 @@ fn peak_rss_kib() -> u64 {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 4 {
-        return Err("usage: threshold_export W K R BUFFER [auto|block|sparse|none] [OUT]".into());
+        return Err("usage: threshold_export W K R BUFFER [auto|block|sparse|iterative|none] [OUT]".into());
     }
     let num = |i: usize| args[i].parse::<usize>();
     let (w, k, r, buffer) = (num(0)?, num(1)?, num(2)?, num(3)?);
@@ -45,6 +46,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (pi, used) = match method {
         "block" => (block_solve(model.space(), &q)?, "block".to_string()),
         "sparse" => (sparse_solve(&q)?, "sparse".to_string()),
+        "iterative" => {
+            let (pi, info) = iterative_solve(&q, ITERATIVE_TOLERANCE)?;
+            let s: f64 = pi.iter().sum();
+            (pi.iter().map(|x| x / s).collect(), format!("iterative ({} iterations)", info.iterations))
+        }
         "none" => (vec![0.0; q.rows()], "none".to_string()),
         _ => {
             let (pi, m) = stationary(model.space(), &q)?;

@@ -14,7 +14,7 @@
 //! Run: cargo run --release --example threshold_real_data
 
 use crawlsched::dist::{compose, fit};
-use crawlsched::threshold::{CostWeights, Policy, ThresholdModel, evaluate, optimize, search_space_size};
+use crawlsched::threshold::{CostWeights, Policy, ThresholdModel, evaluate, optimize, search_space_size, sojourn};
 use std::time::Instant;
 
 fn main() -> Result<(), crawlsched::Error> {
@@ -58,7 +58,7 @@ fn main() -> Result<(), crawlsched::Error> {
     );
 
     println!("{:<10} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>8} {:>7}", "robots", "thresholds", "cost", "evals", "P_loss", "P_obs", "P_starv", "V", "robots");
-    let mut best: Option<(f64, String)> = None;
+    let mut best: Option<(f64, String, Policy)> = None;
     let mut all_four = 0.0;
     for mask in 1u32..16 {
         let modes: Vec<usize> = (1..=4).rev().filter(|r| mask & (1 << (r - 1)) != 0).collect();
@@ -83,11 +83,29 @@ fn main() -> Result<(), crawlsched::Error> {
             all_four = opt.cost;
         }
         if best.as_ref().is_none_or(|b| opt.cost < b.0) {
-            best = Some((opt.cost, format!("{name} with thresholds {:?}", opt.policy.thresholds())));
+            best = Some((opt.cost, format!("{name} with thresholds {:?}", opt.policy.thresholds()), opt.policy.clone()));
         }
     }
-    if let Some((cost, what)) = best {
+    if let Some((cost, what, policy)) = best {
         println!("\noptimal: {what}, cost {cost:.4}; {:.2}% below always 4 robots", 100.0 * (all_four - cost) / all_four);
+        // Response time beyond its mean V: the tagged page's absorbing chain.
+        let soj = sojourn(&model, &policy)?;
+        let r = soj.means();
+        let times = [0.5 * r.mean_served, r.mean_served, 2.0 * r.mean_served];
+        let cdf = soj.cdf_served(&times)?;
+        println!(
+            "  admitted pages: {:.2}% served, mean response {:.2} if served, {:.2} if obsolete; \
+             P(response <= t | served) at t = {:.0}, {:.0}, {:.0}: {:.3}, {:.3}, {:.3}",
+            100.0 * r.served_probability,
+            r.mean_served,
+            r.mean_obsolete,
+            times[0],
+            times[1],
+            times[2],
+            cdf[0],
+            cdf[1],
+            cdf[2]
+        );
     }
     let m = evaluate(&model, &Policy::fixed(4)?)?;
     println!("solution residual (4 robots): {:.1e}; total time {:.2?}", m.residual, started.elapsed());

@@ -231,6 +231,44 @@
 #define CRAWLSCHED_THRESHOLD_MEASURE_COUNT 12
 
 /**
+ * Index in the response array: mean sojourn of an admitted page, served or
+ * obsolete (equals CRAWLSCHED_THRESHOLD_MEASURE_RESPONSE_TIME).
+ */
+#define CRAWLSCHED_THRESHOLD_RESPONSE_MEAN 0
+
+/**
+ * Index in the response array: probability that an admitted page is served.
+ */
+#define CRAWLSCHED_THRESHOLD_RESPONSE_SERVED_PROBABILITY 1
+
+/**
+ * Index in the response array: mean time from admission to the end of
+ * service of a served page.
+ */
+#define CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_SERVED 2
+
+/**
+ * Index in the response array: mean time from admission to obsolescence
+ * of a page that becomes obsolete (0 when no page ever does).
+ */
+#define CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE 3
+
+/**
+ * Length of the response array.
+ */
+#define CRAWLSCHED_THRESHOLD_RESPONSE_COUNT 4
+
+/**
+ * crawlsched_threshold_response_cdf: P(sojourn <= t) over all admitted pages.
+ */
+#define CRAWLSCHED_THRESHOLD_SOJOURN_ALL 0
+
+/**
+ * crawlsched_threshold_response_cdf: P(sojourn <= t | the page is served).
+ */
+#define CRAWLSCHED_THRESHOLD_SOJOURN_SERVED 1
+
+/**
  * Index in the weights array: weight of the loss rate lambda*P_loss.
  */
 #define CRAWLSCHED_THRESHOLD_WEIGHT_LOSS 0
@@ -1895,6 +1933,46 @@ crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_thresh
                                                   double *out_cost,
                                                   uint64_t *out_evaluated,
                                                   struct crawlsched_error_t *err);
+
+/**
+ * Response time of an admitted page under the policy (as in
+ * crawlsched_threshold_measures), from the absorbing chain of a tagged
+ * page: out receives CRAWLSCHED_THRESHOLD_RESPONSE_COUNT values indexed by
+ * the CRAWLSCHED_THRESHOLD_RESPONSE_* constants (mean, probability of
+ * being served, mean conditional on service, mean conditional on
+ * obsolescence).
+ */
+crawlsched_status_t crawlsched_threshold_response_time(const struct crawlsched_threshold_model_t *model,
+                                                       const uint32_t *modes,
+                                                       size_t n_modes,
+                                                       const uint32_t *thresholds,
+                                                       size_t n_thresholds,
+                                                       double *out,
+                                                       size_t out_cap,
+                                                       struct crawlsched_error_t *err);
+
+/**
+ * Distribution function of the sojourn of an admitted page under the
+ * policy (as in crawlsched_threshold_measures) at the n_times times (each
+ * finite and >= 0, any order): which = CRAWLSCHED_THRESHOLD_SOJOURN_ALL
+ * gives P(sojourn <= t), CRAWLSCHED_THRESHOLD_SOJOURN_SERVED gives
+ * P(sojourn <= t | served) (CRAWLSCHED_INVALID_ARGUMENT if no page is
+ * served). out (capacity out_cap >= n_times) receives n_times values.
+ * CRAWLSCHED_TOO_LARGE when the largest t needs more than 2e10
+ * multiply-adds (about 3 x the largest rate of the tagged page's chain x t
+ * vector-matrix products, uniformization).
+ */
+crawlsched_status_t crawlsched_threshold_response_cdf(const struct crawlsched_threshold_model_t *model,
+                                                      const uint32_t *modes,
+                                                      size_t n_modes,
+                                                      const uint32_t *thresholds,
+                                                      size_t n_thresholds,
+                                                      int32_t which,
+                                                      const double *times,
+                                                      size_t n_times,
+                                                      double *out,
+                                                      size_t out_cap,
+                                                      struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"

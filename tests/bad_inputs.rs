@@ -50,6 +50,7 @@ struct Fixtures {
     pois: *mut crawlsched_routing_arrivals_t,
     bpois: *mut crawlsched_bmap_t,
     robots: *mut crawlsched_robots_t,
+    tmodel: *mut crawlsched_threshold_model_t,
 }
 
 fn fixtures() -> Fixtures {
@@ -65,6 +66,7 @@ fn fixtures() -> Fixtures {
         pois: null_mut(),
         bpois: null_mut(),
         robots: null_mut(),
+        tmodel: null_mut(),
     };
     let mu = [1.0, 2.0];
     let (lb, lv, av) = ([0.0, 1.0], [2.0], [1.0]);
@@ -83,6 +85,8 @@ fn fixtures() -> Fixtures {
         assert_eq!(crawlsched_routing_arrivals_poisson_new(1.0, &mut f.pois, e), CRAWLSCHED_OK);
         assert_eq!(crawlsched_bmap_poisson_new(1.0, &mut f.bpois, e), CRAWLSCHED_OK);
         assert_eq!(crawlsched_robots_solve(2, 1, 1.0, 1.0, 1.0, &mut f.robots, e), CRAWLSCHED_OK);
+        let a = [f.bpois as *const crawlsched_bmap_t];
+        assert_eq!(crawlsched_threshold_model_new(a.as_ptr(), 1, f.ex, f.ex, 3, &mut f.tmodel, e), CRAWLSCHED_OK);
     }
     f
 }
@@ -91,10 +95,10 @@ fn fixtures() -> Fixtures {
 fn table(f: &Fixtures) -> Vec<Row> {
     const INVALID: i32 = CRAWLSCHED_INVALID_ARGUMENT;
     const NULLARG: i32 = CRAWLSCHED_NULL_ARGUMENT;
-    let Fixtures { ex, model, est, sched, builder, solver, profile, pois, bpois, robots } = *f;
-    let (ex, model, est, sched, builder, solver, profile, pois, bpois, robots) =
+    let Fixtures { ex, model, est, sched, builder, solver, profile, pois, bpois, robots, tmodel } = *f;
+    let (ex, model, est, sched, builder, solver, profile, pois, bpois, robots, tmodel) =
         (ex as usize, model as usize, est as usize, sched as usize, builder as usize, solver as usize,
-         profile as usize, pois as usize, bpois as usize, robots as usize);
+         profile as usize, pois as usize, bpois as usize, robots as usize, tmodel as usize);
     let mut d: *mut crawlsched_dist_t = null_mut();
     let dp = &mut d as *mut *mut crawlsched_dist_t as usize;
     let outd = move || dp as *mut *mut crawlsched_dist_t;
@@ -244,6 +248,22 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let mut m = null_mut(); crawlsched_threshold_model_new(null(), 0, ex as *const _, null(), 3, &mut m, e) }),
         row("threshold", "crawlsched_threshold_model_new", "service = NULL", NULLARG, "must not be NULL",
             move |e| { let mut m = null_mut(); let a = [bpois as *const crawlsched_bmap_t]; crawlsched_threshold_model_new(a.as_ptr(), 1, null(), null(), 3, &mut m, e) }),
+        row("threshold", "crawlsched_threshold_response_time", "out_cap = 3 (needs CRAWLSCHED_THRESHOLD_RESPONSE_COUNT = 4)", CRAWLSCHED_BUFFER_TOO_SMALL, "",
+            move |e| { let mut o = [0.0; 4]; crawlsched_threshold_response_time(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, o.as_mut_ptr(), 3, e) }),
+        row("threshold", "crawlsched_threshold_response_time", "modes = {2} with one arrival process", INVALID, "",
+            move |e| { let mut o = [0.0; 4]; crawlsched_threshold_response_time(tmodel as *const _, [2u32].as_ptr(), 1, null(), 0, o.as_mut_ptr(), 4, e) }),
+        row("threshold", "crawlsched_threshold_response_time", "model = NULL", NULLARG, "must not be NULL",
+            move |e| { let mut o = [0.0; 4]; crawlsched_threshold_response_time(null(), [1u32].as_ptr(), 1, null(), 0, o.as_mut_ptr(), 4, e) }),
+        row("threshold", "crawlsched_threshold_response_cdf", "which = 7 (unknown selection)", INVALID, "",
+            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, 7, [1.0].as_ptr(), 1, o.as_mut_ptr(), 1, e) }),
+        row("threshold", "crawlsched_threshold_response_cdf", "times = {-1} (negative time)", INVALID, "",
+            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [-1.0].as_ptr(), 1, o.as_mut_ptr(), 1, e) }),
+        row("threshold", "crawlsched_threshold_response_cdf", "times = {NaN}", INVALID, "",
+            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_SERVED, [f64::NAN].as_ptr(), 1, o.as_mut_ptr(), 1, e) }),
+        row("threshold", "crawlsched_threshold_response_cdf", "times = {1e12} (too many uniformization steps)", CRAWLSCHED_TOO_LARGE, "uniformization",
+            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [1e12].as_ptr(), 1, o.as_mut_ptr(), 1, e) }),
+        row("threshold", "crawlsched_threshold_response_cdf", "out_cap = 1 for n_times = 2", CRAWLSCHED_BUFFER_TOO_SMALL, "",
+            move |e| { let mut o = [0.0; 2]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [1.0, 2.0].as_ptr(), 2, o.as_mut_ptr(), 1, e) }),
         ]
     }
 }

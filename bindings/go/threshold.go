@@ -27,6 +27,21 @@ const (
 	MeasureCount           = C.CRAWLSCHED_THRESHOLD_MEASURE_COUNT
 )
 
+// Indices into ThresholdModel.ResponseTime's result.
+const (
+	ResponseMean              = C.CRAWLSCHED_THRESHOLD_RESPONSE_MEAN
+	ResponseServedProbability = C.CRAWLSCHED_THRESHOLD_RESPONSE_SERVED_PROBABILITY
+	ResponseMeanServed        = C.CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_SERVED
+	ResponseMeanObsolete      = C.CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE
+	ResponseCount             = C.CRAWLSCHED_THRESHOLD_RESPONSE_COUNT
+)
+
+// Which sojourn distribution ThresholdModel.ResponseCDF gives.
+const (
+	SojournAll    = C.CRAWLSCHED_THRESHOLD_SOJOURN_ALL
+	SojournServed = C.CRAWLSCHED_THRESHOLD_SOJOURN_SERVED
+)
+
 // Indices into the threshold cost weights.
 const (
 	WeightLoss         = C.CRAWLSCHED_THRESHOLD_WEIGHT_LOSS
@@ -203,4 +218,40 @@ func (m *ThresholdModel) Optimize(modes []uint32, weights []float64, maxEvaluati
 		return ThresholdPlan{}, err
 	}
 	return ThresholdPlan{out, float64(cost), uint64(ev)}, nil
+}
+
+// ResponseTime: mean sojourn of an admitted page, probability of being
+// served, mean conditional on service and on obsolescence (indexed by the
+// Response* constants).
+func (m *ThresholdModel) ResponseTime(modes, thresholds []uint32) ([]float64, error) {
+	p, err := m.ptr()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, ResponseCount)
+	var e cerr
+	st := C.crawlsched_threshold_response_time(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), f64p(out), sz(len(out)), &e)
+	runtime.KeepAlive(m)
+	if err := check(st, &e); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ResponseCDF: P(sojourn <= t) of an admitted page at each of times
+// (which = SojournAll), or conditional on service (SojournServed).
+func (m *ThresholdModel) ResponseCDF(modes, thresholds []uint32, which int32, times []float64) ([]float64, error) {
+	p, err := m.ptr()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(times))
+	var e cerr
+	st := C.crawlsched_threshold_response_cdf(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), C.int32_t(which), f64p(times), sz(len(times)), f64p(out), sz(len(out)), &e)
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(times)
+	if err := check(st, &e); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -121,6 +121,30 @@ func TestThreshold(t *testing.T) {
 	for i := range lev {
 		near(t, "level", lev[i], p[i], 1e-13)
 	}
+	// Response time: an admitted page finding n pages stays Erlang(n+1, 1).
+	resp := must[[]float64](t)(m.ResponseTime(one, nil))
+	near(t, "response mean", resp[ResponseMean], meas[MeasureResponseTime], 1e-12)
+	near(t, "served probability", resp[ResponseServedProbability], 1, 1e-13)
+	near(t, "mean served", resp[ResponseMeanServed], meas[MeasureResponseTime], 1e-12)
+	times := []float64{0.5, 2, 5}
+	cdf := must[[]float64](t)(m.ResponseCDF(one, nil, SojournAll, times))
+	for k, x := range times {
+		exact := 0.0
+		for n := 0; n < 6; n++ {
+			term := math.Exp(-x)
+			tail := term
+			for j := 1; j <= n; j++ {
+				term *= x / float64(j)
+				tail += term
+			}
+			exact += p[n] / (1 - p[6]) * (1 - tail)
+		}
+		near(t, "sojourn cdf", cdf[k], exact, 1e-12)
+	}
+	_, err = m.ResponseCDF(one, nil, 9, times)
+	wantErr(t, "unknown sojourn selection", err, ErrInvalidArgument)
+	_, err = m.ResponseCDF(one, nil, SojournServed, []float64{-1})
+	wantErr(t, "negative time", err, ErrInvalidArgument)
 	_, err = m.Measures([]uint32{2}, nil)
 	wantErr(t, "mode above robots", err, ErrInvalidArgument)
 	_, err = m.LevelDistribution([]uint32{0}, nil)

@@ -11,7 +11,7 @@
 use super::common::*;
 use super::dist::crawlsched_dist_t;
 use crate::dist::{Bmap, compose, fit};
-use crate::threshold::{CostWeights, Measures, Policy, ThresholdModel, evaluate, optimize, phase_type_of};
+use crate::threshold::{CostWeights, Measures, Policy, ThresholdModel, evaluate, optimize, phase_type_of, sojourn};
 
 /// A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
 /// handle may be used from any number of threads at once. Free with
@@ -74,6 +74,25 @@ pub const CRAWLSCHED_THRESHOLD_MEASURE_MEAN_ROBOTS: usize = 10;
 pub const CRAWLSCHED_THRESHOLD_MEASURE_RESIDUAL: usize = 11;
 /// Length of the measures array.
 pub const CRAWLSCHED_THRESHOLD_MEASURE_COUNT: usize = 12;
+
+/// Index in the response array: mean sojourn of an admitted page, served or
+/// obsolete (equals CRAWLSCHED_THRESHOLD_MEASURE_RESPONSE_TIME).
+pub const CRAWLSCHED_THRESHOLD_RESPONSE_MEAN: usize = 0;
+/// Index in the response array: probability that an admitted page is served.
+pub const CRAWLSCHED_THRESHOLD_RESPONSE_SERVED_PROBABILITY: usize = 1;
+/// Index in the response array: mean time from admission to the end of
+/// service of a served page.
+pub const CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_SERVED: usize = 2;
+/// Index in the response array: mean time from admission to obsolescence
+/// of a page that becomes obsolete (0 when no page ever does).
+pub const CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE: usize = 3;
+/// Length of the response array.
+pub const CRAWLSCHED_THRESHOLD_RESPONSE_COUNT: usize = 4;
+
+/// crawlsched_threshold_response_cdf: P(sojourn <= t) over all admitted pages.
+pub const CRAWLSCHED_THRESHOLD_SOJOURN_ALL: i32 = 0;
+/// crawlsched_threshold_response_cdf: P(sojourn <= t | the page is served).
+pub const CRAWLSCHED_THRESHOLD_SOJOURN_SERVED: i32 = 1;
 
 /// Index in the weights array: weight of the loss rate lambda*P_loss.
 pub const CRAWLSCHED_THRESHOLD_WEIGHT_LOSS: usize = 0;
@@ -518,6 +537,78 @@ pub unsafe extern "C" fn crawlsched_threshold_optimize(
         }
         cost_out.write(cost);
         eval_out.write(opt.evaluated);
+        Ok(())
+    })
+}
+
+/// Response time of an admitted page under the policy (as in
+/// crawlsched_threshold_measures), from the absorbing chain of a tagged
+/// page: out receives CRAWLSCHED_THRESHOLD_RESPONSE_COUNT values indexed by
+/// the CRAWLSCHED_THRESHOLD_RESPONSE_* constants (mean, probability of
+/// being served, mean conditional on service, mean conditional on
+/// obsolescence).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_response_time(
+    model: *const crawlsched_threshold_model_t,
+    modes: *const u32,
+    n_modes: usize,
+    thresholds: *const u32,
+    n_thresholds: usize,
+    out: *mut f64,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let dst = unsafe { out_exact(out, out_cap, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, "out")? };
+        let m = unsafe { handle(model, "model")? };
+        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+        let r = sojourn(&m.inner, &policy)?.means();
+        let values = [r.mean, r.served_probability, r.mean_served, r.mean_obsolete];
+        for v in values {
+            finite("response time", v)?;
+        }
+        dst.copy_from_slice(&values);
+        Ok(())
+    })
+}
+
+/// Distribution function of the sojourn of an admitted page under the
+/// policy (as in crawlsched_threshold_measures) at the n_times times (each
+/// finite and >= 0, any order): which = CRAWLSCHED_THRESHOLD_SOJOURN_ALL
+/// gives P(sojourn <= t), CRAWLSCHED_THRESHOLD_SOJOURN_SERVED gives
+/// P(sojourn <= t | served) (CRAWLSCHED_INVALID_ARGUMENT if no page is
+/// served). out (capacity out_cap >= n_times) receives n_times values.
+/// CRAWLSCHED_TOO_LARGE when the largest t needs more than 2e10
+/// multiply-adds (about 3 x the largest rate of the tagged page's chain x t
+/// vector-matrix products, uniformization).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
+    model: *const crawlsched_threshold_model_t,
+    modes: *const u32,
+    n_modes: usize,
+    thresholds: *const u32,
+    n_thresholds: usize,
+    which: i32,
+    times: *const f64,
+    n_times: usize,
+    out: *mut f64,
+    out_cap: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let dst = unsafe { out_exact(out, out_cap, n_times, "out")? };
+        let m = unsafe { handle(model, "model")? };
+        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+        let t = unsafe { slice_in(times, n_times, "times")? };
+        if which != CRAWLSCHED_THRESHOLD_SOJOURN_ALL && which != CRAWLSCHED_THRESHOLD_SOJOURN_SERVED {
+            return Err(FfiError::invalid(format!("unknown sojourn selection {which}")));
+        }
+        if let Some(x) = t.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
+            return Err(FfiError::invalid(format!("times must be finite and >= 0, got {x}")));
+        }
+        let s = sojourn(&m.inner, &policy)?;
+        let values = if which == CRAWLSCHED_THRESHOLD_SOJOURN_ALL { s.cdf(t)? } else { s.cdf_served(t)? };
+        dst.copy_from_slice(&values);
         Ok(())
     })
 }

@@ -26,17 +26,26 @@
 //! - Cost (eq. 2): one weight per measure ([`CostWeights`]).
 //!
 //! Solution: sparse generator ([`generator::generator`]), stationary vector
-//! by banded level reduction ([`solve::block_solve`]), cross-checked by
-//! sparse LU ([`solve::sparse_solve`]), a dense solve
-//! ([`solve::dense_solve`]) and a residual certificate. Scale (benches/threshold.rs, bench/threshold/):
-//! with one-phase obsolescence the chain grows only in levels and 10⁶
-//! states solve in seconds; with R ≥ 2 the top level has W·M·R^{L−1}
-//! states and the direct solvers stay cubic in it.
+//! by [`solve::stationary`], which picks the method by the chain's shape:
+//! banded level reduction ([`solve::block_solve`], exact) while every
+//! level has at most 512 states — with one-phase obsolescence the chain
+//! grows only in levels and 10⁶ states solve in seconds — and otherwise
+//! (R ≥ 2: the top level has W·M·R^{L−1} states and any direct method is
+//! cubic in it) ILU(0)-preconditioned BiCGSTAB ([`iterative`]), O(nnz)
+//! per iteration, accepted only with a residual certificate
+//! max|πQ|/max|q_ii| ≤ 10⁻¹². Cross-checks: sparse LU
+//! ([`solve::sparse_solve`]) and dense LU ([`solve::dense_solve`]).
+//! Response time: mean by Little's law in [`Measures`]; its distribution
+//! and the means conditional on service or obsolescence from the absorbing
+//! chain of a tagged page ([`response`]). Scale: benches/threshold.rs,
+//! bench/threshold/.
 
 pub mod generator;
+pub mod iterative;
 pub mod measures;
 pub mod model;
 pub mod optimize;
+pub mod response;
 pub mod simulate;
 pub mod solve;
 pub mod state;
@@ -44,7 +53,8 @@ pub mod state;
 pub use measures::{CostWeights, Measures, evaluate};
 pub use model::{Policy, ThresholdModel, phase_type_of};
 pub use optimize::{Optimum, optimize, search_space_size};
-pub use simulate::{Estimate, SimMeasures, simulate};
+pub use response::{ResponseTime, Sojourn, response_time, sojourn};
+pub use simulate::{Estimate, SimMeasures, simulate, simulate_sojourns};
 pub use state::{State, StateSpace};
 
 #[cfg(test)]

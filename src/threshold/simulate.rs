@@ -39,6 +39,15 @@ pub struct SimMeasures {
     pub mean_pages: Estimate,
     /// Mean sojourn of admitted pages that left (served or obsolete).
     pub response_time: Estimate,
+    /// Mean sojourn of served pages (admission to end of service).
+    pub served_response_time: Estimate,
+    /// Mean sojourn of pages that became obsolete.
+    pub obsolete_response_time: Estimate,
+    /// P(sojourn ≤ t) over admitted pages that left, at each t given to
+    /// [`simulate_sojourns`] (empty from [`simulate`]).
+    pub sojourn_cdf: Vec<Estimate>,
+    /// P(sojourn ≤ t | served) at the same times.
+    pub served_sojourn_cdf: Vec<Estimate>,
     /// Time-average number of active robots.
     pub mean_robots: Estimate,
     /// Events simulated.
@@ -56,6 +65,10 @@ struct Acc {
     obsolete: f64,
     served: f64,
     sojourn: f64,
+    served_sojourn: f64,
+    /// Departed pages (all, served) with sojourn ≤ each requested time.
+    below: Vec<f64>,
+    served_below: Vec<f64>,
 }
 
 fn estimate(batches: &[Acc], num: impl Fn(&Acc) -> f64, den: impl Fn(&Acc) -> f64) -> Estimate {
@@ -78,6 +91,25 @@ pub fn simulate(
     batches: usize,
     seed: u64,
 ) -> Result<SimMeasures> {
+    simulate_sojourns(model, policy, warmup, horizon, batches, seed, &[])
+}
+
+/// [`simulate`], also estimating the sojourn distribution of admitted
+/// pages (all, and served only) at `times`: each page is followed from its
+/// admission to its departure, the fraction departing within t counted
+/// over the pages that leave during the measured period.
+pub fn simulate_sojourns(
+    model: &ThresholdModel,
+    policy: &Policy,
+    warmup: f64,
+    horizon: f64,
+    batches: usize,
+    seed: u64,
+    times: &[f64],
+) -> Result<SimMeasures> {
+    if let Some(t) = times.iter().find(|t| !(t.is_finite() && **t >= 0.0)) {
+        return Err(Error::invalid(format!("times must be finite and >= 0, got {t}")));
+    }
     model.check_policy(policy)?;
     validate::non_negative("warmup", warmup)?;
     validate::positive("horizon", horizon)?;
@@ -88,7 +120,8 @@ pub fn simulate(
     let top = model.space().max_level();
     let end = warmup + horizon;
     let width = horizon / batches as f64;
-    let mut acc = vec![Acc::default(); batches];
+    let mut acc =
+        vec![Acc { below: vec![0.0; times.len()], served_below: vec![0.0; times.len()], ..Acc::default() }; batches];
     let batch_of = |t: f64| -> Option<usize> {
         if t < warmup { None } else { Some((((t - warmup) / width) as usize).min(batches - 1)) }
     };
@@ -136,8 +169,17 @@ pub fn simulate(
         if t == t_srv {
             let (arrived, _) = in_service.take().unwrap_or((t, t));
             if let Some(b) = slot {
-                acc[b].served += 1.0;
-                acc[b].sojourn += t - arrived;
+                let x = &mut acc[b];
+                let d = t - arrived;
+                x.served += 1.0;
+                x.sojourn += d;
+                x.served_sojourn += d;
+                for (k, &tk) in times.iter().enumerate() {
+                    if d <= tk {
+                        x.below[k] += 1.0;
+                        x.served_below[k] += 1.0;
+                    }
+                }
             }
             if let Some((arrived, _)) = queue.pop_front() {
                 in_service = Some((arrived, t + model.service().sample(&mut rng)));
@@ -145,8 +187,15 @@ pub fn simulate(
         } else if t == t_dead {
             let (arrived, _) = queue.remove(dead_pos).unwrap_or((t, t));
             if let Some(b) = slot {
-                acc[b].obsolete += 1.0;
-                acc[b].sojourn += t - arrived;
+                let x = &mut acc[b];
+                let d = t - arrived;
+                x.obsolete += 1.0;
+                x.sojourn += d;
+                for (k, &tk) in times.iter().enumerate() {
+                    if d <= tk {
+                        x.below[k] += 1.0;
+                    }
+                }
             }
         } else {
             // Which transition of the arrival phase: D₀ off-diagonal or a batch.
@@ -197,6 +246,10 @@ pub fn simulate(
         throughput: estimate(&acc, |x| x.served, total_time),
         mean_pages: estimate(&acc, |x| x.pages, total_time),
         response_time: estimate(&acc, |x| x.sojourn, |x| x.served + x.obsolete),
+        served_response_time: estimate(&acc, |x| x.served_sojourn, |x| x.served),
+        obsolete_response_time: estimate(&acc, |x| x.sojourn - x.served_sojourn, |x| x.obsolete),
+        sojourn_cdf: (0..times.len()).map(|k| estimate(&acc, |x| x.below[k], |x| x.served + x.obsolete)).collect(),
+        served_sojourn_cdf: (0..times.len()).map(|k| estimate(&acc, |x| x.served_below[k], |x| x.served)).collect(),
         mean_robots: estimate(&acc, |x| x.robots, total_time),
         events,
     })

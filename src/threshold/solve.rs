@@ -19,8 +19,9 @@
 //! Alternative ([`sparse_solve`]): sparse LU of the whole chain (faer),
 //! a cross-check and the formulation the SciPy comparison times. With
 //! R ≥ 2 the level blocks are R-ary hypercubes in the obsolescence phases
-//! and fill in badly under any ordering, so both methods stay cubic in the
-//! top level (W·M·R^{L−1} states).
+//! and fill in badly under any ordering, so both direct methods stay cubic
+//! in the top level (W·M·R^{L−1} states); [`stationary`] then switches to
+//! the iterative method of [`super::iterative`].
 //!
 //! Cross-check ([`dense_solve`]): the whole generator as a dense matrix, one
 //! LU solve with the normalisation replacing an equation (small models).
@@ -231,17 +232,57 @@ pub enum Method {
     /// Sparse LU of the whole chain ([`sparse_solve`]; never chosen by
     /// [`stationary`], kept so that callers can label either result).
     SparseLu,
+    /// ILU(0)-preconditioned BiCGSTAB ([`super::iterative::iterative_solve`]).
+    Iterative,
 }
 
-/// Stationary distribution by the exact method [`evaluate`](super::evaluate)
-/// uses: the banded block solver, or `TooLarge` when its band does not fit
-/// in [`MAX_BLOCK_ENTRIES`]. There is deliberately no automatic fallback to
-/// [`sparse_solve`]: on every chain measured (bench/results/threshold.json)
-/// it was slower and needed more memory than the band, and on R ≥ 2 chains
-/// its fill-in is not bounded before it allocates, whereas the band's
-/// size is checked first.
+/// [`stationary`] uses the block reduction while every level has at most
+/// this many states: its dense LUs are then cheap (a 512-state level
+/// factors in about 30 ms) and exact; above it, the iterative method.
+pub const MAX_BLOCK_LEVEL: usize = 512;
+/// Relative residual the iterative method aims at on the reduced system.
+pub const ITERATIVE_TOLERANCE: f64 = 1e-14;
+/// Largest residual certificate max|πQ|/max|q_ii| [`stationary`] accepts
+/// from the iterative method (the block method's is at rounding level).
+pub const MAX_ITERATIVE_RESIDUAL: f64 = 1e-12;
+
+/// Stationary distribution, choosing the method by the shape of the chain:
+/// - every level ≤ [`MAX_BLOCK_LEVEL`] states (always the case for R = 1
+///   unless W·M > 512): banded level reduction ([`block_solve`]), exact;
+/// - otherwise (R ≥ 2 obsolescence phases, long buffers): ILU(0)-
+///   preconditioned BiCGSTAB ([`super::iterative::iterative_solve`]),
+///   O(nnz) memory and work per iteration, accepted only when its residual
+///   certificate max|πQ|/max|q_ii| is below [`MAX_ITERATIVE_RESIDUAL`];
+///   if it does not converge, the block reduction is tried.
+///
+/// Sparse LU ([`sparse_solve`]) is never chosen: on every chain measured it
+/// was slower and needed more memory than the band (R = 1) and filled in
+/// cubically like the band (R ≥ 2), without a size bound before allocating.
 pub fn stationary(space: &StateSpace, q: &CsMat<f64>) -> Result<(Vec<f64>, Method)> {
-    Ok((block_solve(space, q)?, Method::Block))
+    let largest = (0..=space.max_level()).map(|i| space.level_size(i)).max().unwrap_or(0);
+    if largest <= MAX_BLOCK_LEVEL {
+        return Ok((block_solve(space, q)?, Method::Block));
+    }
+    let iterative = super::iterative::iterative_solve(q, ITERATIVE_TOLERANCE).and_then(|(pi, info)| {
+        let pi = normalise(pi)?;
+        let r = residual(q, &pi);
+        if r <= MAX_ITERATIVE_RESIDUAL {
+            Ok(pi)
+        } else {
+            Err(Error::NotConverged(format!(
+                "iterative solution has residual {r:.3e} after {} iterations",
+                info.iterations
+            )))
+        }
+    });
+    match iterative {
+        Ok(pi) => Ok((pi, Method::Iterative)),
+        Err(e) => match block_solve(space, q) {
+            Ok(pi) => Ok((pi, Method::Block)),
+            Err(Error::TooLarge(m)) => Err(Error::NotConverged(format!("{e}; the block method does not fit: {m}"))),
+            Err(other) => Err(other),
+        },
+    }
 }
 
 /// Stationary distribution from one dense LU of the whole generator
@@ -268,7 +309,7 @@ pub fn dense_solve(q: &CsMat<f64>) -> Result<Vec<f64>> {
 
 /// Clears rounding-level negatives and rescales to sum one; a clearly
 /// negative or non-finite entry is a failure.
-fn normalise(mut pi: Vec<f64>) -> Result<Vec<f64>> {
+pub(crate) fn normalise(mut pi: Vec<f64>) -> Result<Vec<f64>> {
     let max = pi.iter().cloned().fold(0.0_f64, f64::max);
     if !(max > 0.0 && max.is_finite()) {
         return Err(Error::Numerical("stationary vector is zero or not finite".into()));

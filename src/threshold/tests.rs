@@ -255,3 +255,177 @@ fn banded_block_sparse_and_dense_solvers_agree() {
         assert!(residual(&q, &c) < 1e-13);
     }
 }
+
+// ---- Response time (tagged page) -------------------------------------
+
+/// Erlang(k, μ) distribution function.
+fn erlang_cdf(k: usize, mu: f64, t: f64) -> f64 {
+    let mut term = (-mu * t).exp();
+    let mut s = term;
+    for j in 1..k {
+        term *= mu * t / j as f64;
+        s += term;
+    }
+    1.0 - s
+}
+
+/// Hypoexponential survival function (distinct rates).
+fn hypoexp_survival(rates: &[f64], t: f64) -> f64 {
+    rates
+        .iter()
+        .enumerate()
+        .map(|(i, &li)| {
+            let c: f64 = rates.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &lj)| lj / (lj - li)).product();
+            c * (-li * t).exp()
+        })
+        .sum()
+}
+
+const TIMES: [f64; 7] = [0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0];
+
+/// M/M/1/K: an admitted customer finding n in the system stays Erlang(n + 1, μ).
+#[test]
+fn mm1k_sojourn_is_an_erlang_mixture() {
+    let (lam, mu, buffer) = (0.8, 1.0, 5);
+    let model = poisson_model(lam, mu, None, buffer);
+    let policy = Policy::fixed(1).unwrap();
+    let soj = sojourn(&model, &policy).unwrap();
+    let cap = buffer + 1;
+    let p = birth_death(|_| lam, |_| mu, cap);
+    let w: Vec<f64> = (0..cap).map(|n| p[n] / (1.0 - p[cap])).collect();
+    let mean: f64 = w.iter().enumerate().map(|(n, x)| x * (n + 1) as f64 / mu).sum();
+    let r = soj.means();
+    assert!((r.mean - mean).abs() < 1e-12, "{} vs {mean}", r.mean);
+    assert!((r.served_probability - 1.0).abs() < 1e-13);
+    assert!((r.mean_served - mean).abs() < 1e-12);
+    assert_eq!(r.mean_obsolete, 0.0);
+    let little = evaluate(&model, &policy).unwrap().response_time;
+    assert!((r.mean - little).abs() < 1e-12);
+    let cdf = soj.cdf(&TIMES).unwrap();
+    let served = soj.cdf_served(&TIMES).unwrap();
+    for (k, &t) in TIMES.iter().enumerate() {
+        let exact: f64 = w.iter().enumerate().map(|(n, x)| x * erlang_cdf(n + 1, mu, t)).sum();
+        assert!((cdf[k] - exact).abs() < 1e-12, "t = {t}: {} vs {exact}", cdf[k]);
+        assert!((served[k] - exact).abs() < 1e-12);
+    }
+    assert!(soj.cdf(&[0.0]).unwrap()[0] < 1e-15);
+}
+
+/// M/M/1/K+M (exponential obsolescence θ of waiting pages): a page finding
+/// n ≥ 1 pages is served with probability μ/(μ + nθ), after a
+/// hypoexponential time with rates μ + nθ, …, μ + θ, μ.
+#[test]
+fn mm1k_plus_m_served_sojourn_closed_form() {
+    let (lam, mu, theta, buffer) = (1.7, 1.0, 0.3, 6);
+    let model = poisson_model(lam, mu, Some(theta), buffer);
+    let policy = Policy::fixed(1).unwrap();
+    let soj = sojourn(&model, &policy).unwrap();
+    let cap = buffer + 1;
+    let p = birth_death(|_| lam, |n| mu + (n - 1) as f64 * theta, cap);
+    let w: Vec<f64> = (0..cap).map(|n| p[n] / (1.0 - p[cap])).collect();
+    let served_given = |n: usize| mu / (mu + n as f64 * theta);
+    let rates = |n: usize| -> Vec<f64> { (0..=n).map(|j| mu + j as f64 * theta).collect() };
+    let ps: f64 = (0..cap).map(|n| w[n] * served_given(n)).sum();
+    let mean_served: f64 =
+        (0..cap).map(|n| w[n] * served_given(n) * rates(n).iter().map(|r| 1.0 / r).sum::<f64>()).sum::<f64>() / ps;
+    let r = soj.means();
+    assert!((r.served_probability - ps).abs() < 1e-13, "{} vs {ps}", r.served_probability);
+    assert!((r.mean_served - mean_served).abs() < 1e-12, "{} vs {mean_served}", r.mean_served);
+    let m = evaluate(&model, &policy).unwrap();
+    assert!((r.mean - m.response_time).abs() < 1e-12);
+    assert!((r.served_probability - m.success_probability / (1.0 - m.loss_probability)).abs() < 1e-12);
+    // E[τ] = P_s E[τ|s] + (1 − P_s) E[τ|obs].
+    assert!((ps * r.mean_served + (1.0 - ps) * r.mean_obsolete - r.mean).abs() < 1e-12);
+    let served = soj.cdf_served(&TIMES).unwrap();
+    for (k, &t) in TIMES.iter().enumerate() {
+        let exact: f64 =
+            (0..cap).map(|n| w[n] * served_given(n) * (1.0 - hypoexp_survival(&rates(n), t))).sum::<f64>() / ps;
+        assert!((served[k] - exact).abs() < 1e-10, "t = {t}: {} vs {exact}", served[k]);
+    }
+}
+
+/// The tagged chain agrees with the stationary measures on random BMAP/PH
+/// models (R = 2): E[τ] is Little's law, P(served) is P_succ/(1 − P_loss).
+#[test]
+fn tagged_page_agrees_with_littles_law() {
+    for seed in 0..6 {
+        let model = random_model(seed);
+        let policy = Policy::new(vec![3, 2, 1], vec![0, 2]).unwrap();
+        let m = evaluate(&model, &policy).unwrap();
+        let soj = sojourn(&model, &policy).unwrap();
+        let r = soj.means();
+        assert!((r.mean - m.response_time).abs() < 1e-11 * m.response_time, "seed {seed}: {} vs {}", r.mean, m.response_time);
+        let ps = m.success_probability / (1.0 - m.loss_probability);
+        assert!((r.served_probability - ps).abs() < 1e-11, "seed {seed}");
+        let (alpha, _) = soj.phase_type();
+        assert!((alpha.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let c = soj.cdf(&[0.5, 1.0, 4.0, 1e3]).unwrap();
+        assert!(c.windows(2).all(|x| x[0] <= x[1]) && (c[3] - 1.0).abs() < 1e-9, "{c:?}");
+        assert!(matches!(soj.cdf(&[-1.0]), Err(Error::InvalidArgument(_))));
+        assert!(matches!(soj.cdf(&[1e12]), Err(Error::TooLarge(_))));
+    }
+}
+
+#[test]
+fn simulated_sojourns_agree_with_the_tagged_chain() {
+    let times = [0.5, 1.0, 2.0, 5.0];
+    for seed in [1u64, 2, 3] {
+        let model = random_model(seed);
+        let policy = Policy::new(vec![3, 1], vec![1]).unwrap();
+        let soj = sojourn(&model, &policy).unwrap();
+        let r = soj.means();
+        let s = simulate_sojourns(&model, &policy, 200.0, 30_000.0, 30, seed, &times).unwrap();
+        within("response time", r.mean, s.response_time);
+        within("served response time", r.mean_served, s.served_response_time);
+        within("obsolete response time", r.mean_obsolete, s.obsolete_response_time);
+        let cdf = soj.cdf(&times).unwrap();
+        let served = soj.cdf_served(&times).unwrap();
+        for k in 0..times.len() {
+            within("sojourn cdf", cdf[k], s.sojourn_cdf[k]);
+            within("served sojourn cdf", served[k], s.served_sojourn_cdf[k]);
+        }
+    }
+}
+
+// ---- Iterative solver (R ≥ 2) -----------------------------------------
+
+#[test]
+fn iterative_solver_matches_dense_lu() {
+    use super::iterative::iterative_solve;
+    for seed in 0..6 {
+        let model = random_model(seed);
+        let policy = Policy::new(vec![3, 2, 1], vec![0, 2]).unwrap();
+        let q = generator(&model, &policy).unwrap();
+        let (pi, info) = iterative_solve(&q, 1e-14).unwrap();
+        let s: f64 = pi.iter().sum();
+        let pi: Vec<f64> = pi.iter().map(|x| x / s).collect();
+        let exact = dense_solve(&q).unwrap();
+        for (x, y) in pi.iter().zip(&exact) {
+            assert!((x - y).abs() < 1e-12, "seed {seed}: {x} vs {y} ({info:?})");
+        }
+        assert!(residual(&q, &pi) < 1e-13);
+    }
+}
+
+/// Levels above MAX_BLOCK_LEVEL states switch to the iterative method; its
+/// answer matches sparse LU and carries a residual certificate.
+#[test]
+fn large_levels_use_the_iterative_method() {
+    use super::solve::{MAX_BLOCK_LEVEL, Method, sparse_solve, stationary};
+    let ob = PhaseType::erlang(2, 0.3).unwrap();
+    let service = PhaseType::erlang(2, 3.0).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let arrivals = compose::scaled(&random_bmap(&mut rng, 2, 2), 2).unwrap();
+    let model = ThresholdModel::new(arrivals, service, Some(ob), 8).unwrap();
+    assert!(model.space().level_size(model.space().max_level()) > MAX_BLOCK_LEVEL);
+    let policy = Policy::new(vec![2, 1], vec![3]).unwrap();
+    let q = generator(&model, &policy).unwrap();
+    let direct = super::iterative::iterative_solve(&q, super::solve::ITERATIVE_TOLERANCE);
+    let (pi, method) = stationary(model.space(), &q).unwrap();
+    assert_eq!(method, Method::Iterative, "{:?}", direct.map(|x| x.1));
+    assert!((pi.iter().sum::<f64>() - 1.0).abs() < 1e-14);
+    assert!(residual(&q, &pi) < 1e-12);
+    let exact = sparse_solve(&q).unwrap();
+    let diff = pi.iter().zip(&exact).fold(0.0_f64, |m, (x, y)| m.max((x - y).abs()));
+    assert!(diff < 1e-12, "max difference {diff}");
+}

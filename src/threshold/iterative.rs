@@ -1,0 +1,268 @@
+//! Stationary distribution by a preconditioned Krylov method, for chains
+//! whose level blocks are too large for the dense level reduction (R ≥ 2
+//! obsolescence phases: the top level has W·M·R^{L−1} states and both the
+//! block reduction and sparse LU are cubic in it).
+//!
+//! With π_ref = 1 for the reference state 0, πQ = 0 minus the equation of
+//! state 0 is B y = b with B = Q̂ᵀ, Q̂ = Q without row and column 0 (the
+//! same formulation as [`super::solve::sparse_solve`]; B is nonsingular for
+//! an irreducible chain, −B a column diagonally dominant M-matrix). It is
+//! solved by BiCGSTAB right-preconditioned
+//! by ILU(0) of Q̂ ≈ LU, i.e. B ≈ UᵀLᵀ. ILU(0) of an M-matrix exists and
+//! needs no pivoting (Meijerink–van der Vorst), so the factors have exactly
+//! Q's sparsity: memory and work per iteration are O(nnz).
+//!
+//! The answer carries its own certificate: the caller checks the residual
+//! max|(πQ)_j| / max|q_ii| ([`super::solve::residual`]) and Σπ = 1.
+
+use crate::error::{Error, Result};
+use sprs::CsMat;
+
+/// Q̂ (Q without row and column 0) in CSR with sorted columns; the ILU(0)
+/// factors overwrite a copy of its values.
+#[derive(Debug)]
+struct Reduced {
+    ptr: Vec<usize>,
+    idx: Vec<usize>,
+    val: Vec<f64>,
+    /// Position of the diagonal entry of each row.
+    diag: Vec<usize>,
+}
+
+impl Reduced {
+    fn new(q: &CsMat<f64>) -> Result<Self> {
+        let n = q.rows() - 1;
+        let mut ptr = Vec::with_capacity(n + 1);
+        let mut idx = Vec::with_capacity(q.nnz());
+        let mut val = Vec::with_capacity(q.nnz());
+        let mut diag = Vec::with_capacity(n);
+        ptr.push(0);
+        for (row, vec) in q.outer_iterator().enumerate().skip(1) {
+            let mut entries: Vec<(usize, f64)> = vec.iter().filter(|&(c, _)| c != 0).map(|(c, &v)| (c - 1, v)).collect();
+            entries.sort_unstable_by_key(|e| e.0);
+            let start = idx.len();
+            for (c, v) in entries {
+                idx.push(c);
+                val.push(v);
+            }
+            let d = idx[start..].iter().position(|&c| c == row - 1).ok_or_else(|| {
+                Error::Numerical(format!("generator row {row} has no diagonal entry (absorbing state?)"))
+            })?;
+            diag.push(start + d);
+            ptr.push(idx.len());
+        }
+        Ok(Reduced { ptr, idx, val, diag })
+    }
+
+    fn n(&self) -> usize {
+        self.diag.len()
+    }
+
+    /// In-place ILU(0) (IKJ order): L unit lower below the diagonal, U on
+    /// and above it, both on Q̂'s pattern.
+    fn factor_ilu0(&mut self) -> Result<()> {
+        let n = self.n();
+        let mut pos = vec![usize::MAX; n];
+        for i in 0..n {
+            let (s, e) = (self.ptr[i], self.ptr[i + 1]);
+            for p in s..e {
+                pos[self.idx[p]] = p;
+            }
+            for p in s..self.diag[i] {
+                let k = self.idx[p];
+                let lik = self.val[p] / self.val[self.diag[k]];
+                self.val[p] = lik;
+                for t in self.diag[k] + 1..self.ptr[k + 1] {
+                    let j = self.idx[t];
+                    if pos[j] != usize::MAX {
+                        self.val[pos[j]] -= lik * self.val[t];
+                    }
+                }
+            }
+            let d = self.val[self.diag[i]];
+            if !(d.is_finite() && d != 0.0) {
+                return Err(Error::Numerical(format!("ILU(0) pivot {i} is {d}")));
+            }
+            for p in s..e {
+                pos[self.idx[p]] = usize::MAX;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// B = Q̂ᵀ applied to a vector (scatter along the rows of Q̂).
+fn apply_transpose(a: &Reduced, x: &[f64], out: &mut [f64]) {
+    out.iter_mut().for_each(|v| *v = 0.0);
+    for (i, &xi) in x.iter().enumerate() {
+        if xi != 0.0 {
+            for p in a.ptr[i]..a.ptr[i + 1] {
+                out[a.idx[p]] += a.val[p] * xi;
+            }
+        }
+    }
+}
+
+/// r ← (UᵀLᵀ)⁻¹ r from the ILU(0) factors of Q̂: solve Uᵀw = r (forward,
+/// by the rows of U), then Lᵀz = w (backward, by the rows of L).
+fn precondition(a: &Reduced, r: &mut [f64]) {
+    let n = a.n();
+    for i in 0..n {
+        let wi = r[i] / a.val[a.diag[i]];
+        r[i] = wi;
+        if wi != 0.0 {
+            for p in a.diag[i] + 1..a.ptr[i + 1] {
+                r[a.idx[p]] -= a.val[p] * wi;
+            }
+        }
+    }
+    for i in (0..n).rev() {
+        let zi = r[i];
+        if zi != 0.0 {
+            for p in a.ptr[i]..a.diag[i] {
+                r[a.idx[p]] -= a.val[p] * zi;
+            }
+        }
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// A BiCGSTAB denominator that is zero (breakdown) or not a number.
+fn vanishes(x: f64) -> bool {
+    x.is_nan() || x.abs() <= f64::MIN_POSITIVE
+}
+
+fn norm(a: &[f64]) -> f64 {
+    dot(a, a).sqrt()
+}
+
+/// What [`iterative_solve`] did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IterativeInfo {
+    /// BiCGSTAB iterations, all restarts included.
+    pub iterations: usize,
+    /// Final ‖b − By‖₂ / ‖b‖₂ of the reduced system (true residual).
+    pub relative_residual: f64,
+}
+
+/// Largest number of BiCGSTAB iterations before `NotConverged`.
+pub const MAX_ITERATIONS: usize = 20_000;
+
+/// Unnormalised stationary vector (π₀ = 1) by right-ILU(0)-preconditioned
+/// BiCGSTAB (van der Vorst 1992) to relative residual `tol` on the reduced
+/// system, or as close as rounding allows (`relative_residual` then says
+/// how close; `NotConverged` if still above `tol` after [`MAX_ITERATIONS`]
+/// or if the iterate is not finite). A breakdown (ρ or ω vanishing, which happens when the residual
+/// reaches rounding level) or a drift of the recurrence away from the true
+/// residual restarts it from the current iterate with the true residual.
+/// The caller normalises and certifies.
+///
+/// Written here rather than with faer's `matrix_free::bicgstab`, which
+/// turns such a breakdown into NaN instead of stopping or restarting.
+pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeInfo)> {
+    let n = q.rows();
+    if n != q.cols() || !q.is_csr() {
+        return Err(Error::invalid("the generator must be a square CSR matrix"));
+    }
+    if n == 1 {
+        return Ok((vec![1.0], IterativeInfo { iterations: 0, relative_residual: 0.0 }));
+    }
+    let a = Reduced::new(q)?;
+    let m = n - 1;
+    // b = −(row 0 of Q without column 0)ᵀ.
+    let mut b = vec![0.0; m];
+    for (c, &v) in q.outer_view(0).expect("row 0").iter() {
+        if c != 0 {
+            b[c - 1] -= v;
+        }
+    }
+    let bnorm = norm(&b);
+    let mut ilu = Reduced { ptr: a.ptr.clone(), idx: a.idx.clone(), val: a.val.clone(), diag: a.diag.clone() };
+    ilu.factor_ilu0()?;
+    let mut x = vec![0.0; m];
+    let (mut r, mut rhat, mut p, mut v, mut y, mut s, mut z, mut t) =
+        (b.clone(), vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m]);
+    let mut iterations = 0;
+    let mut rel = norm(&r) / bnorm;
+    let mut best = f64::INFINITY;
+    let mut stalled = 0;
+    'outer: while rel > tol && iterations < MAX_ITERATIONS {
+        // (Re)start from x with the true residual; stop when three restarts
+        // in a row gain less than a factor 2 (rounding level reached).
+        apply_transpose(&a, &x, &mut t);
+        r.iter_mut().zip(&b).zip(&t).for_each(|((r, b), t)| *r = b - t);
+        rel = norm(&r) / bnorm;
+        if rel <= tol {
+            break;
+        }
+        stalled = if rel < 0.5 * best { 0 } else { stalled + 1 };
+        best = best.min(rel);
+        if stalled >= 3 {
+            break;
+        }
+        rhat.copy_from_slice(&r);
+        p.iter_mut().for_each(|x| *x = 0.0);
+        v.iter_mut().for_each(|x| *x = 0.0);
+        let (mut rho, mut alpha, mut omega) = (1.0_f64, 1.0_f64, 1.0_f64);
+        while iterations < MAX_ITERATIONS {
+            iterations += 1;
+            let rho_new = dot(&rhat, &r);
+            if vanishes(rho_new) || vanishes(omega) {
+                continue 'outer;
+            }
+            let beta = (rho_new / rho) * (alpha / omega);
+            rho = rho_new;
+            for i in 0..m {
+                p[i] = r[i] + beta * (p[i] - omega * v[i]);
+            }
+            y.copy_from_slice(&p);
+            precondition(&ilu, &mut y);
+            apply_transpose(&a, &y, &mut v);
+            let rv = dot(&rhat, &v);
+            if vanishes(rv) {
+                continue 'outer;
+            }
+            alpha = rho / rv;
+            for i in 0..m {
+                s[i] = r[i] - alpha * v[i];
+            }
+            if norm(&s) / bnorm <= tol {
+                x.iter_mut().zip(&y).for_each(|(x, y)| *x += alpha * y);
+                continue 'outer; // confirmed against the true residual
+            }
+            z.copy_from_slice(&s);
+            precondition(&ilu, &mut z);
+            apply_transpose(&a, &z, &mut t);
+            let tt = dot(&t, &t);
+            if vanishes(tt) {
+                continue 'outer;
+            }
+            omega = dot(&t, &s) / tt;
+            for i in 0..m {
+                x[i] += alpha * y[i] + omega * z[i];
+                r[i] = s[i] - omega * t[i];
+            }
+            if !x.iter().all(|v| v.is_finite()) {
+                return Err(Error::NotConverged("BiCGSTAB diverged (non-finite iterate)".into()));
+            }
+            if norm(&r) / bnorm <= tol {
+                continue 'outer;
+            }
+        }
+    }
+    apply_transpose(&a, &x, &mut t);
+    r.iter_mut().zip(&b).zip(&t).for_each(|((r, b), t)| *r = b - t);
+    let rel = norm(&r) / bnorm;
+    if !rel.is_finite() || (rel > tol && stalled < 3) {
+        return Err(Error::NotConverged(format!(
+            "BiCGSTAB reached relative residual {rel:.3e} (target {tol:.1e}) after {iterations} iterations"
+        )));
+    }
+    let mut pi = Vec::with_capacity(n);
+    pi.push(1.0);
+    pi.extend_from_slice(&x);
+    Ok((pi, IterativeInfo { iterations, relative_residual: rel }))
+}
