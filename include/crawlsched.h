@@ -268,6 +268,17 @@
 typedef struct crawlsched_bmap_t crawlsched_bmap_t;
 
 /**
+ * Limits and a cancel flag for long computations (see
+ * crawlsched_control_new()). Thread-safe without locking: every function
+ * on it may be called from any thread at any time, also while a
+ * computation that uses it runs in another thread (that is how
+ * crawlsched_control_cancel() is meant to be used). A computation to which
+ * it is attached keeps its own reference, so freeing the control while
+ * that computation runs is safe (it can then no longer be cancelled).
+ */
+typedef struct crawlsched_control_t crawlsched_control_t;
+
+/**
  * A probability distribution of a non-negative time (e.g. the time one
  * crawl takes). Immutable after creation: one handle may be used from any
  * number of threads at once. Free with crawlsched_dist_free().
@@ -961,6 +972,73 @@ crawlsched_status_t crawlsched_scheduler_frequency(const struct crawlsched_sched
                                                    struct crawlsched_error_t *err);
 
 /**
+ * Sets the process-wide default memory cap in bytes (0: unlimited), used
+ * by every computation whose control sets no cap of its own. The initial
+ * default is the machine's physical memory (unlimited where unknown).
+ * Thread-safe; computations already past their size check are not affected.
+ */
+void crawlsched_set_default_memory_limit(uint64_t bytes);
+
+/**
+ * The process-wide default memory cap in bytes (0: unlimited). Thread-safe.
+ */
+uint64_t crawlsched_get_default_memory_limit(void);
+
+/**
+ * A new control: not cancelled, no memory cap of its own (the process-wide
+ * default applies), no iteration cap. Free with crawlsched_control_free().
+ */
+crawlsched_status_t crawlsched_control_new(struct crawlsched_control_t **out,
+                                           struct crawlsched_error_t *err);
+
+/**
+ * Releases a control. NULL is a no-op. Computations it is attached to
+ * keep working (without a way to cancel them).
+ */
+void crawlsched_control_free(struct crawlsched_control_t *ctl);
+
+/**
+ * Memory cap in bytes for computations using this control; 0 returns to
+ * the process-wide default, UINT64_MAX means unlimited.
+ */
+crawlsched_status_t crawlsched_control_set_memory_limit(const struct crawlsched_control_t *ctl,
+                                                        uint64_t bytes,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Iteration cap for computations using this control (0: none); it lowers,
+ * never raises, a computation's own limit. An iteration is one sweep of
+ * value iteration or Gauss-Seidel, one improvement step of policy
+ * iteration. Reaching it gives CRAWLSCHED_NOT_CONVERGED.
+ */
+crawlsched_status_t crawlsched_control_set_max_iterations(const struct crawlsched_control_t *ctl,
+                                                          uint64_t max_iterations,
+                                                          struct crawlsched_error_t *err);
+
+/**
+ * Raises the cancel flag: every computation using this control returns
+ * CRAWLSCHED_CANCELLED at its next check (within one iteration), and
+ * computations started later return it at once, until
+ * crawlsched_control_reset(). Callable from any thread, in particular
+ * while a computation using the control runs in another one.
+ */
+crawlsched_status_t crawlsched_control_cancel(const struct crawlsched_control_t *ctl,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * Clears the cancel flag (limits are kept) so the control can be reused.
+ */
+crawlsched_status_t crawlsched_control_reset(const struct crawlsched_control_t *ctl,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * *out receives 1 if the control was cancelled since its last reset, else 0.
+ */
+crawlsched_status_t crawlsched_control_is_cancelled(const struct crawlsched_control_t *ctl,
+                                                    int32_t *out,
+                                                    struct crawlsched_error_t *err);
+
+/**
  * Starts an MDP with n_states states (1 <= n_states < 2^32) and no action.
  */
 crawlsched_status_t crawlsched_mdp_builder_new(size_t n_states,
@@ -1048,10 +1126,26 @@ crawlsched_status_t crawlsched_mdp_solver_set_criterion(const struct crawlsched_
                                                         struct crawlsched_error_t *err);
 
 /**
+ * Attaches a control (NULL: detach) to the solver's later runs: its
+ * memory cap replaces the process-wide default, its iteration cap lowers
+ * the solver's (crawlsched_mdp_solver_set_limits()), and cancelling it
+ * from another thread stops a running crawlsched_mdp_solver_run() within
+ * one iteration (one sweep, or one policy evaluation). The solver keeps
+ * its own reference: the control may be freed at any time.
+ */
+crawlsched_status_t crawlsched_mdp_solver_set_control(const struct crawlsched_mdp_solver_t *s,
+                                                      const struct crawlsched_control_t *ctl,
+                                                      struct crawlsched_error_t *err);
+
+/**
  * Solves `mdp` and keeps the result in the solver. Returns
- * CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached; the best
- * answer so far is then readable with the crawlsched_mdp_solver_* read
- * functions. If the arguments are refused (NULL or wrong handle) the
+ * CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached, and
+ * CRAWLSCHED_CANCELLED if its control was cancelled (see
+ * crawlsched_mdp_solver_set_control()); in both cases the best answer so
+ * far is readable with the crawlsched_mdp_solver_* read functions, and
+ * crawlsched_mdp_solver_stats() reports converged = 0. A run whose
+ * memory estimate exceeds the cap gives CRAWLSCHED_TOO_LARGE before
+ * allocating. If the arguments are refused (NULL or wrong handle) the
  * previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
  * when policy iteration meets a multichain policy) discards it.
  */

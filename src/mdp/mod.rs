@@ -27,8 +27,8 @@ pub mod model;
 pub mod solve;
 
 pub use chain::{PolicyEvaluation, evaluate_average, evaluate_discounted, recurrent_classes};
-pub use model::{MAX_STATES, Mdp, MdpBuilder, ROW_SUM_TOLERANCE};
-pub use solve::{Criterion, Method, Options, Solution, Stopping, solve};
+pub use model::{MAX_STATES, Mdp, MdpBuilder, ROW_SUM_TOLERANCE, model_bytes};
+pub use solve::{Criterion, Method, Options, Solution, Stopping, solve, working_bytes};
 
 #[cfg(test)]
 mod tests;
