@@ -1040,6 +1040,9 @@ crawlsched_status_t crawlsched_control_is_cancelled(const struct crawlsched_cont
 
 /**
  * Starts an MDP with n_states states (1 <= n_states < 2^32) and no action.
+ * CRAWLSCHED_TOO_LARGE when even one action per state would exceed the
+ * process-wide memory cap (44 bytes per state); add_action checks the
+ * cap again as the model grows.
  */
 crawlsched_status_t crawlsched_mdp_builder_new(size_t n_states,
                                                struct crawlsched_mdp_builder_t **out,
@@ -1401,7 +1404,8 @@ crawlsched_status_t crawlsched_probe_planner_all_costs(const struct crawlsched_p
  * Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
  * rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0.
  * The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
- * beyond 2^32).
+ * beyond 2^32, or when model and solver would need more memory than the
+ * process-wide cap, checked before allocating).
  */
 crawlsched_status_t crawlsched_robots_solve(uint64_t n,
                                             uint64_t k,
@@ -1410,6 +1414,24 @@ crawlsched_status_t crawlsched_robots_solve(uint64_t n,
                                             double gamma,
                                             struct crawlsched_robots_t **out,
                                             struct crawlsched_error_t *err);
+
+/**
+ * As crawlsched_robots_solve() under a control (NULL: none): its memory
+ * cap (else the process-wide default) is checked against the model and
+ * solver memory before anything is built, its iteration cap limits the
+ * policy-iteration steps (CRAWLSCHED_NOT_CONVERGED when reached), and
+ * cancelling it from another thread makes the call return
+ * CRAWLSCHED_CANCELLED within one policy evaluation. An interrupted solve
+ * returns no solution (*out is left alone).
+ */
+crawlsched_status_t crawlsched_robots_solve_with_control(uint64_t n,
+                                                         uint64_t k,
+                                                         double lambda,
+                                                         double mu,
+                                                         double gamma,
+                                                         const struct crawlsched_control_t *ctl,
+                                                         struct crawlsched_robots_t **out,
+                                                         struct crawlsched_error_t *err);
 
 /**
  * As crawlsched_robots_solve() with as many robots as the optimum wants
@@ -1873,7 +1895,10 @@ crawlsched_status_t crawlsched_threshold_fit_h2_new(double m1,
  * service time; obsolescence the PH time a waiting page stays valid (NULL:
  * pages never become obsolete); buffer the number of waiting places.
  * Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
- * the chain would exceed 50,000,000 states.
+ * the chain would exceed 50,000,000 states, or when evaluating it would
+ * need more memory than the process-wide cap
+ * (crawlsched_set_default_memory_limit(); message: states, bytes, limit),
+ * checked before anything is allocated.
  */
 crawlsched_status_t crawlsched_threshold_model_new(const struct crawlsched_bmap_t *const *arrivals,
                                                    size_t n_arrivals,
@@ -1959,6 +1984,28 @@ crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_thresh
                                                   double *out_cost,
                                                   uint64_t *out_evaluated,
                                                   struct crawlsched_error_t *err);
+
+/**
+ * As crawlsched_threshold_optimize() under a control (NULL: none): its
+ * iteration cap lowers max_evaluations (one iteration = one threshold
+ * vector), its memory cap (else the process-wide default) applies to each
+ * evaluation, and cancelling it from another thread makes the call return
+ * CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
+ * writes no output: the best vector of an unfinished enumeration is not
+ * the optimum.
+ */
+crawlsched_status_t crawlsched_threshold_optimize_with_control(const struct crawlsched_threshold_model_t *model,
+                                                               const uint32_t *modes,
+                                                               size_t n_modes,
+                                                               const double *weights,
+                                                               size_t n_weights,
+                                                               uint64_t max_evaluations,
+                                                               const struct crawlsched_control_t *ctl,
+                                                               uint32_t *out_thresholds,
+                                                               size_t out_cap,
+                                                               double *out_cost,
+                                                               uint64_t *out_evaluated,
+                                                               struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"

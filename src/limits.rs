@@ -184,12 +184,12 @@ impl Control {
         match (bytes, limit) {
             (None, _) => Err(Error::TooLarge(format!("{what} needs more memory than the address space"))),
             (Some(b), Some(l)) if b > u128::from(l) => Err(Error::TooLarge(format!(
-                "{what} needs ~{} ({b} bytes), memory limit {} ({l} bytes)",
-                human(b),
-                human(u128::from(l))
+                "{what} needs {}, memory limit {}",
+                amount(b),
+                amount(u128::from(l))
             ))),
             (Some(b), _) if b > isize::MAX as u128 => {
-                Err(Error::TooLarge(format!("{what} needs ~{} ({b} bytes), more than the address space", human(b))))
+                Err(Error::TooLarge(format!("{what} needs {}, more than the address space", amount(b))))
             }
             _ => Ok(()),
         }
@@ -204,6 +204,11 @@ pub fn check_memory(bytes: Option<u128>, what: &str) -> Result<()> {
 /// Bytes of `count` items of `each` bytes, checked.
 pub fn bytes(count: impl TryInto<u128>, each: u128) -> Option<u128> {
     count.try_into().ok()?.checked_mul(each)
+}
+
+/// A byte count for messages: "512 bytes", or "~3.5 GiB (3759999984 bytes)".
+fn amount(b: u128) -> String {
+    if b < 1 << 20 { format!("{b} bytes") } else { format!("~{} ({b} bytes)", human(b)) }
 }
 
 /// A byte count for messages: MiB below 1 GiB, else GiB, one decimal.
@@ -250,7 +255,7 @@ mod tests {
         let e = c.check_memory(Some(3 << 30), "a chain of 10 states").unwrap_err();
         let Error::TooLarge(m) = e else { panic!("{e:?}") };
         assert!(m.contains("a chain of 10 states needs ~3.0 GiB (3221225472 bytes)"), "{m}");
-        assert!(m.contains("memory limit 1.0 MiB (1048576 bytes)"), "{m}");
+        assert!(m.contains("memory limit ~1.0 MiB (1048576 bytes)"), "{m}");
         assert!(c.check_memory(Some(1 << 20), "x").is_ok());
         assert!(matches!(c.check_memory(None, "x"), Err(Error::TooLarge(_))));
         // Beyond the address space even without any cap.

@@ -46,7 +46,7 @@ fn big_models_are_refused_before_allocating() {
     // 352 bytes per state plus a band of 3 entries per level, ~3.5 GiB.
     let exp = |r| PhaseType::exponential(r).unwrap();
     let r = ThresholdModel::new(vec![Bmap::poisson(1.0).unwrap()], exp(2.0), Some(exp(0.5)), 9_999_998);
-    too_large(r, &["10000000 states", "3759999984 bytes", "memory limit 64.0 MiB (67108864 bytes)"]);
+    too_large(r, &["10000000 states", "3759999984 bytes", "memory limit ~64.0 MiB (67108864 bytes)"]);
 
     // An MDP builder for 4e9 states: 44 bytes per state at least.
     too_large(MdpBuilder::new(4_000_000_000), &["4000000000 states", "176000000000 bytes"]);

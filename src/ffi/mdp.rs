@@ -73,6 +73,9 @@ pub struct crawlsched_mdp_solver_t {
 impl_handle!(crawlsched_mdp_solver_t, "MDP solver", 0x6372_6177_6d64_736f);
 
 /// Starts an MDP with n_states states (1 <= n_states < 2^32) and no action.
+/// CRAWLSCHED_TOO_LARGE when even one action per state would exceed the
+/// process-wide memory cap (44 bytes per state); add_action checks the
+/// cap again as the model grows.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_mdp_builder_new(
     n_states: usize,
