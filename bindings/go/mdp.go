@@ -207,7 +207,8 @@ func (s *MDPSolver) SetCriterion(criterion MDPCriterion, discount, tau float64) 
 	return check(st, &e)
 }
 
-// Run solves mdp. ErrNotConverged leaves the best answer so far readable.
+// Run solves mdp. ErrNotConverged and ErrCancelled (see SetControl) leave
+// the best answer so far readable, with Stats().Converged false.
 func (s *MDPSolver) Run(mdp *MDP) error {
 	p, err := s.ptr()
 	if err != nil {
@@ -221,7 +222,7 @@ func (s *MDPSolver) Run(mdp *MDP) error {
 	st := C.crawlsched_mdp_solver_run(p, mp, &e)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(mdp)
-	if st == C.CRAWLSCHED_OK || st == C.CRAWLSCHED_NOT_CONVERGED {
+	if st == C.CRAWLSCHED_OK || st == C.CRAWLSCHED_NOT_CONVERGED || st == C.CRAWLSCHED_CANCELLED {
 		n, _, _, serr := mdp.Size()
 		if serr == nil {
 			s.states.Store(int64(n))
