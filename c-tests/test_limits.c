@@ -120,10 +120,14 @@ int main(void) {
     CHECK_OK(crawlsched_control_set_memory_limit(ctl, 44ULL * n, &err), err);
     CHECK_STATUS(crawlsched_mdp_solver_run(s, m, &err), CRAWLSCHED_NOT_CONVERGED, err);
 
-    /* Detached: the solver's own limits again (converges on a small tolerance). */
+    /* Detached: the solver's own limit (7 sweeps) applies again, not the
+     * control's 5 nor its memory cap. */
+    CHECK_OK(crawlsched_control_set_memory_limit(ctl, 1, &err), err);
     CHECK_OK(crawlsched_mdp_solver_set_control(s, NULL, &err), err);
-    CHECK_OK(crawlsched_mdp_solver_set_limits(s, 1e-6, 100000, CRAWLSCHED_MDP_STOP_SPAN, &err), err);
-    CHECK_OK(crawlsched_mdp_solver_run(s, m, &err), err);
+    CHECK_OK(crawlsched_mdp_solver_set_limits(s, 1e-300, 7, CRAWLSCHED_MDP_STOP_SPAN, &err), err);
+    CHECK_STATUS(crawlsched_mdp_solver_run(s, m, &err), CRAWLSCHED_NOT_CONVERGED, err);
+    CHECK_OK(crawlsched_mdp_solver_stats(s, &it, &conv, &classes, &err), err);
+    CHECK(it == 7 && conv == 0);
     CHECK_STATUS(crawlsched_mdp_solver_set_control(s, (const crawlsched_control_t *)m, &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
     crawlsched_mdp_solver_free(s);
