@@ -1200,6 +1200,9 @@ crawlsched_status_t crawlsched_mdp_solver_values(const struct crawlsched_mdp_sol
  * lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
  * values >= 0), repeating with period lambda_breaks[lambda_pieces] if
  * lambda_periodic != 0; a(t) likewise. horizon = T > 0.
+ * CRAWLSCHED_TOO_LARGE when the merged pieces over the horizon would
+ * exceed the memory cap (64 bytes per piece; see
+ * crawlsched_set_default_memory_limit()), checked before allocating.
  */
 crawlsched_status_t crawlsched_probe_profile_new(const double *lambda_breaks,
                                                  const double *lambda_values,
@@ -1343,6 +1346,8 @@ crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profi
 /**
  * A planner on `grid` = N evenly spaced candidate times over [0, T] of
  * `profile` (copied), with minimum spacing delta >= 0 and no windows.
+ * CRAWLSCHED_TOO_LARGE when the grid would exceed the memory cap (41
+ * bytes per point), checked before allocating.
  */
 crawlsched_status_t crawlsched_probe_planner_new(const struct crawlsched_probe_profile_t *profile,
                                                  uint64_t grid,
