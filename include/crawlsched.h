@@ -306,6 +306,17 @@
 typedef struct crawlsched_bmap_t crawlsched_bmap_t;
 
 /**
+ * Limits and a cancel flag for long computations (see
+ * crawlsched_control_new()). Thread-safe without locking: every function
+ * on it may be called from any thread at any time, also while a
+ * computation that uses it runs in another thread (that is how
+ * crawlsched_control_cancel() is meant to be used). A computation to which
+ * it is attached keeps its own reference, so freeing the control while
+ * that computation runs is safe (it can then no longer be cancelled).
+ */
+typedef struct crawlsched_control_t crawlsched_control_t;
+
+/**
  * A probability distribution of a non-negative time (e.g. the time one
  * crawl takes). Immutable after creation: one handle may be used from any
  * number of threads at once. Free with crawlsched_dist_free().
@@ -999,7 +1010,77 @@ crawlsched_status_t crawlsched_scheduler_frequency(const struct crawlsched_sched
                                                    struct crawlsched_error_t *err);
 
 /**
+ * Sets the process-wide default memory cap in bytes (0: unlimited), used
+ * by every computation whose control sets no cap of its own. The initial
+ * default is the machine's physical memory (unlimited where unknown).
+ * Thread-safe; computations already past their size check are not affected.
+ */
+void crawlsched_set_default_memory_limit(uint64_t bytes);
+
+/**
+ * The process-wide default memory cap in bytes (0: unlimited). Thread-safe.
+ */
+uint64_t crawlsched_get_default_memory_limit(void);
+
+/**
+ * A new control: not cancelled, no memory cap of its own (the process-wide
+ * default applies), no iteration cap. Free with crawlsched_control_free().
+ */
+crawlsched_status_t crawlsched_control_new(struct crawlsched_control_t **out,
+                                           struct crawlsched_error_t *err);
+
+/**
+ * Releases a control. NULL is a no-op. Computations it is attached to
+ * keep working (without a way to cancel them).
+ */
+void crawlsched_control_free(struct crawlsched_control_t *ctl);
+
+/**
+ * Memory cap in bytes for computations using this control; 0 returns to
+ * the process-wide default, UINT64_MAX means unlimited.
+ */
+crawlsched_status_t crawlsched_control_set_memory_limit(const struct crawlsched_control_t *ctl,
+                                                        uint64_t bytes,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Iteration cap for computations using this control (0: none); it lowers,
+ * never raises, a computation's own limit. An iteration is one sweep of
+ * value iteration or Gauss-Seidel, one improvement step of policy
+ * iteration. Reaching it gives CRAWLSCHED_NOT_CONVERGED.
+ */
+crawlsched_status_t crawlsched_control_set_max_iterations(const struct crawlsched_control_t *ctl,
+                                                          uint64_t max_iterations,
+                                                          struct crawlsched_error_t *err);
+
+/**
+ * Raises the cancel flag: every computation using this control returns
+ * CRAWLSCHED_CANCELLED at its next check (within one iteration), and
+ * computations started later return it at once, until
+ * crawlsched_control_reset(). Callable from any thread, in particular
+ * while a computation using the control runs in another one.
+ */
+crawlsched_status_t crawlsched_control_cancel(const struct crawlsched_control_t *ctl,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * Clears the cancel flag (limits are kept) so the control can be reused.
+ */
+crawlsched_status_t crawlsched_control_reset(const struct crawlsched_control_t *ctl,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * *out receives 1 if the control was cancelled since its last reset, else 0.
+ */
+crawlsched_status_t crawlsched_control_is_cancelled(const struct crawlsched_control_t *ctl,
+                                                    int32_t *out,
+                                                    struct crawlsched_error_t *err);
+
+/**
  * Starts an MDP with n_states states (1 <= n_states < 2^32) and no action.
+ * CRAWLSCHED_TOO_LARGE when even one action per state would exceed the
+ * process-wide memory cap (44 bytes per state); add_action checks the
+ * cap again as the model grows.
  */
 crawlsched_status_t crawlsched_mdp_builder_new(size_t n_states,
                                                struct crawlsched_mdp_builder_t **out,
@@ -1086,10 +1167,26 @@ crawlsched_status_t crawlsched_mdp_solver_set_criterion(const struct crawlsched_
                                                         struct crawlsched_error_t *err);
 
 /**
+ * Attaches a control (NULL: detach) to the solver's later runs: its
+ * memory cap replaces the process-wide default, its iteration cap lowers
+ * the solver's (crawlsched_mdp_solver_set_limits()), and cancelling it
+ * from another thread stops a running crawlsched_mdp_solver_run() within
+ * one iteration (one sweep, or one policy evaluation). The solver keeps
+ * its own reference: the control may be freed at any time.
+ */
+crawlsched_status_t crawlsched_mdp_solver_set_control(const struct crawlsched_mdp_solver_t *s,
+                                                      const struct crawlsched_control_t *ctl,
+                                                      struct crawlsched_error_t *err);
+
+/**
  * Solves `mdp` and keeps the result in the solver. Returns
- * CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached; the best
- * answer so far is then readable with the crawlsched_mdp_solver_* read
- * functions. If the arguments are refused (NULL or wrong handle) the
+ * CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached, and
+ * CRAWLSCHED_CANCELLED if its control was cancelled (see
+ * crawlsched_mdp_solver_set_control()); in both cases the best answer so
+ * far is readable with the crawlsched_mdp_solver_* read functions, and
+ * crawlsched_mdp_solver_stats() reports converged = 0. A run whose
+ * memory estimate exceeds the cap gives CRAWLSCHED_TOO_LARGE before
+ * allocating. If the arguments are refused (NULL or wrong handle) the
  * previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
  * when policy iteration meets a multichain policy) discards it.
  */
@@ -1150,6 +1247,9 @@ crawlsched_status_t crawlsched_mdp_solver_values(const struct crawlsched_mdp_sol
  * lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
  * values >= 0), repeating with period lambda_breaks[lambda_pieces] if
  * lambda_periodic != 0; a(t) likewise. horizon = T > 0.
+ * CRAWLSCHED_TOO_LARGE when the merged pieces over the horizon would
+ * exceed the memory cap (64 bytes per piece; see
+ * crawlsched_set_default_memory_limit()), checked before allocating.
  */
 crawlsched_status_t crawlsched_probe_profile_new(const double *lambda_breaks,
                                                  const double *lambda_values,
@@ -1293,6 +1393,8 @@ crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profi
 /**
  * A planner on `grid` = N evenly spaced candidate times over [0, T] of
  * `profile` (copied), with minimum spacing delta >= 0 and no windows.
+ * CRAWLSCHED_TOO_LARGE when the grid would exceed the memory cap (41
+ * bytes per point), checked before allocating.
  */
 crawlsched_status_t crawlsched_probe_planner_new(const struct crawlsched_probe_profile_t *profile,
                                                  uint64_t grid,
@@ -1354,7 +1456,8 @@ crawlsched_status_t crawlsched_probe_planner_all_costs(const struct crawlsched_p
  * Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
  * rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0.
  * The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
- * beyond 2^32).
+ * beyond 2^32, or when model and solver would need more memory than the
+ * process-wide cap, checked before allocating).
  */
 crawlsched_status_t crawlsched_robots_solve(uint64_t n,
                                             uint64_t k,
@@ -1363,6 +1466,24 @@ crawlsched_status_t crawlsched_robots_solve(uint64_t n,
                                             double gamma,
                                             struct crawlsched_robots_t **out,
                                             struct crawlsched_error_t *err);
+
+/**
+ * As crawlsched_robots_solve() under a control (NULL: none): its memory
+ * cap (else the process-wide default) is checked against the model and
+ * solver memory before anything is built, its iteration cap limits the
+ * policy-iteration steps (CRAWLSCHED_NOT_CONVERGED when reached), and
+ * cancelling it from another thread makes the call return
+ * CRAWLSCHED_CANCELLED within one policy evaluation. An interrupted solve
+ * returns no solution (*out is left alone).
+ */
+crawlsched_status_t crawlsched_robots_solve_with_control(uint64_t n,
+                                                         uint64_t k,
+                                                         double lambda,
+                                                         double mu,
+                                                         double gamma,
+                                                         const struct crawlsched_control_t *ctl,
+                                                         struct crawlsched_robots_t **out,
+                                                         struct crawlsched_error_t *err);
 
 /**
  * As crawlsched_robots_solve() with as many robots as the optimum wants
@@ -1847,7 +1968,10 @@ crawlsched_status_t crawlsched_threshold_fit_h2_new(double m1,
  * service time; obsolescence the PH time a waiting page stays valid (NULL:
  * pages never become obsolete); buffer the number of waiting places.
  * Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
- * the chain would exceed 50,000,000 states.
+ * the chain would exceed 50,000,000 states, or when evaluating it would
+ * need more memory than the process-wide cap
+ * (crawlsched_set_default_memory_limit(); message: states, bytes, limit),
+ * checked before anything is allocated.
  */
 crawlsched_status_t crawlsched_threshold_model_new(const struct crawlsched_bmap_t *const *arrivals,
                                                    size_t n_arrivals,
@@ -1973,6 +2097,28 @@ crawlsched_status_t crawlsched_threshold_response_cdf(const struct crawlsched_th
                                                       double *out,
                                                       size_t out_cap,
                                                       struct crawlsched_error_t *err);
+
+/**
+ * As crawlsched_threshold_optimize() under a control (NULL: none): its
+ * iteration cap lowers max_evaluations (one iteration = one threshold
+ * vector), its memory cap (else the process-wide default) applies to each
+ * evaluation, and cancelling it from another thread makes the call return
+ * CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
+ * writes no output: the best vector of an unfinished enumeration is not
+ * the optimum.
+ */
+crawlsched_status_t crawlsched_threshold_optimize_with_control(const struct crawlsched_threshold_model_t *model,
+                                                               const uint32_t *modes,
+                                                               size_t n_modes,
+                                                               const double *weights,
+                                                               size_t n_weights,
+                                                               uint64_t max_evaluations,
+                                                               const struct crawlsched_control_t *ctl,
+                                                               uint32_t *out_thresholds,
+                                                               size_t out_cap,
+                                                               double *out_cost,
+                                                               uint64_t *out_evaluated,
+                                                               struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"

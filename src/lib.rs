@@ -27,6 +27,7 @@
 pub mod dist;
 pub mod error;
 pub mod freshness;
+pub mod limits;
 pub mod mdp;
 pub mod probe;
 pub mod robots;

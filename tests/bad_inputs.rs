@@ -8,6 +8,7 @@
 use crawlsched::ffi::common::*;
 use crawlsched::ffi::dist::*;
 use crawlsched::ffi::freshness::*;
+use crawlsched::ffi::limits::*;
 use crawlsched::ffi::mdp::*;
 use crawlsched::ffi::probe::*;
 use crawlsched::ffi::robots::*;
@@ -173,6 +174,38 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let mut id = 0u64; crawlsched_scheduler_next(sched as *const _, &mut id, e) }),
         row("freshness", "crawlsched_scheduler_remove_page", "unknown page id", CRAWLSCHED_NOT_FOUND, "",
             move |e| crawlsched_scheduler_remove_page(sched as *const _, 12345, e)),
+        // ---- limits ----
+        row("limits", "crawlsched_control_new", "out = NULL", NULLARG, "out must not be NULL",
+            move |e| crawlsched_control_new(null_mut(), e)),
+        row("limits", "crawlsched_control_set_memory_limit", "ctl = NULL", NULLARG, "control must not be NULL",
+            move |e| crawlsched_control_set_memory_limit(null(), 1 << 20, e)),
+        row("limits", "crawlsched_control_set_max_iterations", "a handle of another type", INVALID, "not a live control handle",
+            move |e| crawlsched_control_set_max_iterations(solver as *const crawlsched_control_t, 10, e)),
+        row("limits", "crawlsched_control_cancel", "ctl = NULL", NULLARG, "control must not be NULL",
+            move |e| crawlsched_control_cancel(null(), e)),
+        row("limits", "crawlsched_control_reset", "a handle of another type", INVALID, "not a live control handle",
+            move |e| crawlsched_control_reset(model as *const crawlsched_control_t, e)),
+        row("limits", "crawlsched_control_is_cancelled", "out = NULL", NULLARG, "out must not be NULL",
+            move |e| { let c = control(|_| {}); let st = crawlsched_control_is_cancelled(c, null_mut(), e); crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_mdp_solver_set_control", "ctl is a handle of another type", INVALID, "not a live control handle",
+            move |e| crawlsched_mdp_solver_set_control(solver as *const _, model as *const crawlsched_control_t, e)),
+        row("limits", "crawlsched_mdp_solver_run", "the solver's control is cancelled", CRAWLSCHED_CANCELLED, "best answer kept",
+            move |e| with_solver(|s, m| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); });
+                crawlsched_mdp_solver_set_control(s, c, null_mut()); crawlsched_control_free(c); crawlsched_mdp_solver_run(s, m, e) })),
+        row("limits", "crawlsched_mdp_solver_run", "the control's memory limit (10 bytes) is below the need", CRAWLSCHED_TOO_LARGE, "memory limit",
+            move |e| with_solver(|s, m| { let c = control(|c| { crawlsched_control_set_memory_limit(c, 10, null_mut()); });
+                crawlsched_mdp_solver_set_control(s, c, null_mut()); crawlsched_control_free(c); crawlsched_mdp_solver_run(s, m, e) })),
+        row("limits", "crawlsched_robots_solve_with_control", "the control is cancelled", CRAWLSCHED_CANCELLED, "",
+            move |e| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); }); let mut r = null_mut();
+                let st = crawlsched_robots_solve_with_control(2, 1, 1.0, 1.0, 1.0, c, &mut r, e); crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_robots_solve_with_control", "the control's memory limit (1000 bytes) is below the need", CRAWLSCHED_TOO_LARGE, "state slots",
+            move |e| { let c = control(|c| { crawlsched_control_set_memory_limit(c, 1000, null_mut()); }); let mut r = null_mut();
+                let st = crawlsched_robots_solve_with_control(2, 1, 1.0, 1.0, 1.0, c, &mut r, e); crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_threshold_optimize_with_control", "the control's iteration cap (1) is below the search space", CRAWLSCHED_TOO_LARGE, "threshold vectors",
+            move |e| { let c = control(|c| { crawlsched_control_set_max_iterations(c, 1, null_mut()); });
+                let st = with_threshold(|m| { let (mut t, mut cost, mut n) = (0u32, 0.0, 0u64);
+                    crawlsched_threshold_optimize_with_control(m, [2u32, 1].as_ptr(), 2, [1.0; 5].as_ptr(), 5, 100, c, &mut t, 1, &mut cost, &mut n, e) });
+                crawlsched_control_free(c); st }),
         // ---- mdp ----
         row("mdp", "crawlsched_mdp_builder_new", "n_states = 0 (zero size)", INVALID, "",
             move |e| { let mut b = null_mut(); crawlsched_mdp_builder_new(0, &mut b, e) }),
@@ -265,6 +298,53 @@ fn table(f: &Fixtures) -> Vec<Row> {
         row("threshold", "crawlsched_threshold_response_cdf", "out_cap = 1 for n_times = 2", CRAWLSCHED_BUFFER_TOO_SMALL, "",
             move |e| { let mut o = [0.0; 2]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [1.0, 2.0].as_ptr(), 2, o.as_mut_ptr(), 1, e) }),
         ]
+    }
+}
+
+/// A fresh control, configured by `set`.
+unsafe fn control(set: impl Fn(*const crawlsched_control_t)) -> *mut crawlsched_control_t {
+    let mut c = null_mut();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { crawlsched_control_new(&mut c, null_mut()) }, CRAWLSCHED_OK);
+    set(c);
+    c
+}
+
+/// Runs `f` with a fresh value-iteration solver and a one-state MDP.
+unsafe fn with_solver(f: impl FnOnce(*const crawlsched_mdp_solver_t, *const crawlsched_mdp_t) -> i32) -> i32 {
+    let e = null_mut();
+    let (mut b, mut m, mut s, mut a) = (null_mut(), null_mut(), null_mut(), 0u32);
+    // SAFETY: valid pointers throughout; every handle is freed.
+    unsafe {
+        assert_eq!(crawlsched_mdp_builder_new(1, &mut b, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_mdp_builder_add_action(b, 0, [0u32].as_ptr(), [1.0].as_ptr(), 1, 1.0, &mut a, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_mdp_build(b, &mut m, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_mdp_solver_new(CRAWLSCHED_MDP_VALUE_ITERATION, &mut s, e), CRAWLSCHED_OK);
+        let st = f(s, m);
+        crawlsched_mdp_solver_free(s);
+        crawlsched_mdp_free(m);
+        crawlsched_mdp_builder_free(b);
+        st
+    }
+}
+
+/// Runs `f` with a two-robot Poisson threshold model, buffer 3.
+unsafe fn with_threshold(f: impl FnOnce(*const crawlsched_threshold_model_t) -> i32) -> i32 {
+    let e = null_mut();
+    let (mut p1, mut p2, mut sv, mut m) = (null_mut(), null_mut(), null_mut(), null_mut());
+    // SAFETY: valid pointers throughout; every handle is freed.
+    unsafe {
+        assert_eq!(crawlsched_bmap_poisson_new(0.5, &mut p1, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_bmap_poisson_new(1.0, &mut p2, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_dist_exponential_new(2.0, &mut sv, e), CRAWLSCHED_OK);
+        let arr = [p1 as *const crawlsched_bmap_t, p2 as *const _];
+        assert_eq!(crawlsched_threshold_model_new(arr.as_ptr(), 2, sv, null(), 3, &mut m, e), CRAWLSCHED_OK);
+        let st = f(m);
+        crawlsched_threshold_model_free(m);
+        crawlsched_dist_free(sv);
+        crawlsched_bmap_free(p1);
+        crawlsched_bmap_free(p2);
+        st
     }
 }
 

@@ -147,7 +147,7 @@ fn out_dir(name: &str) -> PathBuf {
 /// Smaller workloads for the slow runs (sanitizers, valgrind): the full
 /// sizes run natively in `c_and_cpp_programs_pass`.
 const SMALL: &[(&str, &str)] =
-    &[("CRAWLSCHED_CHURN_CYCLES", "2000"), ("CRAWLSCHED_THREADS", "8"), ("CRAWLSCHED_THREAD_ITERS", "300")];
+    &[("CRAWLSCHED_CHURN_CYCLES", "2000"), ("CRAWLSCHED_THREADS", "8"), ("CRAWLSCHED_THREAD_ITERS", "300"), ("CRAWLSCHED_LIMITS_STATES", "2000")];
 
 #[test]
 fn c_and_cpp_programs_pass() {

@@ -203,7 +203,8 @@ func (s *MDPSolver) SetCriterion(criterion MDPCriterion, discount, tau float64) 
 	return check(st, &e)
 }
 
-// Run solves mdp. ErrNotConverged leaves the best answer so far readable.
+// Run solves mdp. ErrNotConverged and ErrCancelled (see SetControl) leave
+// the best answer so far readable, with Stats().Converged false.
 func (s *MDPSolver) Run(mdp *MDP) error {
 	p, err := s.ptr()
 	if err != nil {

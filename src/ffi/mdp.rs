@@ -5,10 +5,14 @@
 //! CRAWLSCHED_NOT_CONVERGED from crawlsched_mdp_solver_run(), but keeps the
 //! best answer so far: the read functions (gain, values, policy, stats)
 //! then return it with CRAWLSCHED_OK, and stats report converged = 0.
+//! The same holds for a run cancelled through its control
+//! (crawlsched_mdp_solver_set_control()): CRAWLSCHED_CANCELLED, the best
+//! answer so far kept, converged = 0.
 
 #![allow(non_camel_case_types)]
 
 use super::common::*;
+use super::limits::{crawlsched_control_t, control_in};
 use crate::mdp::{Criterion, Mdp, MdpBuilder, Method, Options, Solution, Stopping, solve};
 use std::sync::Mutex;
 
@@ -69,6 +73,9 @@ pub struct crawlsched_mdp_solver_t {
 impl_handle!(crawlsched_mdp_solver_t, "MDP solver", 0x6372_6177_6d64_736f);
 
 /// Starts an MDP with n_states states (1 <= n_states < 2^32) and no action.
+/// CRAWLSCHED_TOO_LARGE when even one action per state would exceed the
+/// process-wide memory cap (44 bytes per state); add_action checks the
+/// cap again as the model grows.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_mdp_builder_new(
     n_states: usize,
@@ -266,10 +273,34 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_criterion(
     })
 }
 
+/// Attaches a control (NULL: detach) to the solver's later runs: its
+/// memory cap replaces the process-wide default, its iteration cap lowers
+/// the solver's (crawlsched_mdp_solver_set_limits()), and cancelling it
+/// from another thread stops a running crawlsched_mdp_solver_run() within
+/// one iteration (one sweep, or one policy evaluation). The solver keeps
+/// its own reference: the control may be freed at any time.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_set_control(
+    s: *const crawlsched_mdp_solver_t,
+    ctl: *const crawlsched_control_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        let control = unsafe { control_in(ctl)? };
+        lock(&h.inner, "MDP solver")?.options.control = control;
+        Ok(())
+    })
+}
+
 /// Solves `mdp` and keeps the result in the solver. Returns
-/// CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached; the best
-/// answer so far is then readable with the crawlsched_mdp_solver_* read
-/// functions. If the arguments are refused (NULL or wrong handle) the
+/// CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached, and
+/// CRAWLSCHED_CANCELLED if its control was cancelled (see
+/// crawlsched_mdp_solver_set_control()); in both cases the best answer so
+/// far is readable with the crawlsched_mdp_solver_* read functions, and
+/// crawlsched_mdp_solver_stats() reports converged = 0. A run whose
+/// memory estimate exceeds the cap gives CRAWLSCHED_TOO_LARGE before
+/// allocating. If the arguments are refused (NULL or wrong handle) the
 /// previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
 /// when policy iteration meets a multichain policy) discards it.
 #[unsafe(no_mangle)]
@@ -285,7 +316,14 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_run(
         g.last = None;
         let sol = solve(&m.inner, &g.options)?;
         let (converged, it, lo, hi) = (sol.converged, sol.iterations, sol.bound_lo, sol.bound_hi);
+        let cancelled = sol.cancelled;
         g.last = Some(sol);
+        if cancelled {
+            return Err(FfiError::new(
+                CRAWLSCHED_CANCELLED,
+                format!("cancelled after {it} iterations; certificate [{lo}, {hi}]; best answer kept (not converged)"),
+            ));
+        }
         if !converged {
             return Err(FfiError::new(
                 CRAWLSCHED_NOT_CONVERGED,

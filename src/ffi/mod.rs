@@ -17,6 +17,7 @@
 pub mod common;
 pub mod dist;
 pub mod freshness;
+pub mod limits;
 pub mod mdp;
 pub mod probe;
 pub mod robots;

@@ -90,6 +90,9 @@ fn write_all(dst: &mut [f64], src: &[f64], name: &str) -> FfiResult<()> {
 /// lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
 /// values >= 0), repeating with period lambda_breaks[lambda_pieces] if
 /// lambda_periodic != 0; a(t) likewise. horizon = T > 0.
+/// CRAWLSCHED_TOO_LARGE when the merged pieces over the horizon would
+/// exceed the memory cap (64 bytes per piece; see
+/// crawlsched_set_default_memory_limit()), checked before allocating.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_probe_profile_new(
     lambda_breaks: *const f64,
@@ -356,6 +359,8 @@ unsafe fn planner<'a>(p: *const crawlsched_probe_planner_t) -> FfiResult<std::sy
 
 /// A planner on `grid` = N evenly spaced candidate times over [0, T] of
 /// `profile` (copied), with minimum spacing delta >= 0 and no windows.
+/// CRAWLSCHED_TOO_LARGE when the grid would exceed the memory cap (41
+/// bytes per point), checked before allocating.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_probe_planner_new(
     profile: *const crawlsched_probe_profile_t,

@@ -6,7 +6,11 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use crate::robots::{DynamicSolution, Params, Policy, evaluate, optimal_static, solve, solve_unlimited, static_cost};
+use super::limits::{crawlsched_control_t, control_in};
+use crate::mdp::Options;
+use crate::robots::{
+    DynamicSolution, Params, Policy, evaluate, optimal_static, solve, solve_unlimited, solve_with, static_cost,
+};
 
 /// The optimal dynamic policy of one model and its measures. Immutable:
 /// shareable between threads. Free with crawlsched_robots_free().
@@ -26,7 +30,8 @@ fn size(x: u64, name: &str) -> FfiResult<usize> {
 /// Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
 /// rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0.
 /// The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
-/// beyond 2^32).
+/// beyond 2^32, or when model and solver would need more memory than the
+/// process-wide cap, checked before allocating).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_robots_solve(
     n: u64,
@@ -41,6 +46,34 @@ pub unsafe extern "C" fn crawlsched_robots_solve(
         let out = Out::new(out, "out")?;
         let p = Params::new(size(n, "n")?, size(k, "k")?, lambda, mu, gamma)?;
         let sol = solve(&p)?;
+        new_handle(crawlsched_robots_t { magic: <crawlsched_robots_t as Handle>::MAGIC, inner: sol }, out);
+        Ok(())
+    })
+}
+
+/// As crawlsched_robots_solve() under a control (NULL: none): its memory
+/// cap (else the process-wide default) is checked against the model and
+/// solver memory before anything is built, its iteration cap limits the
+/// policy-iteration steps (CRAWLSCHED_NOT_CONVERGED when reached), and
+/// cancelling it from another thread makes the call return
+/// CRAWLSCHED_CANCELLED within one policy evaluation. An interrupted solve
+/// returns no solution (*out is left alone).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_robots_solve_with_control(
+    n: u64,
+    k: u64,
+    lambda: f64,
+    mu: f64,
+    gamma: f64,
+    ctl: *const crawlsched_control_t,
+    out: *mut *mut crawlsched_robots_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let control = unsafe { control_in(ctl)? };
+        let p = Params::new(size(n, "n")?, size(k, "k")?, lambda, mu, gamma)?;
+        let sol = solve_with(&p, &Options { control, ..Options::default() })?;
         new_handle(crawlsched_robots_t { magic: <crawlsched_robots_t as Handle>::MAGIC, inner: sol }, out);
         Ok(())
     })

@@ -10,8 +10,10 @@
 
 use super::common::*;
 use super::dist::crawlsched_dist_t;
+use super::limits::{crawlsched_control_t, control_in};
 use crate::dist::{Bmap, compose, fit};
-use crate::threshold::{CostWeights, Measures, Policy, ThresholdModel, evaluate, optimize, phase_type_of, sojourn};
+use crate::limits::Control;
+use crate::threshold::{CostWeights, Measures, Policy, ThresholdModel, evaluate, optimize_with, phase_type_of, sojourn};
 
 /// A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
 /// handle may be used from any number of threads at once. Free with
@@ -373,7 +375,10 @@ pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
 /// service time; obsolescence the PH time a waiting page stays valid (NULL:
 /// pages never become obsolete); buffer the number of waiting places.
 /// Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
-/// the chain would exceed 50,000,000 states.
+/// the chain would exceed 50,000,000 states, or when evaluating it would
+/// need more memory than the process-wide cap
+/// (crawlsched_set_default_memory_limit(); message: states, bytes, limit),
+/// checked before anything is allocated.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_model_new(
     arrivals: *const *const crawlsched_bmap_t,
@@ -522,22 +527,17 @@ pub unsafe extern "C" fn crawlsched_threshold_optimize(
     out_evaluated: *mut u64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let cost_out = Out::new(out_cost, "out_cost")?;
-        let eval_out = Out::new(out_evaluated, "out_evaluated")?;
-        let need = n_modes.saturating_sub(1);
-        let dst = unsafe { out_exact(out_thresholds, out_cap, need, "out_thresholds")? };
-        let m = unsafe { handle(model, "model")? };
-        let md = unsafe { slice_in(modes, n_modes, "modes")? };
-        let w = unsafe { weights_in(weights, n_weights)? };
-        let opt = optimize(&m.inner, &to_usize(md), &w, max_evaluations)?;
-        let cost = finite("cost", opt.cost)?;
-        for (d, &t) in dst.iter_mut().zip(opt.policy.thresholds()) {
-            *d = u32::try_from(t).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "threshold exceeds uint32_t"))?;
-        }
-        cost_out.write(cost);
-        eval_out.write(opt.evaluated);
-        Ok(())
+    guard(err, || unsafe {
+        optimize_into(
+            model,
+            modes,
+            n_modes,
+            weights,
+            n_weights,
+            max_evaluations,
+            Control::default(),
+            (out_thresholds, out_cap, out_cost, out_evaluated),
+        )
     })
 }
 
@@ -611,4 +611,73 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
         dst.copy_from_slice(&values);
         Ok(())
     })
+}
+
+/// As crawlsched_threshold_optimize() under a control (NULL: none): its
+/// iteration cap lowers max_evaluations (one iteration = one threshold
+/// vector), its memory cap (else the process-wide default) applies to each
+/// evaluation, and cancelling it from another thread makes the call return
+/// CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
+/// writes no output: the best vector of an unfinished enumeration is not
+/// the optimum.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_optimize_with_control(
+    model: *const crawlsched_threshold_model_t,
+    modes: *const u32,
+    n_modes: usize,
+    weights: *const f64,
+    n_weights: usize,
+    max_evaluations: u64,
+    ctl: *const crawlsched_control_t,
+    out_thresholds: *mut u32,
+    out_cap: usize,
+    out_cost: *mut f64,
+    out_evaluated: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || unsafe {
+        let control = control_in(ctl)?;
+        optimize_into(
+            model,
+            modes,
+            n_modes,
+            weights,
+            n_weights,
+            max_evaluations,
+            control,
+            (out_thresholds, out_cap, out_cost, out_evaluated),
+        )
+    })
+}
+
+/// The body of both optimize exports.
+#[allow(clippy::too_many_arguments)]
+unsafe fn optimize_into(
+    model: *const crawlsched_threshold_model_t,
+    modes: *const u32,
+    n_modes: usize,
+    weights: *const f64,
+    n_weights: usize,
+    max_evaluations: u64,
+    control: Control,
+    (out_thresholds, out_cap, out_cost, out_evaluated): (*mut u32, usize, *mut f64, *mut u64),
+) -> FfiResult<()> {
+    let cost_out = Out::new(out_cost, "out_cost")?;
+    let eval_out = Out::new(out_evaluated, "out_evaluated")?;
+    let need = n_modes.saturating_sub(1);
+    let dst = unsafe { out_exact(out_thresholds, out_cap, need, "out_thresholds")? };
+    let m = unsafe { handle(model, "model")? };
+    let md = unsafe { slice_in(modes, n_modes, "modes")? };
+    let w = unsafe { weights_in(weights, n_weights)? };
+    let opt = optimize_with(&m.inner, &to_usize(md), &w, max_evaluations, &control)?;
+    let cost = finite("cost", opt.cost)?;
+    let mut thresholds = Vec::with_capacity(need);
+    for &t in opt.policy.thresholds() {
+        thresholds.push(u32::try_from(t).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "threshold exceeds uint32_t"))?);
+    }
+    // Written only now that every check passed.
+    dst.copy_from_slice(&thresholds);
+    cost_out.write(cost);
+    eval_out.write(opt.evaluated);
+    Ok(())
 }

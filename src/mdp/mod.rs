@@ -33,8 +33,8 @@ pub mod solve;
 pub use chain::{PolicyEvaluation, evaluate_average, evaluate_discounted, recurrent_classes};
 #[doc(hidden)]
 pub use chain::{Reduction, evaluate_average_with, evaluate_discounted_with};
-pub use model::{MAX_STATES, Mdp, MdpBuilder, ROW_SUM_TOLERANCE};
-pub use solve::{Criterion, Method, Options, Solution, Stopping, solve};
+pub use model::{MAX_STATES, Mdp, MdpBuilder, ROW_SUM_TOLERANCE, model_bytes};
+pub use solve::{Criterion, Method, Options, Solution, Stopping, solve, working_bytes};
 
 #[cfg(test)]
 mod tests;

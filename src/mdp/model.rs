@@ -117,6 +117,12 @@ fn reserve<T>(v: &mut Vec<T>, extra: usize, what: &str) -> Result<()> {
         .map_err(|_| Error::TooLarge(format!("cannot allocate {} more {what}", v.len().saturating_add(extra))))
 }
 
+/// Bytes of a model (builder or finished MDP) with these counts: 12 per
+/// state, 20 per action, 12 per transition.
+pub fn model_bytes(states: usize, actions: usize, transitions: usize) -> Option<u128> {
+    (states as u128 * 12).checked_add(actions as u128 * 20)?.checked_add(transitions as u128 * 12)
+}
+
 impl MdpBuilder {
     /// An empty MDP with `n_states` states (1 ≤ n ≤ 2³² − 1) and no actions yet.
     pub fn new(n_states: usize) -> Result<Self> {
@@ -126,6 +132,11 @@ impl MdpBuilder {
         if n_states > MAX_STATES {
             return Err(Error::TooLarge(format!("{n_states} states exceed the limit of {MAX_STATES}")));
         }
+        // Every state will need at least one action with one transition.
+        crate::limits::check_memory(
+            model_bytes(n_states, n_states, n_states),
+            &format!("an MDP of {n_states} states"),
+        )?;
         let mut counts = Vec::new();
         reserve(&mut counts, n_states, "state counters")?;
         counts.resize(n_states, 0);
@@ -183,6 +194,10 @@ impl MdpBuilder {
         if self.counts[state] == u32::MAX {
             return Err(Error::TooLarge(format!("state {state} has too many actions")));
         }
+        crate::limits::check_memory(
+            model_bytes(self.n_states, self.cost.len() + 1, self.next.len() + next.len()),
+            &format!("an MDP of {} states", self.n_states),
+        )?;
         reserve(&mut self.next, next.len(), "transitions")?;
         reserve(&mut self.prob, next.len(), "transitions")?;
         reserve(&mut self.row_start, 1, "actions")?;

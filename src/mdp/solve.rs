@@ -8,6 +8,7 @@
 use super::chain::{PolicyEvaluation, evaluate_average, evaluate_discounted, recurrent_classes};
 use super::model::Mdp;
 use crate::error::{Error, Result};
+use crate::limits::Control;
 
 /// What is minimised.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,6 +73,10 @@ pub struct Options {
     /// Starting policy of policy iteration (default: greedy after a short
     /// relative value iteration).
     pub initial_policy: Option<Vec<u32>>,
+    /// Memory cap, extra iteration cap and cancel flag. Checked once per
+    /// iteration (sweep or policy evaluation); a cancelled solve returns
+    /// the best answer so far with `cancelled` set (see [`Solution`]).
+    pub control: Control,
 }
 
 impl Default for Options {
@@ -85,6 +90,7 @@ impl Default for Options {
             stopping: Stopping::Span,
             reference_state: 0,
             initial_policy: None,
+            control: Control::default(),
         }
     }
 }
@@ -106,8 +112,12 @@ pub struct Solution {
     pub policy: Vec<u32>,
     /// Iterations performed.
     pub iterations: usize,
-    /// Whether the stopping rule was met within the iteration limit.
+    /// Whether the stopping rule was met within the iteration limit
+    /// (false when stopped by the iteration limit or cancelled).
     pub converged: bool,
+    /// Whether the solve stopped because its control was cancelled (then
+    /// `converged` is false and the answer is the best so far).
+    pub cancelled: bool,
     /// Recurrent classes of the chain of `policy` (1 = unichain).
     pub recurrent_classes: usize,
     /// The aperiodicity τ actually used (1 when none).
@@ -120,6 +130,11 @@ impl Solution {
     pub fn into_result(self) -> Result<Solution> {
         if self.converged {
             Ok(self)
+        } else if self.cancelled {
+            Err(Error::Cancelled(format!(
+                "stopped after {} iterations; gain in [{}, {}]",
+                self.iterations, self.bound_lo, self.bound_hi
+            )))
         } else {
             Err(Error::NotConverged(format!(
                 "stopped after {} iterations; gain in [{}, {}]",
@@ -198,6 +213,10 @@ fn sweep(mdp: &Mdp, h: &[f64], factor: f64, th: &mut [f64], policy: &mut [u32]) 
 /// certificate); errors only for invalid options or a failed evaluation.
 pub fn solve(mdp: &Mdp, options: &Options) -> Result<Solution> {
     check_options(mdp, options)?;
+    options.control.check_memory(
+        working_bytes(mdp, options.method),
+        &format!("solving an MDP of {} states", mdp.n_states),
+    )?;
     match (options.method, options.criterion) {
         (Method::PolicyIteration, Criterion::Average) => policy_iteration_average(mdp, options),
         (Method::PolicyIteration, Criterion::Discounted(b)) => policy_iteration_discounted(mdp, options, b),
@@ -206,6 +225,32 @@ pub fn solve(mdp: &Mdp, options: &Options) -> Result<Solution> {
         (_, Criterion::Average) => value_iteration_average(mdp, options, None),
         (_, Criterion::Discounted(b)) => value_iteration_discounted(mdp, options, b),
     }
+}
+
+/// Bytes a solve holds besides the model: value vectors, policies and the
+/// recurrent-class search (about 44 bytes per state); policy iteration adds
+/// the sparse LU of one policy's chain, counted as four copies of its
+/// matrix (16 bytes per entry, the factors' fill-in included). A lower
+/// estimate for badly filling chains, which is what a guard needs.
+pub fn working_bytes(mdp: &Mdp, method: Method) -> Option<u128> {
+    let n = mdp.n_states as u128;
+    let vectors = n.checked_mul(44)?;
+    if method != Method::PolicyIteration {
+        return Some(vectors);
+    }
+    // One action per state: about transitions / actions entries per row.
+    let per_row = (mdp.n_transitions() as u128).div_ceil((mdp.n_actions_total() as u128).max(1));
+    let entries = n.checked_mul(per_row + 1)?;
+    vectors.checked_add(entries.checked_mul(16 * 4)?)
+}
+
+/// Marks a best-so-far answer of a cancelled solve.
+fn mark(mut sol: Solution, cancelled: bool) -> Solution {
+    if cancelled {
+        sol.cancelled = true;
+        sol.converged = false;
+    }
+    sol
 }
 
 fn finish_average(
@@ -234,6 +279,7 @@ fn finish_average(
         policy,
         iterations,
         converged,
+        cancelled: false,
         recurrent_classes: classes,
         aperiodicity: tau,
     })
@@ -246,13 +292,18 @@ fn value_iteration_average(mdp: &Mdp, o: &Options, limit: Option<usize>) -> Resu
     let tau = choose_tau(mdp, o);
     let relative = o.method != Method::ValueIteration;
     let x_hat = o.reference_state;
-    let max_it = limit.unwrap_or(o.max_iterations);
+    let max_it = o.control.iteration_limit(limit.unwrap_or(o.max_iterations));
     let mut h = vec![0.0; n];
     let mut th = vec![0.0; n];
     let mut policy = vec![0u32; n];
     let mut converged = false;
+    let mut cancelled = false;
     let mut it = 0;
     while it < max_it {
+        if o.control.is_cancelled() {
+            cancelled = true;
+            break;
+        }
         it += 1;
         let (lo, hi) = sweep(mdp, &h, 1.0, &mut th, &mut policy);
         if !(lo.is_finite() && hi.is_finite()) {
@@ -276,7 +327,7 @@ fn value_iteration_average(mdp: &Mdp, o: &Options, limit: Option<usize>) -> Resu
             break;
         }
     }
-    finish_average(mdp, h, x_hat, it, converged, tau)
+    finish_average(mdp, h, x_hat, it, converged, tau).map(|s| mark(s, cancelled))
 }
 
 /// Gauss–Seidel with a running gain estimate g: in state order,
@@ -293,8 +344,14 @@ fn gauss_seidel_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let mut pol = vec![0u32; n];
     let mut g = 0.0;
     let mut converged = false;
+    let mut cancelled = false;
+    let max_it = o.control.iteration_limit(o.max_iterations);
     let mut it = 0;
-    while it < o.max_iterations {
+    while it < max_it {
+        if o.control.is_cancelled() {
+            cancelled = true;
+            break;
+        }
         it += 1;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for s in 0..n {
@@ -327,7 +384,7 @@ fn gauss_seidel_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
             }
         }
     }
-    finish_average(mdp, h, x_hat, it, converged, tau)
+    finish_average(mdp, h, x_hat, it, converged, tau).map(|s| mark(s, cancelled))
 }
 
 /// Symmetric Gauss–Seidel sweeps of the optimality operator between two
@@ -385,11 +442,17 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
             // Warm start: a greedy policy after a few relative sweeps is
             // usually unichain and close to optimal.
             let warm = Options { method: Method::RelativeValueIteration, ..o.clone() };
-            value_iteration_average(mdp, &warm, Some(50.min(o.max_iterations)))?.policy
+            let sol = value_iteration_average(mdp, &warm, Some(50.min(o.max_iterations)))?;
+            if sol.cancelled {
+                return Ok(Solution { iterations: 0, ..sol });
+            }
+            sol.policy
         }
     };
+    let max_it = o.control.iteration_limit(o.max_iterations);
     let mut it = 0;
-    let converged;
+    let mut converged = false;
+    let mut cancelled = false;
     let mut lookahead = true;
     // The last exact evaluation and its policy.
     let mut accepted: Option<(PolicyEvaluation, Vec<u32>)> = None;
@@ -418,8 +481,13 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
         let (changed, lo) = improve(mdp, &eval.bias, &mut policy);
         // g* lies in [lo, g].
         let done = !changed || (o.stopping == Stopping::Span && eval.gain - lo <= o.tolerance);
-        if done || it >= o.max_iterations {
+        if done || it >= max_it {
             converged = done;
+            accepted = Some((eval, evaluated));
+            break;
+        }
+        if o.control.is_cancelled() {
+            cancelled = true;
             accepted = Some((eval, evaluated));
             break;
         }
@@ -444,7 +512,7 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let mut greedy = vec![0u32; n];
     let (lo, _) = sweep(mdp, &eval.bias, 1.0, &mut th, &mut greedy);
     let (classes, _) = recurrent_classes(mdp, &evaluated)?;
-    Ok(Solution {
+    Ok(mark(Solution {
         gain: eval.gain,
         bound_lo: lo.min(eval.gain),
         bound_hi: eval.gain,
@@ -452,9 +520,10 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
         policy: evaluated,
         iterations: it,
         converged,
+        cancelled: false,
         recurrent_classes: classes,
         aperiodicity: 1.0,
-    })
+    }, cancelled))
 }
 
 fn finish_discounted(mdp: &Mdp, v: Vec<f64>, beta: f64, iterations: usize, converged: bool) -> Result<Solution> {
@@ -479,6 +548,7 @@ fn finish_discounted(mdp: &Mdp, v: Vec<f64>, beta: f64, iterations: usize, conve
         policy,
         iterations,
         converged,
+        cancelled: false,
         recurrent_classes: classes,
         aperiodicity: 1.0,
     })
@@ -492,7 +562,13 @@ fn value_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solut
     let k = beta / (1.0 - beta);
     let mut it = 0;
     let mut converged = false;
-    while it < o.max_iterations {
+    let mut cancelled = false;
+    let max_it = o.control.iteration_limit(o.max_iterations);
+    while it < max_it {
+        if o.control.is_cancelled() {
+            cancelled = true;
+            break;
+        }
         it += 1;
         let (lo, hi) = sweep(mdp, &v, beta, &mut th, &mut pol);
         std::mem::swap(&mut v, &mut th);
@@ -501,7 +577,7 @@ fn value_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solut
             break;
         }
     }
-    finish_discounted(mdp, v, beta, it, converged)
+    finish_discounted(mdp, v, beta, it, converged).map(|s| mark(s, cancelled))
 }
 
 fn gauss_seidel_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution> {
@@ -512,7 +588,13 @@ fn gauss_seidel_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution
     let k = beta / (1.0 - beta);
     let mut it = 0;
     let mut converged = false;
-    while it < o.max_iterations {
+    let mut cancelled = false;
+    let max_it = o.control.iteration_limit(o.max_iterations);
+    while it < max_it {
+        if o.control.is_cancelled() {
+            cancelled = true;
+            break;
+        }
         it += 1;
         let mut change: f64 = 0.0;
         for s in 0..n {
@@ -534,7 +616,7 @@ fn gauss_seidel_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution
             }
         }
     }
-    finish_discounted(mdp, v, beta, it, converged)
+    finish_discounted(mdp, v, beta, it, converged).map(|s| mark(s, cancelled))
 }
 
 fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution> {
@@ -547,8 +629,10 @@ fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solu
             p
         }
     };
+    let max_it = o.control.iteration_limit(o.max_iterations);
     let mut it = 0;
     let mut converged = false;
+    let mut cancelled = false;
     let mut v;
     loop {
         v = evaluate_discounted(mdp, &policy, beta)?;
@@ -575,7 +659,11 @@ fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solu
             converged = true;
             break;
         }
-        if it >= o.max_iterations {
+        if it >= max_it {
+            break;
+        }
+        if o.control.is_cancelled() {
+            cancelled = true;
             break;
         }
     }
@@ -585,5 +673,5 @@ fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solu
         sol.values = v;
         sol.policy = policy;
     }
-    Ok(sol)
+    Ok(mark(sol, cancelled))
 }

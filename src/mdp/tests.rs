@@ -296,3 +296,72 @@ fn policy_iteration_on_shared_rows_matches_brute_force() {
         assert!(s.converged && (s.gain - g).abs() < 1e-10 && s.bound_lo <= g + 1e-12 && g <= s.bound_hi + 1e-12);
     }
 }
+
+#[test]
+fn cancelled_control_stops_every_method_with_the_best_answer() {
+    let m = random_mdp(30, 2, 2, 7);
+    let exact = solve(&m, &Options::default()).unwrap().gain;
+    for method in [Method::PolicyIteration, Method::RelativeValueIteration, Method::ValueIteration, Method::GaussSeidel] {
+        for criterion in [Criterion::Average, Criterion::Discounted(0.9)] {
+            let control = crate::limits::Control::new();
+            control.cancel();
+            let o = Options { method, criterion, control, ..Options::default() };
+            let s = solve(&m, &o).unwrap();
+            assert!(s.cancelled && !s.converged, "{method:?} {criterion:?}");
+            if criterion == Criterion::Average {
+                // Even a cancelled answer carries a valid certificate.
+                assert!(s.bound_lo <= exact + 1e-9 && exact <= s.bound_hi + 1e-9, "{method:?}");
+            }
+            assert!(matches!(s.into_result(), Err(Error::Cancelled(_))));
+        }
+    }
+}
+
+#[test]
+fn cancel_from_another_thread_stops_a_long_solve() {
+    // Value iteration on a 20,000-state random MDP with a tolerance it
+    // cannot reach in 10^9 sweeps: only the cancel can end it.
+    let m = random_mdp(20_000, 2, 2, 3);
+    let control = crate::limits::Control::new();
+    let o = Options {
+        method: Method::ValueIteration,
+        tolerance: 1e-300,
+        max_iterations: 1_000_000_000,
+        control: control.clone(),
+        ..Options::default()
+    };
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        control.cancel();
+    });
+    let s = solve(&m, &o).unwrap();
+    canceller.join().unwrap();
+    assert!(s.cancelled && !s.converged);
+    assert!(s.iterations < 1_000_000_000);
+}
+
+#[test]
+fn control_iteration_cap_lowers_the_limit() {
+    let m = random_mdp(30, 2, 2, 5);
+    let control = crate::limits::Control::new();
+    control.set_max_iterations(Some(4));
+    let s = solve(&m, &Options { method: Method::GaussSeidel, control, ..Options::default() }).unwrap();
+    assert_eq!(s.iterations, 4);
+    assert!(!s.converged && !s.cancelled);
+    assert!(matches!(s.into_result(), Err(Error::NotConverged(_))));
+}
+
+#[test]
+fn memory_cap_refuses_the_solve_with_states_and_bytes() {
+    let m = random_mdp(1000, 2, 2, 1);
+    let control = crate::limits::Control::new();
+    // Value iteration needs 44 bytes per state: 44,000 bytes.
+    assert_eq!(working_bytes(&m, Method::ValueIteration), Some(44_000));
+    control.set_memory_limit(Some(40_000));
+    let o = Options { method: Method::ValueIteration, control: control.clone(), ..Options::default() };
+    let e = solve(&m, &o).unwrap_err();
+    let Error::TooLarge(msg) = e else { panic!("{e:?}") };
+    assert!(msg.contains("1000 states") && msg.contains("44000 bytes") && msg.contains("40000 bytes"), "{msg}");
+    control.set_memory_limit(Some(44_000));
+    assert!(solve(&m, &o).unwrap().converged);
+}

@@ -8,6 +8,15 @@ use crate::error::{Error, Result};
 /// Largest candidate grid (N) accepted: 3 prefix arrays of N + 1 doubles.
 pub const MAX_GRID: usize = 100_000_000;
 
+/// A grid of N candidates holds t, P, A, Q (32 bytes per point) and the
+/// problem built on it `allowed` and `lo` (9 more): checked before allocating.
+fn check_grid_memory(n_grid: usize) -> Result<()> {
+    crate::limits::check_memory(
+        crate::limits::bytes(n_grid as u128 + 1, 41),
+        &format!("a candidate grid of {n_grid} points"),
+    )
+}
+
 /// The candidate times t_0 = 0 < t_1 < … < t_N = T of problem (9) with the
 /// prefix integrals P, A, Q at each, so that
 /// K[i, j] = C̄(t_i, t_j) = A_j (P_j − P_i) − (Q_j − Q_i) costs O(1) and no
@@ -30,6 +39,7 @@ impl CostTable {
         if n_grid > MAX_GRID {
             return Err(Error::TooLarge(format!("grid of {n_grid} points (limit {MAX_GRID})")));
         }
+        check_grid_memory(n_grid)?;
         let h = profile.horizon();
         let t: Vec<f64> =
             (0..=n_grid).map(|j| if j == n_grid { h } else { h * (j as f64 / n_grid as f64) }).collect();
@@ -44,6 +54,7 @@ impl CostTable {
         if times.len() - 1 > MAX_GRID {
             return Err(Error::TooLarge(format!("grid of {} points (limit {MAX_GRID})", times.len() - 1)));
         }
+        check_grid_memory(times.len() - 1)?;
         if times[0] != 0.0 || times[times.len() - 1] != profile.horizon() {
             return Err(Error::invalid(format!(
                 "grid must run from t_0 = 0 to t_N = T = {}, got [{}, {}]",

@@ -180,6 +180,11 @@ impl Problem {
 
     fn check_cells(&self, n: usize) -> Result<()> {
         let cells = n.checked_mul(self.table.len() + 1);
+        // 4-byte back-pointers plus three layers of N + 1 doubles.
+        crate::limits::check_memory(
+            cells.and_then(|c| crate::limits::bytes(c, 4)?.checked_add(crate::limits::bytes(self.table.len() + 1, 24)?)),
+            &format!("a {n}-probe schedule over {} candidates", self.table.len()),
+        )?;
         match cells {
             Some(c) if c <= MAX_LAYER_CELLS => Ok(()),
             _ => Err(Error::TooLarge(format!(

@@ -70,6 +70,12 @@ impl PiecewiseConstant {
         self.breaks[self.breaks.len() - 1]
     }
 
+    /// Pieces over `[0, horizon]` (an upper bound for a periodic function).
+    fn pieces_until(&self, horizon: f64) -> f64 {
+        let periods = if self.periodic { (horizon / self.span()).ceil() } else { 1.0 };
+        periods * (self.breaks.len() - 1) as f64
+    }
+
     /// Breakpoints in `[0, horizon]` (both ends included), for merging.
     fn breakpoints_until(&self, horizon: f64, out: &mut Vec<f64>) -> Result<()> {
         let span = self.span();
@@ -78,8 +84,7 @@ impl PiecewiseConstant {
                 "horizon {horizon} exceeds the domain [0, {span}] of a non-periodic function"
             )));
         }
-        let periods = (horizon / span).ceil();
-        let pieces = periods * (self.breaks.len() - 1) as f64;
+        let pieces = self.pieces_until(horizon);
         if pieces > MAX_PIECES as f64 {
             return Err(Error::TooLarge(format!(
                 "{pieces} pieces over the horizon (limit {MAX_PIECES})"
@@ -159,6 +164,10 @@ impl Profile {
     /// over `[0, horizon]`.
     pub fn new(intensity: PiecewiseConstant, importance: PiecewiseConstant, horizon: f64) -> Result<Self> {
         validate::positive("horizon", horizon)?;
+        // Per merged piece: both breakpoint lists, b, λ, a, P, A, Q (8 f64).
+        let pieces = intensity.pieces_until(horizon) + importance.pieces_until(horizon);
+        let need = if pieces < 1e30 { Some((pieces as u128 + 2) * 64) } else { None };
+        crate::limits::check_memory(need, &format!("a profile of {pieces} pieces over the horizon {horizon}"))?;
         let mut bl = Vec::new();
         intensity.breakpoints_until(horizon, &mut bl)?;
         let mut ba = Vec::new();

@@ -156,7 +156,19 @@ pub fn solve(params: &Params) -> Result<DynamicSolution> {
 /// As [`solve`] with chosen solver options (e.g. the paper's relative value
 /// iteration with τ = 0.99999 and relative-change stopping). A solver that
 /// stops at its iteration limit gives `NotConverged`.
+///
+/// `options.control` applies to the whole solve: its memory cap is checked
+/// against the model and solver memory before anything is built, and a
+/// cancelled control gives `Cancelled` (no partial solution).
 pub fn solve_with(params: &Params, options: &Options) -> Result<DynamicSolution> {
+    let slots = params.slots()?;
+    // Model plus the solver's working memory (policy iteration: ~300 bytes
+    // per state; value iteration: 44).
+    let per_slot = if options.method == mdp::Method::PolicyIteration { 300 } else { 44 };
+    options.control.check_memory(
+        super::model::model_bytes(slots).and_then(|b| b.checked_add(crate::limits::bytes(slots, per_slot)?)),
+        &format!("the robots MDP of {slots} state slots (N = {}, K = {})", params.n, params.k),
+    )?;
     let m = RobotsMdp::new(*params)?;
     let p = m.params;
     let sol = mdp::solve(&m.mdp, options)?.into_result()?;

@@ -99,6 +99,13 @@ impl Params {
     }
 }
 
+/// Bytes of a [`RobotsMdp`] over `slots` grid slots: the slot index (4),
+/// the state list (12) and the sparse MDP (up to 2 actions and 6
+/// transitions per state: 124).
+pub fn model_bytes(slots: usize) -> Option<u128> {
+    crate::limits::bytes(slots, 140)
+}
+
 /// The MDP of the paper for given parameters, with the map between its
 /// states and (q, r, s).
 #[derive(Debug, Clone)]
@@ -121,6 +128,7 @@ impl RobotsMdp {
     pub fn new(params: Params) -> Result<Self> {
         let p = Params::new(params.n, params.k, params.lambda, params.mu, params.gamma)?;
         let slots = p.slots()?;
+        crate::limits::check_memory(model_bytes(slots), &format!("the robots MDP of {slots} state slots"))?;
         let mut index = Vec::new();
         index.try_reserve(slots).map_err(|_| Error::TooLarge(format!("cannot allocate {slots} state slots")))?;
         index.resize(slots, u32::MAX);

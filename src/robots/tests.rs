@@ -199,3 +199,19 @@ fn parameters_are_validated() {
     assert!(static_cost(0.0, 1.0, 5, 1.0).is_err());
     assert!(optimal_static(0.1, 1.0, -0.5, 5).is_err());
 }
+
+#[test]
+fn control_cancels_and_caps_the_solve() {
+    let p = Params::new(20, 30, 0.05, 1.0, 100.0).unwrap();
+    let control = crate::limits::Control::new();
+    control.cancel();
+    let o = Options { control: control.clone(), ..Options::default() };
+    assert!(matches!(solve_with(&p, &o), Err(Error::Cancelled(_))));
+    control.reset();
+    // 3 (K+1)(N+1) = 1953 slots at 440 bytes (model and policy iteration).
+    control.set_memory_limit(Some(1953 * 440 - 1));
+    let e = solve_with(&p, &o).unwrap_err();
+    assert!(matches!(&e, Error::TooLarge(m) if m.contains("1953 state slots") && m.contains("859320 bytes")), "{e:?}");
+    control.set_memory_limit(Some(1953 * 440));
+    assert_eq!(solve_with(&p, &o).unwrap().performance, solve(&p).unwrap().performance);
+}

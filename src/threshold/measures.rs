@@ -5,6 +5,7 @@ use super::generator::generator;
 use super::model::{Policy, ThresholdModel};
 use super::solve::{residual, stationary};
 use crate::error::{Error, Result};
+use crate::limits::Control;
 use crate::validate;
 
 /// Stationary performance of the crawler under one policy.
@@ -147,6 +148,21 @@ pub fn measures_from(model: &ThresholdModel, policy: &Policy, pi: &[f64], res: f
 /// Builds the generator, solves it exactly by banded level reduction
 /// ([`stationary`]) and computes the measures.
 pub fn evaluate(model: &ThresholdModel, policy: &Policy) -> Result<Measures> {
+    evaluate_with(model, policy, &Control::default())
+}
+
+/// [`evaluate`] under a control: its memory cap (else the process default)
+/// is checked against [`super::solve::evaluation_bytes`] before building,
+/// and a cancelled control gives `Cancelled` before starting.
+pub fn evaluate_with(model: &ThresholdModel, policy: &Policy, control: &Control) -> Result<Measures> {
+    control.check("threshold evaluation", 0)?;
+    let sp = model.space();
+    let (w, m, r) = sp.phases();
+    let k = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap_or(1);
+    control.check_memory(
+        super::solve::evaluation_bytes(w, m, r, sp.max_level(), k),
+        &format!("a threshold chain of {} states", sp.len()),
+    )?;
     let q = generator(model, policy)?;
     let (pi, _) = stationary(model.space(), &q)?;
     let res = residual(&q, &pi);

@@ -50,9 +50,9 @@ pub mod simulate;
 pub mod solve;
 pub mod state;
 
-pub use measures::{CostWeights, Measures, evaluate};
+pub use measures::{CostWeights, Measures, evaluate, evaluate_with};
 pub use model::{Policy, ThresholdModel, phase_type_of};
-pub use optimize::{Optimum, optimize, search_space_size};
+pub use optimize::{Optimum, optimize, optimize_with, search_space_size};
 pub use response::{ResponseTime, Sojourn, response_time, sojourn};
 pub use simulate::{Estimate, SimMeasures, simulate, simulate_sojourns};
 pub use state::{State, StateSpace};

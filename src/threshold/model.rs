@@ -59,7 +59,18 @@ impl ThresholdModel {
             Some(ph) => (ph.alpha().to_vec(), ph.sub_generator().clone(), ph.exit_rates().to_vec()),
             None => (vec![1.0], DMatrix::zeros(1, 1), vec![0.0]),
         };
-        let space = StateSpace::new(w, service.order(), ob_alpha.len(), max_level)?;
+        let (m, r) = (service.order(), ob_alpha.len());
+        // Refused before anything is built when evaluating the chain would
+        // exceed the memory cap (StateSpace::new reports the state limit).
+        let count = StateSpace::count(w, m, r, max_level)?;
+        if count <= super::state::MAX_STATES as u128 {
+            let k = arrivals.iter().map(Bmap::max_batch).max().unwrap_or(1);
+            crate::limits::check_memory(
+                super::solve::evaluation_bytes(w, m, r, max_level, k),
+                &format!("a threshold chain of {count} states"),
+            )?;
+        }
+        let space = StateSpace::new(w, m, r, max_level)?;
         Ok(ThresholdModel { arrivals, service, obsolescence, ob_alpha, ob_sub, ob_exit, buffer, space })
     }
 

@@ -8,9 +8,10 @@
 //! always r_J). There are C(L + J − 2, J − 1) vectors; each costs one
 //! generator build and one block solve.
 
-use super::measures::{CostWeights, Measures, evaluate};
+use super::measures::{CostWeights, Measures, evaluate_with};
 use super::model::{Policy, ThresholdModel};
 use crate::error::{Error, Result};
+use crate::limits::Control;
 
 /// The best policy found and what the search cost.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,6 +51,22 @@ pub fn search_space_size(model: &ThresholdModel, modes: usize) -> u128 {
 /// `TooLarge` (with the count) when the search space exceeds `max_evaluations`.
 /// Ties keep the lexicographically first vector.
 pub fn optimize(model: &ThresholdModel, modes: &[usize], weights: &CostWeights, max_evaluations: u64) -> Result<Optimum> {
+    optimize_with(model, modes, weights, max_evaluations, &Control::default())
+}
+
+/// [`optimize`] under a control: its iteration cap lowers
+/// `max_evaluations` (one iteration = one threshold vector), its memory
+/// cap applies to each evaluation, and cancelling it stops the search
+/// between two evaluations with `Cancelled` (no partial optimum: the best
+/// vector of an unfinished enumeration is not the optimum).
+pub fn optimize_with(
+    model: &ThresholdModel,
+    modes: &[usize],
+    weights: &CostWeights,
+    max_evaluations: u64,
+    control: &Control,
+) -> Result<Optimum> {
+    let max_evaluations = control.max_iterations().map_or(max_evaluations, |c| c.min(max_evaluations));
     weights.check()?;
     let j = modes.len();
     // Validates the modes (thresholds all zero are always admissible).
@@ -67,7 +84,8 @@ pub fn optimize(model: &ThresholdModel, modes: &[usize], weights: &CostWeights, 
     let mut evaluated = 0u64;
     loop {
         let policy = Policy::new(modes.to_vec(), t.clone())?;
-        let m = evaluate(model, &policy)?;
+        control.check(&format!("threshold search ({size} vectors)"), evaluated)?;
+        let m = evaluate_with(model, &policy, control)?;
         let c = m.cost(weights);
         evaluated += 1;
         if best.as_ref().is_none_or(|b| c < b.0) {

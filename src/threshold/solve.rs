@@ -43,6 +43,55 @@ pub const MAX_BLOCK_ENTRIES: usize = 1_000_000_000;
 /// Largest chain [`dense_solve`] accepts.
 pub const MAX_DENSE_STATES: usize = 5000;
 
+/// Bytes per state that an evaluation holds besides the level blocks: the
+/// generator's triplets (8 × 24) and CSR form (8 × 16 + 8), the level
+/// offsets and the stationary vector with its copies (24).
+pub const BYTES_PER_STATE: u128 = 352;
+
+/// Bytes one evaluation (generator, banded block solve, measures) of a
+/// chain with W, M, R phases, levels 0..=`max_level` and largest batch `k`
+/// needs: [`BYTES_PER_STATE`] per state plus the dense band of
+/// [`block_entries`] (8 bytes each). `None` on overflow. No allocation and
+/// O(k + L) time with L ≤ 64 when R ≥ 2, O(k) when R = 1, so it runs before
+/// anything is built.
+pub fn evaluation_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize) -> Option<u128> {
+    let (w, m, r, l, k) = (w as u128, m as u128, r as u128, max_level as u128, k as u128);
+    let d = |i: u128| -> Option<u128> {
+        if i == 0 { Some(w) } else { w.checked_mul(m)?.checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?) }
+    };
+    // Σ_{i<j} d_i in closed form, so the band sum costs O(1) per level.
+    let prefix = |j: u128| -> Option<u128> {
+        if j == 0 {
+            return Some(0);
+        }
+        let geometric = if r == 1 { j - 1 } else { (r.checked_pow(u32::try_from(j - 1).ok()?)? - 1) / (r - 1) };
+        w.checked_add(w.checked_mul(m)?.checked_mul(geometric)?)
+    };
+    // Band entries of level i: d_i (d_{i−1} + Σ_{j=i}^{min(i+k, L)} d_j).
+    let entries = |i: u128| -> Option<u128> {
+        let below = if i == 0 { 0 } else { d(i - 1)? };
+        let right = prefix((i + k).min(l) + 1)?.checked_sub(prefix(i)?)?;
+        d(i)?.checked_mul(below.checked_add(right)?)
+    };
+    let states = prefix(l + 1)?;
+    let mut band: u128 = 0;
+    // With R = 1 (10^7 levels and more) levels 2..L−k all hold the same
+    // band: count them once, so the estimate stays O(k) instead of O(L).
+    let (lo, hi) = if r == 1 && l > k + 3 { (2, l - k) } else { (1, 0) };
+    if lo <= hi {
+        band = entries(2)?.checked_mul(hi - lo)?;
+    }
+    let mut i: u128 = 0;
+    while i <= l {
+        if i == lo && lo <= hi {
+            i = hi;
+        }
+        band = band.checked_add(entries(i)?)?;
+        i += 1;
+    }
+    states.checked_mul(BYTES_PER_STATE)?.checked_add(band.checked_mul(8)?)
+}
+
 /// Largest upward level jump of the generator (the maximum admitted batch);
 /// `Numerical` if an entry goes down more than one level.
 pub fn bandwidth(space: &StateSpace, q: &CsMat<f64>) -> Result<usize> {

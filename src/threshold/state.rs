@@ -61,6 +61,14 @@ impl StateSpace {
     /// Number of states W + W·M·Σ_{i=1}^{L} R^{i−1}, exactly (u128 saturates
     /// only beyond 3.4e38, reported as such).
     pub fn count(w: usize, m: usize, r: usize, max_level: usize) -> Result<u128> {
+        if r == 1 {
+            // Closed form: a buffer of 10^7 levels costs no loop (the loop
+            // below ends within ~128 levels for R >= 2, by overflow).
+            return (w as u128 * m as u128)
+                .checked_mul(max_level as u128)
+                .and_then(|x| x.checked_add(w as u128))
+                .ok_or_else(|| Error::TooLarge("the chain's state count overflows 128 bits".into()));
+        }
         let mut total: u128 = w as u128;
         let mut level: u128 = (w as u128) * (m as u128);
         for i in 1..=max_level {
@@ -172,5 +180,17 @@ mod tests {
         }
         assert!(matches!(StateSpace::new(2, 2, 2, 40), Err(Error::TooLarge(m)) if m.contains("states")));
         assert!(matches!(StateSpace::new(3, 3, 3, 200), Err(Error::TooLarge(_))));
+    }
+
+    #[test]
+    fn count_with_one_obsolescence_phase_is_the_level_sum() {
+        for (w, m, l) in [(1, 1, 0), (1, 1, 7), (2, 3, 5), (3, 1, 40)] {
+            let sum: usize = (0..=l).map(|i| StateSpace::level_size_of(w, m, 1, i)).sum();
+            assert_eq!(StateSpace::count(w, m, 1, l).unwrap(), sum as u128);
+            assert_eq!(StateSpace::new(w, m, 1, l).unwrap().len(), sum);
+        }
+        // A 4e9-level buffer is counted without a loop, and refused.
+        assert_eq!(StateSpace::count(1, 1, 1, u32::MAX as usize).unwrap(), 1 + u32::MAX as u128);
+        assert!(matches!(StateSpace::count(usize::MAX, usize::MAX, 1, usize::MAX), Err(Error::TooLarge(_))));
     }
 }

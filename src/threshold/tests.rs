@@ -429,3 +429,47 @@ fn large_levels_use_the_iterative_method() {
     let diff = pi.iter().zip(&exact).fold(0.0_f64, |m, (x, y)| m.max((x - y).abs()));
     assert!(diff < 1e-12, "max difference {diff}");
 }
+
+#[test]
+fn evaluation_bytes_match_the_band_the_block_solver_allocates() {
+    // The closed-form estimate equals the per-state bytes plus 8 bytes per
+    // entry of the band block_entries() counts from the built state space.
+    for seed in 0..6 {
+        let model = random_model(seed);
+        let sp = model.space();
+        let (w, m, r) = sp.phases();
+        let k = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap();
+        let band = super::solve::block_entries(sp, k).unwrap() as u128;
+        let want = super::solve::BYTES_PER_STATE * sp.len() as u128 + 8 * band;
+        assert_eq!(super::solve::evaluation_bytes(w, m, r, sp.max_level(), k), Some(want), "seed {seed}");
+    }
+    let model = poisson_model(1.0, 2.0, Some(0.5), 40);
+    let band = super::solve::block_entries(model.space(), 1).unwrap() as u128;
+    assert_eq!(super::solve::evaluation_bytes(1, 1, 1, 41, 1), Some(352 * 42 + 8 * band));
+}
+
+#[test]
+fn control_caps_memory_and_cancels_the_search() {
+    use crate::limits::Control;
+    let model = poisson_model(1.0, 2.0, Some(0.5), 40);
+    let policy = Policy::fixed(1).unwrap();
+    let control = Control::new();
+    control.set_memory_limit(Some(1000));
+    let e = evaluate_with(&model, &policy, &control).unwrap_err();
+    assert!(matches!(&e, Error::TooLarge(m) if m.contains("42 states") && m.contains("memory limit")), "{e:?}");
+    control.set_memory_limit(None);
+    assert_eq!(evaluate_with(&model, &policy, &control).unwrap(), evaluate(&model, &policy).unwrap());
+    let w = CostWeights { loss: 3.0, obsolescence: 1.0, response: 0.2, robots: 0.5, starvation: 2.0 };
+    let arrivals = vec![Bmap::poisson(0.5).unwrap(), Bmap::poisson(1.0).unwrap()];
+    let two = ThresholdModel::new(arrivals, PhaseType::exponential(2.0).unwrap(), None, 10).unwrap();
+    control.cancel();
+    let e = optimize_with(&two, &[2, 1], &w, 1000, &control).unwrap_err();
+    assert!(matches!(&e, Error::Cancelled(m) if m.contains("after 0 iterations")), "{e:?}");
+    control.reset();
+    control.set_max_iterations(Some(5));
+    // 11 vectors needed, the control allows 5: refused before any work.
+    let e = optimize_with(&two, &[2, 1], &w, 1000, &control).unwrap_err();
+    assert!(matches!(&e, Error::TooLarge(m) if m.contains("11 threshold vectors")), "{e:?}");
+    control.set_max_iterations(None);
+    assert_eq!(optimize_with(&two, &[2, 1], &w, 1000, &control).unwrap(), optimize(&two, &[2, 1], &w, 1000).unwrap());
+}

@@ -1,0 +1,196 @@
+package crawlsched
+
+/*
+#include "crawlsched.h"
+*/
+import "C"
+
+import "runtime"
+
+// Control carries a memory cap, an iteration cap and a cancel flag for long
+// computations (crawlsched_control_t). Cancel may be called from any
+// goroutine while a computation that uses the control runs in another:
+// that computation then returns ErrCancelled within one iteration. A
+// computation keeps its own reference, so closing the control while it
+// runs is safe (it just can no longer be cancelled). Close must not race
+// with other calls on the same Control.
+type Control struct{ p *C.crawlsched_control_t }
+
+// NewControl is a control that is not cancelled and sets no limit of its
+// own (the process-wide default memory cap applies).
+func NewControl() (*Control, error) {
+	var e cerr
+	var p *C.crawlsched_control_t
+	st := C.crawlsched_control_new(&p, &e)
+	if err := check(st, &e); err != nil {
+		return nil, err
+	}
+	c := &Control{p}
+	runtime.SetFinalizer(c, (*Control).Close)
+	return c, nil
+}
+
+// Close frees the control. Idempotent.
+func (c *Control) Close() error {
+	if c != nil && c.p != nil {
+		C.crawlsched_control_free(c.p)
+		c.p = nil
+		runtime.SetFinalizer(c, nil)
+	}
+	return nil
+}
+
+func (c *Control) ptr() (*C.crawlsched_control_t, error) {
+	if c == nil || c.p == nil {
+		return nil, closedErr("Control")
+	}
+	return c.p, nil
+}
+
+// optional is the C pointer of c, or NULL for a nil *Control (no control).
+func (c *Control) optional() (*C.crawlsched_control_t, error) {
+	if c == nil {
+		return nil, nil
+	}
+	return c.ptr()
+}
+
+// SetMemoryLimit sets the memory cap in bytes of computations using the
+// control: 0 returns to the process-wide default, math.MaxUint64 is unlimited.
+func (c *Control) SetMemoryLimit(bytes uint64) error {
+	p, err := c.ptr()
+	if err != nil {
+		return err
+	}
+	var e cerr
+	st := C.crawlsched_control_set_memory_limit(p, C.uint64_t(bytes), &e)
+	runtime.KeepAlive(c)
+	return check(st, &e)
+}
+
+// SetMaxIterations caps the iterations (sweeps, policy-iteration steps,
+// threshold vectors) of computations using the control; 0 removes the cap.
+// Reaching it gives ErrNotConverged (ErrTooLarge for a threshold search
+// that would need more vectors).
+func (c *Control) SetMaxIterations(n uint64) error {
+	p, err := c.ptr()
+	if err != nil {
+		return err
+	}
+	var e cerr
+	st := C.crawlsched_control_set_max_iterations(p, C.uint64_t(n), &e)
+	runtime.KeepAlive(c)
+	return check(st, &e)
+}
+
+// Cancel raises the flag: computations using the control return
+// ErrCancelled at their next check, and later ones at once, until Reset.
+func (c *Control) Cancel() error {
+	p, err := c.ptr()
+	if err != nil {
+		return err
+	}
+	var e cerr
+	st := C.crawlsched_control_cancel(p, &e)
+	runtime.KeepAlive(c)
+	return check(st, &e)
+}
+
+// Reset clears the cancel flag (limits are kept).
+func (c *Control) Reset() error {
+	p, err := c.ptr()
+	if err != nil {
+		return err
+	}
+	var e cerr
+	st := C.crawlsched_control_reset(p, &e)
+	runtime.KeepAlive(c)
+	return check(st, &e)
+}
+
+// IsCancelled reports whether Cancel was called since the last Reset.
+func (c *Control) IsCancelled() (bool, error) {
+	p, err := c.ptr()
+	if err != nil {
+		return false, err
+	}
+	var e cerr
+	var out C.int32_t
+	st := C.crawlsched_control_is_cancelled(p, &out, &e)
+	runtime.KeepAlive(c)
+	if err := check(st, &e); err != nil {
+		return false, err
+	}
+	return out != 0, nil
+}
+
+// SetDefaultMemoryLimit sets the process-wide memory cap in bytes (0:
+// unlimited) for computations whose control sets none. Initially it is
+// the machine's physical memory.
+func SetDefaultMemoryLimit(bytes uint64) { C.crawlsched_set_default_memory_limit(C.uint64_t(bytes)) }
+
+// DefaultMemoryLimit is the process-wide memory cap in bytes (0: unlimited).
+func DefaultMemoryLimit() uint64 { return uint64(C.crawlsched_get_default_memory_limit()) }
+
+// SetControl attaches c to the solver's later runs (nil detaches): its
+// memory cap, its iteration cap, and cancellation from another goroutine
+// (Run then returns ErrCancelled and keeps the best answer so far, with
+// Stats().Converged false).
+func (s *MDPSolver) SetControl(c *Control) error {
+	p, err := s.ptr()
+	if err != nil {
+		return err
+	}
+	cp, err := c.optional()
+	if err != nil {
+		return err
+	}
+	var e cerr
+	st := C.crawlsched_mdp_solver_set_control(p, cp, &e)
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(c)
+	return check(st, &e)
+}
+
+// SolveRobotsWithControl is SolveRobots under a control (nil: none); an
+// interrupted solve returns ErrCancelled or ErrNotConverged and no solution.
+func SolveRobotsWithControl(n, k uint64, lambda, mu, gamma float64, c *Control) (*Robots, error) {
+	cp, err := c.optional()
+	if err != nil {
+		return nil, err
+	}
+	var e cerr
+	var p *C.crawlsched_robots_t
+	st := C.crawlsched_robots_solve_with_control(C.uint64_t(n), C.uint64_t(k), C.double(lambda), C.double(mu), C.double(gamma), cp, &p, &e)
+	runtime.KeepAlive(c)
+	return wrapRobots(p, check(st, &e))
+}
+
+// OptimizeWithControl is Optimize under a control (nil: none): its
+// iteration cap lowers maxEvaluations, and cancelling it stops the search
+// with ErrCancelled and no result.
+func (m *ThresholdModel) OptimizeWithControl(modes []uint32, weights []float64, maxEvaluations uint64, c *Control) (ThresholdPlan, error) {
+	p, err := m.ptr()
+	if err != nil {
+		return ThresholdPlan{}, err
+	}
+	cp, err := c.optional()
+	if err != nil {
+		return ThresholdPlan{}, err
+	}
+	n := len(modes) - 1
+	if n < 0 {
+		n = 0
+	}
+	out := make([]uint32, n)
+	var e cerr
+	var cost C.double
+	var ev C.uint64_t
+	st := C.crawlsched_threshold_optimize_with_control(p, u32p(modes), sz(len(modes)), f64p(weights), sz(len(weights)), C.uint64_t(maxEvaluations), cp, u32p(out), sz(len(out)), &cost, &ev, &e)
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
+	if err := check(st, &e); err != nil {
+		return ThresholdPlan{}, err
+	}
+	return ThresholdPlan{out, float64(cost), uint64(ev)}, nil
+}

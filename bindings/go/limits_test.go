@@ -1,0 +1,175 @@
+package crawlsched
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+)
+
+// randomMDP has n states with two actions each (to s+1 and two random
+// states, random costs): value iteration never reaches a span of 1e-300.
+func randomMDP(t *testing.T, n int) *MDP {
+	t.Helper()
+	rng := rand.New(rand.NewSource(1))
+	b, err := NewMDPBuilder(n)
+	ok(t, err)
+	defer b.Close()
+	for s := 0; s < n; s++ {
+		for a := 0; a < 2; a++ {
+			w := []float64{0.2 + rng.Float64(), rng.Float64(), rng.Float64()}
+			sum := w[0] + w[1] + w[2]
+			p := []float64{w[0] / sum, w[1] / sum, 1 - w[0]/sum - w[1]/sum}
+			next := []uint32{uint32((s + 1) % n), uint32(rng.Intn(n)), uint32(rng.Intn(n))}
+			_, err := b.AddAction(uint32(s), next, p, 10*rng.Float64())
+			ok(t, err)
+		}
+	}
+	m, err := b.Build()
+	ok(t, err)
+	return m
+}
+
+func TestControlCancelsALongSolveFromAnotherGoroutine(t *testing.T) {
+	m := randomMDP(t, 5000)
+	defer m.Close()
+	c, err := NewControl()
+	ok(t, err)
+	defer c.Close()
+	s, err := NewMDPSolver(ValueIteration)
+	ok(t, err)
+	defer s.Close()
+	ok(t, s.SetLimits(1e-300, 1<<40, StopSpan))
+	ok(t, s.SetControl(c))
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		if err := c.Cancel(); err != nil {
+			t.Error(err)
+		}
+	}()
+	wantErr(t, "Run", s.Run(m), ErrCancelled)
+	st, err := s.Stats()
+	ok(t, err)
+	if st.Converged || st.Iterations == 0 {
+		t.Errorf("stats after cancel: %+v", st)
+	}
+	g, lo, hi, err := s.Gain()
+	ok(t, err)
+	if !(lo <= g && g <= hi) {
+		t.Errorf("gain %v outside [%v, %v]", g, lo, hi)
+	}
+	v, err := s.Values()
+	ok(t, err)
+	if len(v) != 5000 {
+		t.Errorf("%d values", len(v))
+	}
+	cancelled, err := c.IsCancelled()
+	ok(t, err)
+	if !cancelled {
+		t.Error("IsCancelled = false after Cancel")
+	}
+	// Reset: the control's iteration cap stops the run instead.
+	ok(t, c.Reset())
+	ok(t, c.SetMaxIterations(3))
+	wantErr(t, "Run", s.Run(m), ErrNotConverged)
+	st, err = s.Stats()
+	ok(t, err)
+	if st.Iterations != 3 || st.Converged {
+		t.Errorf("stats with an iteration cap of 3: %+v", st)
+	}
+	// A memory cap below the 44 bytes per state value iteration needs.
+	ok(t, c.SetMemoryLimit(44*5000-1))
+	err = s.Run(m)
+	wantErr(t, "Run", err, ErrTooLarge)
+	if err != nil && !strings.Contains(err.Error(), "5000 states") {
+		t.Errorf("message lacks the state count: %v", err)
+	}
+	// Detached: the solver's own limits again.
+	ok(t, s.SetControl(nil))
+	ok(t, s.SetLimits(1e-6, 100000, StopSpan))
+	ok(t, s.Run(m))
+}
+
+func TestControlOnRobotsAndThresholdSearch(t *testing.T) {
+	c, err := NewControl()
+	ok(t, err)
+	defer c.Close()
+	plain, err := SolveRobots(7, 5, 0.1, 1, 0.4)
+	ok(t, err)
+	defer plain.Close()
+	r, err := SolveRobotsWithControl(7, 5, 0.1, 1, 0.4, c)
+	ok(t, err)
+	defer r.Close()
+	c1, _, _, err := plain.Cost()
+	ok(t, err)
+	c2, _, _, err := r.Cost()
+	ok(t, err)
+	if c1 != c2 {
+		t.Errorf("cost with control %v, without %v", c2, c1)
+	}
+	r2, err := SolveRobotsWithControl(7, 5, 0.1, 1, 0.4, nil)
+	ok(t, err)
+	r2.Close()
+	ok(t, c.Cancel())
+	_, err = SolveRobotsWithControl(7, 5, 0.1, 1, 0.4, c)
+	wantErr(t, "SolveRobotsWithControl", err, ErrCancelled)
+
+	p1, err := NewPoissonBMAP(0.5)
+	ok(t, err)
+	p2, err := NewPoissonBMAP(1)
+	ok(t, err)
+	sv, err := NewExponential(2)
+	ok(t, err)
+	m, err := NewThresholdModel([]*BMAP{p1, p2}, sv, nil, 10)
+	ok(t, err)
+	defer m.Close()
+	w := []float64{3, 1, 0.2, 0.5, 2}
+	_, err = m.OptimizeWithControl([]uint32{2, 1}, w, 1000, c)
+	wantErr(t, "OptimizeWithControl", err, ErrCancelled)
+	ok(t, c.Reset())
+	got, err := m.OptimizeWithControl([]uint32{2, 1}, w, 1000, c)
+	ok(t, err)
+	want, err := m.Optimize([]uint32{2, 1}, w, 1000)
+	ok(t, err)
+	if got.Cost != want.Cost || got.Evaluated != 11 || got.Thresholds[0] != want.Thresholds[0] {
+		t.Errorf("with control %+v, without %+v", got, want)
+	}
+	ok(t, c.SetMaxIterations(5))
+	_, err = m.OptimizeWithControl([]uint32{2, 1}, w, 1000, c)
+	wantErr(t, "OptimizeWithControl", err, ErrTooLarge)
+	_, err = m.OptimizeWithControl([]uint32{2, 1}, w, 1000, nil)
+	ok(t, err)
+}
+
+func TestDefaultMemoryLimitRefusesBigModels(t *testing.T) {
+	initial := DefaultMemoryLimit()
+	defer SetDefaultMemoryLimit(initial)
+	SetDefaultMemoryLimit(64 << 20)
+	if DefaultMemoryLimit() != 64<<20 {
+		t.Fatalf("DefaultMemoryLimit = %d", DefaultMemoryLimit())
+	}
+	_, err := NewMDPBuilder(4000000000)
+	wantErr(t, "NewMDPBuilder(4e9)", err, ErrTooLarge)
+	if err != nil && !strings.Contains(err.Error(), "4000000000 states") {
+		t.Errorf("message lacks the state count: %v", err)
+	}
+	_, err = SolveRobots(1000, 10000, 0.001, 1, 1)
+	wantErr(t, "SolveRobots(1000, 10000)", err, ErrTooLarge)
+}
+
+func TestClosedControlIsRefused(t *testing.T) {
+	c, err := NewControl()
+	ok(t, err)
+	ok(t, c.Close())
+	ok(t, c.Close())
+	wantErr(t, "Cancel", c.Cancel(), ErrNullArgument)
+	_, err = c.IsCancelled()
+	wantErr(t, "IsCancelled", err, ErrNullArgument)
+	wantErr(t, "SetMemoryLimit", c.SetMemoryLimit(1), ErrNullArgument)
+	wantErr(t, "SetMaxIterations", c.SetMaxIterations(1), ErrNullArgument)
+	wantErr(t, "Reset", c.Reset(), ErrNullArgument)
+	s, err := NewMDPSolver(ValueIteration)
+	ok(t, err)
+	defer s.Close()
+	wantErr(t, "SetControl", s.SetControl(c), ErrNullArgument)
+}
