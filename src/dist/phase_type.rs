@@ -176,6 +176,11 @@ impl PhaseType {
         for j in 1..=k {
             v = lu.solve(&v).unwrap_or_else(|| DVector::from_element(n, f64::NAN));
             fact *= f64::from(j);
+            // From j = 171 on, j! is infinite and so is the result (or NaN):
+            // stop rather than run up to 2^32 solves.
+            if fact.is_infinite() {
+                break;
+            }
         }
         fact * self.alpha.dot(&v)
     }
