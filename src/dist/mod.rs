@@ -116,23 +116,21 @@ impl Distribution {
         }
         let kf = f64::from(k);
         match self {
-            Distribution::Deterministic { value } => value.powi(k as i32),
+            Distribution::Deterministic { value } => pow_u32(*value, k),
             // E[X^k] = k!/rate^k
-            Distribution::Exponential { rate } => (1..=k).map(|j| f64::from(j) / rate).product(),
+            Distribution::Exponential { rate } => settled_product((1..=k).map(|j| f64::from(j) / rate)),
             // E[X^k] = Γ(shape+k)/(Γ(shape) rate^k) = Π_{j<k} (shape+j)/rate
             Distribution::Erlang { k: n, rate } => {
-                (0..k).map(|j| (f64::from(*n) + f64::from(j)) / rate).product()
+                settled_product((0..k).map(|j| (f64::from(*n) + f64::from(j)) / rate))
             }
-            Distribution::Gamma { shape, rate } => {
-                (0..k).map(|j| (shape + f64::from(j)) / rate).product()
-            }
+            Distribution::Gamma { shape, rate } => settled_product((0..k).map(|j| (shape + f64::from(j)) / rate)),
             Distribution::HyperExponential { probs, rates } => {
-                let fact: f64 = (1..=k).map(f64::from).product();
+                let fact = settled_product((1..=k).map(f64::from));
                 probs.iter().zip(rates).map(|(p, r)| p * fact / r.powf(kf)).sum()
             }
             Distribution::PhaseType(ph) => ph.moment(k),
             Distribution::Empirical { samples } => {
-                samples.iter().map(|x| x.powi(k as i32)).sum::<f64>() / samples.len() as f64
+                samples.iter().map(|&x| pow_u32(x, k)).sum::<f64>() / samples.len() as f64
             }
         }
     }
@@ -190,6 +188,11 @@ impl Distribution {
                 let mut term = (-rx).exp();
                 let mut tail = 0.0;
                 for j in 0..*k {
+                    // A term that underflowed stays 0: the rest adds nothing
+                    // (without this, k = 2^32 - 1 took four billion steps).
+                    if term == 0.0 {
+                        break;
+                    }
                     tail += term;
                     term *= rx / f64::from(j + 1);
                 }
@@ -211,6 +214,11 @@ impl Distribution {
         match self {
             Distribution::Deterministic { value } => *value,
             Distribution::Exponential { rate } => exp_sample(rng, *rate),
+            // A sum of k exponentials; for large k the same law by Gamma(k)
+            // sampling in O(1) (k = 2^32 - 1 took four billion draws).
+            Distribution::Erlang { k, rate } if *k > ERLANG_SUM_MAX => {
+                rand_distr::Gamma::new(f64::from(*k), 1.0 / rate).map_or(f64::NAN, |g| g.sample(rng))
+            }
             Distribution::Erlang { k, rate } => (0..*k).map(|_| exp_sample(rng, *rate)).sum(),
             Distribution::Gamma { shape, rate } => {
                 // Parameters were validated at construction, so this cannot fail.
@@ -319,6 +327,31 @@ pub(crate) fn ln_gamma(x: f64) -> f64 {
         a += g / (x + i as f64);
     }
     0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+/// Erlang orders above this are sampled as a Gamma variate.
+const ERLANG_SUM_MAX: u32 = 1024;
+
+/// x^k for any u32 k (`powi` takes an i32: k >= 2^31 would wrap negative).
+fn pow_u32(x: f64, k: u32) -> f64 {
+    match i32::try_from(k) {
+        Ok(k) => x.powi(k),
+        Err(_) => x.powf(f64::from(k)),
+    }
+}
+
+/// The product of positive finite factors, stopping once it is 0 or
+/// infinite (it cannot leave either), so that k = 2^32 - 1 takes a few
+/// hundred steps instead of four billion. The value is the full product's.
+fn settled_product(factors: impl Iterator<Item = f64>) -> f64 {
+    let mut acc = 1.0;
+    for f in factors {
+        acc *= f;
+        if acc == 0.0 || !acc.is_finite() {
+            break;
+        }
+    }
+    acc
 }
 
 #[cfg(test)]

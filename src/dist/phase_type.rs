@@ -15,6 +15,9 @@ pub struct PhaseType {
     exit: DVector<f64>,
 }
 
+/// Largest Erlang order turned into a (dense) phase-type: 32 MiB.
+pub const MAX_ERLANG_PHASES: usize = 2048;
+
 impl PhaseType {
     /// Build from the initial vector `alpha` (length n, entries ≥ 0, sum ≤ 1)
     /// and the row-major n×n sub-generator `s` (off-diagonal ≥ 0, negative
@@ -92,6 +95,13 @@ impl PhaseType {
         crate::validate::positive("rate", rate)?;
         if k == 0 {
             return Err(Error::invalid("Erlang phase count k must be >= 1"));
+        }
+        // S is stored dense (k^2 doubles): k = 2^32 - 1 overflowed the
+        // allocation (found by fuzzing).
+        if k > MAX_ERLANG_PHASES {
+            return Err(Error::TooLarge(format!(
+                "Erlang with {k} phases as a phase-type (dense {k} x {k} matrix; limit {MAX_ERLANG_PHASES})"
+            )));
         }
         let mut s = vec![0.0; k * k];
         for i in 0..k {
@@ -176,6 +186,11 @@ impl PhaseType {
         for j in 1..=k {
             v = lu.solve(&v).unwrap_or_else(|| DVector::from_element(n, f64::NAN));
             fact *= f64::from(j);
+            // From j = 171 on, j! is infinite and so is the result (or NaN):
+            // stop rather than run up to 2^32 solves.
+            if fact.is_infinite() {
+                break;
+            }
         }
         fact * self.alpha.dot(&v)
     }

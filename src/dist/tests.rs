@@ -95,3 +95,39 @@ fn invalid_parameters_are_rejected() {
     assert!(PhaseType::new(&[1.0, 0.0], &[-1.0, 1.0, 1.0, -1.0]).is_err());
     assert!(PhaseType::new(&[0.5, 0.5], &[-1.0]).is_err());
 }
+
+/// Found by fuzzing: k >= 2^31 wrapped to a negative power (E[X^k] of the
+/// constant 2 was 0.5), and k = 2^32 - 1 ran four billion steps (a phase
+/// type four billion LU solves).
+#[test]
+fn huge_moment_orders_are_exact_and_quick() {
+    let k = u32::MAX;
+    let two = Distribution::deterministic(2.0).unwrap();
+    assert_eq!(two.moment(k), f64::INFINITY);
+    assert_eq!(two.moment(1 << 31), f64::INFINITY);
+    assert_eq!(Distribution::deterministic(1.0).unwrap().moment(k), 1.0);
+    assert_eq!(Distribution::deterministic(0.5).unwrap().moment(k), 0.0);
+    assert_eq!(Distribution::empirical(vec![1.0, 1.0]).unwrap().moment(k), 1.0);
+    assert_eq!(Distribution::exponential(1.0).unwrap().moment(k), f64::INFINITY);
+    // The same product, stopped early, still gives small orders exactly.
+    assert_eq!(Distribution::exponential(2.0).unwrap().moment(3), 6.0 / 8.0);
+    assert!(!Distribution::hyperexponential(vec![0.5, 0.5], vec![1.0, 2.0]).unwrap().moment(k).is_finite());
+    let ph = Distribution::PhaseType(PhaseType::new(&[1.0, 0.0], &[-1.0, 1.0, 0.0, -1.0]).unwrap());
+    assert!(!ph.moment(k).is_finite());
+    assert!(close(ph.moment(3), 24.0, 1e-12)); // Erlang(2, 1): (k+1)!
+}
+
+/// Found by fuzzing: Erlang with k = 2^32 - 1 summed four billion terms
+/// per cdf and drew four billion exponentials per sample.
+#[test]
+fn huge_erlang_order_is_quick() {
+    let d = Distribution::erlang(u32::MAX, 1.0).unwrap();
+    assert_eq!(d.cdf(1e-15), 0.0);
+    assert_eq!(d.cdf(1e300), 1.0);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let x = d.sample(&mut rng);
+    // Mean k, standard deviation sqrt(k) = 65536.
+    assert!((x - f64::from(u32::MAX)).abs() < 6.0 * 65536.0, "{x}");
+    // Small orders still sum exponentials (same draws as before).
+    assert!(close(Distribution::erlang(3, 2.0).unwrap().cdf(1.0), 1.0 - (-2f64).exp() * (1.0 + 2.0 + 2.0), 1e-14));
+}

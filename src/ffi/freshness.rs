@@ -683,9 +683,10 @@ pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
         if n > 0 && sched.is_empty() {
             return Err(FfiError::new(CRAWLSCHED_NOT_FOUND, "the scheduler has no pages"));
         }
-        for d in dst.iter_mut() {
-            *d = sched.next()?;
-        }
+        // Out-parameters are written only on success: a failure after some
+        // pages (found by fuzzing) must leave out_ids untouched.
+        let ids = (0..n).map(|_| sched.next()).collect::<Result<Vec<u64>, _>>()?;
+        dst.copy_from_slice(&ids);
         Ok(())
     })
 }
