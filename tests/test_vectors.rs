@@ -561,7 +561,7 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let (modes, th, w) = (u32a(i, "modes"), u32a(i, "thresholds"), fa(i, "weights"));
             let mut count = 0u64;
             c!(crawlsched_threshold_model_state_count(m, &mut count));
-            let mut meas = vec![0.0; CRAWLSCHED_THRESHOLD_MEASURE_COUNT as usize];
+            let mut meas = vec![0.0; CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
             c!(crawlsched_threshold_measures(m, modes.as_ptr(), modes.len(), th.as_ptr(), th.len(), meas.as_mut_ptr(), meas.len()));
             let levels = variable::<f64>(4, |o, cap, len, e| unsafe {
                 // SAFETY: o has cap elements; the arrays are live.
