@@ -1,0 +1,251 @@
+"""Optimal recrawl frequencies and schedules (Coffman, Liu, Weber), the
+change-rate estimator and the streaming scheduler."""
+
+import ctypes
+
+import numpy as np
+
+from . import _ffi
+from ._lib import Handle, InvalidArgumentError, array, call, call_variable, lib, ptr, uints
+from .dist import choice
+
+
+class FreshnessModel(Handle):
+    """N pages (change rates, cost weights) and the access-time
+    distribution (``crawlsched_freshness_model_t``). Immutable; shareable
+    between threads."""
+
+    _free = lib.crawlsched_freshness_model_free
+    _kind = "freshness model"
+
+    def __init__(self, access, change_rates, weights=None):
+        """Page i changes at rate change_rates[i] > 0 and weighs weights[i]
+        in the cost (None: weights = change rates, Theorem 3.4's case).
+        ``access`` (a Dist) is copied."""
+        rates = array(change_rates, name="change_rates")
+        w = None if weights is None else array(weights, name="weights")
+        if w is not None and w.size != rates.size:
+            raise InvalidArgumentError(_ffi.CRAWLSCHED_INVALID_ARGUMENT, "weights must have one entry per page")
+        out = ctypes.c_void_p()
+        call(lib.crawlsched_freshness_model_new, access._ptr, ptr(rates), ptr(w), rates.size, ctypes.byref(out))
+        self._own(out.value)
+        self._n = rates.size
+
+    def __len__(self):
+        out = ctypes.c_size_t()
+        call(lib.crawlsched_freshness_model_len, self._ptr, ctypes.byref(out))
+        return out.value
+
+    def _vec(self, fn, *args):
+        out = np.empty(self._n, dtype=np.float64)
+        call(fn, self._ptr, *args, ptr(out), out.size)
+        return out
+
+    def _scalar(self, fn, *args):
+        out = ctypes.c_double()
+        call(fn, self._ptr, *args, ctypes.byref(out))
+        return out.value
+
+    def _freq(self, freq):
+        f = array(freq, name="freq")
+        return ptr(f), f.size, f
+
+    def h(self):
+        """h_i = E[exp(-mu_i X)] per page."""
+        return self._vec(lib.crawlsched_freshness_model_h)
+
+    def optimal_frequencies(self):
+        """Optimal access frequencies (summing to 1; a page may get 0)."""
+        return self._vec(lib.crawlsched_freshness_optimal_frequencies)
+
+    def lower_bound(self):
+        """Lower bound on the cost of every policy (Theorems 3.3, 3.4)."""
+        return self._scalar(lib.crawlsched_freshness_lower_bound)
+
+    def cost(self, freq):
+        """Cost sum c_i r_i of frequencies freq with perfectly even spacing."""
+        p, n, _keep = self._freq(freq)
+        return self._scalar(lib.crawlsched_freshness_cost, p, n)
+
+    def obsolescence_bound(self, freq):
+        """Per-page obsolescence bound r_i of Theorem 3.3 for freq."""
+        p, n, _keep = self._freq(freq)
+        return self._vec(lib.crawlsched_freshness_obsolescence_bound, p, n)
+
+    def randomized_cost(self, freq):
+        """Cost of picking page i with probability freq[i] at each access."""
+        p, n, _keep = self._freq(freq)
+        return self._scalar(lib.crawlsched_freshness_randomized_cost, p, n)
+
+    def randomized_optimal_frequencies(self):
+        """Optimal frequencies of the randomized policy (Theorem 4.1)."""
+        return self._vec(lib.crawlsched_freshness_randomized_optimal_frequencies)
+
+    def randomized_optimal_cost(self):
+        """Cost of the randomized policy at its optimal frequencies."""
+        return self._scalar(lib.crawlsched_freshness_randomized_optimal_cost)
+
+    def cyclic_cost(self, seq):
+        """Exact long-run cost of repeating the sequence of page indices."""
+        s = uints(seq, np.uint32, "seq")
+        return self._scalar(lib.crawlsched_freshness_cyclic_cost, ptr(s), s.size)
+
+    def cyclic_obsolescence(self, seq):
+        """Exact per-page fraction of time out of date of the sequence."""
+        s = uints(seq, np.uint32, "seq")
+        return self._vec(lib.crawlsched_freshness_cyclic_obsolescence, ptr(s), s.size)
+
+    def golden_ratio_bound(self):
+        """Large-N limit of the golden-ratio policy's cost (eq. 18)."""
+        return self._scalar(lib.crawlsched_freshness_golden_ratio_bound)
+
+    def simulate_cyclic(self, seq, cycles, seed):
+        """Monte Carlo of the cyclic sequence: (cost, standard error)."""
+        s = uints(seq, np.uint32, "seq")
+        cost, se = ctypes.c_double(), ctypes.c_double()
+        call(lib.crawlsched_freshness_simulate_cyclic, self._ptr, ptr(s), s.size, cycles, seed,
+             ctypes.byref(cost), ctypes.byref(se))
+        return cost.value, se.value
+
+
+def integer_counts(freq, total, at_least_one=False):
+    """Integer accesses per cycle of ``total`` for frequencies freq (largest
+    remainder); at_least_one gives every page with f_i > 0 one access."""
+    f = array(freq, name="freq")
+    out = np.empty(f.size, dtype=np.uint64)
+    call(lib.crawlsched_freshness_integer_counts, ptr(f), f.size, total, 1 if at_least_one else 0, ptr(out), out.size)
+    return out
+
+
+def fibonacci_at_least(n):
+    """The smallest Fibonacci number >= n."""
+    out = ctypes.c_uint64()
+    call(lib.crawlsched_freshness_fibonacci_at_least, n, ctypes.byref(out))
+    return out.value
+
+
+def _sequence(fn, counts):
+    c = uints(counts, np.uint64, "counts")
+    return call_variable(fn, int(c.sum()) if c.size else 0, np.uint32, ptr(c), c.size)
+
+
+def golden_ratio_sequence(counts):
+    """The golden-ratio cycle (paper §5): page i appears counts[i] times."""
+    return _sequence(lib.crawlsched_freshness_golden_ratio_sequence, counts)
+
+
+def round_robin_sequence(counts):
+    """A round robin with each page's counts[i] accesses spread evenly."""
+    return _sequence(lib.crawlsched_freshness_round_robin_sequence, counts)
+
+
+def bound_ratio(q):
+    """H(q) of Corollary 5.1 (golden-ratio cost / lower bound as N grows)."""
+    out = ctypes.c_double()
+    call(lib.crawlsched_freshness_bound_ratio, q, ctypes.byref(out))
+    return out.value
+
+
+class Estimator(Handle):
+    """Estimates a page's change rate from visits that only tell whether
+    it changed (``crawlsched_estimator_t``). Mutable; the library
+    serialises calls, so threads may share one."""
+
+    _free = lib.crawlsched_estimator_free
+    _kind = "estimator"
+
+    def __init__(self, rate_guess=None, weight_time=None):
+        """Without prior knowledge, or with a prior guess rate_guess > 0
+        worth weight_time > 0 time units of observation."""
+        out = ctypes.c_void_p()
+        if rate_guess is None and weight_time is None:
+            call(lib.crawlsched_estimator_new, ctypes.byref(out))
+        else:
+            call(lib.crawlsched_estimator_new_with_prior, rate_guess, weight_time, ctypes.byref(out))
+        self._own(out.value)
+
+    def observe(self, interval, changed):
+        """Records a visit ``interval`` > 0 after the previous one."""
+        call(lib.crawlsched_estimator_observe, self._ptr, interval, 1 if changed else 0)
+
+    def estimate(self):
+        """The change-rate estimate (NotFoundError with no information)."""
+        out = ctypes.c_double()
+        call(lib.crawlsched_estimator_estimate, self._ptr, ctypes.byref(out))
+        return out.value
+
+    @property
+    def observations(self):
+        """Number of visits recorded."""
+        out = ctypes.c_uint64()
+        call(lib.crawlsched_estimator_observations, self._ptr, ctypes.byref(out))
+        return out.value
+
+
+_MODES = {"stride": _ffi.CRAWLSCHED_SCHEDULER_STRIDE, "golden_ratio": _ffi.CRAWLSCHED_SCHEDULER_GOLDEN_RATIO}
+
+
+class Scheduler(Handle):
+    """A streaming crawl scheduler over pages with 64-bit ids
+    (``crawlsched_scheduler_t``): ``next()`` is the page to crawl now.
+    Mutable; the library serialises calls, so crawler threads may share
+    one."""
+
+    _free = lib.crawlsched_scheduler_free
+    _kind = "scheduler"
+
+    def __init__(self, access, mode="stride"):
+        """Empty scheduler for crawls lasting ``access`` (a Dist, copied);
+        mode "stride" or "golden_ratio"."""
+        out = ctypes.c_void_p()
+        call(lib.crawlsched_scheduler_new, access._ptr, choice(mode, _MODES, "mode"), ctypes.byref(out))
+        self._own(out.value)
+
+    def add_page(self, page_id, change_rate, weight=None):
+        """Adds a page with a change-rate guess > 0 and a cost weight
+        (None: its change rate). A duplicate id is InvalidArgumentError."""
+        if weight is None:
+            call(lib.crawlsched_scheduler_add_page, self._ptr, page_id, change_rate)
+        else:
+            call(lib.crawlsched_scheduler_add_weighted_page, self._ptr, page_id, change_rate, weight)
+
+    def remove_page(self, page_id):
+        """Removes a page (NotFoundError if absent)."""
+        call(lib.crawlsched_scheduler_remove_page, self._ptr, page_id)
+
+    def set_change_rate(self, page_id, change_rate):
+        """Replaces a page's change rate and restarts its estimator."""
+        call(lib.crawlsched_scheduler_set_change_rate, self._ptr, page_id, change_rate)
+
+    def observe(self, page_id, interval, changed):
+        """Reports a crawl ``interval`` > 0 after the page's previous one."""
+        call(lib.crawlsched_scheduler_observe, self._ptr, page_id, interval, 1 if changed else 0)
+
+    def next(self):
+        """The page to crawl now (NotFoundError when there is none)."""
+        out = ctypes.c_uint64()
+        call(lib.crawlsched_scheduler_next, self._ptr, ctypes.byref(out))
+        return out.value
+
+    def next_batch(self, n):
+        """The next n pages to crawl, in order (uint64 array)."""
+        out = np.empty(n, dtype=np.uint64)
+        call(lib.crawlsched_scheduler_next_batch, self._ptr, ptr(out), n)
+        return out
+
+    def __len__(self):
+        out = ctypes.c_size_t()
+        call(lib.crawlsched_scheduler_len, self._ptr, ctypes.byref(out))
+        return out.value
+
+    def change_rate(self, page_id):
+        """A page's current change-rate estimate."""
+        out = ctypes.c_double()
+        call(lib.crawlsched_scheduler_change_rate, self._ptr, page_id, ctypes.byref(out))
+        return out.value
+
+    def frequency(self, page_id):
+        """A page's current target share of all crawls."""
+        out = ctypes.c_double()
+        call(lib.crawlsched_scheduler_frequency, self._ptr, page_id, ctypes.byref(out))
+        return out.value
