@@ -55,7 +55,15 @@ public final class NativeLoader {
         int abi = lib.getFunction("crawlsched_abi_version").invokeInt(new Object[0]);
         checkAbi(abi, () -> lib.getFunction("crawlsched_version").invokeString(new Object[0], false), lib.getFile());
         JnaBackend.bind(lib);
+        file = lib.getFile() == null ? lib.getName() : lib.getFile().getPath();
         return new JnaBackend();
+    }
+
+    private static volatile String file;
+
+    /** The path of the loaded library (after {@link #api()}). */
+    static String loadedFile() {
+        return file;
     }
 
     static String libraryPath() {
