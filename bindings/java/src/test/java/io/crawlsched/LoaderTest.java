@@ -38,13 +38,13 @@ class LoaderTest {
         return out;
     }
 
-    @Test
-    void otherAbiIsRefused() throws IOException, InterruptedException {
-        Path dir = Files.createDirectories(Path.of("target", "fake-abi2"));
+    /** A library with only the two version functions, reporting ABI version abi. */
+    static Path fakeLibrary(int abi) throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(Path.of("target", "fake-abi" + abi));
         Path src = dir.resolve("fake.c");
         Files.writeString(src, "#include <stdint.h>\n"
-                + "uint32_t crawlsched_abi_version(void) { return 2; }\n"
-                + "const char *crawlsched_version(void) { return \"2.0.0\"; }\n");
+                + "uint32_t crawlsched_abi_version(void) { return " + abi + "; }\n"
+                + "const char *crawlsched_version(void) { return \"" + abi + ".0.0\"; }\n");
         Path lib = dir.resolve("libcrawlsched.so").toAbsolutePath();
         Process cc;
         try {
@@ -52,15 +52,26 @@ class LoaderTest {
                     .redirectErrorStream(true).start();
         } catch (IOException e) {
             assumeTrue(false, "no C compiler: " + e.getMessage());
-            return;
+            return null;
         }
         String ccOut = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, cc.waitFor(), ccOut);
-        String out = runChild(lib.toString());
+        return lib;
+    }
+
+    @Test
+    void otherAbiIsRefused() throws IOException, InterruptedException {
+        String out = runChild(fakeLibrary(2).toString());
         for (String want : List.of("refused: crawlsched: the loaded library", "(version 2.0.0) has ABI version 2",
                 "needs ABI version 1 (libcrawlsched.so.1)")) {
             assertTrue(out.contains(want), out);
         }
+    }
+
+    @Test
+    void missingFunctionIsExplained() throws IOException, InterruptedException {
+        String out = runChild(fakeLibrary(1).toString());
+        assertTrue(out.contains("refused: crawlsched: the loaded library") && out.contains("lacks a function"), out);
     }
 
     @Test

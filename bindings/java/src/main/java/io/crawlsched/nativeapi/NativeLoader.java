@@ -54,7 +54,14 @@ public final class NativeLoader {
         // may lack functions or give them other meanings.
         int abi = lib.getFunction("crawlsched_abi_version").invokeInt(new Object[0]);
         checkAbi(abi, () -> lib.getFunction("crawlsched_version").invokeString(new Object[0], false), lib.getFile());
-        JnaBackend.bind(lib);
+        try {
+            JnaBackend.bind(lib);
+        } catch (UnsatisfiedLinkError e) {
+            UnsatisfiedLinkError u = new UnsatisfiedLinkError("crawlsched: the loaded library " + lib.getFile()
+                    + " lacks a function of the header this binding was generated from (an older library?): " + e.getMessage());
+            u.initCause(e);
+            throw u;
+        }
         file = lib.getFile() == null ? lib.getName() : lib.getFile().getPath();
         return new JnaBackend();
     }
