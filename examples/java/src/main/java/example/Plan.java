@@ -10,8 +10,12 @@ import io.crawlsched.ProbeProfile;
 import io.crawlsched.Robots;
 import io.crawlsched.Scheduler;
 import io.crawlsched.Servers;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Locale;
 import java.util.StringJoiner;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A crawl plan computed with crawlsched from Java: recrawl frequencies and a
@@ -82,9 +86,29 @@ public final class Plan {
         }
     }
 
-    /** printf with '.' decimals whatever the locale. */
+    private static final Pattern SPEC = Pattern.compile("%[-#+ 0,(]*\\d*(?:\\.(\\d+))?([a-zA-Z%])");
+
+    /**
+     * printf as C and Go round: '.' decimals whatever the locale, and %.Nf
+     * rounding the double's exact value half to even (Java's Formatter
+     * rounds half up, so 14.625 would print 14.63 instead of 14.62).
+     */
     private static void p(String format, Object... args) {
-        System.out.print(String.format(Locale.ROOT, format, args));
+        System.out.print(sprintf(format, args));
+    }
+
+    private static String sprintf(String format, Object... args) {
+        Matcher m = SPEC.matcher(format);
+        for (int a = 0; m.find();) {
+            if (m.group(2).equals("%") || m.group(2).equals("n")) {
+                continue;
+            }
+            if (m.group(2).equals("f") && m.group(1) != null && args[a] instanceof Double d) {
+                args[a] = new BigDecimal(d).setScale(Integer.parseInt(m.group(1)), RoundingMode.HALF_EVEN);
+            }
+            a++;
+        }
+        return String.format(Locale.ROOT, format, args);
     }
 
     /** A list as Go's %v prints a slice: [a b c]. */
@@ -107,7 +131,7 @@ public final class Plan {
     private static String list(double[] xs, String format) {
         StringJoiner j = new StringJoiner(" ", "[", "]");
         for (double x : xs) {
-            j.add(String.format(Locale.ROOT, format, x));
+            j.add(sprintf(format, x));
         }
         return j.toString();
     }

@@ -12,7 +12,7 @@ public class CrawlschedException extends RuntimeException {
     private final String detail;
 
     public CrawlschedException(int code, String detail) {
-        super("crawlsched: " + Status.name(code) + (detail.isEmpty() ? "" : ": " + detail));
+        super("crawlsched: " + Status.libraryName(code) + (detail.isEmpty() ? "" : ": " + detail));
         this.code = code;
         this.detail = detail;
     }

@@ -45,7 +45,7 @@ public enum Status {
     }
 
     /** The library's name of a code, e.g. "CRAWLSCHED_INVALID_ARGUMENT" (crawlsched_status_string). */
-    public static String name(int code) {
+    public static String libraryName(int code) {
         return Lib.API.crawlsched_status_string(code);
     }
 }

@@ -23,13 +23,13 @@ class CoreTest {
 
     @Test
     void statusNamesAndExceptions() {
-        assertEquals("CRAWLSCHED_INVALID_ARGUMENT", Status.name(Status.INVALID_ARGUMENT.code()));
-        assertEquals("CRAWLSCHED_UNKNOWN_STATUS", Status.name(999));
+        assertEquals("CRAWLSCHED_INVALID_ARGUMENT", Status.libraryName(Status.INVALID_ARGUMENT.code()));
+        assertEquals("CRAWLSCHED_UNKNOWN_STATUS", Status.libraryName(999));
         assertEquals(Status.UNKNOWN, Status.of(999));
         for (Status s : Status.values()) {
             if (s != Status.UNKNOWN) {
                 assertEquals(s, Status.of(s.code()));
-                assertEquals("CRAWLSCHED_" + s.name(), Status.name(s.code()));
+                assertEquals("CRAWLSCHED_" + s.name(), Status.libraryName(s.code()));
             }
         }
         CrawlschedException e = fails("exponential(-1)", Status.INVALID_ARGUMENT, () -> Dist.exponential(-1));
