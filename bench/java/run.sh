@@ -2,7 +2,8 @@
 # Call overhead of the Java binding (JNA direct mapping): ns per call of a
 # no-op, a getter, Scheduler.next/nextBatch, Router.next and a failing call.
 # Not run by CI (scripts/test runs the smoke mode). From the repository root:
-#   bash bench/java/run.sh           # ~1 minute on a quiet machine
+#   bash bench/java/run.sh --bench   # ~1 minute on a quiet machine
+# (without --bench: a quick smoke run that writes nothing)
 # Writes bench/results/java_calls.json. Needs a JDK 17+ and Maven.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
