@@ -1,0 +1,103 @@
+package io.crawlsched;
+
+import io.crawlsched.nativeapi.NativeApi;
+
+/**
+ * A streaming crawl scheduler for a changing set of pages with 64-bit ids
+ * ({@code crawlsched_scheduler_t}): {@link #next()} says which page to
+ * crawl now. Mutable; the library serialises calls, so crawler threads may
+ * share one instance. Ids are unsigned 64-bit values carried in a long.
+ */
+public final class Scheduler extends NativeHandle {
+    /** How a page's crawls are spread. */
+    public enum Mode {
+        /** Each page's crawls evenly spaced in virtual time. */
+        STRIDE(NativeApi.SCHEDULER_STRIDE),
+        /** Golden-ratio cycles rebuilt at cycle boundaries (§5-6). */
+        GOLDEN_RATIO(NativeApi.SCHEDULER_GOLDEN_RATIO);
+
+        final int code;
+
+        Mode(int code) {
+            this.code = code;
+        }
+    }
+
+    private Scheduler(long p) {
+        super(p, Lib.API::crawlsched_scheduler_free);
+    }
+
+    /** An empty scheduler for crawls whose duration follows access (copied). */
+    public static Scheduler create(Dist access, Mode mode) {
+        long a = ptrOf(access, "access");
+        int m = Lib.nonNull(mode, "mode").code;
+        long[] out = new long[1];
+        Lib.call(e -> Lib.API.crawlsched_scheduler_new(a, m, out, e), access);
+        return new Scheduler(out[0]);
+    }
+
+    /** Adds page id with a change-rate guess > 0 (its cost weight is its change rate). */
+    public void addPage(long id, double changeRate) {
+        call((h, e) -> Lib.API.crawlsched_scheduler_add_page(h, id, changeRate, e));
+    }
+
+    /** Adds page id with a change-rate guess and a cost weight > 0. */
+    public void addWeightedPage(long id, double changeRate, double weight) {
+        call((h, e) -> Lib.API.crawlsched_scheduler_add_weighted_page(h, id, changeRate, weight, e));
+    }
+
+    /** Removes page id (NOT_FOUND if absent). */
+    public void removePage(long id) {
+        call((h, e) -> Lib.API.crawlsched_scheduler_remove_page(h, id, e));
+    }
+
+    /** Replaces page id's change rate (and restarts its estimator). */
+    public void setChangeRate(long id, double changeRate) {
+        call((h, e) -> Lib.API.crawlsched_scheduler_set_change_rate(h, id, changeRate, e));
+    }
+
+    /** Reports a crawl of page id, interval > 0 after its previous one. */
+    public void observe(long id, double interval, boolean changed) {
+        call((h, e) -> Lib.API.crawlsched_scheduler_observe(h, id, interval, Lib.flag(changed), e));
+    }
+
+    /** The page to crawl now (NOT_FOUND when no page is scheduled). */
+    public long next() {
+        long[] out = new long[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_next(h, out, e));
+        return out[0];
+    }
+
+    /** The next n pages to crawl, in order (one call; all or nothing). */
+    public long[] nextBatch(int n) {
+        long[] out = new long[Lib.arrayLen(n, "n")];
+        nextBatch(out);
+        return out;
+    }
+
+    /** Fills ids with the next ids.length pages to crawl. */
+    public void nextBatch(long[] ids) {
+        call((h, e) -> Lib.API.crawlsched_scheduler_next_batch(h, ids, ids.length, e));
+    }
+
+    /** The number of pages scheduled. */
+    public int len() {
+        long[] out = new long[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_len(h, out, e));
+        return (int) out[0];
+    }
+
+    /** Page id's current change-rate estimate. */
+    public double changeRate(long id) {
+        double[] out = new double[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_change_rate(h, id, out, e));
+        return out[0];
+    }
+
+    /** Page id's current target share of all crawls. */
+    public double frequency(long id) {
+        double[] out = new double[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_frequency(h, id, out, e));
+        return out[0];
+    }
+}
