@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -81,11 +82,15 @@ double mean(const std::vector<double> &v) {
     return v.empty() ? 0.0 : s / static_cast<double>(v.size());
 }
 
-/// Exact long-run fresh share of a golden-ratio cycle with frequencies `freq`.
-double cycle_freshness(const cs::freshness_model &model, const std::vector<double> &freq, std::uint64_t cycle) {
+/// Exact long-run share of page views served fresh (views sum to 1) by a
+/// golden-ratio cycle with frequencies `freq`.
+double cycle_freshness(const cs::freshness_model &model, const std::vector<double> &freq, std::uint64_t cycle,
+                       const std::vector<double> &views) {
     auto counts = cs::freshness::integer_counts(freq, cycle, true);
-    auto seq = cs::freshness::golden_ratio_sequence(counts);
-    return 1.0 - mean(model.cyclic_obsolescence(seq));
+    auto stale = model.cyclic_obsolescence(cs::freshness::golden_ratio_sequence(counts));
+    double s = 0;
+    for (std::size_t i = 0; i < stale.size(); i++) s += views[i] * stale[i];
+    return 1.0 - s;
 }
 
 // ------------------------------------------------------------ recrawl
@@ -96,26 +101,33 @@ void recrawl(std::size_t n_pages, int days, std::uint64_t seed) {
     // change every few minutes, some once a month).
     std::vector<double> mu(n_pages);
     for (double &m : mu) m = 0.5 * std::exp(1.2 * r.normal());
-    // One fetch stream; a fetch (with politeness delays) takes 3.6 s on
-    // average, gamma with cv 0.7: 1000 fetches per hour.
-    const double fetch_mean = 0.001;
+    // Users' page views, heavy-tailed and independent of the change rates:
+    // the cost weights, so the plan maximises the views served fresh.
+    std::vector<double> views(n_pages);
+    for (double &v : views) v = std::exp(1.5 * r.normal());
+    const double total_views = std::accumulate(views.begin(), views.end(), 0.0);
+    for (double &v : views) v /= total_views;
+    // One fetch stream; a fetch (with politeness delays) takes 7.2 s on
+    // average, gamma with cv 0.7: 500 fetches per hour.
+    const double fetch_mean = 0.002;
     auto fetch_time = cs::distribution::gamma(2.0, 2.0 / fetch_mean);
-    const std::vector<double> ones(n_pages, 1.0);  // weight 1: maximise fresh pages
 
-    // What the frontier starts from: every page at the population's mean rate.
+    // What the frontier starts from: every page at the population's mean
+    // rate. (Pages the plan then skips are never observed; a real frontier
+    // would also revisit them now and then to learn their rates.)
     const double guess = 1.0;
     cs::scheduler sched(fetch_time, cs::scheduler_mode::golden_ratio);
     std::vector<cs::estimator> est;
     est.reserve(n_pages);
     for (std::size_t i = 0; i < n_pages; i++) {
-        sched.add_weighted_page(i, guess, 1.0);
+        sched.add_weighted_page(i, guess, views[i]);
         est.push_back(cs::estimator::with_prior(guess, 1.0 / guess));  // worth one change
     }
 
     std::printf("Recrawl: %zu pages, change rates %.3f-%.0f/h (median %.2f/h), one fetch stream of %.0f fetches/h\n",
                 n_pages, *std::min_element(mu.begin(), mu.end()), *std::max_element(mu.begin(), mu.end()), median(mu),
                 1.0 / fetch_mean);
-    std::printf("  day  fetches  fresh pages  rate estimate error (median)\n");
+    std::printf("  day  fetches  views served fresh  rate estimate error (median)\n");
 
     // All pages fetched (fresh) at t = 0; each stays fresh for Exp(mu) after a fetch.
     std::vector<double> last_fetch(n_pages, 0.0), fresh_until(n_pages);
@@ -139,9 +151,8 @@ void recrawl(std::size_t n_pages, int days, std::uint64_t seed) {
             t += durations[next_duration++];
             // The fresh share at regular instants (time average).
             for (; next_snapshot <= t && next_snapshot <= day_end; next_snapshot += snapshot_every) {
-                std::size_t fresh = 0;
-                for (double u : fresh_until) fresh += u > next_snapshot;
-                fresh_sum += static_cast<double>(fresh) / static_cast<double>(n_pages);
+                for (std::size_t i = 0; i < n_pages; i++)
+                    if (fresh_until[i] > next_snapshot) fresh_sum += views[i];
                 snapshots++;
             }
             const bool changed = fresh_until[id] <= t;
@@ -159,39 +170,43 @@ void recrawl(std::size_t n_pages, int days, std::uint64_t seed) {
             sched.set_change_rate(i, e);
             err.push_back(std::fabs(e / mu[i] - 1.0));
         }
-        std::printf("  %3d  %7llu  %10.1f%%  %.0f%% (%zu pages fetched)\n", day,
+        std::printf("  %3d  %7llu  %17.1f%%  %.0f%% (%zu pages fetched)\n", day,
                     static_cast<unsigned long long>(fetches), 100.0 * fresh_sum / snapshots, 100.0 * median(err),
                     err.size());
     }
 
     // Exact long-run fresh shares for comparison.
-    cs::freshness_model truth(fetch_time, mu, ones);
+    cs::freshness_model truth(fetch_time, mu, views);
     const auto f_true = truth.optimal_frequencies();
     const std::uint64_t cycle = cs::freshness::fibonacci_at_least(8 * n_pages);
-    const double fresh_opt = cycle_freshness(truth, f_true, cycle);
-    const double fresh_unif = cycle_freshness(truth, std::vector<double>(n_pages, 1.0 / n_pages), cycle);
+    const double fresh_opt = cycle_freshness(truth, f_true, cycle, views);
+    const double fresh_unif = cycle_freshness(truth, std::vector<double>(n_pages, 1.0 / n_pages), cycle, views);
     std::vector<double> learnt(n_pages);
     for (std::size_t i = 0; i < n_pages; i++) learnt[i] = sched.change_rate(i);
-    cs::freshness_model believed(fetch_time, learnt, ones);
+    cs::freshness_model believed(fetch_time, learnt, views);
     const auto f_learnt = believed.optimal_frequencies();
-    const double fresh_learnt = cycle_freshness(truth, f_learnt, cycle);
+    const double fresh_learnt = cycle_freshness(truth, f_learnt, cycle, views);
+    cs::freshness_model blind(fetch_time, std::vector<double>(n_pages, guess), views);
+    const double fresh_blind = cycle_freshness(truth, blind.optimal_frequencies(), cycle, views);
     const auto skipped = std::count(f_true.begin(), f_true.end(), 0.0);
-    std::printf("  fresh pages, exact long run: learnt plan %.1f%%, optimal for the true rates %.1f%%, "
-                "uniform round robin %.1f%%\n",
-                100 * fresh_learnt, 100 * fresh_opt, 100 * fresh_unif);
-    std::printf("  the optimum never fetches %lld pages that change too fast to be worth it\n",
+    std::printf("  views served fresh, exact long run: learnt plan %.1f%%, optimal for the true rates %.1f%%,\n"
+                "    plan on views alone (day 1) %.1f%%, uniform round robin %.1f%%\n",
+                100 * fresh_learnt, 100 * fresh_opt, 100 * fresh_blind, 100 * fresh_unif);
+    std::printf("  the optimum never fetches %lld pages: they change too fast for their views to be worth it\n",
                 static_cast<long long>(skipped));
     expect(fresh_opt > fresh_unif, "the optimal plan keeps more pages fresh than round robin");
-    expect(fresh_learnt > fresh_unif, "the learnt plan keeps more pages fresh than round robin");
+    expect(fresh_learnt > fresh_blind && fresh_blind > fresh_unif, "learnt plan > plan on views alone > round robin");
+    expect(fresh_learnt <= fresh_opt + 1e-3, "no plan beats the optimum (up to cycle rounding)");
 
     // The scheduler realises the frequencies of the model built from the
     // same (learnt) rates: targets exactly, realised shares over one cycle
     // within the golden-ratio rounding (about 1/F per page). The template
     // built from the last rates is in use after at most one more cycle.
+    sched.next_batch(2 * cycle);
+    // (After the rebuild: frequency() on stale targets costs O(N) per call.)
     double target_diff = 0;
     for (std::size_t i = 0; i < n_pages; i++)
         target_diff = std::max(target_diff, std::fabs(sched.frequency(i) - f_learnt[i]));
-    sched.next_batch(2 * cycle);
     std::vector<double> share(n_pages, 0.0);
     for (std::uint64_t id : sched.next_batch(cycle)) share[id] += 1.0 / static_cast<double>(cycle);
     double share_diff = 0;
@@ -208,13 +223,19 @@ void recrawl(std::size_t n_pages, int days, std::uint64_t seed) {
 void indexing_queue(std::uint64_t seed, int events) {
     // K pages of indexing buffer, up to N fetchers bringing lambda pages/s
     // each, an indexer of mu pages/s; an idle indexer costs gamma.
-    const std::uint64_t N = 16, K = 30;
+    const std::uint64_t N = 16, K = 10;
     const double lambda = 1.0, mu = 10.0, gamma = 5.0;
     auto opt = cs::robots::solve(N, K, lambda, mu, gamma);
     const auto c = opt.cost();
     const auto n = opt.counts();
     const auto f0 = opt.switching_curve(0).f, f1 = opt.switching_curve(1).f;
-    const auto st = cs::robots::optimal_static(lambda, mu, gamma, K);
+    // The best fixed number of active fetchers, for comparison.
+    std::uint64_t best_n = 1;
+    double best_static = opt.evaluate_static(1);
+    for (std::uint64_t k = 2; k <= N; k++) {
+        const double ck = opt.evaluate_static(k);
+        if (ck < best_static) best_static = ck, best_n = k;
+    }
 
     // Event-driven simulation of the queue under the switching curve.
     rng r(seed);
@@ -246,11 +267,11 @@ void indexing_queue(std::uint64_t seed, int events) {
                 100 * c.starvation, c.loss_rate, c.cost);
     std::printf("  simulated (%d events):   mean %.4f fetchers active, indexer idle %.2f%%, %.4f pages/s lost\n",
                 events, sim_mean, 100 * sim_idle, sim_loss);
-    std::printf("  best fixed number of fetchers: %llu, cost %.4f (%.0f%% more)\n",
-                static_cast<unsigned long long>(st.first), st.second, 100 * (st.second / c.cost - 1));
+    std::printf("  best fixed number of active fetchers: %llu, cost %.4f (%.1f times the optimum)\n",
+                static_cast<unsigned long long>(best_n), best_static, best_static / c.cost);
     expect(std::fabs(sim_mean - n.n_mean) < 0.03 * n.n_mean, "simulated mean fetchers match the exact N-bar");
     expect(std::fabs(sim_idle - c.starvation) < 0.01 + 0.05 * c.starvation, "simulated idle share matches");
-    expect(st.second >= c.cost * (1 - 1e-9), "the dynamic policy is no worse than the best static one");
+    expect(best_static >= c.cost * (1 - 1e-9), "the dynamic policy is no worse than the best static one");
 }
 
 // ------------------------------------------------------- fetcher hosts
@@ -310,7 +331,7 @@ std::vector<double> site_updates(rng &r, int days, const std::vector<double> &ho
 
 void politeness(std::uint64_t seed) {
     // The site changes 1.5 times an hour in work hours, 0.4 in the evening,
-    // 0.1 at night; probes at most once an hour, 6 a day on average.
+    // 0.1 at night; probes at least 2 hours apart, 8 a day on average.
     std::vector<double> hourly(24, 0.1);
     for (int h = 8; h < 18; h++) hourly[h] = 1.5;
     for (int h = 18; h < 24; h++) hourly[h] = 0.4;
@@ -322,9 +343,12 @@ void politeness(std::uint64_t seed) {
     const auto estimated = cs::probe::estimate_intensity(history, 24.0 * history_days, hour_breaks, true, 0.0);
     cs::probe_profile profile({hour_breaks, estimated, true}, {{0.0, 24.0}, {1.0}, true}, week);
 
-    const std::uint64_t n = 42;
-    cs::probe_planner planner(profile, 4 * week, 1.0);  // 15-minute grid, >= 1 h apart
+    const std::uint64_t n = 56;
+    const double spacing = 2.0;                               // politeness: hours between probes
+    cs::probe_planner planner(profile, 4 * week, spacing);  // on a 15-minute grid
     const auto plan = planner.plan(n);
+    planner.set_constraints(0.0);  // what the politeness limit costs
+    const double c_free = planner.plan(n).cost;
     const auto uniform = profile.uniform(n);
     const double c_uniform = profile.expected_cost(uniform);
     double updates_per_week = 0;
@@ -335,17 +359,19 @@ void politeness(std::uint64_t seed) {
     double min_gap = plan.times[0];
     for (std::size_t i = 1; i < plan.times.size(); i++)
         min_gap = std::min(min_gap, plan.times[i] - plan.times[i - 1]);
-    std::printf("\nPoliteness: a site changing mostly in work hours, %llu probes a week, at least 1 h apart\n",
-                static_cast<unsigned long long>(n));
+    std::printf("\nPoliteness: a site changing mostly in work hours, %llu probes a week, at least %.0f h apart\n",
+                static_cast<unsigned long long>(n), spacing);
     std::printf("  daily pattern learnt from %zu updates in %d days: work hours %.2f/h, night %.2f/h\n",
                 history.size(), history_days, estimated[12], estimated[3]);
     std::printf("  mean delay from an update to the probe that sees it: planned %.2f h, uniform %.2f h (expected)\n",
                 plan.cost / updates_per_week, c_uniform / updates_per_week);
     std::printf("  on a new week of %zu updates: planned %.2f h, uniform %.2f h; closest probes %.2f h apart\n",
                 next_week.size(), real_plan / next_week.size(), real_uniform / next_week.size(), min_gap);
+    std::printf("  without the politeness limit the plan would reach %.2f h\n", c_free / updates_per_week);
     expect(std::fabs(profile.expected_cost(plan.times) - plan.cost) < 1e-9 * plan.cost, "plan cost is its expected cost");
     expect(plan.cost < c_uniform, "the plan beats uniform probing in expectation");
-    expect(min_gap >= 1.0 - 1e-9, "probes respect the 1 h politeness limit");
+    expect(c_free <= plan.cost * (1 + 1e-12), "relaxing the politeness limit cannot cost more");
+    expect(min_gap >= spacing - 1e-9, "probes respect the politeness limit");
 }
 
 }  // namespace
