@@ -194,7 +194,8 @@ fn c_examples_run() {
 /// The number in `line` right after `label` (e.g. "mean 5.1234 ...").
 fn number_after(line: &str, label: &str) -> f64 {
     let rest = &line[line.find(label).unwrap_or_else(|| panic!("{label:?} in {line:?}")) + label.len()..];
-    let token: String = rest.trim_start().chars().take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '-').collect();
+    let token: String =
+        rest.trim_start().chars().take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e')).collect();
     token.parse().unwrap_or_else(|_| panic!("a number after {label:?} in {line:?}"))
 }
 
@@ -215,8 +216,8 @@ fn cpp_frontier_example() {
     let exe = build(&root.join("examples/cpp/frontier.cpp"), &out, &[], false);
     let stdout = run_output(&exe, &[], &[], &[]);
 
-    // Indexing queue: N = 16 fetchers, K = 30, lambda = 1, mu = 10, gamma = 5.
-    let sol = crawlsched::robots::solve(&crawlsched::robots::Params::new(16, 30, 1.0, 10.0, 5.0).unwrap()).unwrap();
+    // Indexing queue: N = 16 fetchers, K = 10, lambda = 1, mu = 10, gamma = 5.
+    let sol = crawlsched::robots::solve(&crawlsched::robots::Params::new(16, 10, 1.0, 10.0, 5.0).unwrap()).unwrap();
     let exact = line_with(&stdout, "optimal switching curve");
     let n_mean = number_after(exact, "mean");
     assert!((n_mean - sol.performance.n_mean).abs() < 1e-4, "printed N-bar {n_mean}, Rust API {}", sol.performance.n_mean);
