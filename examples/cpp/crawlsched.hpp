@@ -40,6 +40,7 @@
 
 #include <crawlsched.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -778,10 +779,10 @@ private:
     template <class F>
     routing_period search(F fn, std::uint64_t min_period, std::uint64_t max_period) const {
         routing_period r{{}, 0, 0};
-        // The period is at most max_period long: one call, no size query
-        // (which would repeat the search).
+        // The period is at most max_period (and 2^20) long: one call, no
+        // size query (which would repeat the search).
         r.period = detail::fill<std::uint32_t>(
-            static_cast<std::size_t>(max_period),
+            static_cast<std::size_t>(std::min<std::uint64_t>(max_period, std::uint64_t{1} << 20)),
             [&](std::uint32_t *out, std::size_t cap, std::size_t *len, crawlsched_error_t *e) {
                 return fn(get(), min_period, max_period, out, cap, len, &r.cost_per_packet, &r.evaluations, e);
             });

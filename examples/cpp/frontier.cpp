@@ -258,8 +258,8 @@ void indexing_queue(std::uint64_t seed, int events) {
         }
     }
     const double sim_mean = busy_robot_time / t, sim_idle = idle_time / t, sim_loss = lost / t;
-    std::printf("\nIndexing queue: buffer of %llu pages, indexer %.0f pages/s, up to %llu fetchers of %.0f page/s, "
-                "idle indexer weight %.0f\n",
+    std::printf("\nIndexing queue: buffer of %llu pages, indexer %.0f pages/s, up to %llu fetchers of %.0f page/s;\n"
+                "  cost = %.0f x share of time the indexer idles + pages lost per second (buffer full)\n",
                 static_cast<unsigned long long>(K), mu, static_cast<unsigned long long>(N), lambda, gamma);
     std::printf("  optimal switching curve: mean %.4f fetchers active (min %llu, wake up to %lld), indexer idle "
                 "%.2f%%, %.4f pages/s lost, cost %.4f\n",
@@ -308,8 +308,8 @@ void fetcher_hosts(std::uint64_t seed, int per_batch) {
     for (double x : batch) var += (x - m) * (x - m);
     const double se = std::sqrt(var / (batches - 1) / batches);
     std::printf("\nFetcher hosts: requests at %.0f/s, no queues, hosts fetching 1, 2 and 4 requests/s\n", lambda);
-    std::printf("  optimal period (%llu searched): ", static_cast<unsigned long long>(best.evaluations));
-    for (auto h : best.period) std::printf("%u", h);
+    std::printf("  optimal period (%llu periods searched): host", static_cast<unsigned long long>(best.evaluations));
+    for (auto h : best.period) std::printf(" %u", h);
     std::printf(", %.2f%% of requests rejected (round robin %.2f%%, proportional to speed %.2f%%)\n",
                 100 * best.cost_per_packet, 100 * rr, 100 * prop);
     std::printf("  streaming router, %d simulated requests: %.2f%% +- %.2f%% rejected\n", batches * per_batch, 100 * m,
