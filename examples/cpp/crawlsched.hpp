@@ -1,10 +1,9 @@
 // crawlsched.hpp — C++17 RAII wrappers over the crawlsched C API.
 //
-// Copying: this is a single self-contained header. Copy it into your
-// project next to nothing else; it needs only <crawlsched.h> (the C header
-// of the same library version: `make install`, the Debian package
-// libcrawlsched-dev, or the repository's include/) and the C++17 standard
-// library. Link libcrawlsched as for C (pkg-config crawlsched, or CMake
+// Copying: this is a single self-contained header, written for crawlsched
+// 0.1 (C ABI 1). Copy it into your project; it needs only <crawlsched.h>
+// (from `make install`, the Debian package libcrawlsched-dev, or the
+// repository's include/) and the C++17 standard library. Link libcrawlsched as for C (pkg-config crawlsched, or CMake
 // find_package(crawlsched) and crawlsched::crawlsched). It is MIT-licensed
 // like the library; keep this comment.
 //
@@ -25,11 +24,12 @@
 //
 // Threads: the wrappers hold no state of their own beyond the handle
 // (mdp_solver also remembers its last run's state count, atomically), so
-// they inherit the C API's guarantees: every handle may be used from
-// several threads at once (immutable ones lock-free, mutable ones —
-// estimator, scheduler, mdp_builder, mdp_solver, probe_planner, router —
-// serialise calls inside the library). Do not destroy or move-assign an
-// object while another thread uses it. Errors are returned per call
+// they inherit the C API's guarantees: every object may be used from
+// several threads at once. Immutable ones are read without locks; the
+// mutable ones (estimator, scheduler, mdp_builder, mdp_solver,
+// probe_planner) serialise calls inside the library; router advances an
+// atomic counter. Do not destroy or move-assign an object while another
+// thread uses it. Errors are returned per call
 // (never through the thread-local last error), so exceptions are exact
 // under concurrency.
 //
