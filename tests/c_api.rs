@@ -225,12 +225,14 @@ fn cpp_frontier_example() {
     let sim = number_after(line_with(&stdout, "simulated ("), "mean");
     assert!((sim - n_mean).abs() < 0.03 * n_mean, "simulated mean fetchers {sim}, exact {n_mean}");
 
-    // Scheduler: targets are the optimal frequencies; realised shares over a
-    // golden-ratio cycle of F fetches within 2/F of them.
+    // Scheduler: targets are the optimal frequencies; a golden-ratio cycle of
+    // F fetches realises the rounded counts exactly, here within 2/F of the
+    // frequencies (the rounding can exceed 1/F when many pages are tiny).
     let sched = line_with(&stdout, "scheduler: targets equal");
     assert!(number_after(sched, "frequencies to") < 1e-12, "{sched}");
-    let within = number_after(sched, "are within");
-    assert!((0.0..=2.0).contains(&within), "{sched}");
+    assert!(sched.contains("exactly its rounded count"), "{sched}");
+    let within = number_after(line_with(&stdout, "realised shares are within"), "are within");
+    assert!((0.0..=2.0).contains(&within), "{within}/F");
 
     // Fetcher hosts: the simulated rejections agree with the exact cost.
     let exact_rej = number_after(line_with(&stdout, "optimal period"), ",");
