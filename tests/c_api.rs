@@ -1,8 +1,11 @@
 //! Compiles every program in c-tests/ (C11 against the static library, C++17
 //! against the shared library) with the `cc` crate's compiler detection,
 //! runs it, and fails if it fails. Each program checks its own results.
+//! The C and C++ examples (examples/c, examples/cpp) build with the same
+//! warnings-as-errors flags and run too; the C++ frontier's figures are
+//! compared with the Rust API.
 //!
-//! The same programs (and the C examples) also run
+//! The same programs (and the C and C++ examples) also run
 //! - compiled with AddressSanitizer + UndefinedBehaviorSanitizer (the C side
 //!   is instrumented; LeakSanitizer intercepts every malloc, so leaks in the
 //!   uninstrumented Rust library are found too), and
@@ -101,29 +104,45 @@ fn build(src: &Path, out_dir: &Path, flags: &[&str], shared: bool) -> PathBuf {
 
 /// Runs `exe`, under `wrapper` (e.g. valgrind) if given, with `env`.
 fn run(exe: &Path, wrapper: &[&str], env: &[(&str, &str)]) {
+    run_output(exe, wrapper, &[], env);
+}
+
+/// As `run`, with arguments for the program; returns its stdout.
+fn run_output(exe: &Path, wrapper: &[&str], args: &[&str], env: &[(&str, &str)]) -> String {
     let mut cmd = match wrapper.split_first() {
-        Some((tool, args)) => {
+        Some((tool, targs)) => {
             let mut c = Command::new(tool);
-            c.args(args).arg(exe);
+            c.args(targs).arg(exe);
             c
         }
         None => Command::new(exe),
     };
-    cmd.envs(env.iter().copied());
+    cmd.args(args).envs(env.iter().copied());
     let start = Instant::now();
     let out = cmd.output().expect("test program runs");
-    print!("{}", String::from_utf8_lossy(&out.stdout));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    print!("{stdout}");
     eprint!("{}", String::from_utf8_lossy(&out.stderr));
     println!("  ({} {:.1} s)", exe.display(), start.elapsed().as_secs_f64());
     assert!(out.status.success(), "{} {:?} failed: {:?}", wrapper.join(" "), exe.display(), out.status);
+    stdout
 }
 
-/// The C and C++ test programs, then (if `examples`) the C examples.
+/// Arguments for a program in the slow runs (sanitizers, valgrind): the C++
+/// frontier simulates less there; its full size runs in `cpp_frontier_example`.
+fn small_args(src: &Path) -> &'static [&'static str] {
+    if src.file_stem().is_some_and(|s| s == "frontier") { FRONTIER_QUICK } else { &[] }
+}
+
+const FRONTIER_QUICK: &[&str] = &["--quick"];
+
+/// The C and C++ test programs, then (if `examples`) the C and C++ examples.
 fn sources(examples: bool) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut dirs = vec![root.join("c-tests")];
     if examples {
         dirs.push(root.join("examples/c"));
+        dirs.push(root.join("examples/cpp"));
     }
     let mut all = Vec::new();
     for dir in dirs {
@@ -172,6 +191,56 @@ fn c_examples_run() {
     }
 }
 
+/// The number in `line` right after `label` (e.g. "mean 5.1234 ...").
+fn number_after(line: &str, label: &str) -> f64 {
+    let rest = &line[line.find(label).unwrap_or_else(|| panic!("{label:?} in {line:?}")) + label.len()..];
+    let token: String =
+        rest.trim_start().chars().take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e')).collect();
+    token.parse().unwrap_or_else(|_| panic!("a number after {label:?} in {line:?}"))
+}
+
+fn line_with<'a>(stdout: &'a str, needle: &str) -> &'a str {
+    stdout.lines().find(|l| l.contains(needle)).unwrap_or_else(|| panic!("no line with {needle:?} in:\n{stdout}"))
+}
+
+/// examples/cpp/frontier.cpp (C++17 on the copyable header
+/// examples/cpp/crawlsched.hpp) builds warnings-as-errors and runs at full
+/// size; its own checks (simulation against exact figures) decide its exit
+/// code. Its printed figures are then checked against the Rust API for the
+/// same inputs, so a wrapper that passed arguments in the wrong order or a
+/// summary that misreads a result fails here.
+#[test]
+fn cpp_frontier_example() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = out_dir("cpp-examples");
+    let exe = build(&root.join("examples/cpp/frontier.cpp"), &out, &[], false);
+    let stdout = run_output(&exe, &[], &[], &[]);
+
+    // Indexing queue: N = 16 fetchers, K = 10, lambda = 1, mu = 10, gamma = 5.
+    let sol = crawlsched::robots::solve(&crawlsched::robots::Params::new(16, 10, 1.0, 10.0, 5.0).unwrap()).unwrap();
+    let exact = line_with(&stdout, "optimal switching curve");
+    let n_mean = number_after(exact, "mean");
+    assert!((n_mean - sol.performance.n_mean).abs() < 1e-4, "printed N-bar {n_mean}, Rust API {}", sol.performance.n_mean);
+    assert!((number_after(exact, "cost") - sol.performance.cost).abs() < 1e-4);
+    let sim = number_after(line_with(&stdout, "simulated ("), "mean");
+    assert!((sim - n_mean).abs() < 0.03 * n_mean, "simulated mean fetchers {sim}, exact {n_mean}");
+
+    // Scheduler: targets are the optimal frequencies; a golden-ratio cycle of
+    // F fetches realises the rounded counts exactly, here within 2/F of the
+    // frequencies (the rounding can exceed 1/F when many pages are tiny).
+    let sched = line_with(&stdout, "scheduler: targets equal");
+    assert!(number_after(sched, "frequencies to") < 1e-12, "{sched}");
+    assert!(sched.contains("exactly its rounded count"), "{sched}");
+    let within = number_after(line_with(&stdout, "realised shares are within"), "are within");
+    assert!((0.0..=2.0).contains(&within), "{within}/F");
+
+    // Fetcher hosts: the simulated rejections agree with the exact cost.
+    let exact_rej = number_after(line_with(&stdout, "optimal period"), ",");
+    let sim_line = line_with(&stdout, "streaming router");
+    let (sim_rej, se) = (number_after(sim_line, "requests:"), number_after(sim_line, "+-"));
+    assert!((sim_rej - exact_rej).abs() <= 4.0 * se + 0.1, "{sim_line} vs {exact_rej}%");
+}
+
 const ASAN_FLAGS: &[&str] =
     &["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"];
 
@@ -184,7 +253,7 @@ fn asan_available(out: &Path) -> bool {
     cmd.output().is_ok_and(|o| o.status.success())
 }
 
-/// Every C/C++ test program and C example under ASan + UBSan + LSan.
+/// Every C/C++ test program and C/C++ example under ASan + UBSan + LSan.
 #[test]
 fn c_programs_under_address_and_undefined_sanitizers() {
     let out = out_dir("c-tests-asan");
@@ -199,11 +268,11 @@ fn c_programs_under_address_and_undefined_sanitizers() {
     env.push(("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=24"));
     env.push(("LSAN_OPTIONS", "exitcode=25"));
     for src in sources(true) {
-        run(&build(&src, &out, ASAN_FLAGS, true), &[], &env);
+        run_output(&build(&src, &out, ASAN_FLAGS, true), &[], small_args(&src), &env);
     }
 }
 
-/// Every C/C++ test program and C example under valgrind memcheck.
+/// Every C/C++ test program and C/C++ example under valgrind memcheck.
 #[test]
 fn c_programs_under_valgrind_memcheck() {
     let have = Command::new("valgrind").arg("--version").output().is_ok_and(|o| o.status.success());
@@ -222,6 +291,6 @@ fn c_programs_under_valgrind_memcheck() {
         "--show-leak-kinds=definite",
     ];
     for src in sources(true) {
-        run(&build(&src, &out, &[], true), &vg, SMALL);
+        run_output(&build(&src, &out, &[], true), &vg, small_args(&src), SMALL);
     }
 }
