@@ -10,25 +10,28 @@ import (
 
 // TestCrawlschedBeatsUniform runs the demo's quick version (20 real
 // seconds, 120 simulated hours, 1,000 pages) and checks the measured
-// freshness against crawlsched's theory:
+// freshness against crawlsched's theory (the freshness model of Coffman,
+// Liu and Weber for the site's true change rates and each crawler's
+// measured crawl times):
 //
-//  1. The model predicts what a crawler gets: uniform round robin (whose
-//     theory is exact, Theorem 3.3 with the measured crawl times) measures
-//     within 1.5 points + 3 standard errors of its theory (the 1.5 points:
-//     the business-hours pages change on a daily pattern the theory
-//     averages out, which can only help a crawler; about +1 point).
+//  1. The model predicts what a crawler gets: uniform round robin, whose
+//     theory is exact, measures within 1.5 points + 3 standard errors of
+//     it. (The 1.5 points: the business-hours pages change on a daily
+//     pattern that the theory averages out, which helps any crawler a
+//     little; about +0.5 point in our runs.)
 //  2. crawlsched beats uniform by more than 3 standard errors of the
 //     difference (batch means of the per-bin difference: both crawl the
-//     same site, so the site's randomness cancels out).
-//  3. By a margin consistent with theory: no more than the theoretical
-//     gain of the optimal frequencies for the true rates (Theorem 3.4's
-//     frequencies, evenly spaced: no schedule does better) plus 3 standard
-//     errors, and at least half the gain theory predicts for the plan the
-//     crawler actually ended with (the exact value of its golden-ratio
-//     cycle for the true rates) minus 3 standard errors. Half: the window
-//     also covers the scheduler's earlier cycle, planned from about a third
-//     of the observations; in runs on an idle and a loaded 2-core machine
-//     the measured gain was 60 to 100% of the final plan's.
+//     same site, so most of the site's randomness cancels; the SE is
+//     about 0.2 point and the gain about 1.5 points).
+//  3. By a margin consistent with theory: no more than the gain of the
+//     optimal frequencies for the true rates (Theorem 3.4, evenly spaced:
+//     no schedule does better) + 3 SE, and no less than the gain theory
+//     gives the plan the crawler ended with (the exact value of the
+//     scheduler's golden-ratio cycle for its learnt rates, on the true
+//     rates) - 1.5 points - 3 SE. The 1.5 points: the window also covers
+//     the scheduler's previous cycle, planned from fewer observations, and
+//     uniform's +0.5 of item 1; measured gains were 0.5 point below that
+//     theory in our runs.
 func TestCrawlschedBeatsUniform(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 20 s of real time")
@@ -68,8 +71,8 @@ func TestCrawlschedBeatsUniform(t *testing.T) {
 	if gain > best+3*se {
 		t.Errorf("crawlsched gains %.4f, more than theory allows (%.4f + 3 SE)", gain, best)
 	}
-	if gain < plan/2-3*se {
-		t.Errorf("crawlsched gains %.4f, less than half its final plan's theoretical gain %.4f (- 3 SE)", gain, plan)
+	if gain < plan-0.015-3*se {
+		t.Errorf("crawlsched gains %.4f, less than its final plan's theoretical gain %.4f - 1.5 points - 3 SE", gain, plan)
 	}
 }
 

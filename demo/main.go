@@ -3,7 +3,7 @@
 // change rate, and crawlsched (optimal frequencies, golden-ratio sequence,
 // probe planning), all learning change rates online. See README.md.
 //
-//	./scripts/demo [--quick] [--duration 60s] [--pages 2000] [--budget 400] [--seed 1] [--out target/demo]
+//	./scripts/demo [--quick] [--duration 60s] [--scale 2] [--pages 2000] [--budget 500] [--seed 1] [--out target/demo]
 package main
 
 import (
@@ -35,20 +35,23 @@ type Config struct {
 
 const usageText = `usage: demo [flags]
 
-Runs a local website (127.0.0.1) whose pages change at random, and crawls it
-with three crawlers side by side under the same politeness limit:
-uniform round robin, proportional to change rate, and crawlsched.
-1 real second = 1 simulated hour (--scale).
+Starts a website on 127.0.0.1 whose pages change at random, and crawls it
+with three HTTP crawlers side by side under the same politeness limit:
+uniform round robin, proportional to change rate, and crawlsched. Prints a
+table; writes results.json, freshness.svg and freshness.png to --out.
 
 flags:
-  --duration D   real running time, e.g. 60s, 2m (default 60s; --quick 20s)
+  --duration D   real running time, 5s..1h (default 60s; --quick 20s)
+  --scale S      simulated hours per real second, 0.1..10 (default 2; --quick 6)
   --pages N      pages on the site, 100..20000 (default 2000; --quick 1000)
-  --budget B     requests per simulated hour per crawler, 10..2000 (default 400;
-                 --quick 200)
-  --scale S      simulated hours per real second, 0.1..10 (default 1; --quick 2)
+  --budget B     politeness budget: full-page requests per simulated hour per
+                 crawler, 10..2000 (default 500; --quick 250); 304 responses
+                 are cheaper, so crawlers make B to 1.25 B requests an hour
   --seed S       random seed of the site (default 1)
-  --out DIR      where results.json and freshness.svg/.png go (default target/demo)
-  --quick        a short run (about 20 s)
+  --out DIR      output directory (default target/demo)
+  --quick        a short run (20 s, 120 simulated hours)
+
+Ctrl-C stops early and prints what was measured.
 `
 
 func usage(msg string) {

@@ -226,7 +226,7 @@ func (m *Crawlsched) Next(now float64) (int, error) {
 
 // start builds the scheduler once the sweep has measured crawl times.
 func (m *Crawlsched) start() error {
-	access, err := crawlsched.NewEmpirical(m.crawl)
+	access, err := crawlTimeDist(m.crawl)
 	if err != nil {
 		return fmt.Errorf("crawl-time distribution: %w", err)
 	}
@@ -293,7 +293,7 @@ func (m *Crawlsched) Plan() ([]float64, error) {
 		}
 		rates[i] = r
 	}
-	access, err := crawlsched.NewEmpirical(m.crawl)
+	access, err := crawlTimeDist(m.crawl)
 	if err != nil {
 		return nil, err
 	}
@@ -312,6 +312,29 @@ func ones(n int) []float64 {
 		w[i] = 1
 	}
 	return w
+}
+
+// crawlTimeDist is the empirical distribution of 64 quantiles of the
+// measured crawl times: as good as all of them for E[exp(-mu X)], and the
+// optimal-frequency computation, which evaluates it for every page many
+// times, stays in milliseconds (with 1,000 raw samples it took about half a
+// real second, three simulated hours of a stalled crawler).
+func crawlTimeDist(x []float64) (*crawlsched.Dist, error) {
+	return crawlsched.NewEmpirical(quantiles(x, 64))
+}
+
+// quantiles are k evenly spaced quantiles (midpoints) of x.
+func quantiles(x []float64, k int) []float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	if len(s) <= k {
+		return s
+	}
+	q := make([]float64, k)
+	for i := range q {
+		q[i] = s[int((float64(i)+0.5)*float64(len(s))/float64(k))]
+	}
+	return q
 }
 
 func mean(x []float64) float64 {

@@ -51,17 +51,24 @@ func maxStdErr(r *Result) float64 {
 	return m
 }
 
-// WriteResults writes results.json and freshness.svg.
+// WriteResults writes results.json, freshness.svg and freshness.png.
 func WriteResults(dir string, r *Result) ([]string, error) {
 	j, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	files := []string{filepath.Join(dir, "results.json"), filepath.Join(dir, "freshness.svg")}
+	files := []string{filepath.Join(dir, "results.json"), filepath.Join(dir, "freshness.svg"), filepath.Join(dir, "freshness.png")}
 	if err := os.WriteFile(files[0], append(j, '\n'), 0o644); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(files[1], PlotSVG(r), 0o644); err != nil {
+		return nil, err
+	}
+	png, err := PlotPNG(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(files[2], png, 0o644); err != nil {
 		return nil, err
 	}
 	return files, nil
