@@ -55,7 +55,7 @@ func TestCrawlschedBeatsUniform(t *testing.T) {
 			t.Errorf("%s: %.0f requests/hour for a budget of %.0f", m.Name, m.RequestsPerHour, res.Budget)
 		}
 	}
-	se := diffStdErr(uni.Series, cs.Series, res.WindowFrom, res.SimHours)
+	se := DiffStdErr(uni.Series, cs.Series, res.WindowFrom, res.SimHours)
 	t.Logf("uniform %.4f (theory %.4f), crawlsched %.4f (theory %.4f, its final plan %.4f), SE of difference %.4f",
 		uni.Measured.Freshness, uni.Theory.Freshness, cs.Measured.Freshness, cs.Theory.Freshness, cs.PlanTheory.Freshness, se)
 
@@ -74,18 +74,6 @@ func TestCrawlschedBeatsUniform(t *testing.T) {
 	if gain < plan-0.015-3*se {
 		t.Errorf("crawlsched gains %.4f, less than its final plan's theoretical gain %.4f - 1.5 points - 3 SE", gain, plan)
 	}
-}
-
-// diffStdErr is the batch-means standard error of the mean difference of
-// two freshness series over the window.
-func diffStdErr(a, b Series, from, to float64) float64 {
-	var d []float64
-	for k := range a.Freshness {
-		if float64(k)*a.BinHours >= from && float64(k+1)*a.BinHours <= to {
-			d = append(d, b.Freshness[k]-a.Freshness[k])
-		}
-	}
-	return batchMeansStdErr(d, 10)
 }
 
 func TestUsageOnBadFlags(t *testing.T) {

@@ -154,3 +154,16 @@ func batchMeansStdErr(x []float64, batches int) float64 {
 	}
 	return math.Sqrt(v / float64(batches-1) / float64(batches))
 }
+
+// DiffStdErr is the batch-means standard error of the mean difference
+// b - a of two freshness series over [from, to]: both crawlers crawl the
+// same site, so most of its randomness cancels in the difference.
+func DiffStdErr(a, b Series, from, to float64) float64 {
+	var d []float64
+	for k := range a.Freshness {
+		if float64(k)*a.BinHours >= from && float64(k+1)*a.BinHours <= to && k < len(b.Freshness) {
+			d = append(d, b.Freshness[k]-a.Freshness[k])
+		}
+	}
+	return batchMeansStdErr(d, 10)
+}

@@ -29,15 +29,19 @@ type ModeResult struct {
 
 // Result is a whole run.
 type Result struct {
-	Pages       int          `json:"pages"`
-	NewsPages   int          `json:"news_pages"`
-	Budget      float64      `json:"budget_requests_per_hour"`
-	Scale       float64      `json:"sim_hours_per_real_second"`
-	SimHours    float64      `json:"sim_hours"`
-	WindowFrom  float64      `json:"window_from_hours"`
-	Seed        uint64       `json:"seed"`
-	TotalRate   float64      `json:"total_change_rate_per_hour"`
-	Bound       float64      `json:"freshness_bound"`
+	Pages      int     `json:"pages"`
+	NewsPages  int     `json:"news_pages"`
+	Budget     float64 `json:"budget_requests_per_hour"`
+	Scale      float64 `json:"sim_hours_per_real_second"`
+	SimHours   float64 `json:"sim_hours"`
+	WindowFrom float64 `json:"window_from_hours"`
+	Seed       uint64  `json:"seed"`
+	TotalRate  float64 `json:"total_change_rate_per_hour"`
+	Bound      float64 `json:"freshness_bound"`
+	// Gain is crawlsched's measured freshness minus uniform's, GainStdErr
+	// its standard error (paired batch means).
+	Gain        float64      `json:"crawlsched_gain_over_uniform"`
+	GainStdErr  float64      `json:"crawlsched_gain_std_error"`
 	Interrupted bool         `json:"interrupted"`
 	RealSeconds float64      `json:"real_seconds"`
 	Modes       []ModeResult `json:"modes"`
@@ -164,6 +168,9 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 		}
 		res.Modes = append(res.Modes, r)
 	}
+	uni, best := res.Modes[0], res.Modes[len(res.Modes)-1]
+	res.Gain = best.Measured.Freshness - uni.Measured.Freshness
+	res.GainStdErr = DiffStdErr(uni.Series, best.Series, res.WindowFrom, end)
 	return res, site, crawlers, nil
 }
 
