@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 
 	crawlsched "github.com/crawlsched/crawlsched-go"
@@ -172,8 +171,9 @@ type Crawlsched struct {
 	// Pages the prober currently takes over, and when it last planned.
 	probed   map[int]bool
 	probedAt float64
-	// Freq is the scheduler's last plan (per page).
-	Freq []float64
+	// Sum and count of all crawl times (crawls per day for the prober).
+	crawlSum float64
+	crawlN   int
 }
 
 // probeReplan is how often (simulated hours) probes are re-planned.
@@ -231,11 +231,7 @@ func (m *Crawlsched) start() error {
 		return fmt.Errorf("crawl-time distribution: %w", err)
 	}
 	defer access.Close()
-	mode := crawlsched.GoldenRatio
-	if os.Getenv("STRIDE") != "" {
-		mode = crawlsched.Stride
-	}
-	if m.sched, err = crawlsched.NewScheduler(access, mode); err != nil {
+	if m.sched, err = crawlsched.NewScheduler(access, crawlsched.GoldenRatio); err != nil {
 		return err
 	}
 	for i := 0; i < m.n; i++ {
@@ -250,6 +246,8 @@ func (m *Crawlsched) Observe(page int, now, interval float64, changed bool, last
 	if m.sched == nil {
 		m.crawl = append(m.crawl, crawlTime)
 	}
+	m.crawlSum += crawlTime
+	m.crawlN++
 	if m.probes != nil {
 		m.probes.Observe(page, lastMod)
 	}
@@ -266,7 +264,7 @@ func (m *Crawlsched) planProbes(now float64) error {
 	if err != nil {
 		return err
 	}
-	taken, err := m.probes.Plan(now, f, mean(m.crawl))
+	taken, err := m.probes.Plan(now, f, m.crawlSum/float64(m.crawlN))
 	if err != nil {
 		return err
 	}
@@ -358,7 +356,8 @@ type Prober struct {
 	times   []float64 // distinct Last-Modified times seen (simulated hours)
 	queue   probeQueue
 	plans   map[int][]float64 // probes per day -> times of day
-	shape   []float64         // hourly intensity shape last used
+	// Shape is the hourly update intensity (mean 1) last planned with.
+	Shape []float64
 }
 
 // Minimum Last-Modified times before the learnt shape replaces a flat one.
@@ -371,8 +370,6 @@ func NewProber(news []bool) *Prober {
 	}
 	return &Prober{news: news, lastMod: lm}
 }
-
-func (p *Prober) Close() {}
 
 // Observe records a news page's Last-Modified time.
 func (p *Prober) Observe(page int, lastMod float64) {
@@ -399,7 +396,7 @@ func (p *Prober) Plan(now float64, f []float64, meanCrawl float64) (map[int]bool
 	if err != nil {
 		return nil, err
 	}
-	p.shape = shape
+	p.Shape = shape
 	p.plans = map[int][]float64{}
 	lambda := crawlsched.PiecewiseConstant{Breaks: hourBreaks(), Values: shape, Periodic: true}
 	importance := crawlsched.PiecewiseConstant{Breaks: []float64{0, 24}, Values: []float64{1}, Periodic: true}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -40,8 +39,11 @@ type Result struct {
 	Bound      float64 `json:"freshness_bound"`
 	// Gain is crawlsched's measured freshness minus uniform's, GainStdErr
 	// its standard error (paired batch means).
-	Gain        float64      `json:"crawlsched_gain_over_uniform"`
-	GainStdErr  float64      `json:"crawlsched_gain_std_error"`
+	Gain       float64 `json:"crawlsched_gain_over_uniform"`
+	GainStdErr float64 `json:"crawlsched_gain_std_error"`
+	// NewsShape is the hourly update intensity of the business-hours pages
+	// (mean 1) that crawlsched's crawler learnt from Last-Modified times.
+	NewsShape   []float64    `json:"news_shape_learnt,omitempty"`
 	Interrupted bool         `json:"interrupted"`
 	RealSeconds float64      `json:"real_seconds"`
 	Modes       []ModeResult `json:"modes"`
@@ -102,7 +104,7 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 		return nil, nil, nil, err
 	}
 	defer prop.Close()
-	cs := NewCrawlsched(len(paths), news, os.Getenv("NOPROBE") == "", prior)
+	cs := NewCrawlsched(len(paths), news, true, prior)
 	defer cs.Close()
 	crawlers := []*Crawler{
 		NewCrawler(nameUniform, uniform, base, paths, clock, polite),
@@ -171,6 +173,9 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	uni, best := res.Modes[0], res.Modes[len(res.Modes)-1]
 	res.Gain = best.Measured.Freshness - uni.Measured.Freshness
 	res.GainStdErr = DiffStdErr(uni.Series, best.Series, res.WindowFrom, end)
+	if cs.probes != nil {
+		res.NewsShape = cs.probes.Shape
+	}
 	return res, site, crawlers, nil
 }
 
