@@ -29,6 +29,8 @@ type Config struct {
 	Out      string // "" writes no files
 	// NewsShare is the fraction of pages with a daily pattern.
 	NewsShare float64
+	// NoProbes turns off crawlsched's probe planning (to see its effect).
+	NoProbes bool
 	// Progress receives progress lines (nil: none).
 	Progress io.Writer
 }
@@ -50,6 +52,8 @@ flags:
   --seed S       random seed of the site (default 1)
   --out DIR      output directory (default target/demo)
   --quick        a short run (20 s, 120 simulated hours)
+  --no-probes    crawlsched without probe planning for the business-hours
+                 pages (the scheduler crawls them like the others)
 
 Ctrl-C stops early and prints what was measured.
 `
@@ -72,6 +76,7 @@ func parseFlags(args []string) Config {
 	seed := fs.Uint64("seed", 1, "")
 	out := fs.String("out", "target/demo", "")
 	quick := fs.Bool("quick", false, "")
+	noProbes := fs.Bool("no-probes", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Print(usageText)
@@ -83,7 +88,7 @@ func parseFlags(args []string) Config {
 		usage(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
 	cfg := Config{Duration: 60 * time.Second, Scale: 2, Pages: 2000, Budget: 500,
-		Seed: *seed, Out: *out, NewsShare: 0.1, Progress: os.Stdout}
+		Seed: *seed, Out: *out, NewsShare: 0.1, NoProbes: *noProbes, Progress: os.Stdout}
 	if *quick {
 		cfg.Duration, cfg.Scale, cfg.Pages, cfg.Budget = 20*time.Second, 6, 1000, 250
 	}

@@ -35,8 +35,12 @@ func PrintTable(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "age: mean time since the first change the index missed; missed: changes overwritten before any crawl saw them.\n")
 	if len(r.Modes) == 3 {
 		cs := r.Modes[2].Measured
-		fmt.Fprintf(w, "business-hours pages fresh: uniform %.1f%%, proportional %.1f%%, crawlsched (probe planning) %.1f%%\n",
-			100*r.Modes[0].Measured.NewsFreshness, 100*r.Modes[1].Measured.NewsFreshness, 100*cs.NewsFreshness)
+		how := "probe planning"
+		if r.NoProbes {
+			how = "no probe planning"
+		}
+		fmt.Fprintf(w, "business-hours pages fresh: uniform %.1f%%, proportional %.1f%%, crawlsched (%s) %.1f%%\n",
+			100*r.Modes[0].Measured.NewsFreshness, 100*r.Modes[1].Measured.NewsFreshness, how, 100*cs.NewsFreshness)
 	}
 	if r.Interrupted {
 		fmt.Fprintf(w, "(interrupted: measured over the %.1f simulated hours that ran)\n", r.SimHours)

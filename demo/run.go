@@ -45,6 +45,7 @@ type Result struct {
 	// (mean 1) that crawlsched's crawler learnt from Last-Modified times.
 	NewsShape   []float64    `json:"news_shape_learnt,omitempty"`
 	Interrupted bool         `json:"interrupted"`
+	NoProbes    bool         `json:"no_probes,omitempty"`
 	RealSeconds float64      `json:"real_seconds"`
 	Modes       []ModeResult `json:"modes"`
 }
@@ -104,7 +105,7 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 		return nil, nil, nil, err
 	}
 	defer prop.Close()
-	cs := NewCrawlsched(len(paths), news, true, prior)
+	cs := NewCrawlsched(len(paths), news, !cfg.NoProbes, prior)
 	defer cs.Close()
 	crawlers := []*Crawler{
 		NewCrawler(nameUniform, uniform, base, paths, clock, polite),
@@ -143,7 +144,7 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 		}
 	}
 	res := &Result{Pages: len(paths), NewsPages: newsCount, Budget: cfg.Budget, Scale: cfg.Scale,
-		SimHours: end, Seed: cfg.Seed, Interrupted: ctx.Err() != nil,
+		SimHours: end, Seed: cfg.Seed, Interrupted: ctx.Err() != nil, NoProbes: cfg.NoProbes,
 		RealSeconds: time.Since(clock.Start).Seconds()}
 	for _, p := range site.Pages {
 		res.TotalRate += p.Rate
