@@ -18,7 +18,7 @@ import (
 //     theory is exact, measures within 1.5 points + 3 standard errors of
 //     it. (The 1.5 points: the business-hours pages change on a daily
 //     pattern that the theory averages out, which helps any crawler a
-//     little; about +0.5 point in our runs.)
+//     little: +0.4 to +1.4 points in our runs.)
 //  2. crawlsched beats uniform by more than 3 standard errors of the
 //     difference (batch means of the per-bin difference: both crawl the
 //     same site, so most of the site's randomness cancels; the SE is
@@ -30,8 +30,8 @@ import (
 //     scheduler's golden-ratio cycle for its learnt rates, on the true
 //     rates) - 1.5 points - 3 SE. The 1.5 points: the window also covers
 //     the scheduler's previous cycle, planned from fewer observations, and
-//     uniform's +0.5 of item 1; measured gains were 0.5 point below that
-//     theory in our runs.
+//     uniform's excess of item 1; measured gains were 0.15 to 0.5 point
+//     below that theory in our runs.
 func TestCrawlschedBeatsUniform(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 20 s of real time")
