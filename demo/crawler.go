@@ -53,6 +53,8 @@ type Crawler struct {
 	Bytes       int64
 	NotModified int64
 	Err         error
+	// Reached is the simulated time the crawler has got to.
+	Reached float64
 }
 
 func NewCrawler(name string, mode Mode, base string, paths []string, clock *Clock, polite Politeness) *Crawler {
@@ -67,20 +69,26 @@ func NewCrawler(name string, mode Mode, base string, paths []string, clock *Cloc
 	return c
 }
 
+// SimTimeHeader carries the simulated time at which a crawler issues a
+// request; the site answers as of that time. A crawler waits for the real
+// clock to reach its next slot, but when the machine is busy (a slow
+// response, a descheduled process) it falls behind: its requests then go
+// out late in real time but still carry their scheduled simulated time, so
+// a busy machine slows the run down instead of distorting the comparison.
+const SimTimeHeader = "X-Demo-Sim-Time"
+
 // Run crawls until simulated time `until`, the request bound or ctx ends.
-// Crawl k+1 starts one crawl time after crawl k started; if the machine
-// falls behind (a slow response) the next one starts at once, so the
-// request budget holds on average.
+// Crawl k+1 is scheduled one crawl time after crawl k.
 func (c *Crawler) Run(ctx context.Context, until float64) {
 	defer c.client.CloseIdleConnections()
-	start := c.clock.Now()
-	for ctx.Err() == nil && start < until && c.clock.Now() < until && (c.MaxRequests == 0 || c.Requests < c.MaxRequests) {
+	start := 0.0
+	for ctx.Err() == nil && start < until && (c.MaxRequests == 0 || c.Requests < c.MaxRequests) {
 		page, err := c.mode.Next(start)
 		if err != nil {
 			c.fail(fmt.Errorf("%s: planning: %w", c.Name, err))
 			return
 		}
-		x, err := c.fetch(ctx, page)
+		x, err := c.fetch(ctx, page, start)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -89,6 +97,9 @@ func (c *Crawler) Run(ctx context.Context, until float64) {
 			return
 		}
 		start += x
+		c.mu.Lock()
+		c.Reached = start
+		c.mu.Unlock()
 		if wait := time.Until(c.clock.RealAt(start)); wait > 0 {
 			select {
 			case <-ctx.Done():
@@ -105,13 +116,15 @@ func (c *Crawler) fail(err error) {
 	c.mu.Unlock()
 }
 
-// fetch GETs one page (conditionally when the index holds it), updates
-// the index and the mode, and returns the simulated time it occupied.
-func (c *Crawler) fetch(ctx context.Context, page int) (float64, error) {
+// fetch GETs one page at simulated time now (conditionally when the index
+// holds it), updates the index and the mode, and returns the simulated
+// time it occupied.
+func (c *Crawler) fetch(ctx context.Context, page int, now float64) (float64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+c.paths[page], nil)
 	if err != nil {
 		return 0, err
 	}
+	req.Header.Set(SimTimeHeader, strconv.FormatFloat(now, 'g', -1, 64))
 	c.mu.Lock()
 	have := c.version[page]
 	c.mu.Unlock()
@@ -127,7 +140,6 @@ func (c *Crawler) fetch(ctx context.Context, page int) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s: reading %s: %w", c.Name, c.paths[page], err)
 	}
-	now := c.clock.Now()
 	var v int32
 	switch resp.StatusCode {
 	case http.StatusOK:

@@ -42,6 +42,9 @@ func PrintTable(w io.Writer, r *Result) {
 		fmt.Fprintf(w, "business-hours pages fresh: uniform %.1f%%, proportional %.1f%%, crawlsched (%s) %.1f%%\n",
 			100*r.Modes[0].Measured.NewsFreshness, 100*r.Modes[1].Measured.NewsFreshness, how, 100*cs.NewsFreshness)
 	}
+	if r.TimedOut {
+		fmt.Fprintf(w, "(the machine was too busy to keep up: stopped at three times the duration; measured over the %.1f simulated hours every crawler reached)\n", r.SimHours)
+	}
 	if r.Interrupted {
 		fmt.Fprintf(w, "(interrupted: measured over the %.1f simulated hours that ran)\n", r.SimHours)
 	}

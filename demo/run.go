@@ -43,8 +43,10 @@ type Result struct {
 	GainStdErr float64 `json:"crawlsched_gain_std_error"`
 	// NewsShape is the hourly update intensity of the business-hours pages
 	// (mean 1) that crawlsched's crawler learnt from Last-Modified times.
-	NewsShape   []float64    `json:"news_shape_learnt,omitempty"`
-	Interrupted bool         `json:"interrupted"`
+	NewsShape   []float64 `json:"news_shape_learnt,omitempty"`
+	Interrupted bool      `json:"interrupted"`
+	// TimedOut: the machine was too busy to finish within 3x the duration.
+	TimedOut    bool         `json:"timed_out,omitempty"`
 	NoProbes    bool         `json:"no_probes,omitempty"`
 	RealSeconds float64      `json:"real_seconds"`
 	Modes       []ModeResult `json:"modes"`
@@ -118,7 +120,9 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 		c.MaxRequests = int64(3*cfg.Budget*simHours) + 100
 	}
 
-	runCtx, cancel := context.WithCancel(ctx)
+	// A hard bound on real time: a machine too busy to keep up slows the
+	// run down (see SimTimeHeader) but never more than threefold.
+	runCtx, cancel := context.WithTimeout(ctx, 3*cfg.Duration+10*time.Second)
 	defer cancel()
 	clock.Start = time.Now()
 	var wg sync.WaitGroup
@@ -137,7 +141,12 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	progress(cfg, site, crawlers, clock, simHours, done)
 	<-done
 
-	end := math.Min(clock.Now(), simHours)
+	// Measure up to where every crawler got (all of the run unless
+	// interrupted).
+	end := simHours
+	for _, c := range crawlers {
+		end = math.Min(end, c.Reached)
+	}
 	for _, c := range crawlers {
 		if _, _, _, err := c.Stats(); err != nil {
 			return nil, nil, nil, err
@@ -145,6 +154,7 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	}
 	res := &Result{Pages: len(paths), NewsPages: newsCount, Budget: cfg.Budget, Scale: cfg.Scale,
 		SimHours: end, Seed: cfg.Seed, Interrupted: ctx.Err() != nil, NoProbes: cfg.NoProbes,
+		TimedOut:    ctx.Err() == nil && runCtx.Err() != nil,
 		RealSeconds: time.Since(clock.Start).Seconds()}
 	for _, p := range site.Pages {
 		res.TotalRate += p.Rate
@@ -244,12 +254,15 @@ func progress(cfg Config, site *Site, crawlers []*Crawler, clock *Clock, simHour
 		case <-done:
 			return
 		case <-tick.C:
-			t := clock.Now()
+			t := math.Min(clock.Now(), simHours)
 			var b strings.Builder
 			fmt.Fprintf(&b, "  %5.1f/%.0f h  fresh now:", t, simHours)
 			for _, c := range crawlers {
 				req, _, _, _ := c.Stats()
-				fmt.Fprintf(&b, "  %s %4.1f%% (%d req)", shortName(c.Name), 100*c.FreshNow(site, t), req)
+				c.mu.Lock()
+				at := c.Reached // a crawler may trail the clock on a busy machine
+				c.mu.Unlock()
+				fmt.Fprintf(&b, "  %s %4.1f%% (%d req)", shortName(c.Name), 100*c.FreshNow(site, at), req)
 			}
 			fmt.Fprintln(cfg.Progress, b.String())
 		}

@@ -160,7 +160,12 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.Pages[id]
+	// The demo's crawlers say when (in simulated time) they ask; anyone
+	// else gets the site as of now.
 	now := s.clock.Now()
+	if t, err := strconv.ParseFloat(r.Header.Get(SimTimeHeader), 64); err == nil && t >= 0 && !math.IsInf(t, 0) {
+		now = t
+	}
 	v := p.VersionAt(now)
 	etag := `"v` + strconv.Itoa(v) + `"`
 	h := w.Header()
