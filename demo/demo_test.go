@@ -12,13 +12,16 @@ import (
 // seconds, 120 simulated hours, 1,000 pages) and checks the measured
 // freshness against crawlsched's theory (the freshness model of Coffman,
 // Liu and Weber for the site's true change rates and each crawler's
-// measured crawl times):
+// measured crawl times). The run is deterministic (requests carry their
+// simulated time, see SimTimeHeader), so a busy machine makes it slower,
+// not flaky; the slacks below are for what the theory leaves out and the
+// sampling error of one site, and hold for other seeds too.
 //
 //  1. The model predicts what a crawler gets: uniform round robin, whose
 //     theory is exact, measures within 1.5 points + 3 standard errors of
 //     it. (The 1.5 points: the business-hours pages change on a daily
 //     pattern that the theory averages out, which helps any crawler a
-//     little: +0.4 to +1.4 points in our runs.)
+//     little: +0.45 to +1.0 point for seeds 2, 4, 5, 7.)
 //  2. crawlsched beats uniform by more than 3 standard errors of the
 //     difference (batch means of the per-bin difference: both crawl the
 //     same site, so most of the site's randomness cancels; the SE is
@@ -30,8 +33,8 @@ import (
 //     scheduler's golden-ratio cycle for its learnt rates, on the true
 //     rates) - 1.5 points - 3 SE. The 1.5 points: the window also covers
 //     the scheduler's previous cycle, planned from fewer observations, and
-//     uniform's excess of item 1; measured gains were 0.15 to 0.5 point
-//     below that theory in our runs.
+//     uniform's excess of item 1; measured gains were 0.2 to 0.4 point
+//     below that theory for those seeds.
 func TestCrawlschedBeatsUniform(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 20 s of real time")
