@@ -130,6 +130,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "demo: %v\n", err)
 		os.Exit(1)
 	}
+	if res.SimHours <= 0 {
+		fmt.Fprintln(os.Stderr, "demo: stopped before the first crawl; nothing to report")
+		os.Exit(130)
+	}
 	PrintTable(os.Stdout, res)
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		fmt.Fprintf(os.Stderr, "demo: %v\n", err)

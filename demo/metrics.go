@@ -30,6 +30,9 @@ type Series struct {
 // Measure integrates freshness, age and missed changes of a crawler's log
 // over [from, to], and freshness per bin of width bin over [0, to].
 func Measure(site *Site, log [][]Fetch, from, to, bin float64) (Measured, Series) {
+	if !(to > from) || !(bin > 0) {
+		return Measured{}, Series{BinHours: bin} // nothing ran (an early Ctrl-C)
+	}
 	nb := int(math.Ceil(to / bin))
 	bins := make([]float64, nb)
 	var fresh, newsFresh, age float64

@@ -114,8 +114,8 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 		NewCrawler(nameProportional, prop, base, paths, clock, polite),
 		NewCrawler(nameCrawlsched, cs, base, paths, clock, polite),
 	}
-	// Bound the requests: three times the budget (catching up after a
-	// stall never needs more).
+	// Bound the requests: three times the budget (a crawler makes at most
+	// 1.25 times the budget: only 304s are cheaper than a full page).
 	for _, c := range crawlers {
 		c.MaxRequests = int64(3*cfg.Budget*simHours) + 100
 	}
@@ -170,9 +170,9 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 		m, s := Measure(site, c.Log, res.WindowFrom, end, bin)
 		r := ModeResult{Name: c.Name, Measured: m, Series: s, Requests: c.Requests,
 			NotModified: c.NotModified, Bytes: c.Bytes}
-		if end > 0 {
-			r.RequestsPerHour = float64(c.Requests) / end
-			r.MBPerHour = float64(c.Bytes) / end / 1e6
+		if c.Reached > 0 {
+			r.RequestsPerHour = float64(c.Requests) / c.Reached
+			r.MBPerHour = float64(c.Bytes) / c.Reached / 1e6
 		}
 		if len(c.CrawlTimes) > 0 {
 			if err := addTheory(site, c, &r, prop, cs, res); err != nil {
