@@ -449,7 +449,7 @@ func (p *Prober) learnShape(now float64) ([]float64, error) {
 	}
 	times := append([]float64(nil), p.times...)
 	sort.Float64s(times)
-	// The crawler's clock may trail the newest Last-Modified a little.
+	// (Last-Modified never exceeds the time of the fetch; a safety net.)
 	now = math.Max(now, times[len(times)-1])
 	// Smoothing: 2 hours of pseudo-exposure at the overall rate per hour
 	// piece, so an hour with no update seen is unlikely, not impossible.
