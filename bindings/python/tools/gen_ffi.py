@@ -21,6 +21,7 @@ OUTPUT = HERE.parent / "src" / "crawlsched" / "_ffi.py"
 SCALARS = {
     "double": "c_double",
     "float": "c_float",
+    "uint8_t": "c_uint8",
     "int32_t": "c_int32",
     "uint32_t": "c_uint32",
     "int64_t": "c_int64",
@@ -99,7 +100,7 @@ def render(text: str) -> str:
         "do not edit (tests/test_ffi.py checks it is up to date).",
         '"""',
         "",
-        "from ctypes import POINTER, Structure, c_char, c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64, c_void_p",
+        "from ctypes import POINTER, Structure, c_char, c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64, c_uint8, c_void_p",
         "",
         "# fmt: off",
     ]

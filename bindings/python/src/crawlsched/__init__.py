@@ -45,10 +45,11 @@ from .freshness import (
 )
 from .mdp import MDP, MDPBuilder, MDPSolver
 from .robots import Robots
+from .limits import Control, default_memory_limit, set_default_memory_limit
 from .threshold import ThresholdModel
 from .routing import Arrivals, Router, Servers, balanced_sequence
 from .probe import Planner, Profile
-from . import dist, freshness, mdp, probe, robots, routing, threshold  # noqa: F401
+from . import dist, freshness, limits, mdp, probe, robots, routing, threshold  # noqa: F401
 
 
 def version():
@@ -77,6 +78,7 @@ __all__ = [
     "BMAP",
     "BufferTooSmallError",
     "CancelledError",
+    "Control",
     "CrawlschedError",
     "Dist",
     "Estimator",
@@ -102,12 +104,14 @@ __all__ = [
     "TooLargeError",
     "abi_version",
     "balanced_sequence",
+    "default_memory_limit",
     "bound_ratio",
     "fibonacci_at_least",
     "golden_ratio_sequence",
     "integer_counts",
     "library_path",
     "round_robin_sequence",
+    "set_default_memory_limit",
     "status_string",
     "thread_last_error",
     "version",

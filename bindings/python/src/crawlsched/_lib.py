@@ -231,6 +231,7 @@ _CTYPES = {
     np.dtype(np.uint32): ctypes.c_uint32,
     np.dtype(np.uint64): ctypes.c_uint64,
     np.dtype(np.int64): ctypes.c_int64,
+    np.dtype(np.uint8): ctypes.c_uint8,
 }
 
 

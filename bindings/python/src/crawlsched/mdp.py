@@ -9,6 +9,7 @@ import numpy as np
 from . import _ffi
 from ._lib import Handle, InvalidArgumentError, array, call, lib, ptr, uints
 from .dist import choice
+from .limits import _ptr_of
 
 METHODS = {
     "relative_value_iteration": _ffi.CRAWLSCHED_MDP_RELATIVE_VALUE_ITERATION,
@@ -76,7 +77,6 @@ class MDPSolver(Handle):
         out = ctypes.c_void_p()
         call(lib.crawlsched_mdp_solver_new, choice(method, METHODS, "method"), ctypes.byref(out))
         self._own(out.value)
-        self._states = 0
 
     def set_limits(self, tolerance, max_iterations, stopping="span"):
         """Tolerance > 0, iteration limit >= 1, stopping "span" or
@@ -90,11 +90,23 @@ class MDPSolver(Handle):
         call(lib.crawlsched_mdp_solver_set_criterion, self._ptr, choice(criterion, CRITERIA, "criterion"),
              discount, tau)
 
+    def set_control(self, control):
+        """Attaches a ``Control`` (None: detach) to later runs: its memory
+        cap, iteration cap and cancel flag apply to ``run``."""
+        call(lib.crawlsched_mdp_solver_set_control, self._ptr, _ptr_of(control))
+
     def run(self, mdp):
         """Solves ``mdp``. NotConvergedError when the iteration limit was
-        reached; the best answer so far stays readable."""
-        self._states = mdp.size().states
+        reached, CancelledError when the attached control was cancelled;
+        in both cases the best answer so far stays readable."""
         call(lib.crawlsched_mdp_solver_run, self._ptr, mdp._ptr)
+
+    def size(self):
+        """Number of states of the last run's MDP (NotFoundError before
+        a run)."""
+        out = ctypes.c_uint64()
+        call(lib.crawlsched_mdp_solver_size, self._ptr, ctypes.byref(out))
+        return out.value
 
     def gain(self):
         """(gain, lo, hi): the optimal average cost lies in [lo, hi]."""
@@ -110,12 +122,12 @@ class MDPSolver(Handle):
 
     def policy(self):
         """The last run's action index per state (uint32 array)."""
-        out = np.empty(self._states, dtype=np.uint32)
+        out = np.empty(self.size(), dtype=np.uint32)
         call(lib.crawlsched_mdp_solver_policy, self._ptr, ptr(out), out.size)
         return out
 
     def values(self):
         """The last run's bias (average cost) or values (discounted)."""
-        out = np.empty(self._states, dtype=np.float64)
+        out = np.empty(self.size(), dtype=np.float64)
         call(lib.crawlsched_mdp_solver_values, self._ptr, ptr(out), out.size)
         return out

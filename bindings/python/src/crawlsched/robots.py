@@ -7,9 +7,11 @@ from collections import namedtuple
 import numpy as np
 
 from ._lib import Handle, array, call, lib, ptr
+from .limits import _ptr_of
 
 RobotsCost = namedtuple("RobotsCost", "cost starvation loss_rate")
 RobotsCounts = namedtuple("RobotsCounts", "n_min n_mean n_max")
+RobotsCertificate = namedtuple("RobotsCertificate", "lo hi iterations")
 
 
 class Robots(Handle):
@@ -20,10 +22,13 @@ class Robots(Handle):
     _kind = "robots solution"
 
     @classmethod
-    def solve(cls, n, k, lam, mu, gamma):
+    def solve(cls, n, k, lam, mu, gamma, control=None):
         """Exact solution: n >= 1 robots, buffer k >= 1, per-robot rate
-        lam > 0, service rate mu > 0, starvation weight gamma >= 0."""
-        return cls._new(lib.crawlsched_robots_solve, n, k, lam, mu, gamma)._sized()
+        lam > 0, service rate mu > 0, starvation weight gamma >= 0; under
+        an optional ``Control`` (memory cap, iteration cap, cancel)."""
+        if control is None:
+            return cls._new(lib.crawlsched_robots_solve, n, k, lam, mu, gamma)._sized()
+        return cls._new(lib.crawlsched_robots_solve_with_control, n, k, lam, mu, gamma, control._ptr)._sized()
 
     @classmethod
     def solve_unlimited(cls, k, lam, mu, gamma):
@@ -45,6 +50,19 @@ class Robots(Handle):
         c, s, l = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
         call(lib.crawlsched_robots_cost, self._ptr, ctypes.byref(c), ctypes.byref(s), ctypes.byref(l))
         return RobotsCost(c.value, s.value, l.value)
+
+    def certificate(self):
+        """(lo, hi, iterations): the optimal cost lies in [lo, hi]."""
+        lo, hi, it = ctypes.c_double(), ctypes.c_double(), ctypes.c_uint64()
+        call(lib.crawlsched_robots_certificate, self._ptr, ctypes.byref(lo), ctypes.byref(hi), ctypes.byref(it))
+        return RobotsCertificate(lo.value, hi.value, it.value)
+
+    def actions(self):
+        """The optimal action (1 activate, 0 not) at event (q, r, s),
+        index (r*(K+1)+q)*2+s, as a uint8 array."""
+        out = np.empty(2 * (self.k + 1) * (self.n + 1), dtype=np.uint8)
+        call(lib.crawlsched_robots_actions, self._ptr, ptr(out), out.size)
+        return out
 
     def counts(self):
         """(N_min, N-bar, N_max) as in Tables 1 and 2 (N_max -1: never)."""

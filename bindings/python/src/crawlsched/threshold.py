@@ -31,6 +31,7 @@ WEIGHTS = ("loss", "obsolescence", "response", "robots", "starvation")
 assert len(WEIGHTS) == _ffi.CRAWLSCHED_THRESHOLD_WEIGHT_COUNT
 
 ThresholdPlan = namedtuple("ThresholdPlan", "thresholds cost evaluated")
+ResponseTime = namedtuple("ResponseTime", "mean served_probability mean_served mean_obsolete")
 
 
 def _weights(w):
@@ -98,13 +99,38 @@ class ThresholdModel(Handle):
              ctypes.byref(out))
         return out.value
 
-    def optimize(self, modes, weights, max_evaluations=1_000_000):
+    def optimize(self, modes, weights, max_evaluations=1_000_000, control=None):
         """Optimal thresholds for the modes by enumeration:
-        (thresholds, cost, evaluated)."""
+        (thresholds, cost, evaluated); under an optional ``Control``
+        (its iteration cap lowers max_evaluations; cancel stops the search
+        with CancelledError)."""
         m = uints(modes, np.uint32, "modes")
         w = _weights(weights)
         th = np.empty(max(m.size - 1, 0), dtype=np.uint32)
         cost, ev = ctypes.c_double(), ctypes.c_uint64()
-        call(lib.crawlsched_threshold_optimize, self._ptr, ptr(m), m.size, ptr(w), w.size, max_evaluations,
-             ptr(th), th.size, ctypes.byref(cost), ctypes.byref(ev))
+        if control is None:
+            call(lib.crawlsched_threshold_optimize, self._ptr, ptr(m), m.size, ptr(w), w.size, max_evaluations,
+                 ptr(th), th.size, ctypes.byref(cost), ctypes.byref(ev))
+        else:
+            call(lib.crawlsched_threshold_optimize_with_control, self._ptr, ptr(m), m.size, ptr(w), w.size,
+                 max_evaluations, control._ptr, ptr(th), th.size, ctypes.byref(cost), ctypes.byref(ev))
         return ThresholdPlan(th, cost.value, ev.value)
+
+    def response_time(self, modes, thresholds):
+        """Response time of an admitted page (tagged-page chain): (mean,
+        probability of being served, mean if served, mean if obsolete)."""
+        m, t = self._policy(modes, thresholds)
+        out = np.empty(_ffi.CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, dtype=np.float64)
+        call(lib.crawlsched_threshold_response_time, self._ptr, ptr(m), m.size, ptr(t), t.size, ptr(out), out.size)
+        return ResponseTime(*out.tolist())
+
+    def response_cdf(self, modes, thresholds, times, served=False):
+        """P(sojourn <= t) of an admitted page at each t of ``times``
+        (given that it is served if ``served``)."""
+        m, t = self._policy(modes, thresholds)
+        ts = array(times, name="times")
+        which = _ffi.CRAWLSCHED_THRESHOLD_SOJOURN_SERVED if served else _ffi.CRAWLSCHED_THRESHOLD_SOJOURN_ALL
+        out = np.empty(ts.size, dtype=np.float64)
+        call(lib.crawlsched_threshold_response_cdf, self._ptr, ptr(m), m.size, ptr(t), t.size, which,
+             ptr(ts), ts.size, ptr(out), out.size)
+        return out
