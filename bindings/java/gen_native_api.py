@@ -36,6 +36,7 @@ SCALAR = {
 # Pointers to numbers -> primitive arrays (JNA passes their contents).
 ARRAY = {
     "double": "double[]",
+    "uint8_t": "byte[]",
     "int32_t": "int[]",
     "uint32_t": "int[]",
     "int64_t": "long[]",

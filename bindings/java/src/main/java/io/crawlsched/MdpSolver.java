@@ -46,9 +46,6 @@ public final class MdpSolver extends NativeHandle {
         }
     }
 
-    /** Number of states of the last MDP run, to size policy and values. */
-    private volatile long states;
-
     private MdpSolver(long p) {
         super(p, Lib.API::crawlsched_mdp_solver_free);
     }
@@ -74,8 +71,29 @@ public final class MdpSolver extends NativeHandle {
     }
 
     /**
+     * Attaches a control (null: detach) to later runs: its memory cap,
+     * iteration cap and cancel flag apply to {@link #run}.
+     */
+    public void setControl(Control control) {
+        long c = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_mdp_solver_set_control(h, c, e));
+        } finally {
+            Control.keep(control);
+        }
+    }
+
+    /** Number of states of the last run's MDP (NOT_FOUND before a run). */
+    public long size() {
+        long[] out = new long[1];
+        call((h, e) -> Lib.API.crawlsched_mdp_solver_size(h, out, e));
+        return out[0];
+    }
+
+    /**
      * Solves mdp. Throws with {@link Status#NOT_CONVERGED} if the iteration
-     * limit was reached; the best answer so far stays readable.
+     * limit was reached, {@link Status#CANCELLED} if the attached control was
+     * cancelled; in both cases the best answer so far stays readable.
      */
     public void run(Mdp mdp) {
         long m = ptrOf(mdp, "mdp");
@@ -86,9 +104,6 @@ public final class MdpSolver extends NativeHandle {
         } finally {
             java.lang.ref.Reference.reachabilityFence(this);
             java.lang.ref.Reference.reachabilityFence(mdp);
-        }
-        if (st == NativeApi.OK || st == NativeApi.NOT_CONVERGED) {
-            states = mdp.size().states();
         }
         Lib.check(st, e);
     }
@@ -117,14 +132,14 @@ public final class MdpSolver extends NativeHandle {
 
     /** The last run's action index per state. */
     public int[] policy() {
-        int[] out = new int[Lib.arrayLen(states, "states")];
+        int[] out = new int[Lib.arrayLen(size(), "states")];
         call((h, e) -> Lib.API.crawlsched_mdp_solver_policy(h, out, out.length, e));
         return out;
     }
 
     /** The last run's bias (average cost, 0 at the reference state) or values (discounted). */
     public double[] values() {
-        double[] out = new double[Lib.arrayLen(states, "states")];
+        double[] out = new double[Lib.arrayLen(size(), "states")];
         call((h, e) -> Lib.API.crawlsched_mdp_solver_values(h, out, out.length, e));
         return out;
     }

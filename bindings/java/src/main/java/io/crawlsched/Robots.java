@@ -25,6 +25,17 @@ public final class Robots extends NativeHandle {
         return new Robots(out[0]);
     }
 
+    /**
+     * As {@link #solve(long, long, double, double, double)} under a control
+     * (null: none): memory cap, iteration cap, cancel from another thread.
+     */
+    public static Robots solve(long n, long k, double lambda, double mu, double gamma, Control control) {
+        long[] out = new long[1];
+        long c = Control.addressOf(control);
+        Lib.call(e -> Lib.API.crawlsched_robots_solve_with_control(n, k, lambda, mu, gamma, c, out, e), control);
+        return new Robots(out[0]);
+    }
+
     /** As {@link #solve} with as many robots as the optimum wants (Table 2). */
     public static Robots solveUnlimited(long k, double lambda, double mu, double gamma) {
         long[] out = new long[1];
@@ -73,6 +84,24 @@ public final class Robots extends NativeHandle {
         int[] is = new int[1];
         call((h, e) -> Lib.API.crawlsched_robots_switching_curve(h, s, out, out.length, is, e));
         return new SwitchingCurve(out, is[0] != 0);
+    }
+
+    /** The optimal action (1 activate, 0 not) at event (q, r, s), index (r*(K+1) + q)*2 + s. */
+    public byte[] actions() {
+        byte[] out = new byte[Lib.arrayLen(2 * (k + 1) * (n + 1), "2(K+1)(N+1)")];
+        call((h, e) -> Lib.API.crawlsched_robots_actions(h, out, out.length, e));
+        return out;
+    }
+
+    /** The solver's certificate: the optimal cost lies in [lo, hi]; policy-iteration steps. */
+    public record Certificate(double lo, double hi, long iterations) {}
+
+    public Certificate certificate() {
+        double[] lo = new double[1];
+        double[] hi = new double[1];
+        long[] it = new long[1];
+        call((h, e) -> Lib.API.crawlsched_robots_certificate(h, lo, hi, it, e));
+        return new Certificate(lo[0], hi[0], it[0]);
     }
 
     /** Stationary probability of state (q, r, s) at index (r*(K+1) + q)*3 + s. */

@@ -107,4 +107,40 @@ public final class ThresholdModel extends NativeHandle {
         call((h, e) -> Lib.API.crawlsched_threshold_optimize(h, modes, modes.length, weights, weights.length, maxEvaluations, out, out.length, cost, ev, e));
         return new Plan(out, cost[0], ev[0]);
     }
+
+    /**
+     * As {@link #optimize(int[], double[], long)} under a control (null:
+     * none): its iteration cap lowers maxEvaluations, cancelling stops the
+     * search with {@link Status#CANCELLED} (no partial answer).
+     */
+    public Plan optimize(int[] modes, double[] weights, long maxEvaluations, Control control) {
+        int[] out = new int[Math.max(modes.length - 1, 0)];
+        double[] cost = new double[1];
+        long[] ev = new long[1];
+        long c = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_threshold_optimize_with_control(h, modes, modes.length, weights, weights.length, maxEvaluations, c, out, out.length, cost, ev, e));
+        } finally {
+            Control.keep(control);
+        }
+        return new Plan(out, cost[0], ev[0]);
+    }
+
+    /** Response time of an admitted page: mean, P(served), mean if served, mean if obsolete. */
+    public record ResponseTime(double mean, double servedProbability, double meanServed, double meanObsolete) {}
+
+    public ResponseTime responseTime(int[] modes, int[] thresholds) {
+        double[] out = new double[NativeApi.THRESHOLD_RESPONSE_COUNT];
+        call((h, e) -> Lib.API.crawlsched_threshold_response_time(h, modes, modes.length, thresholds, thresholds.length, out, out.length, e));
+        return new ResponseTime(out[NativeApi.THRESHOLD_RESPONSE_MEAN], out[NativeApi.THRESHOLD_RESPONSE_SERVED_PROBABILITY],
+                out[NativeApi.THRESHOLD_RESPONSE_MEAN_SERVED], out[NativeApi.THRESHOLD_RESPONSE_MEAN_OBSOLETE]);
+    }
+
+    /** P(sojourn <= t) of an admitted page at each time (given it is served if {@code served}). */
+    public double[] responseCdf(int[] modes, int[] thresholds, double[] times, boolean served) {
+        int which = served ? NativeApi.THRESHOLD_SOJOURN_SERVED : NativeApi.THRESHOLD_SOJOURN_ALL;
+        double[] out = new double[times.length];
+        call((h, e) -> Lib.API.crawlsched_threshold_response_cdf(h, modes, modes.length, thresholds, thresholds.length, which, times, times.length, out, out.length, e));
+        return out;
+    }
 }

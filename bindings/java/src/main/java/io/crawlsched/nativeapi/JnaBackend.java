@@ -73,6 +73,15 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_scheduler_len(long s, long[] out, byte[] err);
         static native int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err);
         static native int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err);
+        static native void crawlsched_set_default_memory_limit(long bytes);
+        static native long crawlsched_get_default_memory_limit();
+        static native int crawlsched_control_new(long[] out, byte[] err);
+        static native void crawlsched_control_free(long ctl);
+        static native int crawlsched_control_set_memory_limit(long ctl, long bytes, byte[] err);
+        static native int crawlsched_control_set_max_iterations(long ctl, long max_iterations, byte[] err);
+        static native int crawlsched_control_cancel(long ctl, byte[] err);
+        static native int crawlsched_control_reset(long ctl, byte[] err);
+        static native int crawlsched_control_is_cancelled(long ctl, int[] out, byte[] err);
         static native int crawlsched_mdp_builder_new(long n_states, long[] out, byte[] err);
         static native void crawlsched_mdp_builder_free(long b);
         static native int crawlsched_mdp_builder_add_action(long b, int state, int[] next, double[] prob, long len, double cost, int[] out_action, byte[] err);
@@ -83,8 +92,10 @@ final class JnaBackend implements NativeApi {
         static native void crawlsched_mdp_solver_free(long s);
         static native int crawlsched_mdp_solver_set_limits(long s, double tolerance, long max_iterations, int stopping, byte[] err);
         static native int crawlsched_mdp_solver_set_criterion(long s, int criterion, double discount, double tau, byte[] err);
+        static native int crawlsched_mdp_solver_set_control(long s, long ctl, byte[] err);
         static native int crawlsched_mdp_solver_run(long s, long mdp, byte[] err);
         static native int crawlsched_mdp_solver_gain(long s, double[] out_gain, double[] out_lo, double[] out_hi, byte[] err);
+        static native int crawlsched_mdp_solver_size(long s, long[] out_states, byte[] err);
         static native int crawlsched_mdp_solver_stats(long s, long[] out_iterations, int[] out_converged, long[] out_recurrent_classes, byte[] err);
         static native int crawlsched_mdp_solver_policy(long s, int[] out, long out_cap, byte[] err);
         static native int crawlsched_mdp_solver_values(long s, double[] out, long out_cap, byte[] err);
@@ -107,12 +118,15 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_probe_planner_plan(long planner, long n, int method, double[] out, long out_cap, double[] out_cost, byte[] err);
         static native int crawlsched_probe_planner_all_costs(long planner, long max_n, double[] out, long out_cap, byte[] err);
         static native int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long[] out, byte[] err);
+        static native int crawlsched_robots_solve_with_control(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
         static native int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err);
         static native void crawlsched_robots_free(long r);
         static native int crawlsched_robots_size(long r, long[] out_n, long[] out_k, byte[] err);
         static native int crawlsched_robots_cost(long r, double[] out_cost, double[] out_starvation, double[] out_loss_rate, byte[] err);
+        static native int crawlsched_robots_certificate(long r, double[] out_lo, double[] out_hi, long[] out_iterations, byte[] err);
         static native int crawlsched_robots_counts(long r, long[] out_n_min, double[] out_n_mean, long[] out_n_max, byte[] err);
         static native int crawlsched_robots_switching_curve(long r, int s, long[] out, long out_cap, int[] out_is_curve, byte[] err);
+        static native int crawlsched_robots_actions(long r, byte[] out, long out_cap, byte[] err);
         static native int crawlsched_robots_stationary(long r, double[] out, long out_cap, byte[] err);
         static native int crawlsched_robots_evaluate_curve(long r, long[] f0, long[] f1, long len, double[] out_cost, byte[] err);
         static native int crawlsched_robots_evaluate_static(long r, long n, double[] out_cost, byte[] err);
@@ -158,6 +172,9 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_threshold_level_distribution(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, long[] out_len, byte[] err);
         static native int crawlsched_threshold_cost(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] weights, long n_weights, double[] out, byte[] err);
         static native int crawlsched_threshold_optimize(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
+        static native int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err);
+        static native int crawlsched_threshold_response_cdf(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, int which, double[] times, long n_times, double[] out, long out_cap, byte[] err);
+        static native int crawlsched_threshold_optimize_with_control(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, long ctl, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
     }
 
     /** Binds every function of {@link Direct} to {@code lib}; a missing
@@ -457,6 +474,51 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
+    public void crawlsched_set_default_memory_limit(long bytes) {
+        Direct.crawlsched_set_default_memory_limit(bytes);
+    }
+
+    @Override
+    public long crawlsched_get_default_memory_limit() {
+        return Direct.crawlsched_get_default_memory_limit();
+    }
+
+    @Override
+    public int crawlsched_control_new(long[] out, byte[] err) {
+        return Direct.crawlsched_control_new(out, err);
+    }
+
+    @Override
+    public void crawlsched_control_free(long ctl) {
+        Direct.crawlsched_control_free(ctl);
+    }
+
+    @Override
+    public int crawlsched_control_set_memory_limit(long ctl, long bytes, byte[] err) {
+        return Direct.crawlsched_control_set_memory_limit(ctl, bytes, err);
+    }
+
+    @Override
+    public int crawlsched_control_set_max_iterations(long ctl, long max_iterations, byte[] err) {
+        return Direct.crawlsched_control_set_max_iterations(ctl, max_iterations, err);
+    }
+
+    @Override
+    public int crawlsched_control_cancel(long ctl, byte[] err) {
+        return Direct.crawlsched_control_cancel(ctl, err);
+    }
+
+    @Override
+    public int crawlsched_control_reset(long ctl, byte[] err) {
+        return Direct.crawlsched_control_reset(ctl, err);
+    }
+
+    @Override
+    public int crawlsched_control_is_cancelled(long ctl, int[] out, byte[] err) {
+        return Direct.crawlsched_control_is_cancelled(ctl, out, err);
+    }
+
+    @Override
     public int crawlsched_mdp_builder_new(long n_states, long[] out, byte[] err) {
         return Direct.crawlsched_mdp_builder_new(n_states, out, err);
     }
@@ -507,6 +569,11 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
+    public int crawlsched_mdp_solver_set_control(long s, long ctl, byte[] err) {
+        return Direct.crawlsched_mdp_solver_set_control(s, ctl, err);
+    }
+
+    @Override
     public int crawlsched_mdp_solver_run(long s, long mdp, byte[] err) {
         return Direct.crawlsched_mdp_solver_run(s, mdp, err);
     }
@@ -514,6 +581,11 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_mdp_solver_gain(long s, double[] out_gain, double[] out_lo, double[] out_hi, byte[] err) {
         return Direct.crawlsched_mdp_solver_gain(s, out_gain, out_lo, out_hi, err);
+    }
+
+    @Override
+    public int crawlsched_mdp_solver_size(long s, long[] out_states, byte[] err) {
+        return Direct.crawlsched_mdp_solver_size(s, out_states, err);
     }
 
     @Override
@@ -627,6 +699,11 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
+    public int crawlsched_robots_solve_with_control(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err) {
+        return Direct.crawlsched_robots_solve_with_control(n, k, lambda, mu, gamma, ctl, out, err);
+    }
+
+    @Override
     public int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err) {
         return Direct.crawlsched_robots_solve_unlimited(k, lambda, mu, gamma, out, err);
     }
@@ -647,6 +724,11 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
+    public int crawlsched_robots_certificate(long r, double[] out_lo, double[] out_hi, long[] out_iterations, byte[] err) {
+        return Direct.crawlsched_robots_certificate(r, out_lo, out_hi, out_iterations, err);
+    }
+
+    @Override
     public int crawlsched_robots_counts(long r, long[] out_n_min, double[] out_n_mean, long[] out_n_max, byte[] err) {
         return Direct.crawlsched_robots_counts(r, out_n_min, out_n_mean, out_n_max, err);
     }
@@ -654,6 +736,11 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_robots_switching_curve(long r, int s, long[] out, long out_cap, int[] out_is_curve, byte[] err) {
         return Direct.crawlsched_robots_switching_curve(r, s, out, out_cap, out_is_curve, err);
+    }
+
+    @Override
+    public int crawlsched_robots_actions(long r, byte[] out, long out_cap, byte[] err) {
+        return Direct.crawlsched_robots_actions(r, out, out_cap, err);
     }
 
     @Override
@@ -879,5 +966,20 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_threshold_optimize(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err) {
         return Direct.crawlsched_threshold_optimize(model, modes, n_modes, weights, n_weights, max_evaluations, out_thresholds, out_cap, out_cost, out_evaluated, err);
+    }
+
+    @Override
+    public int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err) {
+        return Direct.crawlsched_threshold_response_time(model, modes, n_modes, thresholds, n_thresholds, out, out_cap, err);
+    }
+
+    @Override
+    public int crawlsched_threshold_response_cdf(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, int which, double[] times, long n_times, double[] out, long out_cap, byte[] err) {
+        return Direct.crawlsched_threshold_response_cdf(model, modes, n_modes, thresholds, n_thresholds, which, times, n_times, out, out_cap, err);
+    }
+
+    @Override
+    public int crawlsched_threshold_optimize_with_control(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, long ctl, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err) {
+        return Direct.crawlsched_threshold_optimize_with_control(model, modes, n_modes, weights, n_weights, max_evaluations, ctl, out_thresholds, out_cap, out_cost, out_evaluated, err);
     }
 }

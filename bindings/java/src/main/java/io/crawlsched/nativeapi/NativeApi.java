@@ -221,6 +221,44 @@ public interface NativeApi {
     int THRESHOLD_MEASURE_COUNT = 12;
 
     /**
+     * Index in the response array: mean sojourn of an admitted page, served or
+     * obsolete (equals CRAWLSCHED_THRESHOLD_MEASURE_RESPONSE_TIME).
+     */
+    int THRESHOLD_RESPONSE_MEAN = 0;
+
+    /**
+     * Index in the response array: probability that an admitted page is served.
+     */
+    int THRESHOLD_RESPONSE_SERVED_PROBABILITY = 1;
+
+    /**
+     * Index in the response array: mean time from admission to the end of
+     * service of a served page.
+     */
+    int THRESHOLD_RESPONSE_MEAN_SERVED = 2;
+
+    /**
+     * Index in the response array: mean time from admission to obsolescence
+     * of a page that becomes obsolete (0 when no page ever does).
+     */
+    int THRESHOLD_RESPONSE_MEAN_OBSOLETE = 3;
+
+    /**
+     * Length of the response array.
+     */
+    int THRESHOLD_RESPONSE_COUNT = 4;
+
+    /**
+     * crawlsched_threshold_response_cdf: P(sojourn &lt;= t) over all admitted pages.
+     */
+    int THRESHOLD_SOJOURN_ALL = 0;
+
+    /**
+     * crawlsched_threshold_response_cdf: P(sojourn &lt;= t | the page is served).
+     */
+    int THRESHOLD_SOJOURN_SERVED = 1;
+
+    /**
      * Index in the weights array: weight of the loss rate lambda*P_loss.
      */
     int THRESHOLD_WEIGHT_LOSS = 0;
@@ -653,7 +691,68 @@ public interface NativeApi {
     int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err);
 
     /**
+     * Sets the process-wide default memory cap in bytes (0: unlimited), used
+     * by every computation whose control sets no cap of its own. The initial
+     * default is the machine's physical memory (unlimited where unknown).
+     * Thread-safe; computations already past their size check are not affected.
+     */
+    void crawlsched_set_default_memory_limit(long bytes);
+
+    /**
+     * The process-wide default memory cap in bytes (0: unlimited). Thread-safe.
+     */
+    long crawlsched_get_default_memory_limit();
+
+    /**
+     * A new control: not cancelled, no memory cap of its own (the process-wide
+     * default applies), no iteration cap. Free with crawlsched_control_free().
+     */
+    int crawlsched_control_new(long[] out, byte[] err);
+
+    /**
+     * Releases a control. NULL is a no-op. Computations it is attached to
+     * keep working (without a way to cancel them).
+     */
+    void crawlsched_control_free(long ctl);
+
+    /**
+     * Memory cap in bytes for computations using this control; 0 returns to
+     * the process-wide default, UINT64_MAX means unlimited.
+     */
+    int crawlsched_control_set_memory_limit(long ctl, long bytes, byte[] err);
+
+    /**
+     * Iteration cap for computations using this control (0: none); it lowers,
+     * never raises, a computation's own limit. An iteration is one sweep of
+     * value iteration or Gauss-Seidel, one improvement step of policy
+     * iteration. Reaching it gives CRAWLSCHED_NOT_CONVERGED.
+     */
+    int crawlsched_control_set_max_iterations(long ctl, long max_iterations, byte[] err);
+
+    /**
+     * Raises the cancel flag: every computation using this control returns
+     * CRAWLSCHED_CANCELLED at its next check (within one iteration), and
+     * computations started later return it at once, until
+     * crawlsched_control_reset(). Callable from any thread, in particular
+     * while a computation using the control runs in another one.
+     */
+    int crawlsched_control_cancel(long ctl, byte[] err);
+
+    /**
+     * Clears the cancel flag (limits are kept) so the control can be reused.
+     */
+    int crawlsched_control_reset(long ctl, byte[] err);
+
+    /**
+     * *out receives 1 if the control was cancelled since its last reset, else 0.
+     */
+    int crawlsched_control_is_cancelled(long ctl, int[] out, byte[] err);
+
+    /**
      * Starts an MDP with n_states states (1 &lt;= n_states &lt; 2^32) and no action.
+     * CRAWLSCHED_TOO_LARGE when even one action per state would exceed the
+     * process-wide memory cap (44 bytes per state); add_action checks the
+     * cap again as the model grows.
      */
     int crawlsched_mdp_builder_new(long n_states, long[] out, byte[] err);
 
@@ -715,10 +814,24 @@ public interface NativeApi {
     int crawlsched_mdp_solver_set_criterion(long s, int criterion, double discount, double tau, byte[] err);
 
     /**
+     * Attaches a control (NULL: detach) to the solver's later runs: its
+     * memory cap replaces the process-wide default, its iteration cap lowers
+     * the solver's (crawlsched_mdp_solver_set_limits()), and cancelling it
+     * from another thread stops a running crawlsched_mdp_solver_run() within
+     * one iteration (one sweep, or one policy evaluation). The solver keeps
+     * its own reference: the control may be freed at any time.
+     */
+    int crawlsched_mdp_solver_set_control(long s, long ctl, byte[] err);
+
+    /**
      * Solves `mdp` and keeps the result in the solver. Returns
-     * CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached; the best
-     * answer so far is then readable with the crawlsched_mdp_solver_* read
-     * functions. If the arguments are refused (NULL or wrong handle) the
+     * CRAWLSCHED_NOT_CONVERGED if the iteration limit was reached, and
+     * CRAWLSCHED_CANCELLED if its control was cancelled (see
+     * crawlsched_mdp_solver_set_control()); in both cases the best answer so
+     * far is readable with the crawlsched_mdp_solver_* read functions, and
+     * crawlsched_mdp_solver_stats() reports converged = 0. A run whose
+     * memory estimate exceeds the cap gives CRAWLSCHED_TOO_LARGE before
+     * allocating. If the arguments are refused (NULL or wrong handle) the
      * previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
      * when policy iteration meets a multichain policy) discards it.
      */
@@ -730,6 +843,13 @@ public interface NativeApi {
      * lies in [*out_lo, *out_hi] for every s.
      */
     int crawlsched_mdp_solver_gain(long s, double[] out_gain, double[] out_lo, double[] out_hi, byte[] err);
+
+    /**
+     * Number of states of the MDP of the last run: the length of the arrays
+     * crawlsched_mdp_solver_policy() and crawlsched_mdp_solver_values() fill.
+     * CRAWLSCHED_NOT_FOUND if the solver has no result.
+     */
+    int crawlsched_mdp_solver_size(long s, long[] out_states, byte[] err);
 
     /**
      * The last run's iterations, whether it converged (1/0) and the number of
@@ -754,6 +874,9 @@ public interface NativeApi {
      * lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
      * values &gt;= 0), repeating with period lambda_breaks[lambda_pieces] if
      * lambda_periodic != 0; a(t) likewise. horizon = T &gt; 0.
+     * CRAWLSCHED_TOO_LARGE when the merged pieces over the horizon would
+     * exceed the memory cap (64 bytes per piece; see
+     * crawlsched_set_default_memory_limit()), checked before allocating.
      */
     int crawlsched_probe_profile_new(double[] lambda_breaks, double[] lambda_values, long lambda_pieces, int lambda_periodic, double[] a_breaks, double[] a_values, long a_pieces, int a_periodic, double horizon, long[] out, byte[] err);
 
@@ -831,6 +954,8 @@ public interface NativeApi {
     /**
      * A planner on `grid` = N evenly spaced candidate times over [0, T] of
      * `profile` (copied), with minimum spacing delta &gt;= 0 and no windows.
+     * CRAWLSCHED_TOO_LARGE when the grid would exceed the memory cap (41
+     * bytes per point), checked before allocating.
      */
     int crawlsched_probe_planner_new(long profile, long grid, double delta, long[] out, byte[] err);
 
@@ -871,9 +996,21 @@ public interface NativeApi {
      * Solves the model exactly: n robots (&gt;= 1), buffer k (&gt;= 1), per-robot
      * rate lambda &gt; 0, service rate mu &gt; 0, starvation weight gamma &gt;= 0.
      * The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
-     * beyond 2^32).
+     * beyond 2^32, or when model and solver would need more memory than the
+     * process-wide cap, checked before allocating).
      */
     int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long[] out, byte[] err);
+
+    /**
+     * As crawlsched_robots_solve() under a control (NULL: none): its memory
+     * cap (else the process-wide default) is checked against the model and
+     * solver memory before anything is built, its iteration cap limits the
+     * policy-iteration steps (CRAWLSCHED_NOT_CONVERGED when reached), and
+     * cancelling it from another thread makes the call return
+     * CRAWLSCHED_CANCELLED within one policy evaluation. An interrupted solve
+     * returns no solution (*out is left alone).
+     */
+    int crawlsched_robots_solve_with_control(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
 
     /**
      * As crawlsched_robots_solve() with as many robots as the optimum wants
@@ -898,6 +1035,12 @@ public interface NativeApi {
     int crawlsched_robots_cost(long r, double[] out_cost, double[] out_starvation, double[] out_loss_rate, byte[] err);
 
     /**
+     * The solver's certificate: the optimal cost lies in [*out_lo, *out_hi]
+     * (width at most 1e-9), and the policy-iteration steps it took.
+     */
+    int crawlsched_robots_certificate(long r, double[] out_lo, double[] out_hi, long[] out_iterations, byte[] err);
+
+    /**
      * Robots used by the optimal policy: N_min (fewest active in steady
      * state), N-bar (mean) and N_max (largest r &lt; N at which a robot is
      * activated on a departure; -1 if never), as in Tables 1 and 2.
@@ -911,6 +1054,14 @@ public interface NativeApi {
      * *out_is_curve is 1 if the optimal policy has exactly this form.
      */
     int crawlsched_robots_switching_curve(long r, int s, long[] out, long out_cap, int[] out_is_curve, byte[] err);
+
+    /**
+     * The optimal action (1 = activate a robot, 0 = not) at each event
+     * (q, r, s), s in {0 departure, 1 arrival}, at index (r*(K+1) + q)*2 + s,
+     * into out[0..2(K+1)(N+1)] (excluded states get 0). Unlike the switching
+     * curve, this is the policy itself even when it is not of curve form.
+     */
+    int crawlsched_robots_actions(long r, byte[] out, long out_cap, byte[] err);
 
     /**
      * Stationary probability of each state (q, r, s) under the optimal
@@ -1171,7 +1322,10 @@ public interface NativeApi {
      * service time; obsolescence the PH time a waiting page stays valid (NULL:
      * pages never become obsolete); buffer the number of waiting places.
      * Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
-     * the chain would exceed 50,000,000 states.
+     * the chain would exceed 50,000,000 states, or when evaluating it would
+     * need more memory than the process-wide cap
+     * (crawlsched_set_default_memory_limit(); message: states, bytes, limit),
+     * checked before anything is allocated.
      */
     int crawlsched_threshold_model_new(long[] arrivals, long n_arrivals, long service, long obsolescence, int buffer, long[] out, byte[] err);
 
@@ -1216,6 +1370,40 @@ public interface NativeApi {
      * vectors would be needed.
      */
     int crawlsched_threshold_optimize(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
+
+    /**
+     * Response time of an admitted page under the policy (as in
+     * crawlsched_threshold_measures), from the absorbing chain of a tagged
+     * page: out receives CRAWLSCHED_THRESHOLD_RESPONSE_COUNT values indexed by
+     * the CRAWLSCHED_THRESHOLD_RESPONSE_* constants (mean, probability of
+     * being served, mean conditional on service, mean conditional on
+     * obsolescence).
+     */
+    int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err);
+
+    /**
+     * Distribution function of the sojourn of an admitted page under the
+     * policy (as in crawlsched_threshold_measures) at the n_times times (each
+     * finite and &gt;= 0, any order): which = CRAWLSCHED_THRESHOLD_SOJOURN_ALL
+     * gives P(sojourn &lt;= t), CRAWLSCHED_THRESHOLD_SOJOURN_SERVED gives
+     * P(sojourn &lt;= t | served) (CRAWLSCHED_INVALID_ARGUMENT if no page is
+     * served). out (capacity out_cap &gt;= n_times) receives n_times values.
+     * CRAWLSCHED_TOO_LARGE when the largest t needs more than 2e10
+     * multiply-adds (about 3 x the largest rate of the tagged page's chain x t
+     * vector-matrix products, uniformization).
+     */
+    int crawlsched_threshold_response_cdf(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, int which, double[] times, long n_times, double[] out, long out_cap, byte[] err);
+
+    /**
+     * As crawlsched_threshold_optimize() under a control (NULL: none): its
+     * iteration cap lowers max_evaluations (one iteration = one threshold
+     * vector), its memory cap (else the process-wide default) applies to each
+     * evaluation, and cancelling it from another thread makes the call return
+     * CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
+     * writes no output: the best vector of an unfinished enumeration is not
+     * the optimum.
+     */
+    int crawlsched_threshold_optimize_with_control(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, long ctl, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
 
     /** Names of every function above, in header order. */
     java.util.List<String> FUNCTIONS = java.util.List.of(
@@ -1277,6 +1465,15 @@ public interface NativeApi {
         "crawlsched_scheduler_len",
         "crawlsched_scheduler_change_rate",
         "crawlsched_scheduler_frequency",
+        "crawlsched_set_default_memory_limit",
+        "crawlsched_get_default_memory_limit",
+        "crawlsched_control_new",
+        "crawlsched_control_free",
+        "crawlsched_control_set_memory_limit",
+        "crawlsched_control_set_max_iterations",
+        "crawlsched_control_cancel",
+        "crawlsched_control_reset",
+        "crawlsched_control_is_cancelled",
         "crawlsched_mdp_builder_new",
         "crawlsched_mdp_builder_free",
         "crawlsched_mdp_builder_add_action",
@@ -1287,8 +1484,10 @@ public interface NativeApi {
         "crawlsched_mdp_solver_free",
         "crawlsched_mdp_solver_set_limits",
         "crawlsched_mdp_solver_set_criterion",
+        "crawlsched_mdp_solver_set_control",
         "crawlsched_mdp_solver_run",
         "crawlsched_mdp_solver_gain",
+        "crawlsched_mdp_solver_size",
         "crawlsched_mdp_solver_stats",
         "crawlsched_mdp_solver_policy",
         "crawlsched_mdp_solver_values",
@@ -1311,12 +1510,15 @@ public interface NativeApi {
         "crawlsched_probe_planner_plan",
         "crawlsched_probe_planner_all_costs",
         "crawlsched_robots_solve",
+        "crawlsched_robots_solve_with_control",
         "crawlsched_robots_solve_unlimited",
         "crawlsched_robots_free",
         "crawlsched_robots_size",
         "crawlsched_robots_cost",
+        "crawlsched_robots_certificate",
         "crawlsched_robots_counts",
         "crawlsched_robots_switching_curve",
+        "crawlsched_robots_actions",
         "crawlsched_robots_stationary",
         "crawlsched_robots_evaluate_curve",
         "crawlsched_robots_evaluate_static",
@@ -1361,5 +1563,8 @@ public interface NativeApi {
         "crawlsched_threshold_measures",
         "crawlsched_threshold_level_distribution",
         "crawlsched_threshold_cost",
-        "crawlsched_threshold_optimize");
+        "crawlsched_threshold_optimize",
+        "crawlsched_threshold_response_time",
+        "crawlsched_threshold_response_cdf",
+        "crawlsched_threshold_optimize_with_control");
 }
