@@ -863,7 +863,7 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
             let (pm, pt) = (h.ptr(&modes), h.ptr(&th));
             match h.byte() % 4 {
                 0 => {
-                    let mut b = Buf::<f64>::new(h, CRAWLSCHED_THRESHOLD_MEASURE_COUNT as usize);
+                    let mut b = Buf::<f64>::new(h, CRAWLSCHED_THRESHOLD_MEASURE_COUNT);
                     let e = h.e();
                     let st = crawlsched_threshold_measures(m.0, pm, lm, pt, lt, b.ptr(), b.cap(), e);
                     let written = b.v.clone();

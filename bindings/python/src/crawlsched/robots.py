@@ -28,7 +28,7 @@ class Robots(Handle):
         an optional ``Control`` (memory cap, iteration cap, cancel)."""
         if control is None:
             return cls._new(lib.crawlsched_robots_solve, n, k, lam, mu, gamma)._sized()
-        return cls._new(lib.crawlsched_robots_solve_with_control, n, k, lam, mu, gamma, control._ptr)._sized()
+        return cls._new(lib.crawlsched_robots_solve_with_control, n, k, lam, mu, gamma, _ptr_of(control))._sized()
 
     @classmethod
     def solve_unlimited(cls, k, lam, mu, gamma):

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _ffi
 from ._lib import Handle, array, call, call_variable, lib, ptr, uints
+from .limits import _ptr_of
 
 #: Names of the entries of ``ThresholdModel.measures()``, in order.
 MEASURES = (
@@ -113,7 +114,7 @@ class ThresholdModel(Handle):
                  ptr(th), th.size, ctypes.byref(cost), ctypes.byref(ev))
         else:
             call(lib.crawlsched_threshold_optimize_with_control, self._ptr, ptr(m), m.size, ptr(w), w.size,
-                 max_evaluations, control._ptr, ptr(th), th.size, ctypes.byref(cost), ctypes.byref(ev))
+                 max_evaluations, _ptr_of(control), ptr(th), th.size, ctypes.byref(cost), ctypes.byref(ev))
         return ThresholdPlan(th, cost.value, ev.value)
 
     def response_time(self, modes, thresholds):
