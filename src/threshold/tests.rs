@@ -473,3 +473,22 @@ fn control_caps_memory_and_cancels_the_search() {
     control.set_max_iterations(None);
     assert_eq!(optimize_with(&two, &[2, 1], &w, 1000, &control).unwrap(), optimize(&two, &[2, 1], &w, 1000).unwrap());
 }
+
+#[test]
+fn control_cancels_a_simulation_from_another_thread() {
+    use crate::limits::Control;
+    let model = poisson_model(1.0, 2.0, Some(0.5), 40);
+    let policy = Policy::fixed(1).unwrap();
+    let control = Control::new();
+    let plain = simulate_sojourns(&model, &policy, 10.0, 1000.0, 10, 3, &[1.0]).unwrap();
+    assert_eq!(simulate_sojourns_with(&model, &policy, 10.0, 1000.0, 10, 3, &[1.0], &control).unwrap(), plain);
+    // A horizon of 10^12 (about 3e12 events): only the cancel ends it.
+    let c2 = control.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        c2.cancel();
+    });
+    let r = simulate_sojourns_with(&model, &policy, 0.0, 1e12, 10, 3, &[], &control);
+    canceller.join().unwrap();
+    assert!(matches!(&r, Err(Error::Cancelled(m)) if m.contains("threshold simulation")), "{r:?}");
+}
