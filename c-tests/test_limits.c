@@ -250,10 +250,10 @@ int main(void) {
     CHECK_OK(crawlsched_routing_simulate(rs, per1, len1, 1000, 5, &sp1, &se1, &su1, &err), err);
     CHECK_OK(crawlsched_routing_simulate_with_control(rs, per1, len1, 1000, 5, ctl, &sp2, &se2, &su2, &err), err);
     CHECK(sp1 == sp2 && se1 == se2 && su1 == su2);
-    /* Cancelled from a pthread: 3e9 periods would take many minutes. */
+    /* Cancelled from a pthread: 10^9 periods would take many minutes. */
     CHECK(pthread_create(&th, NULL, cancel_later, ctl) == 0);
     sp2 = -1;
-    CHECK_STATUS(crawlsched_routing_simulate_with_control(rs, per1, len1, 3000000000ULL, 5, ctl, &sp2, &se2, &su2, &err),
+    CHECK_STATUS(crawlsched_routing_simulate_with_control(rs, per1, len1, 1000000000ULL, 5, ctl, &sp2, &se2, &su2, &err),
                  CRAWLSCHED_CANCELLED, err);
     pthread_join(th, NULL);
     CHECK(sp2 == -1 && contains(&err, "routing simulation cancelled"));
@@ -276,6 +276,27 @@ int main(void) {
     crawlsched_routing_servers_free(rs2);
     crawlsched_routing_servers_free(rs);
     crawlsched_routing_arrivals_free(ra);
+
+    /* A freshness simulation of 10^10 cycles, cancelled from a pthread. */
+    crawlsched_dist_t *acc = NULL;
+    crawlsched_freshness_model_t *fm = NULL;
+    const double fmu[3] = {0.05, 0.2, 0.4};
+    const uint32_t fseq[6] = {2, 1, 2, 0, 2, 1};
+    double fc1 = 0, fs1 = 0, fc2 = 0, fs2 = 0;
+    CHECK_OK(crawlsched_dist_exponential_new(2.0, &acc, &err), err);
+    CHECK_OK(crawlsched_freshness_model_new(acc, fmu, NULL, 3, &fm, &err), err);
+    CHECK_OK(crawlsched_freshness_simulate_cyclic(fm, fseq, 6, 100, 7, &fc1, &fs1, &err), err);
+    CHECK_OK(crawlsched_freshness_simulate_cyclic_with_control(fm, fseq, 6, 100, 7, ctl, &fc2, &fs2, &err), err);
+    CHECK(fc1 == fc2 && fs1 == fs2);
+    CHECK(pthread_create(&th, NULL, cancel_later, ctl) == 0);
+    fc2 = -1;
+    CHECK_STATUS(crawlsched_freshness_simulate_cyclic_with_control(fm, fseq, 6, 10000000000ULL, 7, ctl, &fc2, &fs2, &err),
+                 CRAWLSCHED_CANCELLED, err);
+    pthread_join(th, NULL);
+    CHECK(fc2 == -1 && contains(&err, "freshness simulation cancelled"));
+    CHECK_OK(crawlsched_control_reset(ctl, &err), err);
+    crawlsched_freshness_model_free(fm);
+    crawlsched_dist_free(acc);
 
     /* Unlimited robots (Table 2: C_d = 0.11097 for lambda 0.1, K 5, gamma 0.4). */
     r = NULL;

@@ -864,6 +864,22 @@ crawlsched_status_t crawlsched_freshness_simulate_cyclic(const struct crawlsched
                                                          struct crawlsched_error_t *err);
 
 /**
+ * As crawlsched_freshness_simulate_cyclic() under a control (NULL: none):
+ * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+ * 65,536 accesses, with no output written. Its iteration cap does not
+ * apply (cycles already bounds the run).
+ */
+crawlsched_status_t crawlsched_freshness_simulate_cyclic_with_control(const struct crawlsched_freshness_model_t *model,
+                                                                      const uint32_t *seq,
+                                                                      size_t len,
+                                                                      uint64_t cycles,
+                                                                      uint64_t seed,
+                                                                      const struct crawlsched_control_t *ctl,
+                                                                      double *out_cost,
+                                                                      double *out_std_error,
+                                                                      struct crawlsched_error_t *err);
+
+/**
  * A new estimator without prior knowledge.
  */
 crawlsched_status_t crawlsched_estimator_new(struct crawlsched_estimator_t **out,

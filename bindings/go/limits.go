@@ -304,3 +304,25 @@ func SolveRobotsUnlimitedWithControl(k uint64, lambda, mu, gamma float64, c *Con
 	runtime.KeepAlive(c)
 	return wrapRobots(p, check(st, &e))
 }
+
+// SimulateCyclicWithControl is SimulateCyclic under a control (nil: none):
+// cancelling it stops the run with ErrCancelled and no estimate.
+func (m *FreshnessModel) SimulateCyclicWithControl(seq []uint32, cycles, seed uint64, c *Control) (cost, stdErr float64, err error) {
+	p, err := m.ptr()
+	if err != nil {
+		return 0, 0, err
+	}
+	cp, err := c.optional()
+	if err != nil {
+		return 0, 0, err
+	}
+	var a, s C.double
+	var e cerr
+	st := C.crawlsched_freshness_simulate_cyclic_with_control(p, u32p(seq), sz(len(seq)), C.uint64_t(cycles), C.uint64_t(seed), cp, &a, &s, &e)
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
+	if err := check(st, &e); err != nil {
+		return 0, 0, err
+	}
+	return float64(a), float64(s), nil
+}

@@ -270,3 +270,31 @@ func TestControlOnPlannerRoutingAndUnlimitedRobots(t *testing.T) {
 	_, err = s.SimulateWithControl(ex.Period, 1000, 5, c)
 	wantErr(t, "SimulateWithControl", err, ErrCancelled)
 }
+
+// A freshness simulation of 10^10 cycles is cancelled from a goroutine; a
+// short one gives the same estimate with and without a control.
+func TestControlCancelsAFreshnessSimulation(t *testing.T) {
+	c, err := NewControl()
+	ok(t, err)
+	defer c.Close()
+	d, err := NewExponential(2)
+	ok(t, err)
+	defer d.Close()
+	m, err := NewFreshnessModel(d, []float64{0.05, 0.2, 0.4}, nil)
+	ok(t, err)
+	defer m.Close()
+	seq := []uint32{2, 1, 2, 0, 2, 1}
+	c1, s1, err := m.SimulateCyclic(seq, 100, 7)
+	ok(t, err)
+	c2, s2, err := m.SimulateCyclicWithControl(seq, 100, 7, c)
+	ok(t, err)
+	if c1 != c2 || s1 != s2 {
+		t.Errorf("with control (%v, %v), without (%v, %v)", c2, s2, c1, s1)
+	}
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		_ = c.Cancel()
+	}()
+	_, _, err = m.SimulateCyclicWithControl(seq, 10_000_000_000, 7, c)
+	wantErr(t, "SimulateCyclicWithControl", err, ErrCancelled)
+}

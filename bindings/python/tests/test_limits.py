@@ -209,3 +209,16 @@ def test_control_on_planner_routing_and_unlimited_robots(raises_status):
             Robots.solve_unlimited(5, 0.1, 1.0, 0.4, control=c)
         with raises_status(cs.CancelledError):
             s.simulate(ex.period, 1000, 5, control=c)
+
+
+def test_control_cancels_a_freshness_simulation(raises_status):
+    """10^10 cycles are cancelled from a timer thread; a short run gives the
+    same estimate with and without a control."""
+    from crawlsched import FreshnessModel
+    m = FreshnessModel(Dist.exponential(2.0), [0.05, 0.2, 0.4])
+    seq = [2, 1, 2, 0, 2, 1]
+    with Control() as c:
+        assert m.simulate_cyclic(seq, 100, 7, control=c) == m.simulate_cyclic(seq, 100, 7)
+        threading.Timer(0.05, c.cancel).start()
+        with raises_status(cs.CancelledError):
+            m.simulate_cyclic(seq, 10_000_000_000, 7, control=c)

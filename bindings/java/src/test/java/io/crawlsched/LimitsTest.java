@@ -239,4 +239,25 @@ class LimitsTest {
             fails("simulation", Status.CANCELLED, () -> s.simulate(ex.period(), 1000, 5, c));
         }
     }
+
+    /** A freshness simulation of 10^10 cycles is cancelled from another thread. */
+    @Test
+    void controlCancelsAFreshnessSimulation() throws Exception {
+        try (Control c = Control.create(); Dist d = Dist.exponential(2);
+                FreshnessModel m = FreshnessModel.create(d, new double[] {0.05, 0.2, 0.4}, null)) {
+            int[] seq = {2, 1, 2, 0, 2, 1};
+            assertEquals(m.simulateCyclic(seq, 100, 7), m.simulateCyclic(seq, 100, 7, c));
+            Thread t = new Thread(() -> {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                c.cancel();
+            });
+            t.start();
+            fails("long simulation", Status.CANCELLED, () -> m.simulateCyclic(seq, 10_000_000_000L, 7, c));
+            t.join();
+        }
+    }
 }
