@@ -388,9 +388,10 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_local(
 
 /// As crawlsched_routing_optimize_local() under a control (NULL: none):
 /// its memory cap applies to the cost table and the search tables, its
-/// iteration cap to the improvement steps (moves) of all periods together
-/// (CRAWLSCHED_NOT_CONVERGED when reached: the period is then not a local
-/// optimum, so nothing is written), and cancelling it returns
+/// iteration cap to the neighbourhood scans (one per move, plus the final
+/// one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
+/// the period is then not known to be a local optimum, so nothing is
+/// written), and cancelling it returns
 /// CRAWLSCHED_CANCELLED within one position's neighbours. An interrupted
 /// search writes no output.
 #[unsafe(no_mangle)]
@@ -434,8 +435,9 @@ pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular(
 }
 
 /// As crawlsched_routing_local_search_multimodular() under a control
-/// (NULL: none): its iteration cap bounds the improvement steps
-/// (CRAWLSCHED_NOT_CONVERGED when reached), and cancelling it returns
+/// (NULL: none): its iteration cap bounds the neighbourhood scans (one per
+/// move, plus the final one; CRAWLSCHED_NOT_CONVERGED when reached), and
+/// cancelling it returns
 /// CRAWLSCHED_CANCELLED within 65,536 neighbours. An interrupted search
 /// writes no output.
 #[unsafe(no_mangle)]

@@ -353,11 +353,12 @@ pub fn local_search(
     local_search_with(system, table, start, neighbourhood, &Control::default())
 }
 
-/// [`local_search`] under a control: its iteration cap bounds the
-/// improvement steps (moves taken; `NotConverged` when reached, since the
-/// sequence is then not a local minimum), its memory cap the occurrence
-/// tables, and a cancel is seen within one position's neighbours (Pairs)
-/// or 2^16 neighbours (Multimodular).
+/// [`local_search`] under a control: its iteration cap bounds the scans
+/// of the neighbourhood (one per move taken, plus the final one that
+/// finds no improvement; `NotConverged` when reached, since the sequence
+/// is then not known to be a local minimum), its memory cap the
+/// occurrence tables, and a cancel is seen within one position's
+/// neighbours (Pairs) or 2^16 neighbours (Multimodular).
 pub fn local_search_with(
     system: &RoutingSystem,
     table: &CostTable,
@@ -368,8 +369,8 @@ pub fn local_search_with(
     local_search_counted(system, table, start, neighbourhood, control, &mut 0)
 }
 
-/// [`local_search_with`], counting improvement steps in `steps` (shared by
-/// the periods of [`optimize_local_with`]).
+/// [`local_search_with`], counting neighbourhood scans in `steps` (shared
+/// by the periods of [`optimize_local_with`]).
 fn local_search_counted(
     system: &RoutingSystem,
     table: &CostTable,
@@ -501,7 +502,7 @@ pub fn optimize_local(system: &RoutingSystem, min_period: usize, max_period: usi
 }
 
 /// [`optimize_local`] under a control, as [`local_search_with`]; the
-/// iteration cap counts the improvement steps of all periods together.
+/// iteration cap counts the neighbourhood scans of all periods together.
 pub fn optimize_local_with(
     system: &RoutingSystem,
     min_period: usize,
