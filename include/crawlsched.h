@@ -1448,8 +1448,9 @@ crawlsched_status_t crawlsched_probe_planner_set_constraints(const struct crawls
  * Attaches a control (NULL detaches it) to every later
  * crawlsched_probe_planner_plan() and _all_costs() call of this planner,
  * kept across _set_profile() and _set_constraints(). Its memory cap
- * (else the process-wide default) is checked against the DP tables
- * before they are allocated (CRAWLSCHED_TOO_LARGE); its iteration cap
+ * (else the process-wide default) is checked against the DP tables, and
+ * the grid those two rebuild, before allocating (CRAWLSCHED_TOO_LARGE);
+ * its iteration cap
  * bounds the passes over the grid, one per DP layer or Lagrangian
  * multiplier (CRAWLSCHED_NOT_CONVERGED when reached); cancelling it from
  * another thread makes a running plan return CRAWLSCHED_CANCELLED within

@@ -41,8 +41,9 @@ impl Planner {
         self.windows.as_deref()
     }
 
-    /// Attaches a control to every later plan and cost table (kept when
-    /// the profile or constraints change); see [`Problem::set_control`].
+    /// Attaches a control to every later plan and to the grid rebuilt when
+    /// the profile or constraints change (its memory cap is checked first;
+    /// the control is kept); see [`Problem::set_control`].
     /// `Control::default()` detaches it.
     pub fn set_control(&mut self, control: Control) {
         self.problem.set_control(control);
@@ -55,6 +56,7 @@ impl Planner {
 
     /// A problem for the current grid with the planner's control.
     fn rebuild(&self, profile: &Profile, delta: f64, windows: Option<&[(f64, f64)]>) -> Result<Problem> {
+        super::cost::check_grid_memory_with(self.grid, self.problem.control())?;
         let mut problem = Problem::new(CostTable::uniform(profile, self.grid)?, delta, windows)?;
         problem.set_control(self.problem.control().clone());
         Ok(problem)

@@ -508,6 +508,11 @@ fn planner_keeps_its_control_and_a_cancel_from_another_thread_stops_the_dp() {
     pl.set_profile(p).unwrap();
     pl.set_constraints(0.0, None).unwrap();
     assert_eq!(pl.control(), &control);
+    // Rebuilding the grid checks its 41 bytes per point against the cap.
+    control.set_memory_limit(Some(20_001 * 41 - 1));
+    let e = pl.set_constraints(0.0, None).unwrap_err();
+    assert!(matches!(&e, Error::TooLarge(m) if m.contains("820041 bytes")), "{e:?}");
+    control.set_memory_limit(None);
     let c2 = control.clone();
     let canceller = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(50));
