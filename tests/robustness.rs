@@ -1,0 +1,788 @@
+//! Numerical robustness through the C API: extreme but valid inputs (rates
+//! from 1e-9 to 1e9, tiny and large buffers, near-singular chains) give
+//! results that are finite and agree with an independent closed form, or a
+//! clear failure status (NOT_CONVERGED, NUMERICAL, INVALID_ARGUMENT,
+//! TOO_LARGE) with a message. Never a silent NaN or infinity.
+
+use crawlsched::ffi::common::*;
+use crawlsched::ffi::dist::*;
+use crawlsched::ffi::freshness::*;
+use crawlsched::ffi::probe::*;
+use crawlsched::ffi::robots::*;
+use crawlsched::ffi::routing::*;
+use crawlsched::ffi::threshold::*;
+use proptest::prelude::*;
+use proptest::test_runner::{RngAlgorithm, RngSeed};
+use std::ptr::{null, null_mut};
+
+/// The seed CI uses, so every run draws the same cases (override with
+/// PROPTEST_RNG_SEED=<u64>; more cases with PROPTEST_CASES=<n>).
+const SEED: u64 = 0x5eed_c0ffee;
+
+/// Deterministic config: `cases` per property unless PROPTEST_CASES is set,
+/// the fixed SEED unless PROPTEST_RNG_SEED is set, ChaCha (portable), and
+/// no regression files written into the source tree.
+fn config(cases: u32) -> ProptestConfig {
+    let env = ProptestConfig::default(); // already reads the PROPTEST_* variables
+    let set = |v: &str| std::env::var_os(v).is_some();
+    ProptestConfig {
+        cases: if set("PROPTEST_CASES") { env.cases } else { cases },
+        rng_algorithm: RngAlgorithm::ChaCha,
+        rng_seed: if set("PROPTEST_RNG_SEED") { env.rng_seed } else { RngSeed::Fixed(SEED) },
+        failure_persistence: None,
+        ..env
+    }
+}
+
+fn new_err() -> crawlsched_error_t {
+    crawlsched_error_t { status: 0, message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE] }
+}
+
+/// Statuses that clearly say "no trustworthy result" for a valid input.
+const CLEAR_FAILURES: [i32; 4] =
+    [CRAWLSCHED_NOT_CONVERGED, CRAWLSCHED_NUMERICAL, CRAWLSCHED_INVALID_ARGUMENT, CRAWLSCHED_TOO_LARGE];
+
+/// OK -> true; a clear failure with a message -> false; anything else fails.
+fn outcome(what: &str, st: i32, err: &crawlsched_error_t) -> bool {
+    if st == CRAWLSCHED_OK {
+        return true;
+    }
+    assert!(CLEAR_FAILURES.contains(&st), "{what}: unexpected status {st}: {}", msg(err));
+    assert!(err.message[0] != 0, "{what}: status {st} without a message");
+    false
+}
+
+fn msg(err: &crawlsched_error_t) -> String {
+    let b: Vec<u8> = err.message.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    String::from_utf8_lossy(&b).into_owned()
+}
+
+fn close(what: &str, got: f64, want: f64, rel: f64) {
+    assert!(got.is_finite(), "{what}: {got} is not finite (want {want})");
+    assert!((got - want).abs() <= rel * want.abs().max(f64::MIN_POSITIVE), "{what}: got {got}, want {want} (rel {rel})");
+}
+
+/// 10^e for e drawn uniformly: log-uniform rates.
+fn rate(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
+    (lo..=hi).prop_map(|e: f64| 10f64.powf(e))
+}
+
+struct Dist(*mut crawlsched_dist_t);
+impl Drop for Dist {
+    fn drop(&mut self) {
+        unsafe { crawlsched_dist_free(self.0) }
+    }
+}
+
+fn exponential(r: f64) -> Dist {
+    let mut d = null_mut();
+    let mut err = new_err();
+    let st = unsafe { crawlsched_dist_exponential_new(r, &mut d, &mut err) };
+    assert_eq!(st, CRAWLSCHED_OK, "exponential({r}): {}", msg(&err));
+    Dist(d)
+}
+
+fn phase_type(alpha: &[f64], s: &[f64]) -> Result<Dist, i32> {
+    let mut d = null_mut();
+    let mut err = new_err();
+    let st = unsafe { crawlsched_dist_phase_type_new(alpha.as_ptr(), alpha.len(), s.as_ptr(), s.len(), &mut d, &mut err) };
+    if outcome("phase_type_new", st, &err) { Ok(Dist(d)) } else { Err(st) }
+}
+
+/// (status, value) of a one-result query.
+fn query(f: impl FnOnce(*mut f64, *mut crawlsched_error_t) -> i32) -> Option<f64> {
+    let mut x = f64::NAN;
+    let mut err = new_err();
+    let st = f(&mut x, &mut err);
+    if outcome("query", st, &err) {
+        assert!(x.is_finite(), "success with a non-finite result {x}");
+        Some(x)
+    } else {
+        None
+    }
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// Exponential: mean 1/r, variance 1/r^2, F(1/r) = 1 - 1/e, E[e^{-rX}] = 1/2.
+    #[test]
+    fn exponential_any_rate(r in rate(-9.0, 9.0)) {
+        let d = exponential(r);
+        unsafe {
+            close("mean", query(|o, e| crawlsched_dist_mean(d.0, o, e)).unwrap(), 1.0 / r, 1e-14);
+            close("variance", query(|o, e| crawlsched_dist_variance(d.0, o, e)).unwrap(), 1.0 / (r * r), 1e-14);
+            close("cdf", query(|o, e| crawlsched_dist_cdf(d.0, 1.0 / r, o, e)).unwrap(), 1.0 - (-1f64).exp(), 1e-14);
+            close("laplace", query(|o, e| crawlsched_dist_laplace(d.0, r, o, e)).unwrap(), 0.5, 1e-14);
+        }
+    }
+
+    /// Phase-type Erlang-2 and a stiff two-rate hyperexponential (rates
+    /// up to 1e18 apart) against their closed forms.
+    #[test]
+    fn phase_type_extreme_rates(r1 in rate(-9.0, 9.0), r2 in rate(-9.0, 9.0), p in 0.01f64..0.99, xs in -2.0f64..2.0) {
+        let erl = phase_type(&[1.0, 0.0], &[-r1, r1, 0.0, -r1]).expect("Erlang-2 as PH");
+        let x = 10f64.powf(xs) / r1;
+        unsafe {
+            close("Erlang mean", query(|o, e| crawlsched_dist_mean(erl.0, o, e)).unwrap(), 2.0 / r1, 1e-12);
+            close("Erlang variance", query(|o, e| crawlsched_dist_variance(erl.0, o, e)).unwrap(), 2.0 / (r1 * r1), 1e-12);
+            let want = 1.0 - (-r1 * x).exp() * (1.0 + r1 * x);
+            let got = query(|o, e| crawlsched_dist_cdf(erl.0, x, o, e)).unwrap();
+            prop_assert!((got - want).abs() < 1e-12, "Erlang cdf({x}) = {got}, want {want}");
+        }
+        let hyp = phase_type(&[p, 1.0 - p], &[-r1, 0.0, 0.0, -r2]).expect("H2 as PH");
+        unsafe {
+            close("H2 mean", query(|o, e| crawlsched_dist_mean(hyp.0, o, e)).unwrap(), p / r1 + (1.0 - p) / r2, 1e-12);
+            let want = p * (1.0 - (-r1 * x).exp()) + (1.0 - p) * (1.0 - (-r2 * x).exp());
+            let got = query(|o, e| crawlsched_dist_cdf(hyp.0, x, o, e)).unwrap();
+            prop_assert!((got - want).abs() < 1e-13, "H2 cdf({x}) = {got}, want {want} (r1 {r1}, r2 {r2})");
+            let want = p * r1 / (r1 + r2) + (1.0 - p) * r2 / (2.0 * r2);
+            close("H2 laplace", query(|o, e| crawlsched_dist_laplace(hyp.0, r2, o, e)).unwrap(), want, 1e-12);
+        }
+    }
+
+    /// A near-singular sub-generator: two phases that swap at rate r and
+    /// leave at rate r*eps. The time to absorption is exponential with rate
+    /// r*eps whatever the phase: mean 1/(r eps), F(1/(r eps)) = 1 - 1/e.
+    #[test]
+    fn near_singular_phase_type(r in rate(-6.0, 6.0), k in 1u32..13) {
+        let eps = 10f64.powi(-(k as i32));
+        let s = [-r, r * (1.0 - eps), r * (1.0 - eps), -r];
+        let Ok(d) = phase_type(&[1.0, 0.0], &s) else { return Ok(()) };
+        // Cancellation in -r + r(1 - eps) loses about log10(1/eps) digits.
+        let tol = (1e-13 / eps).max(1e-13);
+        unsafe {
+            if let Some(m) = query(|o, e| crawlsched_dist_mean(d.0, o, e)) {
+                close("mean", m, 1.0 / (r * eps), tol);
+            }
+            if let Some(c) = query(|o, e| crawlsched_dist_cdf(d.0, 1.0 / (r * eps), o, e)) {
+                prop_assert!((c - (1.0 - (-1f64).exp())).abs() < tol.max(1e-9), "cdf {c} (eps {eps})");
+            }
+        }
+    }
+
+    /// Freshness with change rates and crawl rates from 1e-9 to 1e9: the
+    /// optimal frequencies are finite, >= 0, sum to 1, cost no more than
+    /// uniform crawling and no less than the lower bound.
+    #[test]
+    fn freshness_extreme_rates(access in rate(-9.0, 9.0), mu in prop::collection::vec(rate(-9.0, 9.0), 1..7)) {
+        let d = exponential(access);
+        let n = mu.len();
+        let mut m = null_mut();
+        let mut err = new_err();
+        let st = unsafe { crawlsched_freshness_model_new(d.0, mu.as_ptr(), null(), n, &mut m, &mut err) };
+        if !outcome("model_new", st, &err) { return Ok(()) }
+        let mut f = vec![f64::NAN; n];
+        let st = unsafe { crawlsched_freshness_optimal_frequencies(m, f.as_mut_ptr(), n, &mut err) };
+        if outcome("optimal_frequencies", st, &err) {
+            prop_assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0), "frequencies {f:?}");
+            let sum: f64 = f.iter().sum();
+            prop_assert!((sum - 1.0).abs() < 1e-9, "frequencies sum to {sum}");
+            let uniform = vec![1.0 / n as f64; n];
+            unsafe {
+                let c_opt = query(|o, e| crawlsched_freshness_cost(m, f.as_ptr(), n, o, e));
+                let c_uni = query(|o, e| crawlsched_freshness_cost(m, uniform.as_ptr(), n, o, e));
+                let lb = query(|o, e| crawlsched_freshness_lower_bound(m, o, e));
+                if let (Some(c_opt), Some(c_uni)) = (c_opt, c_uni) {
+                    prop_assert!(c_opt <= c_uni * (1.0 + 1e-9) + 1e-300, "optimal {c_opt} > uniform {c_uni}");
+                    if let Some(lb) = lb {
+                        prop_assert!(lb <= c_opt * (1.0 + 1e-9) + 1e-300, "bound {lb} > optimal {c_opt}");
+                        prop_assert!(lb >= 0.0);
+                    }
+                }
+                query(|o, e| crawlsched_freshness_randomized_optimal_cost(m, o, e));
+                query(|o, e| crawlsched_freshness_golden_ratio_bound(m, o, e));
+            }
+        }
+        unsafe { crawlsched_freshness_model_free(m) };
+    }
+
+    /// The change-rate estimator with intervals from 1e-9 to 1e9.
+    #[test]
+    fn estimator_extreme_intervals(obs in prop::collection::vec((rate(-9.0, 9.0), any::<bool>()), 1..40)) {
+        let mut est = null_mut();
+        let mut err = new_err();
+        unsafe {
+            prop_assert_eq!(crawlsched_estimator_new(&mut est, &mut err), CRAWLSCHED_OK);
+            for &(iv, ch) in &obs {
+                prop_assert_eq!(crawlsched_estimator_observe(est, iv, i32::from(ch), &mut err), CRAWLSCHED_OK);
+            }
+            let mut x = f64::NAN;
+            let st = crawlsched_estimator_estimate(est, &mut x, &mut err);
+            if st == CRAWLSCHED_OK {
+                prop_assert!(x.is_finite() && x >= 0.0, "estimate {}", x);
+            } else {
+                prop_assert!(st == CRAWLSCHED_NOT_FOUND || CLEAR_FAILURES.contains(&st), "status {} {}", st, msg(&err));
+            }
+            crawlsched_estimator_free(est);
+        }
+    }
+
+    /// Poisson arrivals at rate lambda routed periodically to bufferless
+    /// exponential servers: a server whose arrivals are renewal with
+    /// interarrival LST phi loses phi(mu) of them (after any arrival it is
+    /// busy). Alternating between two servers: phi = (lambda/(lambda+mu))^2.
+    #[test]
+    fn routing_loss_closed_form(lambda in rate(-9.0, 9.0), mu1 in rate(-9.0, 9.0), mu2 in rate(-9.0, 9.0)) {
+        let mut a = null_mut();
+        let mut s = null_mut();
+        let mut err = new_err();
+        unsafe {
+            prop_assert_eq!(crawlsched_routing_arrivals_poisson_new(lambda, &mut a, &mut err), CRAWLSCHED_OK);
+            let rates = [mu1, mu2];
+            let st = crawlsched_routing_servers_new(a, rates.as_ptr(), null(), 2, CRAWLSCHED_ROUTING_LOSSES, &mut s, &mut err);
+            prop_assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
+            let phi = |mu: f64| lambda / (lambda + mu);
+            for (seq, want) in [
+                (vec![0u32], phi(mu1)),
+                (vec![0u32, 1], 0.5 * phi(mu1).powi(2) + 0.5 * phi(mu2).powi(2)),
+            ] {
+                let (mut pp, mut pu) = (f64::NAN, f64::NAN);
+                let st = crawlsched_routing_cost(s, seq.as_ptr(), seq.len(), &mut pp, &mut pu, &mut err);
+                if outcome("routing_cost", st, &err) {
+                    prop_assert!(pp.is_finite() && pu.is_finite(), "{} {}", pp, pu);
+                    prop_assert!((pp - want).abs() <= 1e-12 + 1e-9 * want, "seq {:?}: {} vs {}", seq, pp, want);
+                }
+            }
+            crawlsched_routing_servers_free(s);
+            crawlsched_routing_arrivals_free(a);
+        }
+    }
+
+    /// Probing a constant intensity lambda with importance 1: an interval of
+    /// length L costs lambda L^2 / 2, n uniform probes over [0, T] cost
+    /// lambda T^2 / (2n), and the planner's optimum is finite and no worse.
+    #[test]
+    fn probe_constant_intensity(lambda in rate(-9.0, 9.0), t in rate(-3.0, 3.0), n in 1u64..6) {
+        let lb = [0.0, t];
+        let lv = [lambda];
+        let av = [1.0];
+        let mut p = null_mut();
+        let mut err = new_err();
+        unsafe {
+            let st = crawlsched_probe_profile_new(lb.as_ptr(), lv.as_ptr(), 1, 0, lb.as_ptr(), av.as_ptr(), 1, 0, t, &mut p, &mut err);
+            prop_assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
+            let c = query(|o, e| crawlsched_probe_interval_cost(p, 0.25 * t, 0.75 * t, o, e)).unwrap();
+            close("interval cost", c, lambda * (0.5 * t).powi(2) / 2.0, 1e-12);
+            let mut u = vec![f64::NAN; n as usize];
+            prop_assert_eq!(crawlsched_probe_uniform(p, n, u.as_mut_ptr(), u.len(), &mut err), CRAWLSCHED_OK);
+            let cu = query(|o, e| crawlsched_probe_expected_cost(p, u.as_ptr(), u.len(), o, e)).unwrap();
+            close("uniform cost", cu, lambda * t * t / (2.0 * n as f64), 1e-12);
+            let mut pl = null_mut();
+            prop_assert_eq!(crawlsched_probe_planner_new(p, 60, 0.0, &mut pl, &mut err), CRAWLSCHED_OK);
+            let mut out = vec![f64::NAN; n as usize];
+            let mut cost = f64::NAN;
+            let st = crawlsched_probe_planner_plan(pl, n, CRAWLSCHED_PROBE_METHOD_HULL, out.as_mut_ptr(), out.len(), &mut cost, &mut err);
+            if outcome("plan", st, &err) {
+                prop_assert!(cost.is_finite() && cost <= cu * (1.0 + 1e-9), "plan {} vs uniform {}", cost, cu);
+                // 60 grid points: n in 1..6 divides 60, so uniform is on the grid.
+                close("plan = uniform", cost, cu, 1e-9);
+            }
+            crawlsched_probe_planner_free(pl);
+            crawlsched_probe_profile_free(p);
+        }
+    }
+
+    /// Robots with lambda, mu from 1e-9 to 1e9, buffer K tiny or large: the
+    /// optimal cost is finite, no worse than any static policy, and the
+    /// starvation probability is a probability.
+    #[test]
+    fn robots_extremes(lambda in rate(-9.0, 9.0), mu in rate(-9.0, 9.0), gamma in prop_oneof![Just(0.0), rate(-3.0, 3.0)],
+                       n in 1u64..4, k in prop_oneof![Just(1u64), Just(2u64), Just(30u64)]) {
+        let mut r = null_mut();
+        let mut err = new_err();
+        unsafe {
+            let st = crawlsched_robots_solve(n, k, lambda, mu, gamma, &mut r, &mut err);
+            if !outcome("robots_solve", st, &err) { return Ok(()) }
+            let (mut c, mut s, mut l) = (f64::NAN, f64::NAN, f64::NAN);
+            prop_assert_eq!(crawlsched_robots_cost(r, &mut c, &mut s, &mut l, &mut err), CRAWLSCHED_OK);
+            prop_assert!(c.is_finite() && c >= -1e-12 * (1.0 + lambda), "cost {}", c);
+            prop_assert!((-1e-9..=1.0 + 1e-9).contains(&s), "starvation {}", s);
+            prop_assert!(l.is_finite() && l >= -1e-9 * lambda, "loss rate {}", l);
+            for m in 1..=n {
+                if let Some(cs) = query(|o, e| crawlsched_robots_evaluate_static(r, m, o, e)) {
+                    prop_assert!(c <= cs * (1.0 + 1e-6) + 1e-12, "optimal {} > static({}) {}", c, m, cs);
+                }
+            }
+            crawlsched_robots_free(r);
+        }
+    }
+
+    /// Threshold model with Poisson arrivals (one robot), exponential
+    /// service and no obsolescence is the M/M/1/(B+1) queue:
+    /// P(i) proportional to rho^i, i = 0..B+1 (B = buffer, 0 to 60).
+    #[test]
+    fn threshold_mm1_queue(lambda in rate(-9.0, 9.0), mu in rate(-9.0, 9.0), b in prop_oneof![Just(0u32), Just(1u32), 2u32..8, Just(60u32)]) {
+        let mut arr = null_mut();
+        let mut m = null_mut();
+        let mut err = new_err();
+        let service = exponential(mu);
+        unsafe {
+            prop_assert_eq!(crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err), CRAWLSCHED_OK);
+            let arrivals = [arr as *const crawlsched_bmap_t];
+            let st = crawlsched_threshold_model_new(arrivals.as_ptr(), 1, service.0, null(), b, &mut m, &mut err);
+            prop_assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
+            let modes = [1u32];
+            let mut p = vec![f64::NAN; b as usize + 2];
+            let mut len = 0usize;
+            let st = crawlsched_threshold_level_distribution(m, modes.as_ptr(), 1, null(), 0, p.as_mut_ptr(), p.len(), &mut len, &mut err);
+            if outcome("level_distribution", st, &err) {
+                // Closed form in logs (rho^61 overflows for rho = 1e18).
+                let lr = (lambda / mu).ln();
+                let logs: Vec<f64> = (0..p.len()).map(|i| i as f64 * lr).collect();
+                let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let z: f64 = logs.iter().map(|x| (x - top).exp()).sum();
+                for (i, (&got, &l)) in p.iter().zip(&logs).enumerate() {
+                    let want = (l - top).exp() / z;
+                    prop_assert!((got - want).abs() < 1e-9, "P({}) = {} want {} (rho {})", i, got, want, lambda / mu);
+                }
+                let mut meas = vec![f64::NAN; CRAWLSCHED_THRESHOLD_MEASURE_COUNT as usize];
+                let st = crawlsched_threshold_measures(m, modes.as_ptr(), 1, null(), 0, meas.as_mut_ptr(), meas.len(), &mut err);
+                if outcome("measures", st, &err) {
+                    prop_assert!(meas.iter().all(|x| x.is_finite()), "measures {:?}", meas);
+                    let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS as usize];
+                    let want = p[p.len() - 1];
+                    prop_assert!((loss - want).abs() < 1e-9, "loss {} vs P(B+1) {}", loss, want);
+                }
+            }
+            crawlsched_threshold_model_free(m);
+            crawlsched_bmap_free(arr);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Independent closed forms used below.
+
+/// ln Σ exp(x_i), without overflow.
+fn log_sum_exp(xs: &[f64]) -> f64 {
+    let top = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if top == f64::NEG_INFINITY {
+        return top;
+    }
+    top + xs.iter().map(|x| (x - top).exp()).sum::<f64>().ln()
+}
+
+/// ln j! by summation (j is small here).
+fn ln_factorial(j: u32) -> f64 {
+    (2..=j).map(|i| f64::from(i).ln()).sum()
+}
+
+/// Erlang(k, r) tail P(X > x) = Σ_{j<k} e^{-rx}(rx)^j/j!, terms in logs.
+fn erlang_tail(k: u32, r: f64, x: f64) -> f64 {
+    let rx = r * x;
+    (0..k).map(|j| (-rx + f64::from(j) * rx.ln() - ln_factorial(j)).exp()).sum()
+}
+
+/// 1 - (1 - e^{-x})/x: the fraction of time out of date between evenly
+/// spaced visits (x = changes per visit interval), series for small x.
+fn stale_fraction(x: f64) -> f64 {
+    if x < 1e-3 { x * (0.5 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x / 720.0)))) } else { 1.0 + (-x).exp_m1() / x }
+}
+
+fn dist_new(f: impl FnOnce(*mut *mut crawlsched_dist_t, *mut crawlsched_error_t) -> i32) -> Result<Dist, i32> {
+    let mut d = null_mut();
+    let mut err = new_err();
+    let st = f(&mut d, &mut err);
+    if outcome("dist_new", st, &err) { Ok(Dist(d)) } else { Err(st) }
+}
+
+fn mean_of(d: &Dist) -> Option<f64> {
+    query(|o, e| unsafe { crawlsched_dist_mean(d.0, o, e) })
+}
+fn variance_of(d: &Dist) -> Option<f64> {
+    query(|o, e| unsafe { crawlsched_dist_variance(d.0, o, e) })
+}
+fn moment_of(d: &Dist, k: u32) -> Option<f64> {
+    query(|o, e| unsafe { crawlsched_dist_moment(d.0, k, o, e) })
+}
+fn cdf_of(d: &Dist, x: f64) -> Option<f64> {
+    query(|o, e| unsafe { crawlsched_dist_cdf(d.0, x, o, e) })
+}
+fn laplace_of(d: &Dist, s: f64) -> Option<f64> {
+    query(|o, e| unsafe { crawlsched_dist_laplace(d.0, s, o, e) })
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// Exponential raw moments k!/r^k (k = 1..8) at any rate: equal to the
+    /// closed form, or NUMERICAL when it overflows a double.
+    #[test]
+    fn exponential_moments(r in rate(-9.0, 9.0), k in 1u32..9) {
+        let d = exponential(r);
+        let want = (ln_factorial(k) - f64::from(k) * r.ln()).exp();
+        match moment_of(&d, k) {
+            Some(m) => close("moment", m, want, 1e-12),
+            None => prop_assert!(!want.is_finite() || want > 1e300, "moment {} refused, want {}", k, want),
+        }
+    }
+
+    /// Erlang(k, r): mean k/r, variance k/r^2, E[X^3], the LST
+    /// (r/(r+s))^k and the CDF against the Poisson sum in logs.
+    #[test]
+    fn erlang_any_rate(k in 1u32..40, r in rate(-9.0, 9.0), xs in -2.0f64..1.0, ss in -3.0f64..3.0) {
+        let d = dist_new(|o, e| unsafe { crawlsched_dist_erlang_new(k, r, o, e) }).expect("Erlang");
+        let kf = f64::from(k);
+        close("mean", mean_of(&d).unwrap(), kf / r, 1e-13);
+        close("variance", variance_of(&d).unwrap(), kf / (r * r), 1e-13);
+        let m3 = (kf.ln() + (kf + 1.0).ln() + (kf + 2.0).ln() - 3.0 * r.ln()).exp();
+        close("E[X^3]", moment_of(&d, 3).unwrap(), m3, 1e-12);
+        let s = r * 10f64.powf(ss);
+        let want = (-kf * (s / r).ln_1p()).exp();
+        let got = laplace_of(&d, s).unwrap();
+        prop_assert!((got - want).abs() <= 1e-13 + 1e-12 * want, "LST({}) = {} want {}", s, got, want);
+        let x = kf * 10f64.powf(xs) / r;
+        let want = 1.0 - erlang_tail(k, r, x);
+        let got = cdf_of(&d, x).unwrap();
+        prop_assert!((got - want).abs() < 1e-12, "cdf({}) = {} want {}", x, got, want);
+    }
+
+    /// Erlang(k, r) built as a k-phase PH(alpha, S): the matrix exponential
+    /// and LU solves agree with the scalar Erlang at any rate.
+    #[test]
+    fn erlang_as_phase_type(k in 1usize..8, r in rate(-9.0, 9.0), xs in -2.0f64..1.0) {
+        let mut alpha = vec![0.0; k];
+        alpha[0] = 1.0;
+        let mut s = vec![0.0; k * k];
+        for i in 0..k {
+            s[i * k + i] = -r;
+            if i + 1 < k { s[i * k + i + 1] = r; }
+        }
+        let ph = phase_type(&alpha, &s).expect("Erlang as PH");
+        let kf = k as f64;
+        close("mean", mean_of(&ph).unwrap(), kf / r, 1e-12);
+        close("variance", variance_of(&ph).unwrap(), kf / (r * r), 1e-9);
+        close("LST", laplace_of(&ph, r).unwrap(), 0.5f64.powi(k as i32), 1e-12);
+        let x = kf * 10f64.powf(xs) / r;
+        let want = 1.0 - erlang_tail(k as u32, r, x);
+        let got = cdf_of(&ph, x).unwrap();
+        prop_assert!((got - want).abs() < 1e-10, "PH cdf({}) = {} want {} (k {}, r {})", x, got, want, k, r);
+    }
+
+    /// Hyperexponential with rates spread over 1e-9..1e9: moments, the
+    /// variance in its cancellation-free form, CDF and LST.
+    #[test]
+    fn hyperexponential_spread(branches in prop::collection::vec((rate(-9.0, 9.0), 0.01f64..1.0), 1..6), xs in -9.0f64..9.0) {
+        let total: f64 = branches.iter().map(|b| b.1).sum();
+        let p: Vec<f64> = branches.iter().map(|b| b.1 / total).collect();
+        let r: Vec<f64> = branches.iter().map(|b| b.0).collect();
+        let d = dist_new(|o, e| unsafe { crawlsched_dist_hyperexponential_new(p.as_ptr(), r.as_ptr(), p.len(), o, e) })
+            .expect("hyperexponential");
+        let m1: f64 = p.iter().zip(&r).map(|(p, r)| p / r).sum();
+        close("mean", mean_of(&d).unwrap(), m1, 1e-12);
+        // Var = Σ p_i/r_i^2 + ½ Σ_ij p_i p_j (1/r_i - 1/r_j)^2: no cancellation.
+        let mut var: f64 = p.iter().zip(&r).map(|(p, r)| p / (r * r)).sum();
+        for i in 0..p.len() {
+            for j in 0..p.len() {
+                var += 0.5 * p[i] * p[j] * (1.0 / r[i] - 1.0 / r[j]).powi(2);
+            }
+        }
+        close("variance", variance_of(&d).unwrap(), var, 1e-9);
+        let x = 10f64.powf(xs);
+        let want: f64 = p.iter().zip(&r).map(|(p, r)| -p * (-r * x).exp_m1()).sum();
+        let got = cdf_of(&d, x).unwrap();
+        prop_assert!((got - want).abs() < 1e-13, "cdf({}) = {} want {}", x, got, want);
+        let want: f64 = p.iter().zip(&r).map(|(p, r)| p * r / (r + x)).sum();
+        let got = laplace_of(&d, x).unwrap();
+        prop_assert!((got - want).abs() < 1e-13, "LST({}) = {} want {}", x, got, want);
+    }
+
+    /// Two-phase Coxian X = X1 + B X2: mean 1/r1 + p/r2, variance
+    /// 1/r1^2 + p(2-p)/r2^2, LST r1/(r1+s) (1 - p + p r2/(r2+s)); the CDF
+    /// is a probability, nondecreasing in x.
+    #[test]
+    fn coxian_two_phases(r1 in rate(-9.0, 9.0), r2 in rate(-9.0, 9.0), p in 0.0f64..=1.0, xs in -9.0f64..9.0) {
+        let rates = [r1, r2];
+        let cont = [p];
+        let d = dist_new(|o, e| unsafe { crawlsched_dist_coxian_new(rates.as_ptr(), 2, cont.as_ptr(), 1, o, e) }).expect("Coxian");
+        close("mean", mean_of(&d).unwrap(), 1.0 / r1 + p / r2, 1e-12);
+        close("variance", variance_of(&d).unwrap(), 1.0 / (r1 * r1) + p * (2.0 - p) / (r2 * r2), 1e-8);
+        let s = 10f64.powf(xs);
+        let want = r1 / (r1 + s) * (1.0 - p + p * r2 / (r2 + s));
+        let got = laplace_of(&d, s).unwrap();
+        prop_assert!((got - want).abs() < 1e-12, "LST({}) = {} want {}", s, got, want);
+        let (c1, c2) = (cdf_of(&d, s).unwrap(), cdf_of(&d, 2.0 * s).unwrap());
+        prop_assert!((0.0..=1.0).contains(&c1) && c1 <= c2 + 1e-12, "cdf {} then {}", c1, c2);
+        // X >= X1 and X <= X1 + X2: the CDF lies between theirs.
+        let upper = -(-r1 * s).exp_m1();
+        prop_assert!(c1 <= upper + 1e-12, "cdf {} above the first phase's {}", c1, upper);
+    }
+
+    /// Empirical distribution of samples over 1e-9..1e9: mean, variance
+    /// (two-pass), CDF counts exactly, LST in [0, 1] and decreasing.
+    #[test]
+    fn empirical_spread(xs in prop::collection::vec(rate(-9.0, 9.0), 1..50), probe in rate(-9.0, 9.0)) {
+        let d = dist_new(|o, e| unsafe { crawlsched_dist_empirical_new(xs.as_ptr(), xs.len(), o, e) }).expect("empirical");
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        close("mean", mean_of(&d).unwrap(), mean, 1e-12);
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+        let got = variance_of(&d).unwrap();
+        prop_assert!((got - var).abs() <= 1e-12 * var + 1e-300, "variance {} want {}", got, var);
+        let count = xs.iter().filter(|&&x| x <= probe).count() as f64;
+        prop_assert_eq!(cdf_of(&d, probe).unwrap(), count / n);
+        let l1 = laplace_of(&d, probe).unwrap();
+        let l2 = laplace_of(&d, 2.0 * probe).unwrap();
+        prop_assert!((0.0..=1.0).contains(&l1) && l2 <= l1, "LST {} then {}", l1, l2);
+        let want = xs.iter().map(|x| (-probe * x).exp()).sum::<f64>() / n;
+        prop_assert!((l1 - want).abs() < 1e-13, "LST {} want {}", l1, want);
+    }
+}
+
+struct Model(*mut crawlsched_freshness_model_t);
+impl Drop for Model {
+    fn drop(&mut self) {
+        unsafe { crawlsched_freshness_model_free(self.0) }
+    }
+}
+
+fn freshness_model(access: &Dist, mu: &[f64], w: Option<&[f64]>) -> Option<Model> {
+    let mut m = null_mut();
+    let mut err = new_err();
+    let wp = w.map_or(null(), |w| w.as_ptr());
+    let st = unsafe { crawlsched_freshness_model_new(access.0, mu.as_ptr(), wp, mu.len(), &mut m, &mut err) };
+    outcome("freshness_model_new", st, &err).then_some(Model(m))
+}
+
+/// An array result: Some(values) on OK (every value finite), None on a
+/// clear failure.
+fn array(n: usize, f: impl FnOnce(*mut f64, usize, *mut crawlsched_error_t) -> i32) -> Option<Vec<f64>> {
+    let mut v = vec![f64::NAN; n];
+    let mut err = new_err();
+    let st = f(v.as_mut_ptr(), n, &mut err);
+    if outcome("array", st, &err) {
+        assert!(v.iter().all(|x| x.is_finite()), "success with non-finite values {v:?}");
+        Some(v)
+    } else {
+        None
+    }
+}
+
+/// -ln(1 - X/n)/I: the MLE for n visits I apart, X of them changed.
+fn equal_interval_mle(x: u64, n: u64, i: f64) -> f64 {
+    -(-(x as f64) / n as f64).ln_1p() / i
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// Deterministic crawl time d: a page with change rate mu visited with
+    /// frequency f is out of date a fraction 1 - (1 - e^{-x})/x of the
+    /// time, x = mu d / f (the freshness (1 - e^{-x})/x), for x from 1e-18
+    /// to 1e18; round robin attains it exactly.
+    #[test]
+    fn freshness_deterministic_closed_form(d in rate(-9.0, 9.0), mu in prop::collection::vec(rate(-9.0, 9.0), 1..6)) {
+        let access = dist_new(|o, e| unsafe { crawlsched_dist_deterministic_new(d, o, e) }).expect("deterministic");
+        let Some(m) = freshness_model(&access, &mu, None) else { return Ok(()) };
+        let n = mu.len();
+        let f = vec![1.0 / n as f64; n];
+        let Some(r) = array(n, |o, c, e| unsafe { crawlsched_freshness_obsolescence_bound(m.0, f.as_ptr(), n, o, c, e) }) else { return Ok(()) };
+        let mut want_cost = 0.0;
+        for i in 0..n {
+            let want = stale_fraction(mu[i] * d * n as f64);
+            prop_assert!((r[i] - want).abs() <= 1e-12 * want + 1e-300, "r[{}] = {} want {} (x = {})", i, r[i], want, mu[i] * d * n as f64);
+            want_cost += mu[i] * want;
+        }
+        if let Some(c) = query(|o, e| unsafe { crawlsched_freshness_cost(m.0, f.as_ptr(), n, o, e) }) {
+            close("cost", c, want_cost, 1e-12);
+        }
+        let seq: Vec<u32> = (0..n as u32).collect();
+        if let Some(c) = query(|o, e| unsafe { crawlsched_freshness_cyclic_cost(m.0, seq.as_ptr(), n, o, e) }) {
+            close("round-robin cost", c, want_cost, 1e-9);
+        }
+    }
+
+    /// Exponential crawl times and proportional weights: Theorem 3.4's
+    /// f_i = ln(1 + mu_i/r) / sum_j ln(1 + mu_j/r) for rates over 1e-9..1e9.
+    #[test]
+    fn freshness_theorem_3_4(r in rate(-9.0, 9.0), mu in prop::collection::vec(rate(-9.0, 9.0), 1..7)) {
+        let access = exponential(r);
+        let Some(m) = freshness_model(&access, &mu, None) else { return Ok(()) };
+        let n = mu.len();
+        let Some(f) = array(n, |o, c, e| unsafe { crawlsched_freshness_optimal_frequencies(m.0, o, c, e) }) else { return Ok(()) };
+        // Ratios to the largest term, so nothing overflows or underflows early.
+        let a: Vec<f64> = mu.iter().map(|m| (m / r).ln_1p()).collect();
+        let top = a.iter().copied().fold(0.0, f64::max);
+        let total: f64 = a.iter().map(|x| x / top).sum();
+        for i in 0..n {
+            let want = a[i] / top / total;
+            prop_assert!((f[i] - want).abs() <= 1e-13 + 1e-12 * want, "f[{}] = {} want {}", i, f[i], want);
+        }
+    }
+
+    /// Arbitrary weights 1e-9..1e9 (the KKT root find): the optimum is a
+    /// probability vector costing no more than uniform, proportional or a
+    /// perturbed vector.
+    #[test]
+    fn freshness_general_weights(r in rate(-9.0, 9.0), pages in prop::collection::vec((rate(-9.0, 9.0), rate(-9.0, 9.0)), 2..7), shift in 0.0f64..1.0) {
+        let access = exponential(r);
+        let mu: Vec<f64> = pages.iter().map(|p| p.0).collect();
+        let w: Vec<f64> = pages.iter().map(|p| p.1).collect();
+        let n = mu.len();
+        let Some(m) = freshness_model(&access, &mu, Some(&w)) else { return Ok(()) };
+        let Some(f) = array(n, |o, c, e| unsafe { crawlsched_freshness_optimal_frequencies(m.0, o, c, e) }) else { return Ok(()) };
+        let sum: f64 = f.iter().sum();
+        prop_assert!(f.iter().all(|&x| x >= 0.0) && (sum - 1.0).abs() < 1e-9, "frequencies {:?}", f);
+        let cost = |g: &[f64]| query(|o, e| unsafe { crawlsched_freshness_cost(m.0, g.as_ptr(), n, o, e) });
+        let Some(c_opt) = cost(&f) else { return Ok(()) };
+        // Move a fraction of the first page's share to the second.
+        let mut g = f.clone();
+        let moved = g[0] * shift;
+        g[0] -= moved;
+        g[1] += moved;
+        for (name, other) in [("uniform", vec![1.0 / n as f64; n]), ("perturbed", g)] {
+            if let Some(c) = cost(&other) {
+                prop_assert!(c_opt <= c * (1.0 + 1e-9) + 1e-300, "optimal {} > {} {}", c_opt, name, c);
+            }
+        }
+        if let Some(lb) = query(|o, e| unsafe { crawlsched_freshness_lower_bound(m.0, o, e) }) {
+            prop_assert!(lb >= 0.0 && lb <= c_opt * (1.0 + 1e-9) + 1e-300, "bound {} vs optimal {}", lb, c_opt);
+        }
+        // Randomized policy: its optimum beats its uniform choice.
+        if let Some(f_rand) = array(n, |o, c, e| unsafe { crawlsched_freshness_randomized_optimal_frequencies(m.0, o, c, e) }) {
+            let rc = |g: &[f64]| query(|o, e| unsafe { crawlsched_freshness_randomized_cost(m.0, g.as_ptr(), n, o, e) });
+            if let (Some(a), Some(b)) = (rc(&f_rand), rc(&vec![1.0 / n as f64; n])) {
+                prop_assert!(a <= b * (1.0 + 1e-9) + 1e-300, "randomized optimum {} > uniform {}", a, b);
+            }
+        }
+    }
+
+    /// Equal intervals I from 1e-6 to 1e9: the estimate is Cho and
+    /// Garcia-Molina's closed form -ln(1 - X/n)/I (0 < X < n), 0 for X = 0,
+    /// ln(2n + 1)/I for X = n.
+    #[test]
+    fn estimator_equal_intervals(i in rate(-6.0, 9.0), n in 1u64..60, frac in 0.0f64..=1.0) {
+        let x = ((n as f64) * frac).round() as u64;
+        let mut est = null_mut();
+        let mut err = new_err();
+        unsafe {
+            prop_assert_eq!(crawlsched_estimator_new(&mut est, &mut err), CRAWLSCHED_OK);
+            for k in 0..n {
+                prop_assert_eq!(crawlsched_estimator_observe(est, i, i32::from(k < x), &mut err), CRAWLSCHED_OK);
+            }
+            let got = query(|o, e| crawlsched_estimator_estimate(est, o, e));
+            crawlsched_estimator_free(est);
+            let want = if x == 0 { 0.0 } else if x == n { (2.0 * n as f64 + 1.0).ln() / i } else { equal_interval_mle(x, n, i) };
+            if let Some(got) = got {
+                prop_assert!((got - want).abs() <= 1e-9 * want, "estimate {} want {} (X {} of {}, I {})", got, want, x, n, i);
+            }
+        }
+    }
+
+    /// Irregular intervals spanning 1e-6..1e9, with and without a prior: the
+    /// estimate is finite, >= 0, and zeroes the score of the likelihood
+    /// sum_changed t/(e^{mu t} - 1) - sum_unchanged t (+ alpha/mu - beta).
+    #[test]
+    fn estimator_score_is_zero(obs in prop::collection::vec((rate(-6.0, 9.0), any::<bool>()), 1..40),
+                               prior in prop::option::of((rate(-9.0, 9.0), rate(-6.0, 9.0)))) {
+        let mut est = null_mut();
+        let mut err = new_err();
+        unsafe {
+            let st = match prior {
+                Some((g, w)) => crawlsched_estimator_new_with_prior(g, w, &mut est, &mut err),
+                None => crawlsched_estimator_new(&mut est, &mut err),
+            };
+            if !outcome("estimator_new", st, &err) { return Ok(()) }
+            for &(t, c) in &obs {
+                prop_assert_eq!(crawlsched_estimator_observe(est, t, i32::from(c), &mut err), CRAWLSCHED_OK);
+            }
+            let got = query(|o, e| crawlsched_estimator_estimate(est, o, e));
+            crawlsched_estimator_free(est);
+            let Some(mu) = got else { return Ok(()) };
+            prop_assert!(mu >= 0.0);
+            let changed = obs.iter().filter(|o| o.1).count();
+            if mu == 0.0 || (prior.is_none() && (changed == 0 || changed == obs.len())) {
+                return Ok(()); // boundary cases with their own closed forms (above)
+            }
+            let gain: f64 = obs.iter().filter(|o| o.1).map(|o| o.0 / (mu * o.0).exp_m1()).sum();
+            let mut loss: f64 = obs.iter().filter(|o| !o.1).map(|o| o.0).sum();
+            let mut gain = gain;
+            if let Some((g, w)) = prior {
+                gain += g * w / mu;
+                loss += w;
+            }
+            prop_assert!((gain - loss).abs() <= 1e-6 * loss.max(gain), "score {} - {} at mu = {}", gain, loss, mu);
+        }
+    }
+
+    /// The scheduler with change rates 1e-9..1e9 and crawl reports whose
+    /// intervals span 1e-6..1e9: it keeps returning known pages, rates stay
+    /// finite and > 0, frequencies are a probability vector.
+    #[test]
+    fn scheduler_extreme_reports(access in rate(-9.0, 9.0), golden in any::<bool>(),
+                                 pages in prop::collection::vec(rate(-9.0, 9.0), 1..6),
+                                 reports in prop::collection::vec((0usize..6, rate(-6.0, 9.0), any::<bool>()), 0..30)) {
+        let d = exponential(access);
+        let mut s = null_mut();
+        let mut err = new_err();
+        let mode = if golden { CRAWLSCHED_SCHEDULER_GOLDEN_RATIO } else { CRAWLSCHED_SCHEDULER_STRIDE };
+        unsafe {
+            prop_assert_eq!(crawlsched_scheduler_new(d.0, mode, &mut s, &mut err), CRAWLSCHED_OK);
+            for (id, &mu) in pages.iter().enumerate() {
+                prop_assert_eq!(crawlsched_scheduler_add_page(s, id as u64, mu, &mut err), CRAWLSCHED_OK, "{}", msg(&err));
+            }
+            for &(id, t, c) in &reports {
+                let st = crawlsched_scheduler_observe(s, (id % pages.len()) as u64, t, i32::from(c), &mut err);
+                outcome("scheduler_observe", st, &err);
+            }
+            let mut ids = vec![u64::MAX; 3 * pages.len()];
+            let st = crawlsched_scheduler_next_batch(s, ids.as_mut_ptr(), ids.len(), &mut err);
+            if outcome("next_batch", st, &err) {
+                prop_assert!(ids.iter().all(|&i| (i as usize) < pages.len()), "ids {:?}", ids);
+            }
+            let mut total = 0.0;
+            let mut all = true;
+            for id in 0..pages.len() as u64 {
+                if let Some(r) = query(|o, e| crawlsched_scheduler_change_rate(s, id, o, e)) {
+                    prop_assert!(r >= 0.0, "rate {}", r);
+                }
+                match query(|o, e| crawlsched_scheduler_frequency(s, id, o, e)) {
+                    Some(f) => { prop_assert!(f >= 0.0); total += f; }
+                    None => all = false,
+                }
+            }
+            if all {
+                prop_assert!((total - 1.0).abs() < 1e-9, "frequencies sum to {}", total);
+            }
+            crawlsched_scheduler_free(s);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Minimized cases of the bugs these properties found (kept as plain tests).
+
+/// PH with rates 1e-9 and 1e9: scaling and squaring of e^{Sx} lost the slow
+/// phase, P(X <= 1e10) came out 0.5 instead of 1 - e^{-10}/2.
+#[test]
+fn stiff_phase_type_cdf() {
+    let d = phase_type(&[0.5, 0.5], &[-1e-9, 0.0, 0.0, -1e9]).unwrap();
+    let want = 1.0 - 0.5 * (-10f64).exp();
+    close("cdf", cdf_of(&d, 1e10).unwrap(), want, 1e-15);
+    // Rates 1 and 1e12: was off by 3e-6.
+    let d = phase_type(&[0.5, 0.5], &[-1.0, 0.0, 0.0, -1e12]).unwrap();
+    close("cdf", cdf_of(&d, 3.0).unwrap(), 1.0 - 0.5 * (-3f64).exp(), 1e-15);
+    // A small CDF keeps its relative precision (was 2e-5 off).
+    let d = phase_type(&[1.0, 0.0], &[-1.2913457349443916e-9, 0.0, 0.0, -1670.0]).unwrap();
+    let x = 60.75;
+    close("cdf", cdf_of(&d, x).unwrap(), -(-1.2913457349443916e-9 * x).exp_m1(), 1e-12);
+}
+
+/// Robots with lambda/mu = 4e-15: policy iteration's warm start was a
+/// multichain policy and the solve failed with INFEASIBLE.
+#[test]
+fn robots_tiny_load_is_solved() {
+    let (lambda, mu, gamma) = (2.499183368528548e-9, 660345.7702029069, 0.0490677943445491);
+    let mut r = null_mut();
+    let mut err = new_err();
+    unsafe {
+        assert_eq!(crawlsched_robots_solve(2, 1, lambda, mu, gamma, &mut r, &mut err), CRAWLSCHED_OK, "{}", msg(&err));
+        let (mut c, mut s, mut l) = (f64::NAN, f64::NAN, f64::NAN);
+        assert_eq!(crawlsched_robots_cost(r, &mut c, &mut s, &mut l, &mut err), CRAWLSCHED_OK);
+        // Nearly always starving: cost = gamma P(q = 0) ~ gamma.
+        let best_static = query(|o, e| crawlsched_robots_evaluate_static(r, 2, o, e)).unwrap();
+        assert!(c <= best_static * (1.0 + 1e-9) && (c - gamma).abs() < 1e-6 * gamma, "cost {c}, static {best_static}");
+        crawlsched_robots_free(r);
+    }
+}
