@@ -7,6 +7,7 @@
 use crawlsched::ffi::common::*;
 use crawlsched::ffi::dist::*;
 use crawlsched::ffi::freshness::*;
+use crawlsched::ffi::mdp::*;
 use crawlsched::ffi::probe::*;
 use crawlsched::ffi::robots::*;
 use crawlsched::ffi::routing::*;
@@ -784,5 +785,372 @@ fn robots_tiny_load_is_solved() {
         let best_static = query(|o, e| crawlsched_robots_evaluate_static(r, 2, o, e)).unwrap();
         assert!(c <= best_static * (1.0 + 1e-9) && (c - gamma).abs() < 1e-6 * gamma, "cost {c}, static {best_static}");
         crawlsched_robots_free(r);
+    }
+}
+
+/// C_s(rho, gamma, K) of eq. (9), independently: M/M/1/K with
+/// pi_i = rho^i / sum_j rho^j in logs, cost gamma pi_0 + mu rho pi_K.
+fn static_cost_closed_form(rho: f64, gamma: f64, k: u64, mu: f64) -> f64 {
+    let lr = rho.ln();
+    let logs: Vec<f64> = (0..=k).map(|i| i as f64 * lr).collect();
+    let lz = log_sum_exp(&logs);
+    gamma * (-lz).exp() + mu * (lr + k as f64 * lr - lz).exp()
+}
+
+/// Two-state chain: 0 -> 1 with probability a, 1 -> 0 with b, costs c0, c1.
+fn two_state_mdp(a: f64, b: f64, c0: f64, c1: f64) -> *mut crawlsched_mdp_t {
+    let mut bld = null_mut();
+    let mut m = null_mut();
+    let mut err = new_err();
+    let mut act = 0u32;
+    unsafe {
+        assert_eq!(crawlsched_mdp_builder_new(2, &mut bld, &mut err), CRAWLSCHED_OK);
+        let next = [0u32, 1];
+        for (s, p, c) in [(0u32, [1.0 - a, a], c0), (1, [b, 1.0 - b], c1)] {
+            let st = crawlsched_mdp_builder_add_action(bld, s, next.as_ptr(), p.as_ptr(), 2, c, &mut act, &mut err);
+            assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
+        }
+        assert_eq!(crawlsched_mdp_build(bld, &mut m, &mut err), CRAWLSCHED_OK);
+        crawlsched_mdp_builder_free(bld);
+    }
+    m
+}
+
+/// Probability 10^-e, or exactly 0 for e = 13 (near-multichain and multichain).
+fn small_prob() -> impl Strategy<Value = f64> {
+    (0u32..14).prop_map(|e| if e == 13 { 0.0 } else { 10f64.powi(-(e as i32)) * 0.5 })
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// Static cost C_s over loads 1e-18..1e18, rho = 1 +- 1e-12 and buffers
+    /// 1..10^4 against the M/M/1/K closed form in logs.
+    #[test]
+    fn robots_static_cost_closed_form(lr in prop_oneof![(-18.0f64..18.0).prop_map(|e| 10f64.powf(e)),
+                                                        (-1.0f64..1.0).prop_map(|d| 1.0 + d * 1e-12),
+                                                        (-1.0f64..1.0).prop_map(|d| 1.0 + d * 1e-5)],
+                                      gamma in prop_oneof![Just(0.0), rate(-9.0, 9.0)], k in prop_oneof![1u64..4, 4u64..10_001],
+                                      mu in rate(-9.0, 9.0)) {
+        let got = query(|o, e| unsafe { crawlsched_robots_static_cost(lr, gamma, k, mu, o, e) });
+        let want = static_cost_closed_form(lr, gamma, k, mu);
+        if let Some(got) = got {
+            prop_assert!((got - want).abs() <= 1e-9 * want + 1e-300, "C_s({}, {}, {}, {}) = {} want {}", lr, gamma, k, mu, got, want);
+        }
+    }
+
+    /// Proposition 3 over lambda/mu from 1e-3 to 1e9: the chosen N_s is no
+    /// worse than its neighbours and its cost is C_s(N_s lambda/mu).
+    #[test]
+    fn robots_optimal_static(lambda in rate(-9.0, 9.0), ratio in rate(-3.0, 9.0), gamma in rate(-9.0, 9.0), k in 1u64..50) {
+        let mu = lambda / ratio;
+        let (mut n, mut c) = (0u64, f64::NAN);
+        let mut err = new_err();
+        let st = unsafe { crawlsched_robots_optimal_static(lambda, mu, gamma, k, &mut n, &mut c, &mut err) };
+        if !outcome("optimal_static", st, &err) { return Ok(()) }
+        prop_assert!(n >= 1 && c.is_finite() && c >= 0.0, "N_s {} cost {}", n, c);
+        let at = |n: u64| static_cost_closed_form(n as f64 * lambda / mu, gamma, k, mu);
+        prop_assert!((c - at(n)).abs() <= 1e-9 * c + 1e-300, "cost {} vs C_s({}) {}", c, n, at(n));
+        prop_assert!(c <= at(n + 1) * (1.0 + 1e-9) && (n == 1 || c <= at(n - 1) * (1.0 + 1e-9)), "N_s {} not a local optimum", n);
+    }
+
+    /// A near-singular two-state chain (leaving probabilities down to 5e-13,
+    /// or 0: multichain) with costs 1e-9..1e9. Average cost: the gain is
+    /// (b c0 + a c1)/(a + b); discounted: the 2x2 solve in its
+    /// cancellation-free form. Every method either converges to it, or
+    /// says NOT_CONVERGED / INFEASIBLE with a certificate that still holds.
+    #[test]
+    fn mdp_near_singular_chain(a in small_prob(), b in small_prob(), c0 in rate(-9.0, 9.0), c1 in rate(-9.0, 9.0),
+                               method in 0i32..4, discounted in any::<bool>(), beta in prop_oneof![Just(0.5), Just(0.99), Just(1.0 - 1e-9)]) {
+        let m = two_state_mdp(a, b, c0, c1);
+        let mut s = null_mut();
+        let mut err = new_err();
+        unsafe {
+            prop_assert_eq!(crawlsched_mdp_solver_new(method, &mut s, &mut err), CRAWLSCHED_OK);
+            let crit = if discounted { CRAWLSCHED_MDP_DISCOUNTED } else { CRAWLSCHED_MDP_AVERAGE };
+            prop_assert_eq!(crawlsched_mdp_solver_set_criterion(s, crit, beta, 0.0, &mut err), CRAWLSCHED_OK);
+            // Few iterations: a slowly mixing chain must say NOT_CONVERGED, not lie.
+            prop_assert_eq!(crawlsched_mdp_solver_set_limits(s, 1e-9, 2000, CRAWLSCHED_MDP_STOP_SPAN, &mut err), CRAWLSCHED_OK);
+            let st = crawlsched_mdp_solver_run(s, m, &mut err);
+            let ok = st == CRAWLSCHED_OK;
+            prop_assert!(ok || st == CRAWLSCHED_NOT_CONVERGED || st == CRAWLSCHED_INFEASIBLE || st == CRAWLSCHED_NUMERICAL,
+                         "status {} {}", st, msg(&err));
+            prop_assert!(ok || err.message[0] != 0);
+            if ok || st == CRAWLSCHED_NOT_CONVERGED {
+                let (mut g, mut lo, mut hi) = (f64::NAN, f64::NAN, f64::NAN);
+                prop_assert_eq!(crawlsched_mdp_solver_gain(s, &mut g, &mut lo, &mut hi, &mut err), CRAWLSCHED_OK, "{}", msg(&err));
+                let mut v = [f64::NAN; 2];
+                prop_assert_eq!(crawlsched_mdp_solver_values(s, v.as_mut_ptr(), 2, &mut err), CRAWLSCHED_OK);
+                prop_assert!(g.is_finite() && lo.is_finite() && hi.is_finite() && lo <= hi && v.iter().all(|x| x.is_finite()));
+                let scale = c0.max(c1);
+                if discounted {
+                    let d = 1.0 - beta;
+                    let det = d * (d + beta * (a + b));
+                    let want = [((d + beta * b) * c0 + beta * a * c1) / det, (beta * b * c0 + (d + beta * a) * c1) / det];
+                    for i in 0..2 {
+                        let gap = want[i] - v[i];
+                        let slack = 1e-9 * want[i];
+                        prop_assert!(lo - slack <= gap && gap <= hi + slack, "v[{}] = {} want {}, certificate [{}, {}]", i, v[i], want[i], lo, hi);
+                    }
+                } else if a + b > 0.0 {
+                    let want = (b * c0 + a * c1) / (a + b);
+                    let slack = 1e-9 * scale;
+                    prop_assert!(lo - slack <= want && want <= hi + slack, "gain {} in [{}, {}]? (a {}, b {})", want, lo, hi, a, b);
+                    if ok {
+                        prop_assert!((g - want).abs() <= (hi - lo) + slack, "gain {} want {}", g, want);
+                    }
+                }
+            }
+            crawlsched_mdp_solver_free(s);
+            crawlsched_mdp_free(m);
+        }
+    }
+}
+
+/// Level distribution and measures of a one-mode threshold model (None if
+/// a call failed clearly).
+fn threshold_levels(arrivals: *mut crawlsched_bmap_t, service: &Dist, obs: Option<&Dist>, b: u32) -> Option<(Vec<f64>, Vec<f64>)> {
+    let mut m = null_mut();
+    let mut err = new_err();
+    let arr = [arrivals as *const crawlsched_bmap_t];
+    let st = unsafe { crawlsched_threshold_model_new(arr.as_ptr(), 1, service.0, obs.map_or(null(), |d| d.0), b, &mut m, &mut err) };
+    if !outcome("threshold_model_new", st, &err) {
+        return None;
+    }
+    let modes = [1u32];
+    let mut p = vec![f64::NAN; b as usize + 2];
+    let mut len = 0usize;
+    let mut meas = vec![f64::NAN; CRAWLSCHED_THRESHOLD_MEASURE_COUNT as usize];
+    let ok = unsafe {
+        let st = crawlsched_threshold_level_distribution(m, modes.as_ptr(), 1, null(), 0, p.as_mut_ptr(), p.len(), &mut len, &mut err);
+        outcome("level_distribution", st, &err) && {
+            let st = crawlsched_threshold_measures(m, modes.as_ptr(), 1, null(), 0, meas.as_mut_ptr(), meas.len(), &mut err);
+            outcome("measures", st, &err)
+        }
+    };
+    unsafe { crawlsched_threshold_model_free(m) };
+    if ok {
+        assert!(p.iter().chain(&meas).all(|x| x.is_finite()), "non-finite output: {p:?} {meas:?}");
+    }
+    ok.then_some((p, meas))
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// Poisson pages, exponential service and exponential obsolescence of
+    /// waiting pages at rate theta (from 1e-9 to 1e9 relative to mu): the
+    /// birth-death chain with death rate mu + (i-1) theta, in logs; loss
+    /// = P(B+1) (PASTA) and P_obs = theta E[waiting] / lambda.
+    #[test]
+    fn threshold_obsolescence_closed_form(lambda in rate(-9.0, 9.0), mu in rate(-9.0, 9.0), rel in rate(-9.0, 9.0),
+                                          b in prop_oneof![Just(0u32), Just(1u32), 2u32..10, Just(200u32)]) {
+        let theta = mu * rel;
+        let service = exponential(mu);
+        let obs = exponential(theta);
+        let mut arr = null_mut();
+        let mut err = new_err();
+        unsafe { prop_assert_eq!(crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err), CRAWLSCHED_OK) };
+        let got = threshold_levels(arr, &service, Some(&obs), b);
+        unsafe { crawlsched_bmap_free(arr) };
+        let Some((p, meas)) = got else { return Ok(()) };
+        let mut logs = vec![0.0];
+        for i in 1..p.len() {
+            let prev = logs[i - 1];
+            logs.push(prev + lambda.ln() - (mu + (i - 1) as f64 * theta).ln());
+        }
+        let lz = log_sum_exp(&logs);
+        let want: Vec<f64> = logs.iter().map(|l| (l - lz).exp()).collect();
+        for i in 0..p.len() {
+            prop_assert!((p[i] - want[i]).abs() < 1e-9, "P({}) = {} want {} (rho {}, theta/mu {})", i, p[i], want[i], lambda / mu, rel);
+        }
+        let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS as usize];
+        prop_assert!((loss - want[want.len() - 1]).abs() < 1e-9, "loss {} want {}", loss, want[want.len() - 1]);
+        // theta E[waiting]/lambda = sum_i (i-1) pi_i theta/lambda, in logs.
+        let terms: Vec<f64> = (2..want.len()).map(|i| logs[i] - lz + ((i - 1) as f64 * theta / lambda).ln()).collect();
+        let p_obs = log_sum_exp(&terms).exp();
+        let got = meas[CRAWLSCHED_THRESHOLD_MEASURE_OBSOLESCENCE as usize];
+        prop_assert!((got - p_obs).abs() < 1e-9, "P_obs {} want {}", got, p_obs);
+        let success = meas[CRAWLSCHED_THRESHOLD_MEASURE_SUCCESS as usize];
+        prop_assert!((success + loss + got - 1.0).abs() < 1e-9, "success {} + loss {} + obs {} != 1", success, loss, got);
+    }
+
+    /// A two-phase MMPP with phase rates and switching rates over
+    /// 1e-9..1e9 as a BMAP: fundamental rate (q21 l1 + q12 l2)/(q12 + q21),
+    /// the level distribution is a probability vector and the measures are
+    /// finite (or a clear failure).
+    #[test]
+    fn threshold_stiff_mmpp(l1 in rate(-9.0, 9.0), l2 in rate(-9.0, 9.0), q12 in rate(-9.0, 9.0), q21 in rate(-9.0, 9.0),
+                            mu in rate(-9.0, 9.0), b in prop_oneof![Just(0u32), Just(1u32), 2u32..20]) {
+        // D0 = Q - diag(l), D1 = diag(l).
+        let mats = [-q12 - l1, q12, q21, -q21 - l2, l1, 0.0, 0.0, l2];
+        let mut arr = null_mut();
+        let mut err = new_err();
+        let st = unsafe { crawlsched_bmap_new(2, mats.as_ptr(), mats.len(), &mut arr, &mut err) };
+        if !outcome("bmap_new", st, &err) { return Ok(()) }
+        let want = (q21 * l1 + q12 * l2) / (q12 + q21);
+        if let Some(r) = query(|o, e| unsafe { crawlsched_bmap_fundamental_rate(arr, o, e) }) {
+            close("fundamental rate", r, want, 1e-9);
+        }
+        let service = exponential(mu);
+        let got = threshold_levels(arr, &service, None, b);
+        unsafe { crawlsched_bmap_free(arr) };
+        let Some((p, meas)) = got else { return Ok(()) };
+        let total: f64 = p.iter().sum();
+        prop_assert!(p.iter().all(|&x| x >= -1e-12) && (total - 1.0).abs() < 1e-9, "levels {:?}", p);
+        let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS as usize];
+        prop_assert!((-1e-12..=1.0 + 1e-12).contains(&loss), "loss {}", loss);
+    }
+
+    /// Poisson arrivals: E exp(-mu (tau_1 + ... + tau_k)) = (lambda/(lambda+mu))^k;
+    /// M servers of one rate visited in turn each lose a fraction
+    /// (lambda/(lambda+mu))^M; one server alone loses lambda/(lambda+mu).
+    #[test]
+    fn routing_one_vs_many(lambda in rate(-9.0, 9.0), mu in rate(-9.0, 9.0), k in 1u32..60, m in 1usize..9) {
+        let mut a = null_mut();
+        let mut s = null_mut();
+        let mut err = new_err();
+        let log_phi = -(mu / lambda).ln_1p();
+        unsafe {
+            prop_assert_eq!(crawlsched_routing_arrivals_poisson_new(lambda, &mut a, &mut err), CRAWLSCHED_OK);
+            let want = (f64::from(k) * log_phi).exp();
+            if let Some(t) = query(|o, e| crawlsched_routing_arrivals_transform(a, mu, k, o, e)) {
+                prop_assert!((t - want).abs() <= 1e-12 * want + 1e-300, "transform {} want {}", t, want);
+            }
+            let rates = vec![mu; m];
+            let st = crawlsched_routing_servers_new(a, rates.as_ptr(), null(), m, CRAWLSCHED_ROUTING_LOSSES, &mut s, &mut err);
+            prop_assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
+            let seq: Vec<u32> = (0..m as u32).collect();
+            let (mut pp, mut pu) = (f64::NAN, f64::NAN);
+            let st = crawlsched_routing_cost(s, seq.as_ptr(), m, &mut pp, &mut pu, &mut err);
+            if outcome("routing_cost", st, &err) {
+                let want = (m as f64 * log_phi).exp();
+                prop_assert!((pp - want).abs() <= 1e-12 * want + 1e-300, "per packet {} want {} (M {})", pp, want, m);
+                prop_assert!((pu - lambda * pp).abs() <= 1e-12 * lambda * pp + 1e-300, "per unit time {} vs {}", pu, lambda * pp);
+            }
+            crawlsched_routing_servers_free(s);
+            crawlsched_routing_arrivals_free(a);
+        }
+    }
+
+    /// Routing with service rates spread over 1e-9..1e9: the exhaustive
+    /// optimum over periods 1..4 is finite, a probability of loss, and no
+    /// worse than round robin or sending everything to the fastest server.
+    #[test]
+    fn routing_spread_rates_optimum(lambda in rate(-9.0, 9.0), rates in prop::collection::vec(rate(-9.0, 9.0), 1..4)) {
+        let mut a = null_mut();
+        let mut s = null_mut();
+        let mut err = new_err();
+        unsafe {
+            prop_assert_eq!(crawlsched_routing_arrivals_poisson_new(lambda, &mut a, &mut err), CRAWLSCHED_OK);
+            let m = rates.len();
+            prop_assert_eq!(crawlsched_routing_servers_new(a, rates.as_ptr(), null(), m, CRAWLSCHED_ROUTING_LOSSES, &mut s, &mut err), CRAWLSCHED_OK);
+            let mut out = [u32::MAX; 8];
+            let (mut len, mut cost, mut evals) = (0usize, f64::NAN, 0u64);
+            let st = crawlsched_routing_optimize_exhaustive(s, 1, 4, out.as_mut_ptr(), out.len(), &mut len, &mut cost, &mut evals, &mut err);
+            if outcome("optimize_exhaustive", st, &err) {
+                prop_assert!((0.0..=1.0).contains(&cost), "cost {}", cost);
+                let fastest = (0..m).max_by(|&i, &j| rates[i].total_cmp(&rates[j])).unwrap();
+                let rr: Vec<u32> = (0..m as u32).collect();
+                for seq in [vec![fastest as u32], rr] {
+                    let (mut pp, mut pu) = (f64::NAN, f64::NAN);
+                    if outcome("routing_cost", crawlsched_routing_cost(s, seq.as_ptr(), seq.len(), &mut pp, &mut pu, &mut err), &err) {
+                        prop_assert!(cost <= pp * (1.0 + 1e-9) + 1e-300, "optimum {} > {:?} {}", cost, seq, pp);
+                    }
+                }
+            }
+            crawlsched_routing_servers_free(s);
+            crawlsched_routing_arrivals_free(a);
+        }
+    }
+
+    /// Probing over horizons 1e-9..1e9 with a minimum spacing near T/n
+    /// (1 +- 1e-12, 1 +- 1e-6): OK with a schedule respecting the spacing
+    /// and costing at least lambda T^2/(2n) (the even split), or INFEASIBLE
+    /// with a message.
+    #[test]
+    fn probe_spacing_near_horizon(lambda in rate(-9.0, 9.0), t in rate(-9.0, 9.0), n in 1u64..6,
+                                  rel in prop_oneof![Just(0.0), Just(-1e-12), Just(1e-12), Just(-1e-6), Just(1e-6), Just(0.5)]) {
+        let lb = [0.0, t];
+        let lv = [lambda];
+        let av = [1.0];
+        let mut p = null_mut();
+        let mut err = new_err();
+        unsafe {
+            let st = crawlsched_probe_profile_new(lb.as_ptr(), lv.as_ptr(), 1, 0, lb.as_ptr(), av.as_ptr(), 1, 0, t, &mut p, &mut err);
+            prop_assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
+            let delta = t / n as f64 * (1.0 + rel);
+            let mut pl = null_mut();
+            let st = crawlsched_probe_planner_new(p, 60, delta, &mut pl, &mut err);
+            if outcome("planner_new", st, &err) {
+                let mut out = vec![f64::NAN; n as usize];
+                let mut cost = f64::NAN;
+                let st = crawlsched_probe_planner_plan(pl, n, CRAWLSCHED_PROBE_METHOD_HULL, out.as_mut_ptr(), out.len(), &mut cost, &mut err);
+                if st == CRAWLSCHED_INFEASIBLE {
+                    prop_assert!(err.message[0] != 0);
+                } else if outcome("plan", st, &err) {
+                    let even = lambda * t * t / (2.0 * n as f64);
+                    prop_assert!(cost.is_finite() && cost >= even * (1.0 - 1e-9), "cost {} below the even split {}", cost, even);
+                    prop_assert!(out.iter().all(|x| x.is_finite()) && (out[out.len() - 1] - t).abs() <= 1e-12 * t, "{:?}", out);
+                    let mut prev = 0.0;
+                    for &x in &out {
+                        prop_assert!(x - prev >= delta * (1.0 - 1e-9), "spacing {} < delta {} in {:?}", x - prev, delta, out);
+                        prev = x;
+                    }
+                    let c = query(|o, e| crawlsched_probe_expected_cost(p, out.as_ptr(), out.len(), o, e)).unwrap();
+                    close("plan cost", cost, c, 1e-9);
+                }
+                crawlsched_probe_planner_free(pl);
+            }
+            crawlsched_probe_profile_free(p);
+        }
+    }
+}
+
+/// Two-state chain leaving each state with probability 5e-11: the policy
+/// evaluation formed 1 - p_ss = 1 - (1 - 5e-11) and the gain's certificate
+/// [0.5, 0.50000004] missed the exact gain 0.50000006.
+#[test]
+fn near_singular_chain_gain() {
+    let (a, c1) = (5e-11, 1.2184538738513036e-7);
+    let m = two_state_mdp(a, a, 1.0, c1);
+    let mut s = null_mut();
+    let mut err = new_err();
+    unsafe {
+        assert_eq!(crawlsched_mdp_solver_new(CRAWLSCHED_MDP_POLICY_ITERATION, &mut s, &mut err), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_mdp_solver_run(s, m, &mut err), CRAWLSCHED_OK, "{}", msg(&err));
+        let (mut g, mut lo, mut hi) = (f64::NAN, f64::NAN, f64::NAN);
+        assert_eq!(crawlsched_mdp_solver_gain(s, &mut g, &mut lo, &mut hi, &mut err), CRAWLSCHED_OK);
+        let want = (1.0 + c1) / 2.0;
+        assert!(lo <= want && want <= hi && (g - want).abs() < 1e-15, "gain {g} in [{lo}, {hi}], want {want}");
+        // Discounted with beta = 1 - 1e-9: v = (I - beta P)^{-1} c.
+        assert_eq!(crawlsched_mdp_solver_set_criterion(s, CRAWLSCHED_MDP_DISCOUNTED, 1.0 - 1e-9, 0.0, &mut err), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_mdp_solver_run(s, m, &mut err), CRAWLSCHED_OK, "{}", msg(&err));
+        let mut v = [f64::NAN; 2];
+        assert_eq!(crawlsched_mdp_solver_values(s, v.as_mut_ptr(), 2, &mut err), CRAWLSCHED_OK);
+        let beta = 1.0 - 1e-9;
+        let d = 1.0 - beta; // exact (Sterbenz), unlike 1e-9
+        let det = d * (d + beta * 2.0 * a);
+        let want = ((d + beta * a) * 1.0 + beta * a * c1) / det;
+        close("v[0]", v[0], want, 1e-9);
+        crawlsched_mdp_solver_free(s);
+        crawlsched_mdp_free(m);
+    }
+}
+
+/// MMPP switching 1 -> 2 at rate 3.6e-9 next to an arrival rate of 1 in
+/// phase 1: the stationary phase vector came from the diagonal -q12 - l1
+/// + l1 and the fundamental rate was 2e-9 off.
+#[test]
+fn stiff_mmpp_fundamental_rate() {
+    let (l1, l2, q12, q21) = (1.0, 49160.25009969294, 3.6406996911915195e-9, 0.0009041291761783142);
+    let mats = [-q12 - l1, q12, q21, -q21 - l2, l1, 0.0, 0.0, l2];
+    let mut arr = null_mut();
+    let mut err = new_err();
+    unsafe {
+        assert_eq!(crawlsched_bmap_new(2, mats.as_ptr(), mats.len(), &mut arr, &mut err), CRAWLSCHED_OK);
+        let r = query(|o, e| crawlsched_bmap_fundamental_rate(arr, o, e)).unwrap();
+        close("fundamental rate", r, (q21 * l1 + q12 * l2) / (q12 + q21), 1e-14);
+        crawlsched_bmap_free(arr);
     }
 }
