@@ -336,12 +336,10 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
         let m = n - 1;
         let f = factorize(m, |i, out| {
             let s = if i < reference { i } else { i + 1 };
+            out.push((i, 1.0));
             let (nx, p) = chain.row(s);
-            // 1 − p_ss as Σ_{j≠s} p_sj: with p_ss = 1 − 5e−11 the difference
-            // kept only six digits and the gain was off by 4e−8.
-            out.push((i, leaving(s, nx, p)));
             for (&j, &pj) in nx.iter().zip(p) {
-                if j as usize != reference && j as usize != s {
+                if j as usize != reference {
                     out.push((red(j as usize), -pj));
                 }
             }
@@ -381,12 +379,6 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
         *v /= total;
     }
     Ok((g, bias, stationary, reference))
-}
-
-/// 1 − p_ss of row s (targets `nx`, probabilities `p`) as the sum of the
-/// probabilities of leaving s: exact to rounding however close p_ss is to 1.
-fn leaving(s: usize, nx: &[u32], p: &[f64]) -> f64 {
-    nx.iter().zip(p).filter(|&(&j, _)| j as usize != s).map(|(_, &pj)| pj).sum()
 }
 
 /// Evaluates `policy` exactly (average cost): the gain g, the bias h with
@@ -470,13 +462,10 @@ pub fn evaluate_discounted_with(mdp: &Mdp, policy: &[u32], beta: f64, reduction:
     }
     let (chain, row_class) = policy_chain(mdp, policy, reduction);
     let f = factorize(chain.n(), |i, out| {
+        out.push((i, 1.0));
         let (nx, p) = chain.row(i);
-        // 1 − β p_ii = (1 − β) + β Σ_{j≠i} p_ij, without cancellation.
-        out.push((i, (1.0 - beta) + beta * leaving(i, nx, p)));
         for (&j, &pj) in nx.iter().zip(p) {
-            if j as usize != i {
-                out.push((j as usize, -beta * pj));
-            }
+            out.push((j as usize, -beta * pj));
         }
     })?;
     let mut v = chain.cost.clone();
