@@ -224,26 +224,6 @@ impl Bmap {
     }
 }
 
-/// The stationary distribution of an irreducible generator Q (θQ = 0, θ1 = 1).
-pub(crate) fn stationary(q: &DMatrix<f64>) -> Result<DVector<f64>> {
-    let n = q.nrows();
-    // Solve Qᵀθ = 0 with the last equation replaced by Σθ = 1.
-    let mut a = q.transpose();
-    for c in 0..n {
-        a[(n - 1, c)] = 1.0;
-    }
-    let mut b = DVector::zeros(n);
-    b[n - 1] = 1.0;
-    let theta = a
-        .lu()
-        .solve(&b)
-        .ok_or_else(|| Error::invalid("the phase process is not irreducible: no unique stationary distribution"))?;
-    if theta.iter().any(|&x| !x.is_finite() || x < -1e-12) {
-        return Err(Error::invalid("the phase process is not irreducible: no unique stationary distribution"));
-    }
-    Ok(theta.map(|x| x.max(0.0)))
-}
-
 /// The stationary distribution of a generator Q by the GTH algorithm
 /// (Grassmann, Taksar and Heyman), which uses only the off-diagonal rates
 /// and has no subtraction. The diagonal is a sum of user entries such as

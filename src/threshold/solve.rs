@@ -164,6 +164,18 @@ pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
     // Backward elimination; the LU of −Q̃_{n,n} is kept for the forward pass.
     let mut lus: Vec<Option<PartialPivLu<f64>>> = (0..=l).map(|_| None).collect();
     for n in (1..=l).rev() {
+        // GTH step (Grassmann, Taksar, Heyman): Q̃_{n,n}'s diagonal summed
+        // −(rates out) and +(returns through the higher levels), which
+        // cancels when nearly every excursion returns. In the chain
+        // censored on levels ≤ n it is exactly minus the row's other rates
+        // (within level n and down to n − 1), a sum without cancellation.
+        // Found by tests/robustness.rs against a GTH solve: M/H2/1/101 with
+        // rates 1.3e−8 .. 0.089 had P(empty) 175 times too large.
+        for r in 0..d(n) {
+            let within: f64 = (0..d(n)).filter(|&c| c != r).map(|c| up[n][0][(r, c)]).sum();
+            let below: f64 = (0..down[n].ncols()).map(|c| down[n][(r, c)]).sum();
+            up[n][0][(r, r)] = -(within + below);
+        }
         let lu = (-&up[n][0]).partial_piv_lu();
         // Q̃_{n,n} is only needed through its LU from here on.
         up[n][0] = Mat::zeros(0, 0);
@@ -178,7 +190,7 @@ pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
     }
     // π₀ from the censored chain on level 0, then forward.
     let q00 = DMatrix::from_fn(d(0), d(0), |r, c| up[0][0][(r, c)]);
-    let pi0 = crate::dist::stationary(&q00).map_err(|e| Error::Numerical(format!("level 0: {e}")))?;
+    let pi0 = crate::dist::stationary_gth(&q00).map_err(|e| Error::Numerical(format!("level 0: {e}")))?;
     let mut pi: Vec<Mat<f64>> = Vec::with_capacity(l + 1);
     pi.push(Mat::from_fn(d(0), 1, |r, _| pi0[r]));
     for n in 1..=l {
