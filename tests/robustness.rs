@@ -104,7 +104,7 @@ fn query(f: impl FnOnce(*mut f64, *mut crawlsched_error_t) -> i32) -> Option<f64
 }
 
 proptest! {
-    #![proptest_config(config(64))]
+    #![proptest_config(config(256))]
 
     /// Exponential: mean 1/r, variance 1/r^2, F(1/r) = 1 - 1/e, E[e^{-rX}] = 1/2.
     #[test]
@@ -284,31 +284,6 @@ proptest! {
         }
     }
 
-    /// Robots with lambda, mu from 1e-9 to 1e9, buffer K tiny or large: the
-    /// optimal cost is finite, no worse than any static policy, and the
-    /// starvation probability is a probability.
-    #[test]
-    fn robots_extremes(lambda in rate(-9.0, 9.0), mu in rate(-9.0, 9.0), gamma in prop_oneof![Just(0.0), rate(-3.0, 3.0)],
-                       n in 1u64..4, k in prop_oneof![Just(1u64), Just(2u64), Just(30u64)]) {
-        let mut r = null_mut();
-        let mut err = new_err();
-        unsafe {
-            let st = crawlsched_robots_solve(n, k, lambda, mu, gamma, &mut r, &mut err);
-            if !outcome("robots_solve", st, &err) { return Ok(()) }
-            let (mut c, mut s, mut l) = (f64::NAN, f64::NAN, f64::NAN);
-            prop_assert_eq!(crawlsched_robots_cost(r, &mut c, &mut s, &mut l, &mut err), CRAWLSCHED_OK);
-            prop_assert!(c.is_finite() && c >= -1e-12 * (1.0 + lambda), "cost {}", c);
-            prop_assert!((-1e-9..=1.0 + 1e-9).contains(&s), "starvation {}", s);
-            prop_assert!(l.is_finite() && l >= -1e-9 * lambda, "loss rate {}", l);
-            for m in 1..=n {
-                if let Some(cs) = query(|o, e| crawlsched_robots_evaluate_static(r, m, o, e)) {
-                    prop_assert!(c <= cs * (1.0 + 1e-6) + 1e-12, "optimal {} > static({}) {}", c, m, cs);
-                }
-            }
-            crawlsched_robots_free(r);
-        }
-    }
-
     /// Threshold model with Poisson arrivals (one robot), exponential
     /// service and no obsolescence is the M/M/1/(B+1) queue:
     /// P(i) proportional to rho^i, i = 0..B+1 (B = buffer, 0 to 60).
@@ -405,7 +380,7 @@ fn laplace_of(d: &Dist, s: f64) -> Option<f64> {
 }
 
 proptest! {
-    #![proptest_config(config(64))]
+    #![proptest_config(config(256))]
 
     /// Exponential raw moments k!/r^k (k = 1..8) at any rate: equal to the
     /// closed form, or NUMERICAL when it overflows a double.
@@ -566,7 +541,7 @@ fn equal_interval_mle(x: u64, n: u64, i: f64) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(config(64))]
+    #![proptest_config(config(256))]
 
     /// Deterministic crawl time d: a page with change rate mu visited with
     /// frequency f is out of date a fraction 1 - (1 - e^{-x})/x of the
@@ -822,7 +797,7 @@ fn small_prob() -> impl Strategy<Value = f64> {
 }
 
 proptest! {
-    #![proptest_config(config(64))]
+    #![proptest_config(config(256))]
 
     /// Static cost C_s over loads 1e-18..1e18, rho = 1 +- 1e-12 and buffers
     /// 1..10^4 against the M/M/1/K closed form in logs.
@@ -944,7 +919,7 @@ fn threshold_levels(arrivals: *mut crawlsched_bmap_t, service: &Dist, obs: Optio
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(128))]
 
     /// Poisson pages, exponential service and exponential obsolescence of
     /// waiting pages at rate theta (from 1e-9 to 1e9 relative to mu): the
@@ -1222,7 +1197,7 @@ fn mph1k_levels(lambda: f64, alpha: &[f64], s: &[f64], b: usize) -> Vec<f64> {
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(128))]
 
     /// Poisson pages and a hyperexponential service whose two rates spread
     /// over 1e-9..1e9: served pages per unit time = lambda (1 - P_loss) =
@@ -1301,4 +1276,35 @@ fn threshold_long_buffer_stiff_service() {
     let (levels, _) = threshold_levels(arr, &service, None, b).unwrap();
     unsafe { crawlsched_bmap_free(arr) };
     close("P(0)", levels[0], 7.828031939353819e-12, 1e-6);
+}
+
+proptest! {
+    // Each case is an exact MDP solve (up to 3 x 31 x 4 states, policy
+    // iteration): fewer cases keep the debug run short.
+    #![proptest_config(config(64))]
+
+    /// Robots with lambda, mu from 1e-9 to 1e9, buffer K tiny or large: the
+    /// optimal cost is finite, no worse than any static policy, and the
+    /// starvation probability is a probability.
+    #[test]
+    fn robots_extremes(lambda in rate(-9.0, 9.0), mu in rate(-9.0, 9.0), gamma in prop_oneof![Just(0.0), rate(-3.0, 3.0)],
+                       n in 1u64..4, k in prop_oneof![Just(1u64), Just(2u64), Just(30u64)]) {
+        let mut r = null_mut();
+        let mut err = new_err();
+        unsafe {
+            let st = crawlsched_robots_solve(n, k, lambda, mu, gamma, &mut r, &mut err);
+            if !outcome("robots_solve", st, &err) { return Ok(()) }
+            let (mut c, mut s, mut l) = (f64::NAN, f64::NAN, f64::NAN);
+            prop_assert_eq!(crawlsched_robots_cost(r, &mut c, &mut s, &mut l, &mut err), CRAWLSCHED_OK);
+            prop_assert!(c.is_finite() && c >= -1e-12 * (1.0 + lambda), "cost {}", c);
+            prop_assert!((-1e-9..=1.0 + 1e-9).contains(&s), "starvation {}", s);
+            prop_assert!(l.is_finite() && l >= -1e-9 * lambda, "loss rate {}", l);
+            for m in 1..=n {
+                if let Some(cs) = query(|o, e| crawlsched_robots_evaluate_static(r, m, o, e)) {
+                    prop_assert!(c <= cs * (1.0 + 1e-6) + 1e-12, "optimal {} > static({}) {}", c, m, cs);
+                }
+            }
+            crawlsched_robots_free(r);
+        }
+    }
 }
