@@ -1308,3 +1308,90 @@ proptest! {
         }
     }
 }
+
+/// (P(obsolete), E[sojourn | obsolete]) of an admitted page in the M/M/1
+/// queue with B waiting places whose waiting pages become obsolete at rate
+/// theta each: a tagged page with j pages ahead leaves that state at
+/// mu + j theta (the head's service, the j - 1 others' and its own
+/// obsolescence). Sums of positive terms only.
+fn tagged_obsolete(lambda: f64, mu: f64, theta: f64, b: usize) -> (f64, f64) {
+    // Levels seen on arrival (PASTA), admitted: i = 0..=b.
+    let mut logs = vec![0.0];
+    for i in 1..=b + 1 {
+        let prev = logs[i - 1];
+        logs.push(prev + lambda.ln() - (mu + (i - 1) as f64 * theta).ln());
+    }
+    let lz = log_sum_exp(&logs[..=b]);
+    let (mut a, mut m) = (0.0, 0.0); // j = 0: in service, served for sure
+    let (mut pa, mut pm) = (0.0, 0.0); // arrivals to an empty system are served
+    for j in 1..=b {
+        let out = mu + j as f64 * theta;
+        a = (theta + (mu + (j - 1) as f64 * theta) * a) / out;
+        m = a / out + (mu + (j - 1) as f64 * theta) / out * m;
+        let w = (logs[j] - lz).exp();
+        pa += w * a;
+        pm += w * m;
+    }
+    (pa, if pa > 0.0 { pm / pa } else { 0.0 })
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// Obsolescence rates down to 1e-15 of the service rate: the probability
+    /// that an admitted page becomes obsolete and its mean sojourn given
+    /// that, against the tagged-page chain summed without cancellation.
+    #[test]
+    fn threshold_response_rare_obsolescence(lambda in rate(-9.0, 9.0), ratio in rate(-2.0, 2.0), k in 0i32..16, b in 1u32..20) {
+        let mu = lambda / ratio;
+        let theta = mu * 10f64.powi(-k);
+        let service = exponential(mu);
+        let obs = exponential(theta);
+        let mut arr = null_mut();
+        let mut m = null_mut();
+        let mut err = new_err();
+        unsafe {
+            prop_assert_eq!(crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err), CRAWLSCHED_OK);
+            let arrivals = [arr as *const crawlsched_bmap_t];
+            let st = crawlsched_threshold_model_new(arrivals.as_ptr(), 1, service.0, obs.0, b, &mut m, &mut err);
+            prop_assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
+            let modes = [1u32];
+            let mut r = [f64::NAN; CRAWLSCHED_THRESHOLD_RESPONSE_COUNT as usize];
+            let st = crawlsched_threshold_response_time(m, modes.as_ptr(), 1, null(), 0, r.as_mut_ptr(), r.len(), &mut err);
+            crawlsched_threshold_model_free(m);
+            crawlsched_bmap_free(arr);
+            if !outcome("response_time", st, &err) { return Ok(()) }
+            let (p_obs, mean_obs) = tagged_obsolete(lambda, mu, theta, b as usize);
+            let served = r[CRAWLSCHED_THRESHOLD_RESPONSE_SERVED_PROBABILITY as usize];
+            prop_assert!(((1.0 - served) - p_obs).abs() <= 1e-9 * p_obs + 4e-15, "P(obsolete) {} want {}", 1.0 - served, p_obs);
+            let got = r[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE as usize];
+            prop_assert!((got - mean_obs).abs() <= 1e-6 * mean_obs, "E[sojourn | obsolete] {} want {} (P(obsolete) {})", got, mean_obs, p_obs);
+        }
+    }
+}
+
+/// M/M/1 with 3 waiting places, obsolescence at 1e-11 of the service rate:
+/// E[sojourn | obsolete] was (mean - ps mean_served)/(1 - ps) = 1.666637
+/// instead of 1.6666667 (and 0 once ps rounded to 1).
+#[test]
+fn rare_obsolescence_conditional_mean() {
+    let (lambda, mu, theta, b) = (1.0, 1.0, 1e-11, 3u32);
+    let service = exponential(mu);
+    let obs = exponential(theta);
+    let mut arr = null_mut();
+    let mut m = null_mut();
+    let mut err = new_err();
+    let mut r = [f64::NAN; CRAWLSCHED_THRESHOLD_RESPONSE_COUNT as usize];
+    unsafe {
+        assert_eq!(crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err), CRAWLSCHED_OK);
+        let arrivals = [arr as *const crawlsched_bmap_t];
+        assert_eq!(crawlsched_threshold_model_new(arrivals.as_ptr(), 1, service.0, obs.0, b, &mut m, &mut err), CRAWLSCHED_OK);
+        let modes = [1u32];
+        let st = crawlsched_threshold_response_time(m, modes.as_ptr(), 1, null(), 0, r.as_mut_ptr(), r.len(), &mut err);
+        assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
+        crawlsched_threshold_model_free(m);
+        crawlsched_bmap_free(arr);
+    }
+    let (_, want) = tagged_obsolete(lambda, mu, theta, b as usize);
+    close("E[sojourn | obsolete]", r[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE as usize], want, 1e-9);
+}
