@@ -312,11 +312,11 @@ proptest! {
                     let want = (l - top).exp() / z;
                     prop_assert!((got - want).abs() < 1e-9, "P({}) = {} want {} (rho {})", i, got, want, lambda / mu);
                 }
-                let mut meas = vec![f64::NAN; CRAWLSCHED_THRESHOLD_MEASURE_COUNT as usize];
+                let mut meas = vec![f64::NAN; CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
                 let st = crawlsched_threshold_measures(m, modes.as_ptr(), 1, null(), 0, meas.as_mut_ptr(), meas.len(), &mut err);
                 if outcome("measures", st, &err) {
                     prop_assert!(meas.iter().all(|x| x.is_finite()), "measures {:?}", meas);
-                    let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS as usize];
+                    let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS];
                     let want = p[p.len() - 1];
                     prop_assert!((loss - want).abs() < 1e-9, "loss {} vs P(B+1) {}", loss, want);
                 }
@@ -903,7 +903,7 @@ fn threshold_levels(arrivals: *mut crawlsched_bmap_t, service: &Dist, obs: Optio
     let modes = [1u32];
     let mut p = vec![f64::NAN; b as usize + 2];
     let mut len = 0usize;
-    let mut meas = vec![f64::NAN; CRAWLSCHED_THRESHOLD_MEASURE_COUNT as usize];
+    let mut meas = vec![f64::NAN; CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
     let ok = unsafe {
         let st = crawlsched_threshold_level_distribution(m, modes.as_ptr(), 1, null(), 0, p.as_mut_ptr(), p.len(), &mut len, &mut err);
         outcome("level_distribution", st, &err) && {
@@ -947,14 +947,14 @@ proptest! {
         for i in 0..p.len() {
             prop_assert!((p[i] - want[i]).abs() < 1e-9, "P({}) = {} want {} (rho {}, theta/mu {})", i, p[i], want[i], lambda / mu, rel);
         }
-        let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS as usize];
+        let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS];
         prop_assert!((loss - want[want.len() - 1]).abs() < 1e-9, "loss {} want {}", loss, want[want.len() - 1]);
         // theta E[waiting]/lambda = sum_i (i-1) pi_i theta/lambda, in logs.
         let terms: Vec<f64> = (2..want.len()).map(|i| logs[i] - lz + ((i - 1) as f64 * theta / lambda).ln()).collect();
         let p_obs = log_sum_exp(&terms).exp();
-        let got = meas[CRAWLSCHED_THRESHOLD_MEASURE_OBSOLESCENCE as usize];
+        let got = meas[CRAWLSCHED_THRESHOLD_MEASURE_OBSOLESCENCE];
         prop_assert!((got - p_obs).abs() < 1e-9, "P_obs {} want {}", got, p_obs);
-        let success = meas[CRAWLSCHED_THRESHOLD_MEASURE_SUCCESS as usize];
+        let success = meas[CRAWLSCHED_THRESHOLD_MEASURE_SUCCESS];
         prop_assert!((success + loss + got - 1.0).abs() < 1e-9, "success {} + loss {} + obs {} != 1", success, loss, got);
     }
 
@@ -981,7 +981,7 @@ proptest! {
         let Some((p, meas)) = got else { return Ok(()) };
         let total: f64 = p.iter().sum();
         prop_assert!(p.iter().all(|&x| x >= -1e-12) && (total - 1.0).abs() < 1e-9, "levels {:?}", p);
-        let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS as usize];
+        let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS];
         prop_assert!((-1e-12..=1.0 + 1e-12).contains(&loss), "loss {}", loss);
     }
 
@@ -1224,9 +1224,9 @@ proptest! {
         for i in 0..want.len() {
             prop_assert!((levels[i] - want[i]).abs() <= rel * want[i] + 1e-13, "P({}) = {} want {} (GTH; rates {} .. {})", i, levels[i], want[i], lo, hi);
         }
-        let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS as usize];
-        let empty = meas[CRAWLSCHED_THRESHOLD_MEASURE_STARVATION as usize];
-        let thr = meas[CRAWLSCHED_THRESHOLD_MEASURE_THROUGHPUT as usize];
+        let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS];
+        let empty = meas[CRAWLSCHED_THRESHOLD_MEASURE_STARVATION];
+        let thr = meas[CRAWLSCHED_THRESHOLD_MEASURE_THROUGHPUT];
         prop_assert!((empty - levels[0]).abs() < 1e-12, "starvation {} vs P(0) {}", empty, levels[0]);
         let by_loss = lambda * (1.0 - loss);
         // 1 - loss cancels when nearly every page is lost: allow its rounding.
@@ -1324,11 +1324,11 @@ fn tagged_obsolete(lambda: f64, mu: f64, theta: f64, b: usize) -> (f64, f64) {
     let lz = log_sum_exp(&logs[..=b]);
     let (mut a, mut m) = (0.0, 0.0); // j = 0: in service, served for sure
     let (mut pa, mut pm) = (0.0, 0.0); // arrivals to an empty system are served
-    for j in 1..=b {
+    for (j, l) in logs.iter().enumerate().take(b + 1).skip(1) {
         let out = mu + j as f64 * theta;
         a = (theta + (mu + (j - 1) as f64 * theta) * a) / out;
         m = a / out + (mu + (j - 1) as f64 * theta) / out * m;
-        let w = (logs[j] - lz).exp();
+        let w = (l - lz).exp();
         pa += w * a;
         pm += w * m;
     }
@@ -1356,15 +1356,15 @@ proptest! {
             let st = crawlsched_threshold_model_new(arrivals.as_ptr(), 1, service.0, obs.0, b, &mut m, &mut err);
             prop_assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
             let modes = [1u32];
-            let mut r = [f64::NAN; CRAWLSCHED_THRESHOLD_RESPONSE_COUNT as usize];
+            let mut r = [f64::NAN; CRAWLSCHED_THRESHOLD_RESPONSE_COUNT];
             let st = crawlsched_threshold_response_time(m, modes.as_ptr(), 1, null(), 0, r.as_mut_ptr(), r.len(), &mut err);
             crawlsched_threshold_model_free(m);
             crawlsched_bmap_free(arr);
             if !outcome("response_time", st, &err) { return Ok(()) }
             let (p_obs, mean_obs) = tagged_obsolete(lambda, mu, theta, b as usize);
-            let served = r[CRAWLSCHED_THRESHOLD_RESPONSE_SERVED_PROBABILITY as usize];
+            let served = r[CRAWLSCHED_THRESHOLD_RESPONSE_SERVED_PROBABILITY];
             prop_assert!(((1.0 - served) - p_obs).abs() <= 1e-9 * p_obs + 4e-15, "P(obsolete) {} want {}", 1.0 - served, p_obs);
-            let got = r[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE as usize];
+            let got = r[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE];
             prop_assert!((got - mean_obs).abs() <= 1e-6 * mean_obs, "E[sojourn | obsolete] {} want {} (P(obsolete) {})", got, mean_obs, p_obs);
         }
     }
@@ -1381,7 +1381,7 @@ fn rare_obsolescence_conditional_mean() {
     let mut arr = null_mut();
     let mut m = null_mut();
     let mut err = new_err();
-    let mut r = [f64::NAN; CRAWLSCHED_THRESHOLD_RESPONSE_COUNT as usize];
+    let mut r = [f64::NAN; CRAWLSCHED_THRESHOLD_RESPONSE_COUNT];
     unsafe {
         assert_eq!(crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err), CRAWLSCHED_OK);
         let arrivals = [arr as *const crawlsched_bmap_t];
@@ -1393,5 +1393,5 @@ fn rare_obsolescence_conditional_mean() {
         crawlsched_bmap_free(arr);
     }
     let (_, want) = tagged_obsolete(lambda, mu, theta, b as usize);
-    close("E[sojourn | obsolete]", r[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE as usize], want, 1e-9);
+    close("E[sojourn | obsolete]", r[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE], want, 1e-9);
 }

@@ -206,11 +206,13 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
     let to = |level: usize, m: usize, obs: &[usize]| tsp.offset(level) - 1 + tsp.local(level, 0, m, obs);
     let mut tri = TriMat::with_capacity((n, n), n.saturating_mul(4));
     let mut served = Vec::with_capacity(n);
-    let mut obsolete = vec![0.0; n];
+    let mut obsolete = Vec::with_capacity(n);
     let mut row: Vec<(usize, f64)> = Vec::new();
     for idx in 0..n {
         row.clear();
         let mut exit = 0.0;
+        // The tagged page's own obsolescence rate (its obsolete exit).
+        let mut own_exit = 0.0;
         let (level, m, obs) = if r == 1 {
             let (l, _, m) = tsp.head(idx + 1);
             (l, m, Vec::new())
@@ -236,7 +238,7 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
                 // level − 2 pages ahead, each obsolete at rate γ₀; the tagged page too.
                 row.push((tsp.offset(level - 1) - 1 + m, (level - 2) as f64 * g0[0]));
                 exit += g0[0];
-                obsolete[idx] = g0[0];
+                own_exit = g0[0];
             } else {
                 let own = level - 2;
                 let mut k2 = obs.clone();
@@ -249,7 +251,7 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
                     k2[p] = k;
                     if p == own {
                         exit += g0[k];
-                        obsolete[idx] = g0[k];
+                        own_exit = g0[k];
                     } else if g0[k] > 0.0 {
                         let mut rest = obs.clone();
                         rest.remove(p);
@@ -266,6 +268,7 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
             }
         }
         tri.add_triplet(idx, idx, -total);
+        obsolete.push(own_exit);
         debug_assert!(level <= top);
     }
     (tri.to_csr(), served, obsolete)
