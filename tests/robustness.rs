@@ -3,6 +3,12 @@
 //! results that are finite and agree with an independent closed form, or a
 //! clear failure status (NOT_CONVERGED, NUMERICAL, INVALID_ARGUMENT,
 //! TOO_LARGE) with a message. Never a silent NaN or infinity.
+//!
+//! Deterministic (fixed seed, see `config`). Search harder locally with
+//! `PROPTEST_CASES=10000 cargo test --release --test robustness`, or another
+//! seed with `PROPTEST_RNG_SEED=<u64>`. Ranges, tolerances, the bugs found
+//! and the known limits: docs/reliability.md, "Numerical robustness". The
+//! plain #[test]s are the minimized cases of those bugs.
 
 use crawlsched::ffi::common::*;
 use crawlsched::ffi::dist::*;
