@@ -975,6 +975,21 @@ crawlsched_status_t crawlsched_scheduler_next(const struct crawlsched_scheduler_
                                               struct crawlsched_error_t *err);
 
 /**
+ * Every page's target share of all crawls (as crawlsched_scheduler_frequency
+ * gives one page's), with the page ids, sorted by id: out_ids[i] has
+ * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
+ * the number of pages (variable size: see docs/c-api.md). One O(N)
+ * computation for all pages, where N calls of crawlsched_scheduler_frequency
+ * after rates changed cost O(N) each.
+ */
+crawlsched_status_t crawlsched_scheduler_frequencies(const struct crawlsched_scheduler_t *s,
+                                                     uint64_t *out_ids,
+                                                     double *out_freqs,
+                                                     size_t out_cap,
+                                                     size_t *out_len,
+                                                     struct crawlsched_error_t *err);
+
+/**
  * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
  * of n, for bindings where each call is costly). All or nothing.
  */

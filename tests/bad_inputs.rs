@@ -172,6 +172,8 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| crawlsched_scheduler_add_page(sched as *const _, 1, f64::NAN, e)),
         row("freshness", "crawlsched_scheduler_next", "no pages yet", CRAWLSCHED_NOT_FOUND, "",
             move |e| { let mut id = 0u64; crawlsched_scheduler_next(sched as *const _, &mut id, e) }),
+        row("freshness", "crawlsched_scheduler_frequencies", "out_len = NULL", CRAWLSCHED_NULL_ARGUMENT, "",
+            move |e| { let (mut i, mut f) = ([0u64; 1], [0f64; 1]); crawlsched_scheduler_frequencies(sched as *const _, i.as_mut_ptr(), f.as_mut_ptr(), 1, null_mut(), e) }),
         row("freshness", "crawlsched_scheduler_remove_page", "unknown page id", CRAWLSCHED_NOT_FOUND, "",
             move |e| crawlsched_scheduler_remove_page(sched as *const _, 12345, e)),
         // ---- limits ----

@@ -668,6 +668,45 @@ pub unsafe extern "C" fn crawlsched_scheduler_next(
     })
 }
 
+/// Every page's target share of all crawls (as crawlsched_scheduler_frequency
+/// gives one page's), with the page ids, sorted by id: out_ids[i] has
+/// share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
+/// the number of pages (variable size: see docs/c-api.md). One O(N)
+/// computation for all pages, where N calls of crawlsched_scheduler_frequency
+/// after rates changed cost O(N) each.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
+    s: *const crawlsched_scheduler_t,
+    out_ids: *mut u64,
+    out_freqs: *mut f64,
+    out_cap: usize,
+    out_len: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let len = Out::new(out_len, "out_len")?;
+        let ids = unsafe { slice_out(out_ids, out_cap, "out_ids")? };
+        let freqs = unsafe { slice_out(out_freqs, out_cap, "out_freqs")? };
+        let all = unsafe { scheduler(s)? }.frequencies()?;
+        if all.len() > out_cap {
+            len.write(all.len());
+            return Err(FfiError::new(
+                CRAWLSCHED_BUFFER_TOO_SMALL,
+                format!("output buffers hold {out_cap} elements, {} needed", all.len()),
+            ));
+        }
+        for &(_, f) in &all {
+            finite("frequency", f)?; // checked before writing anything
+        }
+        for (k, &(id, f)) in all.iter().enumerate() {
+            ids[k] = id;
+            freqs[k] = f;
+        }
+        len.write(all.len());
+        Ok(())
+    })
+}
+
 /// The next n pages to crawl, in order, into out_ids[0..n] (one call instead
 /// of n, for bindings where each call is costly). All or nothing.
 #[unsafe(no_mangle)]

@@ -135,6 +135,7 @@ FUNCTIONS = {
     "crawlsched_scheduler_set_change_rate": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_observe": (c_int32, [("s", c_void_p), ("id", c_uint64), ("interval", c_double), ("changed", c_int32), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_next": (c_int32, [("s", c_void_p), ("out_id", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_frequencies": (c_int32, [("s", c_void_p), ("out_ids", POINTER(c_uint64)), ("out_freqs", POINTER(c_double)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_next_batch": (c_int32, [("s", c_void_p), ("out_ids", POINTER(c_uint64)), ("n", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_len": (c_int32, [("s", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_change_rate": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),

@@ -6,7 +6,7 @@ import ctypes
 import numpy as np
 
 from . import _ffi
-from ._lib import Handle, InvalidArgumentError, array, call, call_variable, lib, ptr, uints
+from ._lib import BufferTooSmallError, Handle, InvalidArgumentError, array, call, call_variable, lib, ptr, uints
 from .dist import choice
 
 
@@ -249,3 +249,18 @@ class Scheduler(Handle):
         out = ctypes.c_double()
         call(lib.crawlsched_scheduler_frequency, self._ptr, page_id, ctypes.byref(out))
         return out.value
+
+    def frequencies(self):
+        """Every page's target share of all crawls: (ids, shares), uint64 and
+        float64 arrays sorted by id. One O(N) computation for all pages,
+        where N calls of frequency() after rates changed cost O(N) each."""
+        while True:
+            n = len(self)
+            ids = np.empty(n, dtype=np.uint64)
+            freqs = np.empty(n, dtype=np.float64)
+            got = ctypes.c_size_t()
+            try:
+                call(lib.crawlsched_scheduler_frequencies, self._ptr, ptr(ids), ptr(freqs), n, ctypes.byref(got))
+            except BufferTooSmallError:
+                continue  # pages were added meanwhile
+            return ids[: got.value], freqs[: got.value]

@@ -69,6 +69,7 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_scheduler_set_change_rate(long s, long id, double change_rate, byte[] err);
         static native int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err);
         static native int crawlsched_scheduler_next(long s, long[] out_id, byte[] err);
+        static native int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err);
         static native int crawlsched_scheduler_next_batch(long s, long[] out_ids, long n, byte[] err);
         static native int crawlsched_scheduler_len(long s, long[] out, byte[] err);
         static native int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err);
@@ -451,6 +452,11 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_scheduler_next(long s, long[] out_id, byte[] err) {
         return Direct.crawlsched_scheduler_next(s, out_id, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err) {
+        return Direct.crawlsched_scheduler_frequencies(s, out_ids, out_freqs, out_cap, out_len, err);
     }
 
     @Override

@@ -667,6 +667,16 @@ public interface NativeApi {
     int crawlsched_scheduler_next(long s, long[] out_id, byte[] err);
 
     /**
+     * Every page's target share of all crawls (as crawlsched_scheduler_frequency
+     * gives one page's), with the page ids, sorted by id: out_ids[i] has
+     * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
+     * the number of pages (variable size: see docs/c-api.md). One O(N)
+     * computation for all pages, where N calls of crawlsched_scheduler_frequency
+     * after rates changed cost O(N) each.
+     */
+    int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err);
+
+    /**
      * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
      * of n, for bindings where each call is costly). All or nothing.
      */
@@ -1461,6 +1471,7 @@ public interface NativeApi {
         "crawlsched_scheduler_set_change_rate",
         "crawlsched_scheduler_observe",
         "crawlsched_scheduler_next",
+        "crawlsched_scheduler_frequencies",
         "crawlsched_scheduler_next_batch",
         "crawlsched_scheduler_len",
         "crawlsched_scheduler_change_rate",
