@@ -13,7 +13,7 @@ pub mod fit;
 mod phase_type;
 
 pub use bmap::Bmap;
-pub(crate) use bmap::stationary;
+pub(crate) use bmap::stationary_gth;
 pub use phase_type::PhaseType;
 
 use crate::error::{Error, Result};

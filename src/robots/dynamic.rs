@@ -186,7 +186,7 @@ pub fn solve_with(params: &Params, options: &Options) -> Result<DynamicSolution>
     )?;
     let m = RobotsMdp::new(*params)?;
     let p = m.params;
-    let sol = mdp::solve(&m.mdp, options)?.into_result()?;
+    let sol = solve_mdp(&m, options)?.into_result()?;
     // Canonical policy: activate only where it is strictly better, so that
     // ties (e.g. "activate" at r = N, a no-op) read as "do not activate".
     let h = &sol.values;
@@ -224,6 +224,28 @@ pub fn solve_with(params: &Params, options: &Options) -> Result<DynamicSolution>
         is_switching_curve: is_curve,
         iterations: sol.iterations,
     })
+}
+
+/// Policy iteration's default warm start (greedy after a few sweeps) can
+/// be a multichain policy, which it cannot evaluate: with λ/μ = 4e-15 the
+/// solve failed with `Infeasible` (found by tests/robustness.rs). "Always
+/// activate" is unichain (r climbs to N and stays), so start there instead;
+/// if a greedy step still lands on a multichain policy (λ/μ = 3e-16,
+/// N = 3, K = 30), relative value iteration, which evaluates no policy.
+fn solve_mdp(m: &RobotsMdp, options: &Options) -> Result<mdp::Solution> {
+    let pi = options.method == mdp::Method::PolicyIteration;
+    match mdp::solve(&m.mdp, options) {
+        Err(Error::Infeasible(_)) if pi && options.initial_policy.is_none() => {
+            let start = m.policy_from(|_, _, _| true)?;
+            match mdp::solve(&m.mdp, &Options { initial_policy: Some(start), ..options.clone() }) {
+                Err(Error::Infeasible(_)) => {
+                    mdp::solve(&m.mdp, &Options { method: mdp::Method::RelativeValueIteration, ..options.clone() })
+                }
+                r => r,
+            }
+        }
+        r => r,
+    }
 }
 
 fn q_value(m: &RobotsMdp, id: usize, a: usize, h: &[f64]) -> f64 {

@@ -155,7 +155,7 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
     }
     alpha.iter_mut().for_each(|a| *a /= admitted_rate);
 
-    let (t, served_exit) = tagged_generator(model, &tsp);
+    let (t, served_exit, obsolete_exit) = tagged_generator(model, &tsp);
     // Solves with −T, by sparse LU (T keeps or lowers the level, so the
     // factors only fill within levels).
     let neg_csc = (&t * -1.0).to_csc();
@@ -179,7 +179,12 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
     let mean = dot(&alpha, &x1);
     let ps = dot(&alpha, &h).clamp(0.0, 1.0);
     let mean_served = if ps > 0.0 { dot(&alpha, &xh) / ps } else { 0.0 };
-    let mean_obsolete = if ps < 1.0 { ((mean - ps * mean_served) / (1.0 - ps)).max(0.0) } else { 0.0 };
+    // From the obsolete exits directly: (mean − ps·mean_served)/(1 − ps)
+    // cancelled when obsolescence is rare (rate 1e−11 of the service rate:
+    // 2e−5 off; found by tests/robustness.rs).
+    let h_obs = solve(obsolete_exit)?;
+    let p_obs = dot(&alpha, &h_obs);
+    let mean_obsolete = if p_obs > 0.0 { dot(&alpha, &solve(h_obs)?) / p_obs } else { 0.0 };
     let means = ResponseTime { mean, served_probability: ps, mean_served, mean_obsolete };
     if ![mean, ps, mean_served, mean_obsolete].iter().all(|x| x.is_finite()) {
         return Err(Error::Numerical("a response time is not finite".into()));
@@ -187,9 +192,9 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
     Ok(Sojourn { t, alpha, served_exit, space: tsp, h, means })
 }
 
-/// T over the tagged states, and the served exit rates (the obsolete exit
-/// rates are the rest of each row: −T1 − t_served).
-fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Vec<f64>) {
+/// T over the tagged states, the served exit rates and the obsolete exit
+/// rates (together −T1).
+fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Vec<f64>, Vec<f64>) {
     let n = tsp.len() - 1;
     let (_, mm, r) = tsp.phases();
     let top = tsp.max_level();
@@ -201,10 +206,13 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
     let to = |level: usize, m: usize, obs: &[usize]| tsp.offset(level) - 1 + tsp.local(level, 0, m, obs);
     let mut tri = TriMat::with_capacity((n, n), n.saturating_mul(4));
     let mut served = Vec::with_capacity(n);
+    let mut obsolete = Vec::with_capacity(n);
     let mut row: Vec<(usize, f64)> = Vec::new();
     for idx in 0..n {
         row.clear();
         let mut exit = 0.0;
+        // The tagged page's own obsolescence rate (its obsolete exit).
+        let mut own_exit = 0.0;
         let (level, m, obs) = if r == 1 {
             let (l, _, m) = tsp.head(idx + 1);
             (l, m, Vec::new())
@@ -230,6 +238,7 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
                 // level − 2 pages ahead, each obsolete at rate γ₀; the tagged page too.
                 row.push((tsp.offset(level - 1) - 1 + m, (level - 2) as f64 * g0[0]));
                 exit += g0[0];
+                own_exit = g0[0];
             } else {
                 let own = level - 2;
                 let mut k2 = obs.clone();
@@ -242,6 +251,7 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
                     k2[p] = k;
                     if p == own {
                         exit += g0[k];
+                        own_exit = g0[k];
                     } else if g0[k] > 0.0 {
                         let mut rest = obs.clone();
                         rest.remove(p);
@@ -258,9 +268,10 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
             }
         }
         tri.add_triplet(idx, idx, -total);
+        obsolete.push(own_exit);
         debug_assert!(level <= top);
     }
-    (tri.to_csr(), served)
+    (tri.to_csr(), served, obsolete)
 }
 
 impl Sojourn {
