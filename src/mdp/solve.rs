@@ -230,7 +230,8 @@ pub fn solve(mdp: &Mdp, options: &Options) -> Result<Solution> {
 /// Bytes a solve holds besides the model: value vectors, policies and the
 /// recurrent-class search (about 44 bytes per state); policy iteration adds
 /// the sparse LU of one policy's chain, counted as four copies of its
-/// matrix (16 bytes per entry, the factors' fill-in included). A lower
+/// matrix (16 bytes per entry, the factors' fill-in included), and six
+/// vectors of the evaluation's iterative refinement (48 bytes per state). A lower
 /// estimate for badly filling chains, which is what a guard needs.
 pub fn working_bytes(mdp: &Mdp, method: Method) -> Option<u128> {
     let n = mdp.n_states as u128;
@@ -241,7 +242,7 @@ pub fn working_bytes(mdp: &Mdp, method: Method) -> Option<u128> {
     // One action per state: about transitions / actions entries per row.
     let per_row = (mdp.n_transitions() as u128).div_ceil((mdp.n_actions_total() as u128).max(1));
     let entries = n.checked_mul(per_row + 1)?;
-    vectors.checked_add(entries.checked_mul(16 * 4)?)
+    vectors.checked_add(n.checked_mul(48)?)?.checked_add(entries.checked_mul(16 * 4)?)
 }
 
 /// Marks a best-so-far answer of a cancelled solve.
