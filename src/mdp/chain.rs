@@ -308,6 +308,13 @@ fn policy_chain(mdp: &Mdp, policy: &[u32], reduction: Reduction) -> (Chain, Opti
     }
 }
 
+/// Most refinement steps of an evaluation (each one triangular solve pair).
+const MAX_REFINEMENTS: usize = 6;
+
+/// Relative residual (to the largest |value|) at which refinement stops:
+/// a few units of round-off.
+const REFINED: f64 = 1e-15;
+
 /// Gain, bias (0 at the reference) and stationary distribution of a
 /// unichain `chain`; the reference is the recurrent state (per
 /// `recurrent`) with most mass after a few steps from uniform, so that
@@ -330,8 +337,8 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
     // Index of state j in the reduced system (j != ref).
     let red = |j: usize| if j < reference { j } else { j - 1 };
     let (ref_next, ref_prob) = chain.row(reference);
-    let (g, bias, y) = if n == 1 {
-        (chain.cost[0], vec![0.0], vec![])
+    let (g, bias, stationary) = if n == 1 {
+        (chain.cost[0], vec![0.0], vec![1.0])
     } else {
         let m = n - 1;
         let f = factorize(m, |i, out| {
@@ -344,33 +351,97 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
                 }
             }
         })?;
-        let mut u: Vec<f64> = (0..n).filter(|&s| s != reference).map(|s| chain.cost[s]).collect();
         let mut w = vec![1.0; m];
-        f.solve_a(&mut u);
         f.solve_a(&mut w);
-        let (mut pu, mut pw) = (0.0, 0.0);
-        let mut rhs = vec![0.0; m];
-        for (&j, &pj) in ref_next.iter().zip(ref_prob) {
-            if j as usize != reference {
-                pu += pj * u[red(j as usize)];
-                pw += pj * w[red(j as usize)];
-                rhs[red(j as usize)] += pj;
+        let pw: f64 = ref_next.iter().zip(ref_prob).filter(|e| *e.0 as usize != reference).map(|(&j, &pj)| pj * w[red(j as usize)]).sum();
+        // (g, h) with g + h(s) − Σ P(s, j) h(j) = rho(s) for all s and
+        // h(ref) = 0, through the factors: u = M⁻¹ rho, g from the
+        // equation at ref, h = u − g·w.
+        let solve = |rho: &[f64]| -> (f64, Vec<f64>) {
+            let mut u: Vec<f64> = (0..n).filter(|&s| s != reference).map(|s| rho[s]).collect();
+            f.solve_a(&mut u);
+            let pu: f64 = ref_next.iter().zip(ref_prob).filter(|e| *e.0 as usize != reference).map(|(&j, &pj)| pj * u[red(j as usize)]).sum();
+            let g = (rho[reference] + pu) / (1.0 + pw);
+            let mut h = vec![0.0; n];
+            for s in (0..n).filter(|&s| s != reference) {
+                h[s] = u[red(s)] - g * w[red(s)];
+            }
+            (g, h)
+        };
+        // rho = c − g − h + P h; returns max |rho|.
+        let residual = |g: f64, h: &[f64], rho: &mut [f64]| -> f64 {
+            let mut worst: f64 = 0.0;
+            for (s, r) in rho.iter_mut().enumerate() {
+                let (nx, p) = chain.row(s);
+                let ph: f64 = nx.iter().zip(p).map(|(&j, &pj)| pj * h[j as usize]).sum();
+                *r = chain.cost[s] - g - h[s] + ph;
+                worst = worst.max(r.abs());
+            }
+            worst
+        };
+        let (mut g, mut bias) = solve(&chain.cost);
+        // Iterative refinement: h = u − g·w cancels when the hitting times w
+        // are long (slowly mixing chains of 10^5+ states), so h carries the
+        // rounding of u and g·w, which the residual check or the gain
+        // certificate can notice. Solving again for the residual with the
+        // same factors recovers the lost digits (one solve per step).
+        let mut rho = vec![0.0; n];
+        let mut res = residual(g, &bias, &mut rho);
+        for _ in 0..MAX_REFINEMENTS {
+            let scale = bias.iter().fold(g.abs(), |m, v| m.max(v.abs()));
+            if res.is_nan() || res <= REFINED * scale {
+                break;
+            }
+            let (dg, dh) = solve(&rho);
+            let g2 = g + dg;
+            let h2: Vec<f64> = bias.iter().zip(&dh).map(|(a, b)| a + b).collect();
+            let mut rho2 = vec![0.0; n];
+            let res2 = residual(g2, &h2, &mut rho2);
+            if res2.is_nan() || res2 >= 0.5 * res {
+                if res2 < res {
+                    (g, bias, res) = (g2, h2, res2);
+                }
+                break;
+            }
+            (g, bias, rho, res) = (g2, h2, rho2, res2);
+        }
+        let _ = res;
+        // The stationary distribution, π(ref) = 1: Mᵀ y = P(ref, ·), refined
+        // the same way on the balance residual P(ref, j) + Σ_s≠ref y(s) P(s, j) − y(j).
+        let balance = |y: &[f64], r: &mut [f64]| -> f64 {
+            r.iter_mut().zip(y).for_each(|(r, y)| *r = -y);
+            for s in 0..n {
+                let ys = if s == reference { 1.0 } else { y[red(s)] };
+                let (nx, p) = chain.row(s);
+                for (&j, &pj) in nx.iter().zip(p) {
+                    if j as usize != reference {
+                        r[red(j as usize)] += ys * pj;
+                    }
+                }
+            }
+            r.iter().fold(0.0, |m: f64, v| m.max(v.abs()))
+        };
+        let mut y = vec![0.0; m];
+        let mut r = vec![0.0; m];
+        balance(&y, &mut r);
+        for step in 0..=MAX_REFINEMENTS {
+            f.solve_at(&mut r);
+            y.iter_mut().zip(&r).for_each(|(y, d)| *y += d);
+            let scale = y.iter().fold(1.0, |m: f64, v| m.max(v.abs()));
+            let left = balance(&y, &mut r);
+            if step == MAX_REFINEMENTS || left.is_nan() || left <= REFINED * scale {
+                break;
             }
         }
-        let g = (chain.cost[reference] + pu) / (1.0 + pw);
-        let mut bias = vec![0.0; n];
+        let mut stationary = vec![0.0; n];
+        stationary[reference] = 1.0;
         for s in (0..n).filter(|&s| s != reference) {
-            bias[s] = u[red(s)] - g * w[red(s)];
+            // Round-off leaves tiny negatives on transient states.
+            stationary[s] = y[red(s)].max(0.0);
         }
-        f.solve_at(&mut rhs);
-        (g, bias, rhs)
+        (g, bias, stationary)
     };
-    let mut stationary = vec![0.0; n];
-    stationary[reference] = 1.0;
-    for s in (0..n).filter(|&s| s != reference) {
-        // Round-off leaves tiny negatives on transient states.
-        stationary[s] = y[red(s)].max(0.0);
-    }
+    let mut stationary = stationary;
     let total: f64 = stationary.iter().sum();
     if !total.is_finite() || total <= 0.0 || !g.is_finite() || bias.iter().any(|v| !v.is_finite()) {
         return Err(Error::Numerical("the policy's evaluation equations are singular".into()));

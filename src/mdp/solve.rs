@@ -230,7 +230,8 @@ pub fn solve(mdp: &Mdp, options: &Options) -> Result<Solution> {
 /// Bytes a solve holds besides the model: value vectors, policies and the
 /// recurrent-class search (about 44 bytes per state); policy iteration adds
 /// the sparse LU of one policy's chain, counted as four copies of its
-/// matrix (16 bytes per entry, the factors' fill-in included). A lower
+/// matrix (16 bytes per entry, the factors' fill-in included), and six
+/// vectors of the evaluation's iterative refinement (48 bytes per state). A lower
 /// estimate for badly filling chains, which is what a guard needs.
 pub fn working_bytes(mdp: &Mdp, method: Method) -> Option<u128> {
     let n = mdp.n_states as u128;
@@ -241,7 +242,7 @@ pub fn working_bytes(mdp: &Mdp, method: Method) -> Option<u128> {
     // One action per state: about transitions / actions entries per row.
     let per_row = (mdp.n_transitions() as u128).div_ceil((mdp.n_actions_total() as u128).max(1));
     let entries = n.checked_mul(per_row + 1)?;
-    vectors.checked_add(entries.checked_mul(16 * 4)?)
+    vectors.checked_add(n.checked_mul(48)?)?.checked_add(entries.checked_mul(16 * 4)?)
 }
 
 /// Marks a best-so-far answer of a cancelled solve.
@@ -432,8 +433,11 @@ fn improve(mdp: &Mdp, h: &[f64], policy: &mut [u32]) -> (bool, f64) {
 /// sweeps h ← T h − g from the exact h (a lookahead, as in modified policy
 /// iteration), which carries the improvement across the state space (6
 /// steps there). The lookahead has no improvement guarantee: if its policy
-/// is not strictly better (or not unichain), PI returns to the last exact
-/// evaluation and continues with plain greedy steps.
+/// is worse (or not unichain), PI returns to the last exact evaluation and
+/// continues with plain greedy steps; if it is only as good (near the
+/// optimum), its evaluation is kept (any evaluated policy gives a valid
+/// certificate) and PI continues with plain greedy steps, which saves the
+/// evaluation the old rule threw away (robots, 10^6 states: 7 → 6 steps).
 fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let n = mdp.n_states;
     let mut policy = match &o.initial_policy {
@@ -459,16 +463,23 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let mut h = vec![0.0; n];
     loop {
         let result = evaluate_average(mdp, &policy);
+        let prev_gain_floor = accepted.as_ref().map_or(f64::NEG_INFINITY, |(p, _)| p.gain - 1e-13 * (1.0 + p.gain.abs()));
         it += 1;
         let (eval, evaluated) = match (result, accepted.take()) {
-            (Ok(e), Some((prev, prev_policy)))
-                if lookahead && e.gain >= prev.gain - 1e-13 * (1.0 + prev.gain.abs()) =>
-            {
-                // The lookahead did not help: a plain greedy step from the
-                // previous evaluation instead.
+            (Ok(e), Some((prev, prev_policy))) if lookahead && e.gain > prev.gain + 1e-13 * (1.0 + prev.gain.abs()) => {
+                // The lookahead made things worse: a plain greedy step from
+                // the previous evaluation instead.
                 let _ = e;
                 lookahead = false;
                 (prev, prev_policy)
+            }
+            (Ok(e), Some(_)) if lookahead && e.gain >= prev_gain_floor => {
+                // As good as before (near the optimum): its exact
+                // evaluation is as valid a certificate as the previous
+                // one, so keep it, and continue with plain (monotone)
+                // greedy steps so that PI cannot cycle.
+                lookahead = false;
+                (e, policy.clone())
             }
             (Err(_), Some((prev, prev_policy))) if lookahead => {
                 lookahead = false;

@@ -365,3 +365,51 @@ fn memory_cap_refuses_the_solve_with_states_and_bytes() {
     control.set_memory_limit(Some(44_000));
     assert!(solve(&m, &o).unwrap().converged);
 }
+
+/// Two wells: states 0..n drift (0.6 vs 0.4) towards 0 in the lower half
+/// and towards n − 1 in the upper half, so crossing from one well to the
+/// other takes ~1.5^(n/2) steps. The reference lies in one well, the mean
+/// times w to reach it from the other are ~1e10, and h = u − g·w cancels
+/// ten digits: a plain LU solve leaves a residual of ~1e-6 relative to h
+/// (found at 10^6 states in the robots model), iterative refinement
+/// brings it back to round-off.
+fn two_wells(n: usize) -> Mdp {
+    let mut b = MdpBuilder::new(n).expect("builder");
+    for s in 0..n {
+        let (down, up) = if s < n / 2 { (0.6, 0.4) } else { (0.4, 0.6) };
+        let lo = s.saturating_sub(1) as u32;
+        let hi = (s + 1).min(n - 1) as u32;
+        // Symmetric costs: both wells have the same average, so h stays
+        // moderate while u and g·w grow like w.
+        let cost = 1.0 + (s.min(n - 1 - s) % 3) as f64;
+        b.add_action(s, &[lo, hi], &[down, up], cost).expect("row");
+    }
+    b.build().expect("mdp")
+}
+
+#[test]
+fn slowly_mixing_chain_is_evaluated_to_round_off() {
+    for n in [100, 120, 130] {
+        let m = two_wells(n);
+        let pol = vec![0u32; n];
+        for reduction in [Reduction::Auto, Reduction::Never] {
+            let e = chain::evaluate_average_with(&m, &pol, reduction).expect("evaluation");
+            let scale = e.bias.iter().fold(e.gain.abs(), |a, v| a.max(v.abs()));
+            assert!(e.residual <= 1e-13 * scale, "n = {n}: residual {:e}, scale {scale:e}", e.residual);
+            // Balance of the stationary distribution: π = π P.
+            let mut pp = vec![0.0; n];
+            for s in 0..n {
+                let (nx, p) = m.row(s);
+                for (&j, &pj) in nx.iter().zip(p) {
+                    pp[j as usize] += e.stationary[s] * pj;
+                }
+            }
+            let worst = pp.iter().zip(&e.stationary).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+            assert!(worst <= 1e-14, "n = {n}: balance {worst:e}");
+            // Each well holds half the mass (symmetry); the distribution of a
+            // nearly decomposable chain is itself ill-conditioned (~1e-16·w).
+            let lower: f64 = e.stationary[..n / 2].iter().sum();
+            assert!((lower - 0.5).abs() < 1e-6, "n = {n}: lower-half mass {lower}");
+        }
+    }
+}
