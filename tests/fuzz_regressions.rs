@@ -60,7 +60,9 @@ macro_rules! target_test {
         fn $name() {
             let n = replay(stringify!($name));
             println!("{}: {n} regression inputs replayed", stringify!($name));
-            random_inputs(stringify!($name), 100);
+            // FUZZ_RANDOM_INPUTS=1000 FUZZ_SLOW=1 lists inputs over 200 ms.
+            let count = std::env::var("FUZZ_RANDOM_INPUTS").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
+            random_inputs(stringify!($name), count);
         }
     };
 }

@@ -213,7 +213,7 @@ impl PhaseType {
         if x <= 0.0 {
             return 1.0 - self.alpha.sum();
         }
-        let e = (&self.s * x).exp();
+        let e = exp_sx(&self.s, x);
         let tail = self.alpha.transpose() * e * DVector::from_element(self.order(), 1.0);
         (1.0 - tail[0]).clamp(0.0, 1.0)
     }
@@ -223,7 +223,7 @@ impl PhaseType {
         if x < 0.0 {
             return 0.0;
         }
-        let e = (&self.s * x).exp();
+        let e = exp_sx(&self.s, x);
         (self.alpha.transpose() * e * &self.exit)[0]
     }
 
@@ -261,4 +261,35 @@ impl PhaseType {
         }
         t
     }
+}
+
+/// e^{S x} for finite x >= 0, by scaling and squaring. nalgebra's `exp`
+/// picks its number of squarings from norms of powers of its argument;
+/// when those overflow (‖Sx‖ above about 1e30, or Sx not finite) the count
+/// becomes u64::MAX and the call never returns: crawlsched_dist_cdf hung at
+/// x = 3e103 (found by fuzzing). Scaling Sx to a 1-norm <= 1 keeps nalgebra
+/// in range; the squarings here are ceil(log2 ‖Sx‖) <= about 2100, no more
+/// than nalgebra would do if it could.
+fn exp_sx(s: &DMatrix<f64>, x: f64) -> DMatrix<f64> {
+    // log2 of the 1-norm of S (column sums scaled by 2^-64: no overflow).
+    let tiny = 2f64.powi(-64);
+    let norm = s.column_iter().map(|c| c.iter().map(|v| v.abs() * tiny).sum::<f64>()).fold(0.0, f64::max);
+    let log2 = x.log2() + norm.log2() + 64.0;
+    // k squarings: S x / 2^k has norm <= 1. Scale x and S separately so
+    // that neither factor overflows nor underflows: x by 2^-b, S by 2^-(k-b).
+    let k = if log2 > 0.0 { log2.ceil() as i32 } else { 0 };
+    let b = if x > 0.0 { x.log2().ceil() as i32 } else { 0 };
+    let xs = ldexp(x, -b);
+    let scaled = s.map(|v| ldexp(v * xs, b - k));
+    let mut e = scaled.exp();
+    for _ in 0..k {
+        e = &e * &e;
+    }
+    e
+}
+
+/// v · 2^e without overflow in the power itself (|e| up to about 2100).
+fn ldexp(v: f64, e: i32) -> f64 {
+    let h = e / 2;
+    v * 2f64.powi(h) * 2f64.powi(e - h)
 }
