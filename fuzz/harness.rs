@@ -42,6 +42,13 @@ pub const TARGETS: &[&str] = &["dist", "freshness", "mdp", "arrivals", "probe"];
 
 /// Runs one input through the family named `target`.
 pub fn run(target: &str, data: &[u8]) {
+    // The library's process-wide memory cap (default: the machine's
+    // memory) at 1 GiB, below libFuzzer's -rss_limit_mb=2048: a model or
+    // profile too large for it must be refused with TOO_LARGE, as a C
+    // caller setting a cap would see (a ten-year DBWorld profile otherwise
+    // takes 2.3 GB).
+    crawlsched_set_default_memory_limit(1 << 30);
+    assert_eq!(crawlsched_get_default_memory_limit(), 1 << 30, "the process-wide memory cap did not stick");
     let mut h = Harness::new(data);
     // SAFETY: every pointer handed to C below is NULL or valid for the
     // length passed with it, and every handle is live until freed once.

@@ -179,8 +179,8 @@ mod tests {
             assert_eq!(independent_active(&[m.clone(), m.clone()], r).unwrap().matrices(), ind[r - 1].matrices());
             assert_eq!(scaled_active(&m, r).unwrap().matrices(), scaled(&m, 2).unwrap()[r - 1].matrices());
         }
-        assert!(independent_active(&[m.clone()], 2).is_err());
-        assert!(independent_active(&[m.clone()], 0).is_err());
+        assert!(independent_active(std::slice::from_ref(&m), 2).is_err());
+        assert!(independent_active(std::slice::from_ref(&m), 0).is_err());
 
         let common = Bmap::poisson(4.0).unwrap();
         let th = thinning(&common, &[0.25, 0.5, 1.0]).unwrap();
