@@ -60,7 +60,9 @@ macro_rules! target_test {
         fn $name() {
             let n = replay(stringify!($name));
             println!("{}: {n} regression inputs replayed", stringify!($name));
-            random_inputs(stringify!($name), 100);
+            // FUZZ_RANDOM_INPUTS=1000 FUZZ_SLOW=1 lists inputs over 200 ms.
+            let count = std::env::var("FUZZ_RANDOM_INPUTS").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
+            random_inputs(stringify!($name), count);
         }
     };
 }
@@ -137,5 +139,35 @@ fn scheduler_next_batch_writes_nothing_on_failure() {
         }
         crawlsched_scheduler_free(s);
         crawlsched_dist_free(d);
+    }
+}
+
+type SequenceFn = unsafe extern "C" fn(*const u64, usize, *mut u32, usize, *mut usize, *mut crawlsched_error_t) -> crawlsched_status_t;
+
+/// The size query (out_cap 0) for a cycle of 2^27 accesses built the whole
+/// golden-ratio or round-robin sequence first (seconds and a gigabyte) to
+/// report its length; now the length comes first. Invalid counts are
+/// still reported before the buffer.
+#[test]
+fn sequence_size_query_does_not_build_the_sequence() {
+    let cases: [(&str, SequenceFn); 2] = [
+        ("golden_ratio", crawlsched_freshness_golden_ratio_sequence),
+        ("round_robin", crawlsched_freshness_round_robin_sequence),
+    ];
+    for (name, f) in cases {
+        let call = |counts: &[u64], out: &mut [u32]| {
+            let (mut err, mut len) = (new_err(), usize::MAX);
+            let p = if out.is_empty() { null_mut() } else { out.as_mut_ptr() };
+            let st = unsafe { f(counts.as_ptr(), counts.len(), p, out.len(), &mut len, &mut err) };
+            (st, len)
+        };
+        assert_eq!(call(&[1 << 26, 1 << 26], &mut []), (CRAWLSCHED_BUFFER_TOO_SMALL, 1 << 27), "{name}");
+        assert_eq!(call(&[3, 1], &mut [0; 2]), (CRAWLSCHED_BUFFER_TOO_SMALL, 4), "{name}");
+        assert_eq!(call(&[0, 0], &mut []), (CRAWLSCHED_INVALID_ARGUMENT, usize::MAX), "{name}");
+        assert_eq!(call(&[1 << 27, 1], &mut []), (CRAWLSCHED_TOO_LARGE, usize::MAX), "{name}");
+        let mut out = [u32::MAX; 5];
+        assert_eq!(call(&[3, 1], &mut out), (CRAWLSCHED_OK, 4), "{name}");
+        assert_eq!(out.iter().filter(|&&p| p == 0).count(), 3, "{name}: {out:?}");
+        assert_eq!(out[4], u32::MAX, "{name}: wrote past out_len");
     }
 }

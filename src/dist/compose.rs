@@ -28,6 +28,20 @@ pub fn independent(robots: &[Bmap]) -> Result<Vec<Bmap>> {
     if robots.is_empty() {
         return Err(Error::invalid("at least one robot is needed"));
     }
+    (1..=robots.len()).map(|r| independent_active(robots, r)).collect()
+}
+
+/// The BMAP of [`independent`] for `r` active robots only (1 ≤ r ≤ R): the
+/// C API asks for one, and each is a dense solve on up to
+/// [`MAX_COMPOSED_PHASES`] phases (building all R to keep one cost R times
+/// the time and memory; found by fuzzing).
+pub fn independent_active(robots: &[Bmap], r: usize) -> Result<Bmap> {
+    if robots.is_empty() {
+        return Err(Error::invalid("at least one robot is needed"));
+    }
+    if !(1..=robots.len()).contains(&r) {
+        return Err(Error::invalid(format!("active robots {r} outside 1..={}", robots.len())));
+    }
     let mut total: usize = 1;
     for b in robots {
         total = total.checked_mul(b.order()).filter(|&t| t <= MAX_COMPOSED_PHASES).ok_or_else(|| {
@@ -39,26 +53,22 @@ pub fn independent(robots: &[Bmap]) -> Result<Vec<Bmap>> {
     }
     let kmax = robots.iter().map(|b| b.max_batch()).max().unwrap_or(1);
     let orders: Vec<usize> = robots.iter().map(|b| b.order()).collect();
-    let mut out = Vec::with_capacity(robots.len());
-    for r in 1..=robots.len() {
-        let mut d = vec![DMatrix::zeros(total, total); kmax + 1];
-        let mut before = 1;
-        for (q, b) in robots.iter().enumerate() {
-            let after = total / (before * orders[q]);
-            if q < r {
-                for (j, m) in b.matrices().iter().enumerate() {
-                    d[j] += embed(m, before, after);
-                }
-            } else {
-                d[0] += embed(&b.generator(), before, after);
+    let mut d = vec![DMatrix::zeros(total, total); kmax + 1];
+    let mut before = 1;
+    for (q, b) in robots.iter().enumerate() {
+        let after = total / (before * orders[q]);
+        if q < r {
+            for (j, m) in b.matrices().iter().enumerate() {
+                d[j] += embed(m, before, after);
             }
-            before *= orders[q];
+        } else {
+            d[0] += embed(&b.generator(), before, after);
         }
-        // An inactive robot's diagonal may cancel (a one-phase robot has
-        // D = 0); the joint D₀ diagonal stays negative as robot 1 is active.
-        out.push(Bmap::from_matrices(&d)?);
+        before *= orders[q];
     }
-    Ok(out)
+    // An inactive robot's diagonal may cancel (a one-phase robot has
+    // D = 0); the joint D₀ diagonal stays negative as robot 1 is active.
+    Bmap::from_matrices(&d)
 }
 
 /// Interpretation 2: one common BMAP `common` for all robots; with r
@@ -130,12 +140,16 @@ pub fn scaled(robot: &Bmap, robots: usize) -> Result<Vec<Bmap>> {
     if robots == 0 {
         return Err(Error::invalid("at least one robot is needed"));
     }
-    (1..=robots)
-        .map(|r| {
-            let d: Vec<DMatrix<f64>> = robot.matrices().iter().map(|m| m * r as f64).collect();
-            Bmap::from_matrices(&d)
-        })
-        .collect()
+    (1..=robots).map(|r| scaled_active(robot, r)).collect()
+}
+
+/// The BMAP of [`scaled`] for `r` ≥ 1 active robots only.
+pub fn scaled_active(robot: &Bmap, r: usize) -> Result<Bmap> {
+    if r == 0 {
+        return Err(Error::invalid("at least one robot is needed"));
+    }
+    let d: Vec<DMatrix<f64>> = robot.matrices().iter().map(|m| m * r as f64).collect();
+    Bmap::from_matrices(&d)
 }
 
 #[cfg(test)]
@@ -160,6 +174,13 @@ mod tests {
         assert_eq!(ind[0].order(), 4);
         assert!((ind[0].fundamental_rate() - m.fundamental_rate()).abs() < 1e-12);
         assert!((ind[1].fundamental_rate() - 2.0 * m.fundamental_rate()).abs() < 1e-12);
+        // One BMAP alone (what the C API builds) is the one of the full list.
+        for r in 1..=2 {
+            assert_eq!(independent_active(&[m.clone(), m.clone()], r).unwrap().matrices(), ind[r - 1].matrices());
+            assert_eq!(scaled_active(&m, r).unwrap().matrices(), scaled(&m, 2).unwrap()[r - 1].matrices());
+        }
+        assert!(independent_active(std::slice::from_ref(&m), 2).is_err());
+        assert!(independent_active(std::slice::from_ref(&m), 0).is_err());
 
         let common = Bmap::poisson(4.0).unwrap();
         let th = thinning(&common, &[0.25, 0.5, 1.0]).unwrap();

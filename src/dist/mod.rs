@@ -120,10 +120,8 @@ impl Distribution {
             // E[X^k] = k!/rate^k
             Distribution::Exponential { rate } => settled_product((1..=k).map(|j| f64::from(j) / rate)),
             // E[X^k] = Γ(shape+k)/(Γ(shape) rate^k) = Π_{j<k} (shape+j)/rate
-            Distribution::Erlang { k: n, rate } => {
-                settled_product((0..k).map(|j| (f64::from(*n) + f64::from(j)) / rate))
-            }
-            Distribution::Gamma { shape, rate } => settled_product((0..k).map(|j| (shape + f64::from(j)) / rate)),
+            Distribution::Erlang { k: n, rate } => gamma_moment(f64::from(*n), *rate, k),
+            Distribution::Gamma { shape, rate } => gamma_moment(*shape, *rate, k),
             Distribution::HyperExponential { probs, rates } => {
                 let fact = settled_product((1..=k).map(f64::from));
                 probs.iter().zip(rates).map(|(p, r)| p * fact / r.powf(kf)).sum()
@@ -338,6 +336,22 @@ fn pow_u32(x: f64, k: u32) -> f64 {
         Ok(k) => x.powi(k),
         Err(_) => x.powf(f64::from(k)),
     }
+}
+
+/// E\[X^k] of Gamma(shape, rate) = Π_{j<k} (shape + j)/rate. The product
+/// settles (at 0 or ∞) within about 40·√rate factors unless shape is close
+/// to rate and both are large: then it ran up to k = 2^32 − 1 factors
+/// (seconds; found by fuzzing). For shape ≥ 10^6 and k > 1000 it is
+/// exp(ln Γ(shape + k) − ln Γ(shape) − k ln rate) by Stirling's series,
+/// whose next term, 1/(360 shape³), is below 10^-20 there.
+fn gamma_moment(shape: f64, rate: f64, k: u32) -> f64 {
+    if k <= 1000 || shape < 1e6 {
+        return settled_product((0..k).map(|j| (shape + f64::from(j)) / rate));
+    }
+    let (s, kf) = (shape, f64::from(k));
+    let log = (s - 0.5) * (kf / s).ln_1p() + kf * ((s + kf) / rate).ln() - kf + 1.0 / (12.0 * (s + kf))
+        - 1.0 / (12.0 * s);
+    log.exp()
 }
 
 /// The product of positive finite factors, stopping once it is 0 or

@@ -215,6 +215,11 @@ impl PhaseType {
         if x <= 0.0 {
             return atom;
         }
+        if !x.is_finite() {
+            // (Not reached through the C API, which requires a finite x;
+            // the scalings below need one.)
+            return if x.is_nan() { f64::NAN } else { 1.0 };
+        }
         let e = expm1(&self.s, x);
         let absorbed = -(self.alpha.transpose() * e * DVector::from_element(self.order(), 1.0))[0];
         (atom + absorbed).clamp(0.0, 1.0)
@@ -226,7 +231,10 @@ impl PhaseType {
         if x < 0.0 {
             return 0.0;
         }
-        let e = (&self.s * x).exp();
+        if !x.is_finite() {
+            return if x.is_nan() { f64::NAN } else { 0.0 };
+        }
+        let e = exp_sx(&self.s, x);
         (self.alpha.transpose() * e * &self.exit)[0]
     }
 
@@ -277,10 +285,16 @@ impl PhaseType {
 /// keeps small entries to relative precision.
 pub(crate) fn expm1(s: &DMatrix<f64>, x: f64) -> DMatrix<f64> {
     let n = s.nrows();
-    let norm = (0..n).map(|j| s.column(j).iter().map(|v| v.abs()).sum::<f64>()).fold(0.0, f64::max);
-    // k with ‖S‖ x / 2^k ≤ 1/4, from logs so that ‖S‖ x may overflow.
-    let k = if norm > 0.0 { ((norm.log2() + x.log2() + 2.0).ceil().max(0.0)) as i32 } else { 0 };
-    let a = s * (x * 2f64.powi(-k));
+    // k with ‖S‖ x / 2^k ≤ 1/4, from logs so that ‖S‖ x may overflow (the
+    // column sums are scaled by 2^-64 so that they cannot).
+    let tiny = 2f64.powi(-64);
+    let norm = s.column_iter().map(|c| c.iter().map(|v| v.abs() * tiny).sum::<f64>()).fold(0.0, f64::max);
+    let k = if norm > 0.0 { ((norm.log2() + 64.0 + x.log2() + 2.0).ceil().max(0.0)) as i32 } else { 0 };
+    // A = S x / 2^k, scaling x and S separately so that 2^-k (k up to about
+    // 2100) neither underflows nor overflows.
+    let bx = x.log2().ceil() as i32;
+    let xs = ldexp(x, -bx);
+    let a = s.map(|v| ldexp(v * xs, bx - k));
     // Taylor: with ‖A‖ ≤ 1/4 the terms after A^12/12! are below 1e−17 ‖A‖.
     let id = DMatrix::<f64>::identity(n, n);
     let mut e = &id + &a / 12.0;
@@ -293,4 +307,35 @@ pub(crate) fn expm1(s: &DMatrix<f64>, x: f64) -> DMatrix<f64> {
         e = &e * &e + twice;
     }
     e
+}
+
+/// e^{S x} for finite x >= 0, by scaling and squaring. nalgebra's `exp`
+/// picks its number of squarings from norms of powers of its argument;
+/// when those overflow (‖Sx‖ above about 1e30, or Sx not finite) the count
+/// becomes u64::MAX and the call never returns: crawlsched_dist_cdf hung at
+/// x = 3e103 (found by fuzzing). Scaling Sx to a 1-norm <= 1 keeps nalgebra
+/// in range; the squarings here are ceil(log2 ‖Sx‖) <= about 2100, no more
+/// than nalgebra would do if it could.
+fn exp_sx(s: &DMatrix<f64>, x: f64) -> DMatrix<f64> {
+    // log2 of the 1-norm of S (column sums scaled by 2^-64: no overflow).
+    let tiny = 2f64.powi(-64);
+    let norm = s.column_iter().map(|c| c.iter().map(|v| v.abs() * tiny).sum::<f64>()).fold(0.0, f64::max);
+    let log2 = x.log2() + norm.log2() + 64.0;
+    // k squarings: S x / 2^k has norm <= 1. Scale x and S separately so
+    // that neither factor overflows nor underflows: x by 2^-b, S by 2^-(k-b).
+    let k = if log2 > 0.0 { log2.ceil() as i32 } else { 0 };
+    let b = if x > 0.0 { x.log2().ceil() as i32 } else { 0 };
+    let xs = ldexp(x, -b);
+    let scaled = s.map(|v| ldexp(v * xs, b - k));
+    let mut e = scaled.exp();
+    for _ in 0..k {
+        e = &e * &e;
+    }
+    e
+}
+
+/// v · 2^e without overflow in the power itself (|e| up to about 2100).
+fn ldexp(v: f64, e: i32) -> f64 {
+    let h = e / 2;
+    v * 2f64.powi(h) * 2f64.powi(e - h)
 }

@@ -117,6 +117,64 @@ fn huge_moment_orders_are_exact_and_quick() {
     assert!(close(ph.moment(3), 24.0, 1e-12)); // Erlang(2, 1): (k+1)!
 }
 
+/// Found by fuzzing: E[X^k] of a gamma with shape = rate = 1e15 and
+/// k = 2^32 - 1 multiplied a billion factors near 1 before overflowing.
+/// Large shapes now use Stirling's series; it matches the product (or the
+/// sum of logarithms) where those can be run.
+#[test]
+fn gamma_moments_of_huge_order_with_huge_shape() {
+    let d = Distribution::gamma(1e15, 1e15).unwrap();
+    // ln E[X^k] = sum_{j<k} ln(1 + j/1e15) ~ k^2/2e15 = 9.2e3: overflows.
+    assert_eq!(d.moment(u32::MAX), f64::INFINITY);
+    // k = 10^6, shape = rate = 1e12: ln E[X^k] = sum ln1p(j/s), about 0.5.
+    let (s, k) = (1e12, 1_000_000u32);
+    let exact = (0..k).map(|j| (f64::from(j) / s).ln_1p()).sum::<f64>().exp();
+    let m = Distribution::gamma(s, s).unwrap().moment(k);
+    assert!(close(m, exact, 1e-9), "{m} vs {exact}");
+    // Where the product is short, both agree (shape 1e7, k 5000, rate 2e7:
+    // the factors are near 1/2, the product underflows to 0 either way;
+    // rate 1e7 + 2500: near 1).
+    for rate in [2e7, 1e7 + 2500.0] {
+        let want = settled_product((0..5000).map(|j| (1e7 + f64::from(j)) / rate));
+        let got = Distribution::gamma(1e7, rate).unwrap().moment(5000);
+        assert!(close(got, want, 1e-9) || (got == 0.0 && want == 0.0), "rate {rate}: {got} vs {want}");
+    }
+    // Erlang uses the same path: shape = order.
+    let e = Distribution::erlang(4_000_000_000, 4e9).unwrap();
+    assert!(close(e.moment(2000), Distribution::gamma(4e9, 4e9).unwrap().moment(2000), 1e-12));
+}
+
+/// Found by fuzzing: a phase-type cdf at x = 3e103 never returned
+/// (nalgebra's matrix exponential overflowed its squaring count once Sx
+/// had a norm above about 1e30). Large arguments now scale down first; the
+/// cdf and density agree with the closed forms over the whole range.
+#[test]
+fn phase_type_cdf_at_huge_arguments_is_exact_and_quick() {
+    // Erlang(2, r) as a phase type: 1 - e^{-rx} (1 + rx).
+    for r in [1e-300, 1e-9, 1.0, 1e9, 1e300] {
+        let ph = PhaseType::new(&[1.0, 0.0], &[-r, r, 0.0, -r]).unwrap();
+        for x in [1e-300, 1e-9, 0.5 / r, 1.0 / r, 7.0 / r, 1e9, 3.069e103, 1e300, f64::MAX] {
+            let rx = r * x;
+            if !rx.is_finite() {
+                assert_eq!(ph.cdf(x), 1.0, "r {r} x {x}");
+                continue;
+            }
+            let exact = -(-rx).exp_m1() - rx * (-rx).exp();
+            assert!((ph.cdf(x) - exact).abs() < 1e-12, "r {r} x {x}: {} vs {exact}", ph.cdf(x));
+            // Density r^2 x e^{-rx}, relative to its maximum r/e.
+            let dens = r * (rx * (-rx).exp());
+            assert!((ph.density(x) - dens).abs() <= 1e-12 * r, "r {r} x {x}: {} vs {dens}", ph.density(x));
+        }
+    }
+    // A stiff one: rates 1e-9 and 1e9 (hyperexponential as a phase type):
+    // exact against 1 − ½(e^{−1e−9 x} + e^{−1e9 x}) at every scale.
+    let ph = PhaseType::new(&[0.5, 0.5], &[-1e-9, 0.0, 0.0, -1e9]).unwrap();
+    for x in [1e-12_f64, 1e-9, 1.0, 1e9, 1e12, 1e103, 1e300] {
+        let exact = -0.5 * ((-1e-9 * x).exp_m1() + (-1e9 * x).exp_m1());
+        assert!((ph.cdf(x) - exact).abs() <= 1e-14 * exact, "x {x}: {} vs {exact}", ph.cdf(x));
+    }
+}
+
 /// Found by fuzzing: Erlang with k = 2^32 - 1 summed four billion terms
 /// per cdf and drew four billion exponentials per sample.
 #[test]

@@ -274,6 +274,20 @@ impl<'a, T: Copy> OutBuffer<'a, T> {
         Ok(OutBuffer { buf, len })
     }
 
+    /// BUFFER_TOO_SMALL (with `need` in `out_len`) when `need` elements do
+    /// not fit: checked before computing a result that could not be written.
+    pub fn reserve(self, need: usize) -> FfiResult<Self> {
+        if need > self.buf.len() {
+            let have = self.buf.len();
+            self.len.write(need);
+            return Err(FfiError::new(
+                CRAWLSCHED_BUFFER_TOO_SMALL,
+                format!("output buffer holds {have} elements, {need} needed"),
+            ));
+        }
+        Ok(self)
+    }
+
     /// Copies `data` out, or reports how much room it needs.
     pub fn write(self, data: &[T]) -> FfiResult<()> {
         let need = data.len();

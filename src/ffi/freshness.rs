@@ -292,6 +292,10 @@ unsafe fn sequence_export(
     let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
     let c = unsafe { slice_in(counts, n, "counts")? };
     let c: Vec<usize> = c.iter().map(|&x| usize_from(x, "count")).collect::<FfiResult<_>>()?;
+    // The length is Σ counts: a buffer too small for it (the size query
+    // with out_cap 0 included) is answered without building a sequence of
+    // up to 2^27 entries (seconds and a gigabyte; found by fuzzing).
+    let buf = buf.reserve(cyclic::checked_total(&c)?)?;
     let seq = build(&c)?;
     buf.write(&to_u32(&seq)?)
 }

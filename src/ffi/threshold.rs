@@ -256,10 +256,11 @@ pub unsafe extern "C" fn crawlsched_bmap_compose_new(
                         "need 1 <= active <= total <= 64, got active = {active}, total = {total}"
                     )));
                 }
+                // Only the BMAP asked for is built (the Rust API builds all).
                 if how == CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT {
-                    pick(compose::independent(&vec![b.inner.clone(); total]), active - 1)
+                    compose::independent_active(&vec![b.inner.clone(); total], active)
                 } else {
-                    pick(compose::scaled(&b.inner, active), active - 1)
+                    compose::scaled_active(&b.inner, active)
                 }
             }
             CRAWLSCHED_BMAP_COMPOSE_THINNING => pick(compose::thinning(&b.inner, &[prob]), 0),

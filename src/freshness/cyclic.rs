@@ -183,7 +183,8 @@ fn golden_key(j: usize) -> u128 {
     (j as u128).wrapping_mul(PHI_INV_FIXED)
 }
 
-fn checked_total(counts: &[usize]) -> Result<usize> {
+/// The cycle length Σ counts, validated as every sequence builder here does.
+pub(crate) fn checked_total(counts: &[usize]) -> Result<usize> {
     validate::non_empty("counts", counts)?;
     let k = counts
         .iter()

@@ -24,10 +24,21 @@ pub fn uniform(profile: &Profile, n: usize) -> Result<Vec<f64>> {
 }
 
 fn chain(profile: &Profile, target: f64, g: impl Fn(f64, f64) -> f64) -> Result<Vec<f64>> {
+    chain_up_to(profile, target, g, MAX_PROBES)
+}
+
+/// [`chain`], stopping after `limit` + 1 probes: a longer schedule is
+/// returned cut there (its length says "more than `limit`"), which is all
+/// [`with_budget`]'s search needs, so that each of its trials costs O(n)
+/// however small the trial parameter.
+fn chain_up_to(profile: &Profile, target: f64, g: impl Fn(f64, f64) -> f64, limit: usize) -> Result<Vec<f64>> {
     let h = profile.horizon();
     let mut out = Vec::new();
     let mut s = 0.0;
     loop {
+        if out.len() > limit && limit < MAX_PROBES {
+            return Ok(out);
+        }
         let p0 = profile.prefix(s);
         let next = profile.first_reaching(s, target, |x| g(p0.cost_to(x), x.p - p0.p));
         match next {
@@ -88,6 +99,10 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
             if c <= 0.0 {
                 return Err(Error::invalid("the profile has zero expected cost: nothing to tune"));
             }
+            if !c.is_finite() {
+                // The search below would never leave [c·1e−12, c] (found by fuzzing).
+                return Err(Error::Numerical(format!("the expected cost over the horizon is {c}: nothing to tune")));
+            }
             (c * 1e-12, c * (1.0 + 1e-9))
         }
         Policy::FirstArrival => {
@@ -95,14 +110,22 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
             if l <= 0.0 {
                 return Err(Error::invalid("the profile has no updates: nothing to tune"));
             }
+            if !l.is_finite() {
+                return Err(Error::Numerical(format!("the expected updates over the horizon are {l}: nothing to tune")));
+            }
             (l * 1e-12, l * (1.0 + 1e-9))
         }
     };
+    if n > MAX_PROBES {
+        return Err(Error::TooLarge(format!("{n} probes (limit {MAX_PROBES})")));
+    }
+    // Each trial stops once it has more than n probes (found by fuzzing: a
+    // tiny trial parameter placed up to 10^7 probes, hundreds of times).
     let run = |x: f64| -> Result<Vec<f64>> {
         match policy {
-            Policy::Threshold => threshold(profile, x),
+            Policy::Threshold => chain_up_to(profile, x, |cost, _| cost, n),
             // Expected-update target x ↔ π = 1 − e^{−x}.
-            Policy::FirstArrival => chain(profile, x, |_, expected| expected),
+            Policy::FirstArrival => chain_up_to(profile, x, |_, expected| expected, n),
         }
     };
     let to_param = |x: f64| match policy {
@@ -114,7 +137,7 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
         return Ok((to_param(hi_bound), s_hi));
     }
     if s_hi.len() > n {
-        return Err(Error::NotConverged(format!("even the largest parameter gives {} probes", s_hi.len())));
+        return Err(Error::NotConverged(format!("even the largest parameter gives more than {n} probes")));
     }
     // Shrink until at least n probes (so runs stay near n probes long).
     let mut hi = hi_bound;
