@@ -68,6 +68,13 @@ fn benches(c: &mut Criterion) {
     g.bench_function("lagrangian N=2000 n=100", |b| b.iter(|| black_box(small.solve(100, Method::Lagrangian).expect("lagr"))));
     let big = problem(52.0, 1_000_000);
     g.bench_function("lagrangian N=1e6 n=1e3", |b| b.iter(|| black_box(big.optimal(1_000).expect("big"))));
+    // The cost of a live control (its cancel flag and pass cap are read):
+    // compare with "hull N=2000 n=100" above.
+    let mut small_ctl = small.clone();
+    small_ctl.set_control(crawlsched::limits::Control::new());
+    g.bench_function("hull N=2000 n=100 with control", |b| {
+        b.iter(|| black_box(small_ctl.solve(100, Method::Hull).expect("hull")))
+    });
     g.finish();
 }
 

@@ -87,6 +87,15 @@ fn bench(c: &mut Criterion) {
     g.bench_function("optimize_local periods 1..=100", |b| {
         b.iter(|| search::optimize_local(black_box(&sys), 1, 100).unwrap())
     });
+    // The cost of a live control (cancel flag and caps read): compare with
+    // the same searches above without one.
+    let ctl = crawlsched::limits::Control::new();
+    g.bench_function("exhaustive periods 1..=5 with control", |b| {
+        b.iter(|| search::exhaustive_with(black_box(&sys), 1, 5, &ctl).unwrap())
+    });
+    g.bench_function("optimize_local periods 1..=100 with control", |b| {
+        b.iter(|| search::optimize_local_with(black_box(&sys), 1, 100, &ctl).unwrap())
+    });
     g.finish();
 }
 

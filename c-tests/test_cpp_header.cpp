@@ -156,6 +156,10 @@ void scheduler() {
     double total = 0;
     for (std::uint64_t i = 0; i < 4; i++) total += s.frequency(100 + i);
     CHECK_CLOSE(total, 1.0, 1e-12);
+    auto all = s.frequencies();
+    CHECK(all.size() == 4);
+    for (std::uint64_t i = 0; i < 4 && i < all.size(); i++)
+        CHECK(all[i].first == 100 + i && all[i].second == s.frequency(100 + i));
     // Crawler threads share one scheduler through a reference.
     std::atomic<int> bad{0};
     std::vector<std::thread> pool;

@@ -270,6 +270,28 @@ int main(void) {
         CHECK_OK(crawlsched_scheduler_observe(sch, 101, 3.0, 1, &err), err);
         CHECK_OK(crawlsched_scheduler_next(sch, &id, &err), err);
         CHECK(id >= 100 && id < 100 + N);
+        /* All frequencies at once (sorted by id) equal the per-page calls,
+         * also while the cache is stale after the rate changes above. */
+        {
+            uint64_t fids[N];
+            double fr[N], fsum = 0.0;
+            size_t fl = 0;
+            CHECK_STATUS(crawlsched_scheduler_frequencies(sch, fids, fr, N - 1, &fl, &err),
+                         CRAWLSCHED_BUFFER_TOO_SMALL, err);
+            CHECK(fl == N);
+            CHECK_OK(crawlsched_scheduler_frequencies(sch, fids, fr, N, &fl, &err), err);
+            CHECK(fl == N);
+            for (int i = 0; i < N; i++) {
+                double fi = 0.0;
+                CHECK(fids[i] == (uint64_t)(100 + i));
+                CHECK_OK(crawlsched_scheduler_frequency(sch, fids[i], &fi, &err), err);
+                CHECK(fi == fr[i]);
+                fsum += fr[i];
+            }
+            CHECK_CLOSE(fsum, 1.0, 1e-12);
+            CHECK_STATUS(crawlsched_scheduler_frequencies(sch, NULL, fr, N, &fl, &err),
+                         CRAWLSCHED_NULL_ARGUMENT, err);
+        }
 
         CHECK_STATUS(crawlsched_scheduler_add_page(sch, 100, 0.1, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
         CHECK_STATUS(crawlsched_scheduler_add_page(sch, 300, NAN, &err), CRAWLSCHED_INVALID_ARGUMENT, err);

@@ -22,11 +22,12 @@ static long rss_pages(void) {
     return resident;
 }
 
-enum { KINDS = 15 };
+enum { KINDS = 16 };
 static const char *const kind_names[KINDS] = {
     "dist",           "freshness_model",  "estimator",     "scheduler",       "mdp_builder",
     "mdp",            "mdp_solver",       "probe_profile", "probe_planner",   "robots",
-    "routing_arrivals", "routing_servers", "routing_router", "bmap",          "threshold_model"};
+    "routing_arrivals", "routing_servers", "routing_router", "bmap",          "threshold_model",
+    "control"};
 
 /* Shared inputs built once. */
 static crawlsched_dist_t *ex;
@@ -158,6 +159,24 @@ static int cycle(int k, unsigned i) {
         const crawlsched_bmap_t *arr[1] = {bpois};
         bad |= crawlsched_threshold_model_new(arr, 1, ex, NULL, 3, &m, &err) != CRAWLSCHED_OK;
         crawlsched_threshold_model_free(m);
+        break;
+    }
+    case 15: {
+        /* Set, cancel, attach to a solver, then free the control first: the
+         * solver holds its own reference, released with the solver. */
+        crawlsched_control_t *c = NULL;
+        crawlsched_mdp_solver_t *s = NULL;
+        int flag = 0;
+        bad |= crawlsched_control_new(&c, &err) != CRAWLSCHED_OK;
+        bad |= crawlsched_control_set_memory_limit(c, 1u << 20, &err) != CRAWLSCHED_OK;
+        bad |= crawlsched_control_set_max_iterations(c, 1 + i % 5, &err) != CRAWLSCHED_OK;
+        bad |= crawlsched_control_cancel(c, &err) != CRAWLSCHED_OK;
+        bad |= crawlsched_control_is_cancelled(c, &flag, &err) != CRAWLSCHED_OK || flag != 1;
+        bad |= crawlsched_control_reset(c, &err) != CRAWLSCHED_OK;
+        bad |= crawlsched_mdp_solver_new(CRAWLSCHED_MDP_VALUE_ITERATION, &s, &err) != CRAWLSCHED_OK;
+        bad |= crawlsched_mdp_solver_set_control(s, c, &err) != CRAWLSCHED_OK;
+        crawlsched_control_free(c);
+        crawlsched_mdp_solver_free(s);
         break;
     }
     default:

@@ -7,12 +7,17 @@
  * test tests/limits.rs also checks that the peak RSS does not grow).
  * No timing is asserted: the canceller sleeps, then cancels; the solve
  * could otherwise not end (tolerance 1e-300, 10^12 iterations).
+ * The same for the probe planner's reference DP and a routing simulation
+ * (cancelled from a pthread), iteration caps on the routing searches and
+ * the unlimited robots search, results identical without limits.
  * MDP size: CRAWLSCHED_LIMITS_STATES (default 20000). */
 #define _POSIX_C_SOURCE 200809L
 #include "crawlsched.h"
 #include "check.h"
 #include <pthread.h>
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 /* A random MDP (fixed LCG): every state has two actions, each moving to
@@ -179,6 +184,140 @@ int main(void) {
     CHECK_STATUS(crawlsched_threshold_optimize_with_control(tm, modes, 2, w, 5, 1000, ctl, &t2, 1, &cost2, &ev2, &err),
                  CRAWLSCHED_TOO_LARGE, err);
     crawlsched_threshold_model_free(tm);
+
+    /* ---- probe planner, routing searches and simulation, unlimited robots ---- */
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
+    crawlsched_probe_profile_t *db = NULL;
+    crawlsched_probe_planner_t *pl = NULL;
+    double times[28], pc1 = 0, pc2 = 0;
+    CHECK_OK(crawlsched_probe_profile_dbworld(3.0, 28.0, &db, &err), err);
+    CHECK_OK(crawlsched_probe_planner_new(db, 672, 0.0, &pl, &err), err);
+    CHECK_OK(crawlsched_probe_planner_plan(pl, 28, CRAWLSCHED_PROBE_METHOD_HULL, times, 28, &pc1, &err), err);
+    CHECK_OK(crawlsched_probe_planner_set_control(pl, ctl, &err), err);
+    CHECK_OK(crawlsched_probe_planner_plan(pl, 28, CRAWLSCHED_PROBE_METHOD_HULL, times, 28, &pc2, &err), err);
+    CHECK(pc1 == pc2 && fabs(pc1 - 80.5915) < 5e-5);
+    /* One pass per DP layer: 27 cannot place 28 probes. */
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, 27, &err), err);
+    pc2 = -1;
+    CHECK_STATUS(crawlsched_probe_planner_plan(pl, 28, CRAWLSCHED_PROBE_METHOD_HULL, times, 28, &pc2, &err),
+                 CRAWLSCHED_NOT_CONVERGED, err);
+    CHECK(pc2 == -1 && contains(&err, "iteration cap of 27"));
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
+    CHECK_STATUS(crawlsched_probe_planner_set_control(pl, (const crawlsched_control_t *)db, &err),
+                 CRAWLSCHED_INVALID_ARGUMENT, err);
+    crawlsched_probe_planner_free(pl);
+    /* The reference DP over 20,000 candidates, n = 100 (~2e10 interval
+     * costs), cancelled from a pthread. */
+    CHECK_OK(crawlsched_probe_planner_new(db, 20000, 0.0, &pl, &err), err);
+    CHECK_OK(crawlsched_probe_planner_set_control(pl, ctl, &err), err);
+    static double long_times[100];
+    CHECK(pthread_create(&th, NULL, cancel_later, ctl) == 0);
+    CHECK_STATUS(crawlsched_probe_planner_plan(pl, 100, CRAWLSCHED_PROBE_METHOD_REFERENCE, long_times, 100, &pc2, &err),
+                 CRAWLSCHED_CANCELLED, err);
+    pthread_join(th, NULL);
+    CHECK(contains(&err, "probe schedule cancelled"));
+    CHECK_OK(crawlsched_control_reset(ctl, &err), err);
+    crawlsched_probe_planner_free(pl);
+    crawlsched_probe_profile_free(db);
+
+    crawlsched_routing_arrivals_t *ra = NULL;
+    crawlsched_routing_servers_t *rs = NULL;
+    const double mu3[3] = {1.0, 0.7, 0.4};
+    CHECK_OK(crawlsched_routing_arrivals_poisson_new(1.0, &ra, &err), err);
+    CHECK_OK(crawlsched_routing_servers_new(ra, mu3, NULL, 3, CRAWLSCHED_ROUTING_LOSSES, &rs, &err), err);
+    uint32_t per1[8], per2[8];
+    size_t len1 = 0, len2 = 0;
+    double rc1 = 0, rc2 = 0;
+    uint64_t re1 = 0, re2 = 0;
+    CHECK_OK(crawlsched_routing_optimize_exhaustive(rs, 1, 8, per1, 8, &len1, &rc1, &re1, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_exhaustive_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err), err);
+    CHECK(len1 == len2 && rc1 == rc2 && re1 == re2 && memcmp(per1, per2, len1 * sizeof *per1) == 0);
+    /* The cap counts sequences: one short of all of them proves nothing. */
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, re1 - 1, &err), err);
+    re2 = 0;
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err),
+                 CRAWLSCHED_NOT_CONVERGED, err);
+    CHECK(re2 == 0);
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_local(rs, 1, 8, per1, 8, &len1, &rc1, &re1, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_local_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err), err);
+    CHECK(len1 == len2 && rc1 == rc2 && re1 == re2);
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, 1, &err), err);
+    CHECK_STATUS(crawlsched_routing_optimize_local_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err),
+                 CRAWLSCHED_NOT_CONVERGED, err);
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
+    double sp1 = 0, se1 = 0, su1 = 0, sp2 = 0, se2 = 0, su2 = 0;
+    CHECK_OK(crawlsched_routing_simulate(rs, per1, len1, 1000, 5, &sp1, &se1, &su1, &err), err);
+    CHECK_OK(crawlsched_routing_simulate_with_control(rs, per1, len1, 1000, 5, ctl, &sp2, &se2, &su2, &err), err);
+    CHECK(sp1 == sp2 && se1 == se2 && su1 == su2);
+    /* Cancelled from a pthread: 10^9 periods would take many minutes. */
+    CHECK(pthread_create(&th, NULL, cancel_later, ctl) == 0);
+    sp2 = -1;
+    CHECK_STATUS(crawlsched_routing_simulate_with_control(rs, per1, len1, 1000000000ULL, 5, ctl, &sp2, &se2, &su2, &err),
+                 CRAWLSCHED_CANCELLED, err);
+    pthread_join(th, NULL);
+    CHECK(sp2 == -1 && contains(&err, "routing simulation cancelled"));
+    /* Still cancelled: every search stops at once. */
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err),
+                 CRAWLSCHED_CANCELLED, err);
+    crawlsched_routing_servers_t *rs2 = NULL;
+    const double mu2[2] = {1.0, 0.4};
+    const uint32_t start[6] = {0, 0, 0, 0, 0, 1};
+    CHECK_OK(crawlsched_routing_servers_new(ra, mu2, NULL, 2, CRAWLSCHED_ROUTING_LOSSES, &rs2, &err), err);
+    CHECK_STATUS(crawlsched_routing_local_search_multimodular_with_control(rs2, start, 6, ctl, per2, 8, &len2, &rc2, &re2,
+                                                                            &err),
+                 CRAWLSCHED_CANCELLED, err);
+    CHECK_OK(crawlsched_control_reset(ctl, &err), err);
+    CHECK_OK(crawlsched_routing_local_search_multimodular(rs2, start, 6, per1, 8, &len1, &rc1, &re1, &err), err);
+    CHECK_OK(crawlsched_routing_local_search_multimodular_with_control(rs2, start, 6, NULL, per2, 8, &len2, &rc2, &re2,
+                                                                        &err),
+             err);
+    CHECK(len1 == len2 && rc1 == rc2 && re1 == re2);
+    crawlsched_routing_servers_free(rs2);
+    crawlsched_routing_servers_free(rs);
+    crawlsched_routing_arrivals_free(ra);
+
+    /* A freshness simulation of 10^10 cycles, cancelled from a pthread. */
+    crawlsched_dist_t *acc = NULL;
+    crawlsched_freshness_model_t *fm = NULL;
+    const double fmu[3] = {0.05, 0.2, 0.4};
+    const uint32_t fseq[6] = {2, 1, 2, 0, 2, 1};
+    double fc1 = 0, fs1 = 0, fc2 = 0, fs2 = 0;
+    CHECK_OK(crawlsched_dist_exponential_new(2.0, &acc, &err), err);
+    CHECK_OK(crawlsched_freshness_model_new(acc, fmu, NULL, 3, &fm, &err), err);
+    CHECK_OK(crawlsched_freshness_simulate_cyclic(fm, fseq, 6, 100, 7, &fc1, &fs1, &err), err);
+    CHECK_OK(crawlsched_freshness_simulate_cyclic_with_control(fm, fseq, 6, 100, 7, ctl, &fc2, &fs2, &err), err);
+    CHECK(fc1 == fc2 && fs1 == fs2);
+    CHECK(pthread_create(&th, NULL, cancel_later, ctl) == 0);
+    fc2 = -1;
+    CHECK_STATUS(crawlsched_freshness_simulate_cyclic_with_control(fm, fseq, 6, 10000000000ULL, 7, ctl, &fc2, &fs2, &err),
+                 CRAWLSCHED_CANCELLED, err);
+    pthread_join(th, NULL);
+    CHECK(fc2 == -1 && contains(&err, "freshness simulation cancelled"));
+    CHECK_OK(crawlsched_control_reset(ctl, &err), err);
+    crawlsched_freshness_model_free(fm);
+    crawlsched_dist_free(acc);
+
+    /* Unlimited robots (Table 2: C_d = 0.11097 for lambda 0.1, K 5, gamma 0.4). */
+    r = NULL;
+    r2 = NULL;
+    CHECK_OK(crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, &r, &err), err);
+    CHECK_OK(crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, ctl, &r2, &err), err);
+    CHECK_OK(crawlsched_robots_cost(r, &c1, &x, &y, &err), err);
+    CHECK_OK(crawlsched_robots_cost(r2, &c2, &x, &y, &err), err);
+    CHECK(c1 == c2 && fabs(c1 - 0.11097) < 1e-4);
+    crawlsched_robots_free(r2);
+    r2 = NULL;
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, 1, &err), err);
+    CHECK_STATUS(crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, ctl, &r2, &err),
+                 CRAWLSCHED_NOT_CONVERGED, err);
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
+    CHECK_OK(crawlsched_control_cancel(ctl, &err), err);
+    CHECK_STATUS(crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, ctl, &r2, &err), CRAWLSCHED_CANCELLED,
+                 err);
+    CHECK(r2 == NULL);
+    CHECK_OK(crawlsched_control_reset(ctl, &err), err);
+    crawlsched_robots_free(r);
 
     /* ---- the process-wide default memory cap ---- */
     uint64_t initial = crawlsched_get_default_memory_limit();

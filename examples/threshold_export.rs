@@ -15,7 +15,7 @@ mod model;
 
 use crawlsched::threshold::generator::generator;
 use crawlsched::threshold::iterative::iterative_solve;
-use crawlsched::threshold::solve::{ITERATIVE_TOLERANCE, block_solve, residual, sparse_solve, stationary};
+use crawlsched::threshold::solve::{ITERATIVE_TOLERANCE, block_solve, evaluation_bytes, residual, sparse_solve, stationary};
 use std::io::Write;
 use std::time::Instant;
 
@@ -59,12 +59,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let t_solve = t1.elapsed().as_secs_f64();
     let res = if method == "none" { f64::NAN } else { residual(&q, &pi) };
+    // The memory the library's cap compares against, before building.
+    let sp = model.space();
+    let (pw, pm, pr) = sp.phases();
+    let max_batch = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap_or(1);
+    let estimate = evaluation_bytes(pw, pm, pr, sp.max_level(), max_batch, &model.row_pattern()).unwrap_or(u128::MAX);
     println!(
-        "{{\"states\": {}, \"nnz\": {}, \"levels\": {}, \"method\": \"{used}\", \"build_s\": {t_build:.4}, \"solve_s\": {t_solve:.4}, \"residual\": {res:.3e}, \"peak_rss_mib\": {:.1}}}",
+        "{{\"states\": {}, \"nnz\": {}, \"levels\": {}, \"method\": \"{used}\", \"build_s\": {t_build:.4}, \"solve_s\": {t_solve:.4}, \"residual\": {res:.3e}, \"peak_rss_mib\": {:.1}, \"estimate_mib\": {:.1}}}",
         q.rows(),
         q.nnz(),
-        model.space().max_level() + 1,
-        peak_rss_kib() as f64 / 1024.0
+        sp.max_level() + 1,
+        peak_rss_kib() as f64 / 1024.0,
+        estimate as f64 / 1048576.0
     );
     if let Some(out) = args.get(5) {
         let mut f = std::io::BufWriter::new(std::fs::File::create(out)?);

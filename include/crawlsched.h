@@ -864,6 +864,22 @@ crawlsched_status_t crawlsched_freshness_simulate_cyclic(const struct crawlsched
                                                          struct crawlsched_error_t *err);
 
 /**
+ * As crawlsched_freshness_simulate_cyclic() under a control (NULL: none):
+ * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+ * 65,536 accesses, with no output written. Its iteration cap does not
+ * apply (cycles already bounds the run).
+ */
+crawlsched_status_t crawlsched_freshness_simulate_cyclic_with_control(const struct crawlsched_freshness_model_t *model,
+                                                                      const uint32_t *seq,
+                                                                      size_t len,
+                                                                      uint64_t cycles,
+                                                                      uint64_t seed,
+                                                                      const struct crawlsched_control_t *ctl,
+                                                                      double *out_cost,
+                                                                      double *out_std_error,
+                                                                      struct crawlsched_error_t *err);
+
+/**
  * A new estimator without prior knowledge.
  */
 crawlsched_status_t crawlsched_estimator_new(struct crawlsched_estimator_t **out,
@@ -973,6 +989,21 @@ crawlsched_status_t crawlsched_scheduler_observe(const struct crawlsched_schedul
 crawlsched_status_t crawlsched_scheduler_next(const struct crawlsched_scheduler_t *s,
                                               uint64_t *out_id,
                                               struct crawlsched_error_t *err);
+
+/**
+ * Every page's target share of all crawls (as crawlsched_scheduler_frequency
+ * gives one page's), with the page ids, sorted by id: out_ids[i] has
+ * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
+ * the number of pages (variable size: see docs/c-api.md). One O(N)
+ * computation for all pages, where N calls of crawlsched_scheduler_frequency
+ * after rates changed cost O(N) each.
+ */
+crawlsched_status_t crawlsched_scheduler_frequencies(const struct crawlsched_scheduler_t *s,
+                                                     uint64_t *out_ids,
+                                                     double *out_freqs,
+                                                     size_t out_cap,
+                                                     size_t *out_len,
+                                                     struct crawlsched_error_t *err);
 
 /**
  * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
@@ -1429,6 +1460,22 @@ crawlsched_status_t crawlsched_probe_planner_set_constraints(const struct crawls
                                                              struct crawlsched_error_t *err);
 
 /**
+ * Attaches a control (NULL detaches it) to every later
+ * crawlsched_probe_planner_plan() and _all_costs() call of this planner,
+ * kept across _set_profile() and _set_constraints(). Its memory cap
+ * (else the process-wide default) is checked against the DP tables, and
+ * the grid those two rebuild, before allocating (CRAWLSCHED_TOO_LARGE);
+ * its iteration cap
+ * bounds the passes over the grid, one per DP layer or Lagrangian
+ * multiplier (CRAWLSCHED_NOT_CONVERGED when reached); cancelling it from
+ * another thread makes a running plan return CRAWLSCHED_CANCELLED within
+ * one DP row or 65,536 grid points. An interrupted plan writes no output.
+ */
+crawlsched_status_t crawlsched_probe_planner_set_control(const struct crawlsched_probe_planner_t *planner,
+                                                         const struct crawlsched_control_t *ctl,
+                                                         struct crawlsched_error_t *err);
+
+/**
  * An optimal schedule of exactly n probes (1 <= n <= N) by `method`
  * (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
  * out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
@@ -1495,6 +1542,24 @@ crawlsched_status_t crawlsched_robots_solve_unlimited(uint64_t k,
                                                       double gamma,
                                                       struct crawlsched_robots_t **out,
                                                       struct crawlsched_error_t *err);
+
+/**
+ * As crawlsched_robots_solve_unlimited() under a control (NULL: none):
+ * every N of the doubling search is solved as by
+ * crawlsched_robots_solve_with_control(), so the memory cap refuses the
+ * first N whose model would not fit (CRAWLSCHED_TOO_LARGE, before it is
+ * built), the iteration cap bounds each solve's policy-iteration steps
+ * (CRAWLSCHED_NOT_CONVERGED) and cancelling returns CRAWLSCHED_CANCELLED
+ * within one policy evaluation. An interrupted search returns no
+ * solution (*out is left alone).
+ */
+crawlsched_status_t crawlsched_robots_solve_unlimited_with_control(uint64_t k,
+                                                                   double lambda,
+                                                                   double mu,
+                                                                   double gamma,
+                                                                   const struct crawlsched_control_t *ctl,
+                                                                   struct crawlsched_robots_t **out,
+                                                                   struct crawlsched_error_t *err);
 
 /**
  * Releases a solution. NULL is a no-op.
@@ -1743,6 +1808,26 @@ crawlsched_status_t crawlsched_routing_optimize_exhaustive(const struct crawlsch
                                                            struct crawlsched_error_t *err);
 
 /**
+ * As crawlsched_routing_optimize_exhaustive() under a control (NULL:
+ * none): its memory cap (else the process-wide default) applies to the
+ * cost table, its iteration cap to the sequences evaluated
+ * (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
+ * nothing, so nothing is written), and cancelling it from another thread
+ * returns CRAWLSCHED_CANCELLED within 65,536 sequences. An interrupted
+ * search writes no output.
+ */
+crawlsched_status_t crawlsched_routing_optimize_exhaustive_with_control(const struct crawlsched_routing_servers_t *s,
+                                                                        uint64_t min_period,
+                                                                        uint64_t max_period,
+                                                                        const struct crawlsched_control_t *ctl,
+                                                                        uint32_t *out,
+                                                                        size_t out_cap,
+                                                                        size_t *out_len,
+                                                                        double *out_cost,
+                                                                        uint64_t *out_evaluations,
+                                                                        struct crawlsched_error_t *err);
+
+/**
  * Local search (neighbourhood of Theorem 4.2 restricted to relabelling one
  * position or exchanging two) from the balanced (billiard) sequence of
  * each period length in min_period..=max_period (<= 2^20); the best
@@ -1761,6 +1846,27 @@ crawlsched_status_t crawlsched_routing_optimize_local(const struct crawlsched_ro
                                                       struct crawlsched_error_t *err);
 
 /**
+ * As crawlsched_routing_optimize_local() under a control (NULL: none):
+ * its memory cap applies to the cost table and the search tables, its
+ * iteration cap to the neighbourhood scans (one per move, plus the final
+ * one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
+ * the period is then not known to be a local optimum, so nothing is
+ * written), and cancelling it returns
+ * CRAWLSCHED_CANCELLED within one position's neighbours. An interrupted
+ * search writes no output.
+ */
+crawlsched_status_t crawlsched_routing_optimize_local_with_control(const struct crawlsched_routing_servers_t *s,
+                                                                   uint64_t min_period,
+                                                                   uint64_t max_period,
+                                                                   const struct crawlsched_control_t *ctl,
+                                                                   uint32_t *out,
+                                                                   size_t out_cap,
+                                                                   size_t *out_len,
+                                                                   double *out_cost,
+                                                                   uint64_t *out_evaluations,
+                                                                   struct crawlsched_error_t *err);
+
+/**
  * Local search from a given period seq[0..len] with the full
  * neighbourhood of Theorem 4.2 (2^(len+1) - 2 points; M = 2 servers,
  * len <= 20): by Theorems 4.2 and 4.4 the result is optimal among all
@@ -1775,6 +1881,25 @@ crawlsched_status_t crawlsched_routing_local_search_multimodular(const struct cr
                                                                  double *out_cost,
                                                                  uint64_t *out_evaluations,
                                                                  struct crawlsched_error_t *err);
+
+/**
+ * As crawlsched_routing_local_search_multimodular() under a control
+ * (NULL: none): its iteration cap bounds the neighbourhood scans (one per
+ * move, plus the final one; CRAWLSCHED_NOT_CONVERGED when reached), and
+ * cancelling it returns
+ * CRAWLSCHED_CANCELLED within 65,536 neighbours. An interrupted search
+ * writes no output.
+ */
+crawlsched_status_t crawlsched_routing_local_search_multimodular_with_control(const struct crawlsched_routing_servers_t *s,
+                                                                              const uint32_t *seq,
+                                                                              size_t len,
+                                                                              const struct crawlsched_control_t *ctl,
+                                                                              uint32_t *out,
+                                                                              size_t out_cap,
+                                                                              size_t *out_len,
+                                                                              double *out_cost,
+                                                                              uint64_t *out_evaluations,
+                                                                              struct crawlsched_error_t *err);
 
 /**
  * The balanced (billiard) sequence with counts[m] visits of server m
@@ -1803,6 +1928,23 @@ crawlsched_status_t crawlsched_routing_simulate(const struct crawlsched_routing_
                                                 double *out_std_error,
                                                 double *out_per_unit_time,
                                                 struct crawlsched_error_t *err);
+
+/**
+ * As crawlsched_routing_simulate() under a control (NULL: none):
+ * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+ * 65,536 packets, with no output written. Its iteration cap does not
+ * apply (periods already bounds the run).
+ */
+crawlsched_status_t crawlsched_routing_simulate_with_control(const struct crawlsched_routing_servers_t *s,
+                                                             const uint32_t *seq,
+                                                             size_t len,
+                                                             uint64_t periods,
+                                                             uint64_t seed,
+                                                             const struct crawlsched_control_t *ctl,
+                                                             double *out_per_packet,
+                                                             double *out_std_error,
+                                                             double *out_per_unit_time,
+                                                             struct crawlsched_error_t *err);
 
 /**
  * g(n, mu2) of paper §5 (Figure 1; lambda = mu1 = 1): the cost per packet

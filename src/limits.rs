@@ -176,6 +176,19 @@ impl Control {
         Ok(())
     }
 
+    /// [`Control::check`], then `NotConverged` once `done` iterations have
+    /// reached the control's iteration cap: call it before each iteration,
+    /// so that a cap of n lets exactly n run.
+    pub fn step(&self, what: &str, done: u64) -> Result<()> {
+        self.check(what, done)?;
+        match self.max_iterations() {
+            Some(cap) if done >= cap => {
+                Err(Error::NotConverged(format!("{what} stopped at the iteration cap of {cap}")))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// `TooLarge` when `bytes` (an estimate, `None` if it overflowed)
     /// exceeds the effective cap. `what` says what needs the memory, e.g.
     /// "a threshold chain of 10000000 states".
@@ -272,6 +285,17 @@ mod tests {
         assert_eq!(c.iteration_limit(5), 5);
         c.set_max_iterations(None);
         assert_eq!(c.max_iterations(), None);
+    }
+
+    #[test]
+    fn step_counts_against_the_cap_then_checks_the_flag() {
+        let c = Control::new();
+        c.set_max_iterations(Some(3));
+        assert!((0..3).all(|i| c.step("x", i).is_ok()));
+        assert!(matches!(c.step("x", 3), Err(Error::NotConverged(m)) if m == "x stopped at the iteration cap of 3"));
+        c.cancel();
+        assert!(matches!(c.step("x", 0), Err(Error::Cancelled(_))));
+        assert!(Control::default().step("x", u64::MAX).is_ok());
     }
 
     #[test]

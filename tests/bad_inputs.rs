@@ -172,6 +172,8 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| crawlsched_scheduler_add_page(sched as *const _, 1, f64::NAN, e)),
         row("freshness", "crawlsched_scheduler_next", "no pages yet", CRAWLSCHED_NOT_FOUND, "",
             move |e| { let mut id = 0u64; crawlsched_scheduler_next(sched as *const _, &mut id, e) }),
+        row("freshness", "crawlsched_scheduler_frequencies", "out_len = NULL", CRAWLSCHED_NULL_ARGUMENT, "",
+            move |e| { let (mut i, mut f) = ([0u64; 1], [0f64; 1]); crawlsched_scheduler_frequencies(sched as *const _, i.as_mut_ptr(), f.as_mut_ptr(), 1, null_mut(), e) }),
         row("freshness", "crawlsched_scheduler_remove_page", "unknown page id", CRAWLSCHED_NOT_FOUND, "",
             move |e| crawlsched_scheduler_remove_page(sched as *const _, 12345, e)),
         // ---- limits ----
@@ -206,6 +208,51 @@ fn table(f: &Fixtures) -> Vec<Row> {
                 let st = with_threshold(|m| { let (mut t, mut cost, mut n) = (0u32, 0.0, 0u64);
                     crawlsched_threshold_optimize_with_control(m, [2u32, 1].as_ptr(), 2, [1.0; 5].as_ptr(), 5, 100, c, &mut t, 1, &mut cost, &mut n, e) });
                 crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_probe_planner_set_control", "ctl is a handle of another type", INVALID, "not a live control handle",
+            move |e| with_planner(profile as *const _, |p| crawlsched_probe_planner_set_control(p, model as *const crawlsched_control_t, e))),
+        row("limits", "crawlsched_probe_planner_set_control", "planner = NULL", NULLARG, "planner must not be NULL",
+            move |e| crawlsched_probe_planner_set_control(null(), null(), e)),
+        row("limits", "crawlsched_probe_planner_plan", "the planner's control is cancelled", CRAWLSCHED_CANCELLED, "probe schedule cancelled",
+            move |e| with_planner(profile as *const _, |p| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); });
+                crawlsched_probe_planner_set_control(p, c, null_mut()); crawlsched_control_free(c);
+                let (mut t, mut cost) = ([0.0; 2], 0.0);
+                crawlsched_probe_planner_plan(p, 2, CRAWLSCHED_PROBE_METHOD_HULL, t.as_mut_ptr(), 2, &mut cost, e) })),
+        row("limits", "crawlsched_probe_planner_all_costs", "the control's iteration cap (1) is below the passes needed", CRAWLSCHED_NOT_CONVERGED, "iteration cap of 1",
+            move |e| with_planner(profile as *const _, |p| { let c = control(|c| { crawlsched_control_set_max_iterations(c, 1, null_mut()); });
+                crawlsched_probe_planner_set_control(p, c, null_mut()); crawlsched_control_free(c);
+                let mut g = [0.0; 3];
+                crawlsched_probe_planner_all_costs(p, 3, g.as_mut_ptr(), 3, e) })),
+        row("limits", "crawlsched_routing_optimize_exhaustive_with_control", "ctl is a handle of another type", INVALID, "not a live control handle",
+            move |e| with_servers(pois as *const _, |s| { let (mut o, mut n, mut c, mut ev) = ([0u32; 4], 0usize, 0.0, 0u64);
+                crawlsched_routing_optimize_exhaustive_with_control(s, 1, 4, model as *const crawlsched_control_t, o.as_mut_ptr(), 4, &mut n, &mut c, &mut ev, e) })),
+        row("limits", "crawlsched_routing_optimize_exhaustive_with_control", "the control's iteration cap (1) is below the sequences", CRAWLSCHED_NOT_CONVERGED, "iteration cap of 1",
+            move |e| with_servers(pois as *const _, |s| { let c = control(|c| { crawlsched_control_set_max_iterations(c, 1, null_mut()); });
+                let (mut o, mut n, mut cost, mut ev) = ([0u32; 4], 0usize, 0.0, 0u64);
+                let st = crawlsched_routing_optimize_exhaustive_with_control(s, 1, 4, c, o.as_mut_ptr(), 4, &mut n, &mut cost, &mut ev, e);
+                crawlsched_control_free(c); st })),
+        row("limits", "crawlsched_routing_optimize_local_with_control", "the control is cancelled", CRAWLSCHED_CANCELLED, "routing local search cancelled",
+            move |e| with_servers(pois as *const _, |s| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); });
+                let (mut o, mut n, mut cost, mut ev) = ([0u32; 4], 0usize, 0.0, 0u64);
+                let st = crawlsched_routing_optimize_local_with_control(s, 1, 4, c, o.as_mut_ptr(), 4, &mut n, &mut cost, &mut ev, e);
+                crawlsched_control_free(c); st })),
+        row("limits", "crawlsched_routing_local_search_multimodular_with_control", "ctl is a handle of another type", INVALID, "not a live control handle",
+            move |e| with_servers(pois as *const _, |s| { let (mut o, mut n, mut c, mut ev) = ([0u32; 4], 0usize, 0.0, 0u64);
+                crawlsched_routing_local_search_multimodular_with_control(s, [0u32, 1].as_ptr(), 2, model as *const crawlsched_control_t, o.as_mut_ptr(), 4, &mut n, &mut c, &mut ev, e) })),
+        row("limits", "crawlsched_routing_simulate_with_control", "the control is cancelled", CRAWLSCHED_CANCELLED, "routing simulation cancelled",
+            move |e| with_servers(pois as *const _, |s| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); });
+                let (mut a, mut b, mut d) = (0.0, 0.0, 0.0);
+                let st = crawlsched_routing_simulate_with_control(s, [0u32, 1].as_ptr(), 2, 10, 1, c, &mut a, &mut b, &mut d, e);
+                crawlsched_control_free(c); st })),
+        row("limits", "crawlsched_robots_solve_unlimited_with_control", "the control's memory limit (1000 bytes) is below the first model", CRAWLSCHED_TOO_LARGE, "state slots",
+            move |e| { let c = control(|c| { crawlsched_control_set_memory_limit(c, 1000, null_mut()); }); let mut r = null_mut();
+                let st = crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, c, &mut r, e); crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_freshness_simulate_cyclic_with_control", "the control is cancelled", CRAWLSCHED_CANCELLED, "freshness simulation cancelled",
+            move |e| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); }); let (mut a, mut b) = (0.0, 0.0);
+                let st = crawlsched_freshness_simulate_cyclic_with_control(model as *const _, [0u32, 1].as_ptr(), 2, 10, 1, c, &mut a, &mut b, e);
+                crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_robots_solve_unlimited_with_control", "ctl is a handle of another type", INVALID, "not a live control handle",
+            move |e| { let mut r = null_mut();
+                crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, model as *const crawlsched_control_t, &mut r, e) }),
         // ---- mdp ----
         row("mdp", "crawlsched_mdp_builder_new", "n_states = 0 (zero size)", INVALID, "",
             move |e| { let mut b = null_mut(); crawlsched_mdp_builder_new(0, &mut b, e) }),
@@ -324,6 +371,37 @@ unsafe fn with_solver(f: impl FnOnce(*const crawlsched_mdp_solver_t, *const craw
         crawlsched_mdp_solver_free(s);
         crawlsched_mdp_free(m);
         crawlsched_mdp_builder_free(b);
+        st
+    }
+}
+
+/// Runs `f` with a 16-candidate planner on `profile`.
+unsafe fn with_planner(
+    profile: *const crawlsched_probe_profile_t,
+    f: impl FnOnce(*const crawlsched_probe_planner_t) -> i32,
+) -> i32 {
+    let mut p = null_mut();
+    // SAFETY: valid pointers; the planner is freed.
+    unsafe {
+        assert_eq!(crawlsched_probe_planner_new(profile, 16, 0.0, &mut p, null_mut()), CRAWLSCHED_OK);
+        let st = f(p);
+        crawlsched_probe_planner_free(p);
+        st
+    }
+}
+
+/// Runs `f` with two exponential servers (rates 1 and 0.4) fed by `pois`.
+unsafe fn with_servers(
+    pois: *const crawlsched_routing_arrivals_t,
+    f: impl FnOnce(*const crawlsched_routing_servers_t) -> i32,
+) -> i32 {
+    let mut s = null_mut();
+    // SAFETY: valid pointers; the servers are freed.
+    unsafe {
+        let st = crawlsched_routing_servers_new(pois, [1.0, 0.4].as_ptr(), null(), 2, CRAWLSCHED_ROUTING_LOSSES, &mut s, null_mut());
+        assert_eq!(st, CRAWLSCHED_OK);
+        let st = f(s);
+        crawlsched_routing_servers_free(s);
         st
     }
 }

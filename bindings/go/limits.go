@@ -194,3 +194,135 @@ func (m *ThresholdModel) OptimizeWithControl(modes []uint32, weights []float64, 
 	}
 	return ThresholdPlan{out, float64(cost), uint64(ev)}, nil
 }
+
+// SetControl attaches c to the planner's later Plan and AllCosts calls
+// (nil detaches), kept across SetProfile and SetConstraints: its memory
+// cap covers the DP tables, its iteration cap the passes over the grid
+// (one per DP layer or Lagrangian multiplier; ErrNotConverged), and
+// cancelling it stops a running plan with ErrCancelled and no result.
+func (x *ProbePlanner) SetControl(c *Control) error {
+	p, err := x.ptr()
+	if err != nil {
+		return err
+	}
+	cp, err := c.optional()
+	if err != nil {
+		return err
+	}
+	var e cerr
+	st := C.crawlsched_probe_planner_set_control(p, cp, &e)
+	runtime.KeepAlive(x)
+	runtime.KeepAlive(c)
+	return check(st, &e)
+}
+
+// OptimizeExhaustiveWithControl is OptimizeExhaustive under a control (nil:
+// none): its iteration cap counts the sequences evaluated (ErrNotConverged
+// when reached), and cancelling it gives ErrCancelled; no plan either way.
+func (s *Servers) OptimizeExhaustiveWithControl(minPeriod, maxPeriod uint64, c *Control) (RoutingPlan, error) {
+	p, err := s.ptr()
+	if err != nil {
+		return RoutingPlan{}, err
+	}
+	cp, err := c.optional()
+	if err != nil {
+		return RoutingPlan{}, err
+	}
+	defer runtime.KeepAlive(c)
+	return s.optimize(guessPeriod(maxPeriod), func(o *C.uint32_t, n0 C.size_t, n *C.size_t, cost *C.double, ev *C.uint64_t, e *cerr) C.crawlsched_status_t {
+		return C.crawlsched_routing_optimize_exhaustive_with_control(p, C.uint64_t(minPeriod), C.uint64_t(maxPeriod), cp, o, n0, n, cost, ev, e)
+	})
+}
+
+// OptimizeLocalWithControl is OptimizeLocal under a control (nil: none):
+// its iteration cap counts neighbourhood scans of all periods together.
+func (s *Servers) OptimizeLocalWithControl(minPeriod, maxPeriod uint64, c *Control) (RoutingPlan, error) {
+	p, err := s.ptr()
+	if err != nil {
+		return RoutingPlan{}, err
+	}
+	cp, err := c.optional()
+	if err != nil {
+		return RoutingPlan{}, err
+	}
+	defer runtime.KeepAlive(c)
+	return s.optimize(guessPeriod(maxPeriod), func(o *C.uint32_t, n0 C.size_t, n *C.size_t, cost *C.double, ev *C.uint64_t, e *cerr) C.crawlsched_status_t {
+		return C.crawlsched_routing_optimize_local_with_control(p, C.uint64_t(minPeriod), C.uint64_t(maxPeriod), cp, o, n0, n, cost, ev, e)
+	})
+}
+
+// LocalSearchMultimodularWithControl is LocalSearchMultimodular under a
+// control (nil: none), as OptimizeLocalWithControl.
+func (s *Servers) LocalSearchMultimodularWithControl(seq []uint32, c *Control) (RoutingPlan, error) {
+	p, err := s.ptr()
+	if err != nil {
+		return RoutingPlan{}, err
+	}
+	cp, err := c.optional()
+	if err != nil {
+		return RoutingPlan{}, err
+	}
+	defer runtime.KeepAlive(c)
+	return s.optimize(len(seq), func(o *C.uint32_t, n0 C.size_t, n *C.size_t, cost *C.double, ev *C.uint64_t, e *cerr) C.crawlsched_status_t {
+		return C.crawlsched_routing_local_search_multimodular_with_control(p, u32p(seq), sz(len(seq)), cp, o, n0, n, cost, ev, e)
+	})
+}
+
+// SimulateWithControl is Simulate under a control (nil: none): cancelling
+// it stops the run with ErrCancelled and no estimate.
+func (s *Servers) SimulateWithControl(seq []uint32, periods, seed uint64, c *Control) (RoutingSimulation, error) {
+	p, err := s.ptr()
+	if err != nil {
+		return RoutingSimulation{}, err
+	}
+	cp, err := c.optional()
+	if err != nil {
+		return RoutingSimulation{}, err
+	}
+	var e cerr
+	var a, b, d C.double
+	st := C.crawlsched_routing_simulate_with_control(p, u32p(seq), sz(len(seq)), C.uint64_t(periods), C.uint64_t(seed), cp, &a, &b, &d, &e)
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(c)
+	if err := check(st, &e); err != nil {
+		return RoutingSimulation{}, err
+	}
+	return RoutingSimulation{float64(a), float64(b), float64(d)}, nil
+}
+
+// SolveRobotsUnlimitedWithControl is SolveRobotsUnlimited under a control
+// (nil: none): each N of the doubling search is solved as by
+// SolveRobotsWithControl; an interrupted search returns no solution.
+func SolveRobotsUnlimitedWithControl(k uint64, lambda, mu, gamma float64, c *Control) (*Robots, error) {
+	cp, err := c.optional()
+	if err != nil {
+		return nil, err
+	}
+	var e cerr
+	var p *C.crawlsched_robots_t
+	st := C.crawlsched_robots_solve_unlimited_with_control(C.uint64_t(k), C.double(lambda), C.double(mu), C.double(gamma), cp, &p, &e)
+	runtime.KeepAlive(c)
+	return wrapRobots(p, check(st, &e))
+}
+
+// SimulateCyclicWithControl is SimulateCyclic under a control (nil: none):
+// cancelling it stops the run with ErrCancelled and no estimate.
+func (m *FreshnessModel) SimulateCyclicWithControl(seq []uint32, cycles, seed uint64, c *Control) (cost, stdErr float64, err error) {
+	p, err := m.ptr()
+	if err != nil {
+		return 0, 0, err
+	}
+	cp, err := c.optional()
+	if err != nil {
+		return 0, 0, err
+	}
+	var a, s C.double
+	var e cerr
+	st := C.crawlsched_freshness_simulate_cyclic_with_control(p, u32p(seq), sz(len(seq)), C.uint64_t(cycles), C.uint64_t(seed), cp, &a, &s, &e)
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
+	if err := check(st, &e); err != nil {
+		return 0, 0, err
+	}
+	return float64(a), float64(s), nil
+}

@@ -173,3 +173,128 @@ func TestClosedControlIsRefused(t *testing.T) {
 	defer s.Close()
 	wantErr(t, "SetControl", s.SetControl(c), ErrNullArgument)
 }
+
+// Probe planner, routing searches and simulation, and the unlimited robots
+// search under a control: identical results without limits, caps give
+// ErrNotConverged, a goroutine's cancel stops a long reference DP.
+func TestControlOnPlannerRoutingAndUnlimitedRobots(t *testing.T) {
+	c, err := NewControl()
+	ok(t, err)
+	defer c.Close()
+
+	db, err := DBWorldProfile(3, 28)
+	ok(t, err)
+	defer db.Close()
+	pl, err := NewProbePlanner(db, 672, 0)
+	ok(t, err)
+	defer pl.Close()
+	_, want, err := pl.Plan(28, ProbeHull)
+	ok(t, err)
+	ok(t, pl.SetControl(c))
+	_, got, err := pl.Plan(28, ProbeHull)
+	ok(t, err)
+	if got != want || got < 80.5914 || got > 80.5916 {
+		t.Errorf("plan with control %v, without %v (paper notes: 80.5915)", got, want)
+	}
+	ok(t, c.SetMaxIterations(27))
+	_, _, err = pl.Plan(28, ProbeHull)
+	wantErr(t, "Plan", err, ErrNotConverged)
+	ok(t, c.SetMaxIterations(0))
+	long, err := NewProbePlanner(db, 20000, 0)
+	ok(t, err)
+	defer long.Close()
+	ok(t, long.SetControl(c))
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		_ = c.Cancel()
+	}()
+	_, _, err = long.Plan(100, ProbeReference)
+	wantErr(t, "Plan (reference, cancelled)", err, ErrCancelled)
+	ok(t, c.Reset())
+
+	a, err := NewPoissonArrivals(1)
+	ok(t, err)
+	defer a.Close()
+	s, err := NewServers(a, []float64{1, 0.7, 0.4}, nil, RoutingLosses)
+	ok(t, err)
+	defer s.Close()
+	ex, err := s.OptimizeExhaustive(1, 8)
+	ok(t, err)
+	ex2, err := s.OptimizeExhaustiveWithControl(1, 8, c)
+	ok(t, err)
+	if ex2.Cost != ex.Cost || ex2.Evaluations != ex.Evaluations {
+		t.Errorf("exhaustive with control %+v, without %+v", ex2, ex)
+	}
+	ok(t, c.SetMaxIterations(ex.Evaluations-1))
+	_, err = s.OptimizeExhaustiveWithControl(1, 8, c)
+	wantErr(t, "OptimizeExhaustiveWithControl", err, ErrNotConverged)
+	ok(t, c.SetMaxIterations(0))
+	loc, err := s.OptimizeLocal(1, 8)
+	ok(t, err)
+	loc2, err := s.OptimizeLocalWithControl(1, 8, nil)
+	ok(t, err)
+	if loc2.Cost != loc.Cost {
+		t.Errorf("local with control %+v, without %+v", loc2, loc)
+	}
+	sim, err := s.Simulate(ex.Period, 1000, 5)
+	ok(t, err)
+	sim2, err := s.SimulateWithControl(ex.Period, 1000, 5, c)
+	ok(t, err)
+	if sim != sim2 {
+		t.Errorf("simulation with control %+v, without %+v", sim2, sim)
+	}
+	two, err := NewServers(a, []float64{1, 0.4}, nil, RoutingLosses)
+	ok(t, err)
+	defer two.Close()
+	mm, err := two.LocalSearchMultimodularWithControl([]uint32{0, 0, 0, 0, 0, 1}, c)
+	ok(t, err)
+	mm0, err := two.LocalSearchMultimodular([]uint32{0, 0, 0, 0, 0, 1})
+	ok(t, err)
+	if mm.Cost != mm0.Cost {
+		t.Errorf("multimodular with control %+v, without %+v", mm, mm0)
+	}
+
+	r, err := SolveRobotsUnlimitedWithControl(5, 0.1, 1, 0.4, c)
+	ok(t, err)
+	cost, _, _, err := r.Cost()
+	ok(t, err)
+	r.Close()
+	if cost < 0.11097-1e-4 || cost > 0.11097+1e-4 {
+		t.Errorf("unlimited C_d = %v, Table 2: 0.11097", cost)
+	}
+	ok(t, c.Cancel())
+	_, err = SolveRobotsUnlimitedWithControl(5, 0.1, 1, 0.4, c)
+	wantErr(t, "SolveRobotsUnlimitedWithControl", err, ErrCancelled)
+	_, err = s.OptimizeLocalWithControl(1, 8, c)
+	wantErr(t, "OptimizeLocalWithControl", err, ErrCancelled)
+	_, err = s.SimulateWithControl(ex.Period, 1000, 5, c)
+	wantErr(t, "SimulateWithControl", err, ErrCancelled)
+}
+
+// A freshness simulation of 10^10 cycles is cancelled from a goroutine; a
+// short one gives the same estimate with and without a control.
+func TestControlCancelsAFreshnessSimulation(t *testing.T) {
+	c, err := NewControl()
+	ok(t, err)
+	defer c.Close()
+	d, err := NewExponential(2)
+	ok(t, err)
+	defer d.Close()
+	m, err := NewFreshnessModel(d, []float64{0.05, 0.2, 0.4}, nil)
+	ok(t, err)
+	defer m.Close()
+	seq := []uint32{2, 1, 2, 0, 2, 1}
+	c1, s1, err := m.SimulateCyclic(seq, 100, 7)
+	ok(t, err)
+	c2, s2, err := m.SimulateCyclicWithControl(seq, 100, 7, c)
+	ok(t, err)
+	if c1 != c2 || s1 != s2 {
+		t.Errorf("with control (%v, %v), without (%v, %v)", c2, s2, c1, s1)
+	}
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		_ = c.Cancel()
+	}()
+	_, _, err = m.SimulateCyclicWithControl(seq, 10_000_000_000, 7, c)
+	wantErr(t, "SimulateCyclicWithControl", err, ErrCancelled)
+}

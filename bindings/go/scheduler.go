@@ -204,3 +204,39 @@ func (s *Scheduler) Frequency(id uint64) (float64, error) {
 	}
 	return float64(out), nil
 }
+
+// Frequencies is every page's target share of all crawls, keyed by page
+// id: one O(N) computation for all pages, where N calls of Frequency after
+// rates changed cost O(N) each.
+func (s *Scheduler) Frequencies() (map[uint64]float64, error) {
+	p, err := s.ptr()
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.Len()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		ids := make([]uint64, n)
+		freqs := make([]float64, n)
+		var got C.size_t
+		var e cerr
+		st := C.crawlsched_scheduler_frequencies(p, u64p(ids), f64p(freqs), sz(n), &got, &e)
+		runtime.KeepAlive(s)
+		runtime.KeepAlive(ids)
+		runtime.KeepAlive(freqs)
+		if st == C.CRAWLSCHED_BUFFER_TOO_SMALL && int(got) > n {
+			n = int(got) // pages were added meanwhile
+			continue
+		}
+		if err := check(st, &e); err != nil {
+			return nil, err
+		}
+		out := make(map[uint64]float64, int(got))
+		for i := 0; i < int(got); i++ {
+			out[ids[i]] = freqs[i]
+		}
+		return out, nil
+	}
+}

@@ -40,6 +40,13 @@ func TestScheduler(t *testing.T) {
 			near(t, "frequency", must[float64](t)(s.Frequency(uint64(i+1))), r, 1e-9)
 			near(t, "change rate", must[float64](t)(s.ChangeRate(uint64(i+1))), r, 1e-12)
 		}
+		all := must[map[uint64]float64](t)(s.Frequencies())
+		if len(all) != len(rates) {
+			t.Fatalf("Frequencies: %d pages", len(all))
+		}
+		for i, r := range rates {
+			near(t, "frequencies", all[uint64(i+1)], r, 1e-9)
+		}
 		count := map[uint64]int{}
 		const n = 10000
 		for k := 0; k < n/2; k++ {

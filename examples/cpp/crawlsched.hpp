@@ -444,6 +444,18 @@ public:
         detail::call(crawlsched_scheduler_frequency, get(), id, &out);
         return out;
     }
+    /// Every page's target share, as (id, share) sorted by id: one O(N)
+    /// computation, where N frequency() calls after rate changes are O(N) each.
+    std::vector<std::pair<std::uint64_t, double>> frequencies() const {
+        std::vector<double> shares;
+        std::vector<std::uint64_t> ids = detail::fill<std::uint64_t>(size(), [&](std::uint64_t *out, std::size_t cap, std::size_t *len, crawlsched_error_t *e) {
+            shares.resize(cap);
+            return crawlsched_scheduler_frequencies(get(), out, shares.empty() ? nullptr : shares.data(), cap, len, e);
+        });
+        std::vector<std::pair<std::uint64_t, double>> out(ids.size());
+        for (std::size_t i = 0; i < ids.size(); i++) out[i] = {ids[i], shares[i]};
+        return out;
+    }
 
 private:
     static crawlsched_scheduler_t *create(const distribution &access, scheduler_mode mode) {

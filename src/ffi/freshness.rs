@@ -9,7 +9,9 @@
 
 use super::common::*;
 use super::dist::crawlsched_dist_t;
+use super::limits::{control_in, crawlsched_control_t};
 use crate::freshness::{Model, cyclic, frequencies, randomized, simulate};
+use crate::limits::Control;
 
 /// N pages (change rates, cost weights) and the access-time distribution.
 /// Immutable: one handle may be used from any number of threads at once.
@@ -408,17 +410,55 @@ pub unsafe extern "C" fn crawlsched_freshness_simulate_cyclic(
     out_std_error: *mut f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let m = unsafe { handle(model, "model")? };
-        let out_cost = Out::new(out_cost, "out_cost")?;
-        let out_se = Out::new(out_std_error, "out_std_error")?;
-        let s = unsafe { slice_in(seq, len, "seq")? };
-        let r = simulate::simulate_cyclic(&m.inner, &page_indices(s), cycles, seed)?;
-        let (c, se) = (finite("cost", r.cost)?, finite("std_error", r.std_error)?);
-        out_cost.write(c);
-        out_se.write(se);
-        Ok(())
+    guard(err, || unsafe {
+        simulate_cyclic_impl(model, seq, len, cycles, seed, &Control::default(), out_cost, out_std_error)
     })
+}
+
+/// As crawlsched_freshness_simulate_cyclic() under a control (NULL: none):
+/// cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+/// 65,536 accesses, with no output written. Its iteration cap does not
+/// apply (cycles already bounds the run).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_freshness_simulate_cyclic_with_control(
+    model: *const crawlsched_freshness_model_t,
+    seq: *const u32,
+    len: usize,
+    cycles: u64,
+    seed: u64,
+    ctl: *const crawlsched_control_t,
+    out_cost: *mut f64,
+    out_std_error: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || unsafe {
+        let c = control_in(ctl)?;
+        simulate_cyclic_impl(model, seq, len, cycles, seed, &c, out_cost, out_std_error)
+    })
+}
+
+/// # Safety
+/// Pointers as documented on the exports.
+#[allow(clippy::too_many_arguments)]
+unsafe fn simulate_cyclic_impl(
+    model: *const crawlsched_freshness_model_t,
+    seq: *const u32,
+    len: usize,
+    cycles: u64,
+    seed: u64,
+    control: &Control,
+    out_cost: *mut f64,
+    out_std_error: *mut f64,
+) -> FfiResult<()> {
+    let m = unsafe { handle(model, "model")? };
+    let out_cost = Out::new(out_cost, "out_cost")?;
+    let out_se = Out::new(out_std_error, "out_std_error")?;
+    let s = unsafe { slice_in(seq, len, "seq")? };
+    let r = simulate::simulate_cyclic_with(&m.inner, &page_indices(s), cycles, seed, control)?;
+    let (c, se) = (finite("cost", r.cost)?, finite("std_error", r.std_error)?);
+    out_cost.write(c);
+    out_se.write(se);
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------
@@ -664,6 +704,45 @@ pub unsafe extern "C" fn crawlsched_scheduler_next(
     guard(err, || {
         let out = Out::new(out_id, "out_id")?;
         out.write(unsafe { scheduler(s)? }.next()?);
+        Ok(())
+    })
+}
+
+/// Every page's target share of all crawls (as crawlsched_scheduler_frequency
+/// gives one page's), with the page ids, sorted by id: out_ids[i] has
+/// share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
+/// the number of pages (variable size: see docs/c-api.md). One O(N)
+/// computation for all pages, where N calls of crawlsched_scheduler_frequency
+/// after rates changed cost O(N) each.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
+    s: *const crawlsched_scheduler_t,
+    out_ids: *mut u64,
+    out_freqs: *mut f64,
+    out_cap: usize,
+    out_len: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let len = Out::new(out_len, "out_len")?;
+        let ids = unsafe { slice_out(out_ids, out_cap, "out_ids")? };
+        let freqs = unsafe { slice_out(out_freqs, out_cap, "out_freqs")? };
+        let all = unsafe { scheduler(s)? }.frequencies()?;
+        if all.len() > out_cap {
+            len.write(all.len());
+            return Err(FfiError::new(
+                CRAWLSCHED_BUFFER_TOO_SMALL,
+                format!("output buffers hold {out_cap} elements, {} needed", all.len()),
+            ));
+        }
+        for &(_, f) in &all {
+            finite("frequency", f)?; // checked before writing anything
+        }
+        for (k, &(id, f)) in all.iter().enumerate() {
+            ids[k] = id;
+            freqs[k] = f;
+        }
+        len.write(all.len());
         Ok(())
     })
 }

@@ -8,6 +8,7 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
+use super::limits::{control_in, crawlsched_control_t};
 use crate::probe::baselines::{self, Policy};
 use crate::probe::improve::{ImproverParams, improve};
 use crate::probe::planner::Planner;
@@ -421,6 +422,30 @@ pub unsafe extern "C" fn crawlsched_probe_planner_set_constraints(
         let e = unsafe { slice_in(ends, len, "ends")? };
         let w = if len == 0 { None } else { Some(s.iter().copied().zip(e.iter().copied()).collect()) };
         pl.set_constraints(delta, w)?;
+        Ok(())
+    })
+}
+
+/// Attaches a control (NULL detaches it) to every later
+/// crawlsched_probe_planner_plan() and _all_costs() call of this planner,
+/// kept across _set_profile() and _set_constraints(). Its memory cap
+/// (else the process-wide default) is checked against the DP tables, and
+/// the grid those two rebuild, before allocating (CRAWLSCHED_TOO_LARGE);
+/// its iteration cap
+/// bounds the passes over the grid, one per DP layer or Lagrangian
+/// multiplier (CRAWLSCHED_NOT_CONVERGED when reached); cancelling it from
+/// another thread makes a running plan return CRAWLSCHED_CANCELLED within
+/// one DP row or 65,536 grid points. An interrupted plan writes no output.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_probe_planner_set_control(
+    planner: *const crawlsched_probe_planner_t,
+    ctl: *const crawlsched_control_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let mut pl = unsafe { self::planner(planner)? };
+        let control = unsafe { control_in(ctl)? };
+        pl.set_control(control);
         Ok(())
     })
 }

@@ -9,7 +9,8 @@ use super::common::*;
 use super::limits::{crawlsched_control_t, control_in};
 use crate::mdp::Options;
 use crate::robots::{
-    DynamicSolution, Params, Policy, evaluate, optimal_static, solve, solve_unlimited, solve_with, static_cost,
+    DynamicSolution, Params, Policy, evaluate, optimal_static, solve, solve_unlimited, solve_unlimited_with,
+    solve_with, static_cost,
 };
 
 /// The optimal dynamic policy of one model and its measures. Immutable:
@@ -93,6 +94,33 @@ pub unsafe extern "C" fn crawlsched_robots_solve_unlimited(
     guard(err, || {
         let out = Out::new(out, "out")?;
         let sol = solve_unlimited(lambda, mu, gamma, size(k, "k")?)?;
+        new_handle(crawlsched_robots_t { magic: <crawlsched_robots_t as Handle>::MAGIC, inner: sol }, out);
+        Ok(())
+    })
+}
+
+/// As crawlsched_robots_solve_unlimited() under a control (NULL: none):
+/// every N of the doubling search is solved as by
+/// crawlsched_robots_solve_with_control(), so the memory cap refuses the
+/// first N whose model would not fit (CRAWLSCHED_TOO_LARGE, before it is
+/// built), the iteration cap bounds each solve's policy-iteration steps
+/// (CRAWLSCHED_NOT_CONVERGED) and cancelling returns CRAWLSCHED_CANCELLED
+/// within one policy evaluation. An interrupted search returns no
+/// solution (*out is left alone).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_robots_solve_unlimited_with_control(
+    k: u64,
+    lambda: f64,
+    mu: f64,
+    gamma: f64,
+    ctl: *const crawlsched_control_t,
+    out: *mut *mut crawlsched_robots_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let control = unsafe { control_in(ctl)? };
+        let sol = solve_unlimited_with(lambda, mu, gamma, size(k, "k")?, &Options { control, ..Options::default() })?;
         new_handle(crawlsched_robots_t { magic: <crawlsched_robots_t as Handle>::MAGIC, inner: sol }, out);
         Ok(())
     })

@@ -9,6 +9,8 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
+use super::limits::{control_in, crawlsched_control_t};
+use crate::limits::Control;
 use crate::routing::search::{self, Neighbourhood};
 use crate::routing::{ArrivalProcess, Objective, Router, RoutingSystem, cost, simulate, two_server};
 
@@ -287,6 +289,7 @@ unsafe fn optimize(
     min_period: u64,
     max_period: u64,
     method: Method,
+    control: &Control,
     out: *mut u32,
     out_cap: usize,
     out_len: *mut usize,
@@ -299,8 +302,8 @@ unsafe fn optimize(
     let oe = Out::new(out_evaluations, "out_evaluations")?;
     let (lo, hi) = (usize_from(min_period, "min_period")?, usize_from(max_period, "max_period")?);
     let r = match method {
-        Method::Exhaustive => search::exhaustive(&s.inner, lo, hi)?,
-        Method::Local => search::optimize_local(&s.inner, lo, hi)?,
+        Method::Exhaustive => search::exhaustive_with(&s.inner, lo, hi, control)?,
+        Method::Local => search::optimize_local_with(&s.inner, lo, hi, control)?,
     };
     let c = finite("cost", r.evaluation.per_packet)?;
     buf.write(&to_u32(&r.period)?)?;
@@ -328,7 +331,34 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
-        optimize(s, min_period, max_period, Method::Exhaustive, out, out_cap, out_len, out_cost, out_evaluations)
+        let c = Control::default();
+        optimize(s, min_period, max_period, Method::Exhaustive, &c, out, out_cap, out_len, out_cost, out_evaluations)
+    })
+}
+
+/// As crawlsched_routing_optimize_exhaustive() under a control (NULL:
+/// none): its memory cap (else the process-wide default) applies to the
+/// cost table, its iteration cap to the sequences evaluated
+/// (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
+/// nothing, so nothing is written), and cancelling it from another thread
+/// returns CRAWLSCHED_CANCELLED within 65,536 sequences. An interrupted
+/// search writes no output.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive_with_control(
+    s: *const crawlsched_routing_servers_t,
+    min_period: u64,
+    max_period: u64,
+    ctl: *const crawlsched_control_t,
+    out: *mut u32,
+    out_cap: usize,
+    out_len: *mut usize,
+    out_cost: *mut f64,
+    out_evaluations: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || unsafe {
+        let c = control_in(ctl)?;
+        optimize(s, min_period, max_period, Method::Exhaustive, &c, out, out_cap, out_len, out_cost, out_evaluations)
     })
 }
 
@@ -351,7 +381,35 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_local(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
-        optimize(s, min_period, max_period, Method::Local, out, out_cap, out_len, out_cost, out_evaluations)
+        let c = Control::default();
+        optimize(s, min_period, max_period, Method::Local, &c, out, out_cap, out_len, out_cost, out_evaluations)
+    })
+}
+
+/// As crawlsched_routing_optimize_local() under a control (NULL: none):
+/// its memory cap applies to the cost table and the search tables, its
+/// iteration cap to the neighbourhood scans (one per move, plus the final
+/// one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
+/// the period is then not known to be a local optimum, so nothing is
+/// written), and cancelling it returns
+/// CRAWLSCHED_CANCELLED within one position's neighbours. An interrupted
+/// search writes no output.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_optimize_local_with_control(
+    s: *const crawlsched_routing_servers_t,
+    min_period: u64,
+    max_period: u64,
+    ctl: *const crawlsched_control_t,
+    out: *mut u32,
+    out_cap: usize,
+    out_len: *mut usize,
+    out_cost: *mut f64,
+    out_evaluations: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || unsafe {
+        let c = control_in(ctl)?;
+        optimize(s, min_period, max_period, Method::Local, &c, out, out_cap, out_len, out_cost, out_evaluations)
     })
 }
 
@@ -371,7 +429,51 @@ pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular(
     out_evaluations: *mut u64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
+    guard(err, || unsafe {
+        multimodular(s, seq, len, &Control::default(), out, out_cap, out_len, out_cost, out_evaluations)
+    })
+}
+
+/// As crawlsched_routing_local_search_multimodular() under a control
+/// (NULL: none): its iteration cap bounds the neighbourhood scans (one per
+/// move, plus the final one; CRAWLSCHED_NOT_CONVERGED when reached), and
+/// cancelling it returns
+/// CRAWLSCHED_CANCELLED within 65,536 neighbours. An interrupted search
+/// writes no output.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular_with_control(
+    s: *const crawlsched_routing_servers_t,
+    seq: *const u32,
+    len: usize,
+    ctl: *const crawlsched_control_t,
+    out: *mut u32,
+    out_cap: usize,
+    out_len: *mut usize,
+    out_cost: *mut f64,
+    out_evaluations: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || unsafe {
+        let c = control_in(ctl)?;
+        multimodular(s, seq, len, &c, out, out_cap, out_len, out_cost, out_evaluations)
+    })
+}
+
+/// # Safety
+/// Pointers as documented on the exports.
+#[allow(clippy::too_many_arguments)]
+unsafe fn multimodular(
+    s: *const crawlsched_routing_servers_t,
+    seq: *const u32,
+    len: usize,
+    control: &Control,
+    out: *mut u32,
+    out_cap: usize,
+    out_len: *mut usize,
+    out_cost: *mut f64,
+    out_evaluations: *mut u64,
+) -> FfiResult<()> {
+    {
         let s = unsafe { handle(s, "servers")? };
         let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
         let oc = Out::new(out_cost, "out_cost")?;
@@ -388,13 +490,13 @@ pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular(
             ));
         }
         let table = s.inner.table(len)?;
-        let r = search::local_search(&s.inner, &table, &start, Neighbourhood::Multimodular)?;
+        let r = search::local_search_with(&s.inner, &table, &start, Neighbourhood::Multimodular, control)?;
         let c = finite("cost", r.evaluation.per_packet)?;
         buf.write(&to_u32(&r.period)?)?;
         oc.write(c);
         oe.write(r.evaluations);
         Ok(())
-    })
+    }
 }
 
 /// The balanced (billiard) sequence with counts[m] visits of server m
@@ -434,19 +536,60 @@ pub unsafe extern "C" fn crawlsched_routing_simulate(
     out_per_unit_time: *mut f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let s = unsafe { handle(s, "servers")? };
-        let o1 = Out::new(out_per_packet, "out_per_packet")?;
-        let o2 = Out::new(out_std_error, "out_std_error")?;
-        let o3 = Out::new(out_per_unit_time, "out_per_unit_time")?;
-        let seq = unsafe { slice_in(seq, len, "seq")? };
-        let r = simulate::simulate(&s.inner, &indices(seq), periods, seed)?;
-        let v = (finite("cost", r.per_packet)?, finite("std_error", r.std_error)?, finite("cost", r.per_unit_time)?);
-        o1.write(v.0);
-        o2.write(v.1);
-        o3.write(v.2);
-        Ok(())
+    guard(err, || unsafe {
+        let c = Control::default();
+        simulate_impl(s, seq, len, periods, seed, &c, out_per_packet, out_std_error, out_per_unit_time)
     })
+}
+
+/// As crawlsched_routing_simulate() under a control (NULL: none):
+/// cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+/// 65,536 packets, with no output written. Its iteration cap does not
+/// apply (periods already bounds the run).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_routing_simulate_with_control(
+    s: *const crawlsched_routing_servers_t,
+    seq: *const u32,
+    len: usize,
+    periods: u64,
+    seed: u64,
+    ctl: *const crawlsched_control_t,
+    out_per_packet: *mut f64,
+    out_std_error: *mut f64,
+    out_per_unit_time: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || unsafe {
+        let c = control_in(ctl)?;
+        simulate_impl(s, seq, len, periods, seed, &c, out_per_packet, out_std_error, out_per_unit_time)
+    })
+}
+
+/// # Safety
+/// Pointers as documented on the exports.
+#[allow(clippy::too_many_arguments)]
+unsafe fn simulate_impl(
+    s: *const crawlsched_routing_servers_t,
+    seq: *const u32,
+    len: usize,
+    periods: u64,
+    seed: u64,
+    control: &Control,
+    out_per_packet: *mut f64,
+    out_std_error: *mut f64,
+    out_per_unit_time: *mut f64,
+) -> FfiResult<()> {
+    let s = unsafe { handle(s, "servers")? };
+    let o1 = Out::new(out_per_packet, "out_per_packet")?;
+    let o2 = Out::new(out_std_error, "out_std_error")?;
+    let o3 = Out::new(out_per_unit_time, "out_per_unit_time")?;
+    let seq = unsafe { slice_in(seq, len, "seq")? };
+    let r = simulate::simulate_with(&s.inner, &indices(seq), periods, seed, control)?;
+    let v = (finite("cost", r.per_packet)?, finite("std_error", r.std_error)?, finite("cost", r.per_unit_time)?);
+    o1.write(v.0);
+    o2.write(v.1);
+    o3.write(v.2);
+    Ok(())
 }
 
 /// g(n, mu2) of paper §5 (Figure 1; lambda = mu1 = 1): the cost per packet

@@ -343,6 +343,25 @@ impl Scheduler {
             .ok_or_else(|| not_found(id))
     }
 
+    /// Every page's target access frequency, as (id, frequency) sorted by
+    /// id: what [`frequency`](Self::frequency) gives page by page, but with
+    /// one O(N) recomputation in all when the cached frequencies are out of
+    /// date (instead of one per page).
+    pub fn frequencies(&self) -> Result<Vec<(u64, f64)>> {
+        let mut all: Vec<(u64, f64)> = if !self.structure_changed && self.pending_estimates == 0 {
+            self.slots.iter().flatten().map(|p| (p.id, p.freq)).collect()
+        } else {
+            let (slots, f) = self.optimal()?;
+            slots
+                .iter()
+                .zip(f)
+                .map(|(&s, f)| (self.slots[s as usize].as_ref().expect("a live slot").id, f))
+                .collect()
+        };
+        all.sort_unstable_by_key(|e| e.0);
+        Ok(all)
+    }
+
     /// The id of the next page to crawl.
     ///
     /// (Not `Iterator::next`: it can fail, and an empty scheduler is an

@@ -15,6 +15,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::Model;
 use crate::dist::exp_sample;
 use crate::error::{Error, Result};
+use crate::limits::Control;
 
 /// Largest number of simulated accesses (warm-up included) accepted; beyond
 /// it a run would take hours, so it is refused as [`Error::TooLarge`].
@@ -84,6 +85,20 @@ pub fn simulate_cyclic(
     cycles: u64,
     seed: u64,
 ) -> Result<SimulationResult> {
+    simulate_cyclic_with(model, seq, cycles, seed, &Control::default())
+}
+
+/// [`simulate_cyclic`] under a control: a run of up to [`MAX_ACCESSES`]
+/// accesses takes hours, so a cancel is read every 2^16 accesses
+/// (`Cancelled`, no estimate). The iteration cap does not apply (the
+/// caller chooses `cycles`); the memory is O(N).
+pub fn simulate_cyclic_with(
+    model: &Model,
+    seq: &[usize],
+    cycles: u64,
+    seed: u64,
+    control: &Control,
+) -> Result<SimulationResult> {
     let n = model.len();
     if seq.is_empty() {
         return Err(Error::invalid("the access sequence must not be empty"));
@@ -139,12 +154,17 @@ pub fn simulate_cyclic(
     let mut batch_costs = Vec::with_capacity(batches as usize);
 
     let mut cycle: u64 = 0;
+    let mut accesses: u64 = 0;
     for b in 0..batches {
         // Batch b covers cycles [b·cycles/B, (b+1)·cycles/B): sizes differ by
         // at most one. u128 avoids overflow of the product.
         let end = ((u128::from(b) + 1) * u128::from(cycles) / u128::from(batches)) as u64;
         while cycle < end {
             for &i in seq {
+                if accesses % (1 << 16) == 0 {
+                    control.check("freshness simulation", accesses)?;
+                }
+                accesses += 1;
                 t += access.sample(&mut rng);
                 let c = &mut clocks[i];
                 if c.next_change < t {
@@ -273,6 +293,23 @@ mod tests {
         let c = simulate_cyclic(&model, &SEQ, 100, 8).unwrap();
         assert_eq!(a, b);
         assert_ne!(a.cost, c.cost);
+    }
+
+    #[test]
+    fn control_cancels_from_another_thread_and_changes_nothing_otherwise() {
+        let model = small_model(Distribution::exponential(2.0).unwrap());
+        let control = Control::new();
+        let plain = simulate_cyclic(&model, &SEQ, 100, 7).unwrap();
+        assert_eq!(simulate_cyclic_with(&model, &SEQ, 100, 7, &control).unwrap(), plain);
+        // 10^10 cycles of 9 accesses (hours): only the cancel ends it.
+        let c2 = control.clone();
+        let canceller = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            c2.cancel();
+        });
+        let r = simulate_cyclic_with(&model, &SEQ, 10_000_000_000, 7, &control);
+        canceller.join().unwrap();
+        assert!(matches!(&r, Err(Error::Cancelled(m)) if m.contains("freshness simulation")), "{r:?}");
     }
 
     #[test]

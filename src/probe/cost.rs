@@ -11,7 +11,12 @@ pub const MAX_GRID: usize = 100_000_000;
 /// A grid of N candidates holds t, P, A, Q (32 bytes per point) and the
 /// problem built on it `allowed` and `lo` (9 more): checked before allocating.
 fn check_grid_memory(n_grid: usize) -> Result<()> {
-    crate::limits::check_memory(
+    check_grid_memory_with(n_grid, &crate::limits::Control::default())
+}
+
+/// [`check_grid_memory`] against a control's cap (else the default).
+pub(crate) fn check_grid_memory_with(n_grid: usize, control: &crate::limits::Control) -> Result<()> {
+    control.check_memory(
         crate::limits::bytes(n_grid as u128 + 1, 41),
         &format!("a candidate grid of {n_grid} points"),
     )

@@ -29,6 +29,7 @@
 
 use super::cost::CostTable;
 use crate::error::{Error, Result};
+use crate::limits::Control;
 use crate::validate;
 
 /// Largest n·(N + 1) back-pointer table the layered methods allocate.
@@ -68,7 +69,14 @@ pub struct Problem {
     allowed: Vec<bool>,
     /// lo[i]: first j > i with t_j − t_i ≥ δ (N + 1 if none).
     lo: Vec<usize>,
+    /// Memory cap, pass cap and cancel flag for the solves.
+    control: Control,
 }
+
+/// What a control's messages call a probe solve.
+const WHAT: &str = "probe schedule";
+/// Grid targets between two cancel checks inside one O(N) hull pass.
+const CHECK_EVERY: usize = 1 << 16;
 
 const INF: f64 = f64::INFINITY;
 
@@ -114,7 +122,29 @@ impl Problem {
             }
             *slot = j;
         }
-        Ok(Problem { table, delta, allowed, lo })
+        Ok(Problem { table, delta, allowed, lo, control: Control::default() })
+    }
+
+    /// Attaches a control to every later solve: its memory cap replaces
+    /// the process-wide one for the DP tables, its iteration cap bounds the
+    /// passes over the grid (one DP layer, or one multiplier of the
+    /// Lagrangian search; `NotConverged` when reached), and cancelling it
+    /// stops a solve within one row (reference DP) or 2^16 grid targets
+    /// (`Cancelled`). An interrupted solve returns no schedule.
+    pub fn set_control(&mut self, control: Control) {
+        self.control = control;
+    }
+
+    /// The attached control (the default one if none was set).
+    pub fn control(&self) -> &Control {
+        &self.control
+    }
+
+    /// Counts one pass over the grid against the control.
+    fn pass(&self, work: &mut u64) -> Result<()> {
+        self.control.step(WHAT, *work)?;
+        *work += 1;
+        Ok(())
     }
 
     /// The candidate grid.
@@ -162,13 +192,14 @@ impl Problem {
     /// An optimal schedule of exactly `n` probes with `method`.
     pub fn solve(&self, n: usize, method: Method) -> Result<Schedule> {
         self.check_budget(n)?;
+        let mut work = 0;
         match method {
-            Method::Reference => self.reference(n),
-            Method::DivideConquer => self.layered(n, false).map(|(s, _)| s),
-            Method::Hull => self.layered(n, true).map(|(s, _)| s),
-            Method::Lagrangian => match self.lagrangian(n)? {
+            Method::Reference => self.reference(n, &mut work),
+            Method::DivideConquer => self.layered_counted(n, false, &mut work).map(|(s, _)| s),
+            Method::Hull => self.layered_counted(n, true, &mut work).map(|(s, _)| s),
+            Method::Lagrangian => match self.lagrangian(n, &mut work)? {
                 Some(s) => Ok(s),
-                None => self.layered(n, true).map(|(s, _)| s),
+                None => self.layered_counted(n, true, &mut work).map(|(s, _)| s),
             },
         }
     }
@@ -181,7 +212,7 @@ impl Problem {
     fn check_cells(&self, n: usize) -> Result<()> {
         let cells = n.checked_mul(self.table.len() + 1);
         // 4-byte back-pointers plus three layers of N + 1 doubles.
-        crate::limits::check_memory(
+        self.control.check_memory(
             cells.and_then(|c| crate::limits::bytes(c, 4)?.checked_add(crate::limits::bytes(self.table.len() + 1, 24)?)),
             &format!("a {n}-probe schedule over {} candidates", self.table.len()),
         )?;
@@ -196,7 +227,7 @@ impl Problem {
 
     /// The paper's Algorithm 1 (backward recursion (10)–(11), exactly m
     /// further probes) and Algorithm 2; O(nN²).
-    fn reference(&self, n: usize) -> Result<Schedule> {
+    fn reference(&self, n: usize, work: &mut u64) -> Result<Schedule> {
         self.check_cells(n)?;
         let big_n = self.table.len();
         let row_ok = |i: usize| i == 0 || self.allowed[i];
@@ -205,10 +236,13 @@ impl Problem {
         d[big_n] = 0.0;
         let mut next = vec![0u32; n * (big_n + 1)];
         for m in 1..=n {
+            self.pass(work)?;
             let mut e = vec![INF; big_n + 1];
             let rows: Box<dyn Iterator<Item = usize>> =
                 if m == n { Box::new(std::iter::once(0)) } else { Box::new(0..big_n) };
             for i in rows {
+                // A row is O(N): check the flag once per row.
+                self.control.check(WHAT, *work)?;
                 if !row_ok(i) {
                     continue;
                 }
@@ -244,7 +278,13 @@ impl Problem {
     /// Forward layers F_m(j) = min_i F_{m−1}(i) + C̄(t_i, t_j), m = 1..n.
     /// Returns the optimal n-probe schedule and g(m) = F_m(N) for m = 1..n
     /// (∞ where infeasible).
+    #[cfg(test)]
     pub(crate) fn layered(&self, n: usize, hull: bool) -> Result<(Schedule, Vec<f64>)> {
+        self.layered_counted(n, hull, &mut 0)
+    }
+
+    /// [`Problem::layered`], counting its layers in `work`.
+    fn layered_counted(&self, n: usize, hull: bool, work: &mut u64) -> Result<(Schedule, Vec<f64>)> {
         self.check_budget(n)?;
         self.check_cells(n)?;
         let big_n = self.table.len();
@@ -254,11 +294,12 @@ impl Problem {
         let mut parent = vec![u32::MAX; n * (big_n + 1)];
         let mut g = Vec::with_capacity(n);
         for m in 0..n {
+            self.pass(work)?;
             let par = &mut parent[m * (big_n + 1)..(m + 1) * (big_n + 1)];
             if hull {
-                self.hull_layer(&prev, &mut cur, par, None);
+                self.hull_layer(&prev, &mut cur, par, None, *work)?;
             } else {
-                self.dc_layer(&prev, &mut cur, par);
+                self.dc_layer(&prev, &mut cur, par, *work)?;
             }
             g.push(cur[big_n]);
             std::mem::swap(&mut prev, &mut cur);
@@ -278,7 +319,16 @@ impl Problem {
     /// One layer by the convex hull trick. With `penalty = Some(λ)` the
     /// layer feeds on itself (cur = prev): the Lagrangian relaxation
     /// G(j) = λ + min_i G(i) + C̄(t_i, t_j), G(0) = 0.
-    fn hull_layer(&self, prev: &[f64], cur: &mut [f64], parent: &mut [u32], penalty: Option<f64>) {
+    /// `Cancelled` (within 2^16 targets) if the control is cancelled; `work`
+    /// is the pass count for the message.
+    fn hull_layer(
+        &self,
+        prev: &[f64],
+        cur: &mut [f64],
+        parent: &mut [u32],
+        penalty: Option<f64>,
+        work: u64,
+    ) -> Result<()> {
         let big_n = self.table.len();
         let tb = &self.table;
         // Lines (slope −P_i, intercept F(i) + Q_i, i), slopes non-increasing.
@@ -287,6 +337,9 @@ impl Problem {
         let mut src = 0;
         cur[0] = if penalty.is_some() { 0.0 } else { INF };
         for j in 1..=big_n {
+            if j % CHECK_EVERY == 0 {
+                self.control.check(WHAT, work)?;
+            }
             while src < big_n && self.lo[src] <= j {
                 let f = if penalty.is_some() { cur[src] } else { prev[src] };
                 if (src == 0 || self.allowed[src]) && f < INF {
@@ -338,10 +391,11 @@ impl Problem {
             cur[j] = s * x + b + (x * tb.p(j) - tb.q(j)) + penalty.unwrap_or(0.0);
             parent[j] = i;
         }
+        Ok(())
     }
 
     /// One layer by Monge divide and conquer over the targets.
-    fn dc_layer(&self, prev: &[f64], cur: &mut [f64], parent: &mut [u32]) {
+    fn dc_layer(&self, prev: &[f64], cur: &mut [f64], parent: &mut [u32], work: u64) -> Result<()> {
         let big_n = self.table.len();
         let sources: Vec<usize> =
             (0..big_n).filter(|&i| (i == 0 || self.allowed[i]) && prev[i] < INF).collect();
@@ -361,7 +415,7 @@ impl Problem {
         }
         cur[0] = INF;
         if targets.is_empty() {
-            return;
+            return Ok(());
         }
         // Explicit stack instead of recursion: (target range, source range).
         let mut stack = vec![(0usize, targets.len(), 0usize, sources.len())];
@@ -369,6 +423,8 @@ impl Problem {
             if tl >= tr {
                 continue;
             }
+            // Each step scans at least one source: the load is negligible.
+            self.control.check(WHAT, work)?;
             let mid = (tl + tr) / 2;
             let j = targets[mid];
             let hi = sr.min(ends[mid]);
@@ -386,17 +442,21 @@ impl Problem {
             stack.push((tl, mid, sl, arg + 1));
             stack.push((mid + 1, tr, arg, sr));
         }
+        Ok(())
     }
 
     /// Penalized problem: min over schedules of cost + λ·(probes).
-    /// Returns (probe count, schedule indices, cost without penalty).
-    fn penalized(&self, lambda: f64) -> Option<(usize, Vec<usize>, f64)> {
+    /// Returns (probe count, schedule indices, cost without penalty), or
+    /// None when infeasible; one pass counted in `work`.
+    #[allow(clippy::type_complexity)]
+    fn penalized(&self, lambda: f64, work: &mut u64) -> Result<Option<(usize, Vec<usize>, f64)>> {
+        self.pass(work)?;
         let big_n = self.table.len();
         let mut g = vec![INF; big_n + 1];
         let mut parent = vec![u32::MAX; big_n + 1];
-        self.hull_layer(&[], &mut g, &mut parent, Some(lambda));
+        self.hull_layer(&[], &mut g, &mut parent, Some(lambda), *work)?;
         if g[big_n] == INF {
-            return None;
+            return Ok(None);
         }
         let mut idx = Vec::new();
         let mut j = big_n;
@@ -406,7 +466,7 @@ impl Problem {
         }
         idx.reverse();
         let c = self.table.schedule_cost(&idx);
-        Some((idx.len(), idx, c))
+        Ok(Some((idx.len(), idx, c)))
     }
 
     /// A multiplier above which one probe (at T) is the penalized optimum.
@@ -416,8 +476,8 @@ impl Problem {
 
     /// Aliens trick for exactly n probes; None when a tie hides n (the
     /// caller then uses the exact layered method).
-    fn lagrangian(&self, n: usize) -> Result<Option<Schedule>> {
-        let Some((k_hi, idx_hi, c_hi)) = self.penalized(0.0) else {
+    fn lagrangian(&self, n: usize, work: &mut u64) -> Result<Option<Schedule>> {
+        let Some((k_hi, idx_hi, c_hi)) = self.penalized(0.0, work)? else {
             return Err(self.infeasible(n));
         };
         if k_hi == n {
@@ -426,7 +486,7 @@ impl Problem {
         if k_hi < n {
             return Ok(None);
         }
-        let Some((k_lo, idx_lo, c_lo)) = self.penalized(self.big_lambda()) else {
+        let Some((k_lo, idx_lo, c_lo)) = self.penalized(self.big_lambda(), work)? else {
             return Err(self.infeasible(n));
         };
         if k_lo == n {
@@ -438,7 +498,7 @@ impl Problem {
         let (mut a, mut b) = ((k_lo, c_lo), (k_hi, c_hi));
         for _ in 0..200 {
             let lambda = (a.1 - b.1) / (b.0 - a.0) as f64;
-            let Some((k, idx, c)) = self.penalized(lambda) else { return Ok(None) };
+            let Some((k, idx, c)) = self.penalized(lambda, work)? else { return Ok(None) };
             if k == n {
                 return Ok(Some(self.schedule(idx)));
             }
@@ -465,22 +525,24 @@ impl Problem {
         if self.allowed[1..].iter().filter(|&&a| a).count() < max_n {
             return Err(self.infeasible(max_n));
         }
-        let Some((k_top, _, c_top)) = self.penalized(0.0) else {
+        let mut work = 0;
+        let work = &mut work;
+        let Some((k_top, _, c_top)) = self.penalized(0.0, work)? else {
             return Err(self.infeasible(1));
         };
         if self.delta > 0.0 && k_top < max_n {
-            let (_, g) = self.layered(max_n, true)?;
+            let (_, g) = self.layered_counted(max_n, true, work)?;
             if g[max_n - 1] == INF {
                 return Err(self.infeasible(max_n));
             }
             return Ok(g);
         }
-        let Some((k1, _, c1)) = self.penalized(self.big_lambda()) else {
+        let Some((k1, _, c1)) = self.penalized(self.big_lambda(), work)? else {
             return Err(self.infeasible(1));
         };
         if k1 != 1 {
             // A tie at the top multiplier: not expected; stay exact.
-            return Ok(self.layered(max_n, true)?.1);
+            return Ok(self.layered_counted(max_n, true, work)?.1);
         }
         let mut g = vec![f64::NAN; max_n.max(k_top)];
         g[0] = c1;
@@ -492,7 +554,7 @@ impl Problem {
                 continue;
             }
             let lambda = (a.1 - b.1) / (b.0 - a.0) as f64;
-            let found = self.penalized(lambda);
+            let found = self.penalized(lambda, work)?;
             let below = match &found {
                 Some((k, _, c)) if *k > a.0 && *k < b.0 => {
                     let chord = a.1 + lambda * a.0 as f64;

@@ -6,6 +6,7 @@ use super::cost::CostTable;
 use super::optimal::{Problem, Schedule};
 use super::profile::{PiecewiseConstant, Profile};
 use crate::error::Result;
+use crate::limits::Control;
 
 /// Plans probe schedules for one information source.
 #[derive(Debug, Clone)]
@@ -40,6 +41,27 @@ impl Planner {
         self.windows.as_deref()
     }
 
+    /// Attaches a control to every later plan and to the grid rebuilt when
+    /// the profile or constraints change (its memory cap is checked first;
+    /// the control is kept); see [`Problem::set_control`].
+    /// `Control::default()` detaches it.
+    pub fn set_control(&mut self, control: Control) {
+        self.problem.set_control(control);
+    }
+
+    /// The attached control.
+    pub fn control(&self) -> &Control {
+        self.problem.control()
+    }
+
+    /// A problem for the current grid with the planner's control.
+    fn rebuild(&self, profile: &Profile, delta: f64, windows: Option<&[(f64, f64)]>) -> Result<Problem> {
+        super::cost::check_grid_memory_with(self.grid, self.problem.control())?;
+        let mut problem = Problem::new(CostTable::uniform(profile, self.grid)?, delta, windows)?;
+        problem.set_control(self.problem.control().clone());
+        Ok(problem)
+    }
+
     /// The prepared problem (9).
     pub fn problem(&self) -> &Problem {
         &self.problem
@@ -58,7 +80,7 @@ impl Planner {
     /// Replaces the profile (same grid and constraints). On error the
     /// planner is unchanged.
     pub fn set_profile(&mut self, profile: Profile) -> Result<()> {
-        let problem = Problem::new(CostTable::uniform(&profile, self.grid)?, self.delta, self.windows.as_deref())?;
+        let problem = self.rebuild(&profile, self.delta, self.windows.as_deref())?;
         self.profile = profile;
         self.problem = problem;
         Ok(())
@@ -72,7 +94,7 @@ impl Planner {
 
     /// Replaces spacing and windows. On error the planner is unchanged.
     pub fn set_constraints(&mut self, delta: f64, windows: Option<Vec<(f64, f64)>>) -> Result<()> {
-        let problem = Problem::new(CostTable::uniform(&self.profile, self.grid)?, delta, windows.as_deref())?;
+        let problem = self.rebuild(&self.profile, delta, windows.as_deref())?;
         self.delta = delta;
         self.windows = windows;
         self.problem = problem;

@@ -451,3 +451,79 @@ fn planner_replans_and_windows() {
     assert!(pl.plan(201).is_ok(), "failed update leaves the planner unchanged");
 }
 
+
+#[test]
+fn control_caps_cancels_and_leaves_results_unchanged() {
+    use crate::limits::Control;
+    let plain = dbworld_problem();
+    let mut pb = dbworld_problem();
+    let control = Control::new();
+    pb.set_control(control.clone());
+    // Without limits: identical schedules (n = 28: 80.5915, paper notes).
+    for m in ALL {
+        let s = pb.solve(28, m).unwrap();
+        assert_eq!(s, plain.solve(28, m).unwrap(), "{m:?}");
+        assert!((s.cost - 80.5915).abs() < 5e-5);
+    }
+    assert_eq!(pb.all_costs(56).unwrap(), plain.all_costs(56).unwrap());
+    // An iteration is one pass over the grid: the layered methods take
+    // exactly n (one per layer).
+    for m in [Method::Reference, Method::DivideConquer, Method::Hull] {
+        control.set_max_iterations(Some(27));
+        let e = pb.solve(28, m).unwrap_err();
+        assert!(matches!(&e, Error::NotConverged(s) if s.contains("iteration cap of 27")), "{m:?} {e:?}");
+        control.set_max_iterations(Some(28));
+        assert_eq!(pb.solve(28, m).unwrap(), plain.solve(28, m).unwrap(), "{m:?}");
+    }
+    // The Lagrangian search needs at least its two end multipliers.
+    control.set_max_iterations(Some(1));
+    assert!(matches!(pb.solve(28, Method::Lagrangian), Err(Error::NotConverged(_))));
+    assert!(matches!(pb.all_costs(56), Err(Error::NotConverged(_))));
+    control.set_max_iterations(None);
+    control.cancel();
+    for m in ALL {
+        assert!(matches!(pb.solve(28, m), Err(Error::Cancelled(_))), "{m:?}");
+    }
+    assert!(matches!(pb.all_costs(56), Err(Error::Cancelled(_))));
+    control.reset();
+    // Memory: 4-byte back-pointers for n (N + 1) cells plus 24 (N + 1).
+    let need = 28 * 673 * 4 + 673 * 24;
+    control.set_memory_limit(Some(need - 1));
+    let e = pb.solve(28, Method::Hull).unwrap_err();
+    assert!(matches!(&e, Error::TooLarge(s) if s.contains(&format!("{need} bytes"))), "{e:?}");
+    control.set_memory_limit(Some(need));
+    assert!(pb.solve(28, Method::Hull).is_ok());
+}
+
+#[test]
+fn planner_keeps_its_control_and_a_cancel_from_another_thread_stops_the_dp() {
+    use crate::limits::Control;
+    // The reference DP over 20,000 candidates with n = 100 needs ~2e10
+    // interval costs: only the cancel ends it.
+    let p = Profile::dbworld(3.0, 28.0).unwrap();
+    let mut pl = Planner::new(p.clone(), 20_000, 0.0, None).unwrap();
+    let control = Control::new();
+    pl.set_control(control.clone());
+    // Kept across re-planning.
+    pl.set_profile(p).unwrap();
+    pl.set_constraints(0.0, None).unwrap();
+    assert_eq!(pl.control(), &control);
+    // Rebuilding the grid checks its 41 bytes per point against the cap.
+    control.set_memory_limit(Some(20_001 * 41 - 1));
+    let e = pl.set_constraints(0.0, None).unwrap_err();
+    assert!(matches!(&e, Error::TooLarge(m) if m.contains("820041 bytes")), "{e:?}");
+    control.set_memory_limit(None);
+    let c2 = control.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        c2.cancel();
+    });
+    let r = pl.problem().solve(100, Method::Reference);
+    canceller.join().unwrap();
+    assert!(matches!(r, Err(Error::Cancelled(_))), "{r:?}");
+    assert!(matches!(pl.plan(100), Err(Error::Cancelled(_))));
+    control.reset();
+    pl.set_control(Control::default());
+    control.cancel();
+    assert_eq!(pl.plan(4).unwrap().indices.len(), 4);
+}

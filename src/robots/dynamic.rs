@@ -117,6 +117,20 @@ fn performance(m: &RobotsMdp, policy: &[u32]) -> Result<Performance> {
 
 /// Exact measures of a caller's policy for the model `params`.
 pub fn evaluate(params: &Params, policy: &Policy) -> Result<Performance> {
+    evaluate_with(params, policy, &crate::limits::Control::default())
+}
+
+/// [`evaluate`] under a control: its memory cap is checked against the
+/// model and one sparse LU evaluation before anything is built, and a
+/// cancelled control gives `Cancelled` before the model is built and
+/// before it is evaluated (the LU solve itself has no cancel point).
+pub fn evaluate_with(params: &Params, policy: &Policy, control: &crate::limits::Control) -> Result<Performance> {
+    control.check("robots policy evaluation", 0)?;
+    let slots = params.slots()?;
+    control.check_memory(
+        super::model::model_bytes(slots).and_then(|b| b.checked_add(crate::limits::bytes(slots, 300)?)),
+        &format!("the robots MDP of {slots} state slots (N = {}, K = {})", params.n, params.k),
+    )?;
     let m = RobotsMdp::new(*params)?;
     let p = m.params;
     let pol = match policy {
@@ -144,6 +158,7 @@ pub fn evaluate(params: &Params, policy: &Policy) -> Result<Performance> {
             m.policy_from(|q, r, s| t[(r * (p.k + 1) + q) * 2 + s] == 1)?
         }
     };
+    control.check("robots policy evaluation", 0)?;
     performance(&m, &pol)
 }
 
@@ -239,10 +254,20 @@ fn switching_curve(p: &Params, actions: &[u8]) -> (Vec<i64>, Vec<i64>, bool) {
 /// robots could not help, and the switching curve stops activating below
 /// N − 1; the solution is that of the last N.
 pub fn solve_unlimited(lambda: f64, mu: f64, gamma: f64, k: usize) -> Result<DynamicSolution> {
+    solve_unlimited_with(lambda, mu, gamma, k, &Options::default())
+}
+
+/// [`solve_unlimited`] with solver options: each N is solved by
+/// [`solve_with`], so `options.control` checks every model's memory
+/// before it is built (`TooLarge` as N doubles past the cap), caps each
+/// solve's iterations and cancels within one policy evaluation; the
+/// cancel flag is also read between two values of N.
+pub fn solve_unlimited_with(lambda: f64, mu: f64, gamma: f64, k: usize, options: &Options) -> Result<DynamicSolution> {
     let (n_s, _) = optimal_static(lambda, mu, gamma, k)?;
     let mut n = (2 * n_s).max(4);
     loop {
-        let sol = solve(&Params::new(n, k, lambda, mu, gamma)?)?;
+        options.control.check(&format!("the unlimited robots search (N = {n})"), 0)?;
+        let sol = solve_with(&Params::new(n, k, lambda, mu, gamma)?, options)?;
         let curve_top = sol.performance.n_max.unwrap_or(0);
         if sol.performance.n_peak + 1 < n && curve_top + 1 < n {
             return Ok(sol);

@@ -215,3 +215,58 @@ fn control_cancels_and_caps_the_solve() {
     control.set_memory_limit(Some(1953 * 440));
     assert_eq!(solve_with(&p, &o).unwrap().performance, solve(&p).unwrap().performance);
 }
+
+#[test]
+fn control_stops_the_unlimited_search_and_evaluations() {
+    use crate::limits::Control;
+    let (lambda, k, gamma) = (0.1, 5, 0.4);
+    let plain = solve_unlimited(lambda, 1.0, gamma, k).unwrap();
+    let control = Control::new();
+    let o = Options { control: control.clone(), ..Options::default() };
+    // Without limits: the same solution (Table 2: C_d = 0.11097, N_max = 12).
+    let with = solve_unlimited_with(lambda, 1.0, gamma, k, &o).unwrap();
+    assert_eq!(with, plain);
+    assert!((with.performance.cost - 0.11097).abs() < 1e-4);
+    control.cancel();
+    assert!(matches!(solve_unlimited_with(lambda, 1.0, gamma, k, &o), Err(Error::Cancelled(_))));
+    let p = Params::new(8, k, lambda, 1.0, gamma).unwrap();
+    assert!(matches!(evaluate_with(&p, &Policy::Static(4), &control), Err(Error::Cancelled(_))));
+    control.reset();
+    // One policy-iteration step cannot certify the optimum.
+    control.set_max_iterations(Some(1));
+    assert!(matches!(solve_unlimited_with(lambda, 1.0, gamma, k, &o), Err(Error::NotConverged(_))));
+    control.set_max_iterations(None);
+    // The doubling search starts at N = 2 N_s and the memory cap refuses
+    // the first N whose model does not fit: 3 (K+1)(N+1) slots x 440 bytes.
+    let n0 = (2 * optimal_static(lambda, 1.0, gamma, k).unwrap().0).max(4);
+    let slots = 3 * (k + 1) * (n0 + 1);
+    control.set_memory_limit(Some(slots as u64 * 440 - 1));
+    let e = solve_unlimited_with(lambda, 1.0, gamma, k, &o).unwrap_err();
+    assert!(matches!(&e, Error::TooLarge(m) if m.contains(&format!("{slots} state slots"))), "{e:?}");
+    // An evaluation of N = 8 needs 3·6·9 = 162 slots x 440 bytes.
+    control.set_memory_limit(Some(162 * 440 - 1));
+    assert!(matches!(evaluate_with(&p, &Policy::Static(4), &control), Err(Error::TooLarge(_))));
+    control.set_memory_limit(Some(162 * 440));
+    assert_eq!(evaluate_with(&p, &Policy::Static(4), &control).unwrap(), evaluate(&p, &Policy::Static(4)).unwrap());
+}
+
+#[test]
+fn cancel_from_another_thread_stops_the_unlimited_search() {
+    // Value iteration to a tolerance it cannot reach in 10^12 sweeps:
+    // only the cancel can end the search.
+    let control = crate::limits::Control::new();
+    let o = Options {
+        method: Method::ValueIteration,
+        tolerance: 1e-300,
+        max_iterations: 1_000_000_000_000,
+        control: control.clone(),
+        ..Options::default()
+    };
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        control.cancel();
+    });
+    let r = solve_unlimited_with(0.1, 1.0, 0.4, 5, &o);
+    canceller.join().unwrap();
+    assert!(matches!(r, Err(Error::Cancelled(_))), "{r:?}");
+}

@@ -26,6 +26,11 @@
 use super::cost::{Evaluation, evaluate_with, period_total};
 use super::system::{CostTable, MAX_PERIOD, RoutingSystem};
 use crate::error::{Error, Result};
+use crate::limits::{self, Control};
+
+/// Sequences (exhaustive) or neighbours (local search) between two checks
+/// of a control's cancel flag.
+const CHECK_EVERY: u64 = 1 << 16;
 
 /// Largest number of sequences [`exhaustive`] will evaluate.
 pub const MAX_EXHAUSTIVE: f64 = 5e7;
@@ -70,9 +75,32 @@ fn finish(system: &RoutingSystem, table: &CostTable, best: Option<Vec<usize>>, e
     Ok(SearchResult { period, evaluation, evaluations })
 }
 
+/// The cost table up to `kmax`, its memory checked against `control` first.
+fn table_with(system: &RoutingSystem, kmax: usize, control: &Control) -> Result<CostTable> {
+    control.check_memory(
+        kmax.checked_mul(system.len()).and_then(|c| limits::bytes(c, 8)),
+        &format!("a cost table of {} servers x {kmax} periods", system.len()),
+    )?;
+    system.table(kmax)
+}
+
 /// The exact optimum over all periods of length min_period..=max_period.
 /// Errors: `TooLarge` when about Σ M^n/n sequences exceed [`MAX_EXHAUSTIVE`].
 pub fn exhaustive(system: &RoutingSystem, min_period: usize, max_period: usize) -> Result<SearchResult> {
+    exhaustive_with(system, min_period, max_period, &Control::default())
+}
+
+/// [`exhaustive`] under a control: its memory cap applies to the cost
+/// table, its iteration cap to the number of sequences evaluated
+/// (`NotConverged` when reached: the best so far is not known to be
+/// optimal, so none is returned), and a cancel is seen within 2^16
+/// sequences (`Cancelled`).
+pub fn exhaustive_with(
+    system: &RoutingSystem,
+    min_period: usize,
+    max_period: usize,
+    control: &Control,
+) -> Result<SearchResult> {
     check_range(min_period, max_period)?;
     let m = system.len();
     let work: f64 = (min_period..=max_period).map(|n| (m as f64).powi(n as i32) / n as f64).sum();
@@ -82,11 +110,21 @@ pub fn exhaustive(system: &RoutingSystem, min_period: usize, max_period: usize) 
              (limit {MAX_EXHAUSTIVE:.0e}); use local search"
         )));
     }
-    let table = system.table(max_period)?;
+    control.check("exhaustive routing search", 0)?;
+    let table = table_with(system, max_period, control)?;
     let mut best: Option<(f64, Vec<usize>)> = None;
     let mut evaluations = 0u64;
+    let mut stop = Ok(());
+    let cap = control.max_iterations();
     for n in min_period..=max_period {
-        necklaces(n, m, |seq| {
+        necklaces_until(n, m, |seq| {
+            // The cap counts every sequence; the flag is read every 2^16.
+            if evaluations % CHECK_EVERY == 0 || cap.is_some_and(|c| evaluations >= c) {
+                stop = control.step("exhaustive routing search", evaluations);
+                if stop.is_err() {
+                    return false;
+                }
+            }
             evaluations += 1;
             if let Some(total) = period_total(&table, seq) {
                 let g = total / n as f64;
@@ -94,7 +132,9 @@ pub fn exhaustive(system: &RoutingSystem, min_period: usize, max_period: usize) 
                     best = Some((g, seq.to_vec()));
                 }
             }
+            true
         });
+        stop.clone()?;
     }
     finish(system, &table, best.map(|b| b.1), evaluations)
 }
@@ -103,11 +143,21 @@ pub fn exhaustive(system: &RoutingSystem, min_period: usize, max_period: usize) 
 /// length n over k symbols: the iterative Fredricksen–Kessler–Maiorana
 /// algorithm (a prenecklace of period p is a necklace when p divides n).
 pub fn necklaces(n: usize, k: usize, mut visit: impl FnMut(&[usize])) {
+    necklaces_until(n, k, |a| {
+        visit(a);
+        true
+    });
+}
+
+/// [`necklaces`] until `visit` returns false.
+fn necklaces_until(n: usize, k: usize, mut visit: impl FnMut(&[usize]) -> bool) {
     if n == 0 || k == 0 {
         return;
     }
     let mut a = vec![0usize; n + 1]; // a[1..=n]
-    visit(&a[1..]);
+    if !visit(&a[1..]) {
+        return;
+    }
     loop {
         let mut i = n;
         while i > 0 && a[i] == k - 1 {
@@ -120,8 +170,8 @@ pub fn necklaces(n: usize, k: usize, mut visit: impl FnMut(&[usize])) {
         for j in i + 1..=n {
             a[j] = a[j - i];
         }
-        if n % i == 0 {
-            visit(&a[1..]);
+        if n % i == 0 && !visit(&a[1..]) {
+            return;
         }
     }
 }
@@ -300,6 +350,36 @@ pub fn local_search(
     start: &[usize],
     neighbourhood: Neighbourhood,
 ) -> Result<SearchResult> {
+    local_search_with(system, table, start, neighbourhood, &Control::default())
+}
+
+/// [`local_search`] under a control: its iteration cap bounds the scans
+/// of the neighbourhood (one per move taken, plus the final one that
+/// finds no improvement; `NotConverged` when reached, since the sequence
+/// is then not known to be a local minimum), its memory cap the
+/// occurrence tables, and a cancel is seen within one position's
+/// neighbours (Pairs) or 2^16 neighbours (Multimodular).
+pub fn local_search_with(
+    system: &RoutingSystem,
+    table: &CostTable,
+    start: &[usize],
+    neighbourhood: Neighbourhood,
+    control: &Control,
+) -> Result<SearchResult> {
+    local_search_counted(system, table, start, neighbourhood, control, &mut 0)
+}
+
+/// [`local_search_with`], counting neighbourhood scans in `steps` (shared
+/// by the periods of [`optimize_local_with`]).
+fn local_search_counted(
+    system: &RoutingSystem,
+    table: &CostTable,
+    start: &[usize],
+    neighbourhood: Neighbourhood,
+    control: &Control,
+    steps: &mut u64,
+) -> Result<SearchResult> {
+    const WHAT: &str = "routing local search";
     super::cost::check_sequence(start, system.len())?;
     let n = start.len();
     if n > table.kmax() || table.servers() != system.len() {
@@ -323,9 +403,13 @@ pub fn local_search(
             let mut x = start.to_vec();
             let mut y = vec![0usize; n];
             loop {
+                control.step(WHAT, *steps)?;
                 let mut best: Option<(f64, Vec<usize>)> = None;
                 // y_k = x_k + α_k − α_{k−1} (1-based k; b_i = e_i − e_{i+1}, e_0 = e_{n+1} = 0).
                 for alpha in 1u64..(1u64 << (n + 1)) - 1 {
+                    if alpha % CHECK_EVERY == 0 {
+                        control.check(WHAT, *steps)?;
+                    }
                     let mut ok = true;
                     for k in 1..=n {
                         let v = x[k - 1] as i64 + ((alpha >> k) & 1) as i64 - ((alpha >> (k - 1)) & 1) as i64;
@@ -349,17 +433,26 @@ pub fn local_search(
                     Some((t, b)) => {
                         total = t;
                         x = b;
+                        *steps += 1;
                     }
                     None => break x,
                 }
             }
         }
         Neighbourhood::Pairs => {
+            // prev and next: M x n positions each.
+            control.check_memory(
+                m.checked_mul(n).and_then(|c| limits::bytes(c, 16)),
+                &format!("local search tables of {m} servers x period {n}"),
+            )?;
             let mut st = State::new(table, start.to_vec());
             loop {
+                control.step(WHAT, *steps)?;
                 let tol = 1e-12 * total.abs().max(1e-300);
                 let mut best = (-tol, None::<(usize, usize, bool)>);
                 for i in 0..n {
+                    // One position's neighbours are O(n + M): check per position.
+                    control.check(WHAT, *steps)?;
                     let a = st.seq[i];
                     let da = st.remove(a, i);
                     for b in (0..m).filter(|&b| b != a) {
@@ -384,6 +477,7 @@ pub fn local_search(
                 match best.1 {
                     None => break st.seq,
                     Some((i, x, swap)) => {
+                        *steps += 1;
                         if swap {
                             st.seq.swap(i, x);
                         } else {
@@ -404,10 +498,23 @@ pub fn local_search(
 /// Local search ([`Neighbourhood::Pairs`]) from the balanced sequence of
 /// every period length in min_period..=max_period; the best one found.
 pub fn optimize_local(system: &RoutingSystem, min_period: usize, max_period: usize) -> Result<SearchResult> {
+    optimize_local_with(system, min_period, max_period, &Control::default())
+}
+
+/// [`optimize_local`] under a control, as [`local_search_with`]; the
+/// iteration cap counts the neighbourhood scans of all periods together.
+pub fn optimize_local_with(
+    system: &RoutingSystem,
+    min_period: usize,
+    max_period: usize,
+    control: &Control,
+) -> Result<SearchResult> {
     check_range(min_period, max_period)?;
-    let table = system.table(max_period)?;
+    control.check("routing local search", 0)?;
+    let table = table_with(system, max_period, control)?;
     let mut best: Option<SearchResult> = None;
     let mut evaluations = 0u64;
+    let mut steps = 0u64;
     for n in min_period..=max_period {
         let counts = match balanced_counts(&table, n) {
             Ok(c) => c,
@@ -415,7 +522,7 @@ pub fn optimize_local(system: &RoutingSystem, min_period: usize, max_period: usi
             Err(e) => return Err(e),
         };
         let start = balanced_sequence(&counts)?;
-        let r = local_search(system, &table, &start, Neighbourhood::Pairs)?;
+        let r = local_search_counted(system, &table, &start, Neighbourhood::Pairs, control, &mut steps)?;
         evaluations += r.evaluations;
         if best.as_ref().is_none_or(|b| r.evaluation.per_packet < b.evaluation.per_packet) {
             best = Some(r);

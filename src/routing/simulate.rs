@@ -18,6 +18,7 @@ use super::cost::check_sequence;
 use super::system::{Objective, RoutingSystem};
 use crate::dist::{exp_sample, pick};
 use crate::error::{Error, Result};
+use crate::limits::Control;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -97,6 +98,19 @@ impl Sampler {
 /// Errors: `InvalidArgument` for a custom objective (no physical model),
 /// a bad sequence or `periods == 0`; `TooLarge` beyond [`MAX_PACKETS`].
 pub fn simulate(system: &RoutingSystem, seq: &[usize], periods: u64, seed: u64) -> Result<SimulationResult> {
+    simulate_with(system, seq, periods, seed, &Control::default())
+}
+
+/// [`simulate`] under a control: a cancel is seen within 2^16 packets
+/// (`Cancelled`, no estimate). The iteration cap does not apply (the
+/// caller chooses `periods`) and the memory is O(M).
+pub fn simulate_with(
+    system: &RoutingSystem,
+    seq: &[usize],
+    periods: u64,
+    seed: u64,
+    control: &Control,
+) -> Result<SimulationResult> {
     check_sequence(seq, system.len())?;
     if periods == 0 {
         return Err(Error::invalid("periods must be >= 1"));
@@ -131,11 +145,16 @@ pub fn simulate(system: &RoutingSystem, seq: &[usize], periods: u64, seed: u64) 
     let per_batch = periods / batches;
     let mut batch_sum = vec![0.0; batches as usize];
     let (mut total_cost, mut measured, mut elapsed) = (0.0, 0u64, 0.0);
+    let mut packets = 0u64;
     for p in 0..=periods {
         let measuring = p > 0;
         // The last batch absorbs the remainder of periods / batches.
         let b = if measuring { ((p - 1) / per_batch).min(batches - 1) as usize } else { 0 };
         for &s in seq {
+            if packets % (1 << 16) == 0 {
+                control.check("routing simulation", packets)?;
+            }
+            packets += 1;
             let dt = arrivals.next(&mut rng);
             now += dt;
             let mut cost = 0.0;

@@ -347,3 +347,81 @@ fn router_repeats_the_period() {
     assert_eq!(b, [1, 2, 0, 1, 1, 2, 0]);
     assert_eq!(r.next(), 1);
 }
+
+#[test]
+fn control_caps_and_cancels_the_searches_and_simulation() {
+    use super::search::{exhaustive_with, local_search_with, optimize_local_with};
+    use crate::limits::Control;
+    let sys = poisson_system(1.0, &[1.0, 0.7, 0.4], None, Objective::Losses);
+    let control = Control::new();
+    // Without limits: identical results.
+    let ex = exhaustive(&sys, 1, 8).unwrap();
+    assert_eq!(exhaustive_with(&sys, 1, 8, &control).unwrap(), ex);
+    let loc = optimize_local(&sys, 1, 8).unwrap();
+    assert_eq!(optimize_local_with(&sys, 1, 8, &control).unwrap(), loc);
+    let sim = simulate::simulate(&sys, &ex.period, 1000, 5).unwrap();
+    assert_eq!(simulate::simulate_with(&sys, &ex.period, 1000, 5, &control).unwrap(), sim);
+    // Exhaustive: the cap counts sequences; one short of all is refused.
+    control.set_max_iterations(Some(ex.evaluations));
+    assert_eq!(exhaustive_with(&sys, 1, 8, &control).unwrap(), ex);
+    control.set_max_iterations(Some(ex.evaluations - 1));
+    let e = exhaustive_with(&sys, 1, 8, &control).unwrap_err();
+    assert!(matches!(&e, Error::NotConverged(m) if m.contains(&format!("cap of {}", ex.evaluations - 1))), "{e:?}");
+    // Local search: the cap counts moves. From (0 0 0 0 0 1) the
+    // multimodular search of two servers needs at least one.
+    let two = poisson_system(1.0, &[1.0, 0.4], None, Objective::Losses);
+    let table = two.table(6).unwrap();
+    let start = [0usize, 0, 0, 0, 0, 1];
+    let full = local_search(&two, &table, &start, Neighbourhood::Multimodular).unwrap();
+    assert_ne!(full.period, start);
+    let mut moves = 1;
+    loop {
+        control.set_max_iterations(Some(moves));
+        match local_search_with(&two, &table, &start, Neighbourhood::Multimodular, &control) {
+            Ok(r) => break assert_eq!(r, full),
+            Err(Error::NotConverged(_)) => moves += 1,
+            Err(e) => panic!("{e:?}"),
+        }
+        assert!(moves < 100);
+    }
+    assert!(moves >= 2, "a move was needed, so one step cannot end the search");
+    control.set_max_iterations(Some(1));
+    assert!(matches!(optimize_local_with(&sys, 1, 8, &control), Err(Error::NotConverged(_))));
+    control.set_max_iterations(None);
+    // Memory: the cost table is 3 servers x 8 periods of 8 bytes.
+    control.set_memory_limit(Some(191));
+    assert!(matches!(exhaustive_with(&sys, 1, 8, &control), Err(Error::TooLarge(m)) if m.contains("192 bytes")));
+    control.set_memory_limit(None);
+    control.cancel();
+    assert!(matches!(exhaustive_with(&sys, 1, 8, &control), Err(Error::Cancelled(_))));
+    assert!(matches!(optimize_local_with(&sys, 1, 8, &control), Err(Error::Cancelled(_))));
+    assert!(matches!(
+        local_search_with(&two, &table, &start, Neighbourhood::Pairs, &control),
+        Err(Error::Cancelled(_))
+    ));
+    assert!(matches!(simulate::simulate_with(&sys, &ex.period, 1000, 5, &control), Err(Error::Cancelled(_))));
+}
+
+#[test]
+fn cancel_from_another_thread_stops_a_long_search_and_simulation() {
+    use super::search::exhaustive_with;
+    use crate::limits::Control;
+    // About 4.9e7 sequences (the largest allowed) and 10^10 packets: far
+    // longer than the cancel takes to arrive.
+    let sys = poisson_system(1.0, &[1.0, 0.7, 0.4], None, Objective::Losses);
+    for run in 0..2 {
+        let control = Control::new();
+        let c2 = control.clone();
+        let canceller = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            c2.cancel();
+        });
+        let r = if run == 0 {
+            exhaustive_with(&sys, 1, 18, &control).map(|_| ())
+        } else {
+            simulate::simulate_with(&sys, &[0, 1, 2], 3_000_000_000, 1, &control).map(|_| ())
+        };
+        canceller.join().unwrap();
+        assert!(matches!(r, Err(Error::Cancelled(_))), "{r:?}");
+    }
+}

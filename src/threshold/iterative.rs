@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use sprs::CsMat;
 
 /// Q̂ (Q without row and column 0) in CSR with sorted columns; the ILU(0)
-/// factors overwrite a copy of its values.
+/// factors are a second value array on the same pattern.
 #[derive(Debug)]
 struct Reduced {
     ptr: Vec<usize>,
@@ -58,10 +58,11 @@ impl Reduced {
         self.diag.len()
     }
 
-    /// In-place ILU(0) (IKJ order): L unit lower below the diagonal, U on
-    /// and above it, both on Q̂'s pattern.
-    fn factor_ilu0(&mut self) -> Result<()> {
+    /// ILU(0) (IKJ order) values on Q̂'s pattern: L unit lower below the
+    /// diagonal, U on and above it.
+    fn factor_ilu0(&self) -> Result<Vec<f64>> {
         let n = self.n();
+        let mut val = self.val.clone();
         let mut pos = vec![usize::MAX; n];
         for i in 0..n {
             let (s, e) = (self.ptr[i], self.ptr[i + 1]);
@@ -70,16 +71,16 @@ impl Reduced {
             }
             for p in s..self.diag[i] {
                 let k = self.idx[p];
-                let lik = self.val[p] / self.val[self.diag[k]];
-                self.val[p] = lik;
+                let lik = val[p] / val[self.diag[k]];
+                val[p] = lik;
                 for t in self.diag[k] + 1..self.ptr[k + 1] {
                     let j = self.idx[t];
                     if pos[j] != usize::MAX {
-                        self.val[pos[j]] -= lik * self.val[t];
+                        val[pos[j]] -= lik * val[t];
                     }
                 }
             }
-            let d = self.val[self.diag[i]];
+            let d = val[self.diag[i]];
             if !(d.is_finite() && d != 0.0) {
                 return Err(Error::Numerical(format!("ILU(0) pivot {i} is {d}")));
             }
@@ -87,7 +88,7 @@ impl Reduced {
                 pos[self.idx[p]] = usize::MAX;
             }
         }
-        Ok(())
+        Ok(val)
     }
 }
 
@@ -105,14 +106,14 @@ fn apply_transpose(a: &Reduced, x: &[f64], out: &mut [f64]) {
 
 /// r ← (UᵀLᵀ)⁻¹ r from the ILU(0) factors of Q̂: solve Uᵀw = r (forward,
 /// by the rows of U), then Lᵀz = w (backward, by the rows of L).
-fn precondition(a: &Reduced, r: &mut [f64]) {
+fn precondition(a: &Reduced, lu: &[f64], r: &mut [f64]) {
     let n = a.n();
     for i in 0..n {
-        let wi = r[i] / a.val[a.diag[i]];
+        let wi = r[i] / lu[a.diag[i]];
         r[i] = wi;
         if wi != 0.0 {
             for p in a.diag[i] + 1..a.ptr[i + 1] {
-                r[a.idx[p]] -= a.val[p] * wi;
+                r[a.idx[p]] -= lu[p] * wi;
             }
         }
     }
@@ -120,7 +121,7 @@ fn precondition(a: &Reduced, r: &mut [f64]) {
         let zi = r[i];
         if zi != 0.0 {
             for p in a.ptr[i]..a.diag[i] {
-                r[a.idx[p]] -= a.val[p] * zi;
+                r[a.idx[p]] -= lu[p] * zi;
             }
         }
     }
@@ -180,8 +181,7 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
         }
     }
     let bnorm = norm(&b);
-    let mut ilu = Reduced { ptr: a.ptr.clone(), idx: a.idx.clone(), val: a.val.clone(), diag: a.diag.clone() };
-    ilu.factor_ilu0()?;
+    let ilu = a.factor_ilu0()?;
     let mut x = vec![0.0; m];
     let (mut r, mut rhat, mut p, mut v, mut y, mut s, mut z, mut t) =
         (b.clone(), vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m]);
@@ -219,7 +219,7 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
                 p[i] = r[i] + beta * (p[i] - omega * v[i]);
             }
             y.copy_from_slice(&p);
-            precondition(&ilu, &mut y);
+            precondition(&a, &ilu, &mut y);
             apply_transpose(&a, &y, &mut v);
             let rv = dot(&rhat, &v);
             if vanishes(rv) {
@@ -234,7 +234,7 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
                 continue 'outer; // confirmed against the true residual
             }
             z.copy_from_slice(&s);
-            precondition(&ilu, &mut z);
+            precondition(&a, &ilu, &mut z);
             apply_transpose(&a, &z, &mut t);
             let tt = dot(&t, &t);
             if vanishes(tt) {

@@ -3,7 +3,7 @@
 
 use super::generator::generator;
 use super::model::{Policy, ThresholdModel};
-use super::solve::{residual, stationary};
+use super::solve::residual;
 use crate::error::{Error, Result};
 use crate::limits::Control;
 use crate::validate;
@@ -160,11 +160,11 @@ pub fn evaluate_with(model: &ThresholdModel, policy: &Policy, control: &Control)
     let (w, m, r) = sp.phases();
     let k = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap_or(1);
     control.check_memory(
-        super::solve::evaluation_bytes(w, m, r, sp.max_level(), k),
+        super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern()),
         &format!("a threshold chain of {} states", sp.len()),
     )?;
     let q = generator(model, policy)?;
-    let (pi, _) = stationary(model.space(), &q)?;
+    let (pi, _) = super::solve::stationary_with(model.space(), &q, control)?;
     let res = residual(&q, &pi);
     measures_from(model, policy, &pi, res)
 }

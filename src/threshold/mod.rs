@@ -54,7 +54,7 @@ pub use measures::{CostWeights, Measures, evaluate, evaluate_with};
 pub use model::{Policy, ThresholdModel, phase_type_of};
 pub use optimize::{Optimum, optimize, optimize_with, search_space_size};
 pub use response::{ResponseTime, Sojourn, response_time, sojourn};
-pub use simulate::{Estimate, SimMeasures, simulate, simulate_sojourns};
+pub use simulate::{Estimate, SimMeasures, simulate, simulate_sojourns, simulate_sojourns_with};
 pub use state::{State, StateSpace};
 
 #[cfg(test)]

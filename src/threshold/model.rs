@@ -66,12 +66,18 @@ impl ThresholdModel {
         if count <= super::state::MAX_STATES as u128 {
             let k = arrivals.iter().map(Bmap::max_batch).max().unwrap_or(1);
             crate::limits::check_memory(
-                super::solve::evaluation_bytes(w, m, r, max_level, k),
+                super::solve::evaluation_bytes(w, m, r, max_level, k, &super::solve::RowPattern::of(&service, obsolescence.as_ref())),
                 &format!("a threshold chain of {count} states"),
             )?;
         }
         let space = StateSpace::new(w, m, r, max_level)?;
         Ok(ThresholdModel { arrivals, service, obsolescence, ob_alpha, ob_sub, ob_exit, buffer, space })
+    }
+
+    /// How the service and obsolescence distributions fill generator rows
+    /// (for the memory estimate of an iterative solve).
+    pub fn row_pattern(&self) -> super::solve::RowPattern {
+        super::solve::RowPattern::of(&self.service, self.obsolescence.as_ref())
     }
 
     /// The arrival process with r active robots (r ≥ 1).

@@ -6,6 +6,7 @@
 
 use super::model::{Policy, ThresholdModel};
 use crate::error::{Error, Result};
+use crate::limits::Control;
 use crate::validate;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -107,6 +108,24 @@ pub fn simulate_sojourns(
     seed: u64,
     times: &[f64],
 ) -> Result<SimMeasures> {
+    simulate_sojourns_with(model, policy, warmup, horizon, batches, seed, times, &Control::default())
+}
+
+/// [`simulate_sojourns`] under a control: the run length grows with the
+/// horizon without bound, so a cancel is read every 2^16 events
+/// (`Cancelled`, no estimates). The iteration cap does not apply (the
+/// caller chooses the horizon).
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_sojourns_with(
+    model: &ThresholdModel,
+    policy: &Policy,
+    warmup: f64,
+    horizon: f64,
+    batches: usize,
+    seed: u64,
+    times: &[f64],
+    control: &Control,
+) -> Result<SimMeasures> {
     if let Some(t) = times.iter().find(|t| !(t.is_finite() && **t >= 0.0)) {
         return Err(Error::invalid(format!("times must be finite and >= 0, got {t}")));
     }
@@ -133,6 +152,9 @@ pub fn simulate_sojourns(
     let mut in_service: Option<(f64, f64)> = None; // (arrival time, completion time)
     let mut events = 0u64;
     while t < end {
+        if events % (1 << 16) == 0 {
+            control.check("threshold simulation", events)?;
+        }
         let level = queue.len() + usize::from(in_service.is_some());
         let robots = policy.robots_at(level);
         let arr = model.arrivals(robots);

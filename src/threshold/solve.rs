@@ -28,6 +28,7 @@
 
 use super::state::StateSpace;
 use crate::error::{Error, Result};
+use crate::limits::Control;
 use faer::linalg::matmul::matmul;
 use faer::linalg::solvers::{PartialPivLu, Solve};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
@@ -48,13 +49,140 @@ pub const MAX_DENSE_STATES: usize = 5000;
 /// offsets and the stationary vector with its copies (24).
 pub const BYTES_PER_STATE: u128 = 352;
 
-/// Bytes one evaluation (generator, banded block solve, measures) of a
-/// chain with W, M, R phases, levels 0..=`max_level` and largest batch `k`
-/// needs: [`BYTES_PER_STATE`] per state plus the dense band of
-/// [`block_entries`] (8 bytes each). `None` on overflow. No allocation and
-/// O(k + L) time with L ≤ 64 when R ≥ 2, O(k) when R = 1, so it runs before
-/// anything is built.
-pub fn evaluation_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize) -> Option<u128> {
+/// Bytes one evaluation (generator, stationary solve, measures) of a chain
+/// with W, M, R phases, levels 0..=`max_level` and largest batch `k` needs,
+/// for the method [`stationary`] picks: [`block_bytes`] when every level
+/// has at most [`MAX_BLOCK_LEVEL`] states, else [`iterative_bytes`] (whose
+/// entry bound uses `pattern`). `None` on overflow. No allocation, so it
+/// runs before anything is built.
+pub fn evaluation_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize, pattern: &RowPattern) -> Option<u128> {
+    let largest = if max_level == 0 {
+        w as u128
+    } else {
+        (w as u128).checked_mul(m as u128)?.checked_mul((r as u128).checked_pow(u32::try_from(max_level - 1).ok()?)?)?
+    };
+    if largest <= MAX_BLOCK_LEVEL as u128 {
+        block_bytes(w, m, r, max_level, k)
+    } else {
+        iterative_bytes(w, m, r, max_level, k, pattern)
+    }
+}
+
+/// How many entries the service and obsolescence distributions put in a
+/// generator row, for [`generator_size`]: `starts` service phases a page
+/// can start in (β's support), `fresh` obsolescence phases a waiting page
+/// can start in (γ's support), `page_moves` the most transitions out of
+/// one obsolescence phase (moves plus exit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowPattern {
+    /// Service phases with β_m > 0.
+    pub starts: usize,
+    /// Obsolescence phases with γ_r > 0.
+    pub fresh: usize,
+    /// Largest count, over obsolescence phases, of positive moves and exit.
+    pub page_moves: usize,
+}
+
+impl RowPattern {
+    /// No zero to exploit: every phase reachable (an upper bound for any
+    /// distributions with these orders).
+    pub fn dense(m: usize, r: usize) -> Self {
+        RowPattern { starts: m, fresh: r, page_moves: r }
+    }
+
+    /// The pattern of a service distribution and an optional obsolescence.
+    pub fn of(service: &crate::dist::PhaseType, obsolescence: Option<&crate::dist::PhaseType>) -> Self {
+        let support = |v: &[f64]| v.iter().filter(|&&x| x > 0.0).count().max(1);
+        let (fresh, page_moves) = match obsolescence {
+            None => (1, 1),
+            Some(ph) => {
+                let g = ph.sub_generator();
+                let moves = (0..g.nrows())
+                    .map(|a| (0..g.ncols()).filter(|&b| b != a && g[(a, b)] > 0.0).count() + usize::from(ph.exit_rates()[a] > 0.0))
+                    .max()
+                    .unwrap_or(1);
+                (support(ph.alpha()), moves.max(1))
+            }
+        };
+        RowPattern { starts: support(service.alpha()), fresh, page_moves }
+    }
+}
+
+/// Bytes per generator entry held by an iterative solve: the generator's
+/// CSR (16, doubled for the growth of its arrays while it is built), Q̂'s
+/// copy (16) and the ILU(0) values (8).
+pub const ITERATIVE_BYTES_PER_ENTRY: u128 = 56;
+/// Bytes per state held by an iterative solve besides the entries: row
+/// pointers and diagonal positions (32), ten BiCGSTAB vectors (80), the
+/// stationary vector and its copies (24), rounded up.
+pub const ITERATIVE_BYTES_PER_STATE: u128 = 160;
+
+/// Upper bound on the generator's entries in one row at level `i` (with
+/// the diagonal): D₀ moves (W − 1), batches of 1..=k pages to W phases
+/// with a fresh obsolescence phase per admitted waiting page, service
+/// moves and completions (2M), obsolescence moves and exits of the i − 1
+/// waiting pages (`page_moves` each; one in all when R = 1, where they
+/// leave together).
+fn row_entries(w: u128, m: u128, r: u128, l: u128, k: u128, i: u128, p: &RowPattern) -> Option<u128> {
+    let (starts, fresh, page_moves) = (p.starts as u128, p.fresh as u128, p.page_moves as u128);
+    // A batch of j pages admits a = min(j, L − i) pages: every j ≥ L − i
+    // reaches the targets of a = L − i, and a = 0 (a full buffer) only the
+    // phase moves D₀ already reaches.
+    let top = l - i;
+    let mut batches: u128 = 0;
+    for a in 1..=k.min(top) {
+        let waiting = if i == 0 { a - 1 } else { a };
+        let fan = if i == 0 { starts } else { 1 };
+        batches = batches.checked_add(w.checked_mul(fan)?.checked_mul(fresh.checked_pow(u32::try_from(waiting).ok()?)?)?)?;
+    }
+    let pages = if i == 0 { 0 } else if r == 1 { 1 } else { (i - 1).checked_mul(page_moves)? };
+    let service = if i == 0 { 0 } else { 2 * m };
+    w.checked_add(batches)?.checked_add(service)?.checked_add(pages)?.checked_add(1)
+}
+
+/// Bytes of [`iterative`](super::iterative) evaluation:
+/// [`ITERATIVE_BYTES_PER_STATE`] per state plus
+/// [`ITERATIVE_BYTES_PER_ENTRY`] per generator entry of [`generator_size`].
+/// `None` on overflow.
+pub fn iterative_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize, pattern: &RowPattern) -> Option<u128> {
+    let (states, entries) = generator_size(w, m, r, max_level, k, pattern)?;
+    states.checked_mul(ITERATIVE_BYTES_PER_STATE)?.checked_add(entries.checked_mul(ITERATIVE_BYTES_PER_ENTRY)?)
+}
+
+/// States and an upper bound on the generator's entries (diagonal
+/// included), by [`row_entries`] level by level. O(L·k) time with L ≤ 64
+/// when R ≥ 2, O(k²) when R = 1. `None` on overflow.
+pub fn generator_size(w: usize, m: usize, r: usize, max_level: usize, k: usize, pattern: &RowPattern) -> Option<(u128, u128)> {
+    let (w, m, r, l, k) = (w as u128, m as u128, r as u128, max_level as u128, k as u128);
+    let d = |i: u128| -> Option<u128> {
+        if i == 0 { Some(w) } else { w.checked_mul(m)?.checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?) }
+    };
+    let level = |i: u128| -> Option<(u128, u128)> { Some((d(i)?, d(i)?.checked_mul(row_entries(w, m, r, l, k, i, pattern)?)?)) };
+    let (mut states, mut entries): (u128, u128) = (0, 0);
+    // With R = 1 every level in 2..L−k has the same size and rows.
+    let (lo, hi) = if r == 1 && l > k + 3 { (2, l - k) } else { (1, 0) };
+    if lo <= hi {
+        let (s, e) = level(2)?;
+        states = s.checked_mul(hi - lo)?;
+        entries = e.checked_mul(hi - lo)?;
+    }
+    let mut i: u128 = 0;
+    while i <= l {
+        if i == lo && lo <= hi {
+            i = hi;
+        }
+        let (s, e) = level(i)?;
+        states = states.checked_add(s)?;
+        entries = entries.checked_add(e)?;
+        i += 1;
+    }
+    Some((states, entries))
+}
+
+/// Bytes of a banded block solve: [`BYTES_PER_STATE`] per state plus the
+/// dense band of [`block_entries`] (8 bytes each). `None` on overflow. No
+/// allocation and O(k + L) time with L ≤ 64 when R ≥ 2, O(k) when R = 1.
+pub fn block_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize) -> Option<u128> {
     let (w, m, r, l, k) = (w as u128, m as u128, r as u128, max_level as u128, k as u128);
     let d = |i: u128| -> Option<u128> {
         if i == 0 { Some(w) } else { w.checked_mul(m)?.checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?) }
@@ -302,12 +430,18 @@ pub const MAX_ITERATIVE_RESIDUAL: f64 = 1e-12;
 ///   preconditioned BiCGSTAB ([`super::iterative::iterative_solve`]),
 ///   O(nnz) memory and work per iteration, accepted only when its residual
 ///   certificate max|πQ|/max|q_ii| is below [`MAX_ITERATIVE_RESIDUAL`];
-///   if it does not converge, the block reduction is tried.
+///   if it does not converge, the block reduction is tried when its band
+///   fits the memory cap (the process-wide one; see [`stationary_with`]).
 ///
 /// Sparse LU ([`sparse_solve`]) is never chosen: on every chain measured it
 /// was slower and needed more memory than the band (R = 1) and filled in
 /// cubically like the band (R ≥ 2), without a size bound before allocating.
 pub fn stationary(space: &StateSpace, q: &CsMat<f64>) -> Result<(Vec<f64>, Method)> {
+    stationary_with(space, q, &Control::default())
+}
+
+/// [`stationary`] with the memory cap of `control` for the block fallback.
+pub fn stationary_with(space: &StateSpace, q: &CsMat<f64>, control: &Control) -> Result<(Vec<f64>, Method)> {
     let largest = (0..=space.max_level()).map(|i| space.level_size(i)).max().unwrap_or(0);
     if largest <= MAX_BLOCK_LEVEL {
         return Ok((block_solve(space, q)?, Method::Block));
@@ -326,12 +460,20 @@ pub fn stationary(space: &StateSpace, q: &CsMat<f64>) -> Result<(Vec<f64>, Metho
     });
     match iterative {
         Ok(pi) => Ok((pi, Method::Iterative)),
-        Err(e) => match block_solve(space, q) {
+        Err(e) => match fallback_fits(space, q, control).and_then(|()| block_solve(space, q)) {
             Ok(pi) => Ok((pi, Method::Block)),
             Err(Error::TooLarge(m)) => Err(Error::NotConverged(format!("{e}; the block method does not fit: {m}"))),
             Err(other) => Err(other),
         },
     }
+}
+
+/// `TooLarge` when the band of the block fallback would exceed the cap.
+fn fallback_fits(space: &StateSpace, q: &CsMat<f64>, control: &Control) -> Result<()> {
+    let k = bandwidth(space, q)?;
+    let band = block_entries(space, k).and_then(|e| (e as u128).checked_mul(8));
+    let bytes = band.and_then(|b| b.checked_add((space.len() as u128).checked_mul(BYTES_PER_STATE)?));
+    control.check_memory(bytes, &format!("the block method on {} states", space.len()))
 }
 
 /// Stationary distribution from one dense LU of the whole generator

@@ -441,11 +441,66 @@ fn evaluation_bytes_match_the_band_the_block_solver_allocates() {
         let k = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap();
         let band = super::solve::block_entries(sp, k).unwrap() as u128;
         let want = super::solve::BYTES_PER_STATE * sp.len() as u128 + 8 * band;
-        assert_eq!(super::solve::evaluation_bytes(w, m, r, sp.max_level(), k), Some(want), "seed {seed}");
+        assert_eq!(super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern()), Some(want), "seed {seed}");
     }
     let model = poisson_model(1.0, 2.0, Some(0.5), 40);
     let band = super::solve::block_entries(model.space(), 1).unwrap() as u128;
-    assert_eq!(super::solve::evaluation_bytes(1, 1, 1, 41, 1), Some(352 * 42 + 8 * band));
+    assert_eq!(super::solve::evaluation_bytes(1, 1, 1, 41, 1, &model.row_pattern()), Some(352 * 42 + 8 * band));
+}
+
+/// Chains with levels above MAX_BLOCK_LEVEL are estimated by the iterative
+/// method's memory, from a bound on the generator's entries that holds and
+/// is tight within a small factor; the band estimate (cubic in the top
+/// level) would refuse them. Regression: a 65,532-state Erlang-2
+/// obsolescence chain was refused as needing 25 GiB.
+#[test]
+fn iterative_chains_are_estimated_by_their_entries() {
+    use super::solve::{MAX_BLOCK_LEVEL, RowPattern, block_bytes, evaluation_bytes, generator_size, iterative_bytes};
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    for (k, robots, buffer) in [(1, 1, 9), (2, 2, 8), (3, 2, 9), (3, 3, 8), (5, 1, 10)] {
+        let one = random_bmap(&mut rng, 2, k);
+        let arrivals = compose::scaled(&one, robots).unwrap();
+        let model =
+            ThresholdModel::new(arrivals, PhaseType::erlang(2, 3.0).unwrap(), Some(PhaseType::erlang(2, 0.3).unwrap()), buffer)
+                .unwrap();
+        let sp = model.space();
+        assert!(sp.level_size(sp.max_level()) > MAX_BLOCK_LEVEL, "k {k} buffer {buffer}");
+        let (w, m, r) = sp.phases();
+        let thresholds: Vec<usize> = (1..robots).map(|i| i * buffer / robots).collect();
+        let policy = Policy::new((1..=robots).rev().collect(), thresholds).unwrap();
+        let q = generator(&model, &policy).unwrap();
+        let pattern = model.row_pattern();
+        assert_eq!(pattern, RowPattern { starts: 1, fresh: 1, page_moves: 1 });
+        let (states, bound) = generator_size(w, m, r, sp.max_level(), k, &pattern).unwrap();
+        assert_eq!(states, sp.len() as u128);
+        let nnz = q.nnz() as u128;
+        assert!(nnz <= bound && bound <= 2 * nnz, "k {k} buffer {buffer}: {nnz} entries, bound {bound}");
+        // Without the pattern the bound still holds.
+        let dense = RowPattern::dense(m, r);
+        assert!(generator_size(w, m, r, sp.max_level(), k, &dense).unwrap().1 >= bound);
+        let bytes = evaluation_bytes(w, m, r, sp.max_level(), k, &pattern).unwrap();
+        assert_eq!(Some(bytes), iterative_bytes(w, m, r, sp.max_level(), k, &pattern));
+        let band = block_bytes(w, m, r, sp.max_level(), k).unwrap();
+        assert!(bytes * 4 < band, "k {k} buffer {buffer}: {bytes} vs band {band}");
+    }
+    // A dense pattern (hyperexponential obsolescence, Coxian service) too.
+    for seed in 0..4 {
+        let model = random_model(seed);
+        let sp = model.space();
+        let (w, m, r) = sp.phases();
+        let k = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap();
+        let q = generator(&model, &Policy::new(vec![3, 2, 1], vec![0, 2]).unwrap()).unwrap();
+        let bound = generator_size(w, m, r, sp.max_level(), k, &model.row_pattern()).unwrap().1;
+        assert!(q.nnz() as u128 <= bound && bound <= 3 * q.nnz() as u128, "seed {seed}: {} entries, bound {bound}", q.nnz());
+    }
+    // The benchmark's R = 2 family at buffer 12: accepted and solved.
+    let one = random_bmap(&mut rng, 4, 3);
+    let model =
+        ThresholdModel::new(vec![one], PhaseType::erlang(2, 3.0).unwrap(), Some(PhaseType::erlang(2, 0.3).unwrap()), 12)
+            .unwrap();
+    assert_eq!(model.space().len(), 65532);
+    let m = evaluate(&model, &Policy::fixed(1).unwrap()).unwrap();
+    assert!(m.residual < 1e-12 && m.loss_probability > 0.0 && m.loss_probability < 1.0, "{m:?}");
 }
 
 #[test]
@@ -472,4 +527,23 @@ fn control_caps_memory_and_cancels_the_search() {
     assert!(matches!(&e, Error::TooLarge(m) if m.contains("11 threshold vectors")), "{e:?}");
     control.set_max_iterations(None);
     assert_eq!(optimize_with(&two, &[2, 1], &w, 1000, &control).unwrap(), optimize(&two, &[2, 1], &w, 1000).unwrap());
+}
+
+#[test]
+fn control_cancels_a_simulation_from_another_thread() {
+    use crate::limits::Control;
+    let model = poisson_model(1.0, 2.0, Some(0.5), 40);
+    let policy = Policy::fixed(1).unwrap();
+    let control = Control::new();
+    let plain = simulate_sojourns(&model, &policy, 10.0, 1000.0, 10, 3, &[1.0]).unwrap();
+    assert_eq!(simulate_sojourns_with(&model, &policy, 10.0, 1000.0, 10, 3, &[1.0], &control).unwrap(), plain);
+    // A horizon of 10^12 (about 3e12 events): only the cancel ends it.
+    let c2 = control.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        c2.cancel();
+    });
+    let r = simulate_sojourns_with(&model, &policy, 0.0, 1e12, 10, 3, &[], &control);
+    canceller.join().unwrap();
+    assert!(matches!(&r, Err(Error::Cancelled(m)) if m.contains("threshold simulation")), "{r:?}");
 }

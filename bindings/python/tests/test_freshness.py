@@ -120,6 +120,9 @@ def test_scheduler(raises_status):
             counts = np.bincount(ids.astype(np.int64), minlength=4)[1:]
             freqs = np.array([s.frequency(i + 1) for i in range(3)])
             assert freqs.sum() == pytest.approx(1, abs=1e-12)
+            all_ids, all_freqs = s.frequencies()
+            np.testing.assert_array_equal(all_ids, np.array([1, 2, 3], dtype=np.uint64))
+            np.testing.assert_array_equal(all_freqs, freqs)
             # Stride realises the target shares closely; golden-ratio cycles
             # round them to whole crawls per cycle of F >= 8N slots (F = 34).
             np.testing.assert_allclose(counts / n, freqs, atol=0.002 if mode == "stride" else 1 / 34)

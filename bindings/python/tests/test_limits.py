@@ -165,3 +165,60 @@ def test_response_time_with_obsolescence_closed_form():
     resp = m.response_time([1], [])
     assert resp.served_probability == pytest.approx(ps, abs=1e-13)
     assert ps * resp.mean_served + (1 - ps) * resp.mean_obsolete == pytest.approx(resp.mean, abs=1e-12)
+
+
+def test_control_on_planner_routing_and_unlimited_robots(raises_status):
+    """Identical results without limits; caps give NotConvergedError; a
+    thread's cancel stops the 20,000-candidate reference DP (~2e10 costs)."""
+    from crawlsched import Arrivals, Planner, Profile, Servers
+    with Control() as c:
+        db = Profile.dbworld(3.0, 28.0)
+        pl = Planner(db, 672)
+        _, want = pl.plan(28, "hull")
+        pl.set_control(c)
+        _, got = pl.plan(28, "hull")
+        assert got == want and got == pytest.approx(80.5915, abs=5e-5)
+        c.set_max_iterations(27)  # one pass per DP layer
+        with raises_status(cs.NotConvergedError):
+            pl.plan(28, "hull")
+        c.set_max_iterations(0)
+        big = Planner(db, 20000)
+        big.set_control(c)
+        threading.Timer(0.05, c.cancel).start()
+        with raises_status(cs.CancelledError):
+            big.plan(100, "reference")
+        c.reset()
+
+        s = Servers(Arrivals.poisson(1.0), [1.0, 0.7, 0.4])
+        ex = s.optimize_exhaustive(1, 8)
+        ex2 = s.optimize_exhaustive(1, 8, control=c)
+        assert list(ex2.period) == list(ex.period) and ex2.evaluations == ex.evaluations
+        c.set_max_iterations(ex.evaluations - 1)
+        with raises_status(cs.NotConvergedError):
+            s.optimize_exhaustive(1, 8, control=c)
+        c.set_max_iterations(0)
+        assert s.optimize_local(1, 8, control=c).cost == s.optimize_local(1, 8).cost
+        two = Servers(Arrivals.poisson(1.0), [1.0, 0.4])
+        start = [0, 0, 0, 0, 0, 1]
+        assert two.local_search_multimodular(start, control=c).cost == two.local_search_multimodular(start).cost
+        assert s.simulate(ex.period, 1000, 5, control=c) == s.simulate(ex.period, 1000, 5)
+        r = Robots.solve_unlimited(5, 0.1, 1.0, 0.4, control=c)
+        assert r.cost().cost == pytest.approx(0.11097, abs=1e-4)
+        c.cancel()
+        with raises_status(cs.CancelledError):
+            Robots.solve_unlimited(5, 0.1, 1.0, 0.4, control=c)
+        with raises_status(cs.CancelledError):
+            s.simulate(ex.period, 1000, 5, control=c)
+
+
+def test_control_cancels_a_freshness_simulation(raises_status):
+    """10^10 cycles are cancelled from a timer thread; a short run gives the
+    same estimate with and without a control."""
+    from crawlsched import FreshnessModel
+    m = FreshnessModel(Dist.exponential(2.0), [0.05, 0.2, 0.4])
+    seq = [2, 1, 2, 0, 2, 1]
+    with Control() as c:
+        assert m.simulate_cyclic(seq, 100, 7, control=c) == m.simulate_cyclic(seq, 100, 7)
+        threading.Timer(0.05, c.cancel).start()
+        with raises_status(cs.CancelledError):
+            m.simulate_cyclic(seq, 10_000_000_000, 7, control=c)

@@ -6,8 +6,9 @@ import ctypes
 import numpy as np
 
 from . import _ffi
-from ._lib import Handle, InvalidArgumentError, array, call, call_variable, lib, ptr, uints
+from ._lib import BufferTooSmallError, Handle, InvalidArgumentError, array, call, call_variable, lib, ptr, uints
 from .dist import choice
+from .limits import _ptr_of
 
 
 class FreshnessModel(Handle):
@@ -99,12 +100,17 @@ class FreshnessModel(Handle):
         """Large-N limit of the golden-ratio policy's cost (eq. 18)."""
         return self._scalar(lib.crawlsched_freshness_golden_ratio_bound)
 
-    def simulate_cyclic(self, seq, cycles, seed):
-        """Monte Carlo of the cyclic sequence: (cost, standard error)."""
+    def simulate_cyclic(self, seq, cycles, seed, control=None):
+        """Monte Carlo of the cyclic sequence: (cost, standard error); an
+        optional ``Control`` can cancel it from another thread."""
         s = uints(seq, np.uint32, "seq")
         cost, se = ctypes.c_double(), ctypes.c_double()
-        call(lib.crawlsched_freshness_simulate_cyclic, self._ptr, ptr(s), s.size, cycles, seed,
-             ctypes.byref(cost), ctypes.byref(se))
+        outs = (ctypes.byref(cost), ctypes.byref(se))
+        if control is None:
+            call(lib.crawlsched_freshness_simulate_cyclic, self._ptr, ptr(s), s.size, cycles, seed, *outs)
+        else:
+            call(lib.crawlsched_freshness_simulate_cyclic_with_control, self._ptr, ptr(s), s.size, cycles, seed,
+                 _ptr_of(control), *outs)
         return cost.value, se.value
 
 
@@ -249,3 +255,18 @@ class Scheduler(Handle):
         out = ctypes.c_double()
         call(lib.crawlsched_scheduler_frequency, self._ptr, page_id, ctypes.byref(out))
         return out.value
+
+    def frequencies(self):
+        """Every page's target share of all crawls: (ids, shares), uint64 and
+        float64 arrays sorted by id. One O(N) computation for all pages,
+        where N calls of frequency() after rates changed cost O(N) each."""
+        while True:
+            n = len(self)
+            ids = np.empty(n, dtype=np.uint64)
+            freqs = np.empty(n, dtype=np.float64)
+            got = ctypes.c_size_t()
+            try:
+                call(lib.crawlsched_scheduler_frequencies, self._ptr, ptr(ids), ptr(freqs), n, ctypes.byref(got))
+            except BufferTooSmallError:
+                continue  # pages were added meanwhile
+            return ids[: got.value], freqs[: got.value]

@@ -8,6 +8,7 @@ import numpy as np
 from . import _ffi
 from ._lib import Handle, InvalidArgumentError, array, call, call_variable, lib, ptr
 from .dist import choice
+from .limits import _ptr_of
 
 METHODS = {
     "reference": _ffi.CRAWLSCHED_PROBE_METHOD_REFERENCE,
@@ -137,6 +138,13 @@ class Planner(Handle):
         if s.size != e.size:
             raise InvalidArgumentError(_ffi.CRAWLSCHED_INVALID_ARGUMENT, "starts and ends must have the same length")
         call(lib.crawlsched_probe_planner_set_constraints, self._ptr, delta, ptr(s), ptr(e), s.size)
+
+    def set_control(self, control):
+        """Attaches a ``Control`` (None: detach) to later plan() and
+        all_costs() calls, kept across set_profile/set_constraints: memory
+        cap for the DP tables, iteration cap on passes over the grid (one
+        per DP layer or Lagrangian multiplier), cancel from another thread."""
+        call(lib.crawlsched_probe_planner_set_control, self._ptr, _ptr_of(control))
 
     def plan(self, n, method="lagrangian"):
         """An optimal schedule of exactly n probes: (probes, expected cost)."""

@@ -31,9 +31,14 @@ class Robots(Handle):
         return cls._new(lib.crawlsched_robots_solve_with_control, n, k, lam, mu, gamma, _ptr_of(control))._sized()
 
     @classmethod
-    def solve_unlimited(cls, k, lam, mu, gamma):
-        """As solve() with as many robots as the optimum wants (Table 2)."""
-        return cls._new(lib.crawlsched_robots_solve_unlimited, k, lam, mu, gamma)._sized()
+    def solve_unlimited(cls, k, lam, mu, gamma, control=None):
+        """As solve() with as many robots as the optimum wants (Table 2);
+        under an optional ``Control`` every N of the doubling search is
+        solved as by solve(..., control=)."""
+        if control is None:
+            return cls._new(lib.crawlsched_robots_solve_unlimited, k, lam, mu, gamma)._sized()
+        return cls._new(lib.crawlsched_robots_solve_unlimited_with_control, k, lam, mu, gamma,
+                        _ptr_of(control))._sized()
 
     def _sized(self):
         self.n, self.k = self.size()

@@ -120,6 +120,19 @@ public final class FreshnessModel extends NativeHandle {
         return new Estimate(c[0], s[0]);
     }
 
+    /** As {@link #simulateCyclic(int[], long, long)} under a control (null: none): cancelling stops the run. */
+    public Estimate simulateCyclic(int[] seq, long cycles, long seed, Control control) {
+        double[] c = new double[1];
+        double[] s = new double[1];
+        long ctl = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_freshness_simulate_cyclic_with_control(h, seq, seq.length, cycles, seed, ctl, c, s, e));
+        } finally {
+            Control.keep(control);
+        }
+        return new Estimate(c[0], s[0]);
+    }
+
     /** A Monte Carlo estimate and its standard error. */
     public record Estimate(double value, double stdError) {}
 }

@@ -50,6 +50,23 @@ public final class ProbePlanner extends NativeHandle {
         call((h, e) -> Lib.API.crawlsched_probe_planner_set_constraints(h, delta, starts, ends, starts.length, e));
     }
 
+    /**
+     * Attaches a control (null: detach) to later {@link #plan} and
+     * {@link #allCosts} calls, kept across profile and constraint changes:
+     * its memory cap covers the DP tables, its iteration cap the passes over
+     * the grid (one per DP layer or Lagrangian multiplier;
+     * {@link Status#NOT_CONVERGED}), and cancelling it stops a running plan
+     * with {@link Status#CANCELLED} and no result.
+     */
+    public void setControl(Control control) {
+        long c = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_probe_planner_set_control(h, c, e));
+        } finally {
+            Control.keep(control);
+        }
+    }
+
     /** An optimal schedule of exactly n probes and its expected cost. */
     public record Plan(double[] probes, double cost) {}
 

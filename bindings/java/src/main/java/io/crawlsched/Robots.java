@@ -43,6 +43,18 @@ public final class Robots extends NativeHandle {
         return new Robots(out[0]);
     }
 
+    /**
+     * As {@link #solveUnlimited(long, double, double, double)} under a
+     * control (null: none): every N of the doubling search is solved as by
+     * {@link #solve(long, long, double, double, double, Control)}.
+     */
+    public static Robots solveUnlimited(long k, double lambda, double mu, double gamma, Control control) {
+        long[] out = new long[1];
+        long c = Control.addressOf(control);
+        Lib.call(e -> Lib.API.crawlsched_robots_solve_unlimited_with_control(k, lambda, mu, gamma, c, out, e), control);
+        return new Robots(out[0]);
+    }
+
     /** The model's N (robots). */
     public long robots() {
         return n;

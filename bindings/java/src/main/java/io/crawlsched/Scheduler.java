@@ -100,4 +100,31 @@ public final class Scheduler extends NativeHandle {
         call((h, e) -> Lib.API.crawlsched_scheduler_frequency(h, id, out, e));
         return out[0];
     }
+
+    /**
+     * Every page's target share of all crawls, by page id (ascending): one
+     * O(N) computation for all pages, where N calls of {@link #frequency}
+     * after rates changed cost O(N) each.
+     */
+    public java.util.SortedMap<Long, Double> frequencies() {
+        while (true) {
+            int n = len();
+            long[] ids = new long[n];
+            double[] freqs = new double[n];
+            long[] got = new long[1];
+            try {
+                call((h, e) -> Lib.API.crawlsched_scheduler_frequencies(h, ids, freqs, n, got, e));
+            } catch (CrawlschedException ex) {
+                if (ex.status() == Status.BUFFER_TOO_SMALL) {
+                    continue; // pages were added meanwhile
+                }
+                throw ex;
+            }
+            java.util.SortedMap<Long, Double> out = new java.util.TreeMap<>(Long::compareUnsigned);
+            for (int i = 0; i < (int) got[0]; i++) {
+                out.put(ids[i], freqs[i]);
+            }
+            return out;
+        }
+    }
 }

@@ -113,6 +113,53 @@ public final class Servers extends NativeHandle {
         }
     }
 
+    /**
+     * As {@link #optimizeExhaustive(long, long)} under a control (null:
+     * none): its iteration cap counts sequences evaluated
+     * ({@link Status#NOT_CONVERGED}), cancelling gives {@link Status#CANCELLED};
+     * no plan either way.
+     */
+    public Plan optimizeExhaustive(long minPeriod, long maxPeriod, Control control) {
+        long h = ptr();
+        long ctl = Control.addressOf(control);
+        try {
+            return optimize(guessPeriod(maxPeriod), (o, cap, len, c, ev, e) ->
+                    Lib.API.crawlsched_routing_optimize_exhaustive_with_control(h, minPeriod, maxPeriod, ctl, o, cap, len, c, ev, e));
+        } finally {
+            java.lang.ref.Reference.reachabilityFence(this);
+            Control.keep(control);
+        }
+    }
+
+    /**
+     * As {@link #optimizeLocal(long, long)} under a control (null: none): its
+     * iteration cap counts neighbourhood scans of all periods together.
+     */
+    public Plan optimizeLocal(long minPeriod, long maxPeriod, Control control) {
+        long h = ptr();
+        long ctl = Control.addressOf(control);
+        try {
+            return optimize(guessPeriod(maxPeriod), (o, cap, len, c, ev, e) ->
+                    Lib.API.crawlsched_routing_optimize_local_with_control(h, minPeriod, maxPeriod, ctl, o, cap, len, c, ev, e));
+        } finally {
+            java.lang.ref.Reference.reachabilityFence(this);
+            Control.keep(control);
+        }
+    }
+
+    /** As {@link #localSearchMultimodular(int[])} under a control (null: none). */
+    public Plan localSearchMultimodular(int[] seq, Control control) {
+        long h = ptr();
+        long ctl = Control.addressOf(control);
+        try {
+            return optimize(seq.length, (o, cap, len, c, ev, e) ->
+                    Lib.API.crawlsched_routing_local_search_multimodular_with_control(h, seq, seq.length, ctl, o, cap, len, c, ev, e));
+        } finally {
+            java.lang.ref.Reference.reachabilityFence(this);
+            Control.keep(control);
+        }
+    }
+
     /** A Monte Carlo estimate of a period's cost. */
     public record Simulation(double perPacket, double stdError, double perUnitTime) {}
 
@@ -122,6 +169,20 @@ public final class Servers extends NativeHandle {
         double[] b = new double[1];
         double[] c = new double[1];
         call((h, e) -> Lib.API.crawlsched_routing_simulate(h, seq, seq.length, periods, seed, a, b, c, e));
+        return new Simulation(a[0], b[0], c[0]);
+    }
+
+    /** As {@link #simulate(int[], long, long)} under a control (null: none): cancelling stops the run. */
+    public Simulation simulate(int[] seq, long periods, long seed, Control control) {
+        double[] a = new double[1];
+        double[] b = new double[1];
+        double[] c = new double[1];
+        long ctl = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_routing_simulate_with_control(h, seq, seq.length, periods, seed, ctl, a, b, c, e));
+        } finally {
+            Control.keep(control);
+        }
         return new Simulation(a[0], b[0], c[0]);
     }
 }

@@ -187,4 +187,77 @@ class LimitsTest {
             fails("negative time", Status.INVALID_ARGUMENT, () -> m.responseCdf(one, none, new double[] {-1}, true));
         }
     }
+
+    /** Probe planner, routing searches and simulation, unlimited robots under a control. */
+    @Test
+    void controlOnPlannerRoutingAndUnlimitedRobots() throws Exception {
+        try (Control c = Control.create(); ProbeProfile db = ProbeProfile.dbworld(3, 28);
+                ProbePlanner pl = ProbePlanner.create(db, 672, 0); ProbePlanner big = ProbePlanner.create(db, 20000, 0)) {
+            double want = pl.plan(28, ProbePlanner.Method.HULL).cost();
+            pl.setControl(c);
+            double got = pl.plan(28, ProbePlanner.Method.HULL).cost();
+            assertEquals(want, got);
+            near("DBWorld n = 28 (paper notes)", got, 80.5915, 5e-5);
+            c.setMaxIterations(27); // one pass per DP layer
+            fails("plan with 27 passes", Status.NOT_CONVERGED, () -> pl.plan(28, ProbePlanner.Method.HULL));
+            c.setMaxIterations(0);
+            // The reference DP over 20,000 candidates (~2e10 interval costs) only ends by a cancel.
+            big.setControl(c);
+            Thread t = new Thread(() -> {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                c.cancel();
+            });
+            t.start();
+            fails("long reference plan", Status.CANCELLED, () -> big.plan(100, ProbePlanner.Method.REFERENCE));
+            t.join();
+            c.reset();
+        }
+        try (Control c = Control.create(); Arrivals a = Arrivals.poisson(1);
+                Servers s = Servers.create(a, new double[] {1, 0.7, 0.4}, null, Servers.Objective.LOSSES);
+                Servers two = Servers.create(a, new double[] {1, 0.4}, null, Servers.Objective.LOSSES)) {
+            Servers.Plan ex = s.optimizeExhaustive(1, 8);
+            Servers.Plan ex2 = s.optimizeExhaustive(1, 8, c);
+            assertArrayEquals(ex.period(), ex2.period());
+            assertEquals(ex.evaluations(), ex2.evaluations());
+            c.setMaxIterations(ex.evaluations() - 1);
+            fails("exhaustive one short", Status.NOT_CONVERGED, () -> s.optimizeExhaustive(1, 8, c));
+            c.setMaxIterations(0);
+            assertEquals(s.optimizeLocal(1, 8).cost(), s.optimizeLocal(1, 8, null).cost());
+            int[] start = {0, 0, 0, 0, 0, 1};
+            assertEquals(two.localSearchMultimodular(start).cost(), two.localSearchMultimodular(start, c).cost());
+            assertEquals(s.simulate(ex.period(), 1000, 5), s.simulate(ex.period(), 1000, 5, c));
+            try (Robots r = Robots.solveUnlimited(5, 0.1, 1, 0.4, c)) {
+                near("Table 2 C_d", r.cost().cost(), 0.11097, 1e-4);
+            }
+            c.cancel();
+            fails("unlimited robots", Status.CANCELLED, () -> Robots.solveUnlimited(5, 0.1, 1, 0.4, c));
+            fails("local search", Status.CANCELLED, () -> s.optimizeLocal(1, 8, c));
+            fails("simulation", Status.CANCELLED, () -> s.simulate(ex.period(), 1000, 5, c));
+        }
+    }
+
+    /** A freshness simulation of 10^10 cycles is cancelled from another thread. */
+    @Test
+    void controlCancelsAFreshnessSimulation() throws Exception {
+        try (Control c = Control.create(); Dist d = Dist.exponential(2);
+                FreshnessModel m = FreshnessModel.create(d, new double[] {0.05, 0.2, 0.4}, null)) {
+            int[] seq = {2, 1, 2, 0, 2, 1};
+            assertEquals(m.simulateCyclic(seq, 100, 7), m.simulateCyclic(seq, 100, 7, c));
+            Thread t = new Thread(() -> {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                c.cancel();
+            });
+            t.start();
+            fails("long simulation", Status.CANCELLED, () -> m.simulateCyclic(seq, 10_000_000_000L, 7, c));
+            t.join();
+        }
+    }
 }

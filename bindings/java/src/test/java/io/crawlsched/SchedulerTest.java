@@ -35,6 +35,11 @@ class SchedulerTest {
                 near("frequency", s.frequency(i + 1), rates[i], 1e-9);
                 near("change rate", s.changeRate(i + 1), rates[i], 1e-12);
             }
+            java.util.SortedMap<Long, Double> all = s.frequencies();
+            assertEquals(rates.length, all.size());
+            for (int i = 0; i < rates.length; i++) {
+                near("frequencies", all.get((long) (i + 1)), rates[i], 1e-9);
+            }
             Map<Long, Integer> count = new HashMap<>();
             int n = 10000;
             for (int k = 0; k < n / 2; k++) {

@@ -55,6 +55,7 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_freshness_golden_ratio_bound(long model, double[] out, byte[] err);
         static native int crawlsched_freshness_bound_ratio(double q, double[] out, byte[] err);
         static native int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, double[] out_cost, double[] out_std_error, byte[] err);
+        static native int crawlsched_freshness_simulate_cyclic_with_control(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
         static native int crawlsched_estimator_new(long[] out, byte[] err);
         static native int crawlsched_estimator_new_with_prior(double rate_guess, double weight_time, long[] out, byte[] err);
         static native void crawlsched_estimator_free(long est);
@@ -69,6 +70,7 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_scheduler_set_change_rate(long s, long id, double change_rate, byte[] err);
         static native int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err);
         static native int crawlsched_scheduler_next(long s, long[] out_id, byte[] err);
+        static native int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err);
         static native int crawlsched_scheduler_next_batch(long s, long[] out_ids, long n, byte[] err);
         static native int crawlsched_scheduler_len(long s, long[] out, byte[] err);
         static native int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err);
@@ -115,11 +117,13 @@ final class JnaBackend implements NativeApi {
         static native void crawlsched_probe_planner_free(long planner);
         static native int crawlsched_probe_planner_set_profile(long planner, long profile, byte[] err);
         static native int crawlsched_probe_planner_set_constraints(long planner, double delta, double[] starts, double[] ends, long len, byte[] err);
+        static native int crawlsched_probe_planner_set_control(long planner, long ctl, byte[] err);
         static native int crawlsched_probe_planner_plan(long planner, long n, int method, double[] out, long out_cap, double[] out_cost, byte[] err);
         static native int crawlsched_probe_planner_all_costs(long planner, long max_n, double[] out, long out_cap, byte[] err);
         static native int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long[] out, byte[] err);
         static native int crawlsched_robots_solve_with_control(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
         static native int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err);
+        static native int crawlsched_robots_solve_unlimited_with_control(long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
         static native void crawlsched_robots_free(long r);
         static native int crawlsched_robots_size(long r, long[] out_n, long[] out_k, byte[] err);
         static native int crawlsched_robots_cost(long r, double[] out_cost, double[] out_starvation, double[] out_loss_rate, byte[] err);
@@ -144,10 +148,14 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_routing_immediate_cost(long s, int server, int k, double[] out, byte[] err);
         static native int crawlsched_routing_cost(long s, int[] seq, long len, double[] out_per_packet, double[] out_per_unit_time, byte[] err);
         static native int crawlsched_routing_optimize_exhaustive(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+        static native int crawlsched_routing_optimize_exhaustive_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
         static native int crawlsched_routing_optimize_local(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+        static native int crawlsched_routing_optimize_local_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
         static native int crawlsched_routing_local_search_multimodular(long s, int[] seq, long len, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+        static native int crawlsched_routing_local_search_multimodular_with_control(long s, int[] seq, long len, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
         static native int crawlsched_routing_balanced_sequence(long[] counts, long m, int[] out, long out_cap, long[] out_len, byte[] err);
         static native int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
+        static native int crawlsched_routing_simulate_with_control(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
         static native int crawlsched_routing_two_server_cost(int n, double mu2, double[] out, byte[] err);
         static native int crawlsched_routing_switch_point(int n, double[] out, byte[] err);
         static native int crawlsched_routing_router_new(int[] seq, long len, int servers, long[] out, byte[] err);
@@ -384,6 +392,11 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
+    public int crawlsched_freshness_simulate_cyclic_with_control(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err) {
+        return Direct.crawlsched_freshness_simulate_cyclic_with_control(model, seq, len, cycles, seed, ctl, out_cost, out_std_error, err);
+    }
+
+    @Override
     public int crawlsched_estimator_new(long[] out, byte[] err) {
         return Direct.crawlsched_estimator_new(out, err);
     }
@@ -451,6 +464,11 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_scheduler_next(long s, long[] out_id, byte[] err) {
         return Direct.crawlsched_scheduler_next(s, out_id, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err) {
+        return Direct.crawlsched_scheduler_frequencies(s, out_ids, out_freqs, out_cap, out_len, err);
     }
 
     @Override
@@ -684,6 +702,11 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
+    public int crawlsched_probe_planner_set_control(long planner, long ctl, byte[] err) {
+        return Direct.crawlsched_probe_planner_set_control(planner, ctl, err);
+    }
+
+    @Override
     public int crawlsched_probe_planner_plan(long planner, long n, int method, double[] out, long out_cap, double[] out_cost, byte[] err) {
         return Direct.crawlsched_probe_planner_plan(planner, n, method, out, out_cap, out_cost, err);
     }
@@ -706,6 +729,11 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err) {
         return Direct.crawlsched_robots_solve_unlimited(k, lambda, mu, gamma, out, err);
+    }
+
+    @Override
+    public int crawlsched_robots_solve_unlimited_with_control(long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err) {
+        return Direct.crawlsched_robots_solve_unlimited_with_control(k, lambda, mu, gamma, ctl, out, err);
     }
 
     @Override
@@ -829,13 +857,28 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
+    public int crawlsched_routing_optimize_exhaustive_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
+        return Direct.crawlsched_routing_optimize_exhaustive_with_control(s, min_period, max_period, ctl, out, out_cap, out_len, out_cost, out_evaluations, err);
+    }
+
+    @Override
     public int crawlsched_routing_optimize_local(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
         return Direct.crawlsched_routing_optimize_local(s, min_period, max_period, out, out_cap, out_len, out_cost, out_evaluations, err);
     }
 
     @Override
+    public int crawlsched_routing_optimize_local_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
+        return Direct.crawlsched_routing_optimize_local_with_control(s, min_period, max_period, ctl, out, out_cap, out_len, out_cost, out_evaluations, err);
+    }
+
+    @Override
     public int crawlsched_routing_local_search_multimodular(long s, int[] seq, long len, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
         return Direct.crawlsched_routing_local_search_multimodular(s, seq, len, out, out_cap, out_len, out_cost, out_evaluations, err);
+    }
+
+    @Override
+    public int crawlsched_routing_local_search_multimodular_with_control(long s, int[] seq, long len, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
+        return Direct.crawlsched_routing_local_search_multimodular_with_control(s, seq, len, ctl, out, out_cap, out_len, out_cost, out_evaluations, err);
     }
 
     @Override
@@ -846,6 +889,11 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err) {
         return Direct.crawlsched_routing_simulate(s, seq, len, periods, seed, out_per_packet, out_std_error, out_per_unit_time, err);
+    }
+
+    @Override
+    public int crawlsched_routing_simulate_with_control(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err) {
+        return Direct.crawlsched_routing_simulate_with_control(s, seq, len, periods, seed, ctl, out_per_packet, out_std_error, out_per_unit_time, err);
     }
 
     @Override

@@ -588,6 +588,14 @@ public interface NativeApi {
     int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, double[] out_cost, double[] out_std_error, byte[] err);
 
     /**
+     * As crawlsched_freshness_simulate_cyclic() under a control (NULL: none):
+     * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+     * 65,536 accesses, with no output written. Its iteration cap does not
+     * apply (cycles already bounds the run).
+     */
+    int crawlsched_freshness_simulate_cyclic_with_control(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
+
+    /**
      * A new estimator without prior knowledge.
      */
     int crawlsched_estimator_new(long[] out, byte[] err);
@@ -665,6 +673,16 @@ public interface NativeApi {
      * The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
      */
     int crawlsched_scheduler_next(long s, long[] out_id, byte[] err);
+
+    /**
+     * Every page's target share of all crawls (as crawlsched_scheduler_frequency
+     * gives one page's), with the page ids, sorted by id: out_ids[i] has
+     * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
+     * the number of pages (variable size: see docs/c-api.md). One O(N)
+     * computation for all pages, where N calls of crawlsched_scheduler_frequency
+     * after rates changed cost O(N) each.
+     */
+    int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err);
 
     /**
      * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
@@ -979,6 +997,20 @@ public interface NativeApi {
     int crawlsched_probe_planner_set_constraints(long planner, double delta, double[] starts, double[] ends, long len, byte[] err);
 
     /**
+     * Attaches a control (NULL detaches it) to every later
+     * crawlsched_probe_planner_plan() and _all_costs() call of this planner,
+     * kept across _set_profile() and _set_constraints(). Its memory cap
+     * (else the process-wide default) is checked against the DP tables, and
+     * the grid those two rebuild, before allocating (CRAWLSCHED_TOO_LARGE);
+     * its iteration cap
+     * bounds the passes over the grid, one per DP layer or Lagrangian
+     * multiplier (CRAWLSCHED_NOT_CONVERGED when reached); cancelling it from
+     * another thread makes a running plan return CRAWLSCHED_CANCELLED within
+     * one DP row or 65,536 grid points. An interrupted plan writes no output.
+     */
+    int crawlsched_probe_planner_set_control(long planner, long ctl, byte[] err);
+
+    /**
      * An optimal schedule of exactly n probes (1 &lt;= n &lt;= N) by `method`
      * (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
      * out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
@@ -1017,6 +1049,18 @@ public interface NativeApi {
      * (the paper's Table 2); crawlsched_robots_size() tells the N used.
      */
     int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err);
+
+    /**
+     * As crawlsched_robots_solve_unlimited() under a control (NULL: none):
+     * every N of the doubling search is solved as by
+     * crawlsched_robots_solve_with_control(), so the memory cap refuses the
+     * first N whose model would not fit (CRAWLSCHED_TOO_LARGE, before it is
+     * built), the iteration cap bounds each solve's policy-iteration steps
+     * (CRAWLSCHED_NOT_CONVERGED) and cancelling returns CRAWLSCHED_CANCELLED
+     * within one policy evaluation. An interrupted search returns no
+     * solution (*out is left alone).
+     */
+    int crawlsched_robots_solve_unlimited_with_control(long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
 
     /**
      * Releases a solution. NULL is a no-op.
@@ -1176,6 +1220,17 @@ public interface NativeApi {
     int crawlsched_routing_optimize_exhaustive(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
     /**
+     * As crawlsched_routing_optimize_exhaustive() under a control (NULL:
+     * none): its memory cap (else the process-wide default) applies to the
+     * cost table, its iteration cap to the sequences evaluated
+     * (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
+     * nothing, so nothing is written), and cancelling it from another thread
+     * returns CRAWLSCHED_CANCELLED within 65,536 sequences. An interrupted
+     * search writes no output.
+     */
+    int crawlsched_routing_optimize_exhaustive_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+
+    /**
      * Local search (neighbourhood of Theorem 4.2 restricted to relabelling one
      * position or exchanging two) from the balanced (billiard) sequence of
      * each period length in min_period..=max_period (&lt;= 2^20); the best
@@ -1186,12 +1241,34 @@ public interface NativeApi {
     int crawlsched_routing_optimize_local(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
     /**
+     * As crawlsched_routing_optimize_local() under a control (NULL: none):
+     * its memory cap applies to the cost table and the search tables, its
+     * iteration cap to the neighbourhood scans (one per move, plus the final
+     * one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
+     * the period is then not known to be a local optimum, so nothing is
+     * written), and cancelling it returns
+     * CRAWLSCHED_CANCELLED within one position's neighbours. An interrupted
+     * search writes no output.
+     */
+    int crawlsched_routing_optimize_local_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+
+    /**
      * Local search from a given period seq[0..len] with the full
      * neighbourhood of Theorem 4.2 (2^(len+1) - 2 points; M = 2 servers,
      * len &lt;= 20): by Theorems 4.2 and 4.4 the result is optimal among all
      * periods of that length. Outputs as crawlsched_routing_optimize_exhaustive.
      */
     int crawlsched_routing_local_search_multimodular(long s, int[] seq, long len, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+
+    /**
+     * As crawlsched_routing_local_search_multimodular() under a control
+     * (NULL: none): its iteration cap bounds the neighbourhood scans (one per
+     * move, plus the final one; CRAWLSCHED_NOT_CONVERGED when reached), and
+     * cancelling it returns
+     * CRAWLSCHED_CANCELLED within 65,536 neighbours. An interrupted search
+     * writes no output.
+     */
+    int crawlsched_routing_local_search_multimodular_with_control(long s, int[] seq, long len, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
     /**
      * The balanced (billiard) sequence with counts[m] visits of server m
@@ -1207,6 +1284,14 @@ public interface NativeApi {
      * cost per unit time. Validates crawlsched_routing_cost.
      */
     int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
+
+    /**
+     * As crawlsched_routing_simulate() under a control (NULL: none):
+     * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+     * 65,536 packets, with no output written. Its iteration cap does not
+     * apply (periods already bounds the run).
+     */
+    int crawlsched_routing_simulate_with_control(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
 
     /**
      * g(n, mu2) of paper §5 (Figure 1; lambda = mu1 = 1): the cost per packet
@@ -1447,6 +1532,7 @@ public interface NativeApi {
         "crawlsched_freshness_golden_ratio_bound",
         "crawlsched_freshness_bound_ratio",
         "crawlsched_freshness_simulate_cyclic",
+        "crawlsched_freshness_simulate_cyclic_with_control",
         "crawlsched_estimator_new",
         "crawlsched_estimator_new_with_prior",
         "crawlsched_estimator_free",
@@ -1461,6 +1547,7 @@ public interface NativeApi {
         "crawlsched_scheduler_set_change_rate",
         "crawlsched_scheduler_observe",
         "crawlsched_scheduler_next",
+        "crawlsched_scheduler_frequencies",
         "crawlsched_scheduler_next_batch",
         "crawlsched_scheduler_len",
         "crawlsched_scheduler_change_rate",
@@ -1507,11 +1594,13 @@ public interface NativeApi {
         "crawlsched_probe_planner_free",
         "crawlsched_probe_planner_set_profile",
         "crawlsched_probe_planner_set_constraints",
+        "crawlsched_probe_planner_set_control",
         "crawlsched_probe_planner_plan",
         "crawlsched_probe_planner_all_costs",
         "crawlsched_robots_solve",
         "crawlsched_robots_solve_with_control",
         "crawlsched_robots_solve_unlimited",
+        "crawlsched_robots_solve_unlimited_with_control",
         "crawlsched_robots_free",
         "crawlsched_robots_size",
         "crawlsched_robots_cost",
@@ -1536,10 +1625,14 @@ public interface NativeApi {
         "crawlsched_routing_immediate_cost",
         "crawlsched_routing_cost",
         "crawlsched_routing_optimize_exhaustive",
+        "crawlsched_routing_optimize_exhaustive_with_control",
         "crawlsched_routing_optimize_local",
+        "crawlsched_routing_optimize_local_with_control",
         "crawlsched_routing_local_search_multimodular",
+        "crawlsched_routing_local_search_multimodular_with_control",
         "crawlsched_routing_balanced_sequence",
         "crawlsched_routing_simulate",
+        "crawlsched_routing_simulate_with_control",
         "crawlsched_routing_two_server_cost",
         "crawlsched_routing_switch_point",
         "crawlsched_routing_router_new",
