@@ -3,8 +3,9 @@
  * probe profile) and calling a shared mutable scheduler and a shared router.
  * Every result is compared with the value computed before the threads
  * started, and each thread's last error must stay its own.
- * tests/c_api.rs also runs this program under ThreadSanitizer (C side) and
- * valgrind. Threads and iterations: CRAWLSCHED_THREADS (default 16) and
+ * scripts/tsan runs it at full size under ThreadSanitizer (library and
+ * program instrumented); tests/c_api.rs under ASan and valgrind (reduced).
+ * Threads and iterations: CRAWLSCHED_THREADS (default 16) and
  * CRAWLSCHED_THREAD_ITERS (default 10000). */
 #define _POSIX_C_SOURCE 200809L
 #include "crawlsched.h"
