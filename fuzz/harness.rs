@@ -1396,10 +1396,7 @@ unsafe fn probe(h: &mut Harness) {
                     let mut out = Buf::<f64>::new(h, 12);
                     let mut par = f64::S;
                     let pol = i32::from(h.byte() % 3);
-                    // Open: fuzz/open/probe-timeout-1b8bcd92 makes
-                    // crawlsched_probe_policy_with_budget run for minutes
-                    // (docs/reliability.md); skipped until it is fixed.
-                    if !tame || std::env::var_os("FUZZ_WITH_BUDGET").is_none() {
+                    if !tame {
                         continue;
                     }
                     let e = h.e();

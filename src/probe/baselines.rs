@@ -142,7 +142,12 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
     // Shrink until at least n probes (so runs stay near n probes long).
     let mut hi = hi_bound;
     let mut lo = hi / 4.0;
-    loop {
+    // At most 4^25 > 10^12 shrinks: a bound in steps as well as in value,
+    // since a subnormal total makes lo_bound 0 (found by fuzzing).
+    for shrinks in 0.. {
+        if shrinks > 25 || lo <= 0.0 {
+            return Err(Error::NotConverged(format!("no parameter of this policy places {n} probes")));
+        }
         let s = run(lo)?;
         match s.len().cmp(&n) {
             std::cmp::Ordering::Equal => return Ok((to_param(lo), s)),
