@@ -51,21 +51,31 @@ fn link_shared_library(dir: &std::path::Path) {
     println!("cargo:rerun-if-changed=src/ffi/common.rs");
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     // Only ELF targets use -soname (macOS has install names, Windows DLLs).
-    if !matches!(os.as_str(), "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly") {
+    if !matches!(
+        os.as_str(),
+        "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly"
+    ) {
         return;
     }
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libcrawlsched.so.{}", abi_version(dir));
+    println!(
+        "cargo:rustc-cdylib-link-arg=-Wl,-soname,libcrawlsched.so.{}",
+        abi_version(dir)
+    );
 }
 
 /// CRAWLSCHED_ABI_VERSION from src/ffi/common.rs.
 fn abi_version(dir: &std::path::Path) -> u32 {
     let src = std::fs::read_to_string(dir.join("src/ffi/common.rs")).unwrap_or_default();
     let value = src.lines().find_map(|l| {
-        let rest = l.trim().strip_prefix("pub const CRAWLSCHED_ABI_VERSION: u32 =")?;
+        let rest = l
+            .trim()
+            .strip_prefix("pub const CRAWLSCHED_ABI_VERSION: u32 =")?;
         rest.trim().trim_end_matches(';').trim().parse::<u32>().ok()
     });
     match value {
         Some(v) => v,
-        None => panic!("src/ffi/common.rs: cannot read `pub const CRAWLSCHED_ABI_VERSION: u32 = N;`"),
+        None => {
+            panic!("src/ffi/common.rs: cannot read `pub const CRAWLSCHED_ABI_VERSION: u32 = N;`")
+        }
     }
 }

@@ -43,8 +43,18 @@ fn time<T>(f: impl FnOnce() -> T) -> (f64, T) {
 fn curve() {
     let mut rows = Vec::new();
     // MDP_BENCH_MAX_N limits the curve (the default 1000 reaches 10^6 states).
-    let max_n = std::env::var("MDP_BENCH_MAX_N").ok().and_then(|v| v.parse().ok()).unwrap_or(1000usize);
-    for (n, k) in [(10usize, 10usize), (30, 10), (100, 33), (300, 100), (600, 200), (1000, 333)] {
+    let max_n = std::env::var("MDP_BENCH_MAX_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000usize);
+    for (n, k) in [
+        (10usize, 10usize),
+        (30, 10),
+        (100, 33),
+        (300, 100),
+        (600, 200),
+        (1000, 333),
+    ] {
         if n > max_n {
             continue;
         }
@@ -54,8 +64,10 @@ fn curve() {
         let span = s.bound_hi - s.bound_lo;
         // One exact evaluation of the optimal policy, on the distinct
         // transition rows (what the solver does) and on all states.
-        let (t_rows, _) = time(|| mdp::evaluate_average_with(&m.mdp, &s.policy, Reduction::Auto).expect("eval"));
-        let (t_states, _) = time(|| mdp::evaluate_average_with(&m.mdp, &s.policy, Reduction::Never).expect("eval"));
+        let (t_rows, _) =
+            time(|| mdp::evaluate_average_with(&m.mdp, &s.policy, Reduction::Auto).expect("eval"));
+        let (t_states, _) =
+            time(|| mdp::evaluate_average_with(&m.mdp, &s.policy, Reduction::Never).expect("eval"));
         // Plain RVI costs one sweep per iteration; cap the sweeps so that
         // the largest sizes finish (the row then says it did not stop).
         let cap = (2_000_000_000 / m.mdp.n_transitions()).clamp(200, 200_000);
@@ -63,7 +75,10 @@ fn curve() {
         let rspan = r.bound_hi - r.bound_lo;
         eprintln!(
             "N={n} K={k} states={states}: PI {t_pi:.4}s ({} it, span {span:.1e}); paper RVI {t_rvi:.3}s ({} sweeps, stopped={}, span {rspan:.1e}); ratio {:.1}x; one evaluation {t_rows:.3}s on rows, {t_states:.3}s on states",
-            s.iterations, r.iterations, r.converged, t_rvi / t_pi
+            s.iterations,
+            r.iterations,
+            r.converged,
+            t_rvi / t_pi
         );
         rows.push(format!(
             "{{\"N\": {n}, \"K\": {k}, \"states\": {states}, \"transitions\": {}, \"pi_s\": {t_pi:.6}, \"pi_iterations\": {}, \"pi_span\": {span:.3e}, \"pi_gain\": {:.12e}, \"paper_rvi_s\": {t_rvi:.6}, \"paper_rvi_sweeps\": {}, \"paper_rvi_stopped\": {}, \"paper_rvi_span\": {rspan:.3e}, \"rvi_over_pi\": {:.2}, \"eval_rows_s\": {t_rows:.6}, \"eval_states_s\": {t_states:.6}}}",
@@ -98,7 +113,9 @@ fn benches(c: &mut Criterion) {
     g.bench_function("policy_iteration paper size N=30 K=10", |b| {
         b.iter(|| black_box(mdp::solve(&paper.mdp, &Options::default()).expect("pi")))
     });
-    g.bench_function("paper RVI N=30 K=10", |b| b.iter(|| black_box(mdp::solve(&paper.mdp, &paper_rvi(200_000)).expect("rvi"))));
+    g.bench_function("paper RVI N=30 K=10", |b| {
+        b.iter(|| black_box(mdp::solve(&paper.mdp, &paper_rvi(200_000)).expect("rvi")))
+    });
     if full {
         let mid = model(300, 100);
         g.bench_function("policy_iteration N=300 K=100 (91k states)", |b| {

@@ -26,24 +26,48 @@ fn time<T>(f: impl FnOnce() -> T) -> (f64, T) {
 /// One timed run per method and size; the ratios go to bench/results.
 fn ratios() {
     let mut rows = Vec::new();
-    for (n_grid, n) in [(672usize, 56usize), (2_000, 100), (5_000, 200), (10_000, 300)] {
+    for (n_grid, n) in [
+        (672usize, 56usize),
+        (2_000, 100),
+        (5_000, 200),
+        (10_000, 300),
+    ] {
         let pb = problem(4.0, n_grid);
         let (t_ref, s_ref) = time(|| pb.solve(n, Method::Reference).expect("dp"));
         let mut row = format!("{{\"N\": {n_grid}, \"n\": {n}, \"reference_dp_s\": {t_ref:.6}");
-        for (name, m) in [("divide_conquer", Method::DivideConquer), ("hull", Method::Hull), ("lagrangian", Method::Lagrangian)] {
+        for (name, m) in [
+            ("divide_conquer", Method::DivideConquer),
+            ("hull", Method::Hull),
+            ("lagrangian", Method::Lagrangian),
+        ] {
             let (t, s) = time(|| pb.solve(n, m).expect("fast"));
-            assert!((s.cost - s_ref.cost).abs() <= 1e-9 * s_ref.cost, "{name} differs from the DP");
-            row += &format!(", \"{name}_s\": {t:.6}, \"{name}_speedup\": {:.1}", t_ref / t);
-            eprintln!("N={n_grid} n={n}: DP {t_ref:.3}s, {name} {t:.5}s, ratio {:.0}x", t_ref / t);
+            assert!(
+                (s.cost - s_ref.cost).abs() <= 1e-9 * s_ref.cost,
+                "{name} differs from the DP"
+            );
+            row += &format!(
+                ", \"{name}_s\": {t:.6}, \"{name}_speedup\": {:.1}",
+                t_ref / t
+            );
+            eprintln!(
+                "N={n_grid} n={n}: DP {t_ref:.3}s, {name} {t:.5}s, ratio {:.0}x",
+                t_ref / t
+            );
         }
         rows.push(row + "}");
     }
     let big = problem(52.0, 1_000_000);
     let (t_big, s_big) = time(|| big.optimal(1_000).expect("big"));
-    eprintln!("N=1e6 n=1e3 Lagrangian: {t_big:.3}s (cost {:.4})", s_big.cost);
+    eprintln!(
+        "N=1e6 n=1e3 Lagrangian: {t_big:.3}s (cost {:.4})",
+        s_big.cost
+    );
     let mid = problem(52.0, 100_000);
     let (t_all, g) = time(|| mid.all_costs(10_000).expect("all"));
-    eprintln!("N=1e5 all budgets 1..1e4 (Lagrangian): {t_all:.3}s, g(1e4) = {:.6}", g[9_999]);
+    eprintln!(
+        "N=1e5 all budgets 1..1e4 (Lagrangian): {t_all:.3}s, g(1e4) = {:.6}",
+        g[9_999]
+    );
     let json = format!(
         "{{\n  \"profile\": \"DBWorld ratio 3, delta 0\",\n  \"dp_vs_fast\": [\n    {}\n  ],\n  \"N1e6_n1e3_lagrangian_s\": {t_big:.4},\n  \"N1e5_all_budgets_1e4_s\": {t_all:.4}\n}}\n",
         rows.join(",\n    ")
@@ -63,11 +87,19 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("probe");
     g.sample_size(10);
     let small = problem(4.0, 2_000);
-    g.bench_function("reference_dp N=2000 n=100", |b| b.iter(|| black_box(small.solve(100, Method::Reference).expect("dp"))));
-    g.bench_function("hull N=2000 n=100", |b| b.iter(|| black_box(small.solve(100, Method::Hull).expect("hull"))));
-    g.bench_function("lagrangian N=2000 n=100", |b| b.iter(|| black_box(small.solve(100, Method::Lagrangian).expect("lagr"))));
+    g.bench_function("reference_dp N=2000 n=100", |b| {
+        b.iter(|| black_box(small.solve(100, Method::Reference).expect("dp")))
+    });
+    g.bench_function("hull N=2000 n=100", |b| {
+        b.iter(|| black_box(small.solve(100, Method::Hull).expect("hull")))
+    });
+    g.bench_function("lagrangian N=2000 n=100", |b| {
+        b.iter(|| black_box(small.solve(100, Method::Lagrangian).expect("lagr")))
+    });
     let big = problem(52.0, 1_000_000);
-    g.bench_function("lagrangian N=1e6 n=1e3", |b| b.iter(|| black_box(big.optimal(1_000).expect("big"))));
+    g.bench_function("lagrangian N=1e6 n=1e3", |b| {
+        b.iter(|| black_box(big.optimal(1_000).expect("big")))
+    });
     // The cost of a live control (its cancel flag and pass cap are read):
     // compare with "hull N=2000 n=100" above.
     let mut small_ctl = small.clone();

@@ -5,9 +5,9 @@
 //! `cargo bench` (criterion passes --bench) the same figures are written to
 //! bench/results/routing.json; the test-mode smoke run writes nothing.
 
-use criterion::{Criterion, criterion_group, criterion_main};
 use crawlsched::routing::search::{self, Neighbourhood};
 use crawlsched::routing::{ArrivalProcess, Objective, RoutingSystem};
+use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -40,11 +40,14 @@ fn bench(c: &mut Criterion) {
     let mut rows = Vec::new();
     for n in [50usize, 100, 300] {
         let table = sys.table(n).unwrap();
-        let start = search::balanced_sequence(&search::balanced_counts(&table, n).unwrap()).unwrap();
+        let start =
+            search::balanced_sequence(&search::balanced_counts(&table, n).unwrap()).unwrap();
         let t = Instant::now();
         let r = search::local_search(&sys, &table, &start, Neighbourhood::Pairs).unwrap();
         let elapsed = t.elapsed();
-        let start_cost = crawlsched::routing::cost::evaluate_with(&sys, &table, &start).unwrap().per_packet;
+        let start_cost = crawlsched::routing::cost::evaluate_with(&sys, &table, &start)
+            .unwrap()
+            .per_packet;
         println!(
             "period {n}: balanced start {start_cost:.6} -> local optimum {:.6} ({} neighbours, {:?})",
             r.evaluation.per_packet, r.evaluations, elapsed
@@ -76,12 +79,17 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("routing_10_servers");
     g.sample_size(10);
-    g.bench_function("exhaustive periods 1..=5", |b| b.iter(|| search::exhaustive(black_box(&sys), 1, 5).unwrap()));
+    g.bench_function("exhaustive periods 1..=5", |b| {
+        b.iter(|| search::exhaustive(black_box(&sys), 1, 5).unwrap())
+    });
     for n in [50usize, 100, 300] {
         let table = sys.table(n).unwrap();
-        let start = search::balanced_sequence(&search::balanced_counts(&table, n).unwrap()).unwrap();
+        let start =
+            search::balanced_sequence(&search::balanced_counts(&table, n).unwrap()).unwrap();
         g.bench_function(format!("local search period {n}"), |b| {
-            b.iter(|| search::local_search(black_box(&sys), &table, &start, Neighbourhood::Pairs).unwrap())
+            b.iter(|| {
+                search::local_search(black_box(&sys), &table, &start, Neighbourhood::Pairs).unwrap()
+            })
         });
     }
     g.bench_function("optimize_local periods 1..=100", |b| {

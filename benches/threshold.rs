@@ -23,7 +23,15 @@ fn benches(c: &mut Criterion) {
     let full = std::env::args().any(|a| a == "--bench");
     // (W, k, R, buffer): R = 1 chains grow in levels, R = 2 in level size.
     let sizes: &[(usize, usize, usize, usize)] = if full {
-        &[(10, 5, 1, 400), (10, 5, 1, 5_000), (10, 5, 1, 50_000), (4, 3, 2, 6), (4, 3, 2, 8), (4, 3, 2, 10), (4, 3, 2, 14)]
+        &[
+            (10, 5, 1, 400),
+            (10, 5, 1, 5_000),
+            (10, 5, 1, 50_000),
+            (4, 3, 2, 6),
+            (4, 3, 2, 8),
+            (4, 3, 2, 10),
+            (4, 3, 2, 14),
+        ]
     } else {
         // One block-solved and one iteratively solved chain.
         &[(10, 5, 1, 40), (4, 3, 2, 4), (4, 3, 2, 8)]
@@ -34,7 +42,9 @@ fn benches(c: &mut Criterion) {
         let (m, policy) = model::bench_model(w, k, r, buffer).expect("model");
         let q = generator(&m, &policy).expect("generator");
         let name = format!("W={w} k={k} R={r} N={buffer} ({} states)", q.rows());
-        g.bench_function(name, |b| b.iter(|| black_box(stationary(m.space(), &q).expect("solve"))));
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(stationary(m.space(), &q).expect("solve")))
+        });
     }
     g.finish();
 }

@@ -38,7 +38,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let avg = mdp::solve(&m, &Options::default())?;
     let t_avg = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let disc = mdp::solve(&m, &Options { criterion: Criterion::Discounted(0.99), ..Options::default() })?;
+    let disc = mdp::solve(
+        &m,
+        &Options {
+            criterion: Criterion::Discounted(0.99),
+            ..Options::default()
+        },
+    )?;
     let t_disc = t.elapsed().as_secs_f64();
     println!(
         "{{\"states\": {}, \"transitions\": {}, \"average_pi_s\": {t_avg:.6}, \"average_gain\": {:.12e}, \"average_span\": {:.3e}, \"discounted_pi_s\": {t_disc:.6}, \"discounted_v0\": {:.12e}}}",

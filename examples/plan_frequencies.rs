@@ -31,10 +31,20 @@ fn parse_args() -> (usize, u64) {
     let (mut pages, mut seed) = (5000usize, 1u64);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        let v = args.next().unwrap_or_else(|| usage(&format!("{a} needs a value")));
+        let v = args
+            .next()
+            .unwrap_or_else(|| usage(&format!("{a} needs a value")));
         match a.as_str() {
-            "--pages" => pages = v.parse().unwrap_or_else(|_| usage("--pages takes a whole number")),
-            "--seed" => seed = v.parse().unwrap_or_else(|_| usage("--seed takes a whole number")),
+            "--pages" => {
+                pages = v
+                    .parse()
+                    .unwrap_or_else(|_| usage("--pages takes a whole number"))
+            }
+            "--seed" => {
+                seed = v
+                    .parse()
+                    .unwrap_or_else(|_| usage("--seed takes a whole number"))
+            }
             _ => usage(&format!("unknown option {a}")),
         }
     }
@@ -63,7 +73,8 @@ fn main() -> crawlsched::Result<()> {
     let t0 = Instant::now();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     // Heavy-tailed change rates (σ = 1.5: the top 1% change ~30x the median).
-    let lognormal = LogNormal::new(0.0, 1.5).map_err(|e| crawlsched::Error::InvalidArgument(e.to_string()))?;
+    let lognormal =
+        LogNormal::new(0.0, 1.5).map_err(|e| crawlsched::Error::InvalidArgument(e.to_string()))?;
     let raw: Vec<f64> = (0..n).map(|_| lognormal.sample(&mut rng)).collect();
     // One crawl takes 1 s on average; all pages together change 0.8 times per second.
     let access = Distribution::gamma(0.5, 0.5)?;
@@ -77,14 +88,26 @@ fn main() -> crawlsched::Result<()> {
     let proportional_f: Vec<f64> = mu.iter().map(|m| m / total).collect();
     let policies = [
         ("uniform round robin", (0..n).collect::<Vec<usize>>()),
-        ("proportional to change rate", cyclic_schedule(&proportional_f, n)?),
-        ("crawlsched, max freshness", cyclic_schedule(&frequencies::optimal_frequencies(&by_freshness)?, n)?),
-        ("crawlsched, min C(mu)", cyclic_schedule(&frequencies::optimal_frequencies(&by_changes)?, n)?),
+        (
+            "proportional to change rate",
+            cyclic_schedule(&proportional_f, n)?,
+        ),
+        (
+            "crawlsched, max freshness",
+            cyclic_schedule(&frequencies::optimal_frequencies(&by_freshness)?, n)?,
+        ),
+        (
+            "crawlsched, min C(mu)",
+            cyclic_schedule(&frequencies::optimal_frequencies(&by_changes)?, n)?,
+        ),
     ];
     let planned = t0.elapsed();
 
     println!("{n} pages, total change rate {total:.2}/s, crawl time gamma(mean 1 s, cv 1.41)\n");
-    println!("{:<30} {:>12} {:>10} {:>12} {:>10}", "policy", "fresh pages", "vs unif.", "C(mu)", "vs unif.");
+    println!(
+        "{:<30} {:>12} {:>10} {:>12} {:>10}",
+        "policy", "fresh pages", "vs unif.", "C(mu)", "vs unif."
+    );
     let mut uniform = (0.0, 0.0);
     for (i, (name, seq)) in policies.iter().enumerate() {
         let (fresh, cost) = measures(&by_changes, &cyclic::obsolescence(&by_changes, seq)?);
@@ -108,8 +131,13 @@ fn main() -> crawlsched::Result<()> {
         100.0 * (best_fresh / uniform.0 - 1.0),
         100.0 * (best_cost / uniform.1 - 1.0)
     );
-    println!("\nfresh pages: time-average share of the index that is up to date (higher is better).");
+    println!(
+        "\nfresh pages: time-average share of the index that is up to date (higher is better)."
+    );
     println!("C(mu) = sum of change rate x fraction of time stale (lower is better).");
-    println!("planned and evaluated in {:.0} ms", planned.as_secs_f64() * 1e3);
+    println!(
+        "planned and evaluated in {:.0} ms",
+        planned.as_secs_f64() * 1e3
+    );
     Ok(())
 }

@@ -16,13 +16,22 @@ fn main() -> Result<(), crawlsched::Error> {
     let planner = Planner::new(profile.clone(), 7 * 24 * 60, 0.0, None)?;
     let updates = profile.expected_updates(0.0, days);
     println!("DBWorld, one week, {updates:.1} expected updates, candidates every minute\n");
-    println!("{:>7} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9}", "probes", "optimal", "+Alg. 10", "uniform", "threshold", "first-arr", "gain");
+    println!(
+        "{:>7} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9}",
+        "probes", "optimal", "+Alg. 10", "uniform", "threshold", "first-arr", "gain"
+    );
     for n in [2, 4, 7, 14, 28, 56] {
         let best = planner.plan(n)?;
         let improved = improve(&profile, &best.times, 0.0, &ImproverParams::default())?;
         let uni = expected_cost(&profile, &baselines::uniform(&profile, n)?)?;
-        let thr = expected_cost(&profile, &baselines::with_budget(&profile, Policy::Threshold, n)?.1)?;
-        let fa = expected_cost(&profile, &baselines::with_budget(&profile, Policy::FirstArrival, n)?.1)?;
+        let thr = expected_cost(
+            &profile,
+            &baselines::with_budget(&profile, Policy::Threshold, n)?.1,
+        )?;
+        let fa = expected_cost(
+            &profile,
+            &baselines::with_budget(&profile, Policy::FirstArrival, n)?.1,
+        )?;
         println!(
             "{n:>7} {:>10.3} {:>10.3} {uni:>10.3} {thr:>10.3} {fa:>10.3} {:>8.1}%",
             best.cost,

@@ -15,7 +15,9 @@ mod model;
 
 use crawlsched::threshold::generator::generator;
 use crawlsched::threshold::iterative::iterative_solve;
-use crawlsched::threshold::solve::{ITERATIVE_TOLERANCE, block_solve, evaluation_bytes, residual, sparse_solve, stationary};
+use crawlsched::threshold::solve::{
+    ITERATIVE_TOLERANCE, block_solve, evaluation_bytes, residual, sparse_solve, stationary,
+};
 use std::io::Write;
 use std::time::Instant;
 
@@ -33,7 +35,9 @@ fn peak_rss_kib() -> u64 {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 4 {
-        return Err("usage: threshold_export W K R BUFFER [auto|block|sparse|iterative|none] [OUT]".into());
+        return Err(
+            "usage: threshold_export W K R BUFFER [auto|block|sparse|iterative|none] [OUT]".into(),
+        );
     }
     let num = |i: usize| args[i].parse::<usize>();
     let (w, k, r, buffer) = (num(0)?, num(1)?, num(2)?, num(3)?);
@@ -49,7 +53,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "iterative" => {
             let (pi, info) = iterative_solve(&q, ITERATIVE_TOLERANCE)?;
             let s: f64 = pi.iter().sum();
-            (pi.iter().map(|x| x / s).collect(), format!("iterative ({} iterations)", info.iterations))
+            (
+                pi.iter().map(|x| x / s).collect(),
+                format!("iterative ({} iterations)", info.iterations),
+            )
         }
         "none" => (vec![0.0; q.rows()], "none".to_string()),
         _ => {
@@ -58,12 +65,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let t_solve = t1.elapsed().as_secs_f64();
-    let res = if method == "none" { f64::NAN } else { residual(&q, &pi) };
+    let res = if method == "none" {
+        f64::NAN
+    } else {
+        residual(&q, &pi)
+    };
     // The memory the library's cap compares against, before building.
     let sp = model.space();
     let (pw, pm, pr) = sp.phases();
-    let max_batch = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap_or(1);
-    let estimate = evaluation_bytes(pw, pm, pr, sp.max_level(), max_batch, &model.row_pattern()).unwrap_or(u128::MAX);
+    let max_batch = (1..=model.max_robots())
+        .map(|i| model.arrivals(i).max_batch())
+        .max()
+        .unwrap_or(1);
+    let estimate = evaluation_bytes(pw, pm, pr, sp.max_level(), max_batch, &model.row_pattern())
+        .unwrap_or(u128::MAX);
     println!(
         "{{\"states\": {}, \"nnz\": {}, \"levels\": {}, \"method\": \"{used}\", \"build_s\": {t_build:.4}, \"solve_s\": {t_solve:.4}, \"residual\": {res:.3e}, \"peak_rss_mib\": {:.1}, \"estimate_mib\": {:.1}}}",
         q.rows(),

@@ -48,7 +48,11 @@ pub fn run(target: &str, data: &[u8]) {
     // caller setting a cap would see (a ten-year DBWorld profile otherwise
     // takes 2.3 GB).
     crawlsched_set_default_memory_limit(1 << 30);
-    assert_eq!(crawlsched_get_default_memory_limit(), 1 << 30, "the process-wide memory cap did not stick");
+    assert_eq!(
+        crawlsched_get_default_memory_limit(),
+        1 << 30,
+        "the process-wide memory cap did not stick"
+    );
     let mut h = Harness::new(data);
     // SAFETY: every pointer handed to C below is NULL or valid for the
     // length passed with it, and every handle is live until freed once.
@@ -101,7 +105,14 @@ const SPECIAL: [f64; 20] = [
 
 impl<'a> Harness<'a> {
     pub fn new(data: &'a [u8]) -> Self {
-        Harness { data, err: crawlsched_error_t { status: -1, message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE] }, calls: 0 }
+        Harness {
+            data,
+            err: crawlsched_error_t {
+                status: -1,
+                message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE],
+            },
+            calls: 0,
+        }
     }
 
     fn e(&mut self) -> *mut crawlsched_error_t {
@@ -193,12 +204,20 @@ impl<'a> Harness<'a> {
     /// A length to pass with a buffer of `n` elements: usually `n`,
     /// sometimes shorter (never longer: that would break the C contract).
     fn len_for(&mut self, n: usize) -> usize {
-        if self.byte() % 8 == 0 { self.small(n) } else { n }
+        if self.byte() % 8 == 0 {
+            self.small(n)
+        } else {
+            n
+        }
     }
 
     /// A pointer to `v`, or NULL now and then.
     fn ptr<T>(&mut self, v: &[T]) -> *const T {
-        if self.byte() % 16 == 0 { null() } else { v.as_ptr() }
+        if self.byte() % 16 == 0 {
+            null()
+        } else {
+            v.as_ptr()
+        }
     }
 
     // ------------------------------------------------------- the checks
@@ -210,28 +229,50 @@ impl<'a> Harness<'a> {
         assert!((0..=11).contains(&st), "{name}: undocumented status {st}");
         // SAFETY: a static NUL-terminated string for every status.
         let text = unsafe { CStr::from_ptr(crawlsched_status_string(st)) };
-        assert!(!text.to_bytes().is_empty(), "{name}: status {st} has no name");
+        assert!(
+            !text.to_bytes().is_empty(),
+            "{name}: status {st} has no name"
+        );
         let msg = message(&self.err);
         assert!(st != CRAWLSCHED_PANIC, "{name}: caught panic: {msg}");
         assert!(st != CRAWLSCHED_INTERNAL, "{name}: internal error: {msg}");
-        assert_eq!(self.err.status, st, "{name}: err.status differs from the return value");
+        assert_eq!(
+            self.err.status, st,
+            "{name}: err.status differs from the return value"
+        );
         if st == CRAWLSCHED_OK {
             assert!(msg.is_empty(), "{name}: success with a message: {msg}");
         } else {
             assert!(!msg.is_empty(), "{name}: status {st} without a message");
-            assert!(untouched, "{name}: status {st} ({msg}) but an out-parameter was written");
-            assert_eq!(crawlsched_last_error_status(), st, "{name}: last error status");
+            assert!(
+                untouched,
+                "{name}: status {st} ({msg}) but an out-parameter was written"
+            );
+            assert_eq!(
+                crawlsched_last_error_status(),
+                st,
+                "{name}: last error status"
+            );
             // SAFETY: the library returns a NUL-terminated thread-local string.
             let last = unsafe { CStr::from_ptr(crawlsched_last_error_message()) };
             // err.message holds the first 255 bytes of the same message.
             let last = last.to_string_lossy();
-            assert!(last.starts_with(&msg), "{name}: last error {last:?} vs {msg:?}");
+            assert!(
+                last.starts_with(&msg),
+                "{name}: last error {last:?} vs {msg:?}"
+            );
         }
         st == CRAWLSCHED_OK
     }
 
     /// `check`, plus: on success no NaN among `results`.
-    fn check_f(&mut self, name: &str, st: crawlsched_status_t, untouched: bool, results: &[f64]) -> bool {
+    fn check_f(
+        &mut self,
+        name: &str,
+        st: crawlsched_status_t,
+        untouched: bool,
+        results: &[f64],
+    ) -> bool {
         let ok = self.check(name, st, untouched);
         if ok {
             for (i, x) in results.iter().enumerate() {
@@ -244,7 +285,10 @@ impl<'a> Harness<'a> {
 
 fn message(err: &crawlsched_error_t) -> String {
     let bytes: Vec<u8> = err.message.iter().map(|&c| c as u8).collect();
-    let nul = bytes.iter().position(|&b| b == 0).expect("error message not NUL-terminated");
+    let nul = bytes
+        .iter()
+        .position(|&b| b == 0)
+        .expect("error message not NUL-terminated");
     String::from_utf8_lossy(&bytes[..nul]).into_owned()
 }
 
@@ -267,7 +311,14 @@ macro_rules! int_sentinel {
         }
     )*};
 }
-int_sentinel!(u8 = 0xa5, u64 = 0xdead_beef_dead_beef, usize = 0xdead_beef_dead_beef, u32 = 0xdead_beef, i32 = 0x5eed_5eed, i64 = -0x5eed_5eed_5eed);
+int_sentinel!(
+    u8 = 0xa5,
+    u64 = 0xdead_beef_dead_beef,
+    usize = 0xdead_beef_dead_beef,
+    u32 = 0xdead_beef,
+    i32 = 0x5eed_5eed,
+    i64 = -0x5eed_5eed_5eed
+);
 
 fn all_s<T: Sentinel>(v: &[T]) -> bool {
     v.iter().all(Sentinel::is_s)
@@ -283,10 +334,17 @@ impl<T: Sentinel> Buf<T> {
     fn new(h: &mut Harness, max: usize) -> Self {
         let cap = h.small(max);
         let null = cap == 0 && h.bool();
-        Buf { v: vec![T::S; cap], null }
+        Buf {
+            v: vec![T::S; cap],
+            null,
+        }
     }
     fn ptr(&mut self) -> *mut T {
-        if self.null { null_mut() } else { self.v.as_mut_ptr() }
+        if self.null {
+            null_mut()
+        } else {
+            self.v.as_mut_ptr()
+        }
     }
     fn cap(&self) -> usize {
         self.v.len()
@@ -309,20 +367,52 @@ macro_rules! owned {
     };
 }
 owned!(Dist, crawlsched_dist_t, crawlsched_dist_free);
-owned!(Model, crawlsched_freshness_model_t, crawlsched_freshness_model_free);
+owned!(
+    Model,
+    crawlsched_freshness_model_t,
+    crawlsched_freshness_model_free
+);
 owned!(Est, crawlsched_estimator_t, crawlsched_estimator_free);
 owned!(Sched, crawlsched_scheduler_t, crawlsched_scheduler_free);
-owned!(Builder, crawlsched_mdp_builder_t, crawlsched_mdp_builder_free);
+owned!(
+    Builder,
+    crawlsched_mdp_builder_t,
+    crawlsched_mdp_builder_free
+);
 owned!(Mdp, crawlsched_mdp_t, crawlsched_mdp_free);
 owned!(Solver, crawlsched_mdp_solver_t, crawlsched_mdp_solver_free);
 owned!(Robots, crawlsched_robots_t, crawlsched_robots_free);
-owned!(Arrivals, crawlsched_routing_arrivals_t, crawlsched_routing_arrivals_free);
-owned!(Servers, crawlsched_routing_servers_t, crawlsched_routing_servers_free);
-owned!(Router, crawlsched_routing_router_t, crawlsched_routing_router_free);
+owned!(
+    Arrivals,
+    crawlsched_routing_arrivals_t,
+    crawlsched_routing_arrivals_free
+);
+owned!(
+    Servers,
+    crawlsched_routing_servers_t,
+    crawlsched_routing_servers_free
+);
+owned!(
+    Router,
+    crawlsched_routing_router_t,
+    crawlsched_routing_router_free
+);
 owned!(Bmap, crawlsched_bmap_t, crawlsched_bmap_free);
-owned!(Thresh, crawlsched_threshold_model_t, crawlsched_threshold_model_free);
-owned!(Profile, crawlsched_probe_profile_t, crawlsched_probe_profile_free);
-owned!(Planner, crawlsched_probe_planner_t, crawlsched_probe_planner_free);
+owned!(
+    Thresh,
+    crawlsched_threshold_model_t,
+    crawlsched_threshold_model_free
+);
+owned!(
+    Profile,
+    crawlsched_probe_profile_t,
+    crawlsched_probe_profile_free
+);
+owned!(
+    Planner,
+    crawlsched_probe_planner_t,
+    crawlsched_probe_planner_free
+);
 owned!(Control, crawlsched_control_t, crawlsched_control_free);
 
 /// Calls a constructor `f(..., &mut out, err)`; returns the handle (or NULL
@@ -365,14 +455,20 @@ unsafe fn new_dist(h: &mut Harness) -> *mut crawlsched_dist_t {
                 let p = h.vec(n);
                 let r = h.vec(n);
                 let len = h.len_for(n);
-                make!(h, crawlsched_dist_hyperexponential_new(h.ptr(&p), h.ptr(&r), len))
+                make!(
+                    h,
+                    crawlsched_dist_hyperexponential_new(h.ptr(&p), h.ptr(&r), len)
+                )
             }
             5 => {
                 let n = h.small(5);
                 let a = h.vec(n);
                 let s = h.vec(n * n);
                 let (la, ls) = (h.len_for(n), h.len_for(n * n));
-                make!(h, crawlsched_dist_phase_type_new(h.ptr(&a), la, h.ptr(&s), ls))
+                make!(
+                    h,
+                    crawlsched_dist_phase_type_new(h.ptr(&a), la, h.ptr(&s), ls)
+                )
             }
             6 => {
                 let n = h.small(6);
@@ -387,14 +483,23 @@ unsafe fn new_dist(h: &mut Harness) -> *mut crawlsched_dist_t {
                 let len = h.len_for(n);
                 make!(h, crawlsched_dist_empirical_new(h.ptr(&s), len))
             }
-            8 => make!(h, crawlsched_threshold_fit_aph2_new(h.f64(), h.f64(), h.f64())),
-            9 => make!(h, crawlsched_threshold_fit_h2_new(h.f64(), h.f64(), h.f64())),
+            8 => make!(
+                h,
+                crawlsched_threshold_fit_aph2_new(h.f64(), h.f64(), h.f64())
+            ),
+            9 => make!(
+                h,
+                crawlsched_threshold_fit_h2_new(h.f64(), h.f64(), h.f64())
+            ),
             _ => {
                 // A valid phase-type with fuzzer-scaled rates (extreme but legal).
                 let scale = h.pos(1e9).max(1e-9);
                 let a = [0.5, 0.5];
                 let s = [-scale, scale * 0.5, 0.0, -scale * h.pos(2.0).max(1e-9)];
-                make!(h, crawlsched_dist_phase_type_new(a.as_ptr(), 2, s.as_ptr(), 4))
+                make!(
+                    h,
+                    crawlsched_dist_phase_type_new(a.as_ptr(), 2, s.as_ptr(), 4)
+                )
             }
         }
     }
@@ -454,7 +559,10 @@ unsafe fn freshness_model(h: &mut Harness) {
         let w = h.vec(n);
         let wp = if h.bool() { null() } else { w.as_ptr() };
         let len = h.len_for(n);
-        let m = Model(make!(h, crawlsched_freshness_model_new(d.0, h.ptr(&mu), wp, len)));
+        let m = Model(make!(
+            h,
+            crawlsched_freshness_model_new(d.0, h.ptr(&mu), wp, len)
+        ));
         let m = m.0 as *const crawlsched_freshness_model_t;
         for _ in 0..8 {
             if h.done() {
@@ -471,14 +579,22 @@ unsafe fn freshness_model(h: &mut Harness) {
                     let mut b = Buf::<f64>::new(h, 10);
                     let e = h.e();
                     let (name, st) = match k {
-                        1 => ("crawlsched_freshness_model_h", crawlsched_freshness_model_h(m, b.ptr(), b.cap(), e)),
+                        1 => (
+                            "crawlsched_freshness_model_h",
+                            crawlsched_freshness_model_h(m, b.ptr(), b.cap(), e),
+                        ),
                         2 => (
                             "crawlsched_freshness_optimal_frequencies",
                             crawlsched_freshness_optimal_frequencies(m, b.ptr(), b.cap(), e),
                         ),
                         _ => (
                             "crawlsched_freshness_randomized_optimal_frequencies",
-                            crawlsched_freshness_randomized_optimal_frequencies(m, b.ptr(), b.cap(), e),
+                            crawlsched_freshness_randomized_optimal_frequencies(
+                                m,
+                                b.ptr(),
+                                b.cap(),
+                                e,
+                            ),
                         ),
                     };
                     let written: Vec<f64> = b.v.iter().copied().take(len).collect();
@@ -503,9 +619,21 @@ unsafe fn freshness_model(h: &mut Harness) {
                     let lf = h.len_for(nf);
                     let mut b = Buf::<f64>::new(h, 10);
                     let e = h.e();
-                    let st = crawlsched_freshness_obsolescence_bound(m, h.ptr(&f), lf, b.ptr(), b.cap(), e);
+                    let st = crawlsched_freshness_obsolescence_bound(
+                        m,
+                        h.ptr(&f),
+                        lf,
+                        b.ptr(),
+                        b.cap(),
+                        e,
+                    );
                     let written: Vec<f64> = b.v.iter().copied().take(len).collect();
-                    h.check_f("crawlsched_freshness_obsolescence_bound", st, b.untouched(), &written);
+                    h.check_f(
+                        "crawlsched_freshness_obsolescence_bound",
+                        st,
+                        b.untouched(),
+                        &written,
+                    );
                 }
                 _ => {
                     let ns = h.small(16);
@@ -516,18 +644,48 @@ unsafe fn freshness_model(h: &mut Harness) {
                         1 => {
                             let mut b = Buf::<f64>::new(h, 10);
                             let e = h.e();
-                            let st = crawlsched_freshness_cyclic_obsolescence(m, h.ptr(&seq), ls, b.ptr(), b.cap(), e);
+                            let st = crawlsched_freshness_cyclic_obsolescence(
+                                m,
+                                h.ptr(&seq),
+                                ls,
+                                b.ptr(),
+                                b.cap(),
+                                e,
+                            );
                             let written: Vec<f64> = b.v.iter().copied().take(len).collect();
-                            h.check_f("crawlsched_freshness_cyclic_obsolescence", st, b.untouched(), &written);
+                            h.check_f(
+                                "crawlsched_freshness_cyclic_obsolescence",
+                                st,
+                                b.untouched(),
+                                &written,
+                            );
                         }
                         _ => {
                             let cycles = h.size(50);
-                            let cycles = if cycles > 1000 && h.bool() { 50 } else { cycles.min(1 << 12) };
+                            let cycles = if cycles > 1000 && h.bool() {
+                                50
+                            } else {
+                                cycles.min(1 << 12)
+                            };
                             let (mut c, mut se) = (f64::S, f64::S);
                             let seed = u64::from(h.byte());
                             let e = h.e();
-                            let st = crawlsched_freshness_simulate_cyclic(m, h.ptr(&seq), ls, cycles, seed, &mut c, &mut se, e);
-                            h.check_f("crawlsched_freshness_simulate_cyclic", st, c.is_s() && se.is_s(), &[c, se]);
+                            let st = crawlsched_freshness_simulate_cyclic(
+                                m,
+                                h.ptr(&seq),
+                                ls,
+                                cycles,
+                                seed,
+                                &mut c,
+                                &mut se,
+                                e,
+                            );
+                            h.check_f(
+                                "crawlsched_freshness_simulate_cyclic",
+                                st,
+                                c.is_s() && se.is_s(),
+                                &[c, se],
+                            );
                         }
                     }
                 }
@@ -541,7 +699,10 @@ unsafe fn estimator(h: &mut Harness) {
         let est = if h.bool() {
             Est(make!(h, crawlsched_estimator_new()))
         } else {
-            Est(make!(h, crawlsched_estimator_new_with_prior(h.f64(), h.f64())))
+            Est(make!(
+                h,
+                crawlsched_estimator_new_with_prior(h.f64(), h.f64())
+            ))
         };
         for _ in 0..32 {
             if h.done() {
@@ -569,7 +730,10 @@ unsafe fn estimator(h: &mut Harness) {
 unsafe fn scheduler(h: &mut Harness) {
     unsafe {
         let d = Dist(new_dist(h));
-        let s = Sched(make!(h, crawlsched_scheduler_new(d.0, i32::from(h.byte() % 3))));
+        let s = Sched(make!(
+            h,
+            crawlsched_scheduler_new(d.0, i32::from(h.byte() % 3))
+        ));
         for _ in 0..32 {
             if h.done() {
                 break;
@@ -594,7 +758,8 @@ unsafe fn scheduler(h: &mut Harness) {
                     h.check("crawlsched_scheduler_set_change_rate", st, true);
                 }
                 4 => {
-                    let st = crawlsched_scheduler_observe(s.0, id, h.f64(), i32::from(h.byte() % 2), e);
+                    let st =
+                        crawlsched_scheduler_observe(s.0, id, h.f64(), i32::from(h.byte() % 2), e);
                     h.check("crawlsched_scheduler_observe", st, true);
                 }
                 5 => {
@@ -622,7 +787,10 @@ unsafe fn scheduler(h: &mut Harness) {
                     let mut x = usize::S;
                     let st = crawlsched_scheduler_len(s.0, &mut x, e);
                     if h.check("crawlsched_scheduler_len", st, x.is_s()) {
-                        assert!(x <= 8, "crawlsched_scheduler_len: {x} pages, at most 8 ids were added");
+                        assert!(
+                            x <= 8,
+                            "crawlsched_scheduler_len: {x} pages, at most 8 ids were added"
+                        );
                     }
                 }
             }
@@ -640,7 +808,15 @@ unsafe fn sequences(h: &mut Harness) {
                 let total = h.size(64);
                 let mut b = Buf::<u64>::new(h, 8);
                 let e = h.e();
-                let st = crawlsched_freshness_integer_counts(h.ptr(&f), ln, total, i32::from(h.byte() % 3), b.ptr(), b.cap(), e);
+                let st = crawlsched_freshness_integer_counts(
+                    h.ptr(&f),
+                    ln,
+                    total,
+                    i32::from(h.byte() % 3),
+                    b.ptr(),
+                    b.cap(),
+                    e,
+                );
                 h.check("crawlsched_freshness_integer_counts", st, b.untouched());
             }
             k @ 1..=3 => {
@@ -652,15 +828,36 @@ unsafe fn sequences(h: &mut Harness) {
                 let (name, st) = match k {
                     1 => (
                         "crawlsched_freshness_golden_ratio_sequence",
-                        crawlsched_freshness_golden_ratio_sequence(h.ptr(&counts), ln, b.ptr(), b.cap(), &mut len, e),
+                        crawlsched_freshness_golden_ratio_sequence(
+                            h.ptr(&counts),
+                            ln,
+                            b.ptr(),
+                            b.cap(),
+                            &mut len,
+                            e,
+                        ),
                     ),
                     2 => (
                         "crawlsched_freshness_round_robin_sequence",
-                        crawlsched_freshness_round_robin_sequence(h.ptr(&counts), ln, b.ptr(), b.cap(), &mut len, e),
+                        crawlsched_freshness_round_robin_sequence(
+                            h.ptr(&counts),
+                            ln,
+                            b.ptr(),
+                            b.cap(),
+                            &mut len,
+                            e,
+                        ),
                     ),
                     _ => (
                         "crawlsched_routing_balanced_sequence",
-                        crawlsched_routing_balanced_sequence(h.ptr(&counts), ln, b.ptr(), b.cap(), &mut len, e),
+                        crawlsched_routing_balanced_sequence(
+                            h.ptr(&counts),
+                            ln,
+                            b.ptr(),
+                            b.cap(),
+                            &mut len,
+                            e,
+                        ),
                     ),
                 };
                 let too_small = st == CRAWLSCHED_BUFFER_TOO_SMALL;
@@ -669,7 +866,11 @@ unsafe fn sequences(h: &mut Harness) {
                     assert!(len <= b.cap(), "{name}: out_len {len} > cap {}", b.cap());
                     assert!(all_s(&b.v[len..]), "{name}: wrote past out_len");
                 } else if too_small {
-                    assert!(len > b.cap(), "{name}: BUFFER_TOO_SMALL but needs {len} <= cap {}", b.cap());
+                    assert!(
+                        len > b.cap(),
+                        "{name}: BUFFER_TOO_SMALL but needs {len} <= cap {}",
+                        b.cap()
+                    );
                 }
             }
             _ => {
@@ -743,11 +944,20 @@ unsafe fn mdp(h: &mut Harness) {
         let (mut g, mut lo, mut hi) = (f64::S, f64::S, f64::S);
         let e = h.e();
         let st = crawlsched_mdp_solver_gain(s.0, &mut g, &mut lo, &mut hi, e);
-        h.check_f("crawlsched_mdp_solver_gain", st, g.is_s() && lo.is_s() && hi.is_s(), &[g, lo, hi]);
+        h.check_f(
+            "crawlsched_mdp_solver_gain",
+            st,
+            g.is_s() && lo.is_s() && hi.is_s(),
+            &[g, lo, hi],
+        );
         let (mut it, mut conv, mut rc) = (u64::S, i32::S, u64::S);
         let e = h.e();
         let st = crawlsched_mdp_solver_stats(s.0, &mut it, &mut conv, &mut rc, e);
-        h.check("crawlsched_mdp_solver_stats", st, it.is_s() && conv.is_s() && rc.is_s());
+        h.check(
+            "crawlsched_mdp_solver_stats",
+            st,
+            it.is_s() && conv.is_s() && rc.is_s(),
+        );
         let mut p = Buf::<u32>::new(h, 8);
         let e = h.e();
         let st = crawlsched_mdp_solver_policy(s.0, p.ptr(), p.cap(), e);
@@ -778,7 +988,12 @@ unsafe fn robots(h: &mut Harness) {
         let st = if st != CRAWLSCHED_OK || steps.is_nan() || steps < 1e5 {
             let e = h.e();
             let st = crawlsched_robots_optimal_static(lambda, mu, gamma, k, &mut nn, &mut c, e);
-            h.check_f("crawlsched_robots_optimal_static", st, nn.is_s() && c.is_s(), &[c]);
+            h.check_f(
+                "crawlsched_robots_optimal_static",
+                st,
+                nn.is_s() && c.is_s(),
+                &[c],
+            );
             st
         } else {
             CRAWLSCHED_TOO_LARGE
@@ -790,22 +1005,35 @@ unsafe fn robots(h: &mut Harness) {
         // Rates spread over more than 10^6 can keep policy iteration going
         // for 10^4+ steps even on 300 states (seconds; open,
         // docs/reliability.md): those solves get a control capping them.
-        let pos: Vec<f64> = [lambda, mu, gamma].into_iter().filter(|x| *x > 0.0 && x.is_finite()).collect();
-        let spread = pos.iter().copied().fold(0.0, f64::max) / pos.iter().copied().fold(f64::INFINITY, f64::min);
+        let pos: Vec<f64> = [lambda, mu, gamma]
+            .into_iter()
+            .filter(|x| *x > 0.0 && x.is_finite())
+            .collect();
+        let spread = pos.iter().copied().fold(0.0, f64::max)
+            / pos.iter().copied().fold(f64::INFINITY, f64::min);
         let r = match h.byte() % 4 {
             _ if spread > 1e6 => {
                 let ctl = Control(make!(h, crawlsched_control_new()));
                 let e = h.e();
                 let st = crawlsched_control_set_max_iterations(ctl.0, 100, e);
                 h.check("crawlsched_control_set_max_iterations", st, true);
-                Robots(make!(h, crawlsched_robots_solve_with_control(n, k, lambda, mu, gamma, ctl.0)))
+                Robots(make!(
+                    h,
+                    crawlsched_robots_solve_with_control(n, k, lambda, mu, gamma, ctl.0)
+                ))
             }
             0 | 1 => Robots(make!(h, crawlsched_robots_solve(n, k, lambda, mu, gamma))),
             2 => {
                 let ctl = new_control(h);
-                Robots(make!(h, crawlsched_robots_solve_with_control(n, k, lambda, mu, gamma, ctl.0)))
+                Robots(make!(
+                    h,
+                    crawlsched_robots_solve_with_control(n, k, lambda, mu, gamma, ctl.0)
+                ))
             }
-            _ if small_static => Robots(make!(h, crawlsched_robots_solve_unlimited(k, lambda, mu, gamma))),
+            _ if small_static => Robots(make!(
+                h,
+                crawlsched_robots_solve_unlimited(k, lambda, mu, gamma)
+            )),
             _ => Robots(make!(h, crawlsched_robots_solve(n, k, lambda, mu, gamma))),
         };
         if r.0.is_null() {
@@ -814,34 +1042,73 @@ unsafe fn robots(h: &mut Harness) {
         let (mut rn, mut rk) = (u64::S, u64::S);
         let e = h.e();
         let st = crawlsched_robots_size(r.0, &mut rn, &mut rk, e);
-        assert!(h.check("crawlsched_robots_size", st, rn.is_s() && rk.is_s()), "crawlsched_robots_size failed on a live handle");
+        assert!(
+            h.check("crawlsched_robots_size", st, rn.is_s() && rk.is_s()),
+            "crawlsched_robots_size failed on a live handle"
+        );
         let (mut lo, mut hi, mut it) = (f64::S, f64::S, u64::S);
         let e = h.e();
         let st = crawlsched_robots_certificate(r.0, &mut lo, &mut hi, &mut it, e);
-        h.check_f("crawlsched_robots_certificate", st, lo.is_s() && hi.is_s() && it.is_s(), &[lo, hi]);
+        h.check_f(
+            "crawlsched_robots_certificate",
+            st,
+            lo.is_s() && hi.is_s() && it.is_s(),
+            &[lo, hi],
+        );
         let (mut nmin, mut nmean, mut nmax) = (u64::S, f64::S, i64::S);
         let e = h.e();
         let st = crawlsched_robots_counts(r.0, &mut nmin, &mut nmean, &mut nmax, e);
-        h.check_f("crawlsched_robots_counts", st, nmin.is_s() && nmean.is_s() && nmax.is_s(), &[nmean]);
+        h.check_f(
+            "crawlsched_robots_counts",
+            st,
+            nmin.is_s() && nmean.is_s() && nmax.is_s(),
+            &[nmean],
+        );
         let mut acts = Buf::<u8>::new(h, 240);
         let e = h.e();
         let st = crawlsched_robots_actions(r.0, acts.ptr(), acts.cap(), e);
         if h.check("crawlsched_robots_actions", st, acts.untouched()) {
             // 2 (K+1) (N+1) actions, each 0 or 1; nothing written past them.
             let len = (2 * (rk + 1) * (rn + 1)) as usize;
-            assert!(len <= acts.cap(), "crawlsched_robots_actions: {len} actions in a buffer of {}", acts.cap());
-            assert!(acts.v[..len].iter().all(|&a| a <= 1), "crawlsched_robots_actions: an action other than 0 or 1");
-            assert!(all_s(&acts.v[len..]), "crawlsched_robots_actions: wrote past 2 (K+1) (N+1)");
+            assert!(
+                len <= acts.cap(),
+                "crawlsched_robots_actions: {len} actions in a buffer of {}",
+                acts.cap()
+            );
+            assert!(
+                acts.v[..len].iter().all(|&a| a <= 1),
+                "crawlsched_robots_actions: an action other than 0 or 1"
+            );
+            assert!(
+                all_s(&acts.v[len..]),
+                "crawlsched_robots_actions: wrote past 2 (K+1) (N+1)"
+            );
         }
         let (mut c, mut s, mut l) = (f64::S, f64::S, f64::S);
         let e = h.e();
         let st = crawlsched_robots_cost(r.0, &mut c, &mut s, &mut l, e);
-        h.check_f("crawlsched_robots_cost", st, c.is_s() && s.is_s() && l.is_s(), &[c, s, l]);
+        h.check_f(
+            "crawlsched_robots_cost",
+            st,
+            c.is_s() && s.is_s() && l.is_s(),
+            &[c, s, l],
+        );
         let mut curve = Buf::<i64>::new(h, 12);
         let mut is_curve = i32::S;
         let e = h.e();
-        let st = crawlsched_robots_switching_curve(r.0, i32::from(h.byte() % 3), curve.ptr(), curve.cap(), &mut is_curve, e);
-        h.check("crawlsched_robots_switching_curve", st, curve.untouched() && is_curve.is_s());
+        let st = crawlsched_robots_switching_curve(
+            r.0,
+            i32::from(h.byte() % 3),
+            curve.ptr(),
+            curve.cap(),
+            &mut is_curve,
+            e,
+        );
+        h.check(
+            "crawlsched_robots_switching_curve",
+            st,
+            curve.untouched() && is_curve.is_s(),
+        );
         let mut pi = Buf::<f64>::new(h, 128);
         let e = h.e();
         let st = crawlsched_robots_stationary(r.0, pi.ptr(), pi.cap(), e);
@@ -858,7 +1125,6 @@ unsafe fn robots(h: &mut Harness) {
     }
 }
 
-
 // ------------------------------------------- arrivals: BMAP, routing, threshold
 
 unsafe fn new_bmap(h: &mut Harness) -> *mut crawlsched_bmap_t {
@@ -872,7 +1138,10 @@ unsafe fn new_bmap(h: &mut Harness) -> *mut crawlsched_bmap_t {
                 make!(h, crawlsched_bmap_new(n, h.ptr(&m), len))
             }
             2 => make!(h, crawlsched_bmap_poisson_new(h.f64())),
-            _ => make!(h, crawlsched_bmap_fit_new(h.f64(), h.f64(), h.f64(), h.f64(), h.index(4))),
+            _ => make!(
+                h,
+                crawlsched_bmap_fit_new(h.f64(), h.f64(), h.f64(), h.f64(), h.index(4))
+            ),
         }
     }
 }
@@ -900,7 +1169,8 @@ unsafe fn arrivals(h: &mut Harness) {
             1 => routing(h),
             _ => {
                 let b = Bmap(new_bmap(h));
-                let (how, active, total, prob) = (i32::from(h.byte() % 5), h.index(3), h.index(3), h.f64());
+                let (how, active, total, prob) =
+                    (i32::from(h.byte() % 5), h.index(3), h.index(3), h.f64());
                 // Independent robots have order^total joint phases, dense:
                 // up to the library's 4096 that is seconds per call (open,
                 // docs/reliability.md). Beyond it is refused at once.
@@ -908,12 +1178,20 @@ unsafe fn arrivals(h: &mut Harness) {
                 let e = h.e();
                 let st = crawlsched_bmap_order(b.0, &mut order, e);
                 h.check("crawlsched_bmap_order", st, order.is_s());
-                let joint = if st == CRAWLSCHED_OK { order.checked_pow(total) } else { None };
-                let slow = how == CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT && joint.is_some_and(|j| j > 256 && j <= 4096);
+                let joint = if st == CRAWLSCHED_OK {
+                    order.checked_pow(total)
+                } else {
+                    None
+                };
+                let slow = how == CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT
+                    && joint.is_some_and(|j| j > 256 && j <= 4096);
                 let c = if slow {
                     Bmap(null_mut())
                 } else {
-                    Bmap(make!(h, crawlsched_bmap_compose_new(b.0, how, active, total, prob)))
+                    Bmap(make!(
+                        h,
+                        crawlsched_bmap_compose_new(b.0, how, active, total, prob)
+                    ))
                 };
                 for _ in 0..6 {
                     if h.done() {
@@ -933,11 +1211,18 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
         let bs: Vec<Bmap> = (0..na).map(|_| Bmap(new_bmap(h))).collect();
         let ptrs: Vec<*const crawlsched_bmap_t> = bs.iter().map(|b| b.0 as *const _).collect();
         let service = Dist(new_dist(h));
-        let obs = if h.bool() { Dist(null_mut()) } else { Dist(new_dist(h)) };
+        let obs = if h.bool() {
+            Dist(null_mut())
+        } else {
+            Dist(new_dist(h))
+        };
         let buffer = h.index(6);
         let buffer = if buffer > 64 && h.bool() { 6 } else { buffer };
         let lp = h.len_for(na);
-        let m = Thresh(make!(h, crawlsched_threshold_model_new(h.ptr(&ptrs), lp, service.0, obs.0, buffer)));
+        let m = Thresh(make!(
+            h,
+            crawlsched_threshold_model_new(h.ptr(&ptrs), lp, service.0, obs.0, buffer)
+        ));
         if m.0.is_null() {
             return;
         }
@@ -959,7 +1244,8 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                 0 => {
                     let mut b = Buf::<f64>::new(h, CRAWLSCHED_THRESHOLD_MEASURE_COUNT);
                     let e = h.e();
-                    let st = crawlsched_threshold_measures(m.0, pm, lm, pt, lt, b.ptr(), b.cap(), e);
+                    let st =
+                        crawlsched_threshold_measures(m.0, pm, lm, pt, lt, b.ptr(), b.cap(), e);
                     let written = b.v.clone();
                     h.check_f("crawlsched_threshold_measures", st, b.untouched(), &written);
                 }
@@ -967,19 +1253,41 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                     let mut b = Buf::<f64>::new(h, 12);
                     let mut len = usize::S;
                     let e = h.e();
-                    let st = crawlsched_threshold_level_distribution(m.0, pm, lm, pt, lt, b.ptr(), b.cap(), &mut len, e);
+                    let st = crawlsched_threshold_level_distribution(
+                        m.0,
+                        pm,
+                        lm,
+                        pt,
+                        lt,
+                        b.ptr(),
+                        b.cap(),
+                        &mut len,
+                        e,
+                    );
                     let too_small = st == CRAWLSCHED_BUFFER_TOO_SMALL;
-                    h.check("crawlsched_threshold_level_distribution", st, b.untouched() && (too_small || len.is_s()));
+                    h.check(
+                        "crawlsched_threshold_level_distribution",
+                        st,
+                        b.untouched() && (too_small || len.is_s()),
+                    );
                     if st == CRAWLSCHED_OK {
                         let written = b.v[..len].to_vec();
-                        h.check_f("crawlsched_threshold_level_distribution", st, true, &written);
+                        h.check_f(
+                            "crawlsched_threshold_level_distribution",
+                            st,
+                            true,
+                            &written,
+                        );
                     }
                 }
                 2 => {
                     let nw = h.small(6);
                     let w = h.vec(nw);
                     let lw = h.len_for(nw);
-                    get_f!(h, crawlsched_threshold_cost(m.0, pm, lm, pt, lt, h.ptr(&w), lw));
+                    get_f!(
+                        h,
+                        crawlsched_threshold_cost(m.0, pm, lm, pt, lt, h.ptr(&w), lw)
+                    );
                 }
                 3 => {
                     let nw = h.small(6);
@@ -989,24 +1297,58 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                     let (mut c, mut ev) = (f64::S, u64::S);
                     let max_ev = h.size(40).min(200);
                     let e = h.e();
-                    let st =
-                        crawlsched_threshold_optimize(m.0, pm, lm, h.ptr(&w), lw, max_ev, b.ptr(), b.cap(), &mut c, &mut ev, e);
-                    h.check_f("crawlsched_threshold_optimize", st, b.untouched() && c.is_s() && ev.is_s(), &[c]);
+                    let st = crawlsched_threshold_optimize(
+                        m.0,
+                        pm,
+                        lm,
+                        h.ptr(&w),
+                        lw,
+                        max_ev,
+                        b.ptr(),
+                        b.cap(),
+                        &mut c,
+                        &mut ev,
+                        e,
+                    );
+                    h.check_f(
+                        "crawlsched_threshold_optimize",
+                        st,
+                        b.untouched() && c.is_s() && ev.is_s(),
+                        &[c],
+                    );
                 }
                 4 => {
                     let mut b = Buf::<f64>::new(h, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT);
                     let e = h.e();
-                    let st = crawlsched_threshold_response_time(m.0, pm, lm, pt, lt, b.ptr(), b.cap(), e);
+                    let st = crawlsched_threshold_response_time(
+                        m.0,
+                        pm,
+                        lm,
+                        pt,
+                        lt,
+                        b.ptr(),
+                        b.cap(),
+                        e,
+                    );
                     let written = b.v.clone();
-                    h.check_f("crawlsched_threshold_response_time", st, b.untouched(), &written);
+                    h.check_f(
+                        "crawlsched_threshold_response_time",
+                        st,
+                        b.untouched(),
+                        &written,
+                    );
                 }
                 5 => {
                     let which = i32::from(h.byte() % 3);
                     // The work grows with (largest rate) x t: first learn the
                     // largest time that stays cheap, then stay below it.
-                    let Some(t_cap) = cheap_horizon(h, m.0, pm, lm, pt, lt, which) else { continue };
+                    let Some(t_cap) = cheap_horizon(h, m.0, pm, lm, pt, lt, which) else {
+                        continue;
+                    };
                     let n = h.small(6);
-                    let mut t: Vec<f64> = (0..n).map(|_| f64::from(h.u16()) / 65535.0 * t_cap).collect();
+                    let mut t: Vec<f64> = (0..n)
+                        .map(|_| f64::from(h.u16()) / 65535.0 * t_cap)
+                        .collect();
                     if n > 0 && h.byte() % 8 == 0 {
                         // Refused values: negative, NaN, infinite.
                         t[0] = [-1.0, f64::NAN, f64::INFINITY, -0.0][usize::from(h.byte() % 4)];
@@ -1014,11 +1356,31 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                     let ln = h.len_for(n);
                     let mut b = Buf::<f64>::new(h, 8);
                     let e = h.e();
-                    let st = crawlsched_threshold_response_cdf(m.0, pm, lm, pt, lt, which, h.ptr(&t), ln, b.ptr(), b.cap(), e);
+                    let st = crawlsched_threshold_response_cdf(
+                        m.0,
+                        pm,
+                        lm,
+                        pt,
+                        lt,
+                        which,
+                        h.ptr(&t),
+                        ln,
+                        b.ptr(),
+                        b.cap(),
+                        e,
+                    );
                     let written: Vec<f64> = b.v.iter().copied().take(ln).collect();
-                    if h.check_f("crawlsched_threshold_response_cdf", st, b.untouched(), &written) {
+                    if h.check_f(
+                        "crawlsched_threshold_response_cdf",
+                        st,
+                        b.untouched(),
+                        &written,
+                    ) {
                         for x in &written {
-                            assert!((0.0..=1.0).contains(x), "crawlsched_threshold_response_cdf: {x} outside [0, 1]");
+                            assert!(
+                                (0.0..=1.0).contains(x),
+                                "crawlsched_threshold_response_cdf: {x} outside [0, 1]"
+                            );
                         }
                     }
                 }
@@ -1045,7 +1407,12 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                         &mut ev,
                         e,
                     );
-                    h.check_f("crawlsched_threshold_optimize_with_control", st, b.untouched() && c.is_s() && ev.is_s(), &[c]);
+                    h.check_f(
+                        "crawlsched_threshold_optimize_with_control",
+                        st,
+                        b.untouched() && c.is_s() && ev.is_s(),
+                        &[c],
+                    );
                 }
             }
         }
@@ -1069,20 +1436,40 @@ unsafe fn cheap_horizon(
     let t = [1e300];
     let mut out = [f64::S];
     let e = h.e();
-    let st = unsafe { crawlsched_threshold_response_cdf(m, pm, lm, pt, lt, which, t.as_ptr(), 1, out.as_mut_ptr(), 1, e) };
+    let st = unsafe {
+        crawlsched_threshold_response_cdf(
+            m,
+            pm,
+            lm,
+            pt,
+            lt,
+            which,
+            t.as_ptr(),
+            1,
+            out.as_mut_ptr(),
+            1,
+            e,
+        )
+    };
     h.check_f("crawlsched_threshold_response_cdf", st, all_s(&out), &out);
     match st {
         // No rate at all: every t is cheap.
         CRAWLSCHED_OK => Some(1e6),
         CRAWLSCHED_TOO_LARGE => {
             // SAFETY: a NUL-terminated thread-local string.
-            let msg = unsafe { CStr::from_ptr(crawlsched_last_error_message()) }.to_string_lossy().into_owned();
+            let msg = unsafe { CStr::from_ptr(crawlsched_last_error_message()) }
+                .to_string_lossy()
+                .into_owned();
             let field = |after: &str, until: &str| -> Option<f64> {
                 let rest = &msg[msg.find(after)? + after.len()..];
                 rest[..rest.find(until)?].parse().ok()
             };
-            let (Some(rate), Some(nnz)) = (field("largest rate ", ")"), field(" over ", " entries")) else {
-                panic!("crawlsched_threshold_response_cdf: TOO_LARGE message without rate and size: {msg}");
+            let (Some(rate), Some(nnz)) =
+                (field("largest rate ", ")"), field(" over ", " entries"))
+            else {
+                panic!(
+                    "crawlsched_threshold_response_cdf: TOO_LARGE message without rate and size: {msg}"
+                );
             };
             Some(((1e7 / nnz.max(1.0) - 600.0) / (3.0 * rate)).max(0.0))
         }
@@ -1100,9 +1487,18 @@ unsafe fn new_control(h: &mut Harness) -> Control {
         for _ in 0..h.byte() % 4 {
             let e = h.e();
             let (name, st) = match h.byte() % 4 {
-                0 => ("crawlsched_control_set_memory_limit", crawlsched_control_set_memory_limit(c.0, h.size(1 << 20) << 10, e)),
-                1 => ("crawlsched_control_set_max_iterations", crawlsched_control_set_max_iterations(c.0, h.size(50), e)),
-                2 => ("crawlsched_control_cancel", crawlsched_control_cancel(c.0, e)),
+                0 => (
+                    "crawlsched_control_set_memory_limit",
+                    crawlsched_control_set_memory_limit(c.0, h.size(1 << 20) << 10, e),
+                ),
+                1 => (
+                    "crawlsched_control_set_max_iterations",
+                    crawlsched_control_set_max_iterations(c.0, h.size(50), e),
+                ),
+                2 => (
+                    "crawlsched_control_cancel",
+                    crawlsched_control_cancel(c.0, e),
+                ),
                 _ => ("crawlsched_control_reset", crawlsched_control_reset(c.0, e)),
             };
             h.check(name, st, true);
@@ -1126,25 +1522,48 @@ unsafe fn new_arrivals(h: &mut Harness) -> *mut crawlsched_routing_arrivals_t {
                 let q = h.vec(n * n);
                 let r = h.vec(n);
                 let (lq, lr) = (h.len_for(n * n), h.len_for(n));
-                make!(h, crawlsched_routing_arrivals_mmpp_new(h.ptr(&q), lq, h.ptr(&r), lr))
+                make!(
+                    h,
+                    crawlsched_routing_arrivals_mmpp_new(h.ptr(&q), lq, h.ptr(&r), lr)
+                )
             }
             _ => {
                 let n = h.small(3);
                 let d0 = h.vec(n * n);
                 let d1 = h.vec(n * n);
                 let (l0, l1) = (h.len_for(n * n), h.len_for(n * n));
-                make!(h, crawlsched_routing_arrivals_map_new(n, h.ptr(&d0), l0, h.ptr(&d1), l1))
+                make!(
+                    h,
+                    crawlsched_routing_arrivals_map_new(n, h.ptr(&d0), l0, h.ptr(&d1), l1)
+                )
             }
         }
     }
 }
 
 /// A (out, out_cap, out_len, out_cost, out_evaluations) search result.
-fn check_search(h: &mut Harness, name: &str, st: crawlsched_status_t, b: &Buf<u32>, len: usize, c: f64, ev: u64) {
+fn check_search(
+    h: &mut Harness,
+    name: &str,
+    st: crawlsched_status_t,
+    b: &Buf<u32>,
+    len: usize,
+    c: f64,
+    ev: u64,
+) {
     let too_small = st == CRAWLSCHED_BUFFER_TOO_SMALL;
-    h.check_f(name, st, b.untouched() && (too_small || len.is_s()) && c.is_s() && ev.is_s(), &[c]);
+    h.check_f(
+        name,
+        st,
+        b.untouched() && (too_small || len.is_s()) && c.is_s() && ev.is_s(),
+        &[c],
+    );
     if st == CRAWLSCHED_OK {
-        assert!(len <= b.cap() && all_s(&b.v[len..]), "{name}: out_len {len} vs cap {}", b.cap());
+        assert!(
+            len <= b.cap() && all_s(&b.v[len..]),
+            "{name}: out_len {len} vs cap {}",
+            b.cap()
+        );
     }
 }
 
@@ -1153,18 +1572,27 @@ unsafe fn routing(h: &mut Harness) {
         let a = Arrivals(new_arrivals(h));
         if !a.0.is_null() {
             get_f!(h, crawlsched_routing_arrivals_rate(a.0));
-            get_f!(h, crawlsched_routing_arrivals_transform(a.0, h.f64(), h.index(8)));
+            get_f!(
+                h,
+                crawlsched_routing_arrivals_transform(a.0, h.f64(), h.index(8))
+            );
         }
         let m = h.small(4);
         let rates = h.vec(m);
         let w = h.vec(m);
         let wp = if h.bool() { null() } else { w.as_ptr() };
         let lm = h.len_for(m);
-        let s = Servers(make!(h, crawlsched_routing_servers_new(a.0, h.ptr(&rates), wp, lm, i32::from(h.byte() % 3))));
+        let s = Servers(make!(
+            h,
+            crawlsched_routing_servers_new(a.0, h.ptr(&rates), wp, lm, i32::from(h.byte() % 3))
+        ));
         let ns = h.small(10);
         let seq: Vec<u32> = (0..ns).map(|_| h.index(4)).collect();
         let ls = h.len_for(ns);
-        let r = Router(make!(h, crawlsched_routing_router_new(h.ptr(&seq), ls, h.index(5))));
+        let r = Router(make!(
+            h,
+            crawlsched_routing_router_new(h.ptr(&seq), ls, h.index(5))
+        ));
         if !r.0.is_null() {
             let mut x = u32::S;
             let e = h.e();
@@ -1189,20 +1617,43 @@ unsafe fn routing(h: &mut Harness) {
                 break;
             }
             match h.byte() % 5 {
-                0 => get_f!(h, crawlsched_routing_immediate_cost(s.0, h.index(4), h.index(12))),
+                0 => get_f!(
+                    h,
+                    crawlsched_routing_immediate_cost(s.0, h.index(4), h.index(12))
+                ),
                 1 => {
                     let (mut pp, mut pu) = (f64::S, f64::S);
                     let e = h.e();
                     let st = crawlsched_routing_cost(s.0, h.ptr(&seq), ls, &mut pp, &mut pu, e);
-                    h.check_f("crawlsched_routing_cost", st, pp.is_s() && pu.is_s(), &[pp, pu]);
+                    h.check_f(
+                        "crawlsched_routing_cost",
+                        st,
+                        pp.is_s() && pu.is_s(),
+                        &[pp, pu],
+                    );
                 }
                 2 => {
                     let (mut pp, mut se, mut pu) = (f64::S, f64::S, f64::S);
                     let periods = h.size(20).min(200);
                     let seed = u64::from(h.byte());
                     let e = h.e();
-                    let st = crawlsched_routing_simulate(s.0, h.ptr(&seq), ls, periods, seed, &mut pp, &mut se, &mut pu, e);
-                    h.check_f("crawlsched_routing_simulate", st, pp.is_s() && se.is_s() && pu.is_s(), &[pp, se, pu]);
+                    let st = crawlsched_routing_simulate(
+                        s.0,
+                        h.ptr(&seq),
+                        ls,
+                        periods,
+                        seed,
+                        &mut pp,
+                        &mut se,
+                        &mut pu,
+                        e,
+                    );
+                    h.check_f(
+                        "crawlsched_routing_simulate",
+                        st,
+                        pp.is_s() && se.is_s() && pu.is_s(),
+                        &[pp, se, pu],
+                    );
                 }
                 k @ 3..=4 => {
                     // Periods stay small: the exhaustive search is exponential in them.
@@ -1213,11 +1664,31 @@ unsafe fn routing(h: &mut Harness) {
                     let (name, st) = match (k, h.byte() % 2) {
                         (3, 0) => (
                             "crawlsched_routing_optimize_exhaustive",
-                            crawlsched_routing_optimize_exhaustive(s.0, lo, hi, b.ptr(), b.cap(), &mut len, &mut c, &mut ev, e),
+                            crawlsched_routing_optimize_exhaustive(
+                                s.0,
+                                lo,
+                                hi,
+                                b.ptr(),
+                                b.cap(),
+                                &mut len,
+                                &mut c,
+                                &mut ev,
+                                e,
+                            ),
                         ),
                         (3, _) => (
                             "crawlsched_routing_optimize_local",
-                            crawlsched_routing_optimize_local(s.0, lo, hi, b.ptr(), b.cap(), &mut len, &mut c, &mut ev, e),
+                            crawlsched_routing_optimize_local(
+                                s.0,
+                                lo,
+                                hi,
+                                b.ptr(),
+                                b.cap(),
+                                &mut len,
+                                &mut c,
+                                &mut ev,
+                                e,
+                            ),
                         ),
                         _ => (
                             "crawlsched_routing_local_search_multimodular",
@@ -1248,7 +1719,11 @@ unsafe fn routing(h: &mut Harness) {
 fn breaks(h: &mut Harness, pieces: usize) -> Vec<f64> {
     let mut b = vec![0.0];
     for _ in 0..pieces {
-        let gap = if h.byte() % 8 == 0 { h.f64() } else { h.pos(10.0) };
+        let gap = if h.byte() % 8 == 0 {
+            h.f64()
+        } else {
+            h.pos(10.0)
+        };
         b.push(b.last().copied().unwrap_or(0.0) + gap);
     }
     if h.byte() % 16 == 0 {
@@ -1264,11 +1739,17 @@ unsafe fn new_profile(h: &mut Harness) -> (*mut crawlsched_probe_profile_t, bool
         match h.byte() % 5 {
             0 => {
                 let ratio = h.f64();
-                (make!(h, crawlsched_probe_profile_dbworld(ratio, h.pos(14.0))), ratio.abs() <= 1e3)
+                (
+                    make!(h, crawlsched_probe_profile_dbworld(ratio, h.pos(14.0))),
+                    ratio.abs() <= 1e3,
+                )
             }
             1 => {
                 let ratio = h.f64();
-                (make!(h, crawlsched_probe_profile_micronet(ratio, h.pos(14.0))), ratio.abs() <= 1e3)
+                (
+                    make!(h, crawlsched_probe_profile_micronet(ratio, h.pos(14.0))),
+                    ratio.abs() <= 1e3,
+                )
             }
             _ => {
                 let (lp, ap) = (h.small(5), h.small(5));
@@ -1331,9 +1812,25 @@ unsafe fn probe(h: &mut Harness) {
             let mut out = Buf::<f64>::new(h, 6);
             let (window, per, smooth) = (h.f64(), i32::from(h.byte() % 3), h.f64());
             let e = h.e();
-            let st = crawlsched_probe_estimate_intensity(h.ptr(&t), lt, window, h.ptr(&b), lb, per, smooth, out.ptr(), out.cap(), e);
+            let st = crawlsched_probe_estimate_intensity(
+                h.ptr(&t),
+                lt,
+                window,
+                h.ptr(&b),
+                lb,
+                per,
+                smooth,
+                out.ptr(),
+                out.cap(),
+                e,
+            );
             let written: Vec<f64> = out.v.iter().copied().take(lb).collect();
-            h.check_f("crawlsched_probe_estimate_intensity", st, out.untouched(), &written);
+            h.check_f(
+                "crawlsched_probe_estimate_intensity",
+                st,
+                out.untouched(),
+                &written,
+            );
             return;
         }
         let (p, tame) = new_profile(h);
@@ -1362,7 +1859,10 @@ unsafe fn probe(h: &mut Harness) {
                     let t = times(h, 12);
                     let u = times(h, 12);
                     let (lt, lu) = (h.len_for(t.len()), h.len_for(u.len()));
-                    get_f!(h, crawlsched_probe_realized_cost(p.0, h.ptr(&t), lt, h.ptr(&u), lu));
+                    get_f!(
+                        h,
+                        crawlsched_probe_realized_cost(p.0, h.ptr(&t), lt, h.ptr(&u), lu)
+                    );
                 }
                 3 => {
                     let n = h.size(16).min(64);
@@ -1382,9 +1882,21 @@ unsafe fn probe(h: &mut Harness) {
                         continue;
                     }
                     let e = h.e();
-                    let st = crawlsched_probe_policy_schedule(p.0, pol, par, out.ptr(), out.cap(), &mut len, e);
+                    let st = crawlsched_probe_policy_schedule(
+                        p.0,
+                        pol,
+                        par,
+                        out.ptr(),
+                        out.cap(),
+                        &mut len,
+                        e,
+                    );
                     let too_small = st == CRAWLSCHED_BUFFER_TOO_SMALL;
-                    h.check("crawlsched_probe_policy_schedule", st, out.untouched() && (too_small || len.is_s()));
+                    h.check(
+                        "crawlsched_probe_policy_schedule",
+                        st,
+                        out.untouched() && (too_small || len.is_s()),
+                    );
                     if st == CRAWLSCHED_OK {
                         assert!(len <= out.cap(), "policy_schedule: out_len {len} > cap");
                         let written = out.v[..len].to_vec();
@@ -1400,18 +1912,36 @@ unsafe fn probe(h: &mut Harness) {
                         continue;
                     }
                     let e = h.e();
-                    let st = crawlsched_probe_policy_with_budget(p.0, pol, n, &mut par, out.ptr(), out.cap(), e);
+                    let st = crawlsched_probe_policy_with_budget(
+                        p.0,
+                        pol,
+                        n,
+                        &mut par,
+                        out.ptr(),
+                        out.cap(),
+                        e,
+                    );
                     let written: Vec<f64> = out.v.iter().copied().take(n as usize).collect();
                     let mut all = vec![par];
                     all.extend(written);
-                    h.check_f("crawlsched_probe_policy_with_budget", st, out.untouched() && par.is_s(), &all);
+                    h.check_f(
+                        "crawlsched_probe_policy_with_budget",
+                        st,
+                        out.untouched() && par.is_s(),
+                        &all,
+                    );
                 }
                 6 => {
                     let t = times(h, 8);
                     let lt = h.len_for(t.len());
-                    let (delta, mu0, mu_min, rho, iota) = (h.f64(), h.f64(), h.f64(), h.f64(), h.f64());
+                    let (delta, mu0, mu_min, rho, iota) =
+                        (h.f64(), h.f64(), h.f64(), h.f64(), h.f64());
                     // mu_min bounds the number of steps: keep it from vanishing.
-                    let mu_min = if mu_min.abs() < 1e-6 && h.bool() { 1e-3 } else { mu_min };
+                    let mu_min = if mu_min.abs() < 1e-6 && h.bool() {
+                        1e-3
+                    } else {
+                        mu_min
+                    };
                     let mut out = Buf::<f64>::new(h, 10);
                     let mut moves = u64::S;
                     let e = h.e();
@@ -1430,7 +1960,12 @@ unsafe fn probe(h: &mut Harness) {
                         e,
                     );
                     let written: Vec<f64> = out.v.iter().copied().take(lt).collect();
-                    h.check_f("crawlsched_probe_improve", st, out.untouched() && moves.is_s(), &written);
+                    h.check_f(
+                        "crawlsched_probe_improve",
+                        st,
+                        out.untouched() && moves.is_s(),
+                        &written,
+                    );
                 }
                 7 if !pl.0.is_null() => {
                     let k = h.small(4);
@@ -1438,7 +1973,14 @@ unsafe fn probe(h: &mut Harness) {
                     let en: Vec<f64> = s.iter().map(|x| x + h.pos(5.0)).collect();
                     let ln = h.len_for(s.len().min(en.len()));
                     let e = h.e();
-                    let st = crawlsched_probe_planner_set_constraints(pl.0, h.f64(), h.ptr(&s), h.ptr(&en), ln, e);
+                    let st = crawlsched_probe_planner_set_constraints(
+                        pl.0,
+                        h.f64(),
+                        h.ptr(&s),
+                        h.ptr(&en),
+                        ln,
+                        e,
+                    );
                     h.check("crawlsched_probe_planner_set_constraints", st, true);
                 }
                 8 if !pl.0.is_null() => {
@@ -1454,16 +1996,30 @@ unsafe fn probe(h: &mut Harness) {
                         let mut c = f64::S;
                         let method = i32::from(h.byte() % 5);
                         let e = h.e();
-                        let st = crawlsched_probe_planner_plan(pl.0, n, method, out.ptr(), out.cap(), &mut c, e);
+                        let st = crawlsched_probe_planner_plan(
+                            pl.0,
+                            n,
+                            method,
+                            out.ptr(),
+                            out.cap(),
+                            &mut c,
+                            e,
+                        );
                         let written: Vec<f64> = out.v.iter().copied().take(n as usize).collect();
                         let mut all = vec![c];
                         all.extend(written);
-                        h.check_f("crawlsched_probe_planner_plan", st, out.untouched() && c.is_s(), &all);
+                        h.check_f(
+                            "crawlsched_probe_planner_plan",
+                            st,
+                            out.untouched() && c.is_s(),
+                            &all,
+                        );
                     } else {
                         let n = h.size(6).min(50);
                         let mut out = Buf::<f64>::new(h, 12);
                         let e = h.e();
-                        let st = crawlsched_probe_planner_all_costs(pl.0, n, out.ptr(), out.cap(), e);
+                        let st =
+                            crawlsched_probe_planner_all_costs(pl.0, n, out.ptr(), out.cap(), e);
                         h.check("crawlsched_probe_planner_all_costs", st, out.untouched());
                     }
                 }

@@ -37,7 +37,13 @@ fn physical_memory() -> u64 {
         let text = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
         text.lines()
             .find_map(|l| l.strip_prefix("MemTotal:"))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            })
             .map_or(0, |kib| kib.saturating_mul(1024))
     })
 }
@@ -104,7 +110,9 @@ impl PartialEq for Control {
 impl Control {
     /// A fresh control: not cancelled, no limits of its own.
     pub fn new() -> Self {
-        Control { shared: Some(Arc::new(Shared::default())) }
+        Control {
+            shared: Some(Arc::new(Shared::default())),
+        }
     }
 
     /// Asks every computation using this control (or a clone) to stop at
@@ -125,7 +133,9 @@ impl Control {
 
     /// Whether [`Control::cancel`] was called since the last reset.
     pub fn is_cancelled(&self) -> bool {
-        self.shared.as_ref().is_some_and(|s| s.cancelled.load(Ordering::Relaxed))
+        self.shared
+            .as_ref()
+            .is_some_and(|s| s.cancelled.load(Ordering::Relaxed))
     }
 
     /// Memory cap in bytes for computations using this control (`None`:
@@ -138,7 +148,10 @@ impl Control {
 
     /// The control's own memory cap, if set.
     pub fn memory_limit(&self) -> Option<u64> {
-        self.shared.as_ref().map(|s| s.memory_limit.load(Ordering::Relaxed)).filter(|&v| v != 0)
+        self.shared
+            .as_ref()
+            .map(|s| s.memory_limit.load(Ordering::Relaxed))
+            .filter(|&v| v != 0)
     }
 
     /// The cap that applies: the control's own, else the process default.
@@ -157,7 +170,10 @@ impl Control {
 
     /// The control's iteration cap, if set.
     pub fn max_iterations(&self) -> Option<u64> {
-        self.shared.as_ref().map(|s| s.max_iterations.load(Ordering::Relaxed)).filter(|&v| v != 0)
+        self.shared
+            .as_ref()
+            .map(|s| s.max_iterations.load(Ordering::Relaxed))
+            .filter(|&v| v != 0)
     }
 
     /// `limit` lowered to the control's iteration cap.
@@ -171,7 +187,9 @@ impl Control {
     /// `Cancelled` if the flag is raised; `what` and `done` go to the message.
     pub fn check(&self, what: &str, done: u64) -> Result<()> {
         if self.is_cancelled() {
-            return Err(Error::Cancelled(format!("{what} cancelled after {done} iterations")));
+            return Err(Error::Cancelled(format!(
+                "{what} cancelled after {done} iterations"
+            )));
         }
         Ok(())
     }
@@ -182,9 +200,9 @@ impl Control {
     pub fn step(&self, what: &str, done: u64) -> Result<()> {
         self.check(what, done)?;
         match self.max_iterations() {
-            Some(cap) if done >= cap => {
-                Err(Error::NotConverged(format!("{what} stopped at the iteration cap of {cap}")))
-            }
+            Some(cap) if done >= cap => Err(Error::NotConverged(format!(
+                "{what} stopped at the iteration cap of {cap}"
+            ))),
             _ => Ok(()),
         }
     }
@@ -195,15 +213,18 @@ impl Control {
     pub fn check_memory(&self, bytes: Option<u128>, what: &str) -> Result<()> {
         let limit = self.effective_memory_limit();
         match (bytes, limit) {
-            (None, _) => Err(Error::TooLarge(format!("{what} needs more memory than the address space"))),
+            (None, _) => Err(Error::TooLarge(format!(
+                "{what} needs more memory than the address space"
+            ))),
             (Some(b), Some(l)) if b > u128::from(l) => Err(Error::TooLarge(format!(
                 "{what} needs {}, memory limit {}",
                 amount(b),
                 amount(u128::from(l))
             ))),
-            (Some(b), _) if b > isize::MAX as u128 => {
-                Err(Error::TooLarge(format!("{what} needs {}, more than the address space", amount(b))))
-            }
+            (Some(b), _) if b > isize::MAX as u128 => Err(Error::TooLarge(format!(
+                "{what} needs {}, more than the address space",
+                amount(b)
+            ))),
             _ => Ok(()),
         }
     }
@@ -221,14 +242,22 @@ pub fn bytes(count: impl TryInto<u128>, each: u128) -> Option<u128> {
 
 /// A byte count for messages: "512 bytes", or "~3.5 GiB (3759999984 bytes)".
 fn amount(b: u128) -> String {
-    if b < 1 << 20 { format!("{b} bytes") } else { format!("~{} ({b} bytes)", human(b)) }
+    if b < 1 << 20 {
+        format!("{b} bytes")
+    } else {
+        format!("~{} ({b} bytes)", human(b))
+    }
 }
 
 /// A byte count for messages: MiB below 1 GiB, else GiB, one decimal.
 pub fn human(b: u128) -> String {
     const MIB: f64 = 1024.0 * 1024.0;
     let x = b as f64;
-    if x < 1024.0 * MIB { format!("{:.1} MiB", x / MIB) } else { format!("{:.1} GiB", x / (1024.0 * MIB)) }
+    if x < 1024.0 * MIB {
+        format!("{:.1} MiB", x / MIB)
+    } else {
+        format!("{:.1} GiB", x / (1024.0 * MIB))
+    }
 }
 
 #[cfg(test)]
@@ -242,7 +271,9 @@ mod tests {
         assert!(!d.is_cancelled());
         c.cancel();
         assert!(d.is_cancelled());
-        assert!(matches!(d.check("x", 3), Err(Error::Cancelled(m)) if m.contains("after 3 iterations")));
+        assert!(
+            matches!(d.check("x", 3), Err(Error::Cancelled(m)) if m.contains("after 3 iterations"))
+        );
         d.reset();
         assert!(!c.is_cancelled());
         assert_eq!(c, d);
@@ -265,15 +296,25 @@ mod tests {
     fn memory_check_reports_need_and_limit() {
         let c = Control::new();
         c.set_memory_limit(Some(1 << 20));
-        let e = c.check_memory(Some(3 << 30), "a chain of 10 states").unwrap_err();
-        let Error::TooLarge(m) = e else { panic!("{e:?}") };
-        assert!(m.contains("a chain of 10 states needs ~3.0 GiB (3221225472 bytes)"), "{m}");
+        let e = c
+            .check_memory(Some(3 << 30), "a chain of 10 states")
+            .unwrap_err();
+        let Error::TooLarge(m) = e else {
+            panic!("{e:?}")
+        };
+        assert!(
+            m.contains("a chain of 10 states needs ~3.0 GiB (3221225472 bytes)"),
+            "{m}"
+        );
         assert!(m.contains("memory limit ~1.0 MiB (1048576 bytes)"), "{m}");
         assert!(c.check_memory(Some(1 << 20), "x").is_ok());
         assert!(matches!(c.check_memory(None, "x"), Err(Error::TooLarge(_))));
         // Beyond the address space even without any cap.
         c.set_memory_limit(Some(u64::MAX));
-        assert!(matches!(c.check_memory(Some(u128::MAX / 2), "x"), Err(Error::TooLarge(_))));
+        assert!(matches!(
+            c.check_memory(Some(u128::MAX / 2), "x"),
+            Err(Error::TooLarge(_))
+        ));
     }
 
     #[test]
@@ -292,7 +333,9 @@ mod tests {
         let c = Control::new();
         c.set_max_iterations(Some(3));
         assert!((0..3).all(|i| c.step("x", i).is_ok()));
-        assert!(matches!(c.step("x", 3), Err(Error::NotConverged(m)) if m == "x stopped at the iteration cap of 3"));
+        assert!(
+            matches!(c.step("x", 3), Err(Error::NotConverged(m)) if m == "x stopped at the iteration cap of 3")
+        );
         c.cancel();
         assert!(matches!(c.step("x", 0), Err(Error::Cancelled(_))));
         assert!(Control::default().step("x", u64::MAX).is_ok());

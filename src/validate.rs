@@ -9,7 +9,9 @@ pub fn positive(name: &str, x: f64) -> Result<f64> {
     if x.is_finite() && x > 0.0 {
         Ok(x)
     } else {
-        Err(Error::invalid(format!("{name} must be finite and > 0, got {x}")))
+        Err(Error::invalid(format!(
+            "{name} must be finite and > 0, got {x}"
+        )))
     }
 }
 
@@ -18,7 +20,9 @@ pub fn non_negative(name: &str, x: f64) -> Result<f64> {
     if x.is_finite() && x >= 0.0 {
         Ok(x)
     } else {
-        Err(Error::invalid(format!("{name} must be finite and >= 0, got {x}")))
+        Err(Error::invalid(format!(
+            "{name} must be finite and >= 0, got {x}"
+        )))
     }
 }
 
@@ -44,7 +48,9 @@ pub fn non_empty<T>(name: &str, xs: &[T]) -> Result<()> {
 pub fn all_positive(name: &str, xs: &[f64]) -> Result<()> {
     for (i, &x) in xs.iter().enumerate() {
         if !(x.is_finite() && x > 0.0) {
-            return Err(Error::invalid(format!("{name}[{i}] must be finite and > 0, got {x}")));
+            return Err(Error::invalid(format!(
+                "{name}[{i}] must be finite and > 0, got {x}"
+            )));
         }
     }
     Ok(())
@@ -54,7 +60,9 @@ pub fn all_positive(name: &str, xs: &[f64]) -> Result<()> {
 pub fn all_non_negative(name: &str, xs: &[f64]) -> Result<()> {
     for (i, &x) in xs.iter().enumerate() {
         if !(x.is_finite() && x >= 0.0) {
-            return Err(Error::invalid(format!("{name}[{i}] must be finite and >= 0, got {x}")));
+            return Err(Error::invalid(format!(
+                "{name}[{i}] must be finite and >= 0, got {x}"
+            )));
         }
     }
     Ok(())
@@ -65,7 +73,9 @@ pub fn same_len(a_name: &str, a: usize, b_name: &str, b: usize) -> Result<()> {
     if a == b {
         Ok(())
     } else {
-        Err(Error::invalid(format!("{a_name} has {a} elements but {b_name} has {b}")))
+        Err(Error::invalid(format!(
+            "{a_name} has {a} elements but {b_name} has {b}"
+        )))
     }
 }
 

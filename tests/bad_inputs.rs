@@ -36,7 +36,14 @@ fn row(
     message: &'static str,
     call: impl Fn(*mut crawlsched_error_t) -> crawlsched_status_t + 'static,
 ) -> Row {
-    Row { family, function, input, status, message, call: Box::new(call) }
+    Row {
+        family,
+        function,
+        input,
+        status,
+        message,
+        call: Box::new(call),
+    }
 }
 
 /// Live handles the rows use (leaked: the process ends with the test).
@@ -73,21 +80,58 @@ fn fixtures() -> Fixtures {
     let (lb, lv, av) = ([0.0, 1.0], [2.0], [1.0]);
     // SAFETY: valid pointers and lengths throughout.
     unsafe {
-        assert_eq!(crawlsched_dist_exponential_new(1.0, &mut f.ex, e), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_freshness_model_new(f.ex, mu.as_ptr(), null(), 2, &mut f.model, e), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_dist_exponential_new(1.0, &mut f.ex, e),
+            CRAWLSCHED_OK
+        );
+        assert_eq!(
+            crawlsched_freshness_model_new(f.ex, mu.as_ptr(), null(), 2, &mut f.model, e),
+            CRAWLSCHED_OK
+        );
         assert_eq!(crawlsched_estimator_new(&mut f.est, e), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_scheduler_new(f.ex, 0, &mut f.sched, e), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_mdp_builder_new(2, &mut f.builder, e), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_mdp_solver_new(0, &mut f.solver, e), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_scheduler_new(f.ex, 0, &mut f.sched, e),
+            CRAWLSCHED_OK
+        );
+        assert_eq!(
+            crawlsched_mdp_builder_new(2, &mut f.builder, e),
+            CRAWLSCHED_OK
+        );
+        assert_eq!(
+            crawlsched_mdp_solver_new(0, &mut f.solver, e),
+            CRAWLSCHED_OK
+        );
         let p = crawlsched_probe_profile_new(
-            lb.as_ptr(), lv.as_ptr(), 1, 1, lb.as_ptr(), av.as_ptr(), 1, 1, 4.0, &mut f.profile, e,
+            lb.as_ptr(),
+            lv.as_ptr(),
+            1,
+            1,
+            lb.as_ptr(),
+            av.as_ptr(),
+            1,
+            1,
+            4.0,
+            &mut f.profile,
+            e,
         );
         assert_eq!(p, CRAWLSCHED_OK);
-        assert_eq!(crawlsched_routing_arrivals_poisson_new(1.0, &mut f.pois, e), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_bmap_poisson_new(1.0, &mut f.bpois, e), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_robots_solve(2, 1, 1.0, 1.0, 1.0, &mut f.robots, e), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_routing_arrivals_poisson_new(1.0, &mut f.pois, e),
+            CRAWLSCHED_OK
+        );
+        assert_eq!(
+            crawlsched_bmap_poisson_new(1.0, &mut f.bpois, e),
+            CRAWLSCHED_OK
+        );
+        assert_eq!(
+            crawlsched_robots_solve(2, 1, 1.0, 1.0, 1.0, &mut f.robots, e),
+            CRAWLSCHED_OK
+        );
         let a = [f.bpois as *const crawlsched_bmap_t];
-        assert_eq!(crawlsched_threshold_model_new(a.as_ptr(), 1, f.ex, f.ex, 3, &mut f.tmodel, e), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_threshold_model_new(a.as_ptr(), 1, f.ex, f.ex, 3, &mut f.tmodel, e),
+            CRAWLSCHED_OK
+        );
     }
     f
 }
@@ -352,21 +396,41 @@ fn table(f: &Fixtures) -> Vec<Row> {
 unsafe fn control(set: impl Fn(*const crawlsched_control_t)) -> *mut crawlsched_control_t {
     let mut c = null_mut();
     // SAFETY: valid out-pointer.
-    assert_eq!(unsafe { crawlsched_control_new(&mut c, null_mut()) }, CRAWLSCHED_OK);
+    assert_eq!(
+        unsafe { crawlsched_control_new(&mut c, null_mut()) },
+        CRAWLSCHED_OK
+    );
     set(c);
     c
 }
 
 /// Runs `f` with a fresh value-iteration solver and a one-state MDP.
-unsafe fn with_solver(f: impl FnOnce(*const crawlsched_mdp_solver_t, *const crawlsched_mdp_t) -> i32) -> i32 {
+unsafe fn with_solver(
+    f: impl FnOnce(*const crawlsched_mdp_solver_t, *const crawlsched_mdp_t) -> i32,
+) -> i32 {
     let e = null_mut();
     let (mut b, mut m, mut s, mut a) = (null_mut(), null_mut(), null_mut(), 0u32);
     // SAFETY: valid pointers throughout; every handle is freed.
     unsafe {
         assert_eq!(crawlsched_mdp_builder_new(1, &mut b, e), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_mdp_builder_add_action(b, 0, [0u32].as_ptr(), [1.0].as_ptr(), 1, 1.0, &mut a, e), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_mdp_builder_add_action(
+                b,
+                0,
+                [0u32].as_ptr(),
+                [1.0].as_ptr(),
+                1,
+                1.0,
+                &mut a,
+                e
+            ),
+            CRAWLSCHED_OK
+        );
         assert_eq!(crawlsched_mdp_build(b, &mut m, e), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_mdp_solver_new(CRAWLSCHED_MDP_VALUE_ITERATION, &mut s, e), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_mdp_solver_new(CRAWLSCHED_MDP_VALUE_ITERATION, &mut s, e),
+            CRAWLSCHED_OK
+        );
         let st = f(s, m);
         crawlsched_mdp_solver_free(s);
         crawlsched_mdp_free(m);
@@ -383,7 +447,10 @@ unsafe fn with_planner(
     let mut p = null_mut();
     // SAFETY: valid pointers; the planner is freed.
     unsafe {
-        assert_eq!(crawlsched_probe_planner_new(profile, 16, 0.0, &mut p, null_mut()), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_probe_planner_new(profile, 16, 0.0, &mut p, null_mut()),
+            CRAWLSCHED_OK
+        );
         let st = f(p);
         crawlsched_probe_planner_free(p);
         st
@@ -398,7 +465,15 @@ unsafe fn with_servers(
     let mut s = null_mut();
     // SAFETY: valid pointers; the servers are freed.
     unsafe {
-        let st = crawlsched_routing_servers_new(pois, [1.0, 0.4].as_ptr(), null(), 2, CRAWLSCHED_ROUTING_LOSSES, &mut s, null_mut());
+        let st = crawlsched_routing_servers_new(
+            pois,
+            [1.0, 0.4].as_ptr(),
+            null(),
+            2,
+            CRAWLSCHED_ROUTING_LOSSES,
+            &mut s,
+            null_mut(),
+        );
         assert_eq!(st, CRAWLSCHED_OK);
         let st = f(s);
         crawlsched_routing_servers_free(s);
@@ -414,9 +489,15 @@ unsafe fn with_threshold(f: impl FnOnce(*const crawlsched_threshold_model_t) -> 
     unsafe {
         assert_eq!(crawlsched_bmap_poisson_new(0.5, &mut p1, e), CRAWLSCHED_OK);
         assert_eq!(crawlsched_bmap_poisson_new(1.0, &mut p2, e), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_dist_exponential_new(2.0, &mut sv, e), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_dist_exponential_new(2.0, &mut sv, e),
+            CRAWLSCHED_OK
+        );
         let arr = [p1 as *const crawlsched_bmap_t, p2 as *const _];
-        assert_eq!(crawlsched_threshold_model_new(arr.as_ptr(), 2, sv, null(), 3, &mut m, e), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_threshold_model_new(arr.as_ptr(), 2, sv, null(), 3, &mut m, e),
+            CRAWLSCHED_OK
+        );
         let st = f(m);
         crawlsched_threshold_model_free(m);
         crawlsched_dist_free(sv);
@@ -428,12 +509,16 @@ unsafe fn with_threshold(f: impl FnOnce(*const crawlsched_threshold_model_t) -> 
 
 fn message(e: &crawlsched_error_t) -> String {
     // SAFETY: the library NUL-terminates the message.
-    unsafe { CStr::from_ptr(e.message.as_ptr()) }.to_string_lossy().into_owned()
+    unsafe { CStr::from_ptr(e.message.as_ptr()) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn status_name(s: crawlsched_status_t) -> String {
     // SAFETY: static NUL-terminated string.
-    unsafe { CStr::from_ptr(crawlsched_status_string(s)) }.to_string_lossy().into_owned()
+    unsafe { CStr::from_ptr(crawlsched_status_string(s)) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[test]
@@ -458,18 +543,28 @@ fn every_bad_input_is_refused_as_documented() {
     );
     let mut family = "";
     for r in &rows {
-        let mut e = crawlsched_error_t { status: -1, message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE] };
+        let mut e = crawlsched_error_t {
+            status: -1,
+            message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE],
+        };
         let st = (r.call)(&mut e);
         let msg = message(&e);
         if st != r.status || e.status != st || msg.is_empty() || !msg.contains(r.message) {
             wrong.push(format!(
                 "{} [{}]: got {} \"{}\", want {} containing \"{}\"",
-                r.function, r.input, status_name(st), msg, status_name(r.status), r.message
+                r.function,
+                r.input,
+                status_name(st),
+                msg,
+                status_name(r.status),
+                r.message
             ));
         }
         if r.family != family {
             family = r.family;
-            doc.push_str(&format!("\n## {family}\n\n| function | input | status | message |\n|---|---|---|---|\n"));
+            doc.push_str(&format!(
+                "\n## {family}\n\n| function | input | status | message |\n|---|---|---|---|\n"
+            ));
         }
         doc.push_str(&format!(
             "| `{}` | {} | `{}` | {} |\n",
@@ -480,7 +575,13 @@ fn every_bad_input_is_refused_as_documented() {
         ));
     }
     doc.push_str(&format!("\n{} rows.\n", rows.len()));
-    assert!(wrong.is_empty(), "{} of {} rows differ:\n{}", wrong.len(), rows.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {} rows differ:\n{}",
+        wrong.len(),
+        rows.len(),
+        wrong.join("\n")
+    );
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/errors.md");
     if std::env::var("CRAWLSCHED_BLESS").is_ok_and(|v| v == "1") {
         std::fs::write(path, &doc).expect("write docs/errors.md");

@@ -123,15 +123,29 @@ fn run_output(exe: &Path, wrapper: &[&str], args: &[&str], env: &[(&str, &str)])
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     print!("{stdout}");
     eprint!("{}", String::from_utf8_lossy(&out.stderr));
-    println!("  ({} {:.1} s)", exe.display(), start.elapsed().as_secs_f64());
-    assert!(out.status.success(), "{} {:?} failed: {:?}", wrapper.join(" "), exe.display(), out.status);
+    println!(
+        "  ({} {:.1} s)",
+        exe.display(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        out.status.success(),
+        "{} {:?} failed: {:?}",
+        wrapper.join(" "),
+        exe.display(),
+        out.status
+    );
     stdout
 }
 
 /// Arguments for a program in the slow runs (sanitizers, valgrind): the C++
 /// frontier simulates less there; its full size runs in `cpp_frontier_example`.
 fn small_args(src: &Path) -> &'static [&'static str] {
-    if src.file_stem().is_some_and(|s| s == "frontier") { FRONTIER_QUICK } else { &[] }
+    if src.file_stem().is_some_and(|s| s == "frontier") {
+        FRONTIER_QUICK
+    } else {
+        &[]
+    }
 }
 
 const FRONTIER_QUICK: &[&str] = &["--quick"];
@@ -165,14 +179,21 @@ fn out_dir(name: &str) -> PathBuf {
 
 /// Smaller workloads for the slow runs (sanitizers, valgrind): the full
 /// sizes run natively in `c_and_cpp_programs_pass`.
-const SMALL: &[(&str, &str)] =
-    &[("CRAWLSCHED_CHURN_CYCLES", "2000"), ("CRAWLSCHED_THREADS", "8"), ("CRAWLSCHED_THREAD_ITERS", "300"), ("CRAWLSCHED_LIMITS_STATES", "2000")];
+const SMALL: &[(&str, &str)] = &[
+    ("CRAWLSCHED_CHURN_CYCLES", "2000"),
+    ("CRAWLSCHED_THREADS", "8"),
+    ("CRAWLSCHED_THREAD_ITERS", "300"),
+    ("CRAWLSCHED_LIMITS_STATES", "2000"),
+];
 
 #[test]
 fn c_and_cpp_programs_pass() {
     let out = out_dir("c-tests");
     let srcs = sources(false);
-    assert!(srcs.len() >= 2, "expected C and C++ test programs in c-tests/");
+    assert!(
+        srcs.len() >= 2,
+        "expected C and C++ test programs in c-tests/"
+    );
     for src in &srcs {
         run(&build(src, &out, &[], false), &[], &[]);
     }
@@ -193,14 +214,25 @@ fn c_examples_run() {
 
 /// The number in `line` right after `label` (e.g. "mean 5.1234 ...").
 fn number_after(line: &str, label: &str) -> f64 {
-    let rest = &line[line.find(label).unwrap_or_else(|| panic!("{label:?} in {line:?}")) + label.len()..];
-    let token: String =
-        rest.trim_start().chars().take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e')).collect();
-    token.parse().unwrap_or_else(|_| panic!("a number after {label:?} in {line:?}"))
+    let rest = &line[line
+        .find(label)
+        .unwrap_or_else(|| panic!("{label:?} in {line:?}"))
+        + label.len()..];
+    let token: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e'))
+        .collect();
+    token
+        .parse()
+        .unwrap_or_else(|_| panic!("a number after {label:?} in {line:?}"))
 }
 
 fn line_with<'a>(stdout: &'a str, needle: &str) -> &'a str {
-    stdout.lines().find(|l| l.contains(needle)).unwrap_or_else(|| panic!("no line with {needle:?} in:\n{stdout}"))
+    stdout
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{stdout}"))
 }
 
 /// examples/cpp/frontier.cpp (C++17 on the copyable header
@@ -217,13 +249,23 @@ fn cpp_frontier_example() {
     let stdout = run_output(&exe, &[], &[], &[]);
 
     // Indexing queue: N = 16 fetchers, K = 10, lambda = 1, mu = 10, gamma = 5.
-    let sol = crawlsched::robots::solve(&crawlsched::robots::Params::new(16, 10, 1.0, 10.0, 5.0).unwrap()).unwrap();
+    let sol = crawlsched::robots::solve(
+        &crawlsched::robots::Params::new(16, 10, 1.0, 10.0, 5.0).unwrap(),
+    )
+    .unwrap();
     let exact = line_with(&stdout, "optimal switching curve");
     let n_mean = number_after(exact, "mean");
-    assert!((n_mean - sol.performance.n_mean).abs() < 1e-4, "printed N-bar {n_mean}, Rust API {}", sol.performance.n_mean);
+    assert!(
+        (n_mean - sol.performance.n_mean).abs() < 1e-4,
+        "printed N-bar {n_mean}, Rust API {}",
+        sol.performance.n_mean
+    );
     assert!((number_after(exact, "cost") - sol.performance.cost).abs() < 1e-4);
     let sim = number_after(line_with(&stdout, "simulated ("), "mean");
-    assert!((sim - n_mean).abs() < 0.03 * n_mean, "simulated mean fetchers {sim}, exact {n_mean}");
+    assert!(
+        (sim - n_mean).abs() < 0.03 * n_mean,
+        "simulated mean fetchers {sim}, exact {n_mean}"
+    );
 
     // Scheduler: targets are the optimal frequencies; a golden-ratio cycle of
     // F fetches realises the rounded counts exactly, here within 2/F of the
@@ -231,25 +273,40 @@ fn cpp_frontier_example() {
     let sched = line_with(&stdout, "scheduler: targets equal");
     assert!(number_after(sched, "frequencies to") < 1e-12, "{sched}");
     assert!(sched.contains("exactly its rounded count"), "{sched}");
-    let within = number_after(line_with(&stdout, "realised shares are within"), "are within");
+    let within = number_after(
+        line_with(&stdout, "realised shares are within"),
+        "are within",
+    );
     assert!((0.0..=2.0).contains(&within), "{within}/F");
 
     // Fetcher hosts: the simulated rejections agree with the exact cost.
     let exact_rej = number_after(line_with(&stdout, "optimal period"), ",");
     let sim_line = line_with(&stdout, "streaming router");
-    let (sim_rej, se) = (number_after(sim_line, "requests:"), number_after(sim_line, "+-"));
-    assert!((sim_rej - exact_rej).abs() <= 4.0 * se + 0.1, "{sim_line} vs {exact_rej}%");
+    let (sim_rej, se) = (
+        number_after(sim_line, "requests:"),
+        number_after(sim_line, "+-"),
+    );
+    assert!(
+        (sim_rej - exact_rej).abs() <= 4.0 * se + 0.1,
+        "{sim_line} vs {exact_rej}%"
+    );
 }
 
-const ASAN_FLAGS: &[&str] =
-    &["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"];
+const ASAN_FLAGS: &[&str] = &[
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=undefined",
+    "-fno-omit-frame-pointer",
+];
 
 /// Whether the compiler can link an ASan/UBSan program here.
 fn asan_available(out: &Path) -> bool {
     let probe = out.join("probe.c");
     std::fs::write(&probe, "int main(void) { return 0; }\n").expect("write probe");
     let mut cmd = compiler(false).to_command();
-    cmd.args(ASAN_FLAGS).arg(&probe).arg("-o").arg(out.join("probe"));
+    cmd.args(ASAN_FLAGS)
+        .arg(&probe)
+        .arg("-o")
+        .arg(out.join("probe"));
     cmd.output().is_ok_and(|o| o.status.success())
 }
 
@@ -258,24 +315,41 @@ fn asan_available(out: &Path) -> bool {
 fn c_programs_under_address_and_undefined_sanitizers() {
     let out = out_dir("c-tests-asan");
     if !asan_available(&out) {
-        assert!(!on_ci(), "CI needs a compiler with -fsanitize=address,undefined (libasan, libubsan)");
+        assert!(
+            !on_ci(),
+            "CI needs a compiler with -fsanitize=address,undefined (libasan, libubsan)"
+        );
         eprintln!("skipped: the C compiler cannot link -fsanitize=address,undefined");
         return;
     }
     let mut env = SMALL.to_vec();
     // Any report fails the program; leaks are reported at exit.
-    env.push(("ASAN_OPTIONS", "detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=23"));
-    env.push(("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=24"));
+    env.push((
+        "ASAN_OPTIONS",
+        "detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=23",
+    ));
+    env.push((
+        "UBSAN_OPTIONS",
+        "halt_on_error=1:print_stacktrace=1:exitcode=24",
+    ));
     env.push(("LSAN_OPTIONS", "exitcode=25"));
     for src in sources(true) {
-        run_output(&build(&src, &out, ASAN_FLAGS, true), &[], small_args(&src), &env);
+        run_output(
+            &build(&src, &out, ASAN_FLAGS, true),
+            &[],
+            small_args(&src),
+            &env,
+        );
     }
 }
 
 /// Every C/C++ test program and C/C++ example under valgrind memcheck.
 #[test]
 fn c_programs_under_valgrind_memcheck() {
-    let have = Command::new("valgrind").arg("--version").output().is_ok_and(|o| o.status.success());
+    let have = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !have {
         assert!(!on_ci(), "CI needs valgrind (apt-get install -y valgrind)");
         eprintln!("skipped: valgrind is not installed");

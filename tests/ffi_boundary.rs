@@ -15,7 +15,11 @@ fn every_export_is_wrapped_by_the_boundary() {
             if !line.contains("extern \"C\" fn ") {
                 continue;
             }
-            let name = line.split("fn ").nth(1).and_then(|r| r.split('(').next()).unwrap_or("?");
+            let name = line
+                .split("fn ")
+                .nth(1)
+                .and_then(|r| r.split('(').next())
+                .unwrap_or("?");
             // The previous line must export it under its own name.
             assert!(
                 i > 0 && lines[i - 1].trim() == "#[unsafe(no_mangle)]",
@@ -23,8 +27,14 @@ fn every_export_is_wrapped_by_the_boundary() {
             );
             // First statement of the body: the signature ends at the first line
             // ending in '{'; the next non-empty line must call the guard.
-            let open = (i..lines.len()).find(|&j| lines[j].trim_end().ends_with('{')).expect("body");
-            let first = lines[open + 1..].iter().map(|l| l.trim()).find(|l| !l.is_empty()).unwrap_or("");
+            let open = (i..lines.len())
+                .find(|&j| lines[j].trim_end().ends_with('{'))
+                .expect("body");
+            let first = lines[open + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty())
+                .unwrap_or("");
             if first.starts_with("guard(") || first.starts_with("guard_value(") {
                 checked += 1;
             } else {
@@ -32,6 +42,10 @@ fn every_export_is_wrapped_by_the_boundary() {
             }
         }
     }
-    assert!(bypass.is_empty(), "exports that bypass the boundary helper:\n{}", bypass.join("\n"));
+    assert!(
+        bypass.is_empty(),
+        "exports that bypass the boundary helper:\n{}",
+        bypass.join("\n")
+    );
     assert!(checked > 10, "found only {checked} exports");
 }

@@ -41,8 +41,15 @@ fn header_declares_every_export() {
         for line in text.lines() {
             if let Some(rest) = line.split("extern \"C\" fn ").nth(1) {
                 let name = rest.split('(').next().unwrap_or("");
-                assert!(name.starts_with("crawlsched_"), "{}: export {name} lacks the crawlsched_ prefix", path.display());
-                assert!(header.contains(&format!("{name}(")), "{name} missing from the header");
+                assert!(
+                    name.starts_with("crawlsched_"),
+                    "{}: export {name} lacks the crawlsched_ prefix",
+                    path.display()
+                );
+                assert!(
+                    header.contains(&format!("{name}(")),
+                    "{name} missing from the header"
+                );
                 exports += 1;
             }
         }
@@ -70,7 +77,14 @@ fn every_header_function_is_called_from_c() {
         .filter_map(|head| head.rsplit([' ', '*']).next())
         .filter_map(|name| name.strip_prefix("crawlsched_"))
         .collect();
-    assert!(declared.len() > 40, "parsed only {} functions", declared.len());
-    let missing: Vec<_> = declared.iter().filter(|n| !tests.contains(&format!("crawlsched_{n}("))).collect();
+    assert!(
+        declared.len() > 40,
+        "parsed only {} functions",
+        declared.len()
+    );
+    let missing: Vec<_> = declared
+        .iter()
+        .filter(|n| !tests.contains(&format!("crawlsched_{n}(")))
+        .collect();
     assert!(missing.is_empty(), "functions no C test calls: {missing:?}");
 }

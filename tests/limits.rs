@@ -45,24 +45,46 @@ fn big_models_are_refused_before_allocating() {
     // A 10^7-state threshold chain (W = M = R = 1, buffer 10^7 - 2):
     // 352 bytes per state plus a band of 3 entries per level, ~3.5 GiB.
     let exp = |r| PhaseType::exponential(r).unwrap();
-    let r = ThresholdModel::new(vec![Bmap::poisson(1.0).unwrap()], exp(2.0), Some(exp(0.5)), 9_999_998);
-    too_large(r, &["10000000 states", "3759999984 bytes", "memory limit ~64.0 MiB (67108864 bytes)"]);
+    let r = ThresholdModel::new(
+        vec![Bmap::poisson(1.0).unwrap()],
+        exp(2.0),
+        Some(exp(0.5)),
+        9_999_998,
+    );
+    too_large(
+        r,
+        &[
+            "10000000 states",
+            "3759999984 bytes",
+            "memory limit ~64.0 MiB (67108864 bytes)",
+        ],
+    );
 
     // An MDP builder for 4e9 states: 44 bytes per state at least.
-    too_large(MdpBuilder::new(4_000_000_000), &["4000000000 states", "176000000000 bytes"]);
+    too_large(
+        MdpBuilder::new(4_000_000_000),
+        &["4000000000 states", "176000000000 bytes"],
+    );
 
     // A periodic profile with a one-minute period over ten years (5.3e6
     // pieces each for intensity and importance).
-    let minute = PiecewiseConstant::new(&[0.0, 0.5 / 1440.0, 1.0 / 1440.0], &[1.0, 2.0], true).unwrap();
+    let minute =
+        PiecewiseConstant::new(&[0.0, 0.5 / 1440.0, 1.0 / 1440.0], &[1.0, 2.0], true).unwrap();
     let r = Profile::new(minute.clone(), minute, 3650.0);
     too_large(r, &["pieces", "bytes"]);
 
     // A candidate grid of 10^7 points: 41 bytes per point.
     let week = Profile::dbworld(2.0, 7.0).unwrap();
-    too_large(Planner::new(week.clone(), 10_000_000, 0.0, None), &["10000000 points", "410000041 bytes"]);
+    too_large(
+        Planner::new(week.clone(), 10_000_000, 0.0, None),
+        &["10000000 points", "410000041 bytes"],
+    );
 
     // The robots MDP with N = 1000, K = 10^4: 3e7 state slots.
-    too_large(solve(&Params::new(1000, 10_000, 0.001, 1.0, 1.0).unwrap()), &["30033003 state slots", "bytes"]);
+    too_large(
+        solve(&Params::new(1000, 10_000, 0.001, 1.0, 1.0).unwrap()),
+        &["30033003 state slots", "bytes"],
+    );
 
     // Nothing above was allocated: the peak RSS grew by far less than any
     // of those models (each needs more than the 64 MiB cap).

@@ -33,40 +33,67 @@ fn config(cases: u32) -> ProptestConfig {
     let env = ProptestConfig::default(); // already reads the PROPTEST_* variables
     let set = |v: &str| std::env::var_os(v).is_some();
     ProptestConfig {
-        cases: if set("PROPTEST_CASES") { env.cases } else { cases },
+        cases: if set("PROPTEST_CASES") {
+            env.cases
+        } else {
+            cases
+        },
         rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: if set("PROPTEST_RNG_SEED") { env.rng_seed } else { RngSeed::Fixed(SEED) },
+        rng_seed: if set("PROPTEST_RNG_SEED") {
+            env.rng_seed
+        } else {
+            RngSeed::Fixed(SEED)
+        },
         failure_persistence: None,
         ..env
     }
 }
 
 fn new_err() -> crawlsched_error_t {
-    crawlsched_error_t { status: 0, message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE] }
+    crawlsched_error_t {
+        status: 0,
+        message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE],
+    }
 }
 
 /// Statuses that clearly say "no trustworthy result" for a valid input.
-const CLEAR_FAILURES: [i32; 4] =
-    [CRAWLSCHED_NOT_CONVERGED, CRAWLSCHED_NUMERICAL, CRAWLSCHED_INVALID_ARGUMENT, CRAWLSCHED_TOO_LARGE];
+const CLEAR_FAILURES: [i32; 4] = [
+    CRAWLSCHED_NOT_CONVERGED,
+    CRAWLSCHED_NUMERICAL,
+    CRAWLSCHED_INVALID_ARGUMENT,
+    CRAWLSCHED_TOO_LARGE,
+];
 
 /// OK -> true; a clear failure with a message -> false; anything else fails.
 fn outcome(what: &str, st: i32, err: &crawlsched_error_t) -> bool {
     if st == CRAWLSCHED_OK {
         return true;
     }
-    assert!(CLEAR_FAILURES.contains(&st), "{what}: unexpected status {st}: {}", msg(err));
+    assert!(
+        CLEAR_FAILURES.contains(&st),
+        "{what}: unexpected status {st}: {}",
+        msg(err)
+    );
     assert!(err.message[0] != 0, "{what}: status {st} without a message");
     false
 }
 
 fn msg(err: &crawlsched_error_t) -> String {
-    let b: Vec<u8> = err.message.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    let b: Vec<u8> = err
+        .message
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
     String::from_utf8_lossy(&b).into_owned()
 }
 
 fn close(what: &str, got: f64, want: f64, rel: f64) {
     assert!(got.is_finite(), "{what}: {got} is not finite (want {want})");
-    assert!((got - want).abs() <= rel * want.abs().max(f64::MIN_POSITIVE), "{what}: got {got}, want {want} (rel {rel})");
+    assert!(
+        (got - want).abs() <= rel * want.abs().max(f64::MIN_POSITIVE),
+        "{what}: got {got}, want {want} (rel {rel})"
+    );
 }
 
 /// 10^e for e drawn uniformly: log-uniform rates.
@@ -92,8 +119,21 @@ fn exponential(r: f64) -> Dist {
 fn phase_type(alpha: &[f64], s: &[f64]) -> Result<Dist, i32> {
     let mut d = null_mut();
     let mut err = new_err();
-    let st = unsafe { crawlsched_dist_phase_type_new(alpha.as_ptr(), alpha.len(), s.as_ptr(), s.len(), &mut d, &mut err) };
-    if outcome("phase_type_new", st, &err) { Ok(Dist(d)) } else { Err(st) }
+    let st = unsafe {
+        crawlsched_dist_phase_type_new(
+            alpha.as_ptr(),
+            alpha.len(),
+            s.as_ptr(),
+            s.len(),
+            &mut d,
+            &mut err,
+        )
+    };
+    if outcome("phase_type_new", st, &err) {
+        Ok(Dist(d))
+    } else {
+        Err(st)
+    }
 }
 
 /// (status, value) of a one-result query.
@@ -353,20 +393,32 @@ fn ln_factorial(j: u32) -> f64 {
 /// Erlang(k, r) tail P(X > x) = Σ_{j<k} e^{-rx}(rx)^j/j!, terms in logs.
 fn erlang_tail(k: u32, r: f64, x: f64) -> f64 {
     let rx = r * x;
-    (0..k).map(|j| (-rx + f64::from(j) * rx.ln() - ln_factorial(j)).exp()).sum()
+    (0..k)
+        .map(|j| (-rx + f64::from(j) * rx.ln() - ln_factorial(j)).exp())
+        .sum()
 }
 
 /// 1 - (1 - e^{-x})/x: the fraction of time out of date between evenly
 /// spaced visits (x = changes per visit interval), series for small x.
 fn stale_fraction(x: f64) -> f64 {
-    if x < 1e-3 { x * (0.5 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x / 720.0)))) } else { 1.0 + (-x).exp_m1() / x }
+    if x < 1e-3 {
+        x * (0.5 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x / 720.0))))
+    } else {
+        1.0 + (-x).exp_m1() / x
+    }
 }
 
-fn dist_new(f: impl FnOnce(*mut *mut crawlsched_dist_t, *mut crawlsched_error_t) -> i32) -> Result<Dist, i32> {
+fn dist_new(
+    f: impl FnOnce(*mut *mut crawlsched_dist_t, *mut crawlsched_error_t) -> i32,
+) -> Result<Dist, i32> {
     let mut d = null_mut();
     let mut err = new_err();
     let st = f(&mut d, &mut err);
-    if outcome("dist_new", st, &err) { Ok(Dist(d)) } else { Err(st) }
+    if outcome("dist_new", st, &err) {
+        Ok(Dist(d))
+    } else {
+        Err(st)
+    }
 }
 
 fn mean_of(d: &Dist) -> Option<f64> {
@@ -523,18 +575,26 @@ fn freshness_model(access: &Dist, mu: &[f64], w: Option<&[f64]>) -> Option<Model
     let mut m = null_mut();
     let mut err = new_err();
     let wp = w.map_or(null(), |w| w.as_ptr());
-    let st = unsafe { crawlsched_freshness_model_new(access.0, mu.as_ptr(), wp, mu.len(), &mut m, &mut err) };
+    let st = unsafe {
+        crawlsched_freshness_model_new(access.0, mu.as_ptr(), wp, mu.len(), &mut m, &mut err)
+    };
     outcome("freshness_model_new", st, &err).then_some(Model(m))
 }
 
 /// An array result: Some(values) on OK (every value finite), None on a
 /// clear failure.
-fn array(n: usize, f: impl FnOnce(*mut f64, usize, *mut crawlsched_error_t) -> i32) -> Option<Vec<f64>> {
+fn array(
+    n: usize,
+    f: impl FnOnce(*mut f64, usize, *mut crawlsched_error_t) -> i32,
+) -> Option<Vec<f64>> {
     let mut v = vec![f64::NAN; n];
     let mut err = new_err();
     let st = f(v.as_mut_ptr(), n, &mut err);
     if outcome("array", st, &err) {
-        assert!(v.iter().all(|x| x.is_finite()), "success with non-finite values {v:?}");
+        assert!(
+            v.iter().all(|x| x.is_finite()),
+            "success with non-finite values {v:?}"
+        );
         Some(v)
     } else {
         None
@@ -744,11 +804,21 @@ fn stiff_phase_type_cdf() {
     close("cdf", cdf_of(&d, 1e10).unwrap(), want, 1e-15);
     // Rates 1 and 1e12: was off by 3e-6.
     let d = phase_type(&[0.5, 0.5], &[-1.0, 0.0, 0.0, -1e12]).unwrap();
-    close("cdf", cdf_of(&d, 3.0).unwrap(), 1.0 - 0.5 * (-3f64).exp(), 1e-15);
+    close(
+        "cdf",
+        cdf_of(&d, 3.0).unwrap(),
+        1.0 - 0.5 * (-3f64).exp(),
+        1e-15,
+    );
     // A small CDF keeps its relative precision (was 2e-5 off).
     let d = phase_type(&[1.0, 0.0], &[-1.2913457349443916e-9, 0.0, 0.0, -1670.0]).unwrap();
     let x = 60.75;
-    close("cdf", cdf_of(&d, x).unwrap(), -(-1.2913457349443916e-9 * x).exp_m1(), 1e-12);
+    close(
+        "cdf",
+        cdf_of(&d, x).unwrap(),
+        -(-1.2913457349443916e-9 * x).exp_m1(),
+        1e-12,
+    );
 }
 
 /// Robots with lambda/mu = 4e-15: policy iteration's warm start was a
@@ -759,12 +829,23 @@ fn robots_tiny_load_is_solved() {
     let mut r = null_mut();
     let mut err = new_err();
     unsafe {
-        assert_eq!(crawlsched_robots_solve(2, 1, lambda, mu, gamma, &mut r, &mut err), CRAWLSCHED_OK, "{}", msg(&err));
+        assert_eq!(
+            crawlsched_robots_solve(2, 1, lambda, mu, gamma, &mut r, &mut err),
+            CRAWLSCHED_OK,
+            "{}",
+            msg(&err)
+        );
         let (mut c, mut s, mut l) = (f64::NAN, f64::NAN, f64::NAN);
-        assert_eq!(crawlsched_robots_cost(r, &mut c, &mut s, &mut l, &mut err), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_robots_cost(r, &mut c, &mut s, &mut l, &mut err),
+            CRAWLSCHED_OK
+        );
         // Nearly always starving: cost = gamma P(q = 0) ~ gamma.
         let best_static = query(|o, e| crawlsched_robots_evaluate_static(r, 2, o, e)).unwrap();
-        assert!(c <= best_static * (1.0 + 1e-9) && (c - gamma).abs() < 1e-6 * gamma, "cost {c}, static {best_static}");
+        assert!(
+            c <= best_static * (1.0 + 1e-9) && (c - gamma).abs() < 1e-6 * gamma,
+            "cost {c}, static {best_static}"
+        );
         crawlsched_robots_free(r);
     }
 }
@@ -785,10 +866,22 @@ fn two_state_mdp(a: f64, b: f64, c0: f64, c1: f64) -> *mut crawlsched_mdp_t {
     let mut err = new_err();
     let mut act = 0u32;
     unsafe {
-        assert_eq!(crawlsched_mdp_builder_new(2, &mut bld, &mut err), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_mdp_builder_new(2, &mut bld, &mut err),
+            CRAWLSCHED_OK
+        );
         let next = [0u32, 1];
         for (s, p, c) in [(0u32, [1.0 - a, a], c0), (1, [b, 1.0 - b], c1)] {
-            let st = crawlsched_mdp_builder_add_action(bld, s, next.as_ptr(), p.as_ptr(), 2, c, &mut act, &mut err);
+            let st = crawlsched_mdp_builder_add_action(
+                bld,
+                s,
+                next.as_ptr(),
+                p.as_ptr(),
+                2,
+                c,
+                &mut act,
+                &mut err,
+            );
             assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
         }
         assert_eq!(crawlsched_mdp_build(bld, &mut m, &mut err), CRAWLSCHED_OK);
@@ -799,7 +892,13 @@ fn two_state_mdp(a: f64, b: f64, c0: f64, c1: f64) -> *mut crawlsched_mdp_t {
 
 /// Probability 10^-e, or exactly 0 for e = 13 (near-multichain and multichain).
 fn small_prob() -> impl Strategy<Value = f64> {
-    (0u32..14).prop_map(|e| if e == 13 { 0.0 } else { 10f64.powi(-(e as i32)) * 0.5 })
+    (0u32..14).prop_map(|e| {
+        if e == 13 {
+            0.0
+        } else {
+            10f64.powi(-(e as i32)) * 0.5
+        }
+    })
 }
 
 proptest! {
@@ -898,11 +997,26 @@ proptest! {
 
 /// Level distribution and measures of a one-mode threshold model (None if
 /// a call failed clearly).
-fn threshold_levels(arrivals: *mut crawlsched_bmap_t, service: &Dist, obs: Option<&Dist>, b: u32) -> Option<(Vec<f64>, Vec<f64>)> {
+fn threshold_levels(
+    arrivals: *mut crawlsched_bmap_t,
+    service: &Dist,
+    obs: Option<&Dist>,
+    b: u32,
+) -> Option<(Vec<f64>, Vec<f64>)> {
     let mut m = null_mut();
     let mut err = new_err();
     let arr = [arrivals as *const crawlsched_bmap_t];
-    let st = unsafe { crawlsched_threshold_model_new(arr.as_ptr(), 1, service.0, obs.map_or(null(), |d| d.0), b, &mut m, &mut err) };
+    let st = unsafe {
+        crawlsched_threshold_model_new(
+            arr.as_ptr(),
+            1,
+            service.0,
+            obs.map_or(null(), |d| d.0),
+            b,
+            &mut m,
+            &mut err,
+        )
+    };
     if !outcome("threshold_model_new", st, &err) {
         return None;
     }
@@ -911,15 +1025,37 @@ fn threshold_levels(arrivals: *mut crawlsched_bmap_t, service: &Dist, obs: Optio
     let mut len = 0usize;
     let mut meas = vec![f64::NAN; CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
     let ok = unsafe {
-        let st = crawlsched_threshold_level_distribution(m, modes.as_ptr(), 1, null(), 0, p.as_mut_ptr(), p.len(), &mut len, &mut err);
+        let st = crawlsched_threshold_level_distribution(
+            m,
+            modes.as_ptr(),
+            1,
+            null(),
+            0,
+            p.as_mut_ptr(),
+            p.len(),
+            &mut len,
+            &mut err,
+        );
         outcome("level_distribution", st, &err) && {
-            let st = crawlsched_threshold_measures(m, modes.as_ptr(), 1, null(), 0, meas.as_mut_ptr(), meas.len(), &mut err);
+            let st = crawlsched_threshold_measures(
+                m,
+                modes.as_ptr(),
+                1,
+                null(),
+                0,
+                meas.as_mut_ptr(),
+                meas.len(),
+                &mut err,
+            );
             outcome("measures", st, &err)
         }
     };
     unsafe { crawlsched_threshold_model_free(m) };
     if ok {
-        assert!(p.iter().chain(&meas).all(|x| x.is_finite()), "non-finite output: {p:?} {meas:?}");
+        assert!(
+            p.iter().chain(&meas).all(|x| x.is_finite()),
+            "non-finite output: {p:?} {meas:?}"
+        );
     }
     ok.then_some((p, meas))
 }
@@ -1108,13 +1244,27 @@ fn near_singular_chain_gain_within_documented_bound() {
     let mut s = null_mut();
     let mut err = new_err();
     unsafe {
-        assert_eq!(crawlsched_mdp_solver_new(CRAWLSCHED_MDP_POLICY_ITERATION, &mut s, &mut err), CRAWLSCHED_OK);
-        assert_eq!(crawlsched_mdp_solver_run(s, m, &mut err), CRAWLSCHED_OK, "{}", msg(&err));
+        assert_eq!(
+            crawlsched_mdp_solver_new(CRAWLSCHED_MDP_POLICY_ITERATION, &mut s, &mut err),
+            CRAWLSCHED_OK
+        );
+        assert_eq!(
+            crawlsched_mdp_solver_run(s, m, &mut err),
+            CRAWLSCHED_OK,
+            "{}",
+            msg(&err)
+        );
         let (mut g, mut lo, mut hi) = (f64::NAN, f64::NAN, f64::NAN);
-        assert_eq!(crawlsched_mdp_solver_gain(s, &mut g, &mut lo, &mut hi, &mut err), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_mdp_solver_gain(s, &mut g, &mut lo, &mut hi, &mut err),
+            CRAWLSCHED_OK
+        );
         let want = (1.0 + c1) / 2.0;
         let bound = 2.3e-16 / a;
-        assert!((g - want).abs() <= bound && lo - bound <= want && want <= hi + bound, "gain {g} in [{lo}, {hi}], want {want}");
+        assert!(
+            (g - want).abs() <= bound && lo - bound <= want && want <= hi + bound,
+            "gain {g} in [{lo}, {hi}], want {want}"
+        );
         crawlsched_mdp_solver_free(s);
         crawlsched_mdp_free(m);
     }
@@ -1125,14 +1275,27 @@ fn near_singular_chain_gain_within_documented_bound() {
 /// + l1 and the fundamental rate was 2e-9 off.
 #[test]
 fn stiff_mmpp_fundamental_rate() {
-    let (l1, l2, q12, q21) = (1.0, 49160.25009969294, 3.6406996911915195e-9, 0.0009041291761783142);
+    let (l1, l2, q12, q21) = (
+        1.0,
+        49160.25009969294,
+        3.6406996911915195e-9,
+        0.0009041291761783142,
+    );
     let mats = [-q12 - l1, q12, q21, -q21 - l2, l1, 0.0, 0.0, l2];
     let mut arr = null_mut();
     let mut err = new_err();
     unsafe {
-        assert_eq!(crawlsched_bmap_new(2, mats.as_ptr(), mats.len(), &mut arr, &mut err), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_bmap_new(2, mats.as_ptr(), mats.len(), &mut arr, &mut err),
+            CRAWLSCHED_OK
+        );
         let r = query(|o, e| crawlsched_bmap_fundamental_rate(arr, o, e)).unwrap();
-        close("fundamental rate", r, (q21 * l1 + q12 * l2) / (q12 + q21), 1e-14);
+        close(
+            "fundamental rate",
+            r,
+            (q21 * l1 + q12 * l2) / (q12 + q21),
+            1e-14,
+        );
         crawlsched_bmap_free(arr);
     }
 }
@@ -1169,7 +1332,9 @@ fn gth(mut q: Vec<Vec<f64>>) -> Vec<f64> {
 /// service PH(alpha, S) of order m) by GTH on its 1 + m(B+1) states.
 fn mph1k_levels(lambda: f64, alpha: &[f64], s: &[f64], b: usize) -> Vec<f64> {
     let m = alpha.len();
-    let exit: Vec<f64> = (0..m).map(|k| -(0..m).map(|j| s[k * m + j]).sum::<f64>()).collect();
+    let exit: Vec<f64> = (0..m)
+        .map(|k| -(0..m).map(|j| s[k * m + j]).sum::<f64>())
+        .collect();
     let top = b + 1;
     let id = |i: usize, k: usize| 1 + (i - 1) * m + k;
     let n = 1 + m * top;
@@ -1273,11 +1438,22 @@ proptest! {
 /// rational arithmetic give 8.637559125512677e-11.
 #[test]
 fn threshold_stiff_service_relative_accuracy() {
-    let (lambda, r1, r2, p, b) = (1.0, 0.0007895446407616755, 84345760.46111755, 0.9324247244813397, 6u32);
+    let (lambda, r1, r2, p, b) = (
+        1.0,
+        0.0007895446407616755,
+        84345760.46111755,
+        0.9324247244813397,
+        6u32,
+    );
     let service = phase_type(&[p, 1.0 - p], &[-r1, 0.0, 0.0, -r2]).unwrap();
     let mut arr = null_mut();
     let mut err = new_err();
-    unsafe { assert_eq!(crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err), CRAWLSCHED_OK) };
+    unsafe {
+        assert_eq!(
+            crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err),
+            CRAWLSCHED_OK
+        )
+    };
     let (levels, _) = threshold_levels(arr, &service, None, b).unwrap();
     unsafe { crawlsched_bmap_free(arr) };
     close("P(0)", levels[0], 8.637559125512677e-11, 1e-12);
@@ -1287,27 +1463,54 @@ fn threshold_stiff_service_relative_accuracy() {
 /// throughput times E[S] 0.8345; exact (rational arithmetic) 0.9150749.
 #[test]
 fn threshold_widest_spread() {
-    let (lambda, r1, r2, p, b) = (6.706456580743457e-9, 1.777676857709487e-9, 21243490.938740376, 0.6826175665365394, 2u32);
+    let (lambda, r1, r2, p, b) = (
+        6.706456580743457e-9,
+        1.777676857709487e-9,
+        21243490.938740376,
+        0.6826175665365394,
+        2u32,
+    );
     let service = phase_type(&[p, 1.0 - p], &[-r1, 0.0, 0.0, -r2]).unwrap();
     let mut arr = null_mut();
     let mut err = new_err();
-    unsafe { assert_eq!(crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err), CRAWLSCHED_OK) };
+    unsafe {
+        assert_eq!(
+            crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err),
+            CRAWLSCHED_OK
+        )
+    };
     let (levels, meas) = threshold_levels(arr, &service, None, b).unwrap();
     unsafe { crawlsched_bmap_free(arr) };
     close("P(0)", levels[0], 0.08492507985081203, 1e-12);
     let mean_s = p / r1 + (1.0 - p) / r2;
-    close("throughput x E[S]", meas[CRAWLSCHED_THRESHOLD_MEASURE_THROUGHPUT] * mean_s, 0.915074920149188, 1e-12);
+    close(
+        "throughput x E[S]",
+        meas[CRAWLSCHED_THRESHOLD_MEASURE_THROUGHPUT] * mean_s,
+        0.915074920149188,
+        1e-12,
+    );
 }
 
 /// M/H2/1/101, rates 1.3e-8 .. 0.089: the block solve gave P(empty) =
 /// 1.37e-9 where GTH and exact rational arithmetic give 7.83e-12.
 #[test]
 fn threshold_long_buffer_stiff_service() {
-    let (lambda, r1, r2, p, b) = (2.327835965305992e-8, 1.3371324690911752e-8, 0.08884243929319144, 0.7873919880906807, 100u32);
+    let (lambda, r1, r2, p, b) = (
+        2.327835965305992e-8,
+        1.3371324690911752e-8,
+        0.08884243929319144,
+        0.7873919880906807,
+        100u32,
+    );
     let service = phase_type(&[p, 1.0 - p], &[-r1, 0.0, 0.0, -r2]).unwrap();
     let mut arr = null_mut();
     let mut err = new_err();
-    unsafe { assert_eq!(crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err), CRAWLSCHED_OK) };
+    unsafe {
+        assert_eq!(
+            crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err),
+            CRAWLSCHED_OK
+        )
+    };
     let (levels, _) = threshold_levels(arr, &service, None, b).unwrap();
     unsafe { crawlsched_bmap_free(arr) };
     close("P(0)", levels[0], 7.828031939353819e-12, 1e-12);
@@ -1418,17 +1621,45 @@ fn rare_obsolescence_conditional_mean() {
     let mut err = new_err();
     let mut r = [f64::NAN; CRAWLSCHED_THRESHOLD_RESPONSE_COUNT];
     unsafe {
-        assert_eq!(crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err),
+            CRAWLSCHED_OK
+        );
         let arrivals = [arr as *const crawlsched_bmap_t];
-        assert_eq!(crawlsched_threshold_model_new(arrivals.as_ptr(), 1, service.0, obs.0, b, &mut m, &mut err), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_threshold_model_new(
+                arrivals.as_ptr(),
+                1,
+                service.0,
+                obs.0,
+                b,
+                &mut m,
+                &mut err
+            ),
+            CRAWLSCHED_OK
+        );
         let modes = [1u32];
-        let st = crawlsched_threshold_response_time(m, modes.as_ptr(), 1, null(), 0, r.as_mut_ptr(), r.len(), &mut err);
+        let st = crawlsched_threshold_response_time(
+            m,
+            modes.as_ptr(),
+            1,
+            null(),
+            0,
+            r.as_mut_ptr(),
+            r.len(),
+            &mut err,
+        );
         assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
         crawlsched_threshold_model_free(m);
         crawlsched_bmap_free(arr);
     }
     let (_, want) = tagged_obsolete(lambda, mu, theta, b as usize);
-    close("E[sojourn | obsolete]", r[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE], want, 1e-9);
+    close(
+        "E[sojourn | obsolete]",
+        r[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE],
+        want,
+        1e-9,
+    );
 }
 
 /// Robots with lambda/mu = 3.3e-16, N = 3, K = 30: policy iteration from
@@ -1443,9 +1674,15 @@ fn robots_tiny_load_many_robots() {
         let st = crawlsched_robots_solve(3, 30, lambda, mu, gamma, &mut r, &mut err);
         assert!(outcome("robots_solve", st, &err), "{}", msg(&err));
         let (mut c, mut s, mut l) = (f64::NAN, f64::NAN, f64::NAN);
-        assert_eq!(crawlsched_robots_cost(r, &mut c, &mut s, &mut l, &mut err), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_robots_cost(r, &mut c, &mut s, &mut l, &mut err),
+            CRAWLSCHED_OK
+        );
         let best_static = query(|o, e| crawlsched_robots_evaluate_static(r, 3, o, e)).unwrap();
-        assert!(c <= best_static * (1.0 + 1e-6) && (s - 1.0).abs() < 1e-6, "cost {c}, static {best_static}, starvation {s}");
+        assert!(
+            c <= best_static * (1.0 + 1e-6) && (s - 1.0).abs() < 1e-6,
+            "cost {c}, static {best_static}, starvation {s}"
+        );
         crawlsched_robots_free(r);
     }
 }

@@ -19,7 +19,11 @@ fn shared_library() -> PathBuf {
 fn run(tool: &str, args: &[&str], lib: &Path) -> Option<String> {
     match Command::new(tool).args(args).arg(lib).output() {
         Ok(out) => {
-            assert!(out.status.success(), "{tool} failed: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{tool} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             Some(String::from_utf8_lossy(&out.stdout).into_owned())
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -49,7 +53,11 @@ fn header_functions() -> Vec<String> {
 
 fn committed_list() -> Vec<String> {
     let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/symbols.txt"));
-    text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect()
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Names in `a` missing from `b`.
@@ -61,7 +69,9 @@ fn missing(a: &[String], b: &[String]) -> Vec<String> {
 fn exported_symbols_are_exactly_the_c_api() {
     let lib = shared_library();
     assert!(lib.exists(), "{} not built", lib.display());
-    let Some(out) = run("nm", &["-D", "--defined-only"], &lib) else { return };
+    let Some(out) = run("nm", &["-D", "--defined-only"], &lib) else {
+        return;
+    };
     // Lines are `address type name[@version]`; version nodes are type A.
     let mut exported: Vec<String> = out
         .lines()
@@ -78,13 +88,26 @@ fn exported_symbols_are_exactly_the_c_api() {
     let mut sorted = committed.clone();
     sorted.sort();
     sorted.dedup();
-    assert_eq!(committed, sorted, "docs/symbols.txt must be sorted (LC_ALL=C) without duplicates");
+    assert_eq!(
+        committed, sorted,
+        "docs/symbols.txt must be sorted (LC_ALL=C) without duplicates"
+    );
 
-    let stray: Vec<_> = exported.iter().filter(|n| !n.starts_with("crawlsched_")).collect();
-    assert!(stray.is_empty(), "symbols exported outside the crawlsched_ namespace: {stray:?}");
+    let stray: Vec<_> = exported
+        .iter()
+        .filter(|n| !n.starts_with("crawlsched_"))
+        .collect();
+    assert!(
+        stray.is_empty(),
+        "symbols exported outside the crawlsched_ namespace: {stray:?}"
+    );
 
     let declared = header_functions();
-    assert!(declared.len() > 40, "parsed only {} header functions", declared.len());
+    assert!(
+        declared.len() > 40,
+        "parsed only {} header functions",
+        declared.len()
+    );
     assert!(
         missing(&exported, &declared).is_empty(),
         "exported but not declared in include/crawlsched.h: {:?}",
@@ -118,7 +141,12 @@ fn soname_is_the_abi_major() {
         .find_map(|l| l.strip_prefix("#define CRAWLSCHED_ABI_VERSION "))
         .and_then(|v| v.trim().parse().ok())
         .expect("CRAWLSCHED_ABI_VERSION in the header");
-    let Some(out) = run("readelf", &["-d"], &shared_library()) else { return };
+    let Some(out) = run("readelf", &["-d"], &shared_library()) else {
+        return;
+    };
     let expected = format!("Library soname: [libcrawlsched.so.{abi}]");
-    assert!(out.contains(&expected), "expected `{expected}` in readelf -d:\n{out}");
+    assert!(
+        out.contains(&expected),
+        "expected `{expected}` in readelf -d:\n{out}"
+    );
 }

@@ -27,12 +27,17 @@ type Failure = (String, String);
 type R<T> = Result<T, Failure>;
 
 fn new_err() -> crawlsched_error_t {
-    crawlsched_error_t { status: -1, message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE] }
+    crawlsched_error_t {
+        status: -1,
+        message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE],
+    }
 }
 
 fn status_name(s: crawlsched_status_t) -> String {
     // SAFETY: static NUL-terminated string.
-    unsafe { CStr::from_ptr(crawlsched_status_string(s)) }.to_string_lossy().into_owned()
+    unsafe { CStr::from_ptr(crawlsched_status_string(s)) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn check(st: crawlsched_status_t, e: &crawlsched_error_t) -> R<()> {
@@ -40,7 +45,9 @@ fn check(st: crawlsched_status_t, e: &crawlsched_error_t) -> R<()> {
         return Ok(());
     }
     // SAFETY: the library NUL-terminates the message.
-    let msg = unsafe { CStr::from_ptr(e.message.as_ptr()) }.to_string_lossy().into_owned();
+    let msg = unsafe { CStr::from_ptr(e.message.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
     Err((status_name(st), msg))
 }
 
@@ -58,31 +65,50 @@ macro_rules! c {
 // ---- reading inputs ----
 
 fn get<'a>(v: &'a Value, k: &str) -> &'a Value {
-    v.get(k).unwrap_or_else(|| panic!("missing field {k} in {v}"))
+    v.get(k)
+        .unwrap_or_else(|| panic!("missing field {k} in {v}"))
 }
 fn f(v: &Value, k: &str) -> f64 {
-    get(v, k).as_f64().unwrap_or_else(|| panic!("{k} is not a number"))
+    get(v, k)
+        .as_f64()
+        .unwrap_or_else(|| panic!("{k} is not a number"))
 }
 fn u(v: &Value, k: &str) -> u64 {
-    get(v, k).as_u64().unwrap_or_else(|| panic!("{k} is not an unsigned integer"))
+    get(v, k)
+        .as_u64()
+        .unwrap_or_else(|| panic!("{k} is not an unsigned integer"))
 }
 fn s<'a>(v: &'a Value, k: &str) -> &'a str {
-    get(v, k).as_str().unwrap_or_else(|| panic!("{k} is not a string"))
+    get(v, k)
+        .as_str()
+        .unwrap_or_else(|| panic!("{k} is not a string"))
 }
 fn b(v: &Value, k: &str) -> bool {
-    get(v, k).as_bool().unwrap_or_else(|| panic!("{k} is not a boolean"))
+    get(v, k)
+        .as_bool()
+        .unwrap_or_else(|| panic!("{k} is not a boolean"))
 }
 fn fa(v: &Value, k: &str) -> Vec<f64> {
-    let a = get(v, k).as_array().unwrap_or_else(|| panic!("{k} is not an array"));
+    let a = get(v, k)
+        .as_array()
+        .unwrap_or_else(|| panic!("{k} is not an array"));
     a.iter().map(|x| x.as_f64().expect("number")).collect()
 }
 /// An array of numbers, or None for null.
 fn fa_opt(v: &Value, k: &str) -> Option<Vec<f64>> {
-    if get(v, k).is_null() { None } else { Some(fa(v, k)) }
+    if get(v, k).is_null() {
+        None
+    } else {
+        Some(fa(v, k))
+    }
 }
 fn ua(v: &Value, k: &str) -> Vec<u64> {
-    let a = get(v, k).as_array().unwrap_or_else(|| panic!("{k} is not an array"));
-    a.iter().map(|x| x.as_u64().expect("unsigned integer")).collect()
+    let a = get(v, k)
+        .as_array()
+        .unwrap_or_else(|| panic!("{k} is not an array"));
+    a.iter()
+        .map(|x| x.as_u64().expect("unsigned integer"))
+        .collect()
 }
 fn u32a(v: &Value, k: &str) -> Vec<u32> {
     ua(v, k).into_iter().map(|x| x as u32).collect()
@@ -118,27 +144,62 @@ fn dist(spec: &Value) -> R<*mut crawlsched_dist_t> {
     match s(spec, "type") {
         "deterministic" => c!(crawlsched_dist_deterministic_new(f(spec, "value"), &mut d)),
         "exponential" => c!(crawlsched_dist_exponential_new(f(spec, "rate"), &mut d)),
-        "erlang" => c!(crawlsched_dist_erlang_new(u(spec, "k") as u32, f(spec, "rate"), &mut d)),
-        "gamma" => c!(crawlsched_dist_gamma_new(f(spec, "shape"), f(spec, "rate"), &mut d)),
+        "erlang" => c!(crawlsched_dist_erlang_new(
+            u(spec, "k") as u32,
+            f(spec, "rate"),
+            &mut d
+        )),
+        "gamma" => c!(crawlsched_dist_gamma_new(
+            f(spec, "shape"),
+            f(spec, "rate"),
+            &mut d
+        )),
         "hyperexponential" => {
             let (p, r) = (fa(spec, "probs"), fa(spec, "rates"));
             assert_eq!(p.len(), r.len());
-            c!(crawlsched_dist_hyperexponential_new(p.as_ptr(), r.as_ptr(), p.len(), &mut d))
+            c!(crawlsched_dist_hyperexponential_new(
+                p.as_ptr(),
+                r.as_ptr(),
+                p.len(),
+                &mut d
+            ))
         }
         "phase_type" => {
             let (a, m) = (fa(spec, "alpha"), fa(spec, "s"));
-            c!(crawlsched_dist_phase_type_new(a.as_ptr(), a.len(), m.as_ptr(), m.len(), &mut d))
+            c!(crawlsched_dist_phase_type_new(
+                a.as_ptr(),
+                a.len(),
+                m.as_ptr(),
+                m.len(),
+                &mut d
+            ))
         }
         "coxian" => {
             let (r, k) = (fa(spec, "rates"), fa(spec, "cont"));
-            c!(crawlsched_dist_coxian_new(r.as_ptr(), r.len(), k.as_ptr(), k.len(), &mut d))
+            c!(crawlsched_dist_coxian_new(
+                r.as_ptr(),
+                r.len(),
+                k.as_ptr(),
+                k.len(),
+                &mut d
+            ))
         }
         "empirical" => {
             let x = fa(spec, "samples");
             c!(crawlsched_dist_empirical_new(x.as_ptr(), x.len(), &mut d))
         }
-        "aph2" => c!(crawlsched_threshold_fit_aph2_new(f(spec, "m1"), f(spec, "m2"), f(spec, "m3"), &mut d)),
-        "h2" => c!(crawlsched_threshold_fit_h2_new(f(spec, "m1"), f(spec, "m2"), f(spec, "m3"), &mut d)),
+        "aph2" => c!(crawlsched_threshold_fit_aph2_new(
+            f(spec, "m1"),
+            f(spec, "m2"),
+            f(spec, "m3"),
+            &mut d
+        )),
+        "h2" => c!(crawlsched_threshold_fit_h2_new(
+            f(spec, "m1"),
+            f(spec, "m2"),
+            f(spec, "m3"),
+            &mut d
+        )),
         t => panic!("unknown dist type {t}"),
     }
     Ok(d)
@@ -150,7 +211,12 @@ fn bmap(spec: &Value) -> R<*mut crawlsched_bmap_t> {
         "poisson" => c!(crawlsched_bmap_poisson_new(f(spec, "rate"), &mut m)),
         "matrices" => {
             let x = fa(spec, "matrices");
-            c!(crawlsched_bmap_new(u(spec, "n") as usize, x.as_ptr(), x.len(), &mut m))
+            c!(crawlsched_bmap_new(
+                u(spec, "n") as usize,
+                x.as_ptr(),
+                x.len(),
+                &mut m
+            ))
         }
         "fit" => c!(crawlsched_bmap_fit_new(
             f(spec, "mean"),
@@ -169,7 +235,14 @@ fn bmap(spec: &Value) -> R<*mut crawlsched_bmap_t> {
                 h => panic!("unknown compose {h}"),
             };
             let (active, total) = (u(spec, "active") as u32, u(spec, "total") as u32);
-            c!(crawlsched_bmap_compose_new(robot, how, active, total, f(spec, "prob"), &mut m))
+            c!(crawlsched_bmap_compose_new(
+                robot,
+                how,
+                active,
+                total,
+                f(spec, "prob"),
+                &mut m
+            ))
         }
         t => panic!("unknown bmap type {t}"),
     }
@@ -181,17 +254,32 @@ fn freshness_model(input: &Value) -> R<*mut crawlsched_freshness_model_t> {
     let rates = fa(input, "change_rates");
     let weights = fa_opt(input, "weights");
     let mut m = null_mut();
-    c!(crawlsched_freshness_model_new(access, rates.as_ptr(), ptr_or_null(&weights), rates.len(), &mut m));
+    c!(crawlsched_freshness_model_new(
+        access,
+        rates.as_ptr(),
+        ptr_or_null(&weights),
+        rates.len(),
+        &mut m
+    ));
     Ok(m)
 }
 
 fn arrivals(spec: &Value) -> R<*mut crawlsched_routing_arrivals_t> {
     let mut a = null_mut();
     match s(spec, "type") {
-        "poisson" => c!(crawlsched_routing_arrivals_poisson_new(f(spec, "rate"), &mut a)),
+        "poisson" => c!(crawlsched_routing_arrivals_poisson_new(
+            f(spec, "rate"),
+            &mut a
+        )),
         "mmpp" => {
             let (q, r) = (fa(spec, "q"), fa(spec, "rates"));
-            c!(crawlsched_routing_arrivals_mmpp_new(q.as_ptr(), q.len(), r.as_ptr(), r.len(), &mut a))
+            c!(crawlsched_routing_arrivals_mmpp_new(
+                q.as_ptr(),
+                q.len(),
+                r.as_ptr(),
+                r.len(),
+                &mut a
+            ))
         }
         "map" => {
             let (d0, d1) = (fa(spec, "d0"), fa(spec, "d1"));
@@ -219,15 +307,30 @@ fn servers(input: &Value) -> R<*mut crawlsched_routing_servers_t> {
         o => panic!("unknown objective {o}"),
     };
     let mut sv = null_mut();
-    c!(crawlsched_routing_servers_new(a, rates.as_ptr(), ptr_or_null(&weights), rates.len(), objective, &mut sv));
+    c!(crawlsched_routing_servers_new(
+        a,
+        rates.as_ptr(),
+        ptr_or_null(&weights),
+        rates.len(),
+        objective,
+        &mut sv
+    ));
     Ok(sv)
 }
 
 fn profile(spec: &Value) -> R<*mut crawlsched_probe_profile_t> {
     let mut p = null_mut();
     match s(spec, "type") {
-        "dbworld" => c!(crawlsched_probe_profile_dbworld(f(spec, "ratio"), f(spec, "horizon_days"), &mut p)),
-        "micronet" => c!(crawlsched_probe_profile_micronet(f(spec, "ratio"), f(spec, "horizon_days"), &mut p)),
+        "dbworld" => c!(crawlsched_probe_profile_dbworld(
+            f(spec, "ratio"),
+            f(spec, "horizon_days"),
+            &mut p
+        )),
+        "micronet" => c!(crawlsched_probe_profile_micronet(
+            f(spec, "ratio"),
+            f(spec, "horizon_days"),
+            &mut p
+        )),
         "piecewise" => {
             let (lb, lv) = (fa(spec, "lambda_breaks"), fa(spec, "lambda_values"));
             let (ab, av) = (fa(spec, "a_breaks"), fa(spec, "a_values"));
@@ -256,9 +359,20 @@ fn threshold_model(input: &Value) -> R<*mut crawlsched_threshold_model_t> {
         arr.push(bmap(sp)? as *const crawlsched_bmap_t);
     }
     let service = dist(get(input, "service"))?;
-    let obs = if get(input, "obsolescence").is_null() { null_mut() } else { dist(get(input, "obsolescence"))? };
+    let obs = if get(input, "obsolescence").is_null() {
+        null_mut()
+    } else {
+        dist(get(input, "obsolescence"))?
+    };
     let mut m = null_mut();
-    c!(crawlsched_threshold_model_new(arr.as_ptr(), arr.len(), service, obs, u(input, "buffer") as u32, &mut m));
+    c!(crawlsched_threshold_model_new(
+        arr.as_ptr(),
+        arr.len(),
+        service,
+        obs,
+        u(input, "buffer") as u32,
+        &mut m
+    ));
     Ok(m)
 }
 
@@ -269,7 +383,10 @@ fn run(kind: &str, i: &Value) -> R<Value> {
     Ok(match kind {
         "status_string" => {
             let codes = get(i, "statuses").as_array().expect("array");
-            let names: Vec<String> = codes.iter().map(|c| status_name(c.as_i64().unwrap() as i32)).collect();
+            let names: Vec<String> = codes
+                .iter()
+                .map(|c| status_name(c.as_i64().unwrap() as i32))
+                .collect();
             json!({ "names": names })
         }
         "dist.moment" => {
@@ -303,7 +420,12 @@ fn run(kind: &str, i: &Value) -> R<Value> {
         "dist.sample" => {
             let d = dist(get(i, "dist"))?;
             let mut out = vec![0.0; u(i, "n") as usize];
-            c!(crawlsched_dist_sample(d, u(i, "seed"), out.as_mut_ptr(), out.len()));
+            c!(crawlsched_dist_sample(
+                d,
+                u(i, "seed"),
+                out.as_mut_ptr(),
+                out.len()
+            ));
             json!({ "samples": out })
         }
         "bmap.measures" => {
@@ -330,11 +452,21 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             c!(crawlsched_freshness_model_len(m, &mut n));
             let (mut h, mut freq, mut obs) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
             c!(crawlsched_freshness_model_h(m, h.as_mut_ptr(), n));
-            c!(crawlsched_freshness_optimal_frequencies(m, freq.as_mut_ptr(), n));
+            c!(crawlsched_freshness_optimal_frequencies(
+                m,
+                freq.as_mut_ptr(),
+                n
+            ));
             let (mut lb, mut cost) = (0.0, 0.0);
             c!(crawlsched_freshness_lower_bound(m, &mut lb));
             c!(crawlsched_freshness_cost(m, freq.as_ptr(), n, &mut cost));
-            c!(crawlsched_freshness_obsolescence_bound(m, freq.as_ptr(), n, obs.as_mut_ptr(), n));
+            c!(crawlsched_freshness_obsolescence_bound(
+                m,
+                freq.as_ptr(),
+                n,
+                obs.as_mut_ptr(),
+                n
+            ));
             json!({ "len": n, "h": h, "frequencies": freq, "lower_bound": lb, "cost": cost, "obsolescence_bound": obs })
         }
         "freshness.randomized" => {
@@ -342,17 +474,33 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let n = fa(i, "change_rates").len();
             let mut freq = vec![0.0; n];
             let (mut opt, mut cost) = (0.0, 0.0);
-            c!(crawlsched_freshness_randomized_optimal_frequencies(m, freq.as_mut_ptr(), n));
+            c!(crawlsched_freshness_randomized_optimal_frequencies(
+                m,
+                freq.as_mut_ptr(),
+                n
+            ));
             c!(crawlsched_freshness_randomized_optimal_cost(m, &mut opt));
             let uniform = fa(i, "freq");
-            c!(crawlsched_freshness_randomized_cost(m, uniform.as_ptr(), uniform.len(), &mut cost));
+            c!(crawlsched_freshness_randomized_cost(
+                m,
+                uniform.as_ptr(),
+                uniform.len(),
+                &mut cost
+            ));
             json!({ "frequencies": freq, "optimal_cost": opt, "cost": cost })
         }
         "freshness.integer_counts" => {
             let freq = fa(i, "freq");
             let mut out = vec![0u64; freq.len()];
             let one = b(i, "at_least_one") as i32;
-            c!(crawlsched_freshness_integer_counts(freq.as_ptr(), freq.len(), u(i, "total"), one, out.as_mut_ptr(), out.len()));
+            c!(crawlsched_freshness_integer_counts(
+                freq.as_ptr(),
+                freq.len(),
+                u(i, "total"),
+                one,
+                out.as_mut_ptr(),
+                out.len()
+            ));
             json!({ "counts": out })
         }
         "freshness.fibonacci_at_least" => {
@@ -360,18 +508,39 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             c!(crawlsched_freshness_fibonacci_at_least(u(i, "n"), &mut x));
             json!({ "value": x })
         }
-        "freshness.golden_ratio_sequence" | "freshness.round_robin_sequence" | "routing.balanced_sequence" => {
+        "freshness.golden_ratio_sequence"
+        | "freshness.round_robin_sequence"
+        | "routing.balanced_sequence" => {
             let counts = ua(i, "counts");
             let seq = variable::<u32>(4, |o, cap, len, e| unsafe {
                 // SAFETY: o has cap elements; counts is live.
                 match kind {
                     "freshness.golden_ratio_sequence" => {
-                        crawlsched_freshness_golden_ratio_sequence(counts.as_ptr(), counts.len(), o, cap, len, e)
+                        crawlsched_freshness_golden_ratio_sequence(
+                            counts.as_ptr(),
+                            counts.len(),
+                            o,
+                            cap,
+                            len,
+                            e,
+                        )
                     }
-                    "freshness.round_robin_sequence" => {
-                        crawlsched_freshness_round_robin_sequence(counts.as_ptr(), counts.len(), o, cap, len, e)
-                    }
-                    _ => crawlsched_routing_balanced_sequence(counts.as_ptr(), counts.len(), o, cap, len, e),
+                    "freshness.round_robin_sequence" => crawlsched_freshness_round_robin_sequence(
+                        counts.as_ptr(),
+                        counts.len(),
+                        o,
+                        cap,
+                        len,
+                        e,
+                    ),
+                    _ => crawlsched_routing_balanced_sequence(
+                        counts.as_ptr(),
+                        counts.len(),
+                        o,
+                        cap,
+                        len,
+                        e,
+                    ),
                 }
             })?;
             json!({ "sequence": seq })
@@ -382,8 +551,19 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let seq = u32a(i, "sequence");
             let mut cost = 0.0;
             let mut obs = vec![0.0; n];
-            c!(crawlsched_freshness_cyclic_cost(m, seq.as_ptr(), seq.len(), &mut cost));
-            c!(crawlsched_freshness_cyclic_obsolescence(m, seq.as_ptr(), seq.len(), obs.as_mut_ptr(), n));
+            c!(crawlsched_freshness_cyclic_cost(
+                m,
+                seq.as_ptr(),
+                seq.len(),
+                &mut cost
+            ));
+            c!(crawlsched_freshness_cyclic_obsolescence(
+                m,
+                seq.as_ptr(),
+                seq.len(),
+                obs.as_mut_ptr(),
+                n
+            ));
             json!({ "cost": cost, "obsolescence": obs })
         }
         "freshness.golden_ratio_bound" => {
@@ -401,7 +581,15 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let m = freshness_model(i)?;
             let seq = u32a(i, "sequence");
             let (mut cost, mut se) = (0.0, 0.0);
-            c!(crawlsched_freshness_simulate_cyclic(m, seq.as_ptr(), seq.len(), u(i, "cycles"), u(i, "seed"), &mut cost, &mut se));
+            c!(crawlsched_freshness_simulate_cyclic(
+                m,
+                seq.as_ptr(),
+                seq.len(),
+                u(i, "cycles"),
+                u(i, "seed"),
+                &mut cost,
+                &mut se
+            ));
             json!({ "cost": cost, "std_error": se })
         }
         "estimator.estimate" => {
@@ -410,10 +598,18 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             if prior.is_null() {
                 c!(crawlsched_estimator_new(&mut x));
             } else {
-                c!(crawlsched_estimator_new_with_prior(f(prior, "rate_guess"), f(prior, "weight_time"), &mut x));
+                c!(crawlsched_estimator_new_with_prior(
+                    f(prior, "rate_guess"),
+                    f(prior, "weight_time"),
+                    &mut x
+                ));
             }
             for v in get(i, "visits").as_array().expect("visits array") {
-                c!(crawlsched_estimator_observe(x, f(v, "interval"), b(v, "changed") as i32));
+                c!(crawlsched_estimator_observe(
+                    x,
+                    f(v, "interval"),
+                    b(v, "changed") as i32
+                ));
             }
             let (mut est, mut n) = (0.0, 0u64);
             c!(crawlsched_estimator_observations(x, &mut n));
@@ -432,16 +628,34 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let pages = get(i, "pages").as_array().expect("pages array");
             for p in pages {
                 if get(p, "weight").is_null() {
-                    c!(crawlsched_scheduler_add_page(sc, u(p, "id"), f(p, "change_rate")));
+                    c!(crawlsched_scheduler_add_page(
+                        sc,
+                        u(p, "id"),
+                        f(p, "change_rate")
+                    ));
                 } else {
-                    c!(crawlsched_scheduler_add_weighted_page(sc, u(p, "id"), f(p, "change_rate"), f(p, "weight")));
+                    c!(crawlsched_scheduler_add_weighted_page(
+                        sc,
+                        u(p, "id"),
+                        f(p, "change_rate"),
+                        f(p, "weight")
+                    ));
                 }
             }
             for v in get(i, "observe").as_array().expect("observe array") {
-                c!(crawlsched_scheduler_observe(sc, u(v, "id"), f(v, "interval"), b(v, "changed") as i32));
+                c!(crawlsched_scheduler_observe(
+                    sc,
+                    u(v, "id"),
+                    f(v, "interval"),
+                    b(v, "changed") as i32
+                ));
             }
             let mut ids = vec![0u64; u(i, "n") as usize];
-            c!(crawlsched_scheduler_next_batch(sc, ids.as_mut_ptr(), ids.len()));
+            c!(crawlsched_scheduler_next_batch(
+                sc,
+                ids.as_mut_ptr(),
+                ids.len()
+            ));
             let mut len = 0usize;
             c!(crawlsched_scheduler_len(sc, &mut len));
             let (mut freqs, mut rates) = (Vec::new(), Vec::new());
@@ -489,13 +703,23 @@ fn run(kind: &str, i: &Value) -> R<Value> {
                 "relative_change" => CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE,
                 x => panic!("unknown stopping {x}"),
             };
-            c!(crawlsched_mdp_solver_set_limits(sv, f(i, "tolerance"), u(i, "max_iterations"), stopping));
+            c!(crawlsched_mdp_solver_set_limits(
+                sv,
+                f(i, "tolerance"),
+                u(i, "max_iterations"),
+                stopping
+            ));
             let criterion = match s(i, "criterion") {
                 "average" => CRAWLSCHED_MDP_AVERAGE,
                 "discounted" => CRAWLSCHED_MDP_DISCOUNTED,
                 x => panic!("unknown criterion {x}"),
             };
-            c!(crawlsched_mdp_solver_set_criterion(sv, criterion, f(i, "discount"), f(i, "tau")));
+            c!(crawlsched_mdp_solver_set_criterion(
+                sv,
+                criterion,
+                f(i, "discount"),
+                f(i, "tau")
+            ));
             c!(crawlsched_mdp_solver_run(sv, m));
             let (mut g, mut lo, mut hi) = (0.0, 0.0, 0.0);
             c!(crawlsched_mdp_solver_gain(sv, &mut g, &mut lo, &mut hi));
@@ -524,13 +748,21 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let (mut cost, mut starv, mut loss) = (0.0, 0.0, 0.0);
             c!(crawlsched_robots_cost(r, &mut cost, &mut starv, &mut loss));
             let (mut nmin, mut nmean, mut nmax) = (0u64, 0.0, 0i64);
-            c!(crawlsched_robots_counts(r, &mut nmin, &mut nmean, &mut nmax));
+            c!(crawlsched_robots_counts(
+                r, &mut nmin, &mut nmean, &mut nmax
+            ));
             let mut curves = Vec::new();
             let mut is_curve = Vec::new();
             for ev in 0..2 {
                 let mut out = vec![0i64; n as usize + 1];
                 let mut ic = 0i32;
-                c!(crawlsched_robots_switching_curve(r, ev, out.as_mut_ptr(), out.len(), &mut ic));
+                c!(crawlsched_robots_switching_curve(
+                    r,
+                    ev,
+                    out.as_mut_ptr(),
+                    out.len(),
+                    &mut ic
+                ));
                 curves.push(out);
                 is_curve.push(ic != 0);
             }
@@ -553,7 +785,9 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let mut sc = 0.0;
             c!(crawlsched_robots_static_cost(lam / mu, gam, k, mu, &mut sc));
             let (mut n, mut cost) = (0u64, 0.0);
-            c!(crawlsched_robots_optimal_static(lam, mu, gam, k, &mut n, &mut cost));
+            c!(crawlsched_robots_optimal_static(
+                lam, mu, gam, k, &mut n, &mut cost
+            ));
             json!({ "static_cost": sc, "optimal_n": n, "optimal_cost": cost })
         }
         "threshold.measures" => {
@@ -562,13 +796,40 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let mut count = 0u64;
             c!(crawlsched_threshold_model_state_count(m, &mut count));
             let mut meas = vec![0.0; CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
-            c!(crawlsched_threshold_measures(m, modes.as_ptr(), modes.len(), th.as_ptr(), th.len(), meas.as_mut_ptr(), meas.len()));
+            c!(crawlsched_threshold_measures(
+                m,
+                modes.as_ptr(),
+                modes.len(),
+                th.as_ptr(),
+                th.len(),
+                meas.as_mut_ptr(),
+                meas.len()
+            ));
             let levels = variable::<f64>(4, |o, cap, len, e| unsafe {
                 // SAFETY: o has cap elements; the arrays are live.
-                crawlsched_threshold_level_distribution(m, modes.as_ptr(), modes.len(), th.as_ptr(), th.len(), o, cap, len, e)
+                crawlsched_threshold_level_distribution(
+                    m,
+                    modes.as_ptr(),
+                    modes.len(),
+                    th.as_ptr(),
+                    th.len(),
+                    o,
+                    cap,
+                    len,
+                    e,
+                )
             })?;
             let mut cost = 0.0;
-            c!(crawlsched_threshold_cost(m, modes.as_ptr(), modes.len(), th.as_ptr(), th.len(), w.as_ptr(), w.len(), &mut cost));
+            c!(crawlsched_threshold_cost(
+                m,
+                modes.as_ptr(),
+                modes.len(),
+                th.as_ptr(),
+                th.len(),
+                w.as_ptr(),
+                w.len(),
+                &mut cost
+            ));
             json!({ "state_count": count, "measures": meas, "level_distribution": levels, "cost": cost })
         }
         "threshold.optimize" => {
@@ -598,7 +859,13 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let a = arrivals(get(i, "arrivals"))?;
             c!(crawlsched_routing_arrivals_rate(a, &mut rate));
             let (mut pp, mut put) = (0.0, 0.0);
-            c!(crawlsched_routing_cost(sv, seq.as_ptr(), seq.len(), &mut pp, &mut put));
+            c!(crawlsched_routing_cost(
+                sv,
+                seq.as_ptr(),
+                seq.len(),
+                &mut pp,
+                &mut put
+            ));
             json!({ "servers": m, "rate": rate, "per_packet": pp, "per_unit_time": put })
         }
         "routing.optimize_exhaustive" => {
@@ -607,7 +874,9 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let (mut cost, mut evals) = (0.0, 0u64);
             let period = variable::<u32>(hi as usize, |o, cap, len, e| unsafe {
                 // SAFETY: o has cap elements.
-                crawlsched_routing_optimize_exhaustive(sv, lo, hi, o, cap, len, &mut cost, &mut evals, e)
+                crawlsched_routing_optimize_exhaustive(
+                    sv, lo, hi, o, cap, len, &mut cost, &mut evals, e,
+                )
             })?;
             json!({ "period": period, "cost": cost, "evaluations": evals })
         }
@@ -618,21 +887,39 @@ fn run(kind: &str, i: &Value) -> R<Value> {
         }
         "routing.two_server_cost" => {
             let mut x = 0.0;
-            c!(crawlsched_routing_two_server_cost(u(i, "n") as u32, f(i, "mu2"), &mut x));
+            c!(crawlsched_routing_two_server_cost(
+                u(i, "n") as u32,
+                f(i, "mu2"),
+                &mut x
+            ));
             json!({ "value": x })
         }
         "routing.router" => {
             let seq = u32a(i, "sequence");
             let mut r = null_mut();
-            c!(crawlsched_routing_router_new(seq.as_ptr(), seq.len(), u(i, "servers") as u32, &mut r));
+            c!(crawlsched_routing_router_new(
+                seq.as_ptr(),
+                seq.len(),
+                u(i, "servers") as u32,
+                &mut r
+            ));
             let mut out = vec![0u32; u(i, "n") as usize];
-            c!(crawlsched_routing_router_next_batch(r, out.as_mut_ptr(), out.len()));
+            c!(crawlsched_routing_router_next_batch(
+                r,
+                out.as_mut_ptr(),
+                out.len()
+            ));
             json!({ "next": out })
         }
         "probe.optimal" => {
             let p = profile(get(i, "profile"))?;
             let mut pl = null_mut();
-            c!(crawlsched_probe_planner_new(p, u(i, "grid"), f(i, "delta"), &mut pl));
+            c!(crawlsched_probe_planner_new(
+                p,
+                u(i, "grid"),
+                f(i, "delta"),
+                &mut pl
+            ));
             let method = match s(i, "method") {
                 "reference" => CRAWLSCHED_PROBE_METHOD_REFERENCE,
                 "divide_conquer" => CRAWLSCHED_PROBE_METHOD_DIVIDE_CONQUER,
@@ -643,16 +930,40 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let n = u(i, "n");
             let mut probes = vec![0.0; n as usize];
             let mut cost = 0.0;
-            c!(crawlsched_probe_planner_plan(pl, n, method, probes.as_mut_ptr(), probes.len(), &mut cost));
+            c!(crawlsched_probe_planner_plan(
+                pl,
+                n,
+                method,
+                probes.as_mut_ptr(),
+                probes.len(),
+                &mut cost
+            ));
             json!({ "probes": probes, "cost": cost })
         }
         "probe.cost" => {
             let p = profile(get(i, "profile"))?;
             let (probes, updates) = (fa(i, "probes"), fa(i, "updates"));
             let (mut ic, mut ec, mut rc) = (0.0, 0.0, 0.0);
-            c!(crawlsched_probe_interval_cost(p, f(i, "s"), f(i, "f"), &mut ic));
-            c!(crawlsched_probe_expected_cost(p, probes.as_ptr(), probes.len(), &mut ec));
-            c!(crawlsched_probe_realized_cost(p, probes.as_ptr(), probes.len(), updates.as_ptr(), updates.len(), &mut rc));
+            c!(crawlsched_probe_interval_cost(
+                p,
+                f(i, "s"),
+                f(i, "f"),
+                &mut ic
+            ));
+            c!(crawlsched_probe_expected_cost(
+                p,
+                probes.as_ptr(),
+                probes.len(),
+                &mut ec
+            ));
+            c!(crawlsched_probe_realized_cost(
+                p,
+                probes.as_ptr(),
+                probes.len(),
+                updates.as_ptr(),
+                updates.len(),
+                &mut rc
+            ));
             json!({ "interval_cost": ic, "expected_cost": ec, "realized_cost": rc })
         }
         "probe.policy" => {
@@ -678,7 +989,8 @@ fn run(kind: &str, i: &Value) -> R<Value> {
 fn cases() -> Vec<(&'static str, &'static str, Value)> {
     let exp5 = json!({ "type": "exponential", "rate": 5.0 });
     let exp1 = json!({ "type": "exponential", "rate": 1.0 });
-    let two_state_mmpp = json!({ "type": "mmpp", "q": [-1.0, 1.0, 2.0, -2.0], "rates": [3.0, 0.5] });
+    let two_state_mmpp =
+        json!({ "type": "mmpp", "q": [-1.0, 1.0, 2.0, -2.0], "rates": [3.0, 0.5] });
     let dbworld = json!({ "type": "dbworld", "ratio": 4.0, "horizon_days": 7.0 });
     let flat = json!({
         "type": "piecewise",
@@ -687,154 +999,418 @@ fn cases() -> Vec<(&'static str, &'static str, Value)> {
     });
     let robot_poisson = json!({ "type": "poisson", "rate": 1.0 });
     vec![
-        ("status names 0..=12", "status_string", json!({ "statuses": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] })),
+        (
+            "status names 0..=12",
+            "status_string",
+            json!({ "statuses": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] }),
+        ),
         // ---- dist ----
-        ("exponential rate 5: moments", "dist.moment", json!({ "dist": exp5, "k": [1, 2, 3] })),
-        ("erlang k=3 rate 2: moments", "dist.moment", json!({ "dist": { "type": "erlang", "k": 3, "rate": 2.0 }, "k": [1, 2, 3, 4] })),
-        ("gamma shape 0.5 rate 0.5: moments", "dist.moment", json!({ "dist": { "type": "gamma", "shape": 0.5, "rate": 0.5 }, "k": [1, 2] })),
-        ("hyperexponential: transform", "dist.transform", json!({
+        (
+            "exponential rate 5: moments",
+            "dist.moment",
+            json!({ "dist": exp5, "k": [1, 2, 3] }),
+        ),
+        (
+            "erlang k=3 rate 2: moments",
+            "dist.moment",
+            json!({ "dist": { "type": "erlang", "k": 3, "rate": 2.0 }, "k": [1, 2, 3, 4] }),
+        ),
+        (
+            "gamma shape 0.5 rate 0.5: moments",
+            "dist.moment",
+            json!({ "dist": { "type": "gamma", "shape": 0.5, "rate": 0.5 }, "k": [1, 2] }),
+        ),
+        (
+            "hyperexponential: transform",
+            "dist.transform",
+            json!({
             "dist": { "type": "hyperexponential", "probs": [0.3, 0.7], "rates": [0.5, 4.0] },
-            "s": [0.0, 0.1, 1.0, 10.0], "x": [0.0, 0.25, 1.0, 5.0] })),
-        ("phase type order 2: moments", "dist.moment", json!({
-            "dist": { "type": "phase_type", "alpha": [0.6, 0.4], "s": [-3.0, 1.0, 0.5, -2.0] }, "k": [1, 2, 3] })),
-        ("coxian 3 phases: transform", "dist.transform", json!({
+            "s": [0.0, 0.1, 1.0, 10.0], "x": [0.0, 0.25, 1.0, 5.0] }),
+        ),
+        (
+            "phase type order 2: moments",
+            "dist.moment",
+            json!({
+            "dist": { "type": "phase_type", "alpha": [0.6, 0.4], "s": [-3.0, 1.0, 0.5, -2.0] }, "k": [1, 2, 3] }),
+        ),
+        (
+            "coxian 3 phases: transform",
+            "dist.transform",
+            json!({
             "dist": { "type": "coxian", "rates": [2.0, 3.0, 1.5], "cont": [0.5, 0.25] },
-            "s": [0.5, 2.0], "x": [0.1, 1.0, 3.0] })),
-        ("deterministic 0.75: transform", "dist.transform", json!({
-            "dist": { "type": "deterministic", "value": 0.75 }, "s": [1.0], "x": [0.5, 0.75, 1.0] })),
-        ("empirical: moments", "dist.moment", json!({ "dist": { "type": "empirical", "samples": [0.5, 1.5, 1.0, 4.0] }, "k": [1, 2] })),
-        ("exponential rate 5: seeded samples", "dist.sample", json!({ "dist": exp5, "seed": 42, "n": 5 })),
-        ("gamma: seeded samples", "dist.sample", json!({ "dist": { "type": "gamma", "shape": 2.5, "rate": 1.5 }, "seed": 7, "n": 4 })),
-        ("aph2 fit: moments", "dist.moment", json!({ "dist": { "type": "aph2", "m1": 1.0, "m2": 3.0, "m3": 15.0 }, "k": [1, 2, 3] })),
-        ("h2 fit: moments", "dist.moment", json!({ "dist": { "type": "h2", "m1": 1.0, "m2": 4.0, "m3": 30.0 }, "k": [1, 2, 3] })),
-        ("error: exponential rate 0", "dist.moment", json!({ "dist": { "type": "exponential", "rate": 0.0 }, "k": [1] })),
-        ("error: hyperexponential probs do not sum to 1", "dist.moment", json!({
-            "dist": { "type": "hyperexponential", "probs": [0.5, 0.6], "rates": [1.0, 2.0] }, "k": [1] })),
-        ("error: h2 fit infeasible (cv^2 < 1)", "dist.moment", json!({ "dist": { "type": "h2", "m1": 1.0, "m2": 1.5, "m3": 3.0 }, "k": [1] })),
+            "s": [0.5, 2.0], "x": [0.1, 1.0, 3.0] }),
+        ),
+        (
+            "deterministic 0.75: transform",
+            "dist.transform",
+            json!({
+            "dist": { "type": "deterministic", "value": 0.75 }, "s": [1.0], "x": [0.5, 0.75, 1.0] }),
+        ),
+        (
+            "empirical: moments",
+            "dist.moment",
+            json!({ "dist": { "type": "empirical", "samples": [0.5, 1.5, 1.0, 4.0] }, "k": [1, 2] }),
+        ),
+        (
+            "exponential rate 5: seeded samples",
+            "dist.sample",
+            json!({ "dist": exp5, "seed": 42, "n": 5 }),
+        ),
+        (
+            "gamma: seeded samples",
+            "dist.sample",
+            json!({ "dist": { "type": "gamma", "shape": 2.5, "rate": 1.5 }, "seed": 7, "n": 4 }),
+        ),
+        (
+            "aph2 fit: moments",
+            "dist.moment",
+            json!({ "dist": { "type": "aph2", "m1": 1.0, "m2": 3.0, "m3": 15.0 }, "k": [1, 2, 3] }),
+        ),
+        (
+            "h2 fit: moments",
+            "dist.moment",
+            json!({ "dist": { "type": "h2", "m1": 1.0, "m2": 4.0, "m3": 30.0 }, "k": [1, 2, 3] }),
+        ),
+        (
+            "error: exponential rate 0",
+            "dist.moment",
+            json!({ "dist": { "type": "exponential", "rate": 0.0 }, "k": [1] }),
+        ),
+        (
+            "error: hyperexponential probs do not sum to 1",
+            "dist.moment",
+            json!({
+            "dist": { "type": "hyperexponential", "probs": [0.5, 0.6], "rates": [1.0, 2.0] }, "k": [1] }),
+        ),
+        (
+            "error: h2 fit infeasible (cv^2 < 1)",
+            "dist.moment",
+            json!({ "dist": { "type": "h2", "m1": 1.0, "m2": 1.5, "m3": 3.0 }, "k": [1] }),
+        ),
         // ---- bmap ----
-        ("bmap poisson", "bmap.measures", json!({ "bmap": { "type": "poisson", "rate": 2.0 }, "moments": [1, 2], "lags": [1] })),
-        ("bmap from matrices (batches of 1 and 2)", "bmap.measures", json!({
+        (
+            "bmap poisson",
+            "bmap.measures",
+            json!({ "bmap": { "type": "poisson", "rate": 2.0 }, "moments": [1, 2], "lags": [1] }),
+        ),
+        (
+            "bmap from matrices (batches of 1 and 2)",
+            "bmap.measures",
+            json!({
             "bmap": { "type": "matrices", "n": 2, "matrices": [-3.0, 1.0, 0.5, -1.5, 1.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.5] },
-            "moments": [1, 2, 3], "lags": [1, 2] })),
-        ("bmap fit", "bmap.measures", json!({
+            "moments": [1, 2, 3], "lags": [1, 2] }),
+        ),
+        (
+            "bmap fit",
+            "bmap.measures",
+            json!({
             "bmap": { "type": "fit", "mean": 1.0, "variance": 2.0, "lag1": 0.2, "batch_mean": 1.5, "max_batch": 4 },
-            "moments": [1, 2], "lags": [1] })),
-        ("bmap 2 of 3 independent poisson robots", "bmap.measures", json!({
+            "moments": [1, 2], "lags": [1] }),
+        ),
+        (
+            "bmap 2 of 3 independent poisson robots",
+            "bmap.measures",
+            json!({
             "bmap": { "type": "compose", "robot": robot_poisson, "how": "independent", "active": 2, "total": 3, "prob": 1.0 },
-            "moments": [1], "lags": [1] })),
+            "moments": [1], "lags": [1] }),
+        ),
         // ---- freshness ----
-        ("README example: exponential crawl time, three pages", "freshness.optimal_frequencies", json!({
-            "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null })),
-        ("weighted pages, gamma crawl time", "freshness.optimal_frequencies", json!({
-            "access": { "type": "gamma", "shape": 0.5, "rate": 0.5 }, "change_rates": [0.05, 0.2, 1.0, 3.0], "weights": [1.0, 4.0, 1.0, 0.5] })),
-        ("randomized policy", "freshness.randomized", json!({
-            "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null, "freq": [0.25, 0.25, 0.5] })),
-        ("integer counts, total 13", "freshness.integer_counts", json!({ "freq": [0.5, 0.3, 0.15, 0.05], "total": 13, "at_least_one": true })),
-        ("fibonacci at least 100", "freshness.fibonacci_at_least", json!({ "n": 100 })),
-        ("golden ratio sequence, counts 2,1,1 (N=4 example)", "freshness.golden_ratio_sequence", json!({ "counts": [2, 1, 1] })),
-        ("golden ratio sequence, 13 slots", "freshness.golden_ratio_sequence", json!({ "counts": [5, 3, 3, 1, 1] })),
-        ("round robin sequence", "freshness.round_robin_sequence", json!({ "counts": [3, 2, 1] })),
-        ("cyclic cost of a sequence", "freshness.cyclic_cost", json!({
-            "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null, "sequence": [2, 1, 2, 0, 2, 1] })),
-        ("golden ratio bound", "freshness.golden_ratio_bound", json!({ "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null })),
-        ("bound ratio H(1)", "freshness.bound_ratio", json!({ "q": 1.0 })),
-        ("simulated cyclic cost, seeded", "freshness.simulate_cyclic", json!({
-            "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null, "sequence": [2, 1, 2, 0], "cycles": 200, "seed": 3 })),
-        ("error: cyclic sequence index out of range", "freshness.cyclic_cost", json!({
-            "access": exp5, "change_rates": [0.1, 0.5], "weights": null, "sequence": [0, 1, 2] })),
-        ("error: negative change rate", "freshness.optimal_frequencies", json!({
-            "access": exp1, "change_rates": [1.0, -1.0], "weights": null })),
+        (
+            "README example: exponential crawl time, three pages",
+            "freshness.optimal_frequencies",
+            json!({
+            "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null }),
+        ),
+        (
+            "weighted pages, gamma crawl time",
+            "freshness.optimal_frequencies",
+            json!({
+            "access": { "type": "gamma", "shape": 0.5, "rate": 0.5 }, "change_rates": [0.05, 0.2, 1.0, 3.0], "weights": [1.0, 4.0, 1.0, 0.5] }),
+        ),
+        (
+            "randomized policy",
+            "freshness.randomized",
+            json!({
+            "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null, "freq": [0.25, 0.25, 0.5] }),
+        ),
+        (
+            "integer counts, total 13",
+            "freshness.integer_counts",
+            json!({ "freq": [0.5, 0.3, 0.15, 0.05], "total": 13, "at_least_one": true }),
+        ),
+        (
+            "fibonacci at least 100",
+            "freshness.fibonacci_at_least",
+            json!({ "n": 100 }),
+        ),
+        (
+            "golden ratio sequence, counts 2,1,1 (N=4 example)",
+            "freshness.golden_ratio_sequence",
+            json!({ "counts": [2, 1, 1] }),
+        ),
+        (
+            "golden ratio sequence, 13 slots",
+            "freshness.golden_ratio_sequence",
+            json!({ "counts": [5, 3, 3, 1, 1] }),
+        ),
+        (
+            "round robin sequence",
+            "freshness.round_robin_sequence",
+            json!({ "counts": [3, 2, 1] }),
+        ),
+        (
+            "cyclic cost of a sequence",
+            "freshness.cyclic_cost",
+            json!({
+            "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null, "sequence": [2, 1, 2, 0, 2, 1] }),
+        ),
+        (
+            "golden ratio bound",
+            "freshness.golden_ratio_bound",
+            json!({ "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null }),
+        ),
+        (
+            "bound ratio H(1)",
+            "freshness.bound_ratio",
+            json!({ "q": 1.0 }),
+        ),
+        (
+            "simulated cyclic cost, seeded",
+            "freshness.simulate_cyclic",
+            json!({
+            "access": exp5, "change_rates": [0.1, 0.5, 2.0], "weights": null, "sequence": [2, 1, 2, 0], "cycles": 200, "seed": 3 }),
+        ),
+        (
+            "error: cyclic sequence index out of range",
+            "freshness.cyclic_cost",
+            json!({
+            "access": exp5, "change_rates": [0.1, 0.5], "weights": null, "sequence": [0, 1, 2] }),
+        ),
+        (
+            "error: negative change rate",
+            "freshness.optimal_frequencies",
+            json!({
+            "access": exp1, "change_rates": [1.0, -1.0], "weights": null }),
+        ),
         // ---- estimator, scheduler ----
-        ("estimator, no prior, five visits", "estimator.estimate", json!({ "prior": null, "visits": [
+        (
+            "estimator, no prior, five visits",
+            "estimator.estimate",
+            json!({ "prior": null, "visits": [
             { "interval": 1.0, "changed": true }, { "interval": 2.0, "changed": false }, { "interval": 0.5, "changed": true },
-            { "interval": 3.0, "changed": true }, { "interval": 1.0, "changed": false } ] })),
-        ("estimator with prior", "estimator.estimate", json!({ "prior": { "rate_guess": 0.5, "weight_time": 4.0 }, "visits": [
-            { "interval": 1.0, "changed": true } ] })),
-        ("error: estimator without information", "estimator.estimate", json!({ "prior": null, "visits": [] })),
-        ("stride scheduler, three pages", "scheduler.sequence", json!({
+            { "interval": 3.0, "changed": true }, { "interval": 1.0, "changed": false } ] }),
+        ),
+        (
+            "estimator with prior",
+            "estimator.estimate",
+            json!({ "prior": { "rate_guess": 0.5, "weight_time": 4.0 }, "visits": [
+            { "interval": 1.0, "changed": true } ] }),
+        ),
+        (
+            "error: estimator without information",
+            "estimator.estimate",
+            json!({ "prior": null, "visits": [] }),
+        ),
+        (
+            "stride scheduler, three pages",
+            "scheduler.sequence",
+            json!({
             "access": exp5, "mode": "stride", "n": 12, "observe": [],
             "pages": [ { "id": 10, "change_rate": 0.1, "weight": null }, { "id": 20, "change_rate": 0.5, "weight": null },
-                       { "id": 30, "change_rate": 2.0, "weight": 3.0 } ] })),
-        ("golden-ratio scheduler with observations", "scheduler.sequence", json!({
+                       { "id": 30, "change_rate": 2.0, "weight": 3.0 } ] }),
+        ),
+        (
+            "golden-ratio scheduler with observations",
+            "scheduler.sequence",
+            json!({
             "access": exp1, "mode": "golden_ratio", "n": 10,
             "observe": [ { "id": 1, "interval": 2.0, "changed": true }, { "id": 2, "interval": 2.0, "changed": false } ],
-            "pages": [ { "id": 1, "change_rate": 0.2, "weight": null }, { "id": 2, "change_rate": 0.4, "weight": null } ] })),
-        ("error: scheduler duplicate page", "scheduler.sequence", json!({
+            "pages": [ { "id": 1, "change_rate": 0.2, "weight": null }, { "id": 2, "change_rate": 0.4, "weight": null } ] }),
+        ),
+        (
+            "error: scheduler duplicate page",
+            "scheduler.sequence",
+            json!({
             "access": exp1, "mode": "stride", "n": 1, "observe": [],
-            "pages": [ { "id": 7, "change_rate": 0.2, "weight": null }, { "id": 7, "change_rate": 0.4, "weight": null } ] })),
+            "pages": [ { "id": 7, "change_rate": 0.2, "weight": null }, { "id": 7, "change_rate": 0.4, "weight": null } ] }),
+        ),
         // ---- mdp ----
-        ("two-state mdp, relative value iteration", "mdp.solve", json!({
+        (
+            "two-state mdp, relative value iteration",
+            "mdp.solve",
+            json!({
             "n_states": 2, "method": "relative_value_iteration", "criterion": "average", "discount": 0.0, "tau": 0.0,
             "tolerance": 1e-9, "max_iterations": 100000, "stopping": "span",
             "actions": [
                 { "state": 0, "next": [0, 1], "prob": [0.5, 0.5], "cost": 1.0 },
                 { "state": 0, "next": [1], "prob": [1.0], "cost": 3.0 },
                 { "state": 1, "next": [0], "prob": [1.0], "cost": 0.0 },
-                { "state": 1, "next": [1, 0], "prob": [0.9, 0.1], "cost": 2.0 } ] })),
-        ("two-state mdp, discounted value iteration", "mdp.solve", json!({
+                { "state": 1, "next": [1, 0], "prob": [0.9, 0.1], "cost": 2.0 } ] }),
+        ),
+        (
+            "two-state mdp, discounted value iteration",
+            "mdp.solve",
+            json!({
             "n_states": 2, "method": "value_iteration", "criterion": "discounted", "discount": 0.9, "tau": 0.0,
             "tolerance": 1e-10, "max_iterations": 100000, "stopping": "span",
             "actions": [
                 { "state": 0, "next": [0, 1], "prob": [0.5, 0.5], "cost": 1.0 },
                 { "state": 1, "next": [0], "prob": [1.0], "cost": 2.0 },
-                { "state": 1, "next": [1], "prob": [1.0], "cost": 1.5 } ] })),
-        ("error: mdp probabilities do not sum to 1", "mdp.solve", json!({
+                { "state": 1, "next": [1], "prob": [1.0], "cost": 1.5 } ] }),
+        ),
+        (
+            "error: mdp probabilities do not sum to 1",
+            "mdp.solve",
+            json!({
             "n_states": 1, "method": "relative_value_iteration", "criterion": "average", "discount": 0.0, "tau": 0.0,
             "tolerance": 1e-9, "max_iterations": 1000, "stopping": "span",
-            "actions": [ { "state": 0, "next": [0], "prob": [0.5], "cost": 1.0 } ] })),
+            "actions": [ { "state": 0, "next": [0], "prob": [0.5], "cost": 1.0 } ] }),
+        ),
         // ---- robots ----
-        ("robots Table 1: N=7 K=5 lambda=0.1 gamma=0.4 (C_d 0.15239)", "robots.solve", json!({
-            "n": 7, "k": 5, "lambda": 0.1, "mu": 1.0, "gamma": 0.4, "static_n": [1, 4, 7] })),
-        ("robots Table 2: unlimited, K=5 (C_d 0.11097)", "robots.solve", json!({
-            "n": null, "k": 5, "lambda": 0.1, "mu": 1.0, "gamma": 0.4, "static_n": [1] })),
-        ("robots static policy", "robots.static", json!({ "lambda": 1.0, "mu": 2.0, "gamma": 5.0, "k": 10 })),
-        ("error: robots mu = 0", "robots.solve", json!({ "n": 2, "k": 2, "lambda": 1.0, "mu": 0.0, "gamma": 1.0, "static_n": [] })),
+        (
+            "robots Table 1: N=7 K=5 lambda=0.1 gamma=0.4 (C_d 0.15239)",
+            "robots.solve",
+            json!({
+            "n": 7, "k": 5, "lambda": 0.1, "mu": 1.0, "gamma": 0.4, "static_n": [1, 4, 7] }),
+        ),
+        (
+            "robots Table 2: unlimited, K=5 (C_d 0.11097)",
+            "robots.solve",
+            json!({
+            "n": null, "k": 5, "lambda": 0.1, "mu": 1.0, "gamma": 0.4, "static_n": [1] }),
+        ),
+        (
+            "robots static policy",
+            "robots.static",
+            json!({ "lambda": 1.0, "mu": 2.0, "gamma": 5.0, "k": 10 }),
+        ),
+        (
+            "error: robots mu = 0",
+            "robots.solve",
+            json!({ "n": 2, "k": 2, "lambda": 1.0, "mu": 0.0, "gamma": 1.0, "static_n": [] }),
+        ),
         // ---- threshold ----
-        ("threshold: 2 poisson robots, exponential service and obsolescence", "threshold.measures", json!({
+        (
+            "threshold: 2 poisson robots, exponential service and obsolescence",
+            "threshold.measures",
+            json!({
             "arrivals": [ { "type": "poisson", "rate": 1.0 }, { "type": "poisson", "rate": 2.0 } ],
             "service": { "type": "exponential", "rate": 1.5 }, "obsolescence": { "type": "exponential", "rate": 0.2 },
-            "buffer": 6, "modes": [2, 1], "thresholds": [3], "weights": [1.0, 1.0, 0.1, 0.2, 1.0] })),
-        ("threshold: optimal thresholds, ph service, no obsolescence", "threshold.optimize", json!({
+            "buffer": 6, "modes": [2, 1], "thresholds": [3], "weights": [1.0, 1.0, 0.1, 0.2, 1.0] }),
+        ),
+        (
+            "threshold: optimal thresholds, ph service, no obsolescence",
+            "threshold.optimize",
+            json!({
             "arrivals": [ { "type": "poisson", "rate": 0.8 }, { "type": "poisson", "rate": 1.6 }, { "type": "poisson", "rate": 2.4 } ],
             "service": { "type": "erlang", "k": 2, "rate": 3.0 }, "obsolescence": null,
-            "buffer": 5, "modes": [3, 2, 1], "weights": [1.0, 0.0, 0.1, 0.3, 2.0], "max_evaluations": 1000 })),
-        ("error: threshold modes not decreasing", "threshold.measures", json!({
+            "buffer": 5, "modes": [3, 2, 1], "weights": [1.0, 0.0, 0.1, 0.3, 2.0], "max_evaluations": 1000 }),
+        ),
+        (
+            "error: threshold modes not decreasing",
+            "threshold.measures",
+            json!({
             "arrivals": [ { "type": "poisson", "rate": 1.0 }, { "type": "poisson", "rate": 2.0 } ],
             "service": exp1, "obsolescence": null,
-            "buffer": 3, "modes": [1, 2], "thresholds": [1], "weights": [1.0, 1.0, 0.0, 0.0, 0.0] })),
+            "buffer": 3, "modes": [1, 2], "thresholds": [1], "weights": [1.0, 1.0, 0.0, 0.0, 0.0] }),
+        ),
         // ---- routing ----
-        ("routing: poisson to two servers, losses", "routing.cost", json!({
+        (
+            "routing: poisson to two servers, losses",
+            "routing.cost",
+            json!({
             "arrivals": { "type": "poisson", "rate": 1.0 }, "rates": [1.0, 2.0], "weights": null, "objective": "losses",
-            "sequence": [0, 1, 1] })),
-        ("routing: mmpp, robot objective", "routing.cost", json!({
+            "sequence": [0, 1, 1] }),
+        ),
+        (
+            "routing: mmpp, robot objective",
+            "routing.cost",
+            json!({
             "arrivals": two_state_mmpp, "rates": [0.3, 1.0, 0.5], "weights": [1.0, 2.0, 1.0], "objective": "robot",
-            "sequence": [1, 0, 1, 2] })),
-        ("routing: map arrivals", "routing.cost", json!({
+            "sequence": [1, 0, 1, 2] }),
+        ),
+        (
+            "routing: map arrivals",
+            "routing.cost",
+            json!({
             "arrivals": { "type": "map", "n": 2, "d0": [-2.0, 1.0, 0.0, -1.0], "d1": [1.0, 0.0, 0.5, 0.5] },
-            "rates": [1.0, 1.0], "weights": null, "objective": "losses", "sequence": [0, 1] })),
-        ("routing: exhaustive optimum, 3 servers", "routing.optimize_exhaustive", json!({
+            "rates": [1.0, 1.0], "weights": null, "objective": "losses", "sequence": [0, 1] }),
+        ),
+        (
+            "routing: exhaustive optimum, 3 servers",
+            "routing.optimize_exhaustive",
+            json!({
             "arrivals": { "type": "poisson", "rate": 1.0 }, "rates": [1.0, 2.0, 4.0], "weights": null, "objective": "losses",
-            "min_period": 1, "max_period": 6 })),
-        ("routing: Figure 1 switch point n=2 (1 + sqrt 2)", "routing.switch_point", json!({ "n": 2 })),
-        ("routing: Figure 1 switch point n=5", "routing.switch_point", json!({ "n": 5 })),
-        ("routing: g(3, 4)", "routing.two_server_cost", json!({ "n": 3, "mu2": 4.0 })),
-        ("routing: balanced sequence", "routing.balanced_sequence", json!({ "counts": [3, 2, 1] })),
-        ("routing: router", "routing.router", json!({ "sequence": [0, 1, 1, 2], "servers": 3, "n": 10 })),
-        ("error: routing server index out of range", "routing.cost", json!({
+            "min_period": 1, "max_period": 6 }),
+        ),
+        (
+            "routing: Figure 1 switch point n=2 (1 + sqrt 2)",
+            "routing.switch_point",
+            json!({ "n": 2 }),
+        ),
+        (
+            "routing: Figure 1 switch point n=5",
+            "routing.switch_point",
+            json!({ "n": 5 }),
+        ),
+        (
+            "routing: g(3, 4)",
+            "routing.two_server_cost",
+            json!({ "n": 3, "mu2": 4.0 }),
+        ),
+        (
+            "routing: balanced sequence",
+            "routing.balanced_sequence",
+            json!({ "counts": [3, 2, 1] }),
+        ),
+        (
+            "routing: router",
+            "routing.router",
+            json!({ "sequence": [0, 1, 1, 2], "servers": 3, "n": 10 }),
+        ),
+        (
+            "error: routing server index out of range",
+            "routing.cost",
+            json!({
             "arrivals": { "type": "poisson", "rate": 1.0 }, "rates": [1.0, 2.0], "weights": null, "objective": "losses",
-            "sequence": [0, 2] })),
+            "sequence": [0, 2] }),
+        ),
         // ---- probe ----
-        ("probe: DBWorld week, 14 probes, Lagrangian", "probe.optimal", json!({
-            "profile": dbworld, "grid": 168, "delta": 0.0, "n": 14, "method": "lagrangian" })),
-        ("probe: DBWorld week, 14 probes, reference DP", "probe.optimal", json!({
-            "profile": dbworld, "grid": 168, "delta": 0.0, "n": 14, "method": "reference" })),
-        ("probe: piecewise profile costs", "probe.cost", json!({
-            "profile": flat, "s": 0.5, "f": 2.5, "probes": [1.0, 2.0, 3.0, 4.0], "updates": [0.2, 0.4, 1.5, 2.2, 3.9] })),
-        ("probe: threshold policy on MicroNet", "probe.policy", json!({
-            "profile": { "type": "micronet", "ratio": 2.0, "horizon_days": 2.0 }, "policy": "threshold", "parameter": 0.5 })),
-        ("probe: first-arrival policy", "probe.policy", json!({ "profile": flat, "policy": "first_arrival", "parameter": 0.6 })),
-        ("error: probe more probes than grid points", "probe.optimal", json!({
-            "profile": flat, "grid": 4, "delta": 0.0, "n": 5, "method": "lagrangian" })),
+        (
+            "probe: DBWorld week, 14 probes, Lagrangian",
+            "probe.optimal",
+            json!({
+            "profile": dbworld, "grid": 168, "delta": 0.0, "n": 14, "method": "lagrangian" }),
+        ),
+        (
+            "probe: DBWorld week, 14 probes, reference DP",
+            "probe.optimal",
+            json!({
+            "profile": dbworld, "grid": 168, "delta": 0.0, "n": 14, "method": "reference" }),
+        ),
+        (
+            "probe: piecewise profile costs",
+            "probe.cost",
+            json!({
+            "profile": flat, "s": 0.5, "f": 2.5, "probes": [1.0, 2.0, 3.0, 4.0], "updates": [0.2, 0.4, 1.5, 2.2, 3.9] }),
+        ),
+        (
+            "probe: threshold policy on MicroNet",
+            "probe.policy",
+            json!({
+            "profile": { "type": "micronet", "ratio": 2.0, "horizon_days": 2.0 }, "policy": "threshold", "parameter": 0.5 }),
+        ),
+        (
+            "probe: first-arrival policy",
+            "probe.policy",
+            json!({ "profile": flat, "policy": "first_arrival", "parameter": 0.6 }),
+        ),
+        (
+            "error: probe more probes than grid points",
+            "probe.optimal",
+            json!({
+            "profile": flat, "grid": 4, "delta": 0.0, "n": 5, "method": "lagrangian" }),
+        ),
     ]
 }
 
@@ -847,7 +1423,10 @@ fn shared_test_vectors_match_the_committed_file() {
         let expected = match run(kind, &input) {
             Ok(v) => v,
             Err((status, message)) => {
-                assert!(name.starts_with("error:"), "case {name} failed: {status} {message}");
+                assert!(
+                    name.starts_with("error:"),
+                    "case {name} failed: {status} {message}"
+                );
                 json!({ "error": { "status": status, "message": message } })
             }
         };
@@ -856,7 +1435,10 @@ fn shared_test_vectors_match_the_committed_file() {
             "case {name} should fail but succeeded: {expected}"
         );
         // JSON has no NaN or infinity: serde_json would write null.
-        assert!(!expected.to_string().contains("null"), "case {name}: non-finite output {expected}");
+        assert!(
+            !expected.to_string().contains("null"),
+            "case {name}: non-finite output {expected}"
+        );
         let mut case = Map::new();
         case.insert("name".into(), json!(name));
         case.insert("kind".into(), json!(kind));
@@ -871,7 +1453,10 @@ fn shared_test_vectors_match_the_committed_file() {
         "cases": out,
     });
     let text = serde_json::to_string_pretty(&doc).expect("render") + "\n";
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bindings/testdata/vectors.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/bindings/testdata/vectors.json"
+    );
     if std::env::var("CRAWLSCHED_BLESS").is_ok_and(|v| v == "1") {
         std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).expect("mkdir");
         std::fs::write(path, &text).expect("write bindings/testdata/vectors.json");

@@ -8,12 +8,20 @@ use crawlsched::dist::{Bmap, PhaseType, compose};
 use crawlsched::threshold::{Policy, ThresholdModel};
 
 /// The model and its policy; `Err` only if the sizes are refused.
-pub fn bench_model(w: usize, k: usize, r: usize, buffer: usize) -> crawlsched::Result<(ThresholdModel, Policy)> {
+pub fn bench_model(
+    w: usize,
+    k: usize,
+    r: usize,
+    buffer: usize,
+) -> crawlsched::Result<(ThresholdModel, Policy)> {
     let n = w;
     // Cyclic phase switching at rate 0.5; batch rate grows with the phase.
     let mut d = vec![vec![0.0; n * n]; k + 1];
     let norm: f64 = (1..=k).map(|j| 0.5f64.powi(j as i32)).sum();
-    let mean_batch: f64 = (1..=k).map(|j| j as f64 * 0.5f64.powi(j as i32)).sum::<f64>() / norm;
+    let mean_batch: f64 = (1..=k)
+        .map(|j| j as f64 * 0.5f64.powi(j as i32))
+        .sum::<f64>()
+        / norm;
     for p in 0..n {
         let rate = 0.45 / mean_batch * (0.5 + p as f64 / (n.max(2) - 1) as f64);
         if n > 1 {
@@ -22,7 +30,9 @@ pub fn bench_model(w: usize, k: usize, r: usize, buffer: usize) -> crawlsched::R
         for (j, dj) in d.iter_mut().enumerate().skip(1) {
             dj[p * n + p] = rate * 0.5f64.powi(j as i32) / norm;
         }
-        let out: f64 = (0..=k).map(|j| d[j][p * n..(p + 1) * n].iter().sum::<f64>()).sum();
+        let out: f64 = (0..=k)
+            .map(|j| d[j][p * n..(p + 1) * n].iter().sum::<f64>())
+            .sum();
         d[0][p * n + p] = -out;
     }
     let refs: Vec<&[f64]> = d.iter().map(|m| m.as_slice()).collect();

@@ -33,20 +33,29 @@ impl Bmap {
         if matrices.len() < 2 {
             return Err(Error::invalid("a BMAP needs D0 and at least D1"));
         }
-        let n2 = n.checked_mul(n).ok_or_else(|| Error::TooLarge(format!("BMAP order {n} overflows")))?;
+        let n2 = n
+            .checked_mul(n)
+            .ok_or_else(|| Error::TooLarge(format!("BMAP order {n} overflows")))?;
         let mut d = Vec::with_capacity(matrices.len());
         for (j, m) in matrices.iter().enumerate() {
             if m.len() != n2 {
-                return Err(Error::invalid(format!("D{j} must have n*n = {n2} entries, got {}", m.len())));
+                return Err(Error::invalid(format!(
+                    "D{j} must have n*n = {n2} entries, got {}",
+                    m.len()
+                )));
             }
             for (idx, &v) in m.iter().enumerate() {
                 let (r, c) = (idx / n, idx % n);
                 if !v.is_finite() {
-                    return Err(Error::invalid(format!("D{j}[{r}][{c}] must be finite, got {v}")));
+                    return Err(Error::invalid(format!(
+                        "D{j}[{r}][{c}] must be finite, got {v}"
+                    )));
                 }
                 let diag0 = j == 0 && r == c;
                 if !diag0 && v < 0.0 {
-                    return Err(Error::invalid(format!("D{j}[{r}][{c}] must be >= 0, got {v}")));
+                    return Err(Error::invalid(format!(
+                        "D{j}[{r}][{c}] must be >= 0, got {v}"
+                    )));
                 }
                 if diag0 && v >= 0.0 {
                     return Err(Error::invalid(format!("D0[{r}][{r}] must be < 0, got {v}")));
@@ -85,7 +94,11 @@ impl Bmap {
         let n = rates.len();
         crate::validate::all_non_negative("rates", rates)?;
         if q.len() != n * n {
-            return Err(Error::invalid(format!("Q must have n*n = {} entries, got {}", n * n, q.len())));
+            return Err(Error::invalid(format!(
+                "Q must have n*n = {} entries, got {}",
+                n * n,
+                q.len()
+            )));
         }
         let mut d0 = q.to_vec();
         let mut d1 = vec![0.0; n * n];
@@ -129,7 +142,12 @@ impl Bmap {
     /// Fundamental rate λ = θ Σ_j j D_j 1: mean arrivals (pages) per unit time.
     pub fn fundamental_rate(&self) -> f64 {
         let ones = DVector::from_element(self.order(), 1.0);
-        self.d.iter().enumerate().skip(1).map(|(j, m)| j as f64 * self.theta.dot(&(m * &ones))).sum()
+        self.d
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(j, m)| j as f64 * self.theta.dot(&(m * &ones)))
+            .sum()
     }
 
     /// Batch rate λ_b = θ (−D₀) 1: mean batches per unit time.
@@ -176,7 +194,9 @@ impl Bmap {
         let mut v = DVector::from_element(n, 1.0);
         let mut fact = 1.0;
         for j in 1..=k {
-            v = lu.solve(&v).unwrap_or_else(|| DVector::from_element(n, f64::NAN));
+            v = lu
+                .solve(&v)
+                .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
             fact *= f64::from(j);
         }
         fact * self.batch_epoch_phase().dot(&v)
@@ -220,7 +240,11 @@ impl Bmap {
     pub fn batch_size_distribution(&self) -> Vec<f64> {
         let ones = DVector::from_element(self.order(), 1.0);
         let lb = self.batch_rate();
-        self.d.iter().skip(1).map(|m| self.theta.dot(&(m * &ones)) / lb).collect()
+        self.d
+            .iter()
+            .skip(1)
+            .map(|m| self.theta.dot(&(m * &ones)) / lb)
+            .collect()
     }
 }
 
@@ -232,7 +256,9 @@ impl Bmap {
 /// with an LU solve (found by tests/robustness.rs).
 pub(crate) fn stationary_gth(q: &DMatrix<f64>) -> Result<DVector<f64>> {
     let n = q.nrows();
-    let reducible = || Error::invalid("the phase process is not irreducible: no unique stationary distribution");
+    let reducible = || {
+        Error::invalid("the phase process is not irreducible: no unique stationary distribution")
+    };
     let mut a = q.clone();
     // Censor states n−1, ..., 1 one at a time: state k's rate to the lower
     // states is s, and the path i → k → j adds a(i, k) a(k, j)/s to i → j.

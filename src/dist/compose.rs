@@ -14,7 +14,9 @@ pub const MAX_COMPOSED_PHASES: usize = 4096;
 
 /// I_a ⊗ X ⊗ I_b.
 fn embed(x: &DMatrix<f64>, before: usize, after: usize) -> DMatrix<f64> {
-    DMatrix::<f64>::identity(before, before).kronecker(x).kronecker(&DMatrix::<f64>::identity(after, after))
+    DMatrix::<f64>::identity(before, before)
+        .kronecker(x)
+        .kronecker(&DMatrix::<f64>::identity(after, after))
 }
 
 /// Interpretation 1: robots deliver as independent BMAPs, robot q having
@@ -28,7 +30,9 @@ pub fn independent(robots: &[Bmap]) -> Result<Vec<Bmap>> {
     if robots.is_empty() {
         return Err(Error::invalid("at least one robot is needed"));
     }
-    (1..=robots.len()).map(|r| independent_active(robots, r)).collect()
+    (1..=robots.len())
+        .map(|r| independent_active(robots, r))
+        .collect()
 }
 
 /// The BMAP of [`independent`] for `r` active robots only (1 ≤ r ≤ R): the
@@ -40,7 +44,10 @@ pub fn independent_active(robots: &[Bmap], r: usize) -> Result<Bmap> {
         return Err(Error::invalid("at least one robot is needed"));
     }
     if !(1..=robots.len()).contains(&r) {
-        return Err(Error::invalid(format!("active robots {r} outside 1..={}", robots.len())));
+        return Err(Error::invalid(format!(
+            "active robots {r} outside 1..={}",
+            robots.len()
+        )));
     }
     let mut total: usize = 1;
     for b in robots {
@@ -79,7 +86,9 @@ pub fn thinning(common: &Bmap, probs: &[f64]) -> Result<Vec<Bmap>> {
     let mut out = Vec::with_capacity(probs.len());
     for (i, &p) in probs.iter().enumerate() {
         if !(p > 0.0 && p <= 1.0) {
-            return Err(Error::invalid(format!("probs[{i}] must be in (0, 1], got {p}")));
+            return Err(Error::invalid(format!(
+                "probs[{i}] must be in (0, 1], got {p}"
+            )));
         }
         let mut d: Vec<DMatrix<f64>> = common.matrices().to_vec();
         d[0] += common.batch_matrix() * (1.0 - p);
@@ -98,7 +107,9 @@ pub fn thinning(common: &Bmap, probs: &[f64]) -> Result<Vec<Bmap>> {
 /// D₀(r) = D₀ + Σ_{q>r} Σ_j D_{j,q}, D_j(r) = Σ_{q≤r} D_{j,q}.
 pub fn marked(d0: &DMatrix<f64>, marked: &[Vec<DMatrix<f64>>]) -> Result<Vec<Bmap>> {
     if marked.is_empty() {
-        return Err(Error::invalid("at least one robot's marked matrices are needed"));
+        return Err(Error::invalid(
+            "at least one robot's marked matrices are needed",
+        ));
     }
     let n = d0.nrows();
     let kmax = marked.iter().map(|m| m.len()).max().unwrap_or(0).max(1);
@@ -126,9 +137,15 @@ pub fn marked(d0: &DMatrix<f64>, marked: &[Vec<DMatrix<f64>>]) -> Result<Vec<Bma
 /// Interpretation 4: the process with r active robots is any BMAP D_k(r)
 /// on a common phase space; this checks that the orders agree.
 pub fn per_mode(processes: Vec<Bmap>) -> Result<Vec<Bmap>> {
-    let n = processes.first().map(Bmap::order).ok_or_else(|| Error::invalid("no processes given"))?;
+    let n = processes
+        .first()
+        .map(Bmap::order)
+        .ok_or_else(|| Error::invalid("no processes given"))?;
     if let Some(i) = processes.iter().position(|b| b.order() != n) {
-        return Err(Error::invalid(format!("process {i} has {} phases, process 0 has {n}", processes[i].order())));
+        return Err(Error::invalid(format!(
+            "process {i} has {} phases, process 0 has {n}",
+            processes[i].order()
+        )));
     }
     Ok(processes)
 }
@@ -165,7 +182,9 @@ mod tests {
         let ind = independent(&[p.clone(), p.clone(), p.clone()]).unwrap();
         for (i, b) in ind.iter().enumerate() {
             assert!((b.fundamental_rate() - (i + 1) as f64 * lam).abs() < 1e-14);
-            assert!((b.interarrival_variance() - 1.0 / ((i + 1) as f64 * lam).powi(2)).abs() < 1e-12);
+            assert!(
+                (b.interarrival_variance() - 1.0 / ((i + 1) as f64 * lam).powi(2)).abs() < 1e-12
+            );
         }
         // Two-phase robots: the product has 4 phases; independent Poisson-like
         // MMPP robots superpose to the sum of rates.
@@ -176,8 +195,16 @@ mod tests {
         assert!((ind[1].fundamental_rate() - 2.0 * m.fundamental_rate()).abs() < 1e-12);
         // One BMAP alone (what the C API builds) is the one of the full list.
         for r in 1..=2 {
-            assert_eq!(independent_active(&[m.clone(), m.clone()], r).unwrap().matrices(), ind[r - 1].matrices());
-            assert_eq!(scaled_active(&m, r).unwrap().matrices(), scaled(&m, 2).unwrap()[r - 1].matrices());
+            assert_eq!(
+                independent_active(&[m.clone(), m.clone()], r)
+                    .unwrap()
+                    .matrices(),
+                ind[r - 1].matrices()
+            );
+            assert_eq!(
+                scaled_active(&m, r).unwrap().matrices(),
+                scaled(&m, 2).unwrap()[r - 1].matrices()
+            );
         }
         assert!(independent_active(std::slice::from_ref(&m), 2).is_err());
         assert!(independent_active(std::slice::from_ref(&m), 0).is_err());
@@ -192,7 +219,9 @@ mod tests {
 
         // Marked Poisson: robot q delivers single pages at rate q.
         let d0 = DMatrix::from_element(1, 1, -6.0);
-        let mk: Vec<Vec<DMatrix<f64>>> = (1..=3).map(|q| vec![DMatrix::from_element(1, 1, q as f64)]).collect();
+        let mk: Vec<Vec<DMatrix<f64>>> = (1..=3)
+            .map(|q| vec![DMatrix::from_element(1, 1, q as f64)])
+            .collect();
         let mp = marked(&d0, &mk).unwrap();
         for (b, want) in mp.iter().zip([1.0, 3.0, 6.0]) {
             assert!((b.fundamental_rate() - want).abs() < 1e-14);

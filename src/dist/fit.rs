@@ -152,7 +152,13 @@ pub fn fit_map(mean: f64, variance: f64, lag1: f64, lag2: Option<f64>) -> Result
         if !(0.0..1.0).contains(&delta2) {
             continue;
         }
-        let gamma = if delta2 > 0.0 { lag1 * c2 / delta2 } else if lag1 == 0.0 { 0.0 } else { continue };
+        let gamma = if delta2 > 0.0 {
+            lag1 * c2 / delta2
+        } else if lag1 == 0.0 {
+            0.0
+        } else {
+            continue;
+        };
         if !(0.0..=1.0).contains(&gamma) {
             continue;
         }
@@ -199,11 +205,15 @@ pub fn fit_map(mean: f64, variance: f64, lag1: f64, lag2: Option<f64>) -> Result
 pub fn batch_sizes_with_mean(mean: f64, max_batch: usize) -> Result<Vec<f64>> {
     validate::finite("mean", mean)?;
     if max_batch == 0 || max_batch > 1 << 16 {
-        return Err(Error::invalid(format!("max_batch must be in 1..=65536, got {max_batch}")));
+        return Err(Error::invalid(format!(
+            "max_batch must be in 1..=65536, got {max_batch}"
+        )));
     }
     let kmax = max_batch as f64;
     if !(mean >= 1.0 && mean <= kmax) {
-        return Err(Error::Infeasible(format!("a batch mean of {mean} is outside [1, {max_batch}]")));
+        return Err(Error::Infeasible(format!(
+            "a batch mean of {mean} is outside [1, {max_batch}]"
+        )));
     }
     if max_batch == 1 || (mean - 1.0).abs() < 1e-15 || (mean - kmax).abs() < 1e-15 {
         let mut p = vec![0.0; max_batch];
@@ -213,11 +223,18 @@ pub fn batch_sizes_with_mean(mean: f64, max_batch: usize) -> Result<Vec<f64>> {
     let dist = |lx: f64| -> Vec<f64> {
         // Weights relative to the largest, so that no power overflows.
         let lmax = if lx > 0.0 { lx * kmax } else { lx };
-        let w: Vec<f64> = (1..=max_batch).map(|j| (lx * j as f64 - lmax).exp()).collect();
+        let w: Vec<f64> = (1..=max_batch)
+            .map(|j| (lx * j as f64 - lmax).exp())
+            .collect();
         let s: f64 = w.iter().sum();
         w.into_iter().map(|v| v / s).collect()
     };
-    let mean_of = |p: &[f64]| p.iter().enumerate().map(|(j, v)| (j + 1) as f64 * v).sum::<f64>();
+    let mean_of = |p: &[f64]| {
+        p.iter()
+            .enumerate()
+            .map(|(j, v)| (j + 1) as f64 * v)
+            .sum::<f64>()
+    };
     let (mut lo, mut hi) = (-60.0_f64, 60.0_f64);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
@@ -237,7 +254,9 @@ pub fn bmap_with_batches(batches: &Bmap, batch_probs: &[f64]) -> Result<Bmap> {
     validate::non_empty("batch_probs", batch_probs)?;
     validate::probability_vector("batch_probs", batch_probs)?;
     if batches.max_batch() != 1 {
-        return Err(Error::invalid("the batch-epoch process must be a MAP (single arrivals)"));
+        return Err(Error::invalid(
+            "the batch-epoch process must be a MAP (single arrivals)",
+        ));
     }
     let mut d = vec![batches.d(0).clone()];
     for &p in batch_probs {
@@ -292,7 +311,11 @@ mod tests {
         // The paper's page-size moments (§7): squared CV 83.78.
         let (m1, m2, m3) = (49207.0356, 2.0527e11, 2.5773e18);
         let h = fit_hyperexponential2(m1, m2, m3).unwrap();
-        assert!(rel(h.moment(1), m1) < 1e-9 && rel(h.moment(2), m2) < 1e-9 && rel(h.moment(3), m3) < 1e-9);
+        assert!(
+            rel(h.moment(1), m1) < 1e-9
+                && rel(h.moment(2), m2) < 1e-9
+                && rel(h.moment(3), m3) < 1e-9
+        );
         let cv2 = m2 / (m1 * m1) - 1.0;
         assert!((cv2 - 83.78).abs() < 0.01, "{cv2}");
     }
@@ -303,7 +326,10 @@ mod tests {
         assert!(matches!(fit_aph2(1.0, 1.2, 2.0), Err(Error::Infeasible(_))));
         // n2 > 2 with n3 = m1 m3/m2² < 3/2.
         let (m1, m2) = (1.0, 3.0);
-        assert!(matches!(fit_aph2(m1, m2, 1.4 * m2 * m2 / m1), Err(Error::Infeasible(_))));
+        assert!(matches!(
+            fit_aph2(m1, m2, 1.4 * m2 * m2 / m1),
+            Err(Error::Infeasible(_))
+        ));
         assert!(fit_aph2(m1, m2, 1.6 * m2 * m2 / m1).is_ok());
         // Exponential exactly.
         assert_eq!(fit_aph2(0.5, 0.5, 0.75).unwrap().order(), 1);
@@ -311,7 +337,10 @@ mod tests {
         let e2 = PhaseType::erlang(2, 3.0).unwrap();
         let m = [e2.moment(1), e2.moment(2), e2.moment(3)];
         assert!(fit_aph2(m[0], m[1], m[2]).is_ok());
-        assert!(matches!(fit_hyperexponential2(m[0], m[1], m[2]), Err(Error::Infeasible(_))));
+        assert!(matches!(
+            fit_hyperexponential2(m[0], m[1], m[2]),
+            Err(Error::Infeasible(_))
+        ));
         assert!(fit_aph2(f64::NAN, 1.0, 1.0).is_err());
         assert!(fit_aph2(1.0, 0.5, 1.0).is_err());
     }
@@ -324,8 +353,15 @@ mod tests {
         assert!(rel(map.interarrival_variance(), var) < 1e-9);
         assert!((map.lag_correlation(1) - 0.622).abs() < 1e-9);
         // Lag-2 is γ·ρ₁ in this family: close to the measured 0.574.
-        assert!((map.lag_correlation(2) - 0.574).abs() < 0.02, "{}", map.lag_correlation(2));
-        assert!(matches!(fit_map(1.0, 1.0, -0.1, None), Err(Error::Infeasible(_))));
+        assert!(
+            (map.lag_correlation(2) - 0.574).abs() < 0.02,
+            "{}",
+            map.lag_correlation(2)
+        );
+        assert!(matches!(
+            fit_map(1.0, 1.0, -0.1, None),
+            Err(Error::Infeasible(_))
+        ));
         let renewal = fit_map(2.0, 4.0, 0.0, None).unwrap();
         assert!(renewal.lag_correlation(1).abs() < 1e-12);
     }

@@ -118,13 +118,19 @@ impl Distribution {
         match self {
             Distribution::Deterministic { value } => pow_u32(*value, k),
             // E[X^k] = k!/rate^k
-            Distribution::Exponential { rate } => settled_product((1..=k).map(|j| f64::from(j) / rate)),
+            Distribution::Exponential { rate } => {
+                settled_product((1..=k).map(|j| f64::from(j) / rate))
+            }
             // E[X^k] = Γ(shape+k)/(Γ(shape) rate^k) = Π_{j<k} (shape+j)/rate
             Distribution::Erlang { k: n, rate } => gamma_moment(f64::from(*n), *rate, k),
             Distribution::Gamma { shape, rate } => gamma_moment(*shape, *rate, k),
             Distribution::HyperExponential { probs, rates } => {
                 let fact = settled_product((1..=k).map(f64::from));
-                probs.iter().zip(rates).map(|(p, r)| p * fact / r.powf(kf)).sum()
+                probs
+                    .iter()
+                    .zip(rates)
+                    .map(|(p, r)| p * fact / r.powf(kf))
+                    .sum()
             }
             Distribution::PhaseType(ph) => ph.moment(k),
             Distribution::Empirical { samples } => {
@@ -197,9 +203,11 @@ impl Distribution {
                 (1.0 - tail).clamp(0.0, 1.0)
             }
             Distribution::Gamma { shape, rate } => regularized_gamma_p(*shape, rate * x),
-            Distribution::HyperExponential { probs, rates } => {
-                probs.iter().zip(rates).map(|(p, r)| p * -(-r * x).exp_m1()).sum()
-            }
+            Distribution::HyperExponential { probs, rates } => probs
+                .iter()
+                .zip(rates)
+                .map(|(p, r)| p * -(-r * x).exp_m1())
+                .sum(),
             Distribution::PhaseType(ph) => ph.cdf(x),
             Distribution::Empirical { samples } => {
                 samples.iter().filter(|&&s| s <= x).count() as f64 / samples.len() as f64
@@ -215,7 +223,8 @@ impl Distribution {
             // A sum of k exponentials; for large k the same law by Gamma(k)
             // sampling in O(1) (k = 2^32 - 1 took four billion draws).
             Distribution::Erlang { k, rate } if *k > ERLANG_SUM_MAX => {
-                rand_distr::Gamma::new(f64::from(*k), 1.0 / rate).map_or(f64::NAN, |g| g.sample(rng))
+                rand_distr::Gamma::new(f64::from(*k), 1.0 / rate)
+                    .map_or(f64::NAN, |g| g.sample(rng))
             }
             Distribution::Erlang { k, rate } => (0..*k).map(|_| exp_sample(rng, *rate)).sum(),
             Distribution::Gamma { shape, rate } => {
@@ -349,7 +358,8 @@ fn gamma_moment(shape: f64, rate: f64, k: u32) -> f64 {
         return settled_product((0..k).map(|j| (shape + f64::from(j)) / rate));
     }
     let (s, kf) = (shape, f64::from(k));
-    let log = (s - 0.5) * (kf / s).ln_1p() + kf * ((s + kf) / rate).ln() - kf + 1.0 / (12.0 * (s + kf))
+    let log = (s - 0.5) * (kf / s).ln_1p() + kf * ((s + kf) / rate).ln() - kf
+        + 1.0 / (12.0 * (s + kf))
         - 1.0 / (12.0 * s);
     log.exp()
 }

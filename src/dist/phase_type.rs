@@ -25,9 +25,13 @@ impl PhaseType {
     pub fn new(alpha: &[f64], s: &[f64]) -> Result<Self> {
         let n = alpha.len();
         if n == 0 {
-            return Err(Error::invalid("phase-type order must be >= 1 (alpha is empty)"));
+            return Err(Error::invalid(
+                "phase-type order must be >= 1 (alpha is empty)",
+            ));
         }
-        let n2 = n.checked_mul(n).ok_or_else(|| Error::TooLarge(format!("phase-type order {n} overflows")))?;
+        let n2 = n
+            .checked_mul(n)
+            .ok_or_else(|| Error::TooLarge(format!("phase-type order {n} overflows")))?;
         if s.len() != n2 {
             return Err(Error::invalid(format!(
                 "S must have n*n = {n2} entries for alpha of length {n}, got {}",
@@ -37,7 +41,9 @@ impl PhaseType {
         crate::validate::all_non_negative("alpha", alpha)?;
         let total: f64 = alpha.iter().sum();
         if total > 1.0 + 1e-9 {
-            return Err(Error::invalid(format!("alpha must sum to at most 1, sums to {total}")));
+            return Err(Error::invalid(format!(
+                "alpha must sum to at most 1, sums to {total}"
+            )));
         }
         let m = DMatrix::from_row_slice(n, n, s);
         let mut exit = DVector::zeros(n);
@@ -46,19 +52,28 @@ impl PhaseType {
             for j in 0..n {
                 let v = m[(i, j)];
                 if !v.is_finite() {
-                    return Err(Error::invalid(format!("S[{i}][{j}] must be finite, got {v}")));
+                    return Err(Error::invalid(format!(
+                        "S[{i}][{j}] must be finite, got {v}"
+                    )));
                 }
                 if i != j && v < 0.0 {
-                    return Err(Error::invalid(format!("S[{i}][{j}] is off-diagonal and must be >= 0, got {v}")));
+                    return Err(Error::invalid(format!(
+                        "S[{i}][{j}] is off-diagonal and must be >= 0, got {v}"
+                    )));
                 }
                 row += v;
             }
             if m[(i, i)] >= 0.0 {
-                return Err(Error::invalid(format!("S[{i}][{i}] must be < 0, got {}", m[(i, i)])));
+                return Err(Error::invalid(format!(
+                    "S[{i}][{i}] must be < 0, got {}",
+                    m[(i, i)]
+                )));
             }
             let scale = m[(i, i)].abs();
             if row > 1e-12 * scale {
-                return Err(Error::invalid(format!("row {i} of S sums to {row} > 0: not a sub-generator")));
+                return Err(Error::invalid(format!(
+                    "row {i} of S sums to {row} > 0: not a sub-generator"
+                )));
             }
             exit[i] = (-row).max(0.0);
         }
@@ -81,7 +96,11 @@ impl PhaseType {
                 "phase {i} never leads to absorption: S is singular (not a transient sub-generator)"
             )));
         }
-        Ok(PhaseType { alpha: DVector::from_column_slice(alpha), s: m, exit })
+        Ok(PhaseType {
+            alpha: DVector::from_column_slice(alpha),
+            s: m,
+            exit,
+        })
     }
 
     /// Exponential(rate) as PH of order 1.
@@ -142,7 +161,9 @@ impl PhaseType {
         }
         for (i, &p) in cont.iter().enumerate() {
             if !(0.0..=1.0).contains(&p) {
-                return Err(Error::invalid(format!("cont[{i}] must be in [0, 1], got {p}")));
+                return Err(Error::invalid(format!(
+                    "cont[{i}] must be in [0, 1], got {p}"
+                )));
             }
         }
         let mut s = vec![0.0; k * k];
@@ -184,7 +205,9 @@ impl PhaseType {
         let mut v = DVector::from_element(n, 1.0);
         let mut fact = 1.0;
         for j in 1..=k {
-            v = lu.solve(&v).unwrap_or_else(|| DVector::from_element(n, f64::NAN));
+            v = lu
+                .solve(&v)
+                .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
             fact *= f64::from(j);
             // From j = 171 on, j! is infinite and so is the result (or NaN):
             // stop rather than run up to 2^32 solves.
@@ -203,7 +226,10 @@ impl PhaseType {
         let n = self.order();
         let m = DMatrix::identity(n, n) * s - &self.s;
         let ones = DVector::from_element(n, 1.0);
-        let x = m.lu().solve(&ones).unwrap_or_else(|| DVector::from_element(n, f64::NAN));
+        let x = m
+            .lu()
+            .solve(&ones)
+            .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
         // Mass at zero (1 − Σα) also contributes 1 − e^{0} = 0.
         s * self.alpha.dot(&x)
     }
@@ -288,8 +314,15 @@ pub(crate) fn expm1(s: &DMatrix<f64>, x: f64) -> DMatrix<f64> {
     // k with ‖S‖ x / 2^k ≤ 1/4, from logs so that ‖S‖ x may overflow (the
     // column sums are scaled by 2^-64 so that they cannot).
     let tiny = 2f64.powi(-64);
-    let norm = s.column_iter().map(|c| c.iter().map(|v| v.abs() * tiny).sum::<f64>()).fold(0.0, f64::max);
-    let k = if norm > 0.0 { ((norm.log2() + 64.0 + x.log2() + 2.0).ceil().max(0.0)) as i32 } else { 0 };
+    let norm = s
+        .column_iter()
+        .map(|c| c.iter().map(|v| v.abs() * tiny).sum::<f64>())
+        .fold(0.0, f64::max);
+    let k = if norm > 0.0 {
+        ((norm.log2() + 64.0 + x.log2() + 2.0).ceil().max(0.0)) as i32
+    } else {
+        0
+    };
     // A = S x / 2^k, scaling x and S separately so that 2^-k (k up to about
     // 2100) neither underflows nor overflows.
     let bx = x.log2().ceil() as i32;
@@ -319,7 +352,10 @@ pub(crate) fn expm1(s: &DMatrix<f64>, x: f64) -> DMatrix<f64> {
 fn exp_sx(s: &DMatrix<f64>, x: f64) -> DMatrix<f64> {
     // log2 of the 1-norm of S (column sums scaled by 2^-64: no overflow).
     let tiny = 2f64.powi(-64);
-    let norm = s.column_iter().map(|c| c.iter().map(|v| v.abs() * tiny).sum::<f64>()).fold(0.0, f64::max);
+    let norm = s
+        .column_iter()
+        .map(|c| c.iter().map(|v| v.abs() * tiny).sum::<f64>())
+        .fold(0.0, f64::max);
     let log2 = x.log2() + norm.log2() + 64.0;
     // k squarings: S x / 2^k has norm <= 1. Scale x and S separately so
     // that neither factor overflows nor underflows: x by 2^-b, S by 2^-(k-b).

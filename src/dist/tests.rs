@@ -10,8 +10,14 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 #[test]
 fn closed_forms_agree_with_phase_type() {
     let cases = vec![
-        (Distribution::exponential(2.0).unwrap(), PhaseType::exponential(2.0).unwrap()),
-        (Distribution::erlang(3, 1.5).unwrap(), PhaseType::erlang(3, 1.5).unwrap()),
+        (
+            Distribution::exponential(2.0).unwrap(),
+            PhaseType::exponential(2.0).unwrap(),
+        ),
+        (
+            Distribution::erlang(3, 1.5).unwrap(),
+            PhaseType::erlang(3, 1.5).unwrap(),
+        ),
         (
             Distribution::hyperexponential(vec![0.3, 0.7], vec![0.5, 4.0]).unwrap(),
             PhaseType::hyperexponential(&[0.3, 0.7], &[0.5, 4.0]).unwrap(),
@@ -20,11 +26,19 @@ fn closed_forms_agree_with_phase_type() {
     for (d, ph) in cases {
         let p = Distribution::PhaseType(ph);
         for k in 1..=4 {
-            assert!(close(d.moment(k), p.moment(k), 1e-12), "moment {k}: {:?}", d);
+            assert!(
+                close(d.moment(k), p.moment(k), 1e-12),
+                "moment {k}: {:?}",
+                d
+            );
         }
         for &s in &[1e-9, 0.01, 0.7, 3.0, 100.0] {
             assert!(close(d.laplace(s), p.laplace(s), 1e-12));
-            assert!(close(d.laplace_complement(s), p.laplace_complement(s), 1e-10));
+            assert!(close(
+                d.laplace_complement(s),
+                p.laplace_complement(s),
+                1e-10
+            ));
         }
         for &x in &[0.1, 1.0, 2.5] {
             assert!(close(d.cdf(x), p.cdf(x), 1e-10), "cdf at {x} for {:?}", d);
@@ -76,7 +90,11 @@ fn sampling_matches_moments() {
         let xs: Vec<f64> = (0..n).map(|_| d.sample(&mut rng)).collect();
         let m = xs.iter().sum::<f64>() / n as f64;
         let se = (d.variance() / n as f64).sqrt();
-        assert!((m - d.mean()).abs() < 5.0 * se, "{d:?}: sample mean {m} vs {}", d.mean());
+        assert!(
+            (m - d.mean()).abs() < 5.0 * se,
+            "{d:?}: sample mean {m} vs {}",
+            d.mean()
+        );
     }
 }
 
@@ -107,11 +125,22 @@ fn huge_moment_orders_are_exact_and_quick() {
     assert_eq!(two.moment(1 << 31), f64::INFINITY);
     assert_eq!(Distribution::deterministic(1.0).unwrap().moment(k), 1.0);
     assert_eq!(Distribution::deterministic(0.5).unwrap().moment(k), 0.0);
-    assert_eq!(Distribution::empirical(vec![1.0, 1.0]).unwrap().moment(k), 1.0);
-    assert_eq!(Distribution::exponential(1.0).unwrap().moment(k), f64::INFINITY);
+    assert_eq!(
+        Distribution::empirical(vec![1.0, 1.0]).unwrap().moment(k),
+        1.0
+    );
+    assert_eq!(
+        Distribution::exponential(1.0).unwrap().moment(k),
+        f64::INFINITY
+    );
     // The same product, stopped early, still gives small orders exactly.
     assert_eq!(Distribution::exponential(2.0).unwrap().moment(3), 6.0 / 8.0);
-    assert!(!Distribution::hyperexponential(vec![0.5, 0.5], vec![1.0, 2.0]).unwrap().moment(k).is_finite());
+    assert!(
+        !Distribution::hyperexponential(vec![0.5, 0.5], vec![1.0, 2.0])
+            .unwrap()
+            .moment(k)
+            .is_finite()
+    );
     let ph = Distribution::PhaseType(PhaseType::new(&[1.0, 0.0], &[-1.0, 1.0, 0.0, -1.0]).unwrap());
     assert!(!ph.moment(k).is_finite());
     assert!(close(ph.moment(3), 24.0, 1e-12)); // Erlang(2, 1): (k+1)!
@@ -128,7 +157,10 @@ fn gamma_moments_of_huge_order_with_huge_shape() {
     assert_eq!(d.moment(u32::MAX), f64::INFINITY);
     // k = 10^6, shape = rate = 1e12: ln E[X^k] = sum ln1p(j/s), about 0.5.
     let (s, k) = (1e12, 1_000_000u32);
-    let exact = (0..k).map(|j| (f64::from(j) / s).ln_1p()).sum::<f64>().exp();
+    let exact = (0..k)
+        .map(|j| (f64::from(j) / s).ln_1p())
+        .sum::<f64>()
+        .exp();
     let m = Distribution::gamma(s, s).unwrap().moment(k);
     assert!(close(m, exact, 1e-9), "{m} vs {exact}");
     // Where the product is short, both agree (shape 1e7, k 5000, rate 2e7:
@@ -137,11 +169,18 @@ fn gamma_moments_of_huge_order_with_huge_shape() {
     for rate in [2e7, 1e7 + 2500.0] {
         let want = settled_product((0..5000).map(|j| (1e7 + f64::from(j)) / rate));
         let got = Distribution::gamma(1e7, rate).unwrap().moment(5000);
-        assert!(close(got, want, 1e-9) || (got == 0.0 && want == 0.0), "rate {rate}: {got} vs {want}");
+        assert!(
+            close(got, want, 1e-9) || (got == 0.0 && want == 0.0),
+            "rate {rate}: {got} vs {want}"
+        );
     }
     // Erlang uses the same path: shape = order.
     let e = Distribution::erlang(4_000_000_000, 4e9).unwrap();
-    assert!(close(e.moment(2000), Distribution::gamma(4e9, 4e9).unwrap().moment(2000), 1e-12));
+    assert!(close(
+        e.moment(2000),
+        Distribution::gamma(4e9, 4e9).unwrap().moment(2000),
+        1e-12
+    ));
 }
 
 /// Found by fuzzing: a phase-type cdf at x = 3e103 never returned
@@ -153,17 +192,35 @@ fn phase_type_cdf_at_huge_arguments_is_exact_and_quick() {
     // Erlang(2, r) as a phase type: 1 - e^{-rx} (1 + rx).
     for r in [1e-300, 1e-9, 1.0, 1e9, 1e300] {
         let ph = PhaseType::new(&[1.0, 0.0], &[-r, r, 0.0, -r]).unwrap();
-        for x in [1e-300, 1e-9, 0.5 / r, 1.0 / r, 7.0 / r, 1e9, 3.069e103, 1e300, f64::MAX] {
+        for x in [
+            1e-300,
+            1e-9,
+            0.5 / r,
+            1.0 / r,
+            7.0 / r,
+            1e9,
+            3.069e103,
+            1e300,
+            f64::MAX,
+        ] {
             let rx = r * x;
             if !rx.is_finite() {
                 assert_eq!(ph.cdf(x), 1.0, "r {r} x {x}");
                 continue;
             }
             let exact = -(-rx).exp_m1() - rx * (-rx).exp();
-            assert!((ph.cdf(x) - exact).abs() < 1e-12, "r {r} x {x}: {} vs {exact}", ph.cdf(x));
+            assert!(
+                (ph.cdf(x) - exact).abs() < 1e-12,
+                "r {r} x {x}: {} vs {exact}",
+                ph.cdf(x)
+            );
             // Density r^2 x e^{-rx}, relative to its maximum r/e.
             let dens = r * (rx * (-rx).exp());
-            assert!((ph.density(x) - dens).abs() <= 1e-12 * r, "r {r} x {x}: {} vs {dens}", ph.density(x));
+            assert!(
+                (ph.density(x) - dens).abs() <= 1e-12 * r,
+                "r {r} x {x}: {} vs {dens}",
+                ph.density(x)
+            );
         }
     }
     // A stiff one: rates 1e-9 and 1e9 (hyperexponential as a phase type):
@@ -171,7 +228,11 @@ fn phase_type_cdf_at_huge_arguments_is_exact_and_quick() {
     let ph = PhaseType::new(&[0.5, 0.5], &[-1e-9, 0.0, 0.0, -1e9]).unwrap();
     for x in [1e-12_f64, 1e-9, 1.0, 1e9, 1e12, 1e103, 1e300] {
         let exact = -0.5 * ((-1e-9 * x).exp_m1() + (-1e9 * x).exp_m1());
-        assert!((ph.cdf(x) - exact).abs() <= 1e-14 * exact, "x {x}: {} vs {exact}", ph.cdf(x));
+        assert!(
+            (ph.cdf(x) - exact).abs() <= 1e-14 * exact,
+            "x {x}: {} vs {exact}",
+            ph.cdf(x)
+        );
     }
 }
 
@@ -187,5 +248,9 @@ fn huge_erlang_order_is_quick() {
     // Mean k, standard deviation sqrt(k) = 65536.
     assert!((x - f64::from(u32::MAX)).abs() < 6.0 * 65536.0, "{x}");
     // Small orders still sum exponentials (same draws as before).
-    assert!(close(Distribution::erlang(3, 2.0).unwrap().cdf(1.0), 1.0 - (-2f64).exp() * (1.0 + 2.0 + 2.0), 1e-14));
+    assert!(close(
+        Distribution::erlang(3, 2.0).unwrap().cdf(1.0),
+        1.0 - (-2f64).exp() * (1.0 + 2.0 + 2.0),
+        1e-14
+    ));
 }

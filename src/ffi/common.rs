@@ -77,7 +77,10 @@ pub(crate) struct FfiError {
 
 impl FfiError {
     pub fn new(status: crawlsched_status_t, message: impl Into<String>) -> Self {
-        FfiError { status, message: message.into() }
+        FfiError {
+            status,
+            message: message.into(),
+        }
     }
     pub fn null(name: &str) -> Self {
         FfiError::new(CRAWLSCHED_NULL_ARGUMENT, format!("{name} must not be NULL"))
@@ -195,7 +198,9 @@ pub(crate) unsafe fn slice_in<'a, T>(ptr: *const T, len: usize, name: &str) -> F
     }
     check_len::<T>(len, name)?;
     if !ptr.is_aligned() {
-        return Err(FfiError::invalid(format!("{name} is not aligned for its element type")));
+        return Err(FfiError::invalid(format!(
+            "{name} is not aligned for its element type"
+        )));
     }
     // SAFETY: non-NULL, aligned, length checked against isize::MAX bytes;
     // validity of the memory is the caller's documented contract.
@@ -206,7 +211,11 @@ pub(crate) unsafe fn slice_in<'a, T>(ptr: *const T, len: usize, name: &str) -> F
 ///
 /// # Safety
 /// When non-NULL, `ptr` must point to `len` writable values.
-pub(crate) unsafe fn slice_out<'a, T>(ptr: *mut T, len: usize, name: &str) -> FfiResult<&'a mut [T]> {
+pub(crate) unsafe fn slice_out<'a, T>(
+    ptr: *mut T,
+    len: usize,
+    name: &str,
+) -> FfiResult<&'a mut [T]> {
     if len == 0 {
         return Ok(&mut []);
     }
@@ -215,7 +224,9 @@ pub(crate) unsafe fn slice_out<'a, T>(ptr: *mut T, len: usize, name: &str) -> Ff
     }
     check_len::<T>(len, name)?;
     if !ptr.is_aligned() {
-        return Err(FfiError::invalid(format!("{name} is not aligned for its element type")));
+        return Err(FfiError::invalid(format!(
+            "{name} is not aligned for its element type"
+        )));
     }
     // SAFETY: as in slice_in, for writable memory.
     Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
@@ -331,7 +342,10 @@ pub(crate) fn finite(name: &str, x: f64) -> FfiResult<f64> {
     if x.is_finite() {
         Ok(x)
     } else {
-        Err(FfiError::new(CRAWLSCHED_NUMERICAL, format!("{name} is not finite ({x})")))
+        Err(FfiError::new(
+            CRAWLSCHED_NUMERICAL,
+            format!("{name} is not finite ({x})"),
+        ))
     }
 }
 
@@ -361,14 +375,20 @@ pub(crate) unsafe fn handle<'a, H: Handle>(ptr: *const H, name: &str) -> FfiResu
         return Err(FfiError::null(name));
     }
     if !ptr.is_aligned() {
-        return Err(FfiError::invalid(format!("{name} is not a valid {} handle", H::KIND)));
+        return Err(FfiError::invalid(format!(
+            "{name} is not a valid {} handle",
+            H::KIND
+        )));
     }
     // Every handle starts with its tag (checked by impl_handle!) and is at
     // least 8 bytes, so the tag of a live handle of another type is read in
     // bounds, before any reference to `H` exists.
     // SAFETY: non-NULL and aligned; liveness is the caller's contract.
     if unsafe { read_tag(ptr) } != H::MAGIC {
-        return Err(FfiError::invalid(format!("{name} is not a live {} handle (freed or wrong type)", H::KIND)));
+        return Err(FfiError::invalid(format!(
+            "{name} is not a live {} handle (freed or wrong type)",
+            H::KIND
+        )));
     }
     // SAFETY: the tag says this is a live `H`.
     Ok(unsafe { &*ptr })
@@ -406,7 +426,10 @@ pub(crate) unsafe fn free_handle<H: Handle>(ptr: *mut H) {
 /// Locks a handle's state; a lock poisoned by an earlier panic is reported.
 pub(crate) fn lock<'a, T>(m: &'a Mutex<T>, kind: &str) -> FfiResult<MutexGuard<'a, T>> {
     m.lock().map_err(|_| {
-        FfiError::new(CRAWLSCHED_INTERNAL, format!("this {kind} handle is unusable after an earlier internal error"))
+        FfiError::new(
+            CRAWLSCHED_INTERNAL,
+            format!("this {kind} handle is unusable after an earlier internal error"),
+        )
     })
 }
 
@@ -480,7 +503,9 @@ pub extern "C" fn crawlsched_abi_version() -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn crawlsched_last_error_status() -> crawlsched_status_t {
     guard_value(CRAWLSCHED_INTERNAL, || {
-        LAST_ERROR.try_with(|slot| slot.borrow().0).unwrap_or(CRAWLSCHED_INTERNAL)
+        LAST_ERROR
+            .try_with(|slot| slot.borrow().0)
+            .unwrap_or(CRAWLSCHED_INTERNAL)
     })
 }
 
@@ -491,7 +516,9 @@ pub extern "C" fn crawlsched_last_error_status() -> crawlsched_status_t {
 pub extern "C" fn crawlsched_last_error_message() -> *const c_char {
     guard_value(c"".as_ptr(), || {
         // The CString lives in the thread-local slot until it is replaced.
-        LAST_ERROR.try_with(|slot| slot.borrow().1.as_ptr()).unwrap_or(c"".as_ptr())
+        LAST_ERROR
+            .try_with(|slot| slot.borrow().1.as_ptr())
+            .unwrap_or(c"".as_ptr())
     })
 }
 
@@ -501,7 +528,9 @@ mod tests {
 
     #[test]
     fn version_constants_match_the_crate_version() {
-        let v = format!("{CRAWLSCHED_VERSION_MAJOR}.{CRAWLSCHED_VERSION_MINOR}.{CRAWLSCHED_VERSION_PATCH}");
+        let v = format!(
+            "{CRAWLSCHED_VERSION_MAJOR}.{CRAWLSCHED_VERSION_MINOR}.{CRAWLSCHED_VERSION_PATCH}"
+        );
         assert_eq!(v, env!("CARGO_PKG_VERSION"));
         // SAFETY: static NUL-terminated string.
         let s = unsafe { std::ffi::CStr::from_ptr(crawlsched_version()) };
@@ -521,12 +550,17 @@ mod tests {
 
     #[test]
     fn panics_become_status_and_message() {
-        let mut e = crawlsched_error_t { status: 0, message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE] };
+        let mut e = crawlsched_error_t {
+            status: 0,
+            message: [0; CRAWLSCHED_ERROR_MESSAGE_SIZE],
+        };
         let st = guard(&mut e, || std::panic::panic_any("boom"));
         assert_eq!(st, CRAWLSCHED_PANIC);
         assert_eq!(e.status, CRAWLSCHED_PANIC);
         // SAFETY: NUL-terminated by report().
-        let msg = unsafe { std::ffi::CStr::from_ptr(e.message.as_ptr()) }.to_string_lossy().into_owned();
+        let msg = unsafe { std::ffi::CStr::from_ptr(e.message.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
         assert!(msg.contains("boom"), "{msg}");
         assert_eq!(crawlsched_last_error_status(), CRAWLSCHED_PANIC);
     }

@@ -20,7 +20,13 @@ pub struct crawlsched_dist_t {
 impl_handle!(crawlsched_dist_t, "distribution", 0x6372_6177_6c64_6973);
 
 fn publish(d: crate::Result<Distribution>, out: Out<*mut crawlsched_dist_t>) -> FfiResult<()> {
-    new_handle(crawlsched_dist_t { magic: <crawlsched_dist_t as Handle>::MAGIC, inner: d? }, out);
+    new_handle(
+        crawlsched_dist_t {
+            magic: <crawlsched_dist_t as Handle>::MAGIC,
+            inner: d?,
+        },
+        out,
+    );
     Ok(())
 }
 
@@ -31,7 +37,9 @@ pub unsafe extern "C" fn crawlsched_dist_deterministic_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || publish(Distribution::deterministic(value), Out::new(out, "out")?))
+    guard(err, || {
+        publish(Distribution::deterministic(value), Out::new(out, "out")?)
+    })
 }
 
 /// Exponential with rate > 0 (mean 1/rate).
@@ -41,7 +49,9 @@ pub unsafe extern "C" fn crawlsched_dist_exponential_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || publish(Distribution::exponential(rate), Out::new(out, "out")?))
+    guard(err, || {
+        publish(Distribution::exponential(rate), Out::new(out, "out")?)
+    })
 }
 
 /// Erlang: sum of k >= 1 exponentials of rate > 0.
@@ -52,7 +62,9 @@ pub unsafe extern "C" fn crawlsched_dist_erlang_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || publish(Distribution::erlang(k, rate), Out::new(out, "out")?))
+    guard(err, || {
+        publish(Distribution::erlang(k, rate), Out::new(out, "out")?)
+    })
 }
 
 /// Gamma with shape > 0 and rate > 0 (mean shape/rate).
@@ -63,7 +75,9 @@ pub unsafe extern "C" fn crawlsched_dist_gamma_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || publish(Distribution::gamma(shape, rate), Out::new(out, "out")?))
+    guard(err, || {
+        publish(Distribution::gamma(shape, rate), Out::new(out, "out")?)
+    })
 }
 
 /// Hyperexponential: rate rates[i] with probability probs[i], i < n.

@@ -23,10 +23,19 @@ pub struct crawlsched_freshness_model_t {
     magic: u64,
     inner: Model,
 }
-impl_handle!(crawlsched_freshness_model_t, "freshness model", 0x6372_6177_6c66_7265);
+impl_handle!(
+    crawlsched_freshness_model_t,
+    "freshness model",
+    0x6372_6177_6c66_7265
+);
 
 fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(n).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("{name} = {n} does not fit in size_t")))
+    usize::try_from(n).map_err(|_| {
+        FfiError::new(
+            CRAWLSCHED_TOO_LARGE,
+            format!("{name} = {n} does not fit in size_t"),
+        )
+    })
 }
 
 fn page_indices(seq: &[u32]) -> Vec<usize> {
@@ -35,7 +44,10 @@ fn page_indices(seq: &[u32]) -> Vec<usize> {
 
 fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
     seq.iter()
-        .map(|&p| u32::try_from(p).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "page index exceeds uint32_t")))
+        .map(|&p| {
+            u32::try_from(p)
+                .map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "page index exceeds uint32_t"))
+        })
         .collect()
 }
 
@@ -64,9 +76,19 @@ pub unsafe extern "C" fn crawlsched_freshness_model_new(
         let out = Out::new(out, "out")?;
         let d = unsafe { handle(access, "access")? };
         let mu = unsafe { slice_in(change_rates, n, "change_rates")? };
-        let w = if weights.is_null() { None } else { Some(unsafe { slice_in(weights, n, "weights")? }) };
+        let w = if weights.is_null() {
+            None
+        } else {
+            Some(unsafe { slice_in(weights, n, "weights")? })
+        };
         let model = Model::new(d.inner.clone(), mu, w)?;
-        new_handle(crawlsched_freshness_model_t { magic: <crawlsched_freshness_model_t as Handle>::MAGIC, inner: model }, out);
+        new_handle(
+            crawlsched_freshness_model_t {
+                magic: <crawlsched_freshness_model_t as Handle>::MAGIC,
+                inner: model,
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -175,7 +197,11 @@ pub unsafe extern "C" fn crawlsched_freshness_obsolescence_bound(
         let m = unsafe { handle(model, "model")? };
         let f = unsafe { slice_in(freq, n, "freq")? };
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
-        write_all(dst, &frequencies::obsolescence_lower_bound(&m.inner, f)?, "obsolescence")
+        write_all(
+            dst,
+            &frequencies::obsolescence_lower_bound(&m.inner, f)?,
+            "obsolescence",
+        )
     })
 }
 
@@ -210,7 +236,11 @@ pub unsafe extern "C" fn crawlsched_freshness_randomized_optimal_frequencies(
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
-        write_all(dst, &randomized::optimal_frequencies(&m.inner)?, "frequency")
+        write_all(
+            dst,
+            &randomized::optimal_frequencies(&m.inner)?,
+            "frequency",
+        )
     })
 }
 
@@ -272,7 +302,10 @@ pub unsafe extern "C" fn crawlsched_freshness_fibonacci_at_least(
         let n = usize_from(n, "n")?;
         // F_92 is the largest Fibonacci number below 2^63.
         if n > 7_540_113_804_746_346_429 {
-            return Err(FfiError::new(CRAWLSCHED_TOO_LARGE, format!("no Fibonacci number >= {n} fits in 64 bits")));
+            return Err(FfiError::new(
+                CRAWLSCHED_TOO_LARGE,
+                format!("no Fibonacci number >= {n} fits in 64 bits"),
+            ));
         }
         out.write(cyclic::fibonacci_at_least(n) as u64);
         Ok(())
@@ -291,7 +324,10 @@ unsafe fn sequence_export(
 ) -> FfiResult<()> {
     let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
     let c = unsafe { slice_in(counts, n, "counts")? };
-    let c: Vec<usize> = c.iter().map(|&x| usize_from(x, "count")).collect::<FfiResult<_>>()?;
+    let c: Vec<usize> = c
+        .iter()
+        .map(|&x| usize_from(x, "count"))
+        .collect::<FfiResult<_>>()?;
     // The length is Σ counts: a buffer too small for it (the size query
     // with out_cap 0 included) is answered without building a sequence of
     // up to 2^27 entries (seconds and a gigabyte; found by fuzzing).
@@ -312,7 +348,16 @@ pub unsafe extern "C" fn crawlsched_freshness_golden_ratio_sequence(
     out_len: *mut usize,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || unsafe { sequence_export(counts, n, out, out_cap, out_len, cyclic::golden_ratio_sequence) })
+    guard(err, || unsafe {
+        sequence_export(
+            counts,
+            n,
+            out,
+            out_cap,
+            out_len,
+            cyclic::golden_ratio_sequence,
+        )
+    })
 }
 
 /// A generic round robin proportional to the counts: each page's accesses
@@ -326,7 +371,16 @@ pub unsafe extern "C" fn crawlsched_freshness_round_robin_sequence(
     out_len: *mut usize,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || unsafe { sequence_export(counts, n, out, out_cap, out_len, cyclic::round_robin_sequence) })
+    guard(err, || unsafe {
+        sequence_export(
+            counts,
+            n,
+            out,
+            out_cap,
+            out_len,
+            cyclic::round_robin_sequence,
+        )
+    })
 }
 
 /// Exact long-run cost sum c_i r_i of repeating the cyclic sequence `seq`
@@ -364,7 +418,11 @@ pub unsafe extern "C" fn crawlsched_freshness_cyclic_obsolescence(
         let m = unsafe { handle(model, "model")? };
         let s = unsafe { slice_in(seq, len, "seq")? };
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
-        write_all(dst, &cyclic::obsolescence(&m.inner, &page_indices(s))?, "obsolescence")
+        write_all(
+            dst,
+            &cyclic::obsolescence(&m.inner, &page_indices(s))?,
+            "obsolescence",
+        )
     })
 }
 
@@ -379,7 +437,10 @@ pub unsafe extern "C" fn crawlsched_freshness_golden_ratio_bound(
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
         let out = Out::new(out, "out")?;
-        out.write(finite("bound", cyclic::golden_ratio_asymptotic_bound(&m.inner)?)?);
+        out.write(finite(
+            "bound",
+            cyclic::golden_ratio_asymptotic_bound(&m.inner)?,
+        )?);
         Ok(())
     })
 }
@@ -415,7 +476,16 @@ pub unsafe extern "C" fn crawlsched_freshness_simulate_cyclic(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
-        simulate_cyclic_impl(model, seq, len, cycles, seed, &Control::default(), out_cost, out_std_error)
+        simulate_cyclic_impl(
+            model,
+            seq,
+            len,
+            cycles,
+            seed,
+            &Control::default(),
+            out_cost,
+            out_std_error,
+        )
     })
 }
 
@@ -490,7 +560,13 @@ impl_handle!(crawlsched_estimator_t, "estimator", 0x6372_6177_6c65_7374);
 
 fn publish_estimator(e: ChangeRateEstimator, out: Out<*mut crawlsched_estimator_t>) {
     let magic = <crawlsched_estimator_t as Handle>::MAGIC;
-    new_handle(crawlsched_estimator_t { magic, inner: Mutex::new(e) }, out);
+    new_handle(
+        crawlsched_estimator_t {
+            magic,
+            inner: Mutex::new(e),
+        },
+        out,
+    );
 }
 
 /// A new estimator without prior knowledge.
@@ -516,7 +592,10 @@ pub unsafe extern "C" fn crawlsched_estimator_new_with_prior(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        publish_estimator(ChangeRateEstimator::with_prior(rate_guess, weight_time)?, out);
+        publish_estimator(
+            ChangeRateEstimator::with_prior(rate_guess, weight_time)?,
+            out,
+        );
         Ok(())
     })
 }
@@ -554,9 +633,12 @@ pub unsafe extern "C" fn crawlsched_estimator_estimate(
     guard(err, || {
         let e = unsafe { handle(est, "est")? };
         let out = Out::new(out, "out")?;
-        let rate = lock(&e.inner, "estimator")?
-            .estimate()
-            .ok_or_else(|| FfiError::new(CRAWLSCHED_NOT_FOUND, "no estimate yet: no prior and no visit recorded"))?;
+        let rate = lock(&e.inner, "estimator")?.estimate().ok_or_else(|| {
+            FfiError::new(
+                CRAWLSCHED_NOT_FOUND,
+                "no estimate yet: no prior and no visit recorded",
+            )
+        })?;
         out.write(finite("estimate", rate)?);
         Ok(())
     })
@@ -602,7 +684,9 @@ impl_handle!(crawlsched_scheduler_t, "scheduler", 0x6372_6177_6c73_6368);
 
 /// # Safety
 /// `s` is NULL or a live scheduler handle.
-unsafe fn scheduler<'a>(s: *const crawlsched_scheduler_t) -> FfiResult<std::sync::MutexGuard<'a, Scheduler>> {
+unsafe fn scheduler<'a>(
+    s: *const crawlsched_scheduler_t,
+) -> FfiResult<std::sync::MutexGuard<'a, Scheduler>> {
     let h: &'a crawlsched_scheduler_t = unsafe { handle(s, "scheduler")? };
     lock(&h.inner, "scheduler")
 }
@@ -626,7 +710,13 @@ pub unsafe extern "C" fn crawlsched_scheduler_new(
         };
         let s = Scheduler::new(d.inner.clone(), mode)?;
         let magic = <crawlsched_scheduler_t as Handle>::MAGIC;
-        new_handle(crawlsched_scheduler_t { magic, inner: Mutex::new(s) }, out);
+        new_handle(
+            crawlsched_scheduler_t {
+                magic,
+                inner: Mutex::new(s),
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -646,7 +736,9 @@ pub unsafe extern "C" fn crawlsched_scheduler_add_page(
     change_rate: f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, None)?))
+    guard(err, || {
+        Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, None)?)
+    })
 }
 
 /// Adds page `id` with an initial change-rate guess and an explicit cost
@@ -659,7 +751,9 @@ pub unsafe extern "C" fn crawlsched_scheduler_add_weighted_page(
     weight: f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, Some(weight))?))
+    guard(err, || {
+        Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, Some(weight))?)
+    })
 }
 
 /// Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
@@ -681,7 +775,9 @@ pub unsafe extern "C" fn crawlsched_scheduler_set_change_rate(
     change_rate: f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || Ok(unsafe { scheduler(s)? }.set_change_rate(id, change_rate)?))
+    guard(err, || {
+        Ok(unsafe { scheduler(s)? }.set_change_rate(id, change_rate)?)
+    })
 }
 
 /// Reports a crawl of page `id`: `interval` > 0 time units since its
@@ -695,7 +791,9 @@ pub unsafe extern "C" fn crawlsched_scheduler_observe(
     changed: i32,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || Ok(unsafe { scheduler(s)? }.observe(id, interval, changed != 0)?))
+    guard(err, || {
+        Ok(unsafe { scheduler(s)? }.observe(id, interval, changed != 0)?)
+    })
 }
 
 /// The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
@@ -736,7 +834,10 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
             len.write(all.len());
             return Err(FfiError::new(
                 CRAWLSCHED_BUFFER_TOO_SMALL,
-                format!("output buffers hold {out_cap} elements, {} needed", all.len()),
+                format!(
+                    "output buffers hold {out_cap} elements, {} needed",
+                    all.len()
+                ),
             ));
         }
         for &(_, f) in &all {
@@ -764,11 +865,16 @@ pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
         let dst = unsafe { slice_out(out_ids, n, "out_ids")? };
         let mut sched = unsafe { scheduler(s)? };
         if n > 0 && sched.is_empty() {
-            return Err(FfiError::new(CRAWLSCHED_NOT_FOUND, "the scheduler has no pages"));
+            return Err(FfiError::new(
+                CRAWLSCHED_NOT_FOUND,
+                "the scheduler has no pages",
+            ));
         }
         // Out-parameters are written only on success: a failure after some
         // pages (found by fuzzing) must leave out_ids untouched.
-        let ids = (0..n).map(|_| sched.next()).collect::<Result<Vec<u64>, _>>()?;
+        let ids = (0..n)
+            .map(|_| sched.next())
+            .collect::<Result<Vec<u64>, _>>()?;
         dst.copy_from_slice(&ids);
         Ok(())
     })
@@ -798,7 +904,10 @@ pub unsafe extern "C" fn crawlsched_scheduler_change_rate(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        out.write(finite("change rate", unsafe { scheduler(s)? }.change_rate(id)?)?);
+        out.write(finite(
+            "change rate",
+            unsafe { scheduler(s)? }.change_rate(id)?,
+        )?);
         Ok(())
     })
 }
@@ -816,7 +925,10 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequency(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        out.write(finite("frequency", unsafe { scheduler(s)? }.frequency(id)?)?);
+        out.write(finite(
+            "frequency",
+            unsafe { scheduler(s)? }.frequency(id)?,
+        )?);
         Ok(())
     })
 }

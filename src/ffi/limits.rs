@@ -36,7 +36,9 @@ impl_handle!(crawlsched_control_t, "control", 0x6372_6177_6374_726c);
 /// Thread-safe; computations already past their size check are not affected.
 #[unsafe(no_mangle)]
 pub extern "C" fn crawlsched_set_default_memory_limit(bytes: u64) {
-    guard_value((), || limits::set_default_memory_limit((bytes != 0).then_some(bytes)))
+    guard_value((), || {
+        limits::set_default_memory_limit((bytes != 0).then_some(bytes))
+    })
 }
 
 /// The process-wide default memory cap in bytes (0: unlimited). Thread-safe.
@@ -55,7 +57,13 @@ pub unsafe extern "C" fn crawlsched_control_new(
     guard(err, || {
         let out = Out::new(out, "out")?;
         let magic = <crawlsched_control_t as Handle>::MAGIC;
-        new_handle(crawlsched_control_t { magic, inner: Control::new() }, out);
+        new_handle(
+            crawlsched_control_t {
+                magic,
+                inner: Control::new(),
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -94,7 +102,8 @@ pub unsafe extern "C" fn crawlsched_control_set_max_iterations(
 ) -> crawlsched_status_t {
     guard(err, || {
         let c = unsafe { handle(ctl, "control")? };
-        c.inner.set_max_iterations((max_iterations != 0).then_some(max_iterations));
+        c.inner
+            .set_max_iterations((max_iterations != 0).then_some(max_iterations));
         Ok(())
     })
 }
@@ -136,7 +145,9 @@ pub unsafe extern "C" fn crawlsched_control_is_cancelled(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        out.write(i32::from(unsafe { handle(ctl, "control")? }.inner.is_cancelled()));
+        out.write(i32::from(
+            unsafe { handle(ctl, "control")? }.inner.is_cancelled(),
+        ));
         Ok(())
     })
 }

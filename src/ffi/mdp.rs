@@ -12,7 +12,7 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use super::limits::{crawlsched_control_t, control_in};
+use super::limits::{control_in, crawlsched_control_t};
 use crate::mdp::{Criterion, Mdp, MdpBuilder, Method, Options, Solution, Stopping, solve};
 use std::sync::Mutex;
 
@@ -43,7 +43,11 @@ pub struct crawlsched_mdp_builder_t {
     magic: u64,
     inner: Mutex<Option<MdpBuilder>>,
 }
-impl_handle!(crawlsched_mdp_builder_t, "MDP builder", 0x6372_6177_6d64_6262);
+impl_handle!(
+    crawlsched_mdp_builder_t,
+    "MDP builder",
+    0x6372_6177_6d64_6262
+);
 
 /// A finished sparse MDP. Immutable: shareable between threads.
 /// Free with crawlsched_mdp_free().
@@ -86,7 +90,13 @@ pub unsafe extern "C" fn crawlsched_mdp_builder_new(
         let out = Out::new(out, "out")?;
         let b = MdpBuilder::new(n_states)?;
         let magic = <crawlsched_mdp_builder_t as Handle>::MAGIC;
-        new_handle(crawlsched_mdp_builder_t { magic, inner: Mutex::new(Some(b)) }, out);
+        new_handle(
+            crawlsched_mdp_builder_t {
+                magic,
+                inner: Mutex::new(Some(b)),
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -118,7 +128,9 @@ pub unsafe extern "C" fn crawlsched_mdp_builder_add_action(
         let next = unsafe { slice_in(next, len, "next")? };
         let prob = unsafe { slice_in(prob, len, "prob")? };
         let mut g = lock(&h.inner, "MDP builder")?;
-        let builder = g.as_mut().ok_or_else(|| FfiError::invalid("this builder was already built"))?;
+        let builder = g
+            .as_mut()
+            .ok_or_else(|| FfiError::invalid("this builder was already built"))?;
         out.write(builder.add_action(state as usize, next, prob, cost)?);
         Ok(())
     })
@@ -136,14 +148,25 @@ pub unsafe extern "C" fn crawlsched_mdp_build(
         let h = unsafe { handle(b, "builder")? };
         let out = Out::new(out, "out")?;
         let mut g = lock(&h.inner, "MDP builder")?;
-        let builder = g.as_ref().ok_or_else(|| FfiError::invalid("this builder was already built"))?;
+        let builder = g
+            .as_ref()
+            .ok_or_else(|| FfiError::invalid("this builder was already built"))?;
         // Checked before giving the builder up, so the caller can add the
         // missing actions and build again.
         if let Some(s) = builder.state_without_action() {
             return Err(FfiError::invalid(format!("state {s} has no action")));
         }
-        let mdp = g.take().ok_or_else(|| FfiError::invalid("this builder was already built"))?.build()?;
-        new_handle(crawlsched_mdp_t { magic: <crawlsched_mdp_t as Handle>::MAGIC, inner: mdp }, out);
+        let mdp = g
+            .take()
+            .ok_or_else(|| FfiError::invalid("this builder was already built"))?
+            .build()?;
+        new_handle(
+            crawlsched_mdp_t {
+                magic: <crawlsched_mdp_t as Handle>::MAGIC,
+                inner: mdp,
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -165,7 +188,11 @@ pub unsafe extern "C" fn crawlsched_mdp_size(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(m, "mdp")? };
-        let (s, a, t) = (Out::new(out_states, "out_states")?, Out::new(out_actions, "out_actions")?, Out::new(out_transitions, "out_transitions")?);
+        let (s, a, t) = (
+            Out::new(out_states, "out_states")?,
+            Out::new(out_actions, "out_actions")?,
+            Out::new(out_transitions, "out_transitions")?,
+        );
         s.write(m.inner.n_states() as u64);
         a.write(m.inner.n_actions_total() as u64);
         t.write(m.inner.n_transitions() as u64);
@@ -192,9 +219,21 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_new(
             CRAWLSCHED_MDP_POLICY_ITERATION => Method::PolicyIteration,
             _ => return Err(FfiError::invalid(format!("unknown MDP method {method}"))),
         };
-        let state = SolverState { options: Options { method, ..Options::default() }, last: None };
+        let state = SolverState {
+            options: Options {
+                method,
+                ..Options::default()
+            },
+            last: None,
+        };
         let magic = <crawlsched_mdp_solver_t as Handle>::MAGIC;
-        new_handle(crawlsched_mdp_solver_t { magic, inner: Mutex::new(state) }, out);
+        new_handle(
+            crawlsched_mdp_solver_t {
+                magic,
+                inner: Mutex::new(state),
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -225,7 +264,11 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_limits(
         let stopping = match stopping {
             CRAWLSCHED_MDP_STOP_SPAN => Stopping::Span,
             CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE => Stopping::RelativeChange,
-            _ => return Err(FfiError::invalid(format!("unknown stopping rule {stopping}"))),
+            _ => {
+                return Err(FfiError::invalid(format!(
+                    "unknown stopping rule {stopping}"
+                )));
+            }
         };
         let mut g = lock(&h.inner, "MDP solver")?;
         g.options.tolerance = tolerance;
@@ -253,7 +296,9 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_criterion(
             CRAWLSCHED_MDP_AVERAGE => Criterion::Average,
             CRAWLSCHED_MDP_DISCOUNTED => {
                 if !(discount.is_finite() && (0.0..1.0).contains(&discount)) {
-                    return Err(FfiError::invalid(format!("discount must be in [0, 1), got {discount}")));
+                    return Err(FfiError::invalid(format!(
+                        "discount must be in [0, 1), got {discount}"
+                    )));
                 }
                 Criterion::Discounted(discount)
             }
@@ -264,7 +309,9 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_criterion(
         } else if tau.is_finite() && tau > 0.0 && tau <= 1.0 {
             Some(tau)
         } else {
-            return Err(FfiError::invalid(format!("tau must be in (0, 1] or 0, got {tau}")));
+            return Err(FfiError::invalid(format!(
+                "tau must be in (0, 1] or 0, got {tau}"
+            )));
         };
         let mut g = lock(&h.inner, "MDP solver")?;
         g.options.criterion = c;
@@ -321,13 +368,17 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_run(
         if cancelled {
             return Err(FfiError::new(
                 CRAWLSCHED_CANCELLED,
-                format!("cancelled after {it} iterations; certificate [{lo}, {hi}]; best answer kept (not converged)"),
+                format!(
+                    "cancelled after {it} iterations; certificate [{lo}, {hi}]; best answer kept (not converged)"
+                ),
             ));
         }
         if !converged {
             return Err(FfiError::new(
                 CRAWLSCHED_NOT_CONVERGED,
-                format!("iteration limit reached after {it} iterations; certificate [{lo}, {hi}]; best answer kept"),
+                format!(
+                    "iteration limit reached after {it} iterations; certificate [{lo}, {hi}]; best answer kept"
+                ),
             ));
         }
         Ok(())
@@ -335,7 +386,12 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_run(
 }
 
 fn last(g: &SolverState) -> FfiResult<&Solution> {
-    g.last.as_ref().ok_or_else(|| FfiError::new(CRAWLSCHED_NOT_FOUND, "the solver has no result: run it first"))
+    g.last.as_ref().ok_or_else(|| {
+        FfiError::new(
+            CRAWLSCHED_NOT_FOUND,
+            "the solver has no result: run it first",
+        )
+    })
 }
 
 /// The last run's gain and certificate. Average cost: the optimal gain lies
@@ -351,10 +407,18 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_gain(
 ) -> crawlsched_status_t {
     guard(err, || {
         let h = unsafe { handle(s, "solver")? };
-        let (og, ol, oh) = (Out::new(out_gain, "out_gain")?, Out::new(out_lo, "out_lo")?, Out::new(out_hi, "out_hi")?);
+        let (og, ol, oh) = (
+            Out::new(out_gain, "out_gain")?,
+            Out::new(out_lo, "out_lo")?,
+            Out::new(out_hi, "out_hi")?,
+        );
         let g = lock(&h.inner, "MDP solver")?;
         let sol = last(&g)?;
-        let (a, b, c) = (finite("gain", sol.gain)?, finite("lo", sol.bound_lo)?, finite("hi", sol.bound_hi)?);
+        let (a, b, c) = (
+            finite("gain", sol.gain)?,
+            finite("lo", sol.bound_lo)?,
+            finite("hi", sol.bound_hi)?,
+        );
         og.write(a);
         ol.write(b);
         oh.write(c);
@@ -392,8 +456,11 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_stats(
 ) -> crawlsched_status_t {
     guard(err, || {
         let h = unsafe { handle(s, "solver")? };
-        let (oi, oc, orc) =
-            (Out::new(out_iterations, "out_iterations")?, Out::new(out_converged, "out_converged")?, Out::new(out_recurrent_classes, "out_recurrent_classes")?);
+        let (oi, oc, orc) = (
+            Out::new(out_iterations, "out_iterations")?,
+            Out::new(out_converged, "out_converged")?,
+            Out::new(out_recurrent_classes, "out_recurrent_classes")?,
+        );
         let g = lock(&h.inner, "MDP solver")?;
         let sol = last(&g)?;
         oi.write(sol.iterations as u64);

@@ -43,7 +43,11 @@ pub struct crawlsched_probe_profile_t {
     magic: u64,
     inner: Profile,
 }
-impl_handle!(crawlsched_probe_profile_t, "probe profile", 0x6372_6177_7072_6f66);
+impl_handle!(
+    crawlsched_probe_profile_t,
+    "probe profile",
+    0x6372_6177_7072_6f66
+);
 
 /// Plans optimal probe schedules on N candidate times for one profile,
 /// spacing and allowed windows; re-plans after crawlsched_probe_planner_set_*.
@@ -56,7 +60,11 @@ pub struct crawlsched_probe_planner_t {
     magic: u64,
     inner: Mutex<Planner>,
 }
-impl_handle!(crawlsched_probe_planner_t, "probe planner", 0x6372_6177_706c_616e);
+impl_handle!(
+    crawlsched_probe_planner_t,
+    "probe planner",
+    0x6372_6177_706c_616e
+);
 
 fn publish_profile(p: Profile, out: Out<*mut crawlsched_probe_profile_t>) {
     let magic = <crawlsched_probe_profile_t as Handle>::MAGIC;
@@ -64,17 +72,32 @@ fn publish_profile(p: Profile, out: Out<*mut crawlsched_probe_profile_t>) {
 }
 
 fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(n).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("{name} = {n} does not fit in size_t")))
+    usize::try_from(n).map_err(|_| {
+        FfiError::new(
+            CRAWLSCHED_TOO_LARGE,
+            format!("{name} = {n} does not fit in size_t"),
+        )
+    })
 }
 
 /// # Safety
 /// `breaks` points to pieces + 1 doubles and `values` to `pieces`.
-unsafe fn piecewise(breaks: *const f64, values: *const f64, pieces: usize, periodic: i32, name: &str) -> FfiResult<PiecewiseConstant> {
-    let nb = pieces.checked_add(1).ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, "pieces overflows"))?;
+unsafe fn piecewise(
+    breaks: *const f64,
+    values: *const f64,
+    pieces: usize,
+    periodic: i32,
+    name: &str,
+) -> FfiResult<PiecewiseConstant> {
+    let nb = pieces
+        .checked_add(1)
+        .ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, "pieces overflows"))?;
     let b = unsafe { slice_in(breaks, nb, name)? };
     let v = unsafe { slice_in(values, pieces, name)? };
     if pieces == 0 {
-        return Err(FfiError::invalid(format!("{name}: at least one piece is needed")));
+        return Err(FfiError::invalid(format!(
+            "{name}: at least one piece is needed"
+        )));
     }
     Ok(PiecewiseConstant::new(b, v, periodic != 0)?)
 }
@@ -110,7 +133,15 @@ pub unsafe extern "C" fn crawlsched_probe_profile_new(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        let l = unsafe { piecewise(lambda_breaks, lambda_values, lambda_pieces, lambda_periodic, "lambda")? };
+        let l = unsafe {
+            piecewise(
+                lambda_breaks,
+                lambda_values,
+                lambda_pieces,
+                lambda_periodic,
+                "lambda",
+            )?
+        };
         let a = unsafe { piecewise(a_breaks, a_values, a_pieces, a_periodic, "importance")? };
         publish_profile(Profile::new(l, a, horizon)?, out);
         Ok(())
@@ -169,7 +200,9 @@ pub unsafe extern "C" fn crawlsched_probe_interval_cost(
         let out = Out::new(out, "out")?;
         let h = p.inner.horizon();
         if !(s.is_finite() && f.is_finite() && 0.0 <= s && s <= f && f <= h) {
-            return Err(FfiError::invalid(format!("need 0 <= s <= f <= T = {h}, got s = {s}, f = {f}")));
+            return Err(FfiError::invalid(format!(
+                "need 0 <= s <= f <= T = {h}, got s = {s}, f = {f}"
+            )));
         }
         out.write(finite("cost", p.inner.interval_cost(s, f))?);
         Ok(())
@@ -237,7 +270,9 @@ pub unsafe extern "C" fn crawlsched_probe_estimate_intensity(
 ) -> crawlsched_status_t {
     guard(err, || {
         let t = unsafe { slice_in(times, n, "times")? };
-        let nb = pieces.checked_add(1).ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, "pieces overflows"))?;
+        let nb = pieces
+            .checked_add(1)
+            .ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, "pieces overflows"))?;
         let b = unsafe { slice_in(breaks, nb, "breaks")? };
         let dst = unsafe { out_exact(out, out_cap, pieces, "out")? };
         let est = profile::estimate_intensity(t, window, b, periodic != 0, smoothing)?;
@@ -343,7 +378,13 @@ pub unsafe extern "C" fn crawlsched_probe_improve(
         let moves = Out::new(out_moves, "out_moves")?;
         let v = unsafe { slice_in(probes, n, "probes")? };
         let dst = unsafe { out_exact(out, out_cap, n, "out")? };
-        let params = ImproverParams { mu0, mu_min, rho, iota, ..ImproverParams::default() };
+        let params = ImproverParams {
+            mu0,
+            mu_min,
+            rho,
+            iota,
+            ..ImproverParams::default()
+        };
         let r = improve(&p.inner, v, delta, &params)?;
         write_all(dst, &r.times, "probe time")?;
         moves.write(r.moves as u64);
@@ -353,7 +394,9 @@ pub unsafe extern "C" fn crawlsched_probe_improve(
 
 /// # Safety
 /// `p` is NULL or a live planner handle.
-unsafe fn planner<'a>(p: *const crawlsched_probe_planner_t) -> FfiResult<std::sync::MutexGuard<'a, Planner>> {
+unsafe fn planner<'a>(
+    p: *const crawlsched_probe_planner_t,
+) -> FfiResult<std::sync::MutexGuard<'a, Planner>> {
     let h: &'a crawlsched_probe_planner_t = unsafe { handle(p, "planner")? };
     lock(&h.inner, "probe planner")
 }
@@ -376,7 +419,13 @@ pub unsafe extern "C" fn crawlsched_probe_planner_new(
         let grid = usize_from(grid, "grid")?;
         let pl = Planner::new(p.inner.clone(), grid, delta, None)?;
         let magic = <crawlsched_probe_planner_t as Handle>::MAGIC;
-        new_handle(crawlsched_probe_planner_t { magic, inner: Mutex::new(pl) }, out);
+        new_handle(
+            crawlsched_probe_planner_t {
+                magic,
+                inner: Mutex::new(pl),
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -420,7 +469,11 @@ pub unsafe extern "C" fn crawlsched_probe_planner_set_constraints(
         let mut pl = unsafe { self::planner(planner)? };
         let s = unsafe { slice_in(starts, len, "starts")? };
         let e = unsafe { slice_in(ends, len, "ends")? };
-        let w = if len == 0 { None } else { Some(s.iter().copied().zip(e.iter().copied()).collect()) };
+        let w = if len == 0 {
+            None
+        } else {
+            Some(s.iter().copied().zip(e.iter().copied()).collect())
+        };
         pl.set_constraints(delta, w)?;
         Ok(())
     })

@@ -6,11 +6,11 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use super::limits::{crawlsched_control_t, control_in};
+use super::limits::{control_in, crawlsched_control_t};
 use crate::mdp::Options;
 use crate::robots::{
-    DynamicSolution, Params, Policy, evaluate, optimal_static, solve, solve_unlimited, solve_unlimited_with,
-    solve_with, static_cost,
+    DynamicSolution, Params, Policy, evaluate, optimal_static, solve, solve_unlimited,
+    solve_unlimited_with, solve_with, static_cost,
 };
 
 /// The optimal dynamic policy of one model and its measures. Immutable:
@@ -22,10 +22,19 @@ pub struct crawlsched_robots_t {
     magic: u64,
     inner: DynamicSolution,
 }
-impl_handle!(crawlsched_robots_t, "robots solution", 0x6372_6177_726f_626f);
+impl_handle!(
+    crawlsched_robots_t,
+    "robots solution",
+    0x6372_6177_726f_626f
+);
 
 fn size(x: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(x).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("{name} = {x} does not fit in size_t")))
+    usize::try_from(x).map_err(|_| {
+        FfiError::new(
+            CRAWLSCHED_TOO_LARGE,
+            format!("{name} = {x} does not fit in size_t"),
+        )
+    })
 }
 
 /// Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
@@ -47,7 +56,13 @@ pub unsafe extern "C" fn crawlsched_robots_solve(
         let out = Out::new(out, "out")?;
         let p = Params::new(size(n, "n")?, size(k, "k")?, lambda, mu, gamma)?;
         let sol = solve(&p)?;
-        new_handle(crawlsched_robots_t { magic: <crawlsched_robots_t as Handle>::MAGIC, inner: sol }, out);
+        new_handle(
+            crawlsched_robots_t {
+                magic: <crawlsched_robots_t as Handle>::MAGIC,
+                inner: sol,
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -74,8 +89,20 @@ pub unsafe extern "C" fn crawlsched_robots_solve_with_control(
         let out = Out::new(out, "out")?;
         let control = unsafe { control_in(ctl)? };
         let p = Params::new(size(n, "n")?, size(k, "k")?, lambda, mu, gamma)?;
-        let sol = solve_with(&p, &Options { control, ..Options::default() })?;
-        new_handle(crawlsched_robots_t { magic: <crawlsched_robots_t as Handle>::MAGIC, inner: sol }, out);
+        let sol = solve_with(
+            &p,
+            &Options {
+                control,
+                ..Options::default()
+            },
+        )?;
+        new_handle(
+            crawlsched_robots_t {
+                magic: <crawlsched_robots_t as Handle>::MAGIC,
+                inner: sol,
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -94,7 +121,13 @@ pub unsafe extern "C" fn crawlsched_robots_solve_unlimited(
     guard(err, || {
         let out = Out::new(out, "out")?;
         let sol = solve_unlimited(lambda, mu, gamma, size(k, "k")?)?;
-        new_handle(crawlsched_robots_t { magic: <crawlsched_robots_t as Handle>::MAGIC, inner: sol }, out);
+        new_handle(
+            crawlsched_robots_t {
+                magic: <crawlsched_robots_t as Handle>::MAGIC,
+                inner: sol,
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -120,8 +153,23 @@ pub unsafe extern "C" fn crawlsched_robots_solve_unlimited_with_control(
     guard(err, || {
         let out = Out::new(out, "out")?;
         let control = unsafe { control_in(ctl)? };
-        let sol = solve_unlimited_with(lambda, mu, gamma, size(k, "k")?, &Options { control, ..Options::default() })?;
-        new_handle(crawlsched_robots_t { magic: <crawlsched_robots_t as Handle>::MAGIC, inner: sol }, out);
+        let sol = solve_unlimited_with(
+            lambda,
+            mu,
+            gamma,
+            size(k, "k")?,
+            &Options {
+                control,
+                ..Options::default()
+            },
+        )?;
+        new_handle(
+            crawlsched_robots_t {
+                magic: <crawlsched_robots_t as Handle>::MAGIC,
+                inner: sol,
+            },
+            out,
+        );
         Ok(())
     })
 }
@@ -161,9 +209,17 @@ pub unsafe extern "C" fn crawlsched_robots_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let h = unsafe { handle(r, "robots")? };
-        let (a, b, c) = (Out::new(out_cost, "out_cost")?, Out::new(out_starvation, "out_starvation")?, Out::new(out_loss_rate, "out_loss_rate")?);
+        let (a, b, c) = (
+            Out::new(out_cost, "out_cost")?,
+            Out::new(out_starvation, "out_starvation")?,
+            Out::new(out_loss_rate, "out_loss_rate")?,
+        );
         let p = &h.inner.performance;
-        let (x, y, z) = (finite("cost", p.cost)?, finite("starvation", p.starvation)?, finite("loss rate", p.loss_rate)?);
+        let (x, y, z) = (
+            finite("cost", p.cost)?,
+            finite("starvation", p.starvation)?,
+            finite("loss rate", p.loss_rate)?,
+        );
         a.write(x);
         b.write(y);
         c.write(z);
@@ -183,8 +239,15 @@ pub unsafe extern "C" fn crawlsched_robots_certificate(
 ) -> crawlsched_status_t {
     guard(err, || {
         let h = unsafe { handle(r, "robots")? };
-        let (a, b, c) = (Out::new(out_lo, "out_lo")?, Out::new(out_hi, "out_hi")?, Out::new(out_iterations, "out_iterations")?);
-        let (lo, hi) = (finite("lo", h.inner.cost_lo)?, finite("hi", h.inner.cost_hi)?);
+        let (a, b, c) = (
+            Out::new(out_lo, "out_lo")?,
+            Out::new(out_hi, "out_hi")?,
+            Out::new(out_iterations, "out_iterations")?,
+        );
+        let (lo, hi) = (
+            finite("lo", h.inner.cost_lo)?,
+            finite("hi", h.inner.cost_hi)?,
+        );
         a.write(lo);
         b.write(hi);
         c.write(h.inner.iterations as u64);
@@ -205,7 +268,11 @@ pub unsafe extern "C" fn crawlsched_robots_counts(
 ) -> crawlsched_status_t {
     guard(err, || {
         let h = unsafe { handle(r, "robots")? };
-        let (a, b, c) = (Out::new(out_n_min, "out_n_min")?, Out::new(out_n_mean, "out_n_mean")?, Out::new(out_n_max, "out_n_max")?);
+        let (a, b, c) = (
+            Out::new(out_n_min, "out_n_min")?,
+            Out::new(out_n_mean, "out_n_mean")?,
+            Out::new(out_n_max, "out_n_max")?,
+        );
         let p = &h.inner.performance;
         a.write(p.n_min as u64);
         b.write(finite("mean robots", p.n_mean)?);
@@ -233,7 +300,11 @@ pub unsafe extern "C" fn crawlsched_robots_switching_curve(
         let f = match s {
             0 => &h.inner.f0,
             1 => &h.inner.f1,
-            _ => return Err(FfiError::invalid(format!("event type s must be 0 or 1, got {s}"))),
+            _ => {
+                return Err(FfiError::invalid(format!(
+                    "event type s must be 0 or 1, got {s}"
+                )));
+            }
         };
         let dst = unsafe { out_exact(out, out_cap, f.len(), "out")? };
         dst.copy_from_slice(f);
@@ -298,7 +369,13 @@ pub unsafe extern "C" fn crawlsched_robots_evaluate_curve(
         let out = Out::new(out_cost, "out_cost")?;
         let a = unsafe { slice_in(f0, len, "f0")? };
         let b = unsafe { slice_in(f1, len, "f1")? };
-        let perf = evaluate(&h.inner.params, &Policy::SwitchingCurve { f0: a.to_vec(), f1: b.to_vec() })?;
+        let perf = evaluate(
+            &h.inner.params,
+            &Policy::SwitchingCurve {
+                f0: a.to_vec(),
+                f1: b.to_vec(),
+            },
+        )?;
         out.write(finite("cost", perf.cost)?);
         Ok(())
     })

@@ -12,7 +12,9 @@ use super::common::*;
 use super::limits::{control_in, crawlsched_control_t};
 use crate::limits::Control;
 use crate::routing::search::{self, Neighbourhood};
-use crate::routing::{ArrivalProcess, Objective, Router, RoutingSystem, cost, simulate, two_server};
+use crate::routing::{
+    ArrivalProcess, Objective, Router, RoutingSystem, cost, simulate, two_server,
+};
 
 /// Objective: expected weighted number of packets lost (preempted) per
 /// packet, weight c_m per loss at server m (paper §5).
@@ -31,7 +33,11 @@ pub struct crawlsched_routing_arrivals_t {
     magic: u64,
     inner: ArrivalProcess,
 }
-impl_handle!(crawlsched_routing_arrivals_t, "routing arrivals", 0x6372_6177_6c72_6172);
+impl_handle!(
+    crawlsched_routing_arrivals_t,
+    "routing arrivals",
+    0x6372_6177_6c72_6172
+);
 
 /// M servers (exponential service rates, cost weights) fed by one arrival
 /// process, with an objective. Immutable: shareable between threads.
@@ -43,7 +49,11 @@ pub struct crawlsched_routing_servers_t {
     magic: u64,
     inner: RoutingSystem,
 }
-impl_handle!(crawlsched_routing_servers_t, "routing server set", 0x6372_6177_6c72_7376);
+impl_handle!(
+    crawlsched_routing_servers_t,
+    "routing server set",
+    0x6372_6177_6c72_7376
+);
 
 /// A streaming router repeating a period: next() gives the server for each
 /// request in O(1). Its position is an atomic counter, so threads may share
@@ -58,7 +68,10 @@ pub struct crawlsched_routing_router_t {
 }
 impl_handle!(crawlsched_routing_router_t, "router", 0x6372_6177_6c72_7274);
 
-fn publish_arrivals(a: crate::Result<ArrivalProcess>, out: Out<*mut crawlsched_routing_arrivals_t>) -> FfiResult<()> {
+fn publish_arrivals(
+    a: crate::Result<ArrivalProcess>,
+    out: Out<*mut crawlsched_routing_arrivals_t>,
+) -> FfiResult<()> {
     let magic = <crawlsched_routing_arrivals_t as Handle>::MAGIC;
     new_handle(crawlsched_routing_arrivals_t { magic, inner: a? }, out);
     Ok(())
@@ -70,12 +83,20 @@ fn indices(seq: &[u32]) -> Vec<usize> {
 
 fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
     seq.iter()
-        .map(|&s| u32::try_from(s).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "server index exceeds uint32_t")))
+        .map(|&s| {
+            u32::try_from(s)
+                .map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "server index exceeds uint32_t"))
+        })
         .collect()
 }
 
 fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(n).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("{name} = {n} does not fit in size_t")))
+    usize::try_from(n).map_err(|_| {
+        FfiError::new(
+            CRAWLSCHED_TOO_LARGE,
+            format!("{name} = {n} does not fit in size_t"),
+        )
+    })
 }
 
 /// Poisson arrivals of rate > 0. On success `*out` owns a new handle.
@@ -85,7 +106,9 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_poisson_new(
     out: *mut *mut crawlsched_routing_arrivals_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || publish_arrivals(ArrivalProcess::poisson(rate), Out::new(out, "out")?))
+    guard(err, || {
+        publish_arrivals(ArrivalProcess::poisson(rate), Out::new(out, "out")?)
+    })
 }
 
 /// MMPP (paper §5.1): phase generator q (n x n, row-major, q_len = n*n,
@@ -170,7 +193,10 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_transform(
         }
         let k = k as usize;
         if k > crate::routing::system::MAX_PERIOD {
-            return Err(FfiError::new(CRAWLSCHED_TOO_LARGE, format!("k = {k} exceeds the period limit")));
+            return Err(FfiError::new(
+                CRAWLSCHED_TOO_LARGE,
+                format!("k = {k} exceeds the period limit"),
+            ));
         }
         let (f, _) = a.inner.transforms(mu, k)?;
         out.write(finite("transform", f[k - 1])?);
@@ -195,7 +221,11 @@ pub unsafe extern "C" fn crawlsched_routing_servers_new(
         let out = Out::new(out, "out")?;
         let a = unsafe { handle(arrivals, "arrivals")? };
         let r = unsafe { slice_in(rates, m, "rates")? };
-        let w = if weights.is_null() { None } else { Some(unsafe { slice_in(weights, m, "weights")? }) };
+        let w = if weights.is_null() {
+            None
+        } else {
+            Some(unsafe { slice_in(weights, m, "weights")? })
+        };
         let objective = match objective {
             CRAWLSCHED_ROUTING_LOSSES => Objective::Losses,
             CRAWLSCHED_ROUTING_ROBOT => Objective::RobotScheduling,
@@ -242,7 +272,10 @@ pub unsafe extern "C" fn crawlsched_routing_immediate_cost(
     guard(err, || {
         let s = unsafe { handle(s, "servers")? };
         let out = Out::new(out, "out")?;
-        out.write(finite("cost", s.inner.immediate_cost(server as usize, k as usize)?)?);
+        out.write(finite(
+            "cost",
+            s.inner.immediate_cost(server as usize, k as usize)?,
+        )?);
         Ok(())
     })
 }
@@ -267,7 +300,10 @@ pub unsafe extern "C" fn crawlsched_routing_cost(
         let o2 = Out::new(out_per_unit_time, "out_per_unit_time")?;
         let seq = unsafe { slice_in(seq, len, "seq")? };
         let e = cost::evaluate(&s.inner, &indices(seq))?;
-        let (a, b) = (finite("cost", e.per_packet)?, finite("cost", e.per_unit_time)?);
+        let (a, b) = (
+            finite("cost", e.per_packet)?,
+            finite("cost", e.per_unit_time)?,
+        );
         o1.write(a);
         o2.write(b);
         Ok(())
@@ -300,7 +336,10 @@ unsafe fn optimize(
     let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
     let oc = Out::new(out_cost, "out_cost")?;
     let oe = Out::new(out_evaluations, "out_evaluations")?;
-    let (lo, hi) = (usize_from(min_period, "min_period")?, usize_from(max_period, "max_period")?);
+    let (lo, hi) = (
+        usize_from(min_period, "min_period")?,
+        usize_from(max_period, "max_period")?,
+    );
     let r = match method {
         Method::Exhaustive => search::exhaustive_with(&s.inner, lo, hi, control)?,
         Method::Local => search::optimize_local_with(&s.inner, lo, hi, control)?,
@@ -332,7 +371,18 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive(
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
         let c = Control::default();
-        optimize(s, min_period, max_period, Method::Exhaustive, &c, out, out_cap, out_len, out_cost, out_evaluations)
+        optimize(
+            s,
+            min_period,
+            max_period,
+            Method::Exhaustive,
+            &c,
+            out,
+            out_cap,
+            out_len,
+            out_cost,
+            out_evaluations,
+        )
     })
 }
 
@@ -358,7 +408,18 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive_with_control(
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
         let c = control_in(ctl)?;
-        optimize(s, min_period, max_period, Method::Exhaustive, &c, out, out_cap, out_len, out_cost, out_evaluations)
+        optimize(
+            s,
+            min_period,
+            max_period,
+            Method::Exhaustive,
+            &c,
+            out,
+            out_cap,
+            out_len,
+            out_cost,
+            out_evaluations,
+        )
     })
 }
 
@@ -382,7 +443,18 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_local(
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
         let c = Control::default();
-        optimize(s, min_period, max_period, Method::Local, &c, out, out_cap, out_len, out_cost, out_evaluations)
+        optimize(
+            s,
+            min_period,
+            max_period,
+            Method::Local,
+            &c,
+            out,
+            out_cap,
+            out_len,
+            out_cost,
+            out_evaluations,
+        )
     })
 }
 
@@ -409,7 +481,18 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_local_with_control(
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
         let c = control_in(ctl)?;
-        optimize(s, min_period, max_period, Method::Local, &c, out, out_cap, out_len, out_cost, out_evaluations)
+        optimize(
+            s,
+            min_period,
+            max_period,
+            Method::Local,
+            &c,
+            out,
+            out_cap,
+            out_len,
+            out_cost,
+            out_evaluations,
+        )
     })
 }
 
@@ -430,7 +513,17 @@ pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
-        multimodular(s, seq, len, &Control::default(), out, out_cap, out_len, out_cost, out_evaluations)
+        multimodular(
+            s,
+            seq,
+            len,
+            &Control::default(),
+            out,
+            out_cap,
+            out_len,
+            out_cost,
+            out_evaluations,
+        )
     })
 }
 
@@ -455,7 +548,17 @@ pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular_with_contr
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
         let c = control_in(ctl)?;
-        multimodular(s, seq, len, &c, out, out_cap, out_len, out_cost, out_evaluations)
+        multimodular(
+            s,
+            seq,
+            len,
+            &c,
+            out,
+            out_cap,
+            out_len,
+            out_cost,
+            out_evaluations,
+        )
     })
 }
 
@@ -481,16 +584,28 @@ unsafe fn multimodular(
         let start = indices(unsafe { slice_in(seq, len, "seq")? });
         crate::routing::cost::check_sequence(&start, s.inner.len())?;
         if s.inner.len() != 2 {
-            return Err(FfiError::invalid(format!("the multimodular neighbourhood needs 2 servers, not {}", s.inner.len())));
+            return Err(FfiError::invalid(format!(
+                "the multimodular neighbourhood needs 2 servers, not {}",
+                s.inner.len()
+            )));
         }
         if len > search::MAX_MULTIMODULAR_PERIOD {
             return Err(FfiError::new(
                 CRAWLSCHED_TOO_LARGE,
-                format!("period {len} exceeds {} for the 2^(n+1)-point neighbourhood", search::MAX_MULTIMODULAR_PERIOD),
+                format!(
+                    "period {len} exceeds {} for the 2^(n+1)-point neighbourhood",
+                    search::MAX_MULTIMODULAR_PERIOD
+                ),
             ));
         }
         let table = s.inner.table(len)?;
-        let r = search::local_search_with(&s.inner, &table, &start, Neighbourhood::Multimodular, control)?;
+        let r = search::local_search_with(
+            &s.inner,
+            &table,
+            &start,
+            Neighbourhood::Multimodular,
+            control,
+        )?;
         let c = finite("cost", r.evaluation.per_packet)?;
         buf.write(&to_u32(&r.period)?)?;
         oc.write(c);
@@ -514,7 +629,10 @@ pub unsafe extern "C" fn crawlsched_routing_balanced_sequence(
     guard(err, || {
         let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
         let c = unsafe { slice_in(counts, m, "counts")? };
-        let c: Vec<usize> = c.iter().map(|&x| usize_from(x, "count")).collect::<FfiResult<_>>()?;
+        let c: Vec<usize> = c
+            .iter()
+            .map(|&x| usize_from(x, "count"))
+            .collect::<FfiResult<_>>()?;
         let seq = search::balanced_sequence(&c)?;
         buf.write(&to_u32(&seq)?)
     })
@@ -538,7 +656,17 @@ pub unsafe extern "C" fn crawlsched_routing_simulate(
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
         let c = Control::default();
-        simulate_impl(s, seq, len, periods, seed, &c, out_per_packet, out_std_error, out_per_unit_time)
+        simulate_impl(
+            s,
+            seq,
+            len,
+            periods,
+            seed,
+            &c,
+            out_per_packet,
+            out_std_error,
+            out_per_unit_time,
+        )
     })
 }
 
@@ -561,7 +689,17 @@ pub unsafe extern "C" fn crawlsched_routing_simulate_with_control(
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
         let c = control_in(ctl)?;
-        simulate_impl(s, seq, len, periods, seed, &c, out_per_packet, out_std_error, out_per_unit_time)
+        simulate_impl(
+            s,
+            seq,
+            len,
+            periods,
+            seed,
+            &c,
+            out_per_packet,
+            out_std_error,
+            out_per_unit_time,
+        )
     })
 }
 
@@ -585,7 +723,11 @@ unsafe fn simulate_impl(
     let o3 = Out::new(out_per_unit_time, "out_per_unit_time")?;
     let seq = unsafe { slice_in(seq, len, "seq")? };
     let r = simulate::simulate_with(&s.inner, &indices(seq), periods, seed, control)?;
-    let v = (finite("cost", r.per_packet)?, finite("std_error", r.std_error)?, finite("cost", r.per_unit_time)?);
+    let v = (
+        finite("cost", r.per_packet)?,
+        finite("std_error", r.std_error)?,
+        finite("cost", r.per_unit_time)?,
+    );
     o1.write(v.0);
     o2.write(v.1);
     o3.write(v.2);
@@ -637,7 +779,10 @@ pub unsafe extern "C" fn crawlsched_routing_router_new(
     guard(err, || {
         let out = Out::new(out, "out")?;
         if len > crate::routing::system::MAX_PERIOD {
-            return Err(FfiError::new(CRAWLSCHED_TOO_LARGE, format!("period {len} exceeds the limit 2^20")));
+            return Err(FfiError::new(
+                CRAWLSCHED_TOO_LARGE,
+                format!("period {len} exceeds the limit 2^20"),
+            ));
         }
         let seq = unsafe { slice_in(seq, len, "seq")? };
         let r = Router::new(&indices(seq), servers as usize)?;

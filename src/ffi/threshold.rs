@@ -10,10 +10,12 @@
 
 use super::common::*;
 use super::dist::crawlsched_dist_t;
-use super::limits::{crawlsched_control_t, control_in};
+use super::limits::{control_in, crawlsched_control_t};
 use crate::dist::{Bmap, compose, fit};
 use crate::limits::Control;
-use crate::threshold::{CostWeights, Measures, Policy, ThresholdModel, evaluate, optimize_with, phase_type_of, sojourn};
+use crate::threshold::{
+    CostWeights, Measures, Policy, ThresholdModel, evaluate, optimize_with, phase_type_of, sojourn,
+};
 
 /// A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
 /// handle may be used from any number of threads at once. Free with
@@ -38,7 +40,11 @@ pub struct crawlsched_threshold_model_t {
     magic: u64,
     inner: ThresholdModel,
 }
-impl_handle!(crawlsched_threshold_model_t, "threshold model", 0x6372_6177_6c74_6872);
+impl_handle!(
+    crawlsched_threshold_model_t,
+    "threshold model",
+    0x6372_6177_6c74_6872
+);
 
 /// crawlsched_bmap_compose_new: robots are independent copies of the given
 /// process (Kronecker sum; inactive robots keep moving, deliver nothing).
@@ -110,21 +116,42 @@ pub const CRAWLSCHED_THRESHOLD_WEIGHT_STARVATION: usize = 4;
 pub const CRAWLSCHED_THRESHOLD_WEIGHT_COUNT: usize = 5;
 
 fn publish_bmap(b: crate::Result<Bmap>, out: Out<*mut crawlsched_bmap_t>) -> FfiResult<()> {
-    new_handle(crawlsched_bmap_t { magic: <crawlsched_bmap_t as Handle>::MAGIC, inner: b? }, out);
+    new_handle(
+        crawlsched_bmap_t {
+            magic: <crawlsched_bmap_t as Handle>::MAGIC,
+            inner: b?,
+        },
+        out,
+    );
     Ok(())
 }
 
 /// Hands a fitted PH out as a crawlsched_dist_t through the dist module's
 /// own constructor (so its handle rules stay in one place).
-fn publish_dist(d: crate::Result<crate::dist::PhaseType>, out: Out<*mut crawlsched_dist_t>) -> FfiResult<()> {
+fn publish_dist(
+    d: crate::Result<crate::dist::PhaseType>,
+    out: Out<*mut crawlsched_dist_t>,
+) -> FfiResult<()> {
     let ph = d?;
     let n = ph.order();
     let s: Vec<f64> = ph.sub_generator().transpose().as_slice().to_vec(); // row-major
     let mut h: *mut crawlsched_dist_t = std::ptr::null_mut();
     // SAFETY: valid slices of the stated lengths and a valid out pointer.
-    let st = unsafe { super::dist::crawlsched_dist_phase_type_new(ph.alpha().as_ptr(), n, s.as_ptr(), n * n, &mut h, std::ptr::null_mut()) };
+    let st = unsafe {
+        super::dist::crawlsched_dist_phase_type_new(
+            ph.alpha().as_ptr(),
+            n,
+            s.as_ptr(),
+            n * n,
+            &mut h,
+            std::ptr::null_mut(),
+        )
+    };
     if st != CRAWLSCHED_OK || h.is_null() {
-        return Err(FfiError::new(st, "could not build the fitted phase-type distribution"));
+        return Err(FfiError::new(
+            st,
+            "could not build the fitted phase-type distribution",
+        ));
     }
     out.write(h);
     Ok(())
@@ -134,7 +161,12 @@ fn to_usize(xs: &[u32]) -> Vec<usize> {
     xs.iter().map(|&x| x as usize).collect()
 }
 
-unsafe fn policy_in(modes: *const u32, n_modes: usize, thresholds: *const u32, n_thresholds: usize) -> FfiResult<Policy> {
+unsafe fn policy_in(
+    modes: *const u32,
+    n_modes: usize,
+    thresholds: *const u32,
+    n_thresholds: usize,
+) -> FfiResult<Policy> {
     let m = unsafe { slice_in(modes, n_modes, "modes")? };
     let t = unsafe { slice_in(thresholds, n_thresholds, "thresholds")? };
     Ok(Policy::new(to_usize(m), to_usize(t))?)
@@ -148,7 +180,13 @@ unsafe fn weights_in(weights: *const f64, n: usize) -> FfiResult<CostWeights> {
             w.len()
         )));
     }
-    let cw = CostWeights { loss: w[0], obsolescence: w[1], response: w[2], robots: w[3], starvation: w[4] };
+    let cw = CostWeights {
+        loss: w[0],
+        obsolescence: w[1],
+        response: w[2],
+        robots: w[3],
+        starvation: w[4],
+    };
     cw.check()?;
     Ok(cw)
 }
@@ -186,7 +224,9 @@ pub unsafe extern "C" fn crawlsched_bmap_new(
     guard(err, || {
         let out = Out::new(out, "out")?;
         let m = unsafe { slice_in(matrices, len, "matrices")? };
-        let nn = n.checked_mul(n).ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("order {n} overflows")))?;
+        let nn = n
+            .checked_mul(n)
+            .ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("order {n} overflows")))?;
         if nn == 0 || len % nn != 0 || len / nn < 2 {
             return Err(FfiError::invalid(format!(
                 "matrices must hold at least 2 matrices of n*n = {nn} entries, got {len} entries"
@@ -204,7 +244,9 @@ pub unsafe extern "C" fn crawlsched_bmap_poisson_new(
     out: *mut *mut crawlsched_bmap_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || publish_bmap(Bmap::poisson(rate), Out::new(out, "out")?))
+    guard(err, || {
+        publish_bmap(Bmap::poisson(rate), Out::new(out, "out")?)
+    })
 }
 
 /// A BMAP fitted to the time between batches (mean, variance, lag-1
@@ -224,7 +266,10 @@ pub unsafe extern "C" fn crawlsched_bmap_fit_new(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        publish_bmap(fit::fit_bmap(mean, variance, lag1, None, batch_mean, max_batch as usize), out)
+        publish_bmap(
+            fit::fit_bmap(mean, variance, lag1, None, batch_mean, max_batch as usize),
+            out,
+        )
     })
 }
 
@@ -299,7 +344,10 @@ pub unsafe extern "C" fn crawlsched_bmap_fundamental_rate(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        out.write(finite("rate", unsafe { handle(bmap, "bmap")? }.inner.fundamental_rate())?);
+        out.write(finite(
+            "rate",
+            unsafe { handle(bmap, "bmap")? }.inner.fundamental_rate(),
+        )?);
         Ok(())
     })
 }
@@ -316,7 +364,9 @@ pub unsafe extern "C" fn crawlsched_bmap_interarrival_moment(
         let out = Out::new(out, "out")?;
         let b = unsafe { handle(bmap, "bmap")? };
         if k == 0 || k > 64 {
-            return Err(FfiError::invalid(format!("moment order k must be in 1..=64, got {k}")));
+            return Err(FfiError::invalid(format!(
+                "moment order k must be in 1..=64, got {k}"
+            )));
         }
         out.write(finite("moment", b.inner.interarrival_moment(k))?);
         Ok(())
@@ -335,7 +385,9 @@ pub unsafe extern "C" fn crawlsched_bmap_lag_correlation(
         let out = Out::new(out, "out")?;
         let b = unsafe { handle(bmap, "bmap")? };
         if k == 0 || k > 1_000_000 {
-            return Err(FfiError::invalid(format!("lag k must be in 1..=1000000, got {k}")));
+            return Err(FfiError::invalid(format!(
+                "lag k must be in 1..=1000000, got {k}"
+            )));
         }
         out.write(finite("correlation", b.inner.lag_correlation(k))?);
         Ok(())
@@ -354,7 +406,9 @@ pub unsafe extern "C" fn crawlsched_threshold_fit_aph2_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || publish_dist(fit::fit_aph2(m1, m2, m3), Out::new(out, "out")?))
+    guard(err, || {
+        publish_dist(fit::fit_aph2(m1, m2, m3), Out::new(out, "out")?)
+    })
 }
 
 /// A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
@@ -368,7 +422,12 @@ pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || publish_dist(fit::fit_hyperexponential2(m1, m2, m3), Out::new(out, "out")?))
+    guard(err, || {
+        publish_dist(
+            fit::fit_hyperexponential2(m1, m2, m3),
+            Out::new(out, "out")?,
+        )
+    })
 }
 
 /// A threshold model. arrivals[r-1] (r = 1..n_arrivals) is the arrival
@@ -395,17 +454,26 @@ pub unsafe extern "C" fn crawlsched_threshold_model_new(
         let list = unsafe { slice_in(arrivals, n_arrivals, "arrivals")? };
         let mut procs = Vec::with_capacity(list.len());
         for (i, &p) in list.iter().enumerate() {
-            procs.push(unsafe { handle(p, &format!("arrivals[{i}]"))? }.inner.clone());
+            procs.push(
+                unsafe { handle(p, &format!("arrivals[{i}]"))? }
+                    .inner
+                    .clone(),
+            );
         }
         let s = phase_type_of(&unsafe { handle(service, "service")? }.inner)?;
         let ob = if obsolescence.is_null() {
             None
         } else {
-            Some(phase_type_of(&unsafe { handle(obsolescence, "obsolescence")? }.inner)?)
+            Some(phase_type_of(
+                &unsafe { handle(obsolescence, "obsolescence")? }.inner,
+            )?)
         };
         let model = ThresholdModel::new(procs, s, ob, buffer as usize)?;
         new_handle(
-            crawlsched_threshold_model_t { magic: <crawlsched_threshold_model_t as Handle>::MAGIC, inner: model },
+            crawlsched_threshold_model_t {
+                magic: <crawlsched_threshold_model_t as Handle>::MAGIC,
+                inner: model,
+            },
             out,
         );
         Ok(())
@@ -601,14 +669,23 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
         let m = unsafe { handle(model, "model")? };
         let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
         let t = unsafe { slice_in(times, n_times, "times")? };
-        if which != CRAWLSCHED_THRESHOLD_SOJOURN_ALL && which != CRAWLSCHED_THRESHOLD_SOJOURN_SERVED {
-            return Err(FfiError::invalid(format!("unknown sojourn selection {which}")));
+        if which != CRAWLSCHED_THRESHOLD_SOJOURN_ALL && which != CRAWLSCHED_THRESHOLD_SOJOURN_SERVED
+        {
+            return Err(FfiError::invalid(format!(
+                "unknown sojourn selection {which}"
+            )));
         }
         if let Some(x) = t.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
-            return Err(FfiError::invalid(format!("times must be finite and >= 0, got {x}")));
+            return Err(FfiError::invalid(format!(
+                "times must be finite and >= 0, got {x}"
+            )));
         }
         let s = sojourn(&m.inner, &policy)?;
-        let values = if which == CRAWLSCHED_THRESHOLD_SOJOURN_ALL { s.cdf(t)? } else { s.cdf_served(t)? };
+        let values = if which == CRAWLSCHED_THRESHOLD_SOJOURN_ALL {
+            s.cdf(t)?
+        } else {
+            s.cdf_served(t)?
+        };
         dst.copy_from_slice(&values);
         Ok(())
     })
@@ -674,7 +751,10 @@ unsafe fn optimize_into(
     let cost = finite("cost", opt.cost)?;
     let mut thresholds = Vec::with_capacity(need);
     for &t in opt.policy.thresholds() {
-        thresholds.push(u32::try_from(t).map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "threshold exceeds uint32_t"))?);
+        thresholds.push(
+            u32::try_from(t)
+                .map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "threshold exceeds uint32_t"))?,
+        );
     }
     // Written only now that every check passed.
     dst.copy_from_slice(&thresholds);

@@ -104,7 +104,9 @@ pub fn integer_counts(f: &[f64], total: usize) -> Result<Vec<usize>> {
                 }
             }
             if before == excess {
-                return Err(Error::NotConverged("integer rounding of counts failed".into()));
+                return Err(Error::NotConverged(
+                    "integer rounding of counts failed".into(),
+                ));
             }
         }
     }
@@ -432,13 +434,20 @@ const SQRT5: f64 = 2.236_067_977_499_79;
 /// E1(x)/x² = (x − 1 + e^{−x})/x² = ψ(x)/x, 1/2 at x = 0 (ψ is accurate
 /// for small x, so the division loses nothing).
 fn e1_over_x2(x: f64) -> f64 {
-    if x <= 0.0 { 0.5 } else { super::frequencies::psi(x) / x }
+    if x <= 0.0 {
+        0.5
+    } else {
+        super::frequencies::psi(x) / x
+    }
 }
 
 /// The two exponents and weights of (18): the bound is
 /// Σ_k w_k E1(α_k q) with w = (1 − φ⁻¹, φ⁻¹), α = (φ/√5, φ²/√5);
 /// Σ w_k = Σ w_k α_k = 1, which is what makes (18) equal to this sum.
-const W_ALPHA: [(f64, f64); 2] = [(1.0 - 1.0 / PHI, PHI / SQRT5), (1.0 / PHI, PHI * PHI / SQRT5)];
+const W_ALPHA: [(f64, f64); 2] = [
+    (1.0 - 1.0 / PHI, PHI / SQRT5),
+    (1.0 / PHI, PHI * PHI / SQRT5),
+];
 
 /// H(q) from the proof of Corollary 5.1, q = μE\[X\]: the ratio of the
 /// right side of (18) to the asymptotic lower bound c₀(μ − 1/E\[X\] +
@@ -463,7 +472,11 @@ pub fn bound_ratio(q: f64) -> f64 {
             .sum::<f64>()
             / e1_over_x2(q)
     } else {
-        let excess = W_ALPHA.iter().map(|(w, al)| w * (-al * q).exp()).sum::<f64>() - (-q).exp();
+        let excess = W_ALPHA
+            .iter()
+            .map(|(w, al)| w * (-al * q).exp())
+            .sum::<f64>()
+            - (-q).exp();
         1.0 + excess / e1(q)
     }
 }
@@ -477,7 +490,9 @@ pub fn bound_ratio(q: f64) -> f64 {
 /// change rates (c_i = c₀μ_i), the assumption of §5.
 pub fn golden_ratio_asymptotic_bound(model: &Model) -> Result<f64> {
     let c0 = model.c0().ok_or_else(|| {
-        Error::invalid("the golden-ratio bound (18) requires weights proportional to the change rates")
+        Error::invalid(
+            "the golden-ratio bound (18) requires weights proportional to the change rates",
+        )
     })?;
     let e = model.mean_access();
     let q = model.total_change_rate() * e;
@@ -491,9 +506,11 @@ pub fn golden_ratio_asymptotic_bound(model: &Model) -> Result<f64> {
 ///
 /// Errors: `InvalidArgument` unless the weights are proportional.
 pub fn asymptotic_lower_bound(model: &Model) -> Result<f64> {
-    let c0 = model
-        .c0()
-        .ok_or_else(|| Error::invalid("the asymptotic bound (17) requires weights proportional to the change rates"))?;
+    let c0 = model.c0().ok_or_else(|| {
+        Error::invalid(
+            "the asymptotic bound (17) requires weights proportional to the change rates",
+        )
+    })?;
     let e = model.mean_access();
     Ok(c0 / e * e1(model.total_change_rate() * e))
 }
@@ -560,9 +577,15 @@ mod tests {
             vec![2, 3, 3, 5]
         );
         assert_eq!(integer_counts(&[0.7, 0.2, 0.1], 10).unwrap(), vec![7, 2, 1]);
-        assert_eq!(integer_counts(&[0.66, 0.17, 0.17], 7).unwrap(), vec![5, 1, 1]);
+        assert_eq!(
+            integer_counts(&[0.66, 0.17, 0.17], 7).unwrap(),
+            vec![5, 1, 1]
+        );
         // Pages with f·total < 1 may get nothing, f = 0 never gets anything.
-        assert_eq!(integer_counts(&[0.9, 0.05, 0.05, 0.0], 4).unwrap(), vec![4, 0, 0, 0]);
+        assert_eq!(
+            integer_counts(&[0.9, 0.05, 0.05, 0.0], 4).unwrap(),
+            vec![4, 0, 0, 0]
+        );
         assert_eq!(
             integer_counts_at_least_one(&[0.9, 0.05, 0.05, 0.0], 4).unwrap(),
             vec![2, 1, 1, 0]
@@ -591,19 +614,39 @@ mod tests {
             }
         }
         // Errors.
-        assert!(matches!(integer_counts(&[], 5), Err(Error::InvalidArgument(_))));
-        assert!(matches!(integer_counts(&[1.0], 0), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            integer_counts(&[], 5),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            integer_counts(&[1.0], 0),
+            Err(Error::InvalidArgument(_))
+        ));
         assert!(matches!(
             integer_counts(&[0.5, f64::NAN], 5),
             Err(Error::InvalidArgument(_))
         ));
-        assert!(matches!(integer_counts(&[0.5, 0.6], 5), Err(Error::InvalidArgument(_))));
-        assert!(matches!(integer_counts(&[1.0], usize::MAX), Err(Error::TooLarge(_))));
+        assert!(matches!(
+            integer_counts(&[0.5, 0.6], 5),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            integer_counts(&[1.0], usize::MAX),
+            Err(Error::TooLarge(_))
+        ));
     }
 
     #[test]
     fn fibonacci() {
-        let expect = [(0, 1), (1, 1), (2, 2), (4, 5), (13, 13), (14, 21), (40_000, 46_368)];
+        let expect = [
+            (0, 1),
+            (1, 1),
+            (2, 2),
+            (4, 5),
+            (13, 13),
+            (14, 21),
+            (40_000, 46_368),
+        ];
         for (n, f) in expect {
             assert_eq!(fibonacci_at_least(n), f);
         }
@@ -647,7 +690,10 @@ mod tests {
         for k in 1..300 {
             assert_eq!(golden_ratio_sequence(&[k]).unwrap(), vec![0; k]);
             let counts = [k / 3, k - k / 3];
-            assert_eq!(golden_ratio_sequence(&counts).unwrap(), golden_by_sort(&counts));
+            assert_eq!(
+                golden_ratio_sequence(&counts).unwrap(),
+                golden_by_sort(&counts)
+            );
         }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
         for &k in &[1_000usize, 4_181, 10_000, 46_368, 100_003] {
@@ -656,12 +702,19 @@ mod tests {
             let s: f64 = f.iter().sum();
             let f: Vec<f64> = f.iter().map(|x| x / s).collect();
             let counts = integer_counts(&f, k).unwrap();
-            assert_eq!(golden_ratio_sequence(&counts).unwrap(), golden_by_sort(&counts));
+            assert_eq!(
+                golden_ratio_sequence(&counts).unwrap(),
+                golden_by_sort(&counts)
+            );
         }
         // 128-bit keys agree with f64 frac(j/φ) ordering where f64 resolves it.
         let k = 2000;
         let mut by_f64: Vec<usize> = (0..k).collect();
-        by_f64.sort_by(|&i, &j| ((i as f64) / PHI).fract().total_cmp(&((j as f64) / PHI).fract()));
+        by_f64.sort_by(|&i, &j| {
+            ((i as f64) / PHI)
+                .fract()
+                .total_cmp(&((j as f64) / PHI).fract())
+        });
         let mut by_fixed: Vec<usize> = (0..k).collect();
         by_fixed.sort_by_key(|&j| golden_key(j));
         assert_eq!(by_f64, by_fixed);
@@ -746,7 +799,12 @@ mod tests {
             assert!(rel(literal_cost(&m, &seq), bound) < 1e-12);
             assert_eq!(round_robin_sequence(&[1, 1, 1, 1]).unwrap(), seq);
             // f = 1/2^{k_i}: (1/2, 1/4, 1/4) with 0,1,0,2.
-            let m3 = Model::new(Distribution::exponential(2.0).unwrap(), &mu[..3], Some(&c[..3])).unwrap();
+            let m3 = Model::new(
+                Distribution::exponential(2.0).unwrap(),
+                &mu[..3],
+                Some(&c[..3]),
+            )
+            .unwrap();
             let bound = frequencies::cost(&m3, &[0.5, 0.25, 0.25]).unwrap();
             assert!(rel(cost(&m3, &[0, 1, 0, 2]).unwrap(), bound) < 1e-14);
             // Uneven spacing of the same counts costs strictly more (Thm 3.2).
@@ -771,7 +829,10 @@ mod tests {
             assert!(rel(cost(&m, &s).unwrap(), c) < 1e-14);
         }
         // The paper's printed sequence (0-based) costs the same.
-        let paper: Vec<usize> = [4, 2, 4, 1, 3, 4, 2, 4, 1, 3, 4, 2, 3].iter().map(|p| p - 1).collect();
+        let paper: Vec<usize> = [4, 2, 4, 1, 3, 4, 2, 4, 1, 3, 4, 2, 3]
+            .iter()
+            .map(|p| p - 1)
+            .collect();
         assert!(rel(cost(&m, &paper).unwrap(), c) < 1e-14);
         // A cyclic policy never beats Theorem 3.3 at its own frequencies.
         let f: Vec<f64> = [2.0, 3.0, 3.0, 5.0].iter().map(|x| x / 13.0).collect();
@@ -810,12 +871,17 @@ mod tests {
             let q = 1e-6 * 1.005f64.powi(i);
             let h = bound_ratio(q);
             // H − 1 ≈ φ⁻² e^{−φq/√5}/q drops below rounding of 1 near q ≈ 44.
-            assert!(h <= prev + 1e-15 && (h > 1.0 || (q > 40.0 && h == 1.0)), "q={q}");
+            assert!(
+                h <= prev + 1e-15 && (h > 1.0 || (q > 40.0 && h == 1.0)),
+                "q={q}"
+            );
             prev = h;
         }
         let q = 20.0_f64;
         // Direct form: H − 1 ≈ 1e−8 there, computed to ~1e−16 absolute.
-        let num = q - 1.0 + (1.0 - 1.0 / PHI) * (-PHI * q / SQRT5).exp() + (-PHI * PHI * q / SQRT5).exp() / PHI;
+        let num = q - 1.0
+            + (1.0 - 1.0 / PHI) * (-PHI * q / SQRT5).exp()
+            + (-PHI * PHI * q / SQRT5).exp() / PHI;
         let den = q - 1.0 + (-q).exp();
         assert!(rel(bound_ratio(q) - 1.0, num / den - 1.0) < 1e-6);
         assert!(bound_ratio(q) - 1.0 > 1e-8);
@@ -837,8 +903,10 @@ mod tests {
         let (e, mu, c0) = (2.0, 0.5, 3.0);
         let q = mu * e;
         let (p, s5) = (PHI, SQRT5);
-        let lit =
-            c0 * (mu - 1.0 / e + (1.0 - 1.0 / p) * (-p * q / s5).exp() / e + (1.0 / p) * (-p * p * q / s5).exp() / e);
+        let lit = c0
+            * (mu - 1.0 / e
+                + (1.0 - 1.0 / p) * (-p * q / s5).exp() / e
+                + (1.0 / p) * (-p * p * q / s5).exp() / e);
         let b = golden_ratio_asymptotic_bound(&m).unwrap();
         assert!(rel(b, lit) < 1e-13);
         let lb = asymptotic_lower_bound(&m).unwrap();
@@ -910,7 +978,9 @@ mod tests {
             (0.2, Distribution::exponential(1.0).unwrap(), 1.0738),
             (0.01, Distribution::deterministic(1.0).unwrap(), 1.0866),
         ] {
-            let raw: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-0.7..0.7))).collect();
+            let raw: Vec<f64> = (0..n)
+                .map(|_| 10f64.powf(rng.random_range(-0.7..0.7)))
+                .collect();
             let s: f64 = raw.iter().sum();
             let e = dist.mean();
             let mu: Vec<f64> = raw.iter().map(|x| x / s * q / e).collect();
@@ -929,7 +999,11 @@ mod tests {
                 bound_ratio(q)
             );
             assert!(ratio >= 1.0 && rr >= 1.0);
-            assert!(ratio > bound_ratio(q) + 0.01, "q={q}: {ratio} vs H={}", bound_ratio(q));
+            assert!(
+                ratio > bound_ratio(q) + 0.01,
+                "q={q}: {ratio} vs H={}",
+                bound_ratio(q)
+            );
             assert!((ratio - expect).abs() < 5e-3, "q={q}: {ratio}");
         }
     }
@@ -943,9 +1017,18 @@ mod tests {
             inter_access_distances(2, &[5]),
             Err(Error::InvalidArgument(_))
         ));
-        assert!(matches!(golden_ratio_sequence(&[]), Err(Error::InvalidArgument(_))));
-        assert!(matches!(golden_ratio_sequence(&[0, 0]), Err(Error::InvalidArgument(_))));
-        assert!(matches!(round_robin_sequence(&[]), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            golden_ratio_sequence(&[]),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            golden_ratio_sequence(&[0, 0]),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            round_robin_sequence(&[]),
+            Err(Error::InvalidArgument(_))
+        ));
         assert!(matches!(
             golden_ratio_sequence(&[usize::MAX, 1]),
             Err(Error::TooLarge(_))

@@ -107,7 +107,13 @@ impl ChangeRateEstimator {
                 "rate guess × prior weight must be finite and > 0, got {alpha}"
             )));
         }
-        Ok(Self { prior: Some(Prior { alpha, beta: weight_time }), ..Self::default() })
+        Ok(Self {
+            prior: Some(Prior {
+                alpha,
+                beta: weight_time,
+            }),
+            ..Self::default()
+        })
     }
 
     /// Records one visit made `interval` time units after the previous one
@@ -217,8 +223,11 @@ impl ChangeRateEstimator {
     /// Score d/dμ of the log-likelihood (plus log-prior). Decreasing in μ.
     fn score(&self, mu: f64) -> f64 {
         // d/dμ ln(1 − e^{−μt}) = t/(e^{μt} − 1).
-        let mut g: f64 =
-            self.changed.iter().map(|&(t, c)| c as f64 * t / (mu * t).exp_m1()).sum();
+        let mut g: f64 = self
+            .changed
+            .iter()
+            .map(|&(t, c)| c as f64 * t / (mu * t).exp_m1())
+            .sum();
         g -= self.unchanged_time;
         if let Some(p) = self.prior {
             g += p.alpha / mu - p.beta;
@@ -260,13 +269,18 @@ impl ChangeRateEstimator {
         } else {
             let mean_interval = self.total_time / n;
             let guess = if self.n_changed == 0 {
-                self.prior.map_or(0.0, |p| p.alpha / (p.beta + self.total_time))
+                self.prior
+                    .map_or(0.0, |p| p.alpha / (p.beta + self.total_time))
             } else if self.n_changed == self.n {
                 (2.0 * n + 1.0).ln() / mean_interval
             } else {
                 -(-x / n).ln_1p() / mean_interval
             };
-            if guess.is_finite() && guess > 0.0 { guess } else { 1.0 / mean_interval }
+            if guess.is_finite() && guess > 0.0 {
+                guess
+            } else {
+                1.0 / mean_interval
+            }
         };
         if !(mu.is_finite() && mu > 0.0) {
             mu = 1.0;
@@ -353,11 +367,7 @@ mod tests {
         let (mut lo, mut hi) = (1e-6f64, 1e6f64);
         for _ in 0..200 {
             let m = (lo * hi).sqrt();
-            if score(m) > 0.0 {
-                lo = m
-            } else {
-                hi = m
-            }
+            if score(m) > 0.0 { lo = m } else { hi = m }
         }
         (lo * hi).sqrt()
     }
@@ -374,7 +384,8 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let mut est = ChangeRateEstimator::new();
         for _ in 0..n {
-            est.observe(interval, changed(&mut rng, mu, interval)).unwrap();
+            est.observe(interval, changed(&mut rng, mu, interval))
+                .unwrap();
         }
         let m = est.estimate().unwrap();
         let se = 1.0 / (n as f64 * fisher_one(mu, interval)).sqrt();
@@ -388,7 +399,10 @@ mod tests {
         let naive = est.naive_rate().unwrap();
         let p = -(-2.0f64).exp_m1();
         assert!((p - 0.864_664_716_763_387_3).abs() < 1e-15);
-        assert!((naive - p).abs() < 4.0 * (p * (1.0 - p) / n as f64).sqrt(), "naive {naive}");
+        assert!(
+            (naive - p).abs() < 4.0 * (p * (1.0 - p) / n as f64).sqrt(),
+            "naive {naive}"
+        );
         // A single bucket: regular crawls stay exact.
         assert_eq!(est.changed.len(), 1);
     }
@@ -415,7 +429,10 @@ mod tests {
         assert!((m - mu).abs() < 4.0 * se, "estimate {m}, se {se}");
         // Merging buckets barely moves the MLE.
         let exact = exact_mle(&obs);
-        assert!((m / exact - 1.0).abs() < 1e-3, "bucketed {m} vs exact {exact}");
+        assert!(
+            (m / exact - 1.0).abs() < 1e-3,
+            "bucketed {m} vs exact {exact}"
+        );
         // Naive: E[1 − e^{−2t}]/E[t] = (2/3)/1 for t ~ Exp(1).
         let naive = est.naive_rate().unwrap();
         assert!((naive - 2.0 / 3.0).abs() < 0.02, "naive {naive}");
@@ -442,16 +459,23 @@ mod tests {
 
     #[test]
     fn equal_intervals_match_closed_form() {
-        for &(n, x, interval) in
-            &[(10u64, 3u64, 1.0), (100, 99, 0.25), (1000, 1, 7.0), (5, 4, 1e-3), (7, 2, 1e4)]
-        {
+        for &(n, x, interval) in &[
+            (10u64, 3u64, 1.0),
+            (100, 99, 0.25),
+            (1000, 1, 7.0),
+            (5, 4, 1e-3),
+            (7, 2, 1e4),
+        ] {
             let mut est = ChangeRateEstimator::new();
             for k in 0..n {
                 est.observe(interval, k < x).unwrap();
             }
             let closed = -(-(x as f64) / n as f64).ln_1p() / interval;
             let m = est.estimate().unwrap();
-            assert!((m / closed - 1.0).abs() < 1e-12, "n={n} x={x}: {m} vs {closed}");
+            assert!(
+                (m / closed - 1.0).abs() < 1e-12,
+                "n={n} x={x}: {m} vs {closed}"
+            );
         }
     }
 
@@ -515,8 +539,11 @@ mod tests {
                 e.observe(1.0, c).unwrap();
             }
         }
-        let (p, w, s) =
-            (plain.estimate().unwrap(), weak.estimate().unwrap(), strong.estimate().unwrap());
+        let (p, w, s) = (
+            plain.estimate().unwrap(),
+            weak.estimate().unwrap(),
+            strong.estimate().unwrap(),
+        );
         assert!(w < p && w > 0.5 && s < w && s > 0.5, "{p} {w} {s}");
         // A weak prior fades: within 0.1% of the MLE after 20k visits.
         assert!((w / p - 1.0).abs() < 1e-3, "{w} vs {p}");
@@ -558,11 +585,19 @@ mod tests {
     fn rejects_bad_input() {
         let mut est = ChangeRateEstimator::new();
         for t in [0.0, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            assert!(matches!(est.observe(t, true), Err(Error::InvalidArgument(_))), "{t}");
+            assert!(
+                matches!(est.observe(t, true), Err(Error::InvalidArgument(_))),
+                "{t}"
+            );
         }
         assert_eq!(est.observations(), 0);
-        for (r, w) in [(0.0, 1.0), (1.0, 0.0), (f64::NAN, 1.0), (1.0, -2.0), (1.0, f64::INFINITY)]
-        {
+        for (r, w) in [
+            (0.0, 1.0),
+            (1.0, 0.0),
+            (f64::NAN, 1.0),
+            (1.0, -2.0),
+            (1.0, f64::INFINITY),
+        ] {
             assert!(ChangeRateEstimator::with_prior(r, w).is_err(), "{r} {w}");
         }
         assert!(matches!(
@@ -572,7 +607,10 @@ mod tests {
         // Overflowing the total time is refused and leaves the state intact.
         let mut est = ChangeRateEstimator::new();
         est.observe(f64::MAX, false).unwrap();
-        assert!(matches!(est.observe(f64::MAX, true), Err(Error::TooLarge(_))));
+        assert!(matches!(
+            est.observe(f64::MAX, true),
+            Err(Error::TooLarge(_))
+        ));
         assert_eq!(est.observations(), 1);
     }
 }

@@ -48,7 +48,11 @@ pub(crate) fn psi(s: f64) -> f64 {
 
 /// E1(x) = x − 1 + e^{−x} = x ψ(x) ≥ 0, without cancellation.
 pub(crate) fn e1(x: f64) -> f64 {
-    if x == f64::INFINITY { f64::INFINITY } else { x * psi(x) }
+    if x == f64::INFINITY {
+        f64::INFINITY
+    } else {
+        x * psi(x)
+    }
 }
 
 /// The Jensen gap q − a = μE\[X\] + ln E\[e^{−μX}] ≥ 0 (clamped: rounding may
@@ -234,9 +238,15 @@ where
     F: FnMut(f64) -> Result<(f64, f64)>,
 {
     if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
-        return Err(Error::NotConverged(format!("invalid root bracket [{lo}, {hi}]")));
+        return Err(Error::NotConverged(format!(
+            "invalid root bracket [{lo}, {hi}]"
+        )));
     }
-    let mut x = if x0 >= lo && x0 <= hi { x0 } else { 0.5 * (lo + hi) };
+    let mut x = if x0 >= lo && x0 <= hi {
+        x0
+    } else {
+        0.5 * (lo + hi)
+    };
     let mut width_ref = hi - lo;
     for it in 0..max_iter {
         let (v, d) = f(x)?;
@@ -252,7 +262,9 @@ where
         } else {
             hi = x;
         }
-        let tol = xtol.max(4.0 * f64::EPSILON * x.abs()).max(f64::MIN_POSITIVE);
+        let tol = xtol
+            .max(4.0 * f64::EPSILON * x.abs())
+            .max(f64::MIN_POSITIVE);
         if hi - lo <= tol {
             return Ok(x);
         }
@@ -304,7 +316,9 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let w: Vec<f64> = model.weights().iter().zip(&q).map(|(c, q)| c / q).collect();
     let wmax = w.iter().copied().fold(0.0_f64, f64::max);
     if !(wmax.is_finite() && wmax > 0.0) {
-        return Err(Error::invalid("weights / (mu E[X]) must be finite and positive"));
+        return Err(Error::invalid(
+            "weights / (mu E[X]) must be finite and positive",
+        ));
     }
     // Weights relative to the largest, and their logs; the multiplier is
     // searched as ℓ = ln(λ / max w) ≤ 0.
@@ -342,8 +356,18 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let ln_wmin = ln_w.iter().copied().fold(0.0_f64, f64::min);
     let lo = ln_wmin + 2.0 * big_a.ln() + g_over_s2(big_a).ln();
     // Small-s start: s_i ≈ √(2λ/w_i) gives λ = (Σ a_i √w_i)²/2.
-    let guess = 2.0 * a.iter().zip(&wr).map(|(a, w)| a * w.sqrt()).sum::<f64>().ln() - std::f64::consts::LN_2;
-    let x0 = if guess > lo && guess < 0.0 { guess } else { 0.5 * lo };
+    let guess = 2.0
+        * a.iter()
+            .zip(&wr)
+            .map(|(a, w)| a * w.sqrt())
+            .sum::<f64>()
+            .ln()
+        - std::f64::consts::LN_2;
+    let x0 = if guess > lo && guess < 0.0 {
+        guess
+    } else {
+        0.5 * lo
+    };
     let ell = newton_bisect(
         |ell| {
             let (s, ds) = eval_ell(ell, None)?;
@@ -439,7 +463,9 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         }
     }
     if !(total.is_finite() && total > 0.0) {
-        return Err(Error::NotConverged("no multiplier gives positive frequencies".into()));
+        return Err(Error::NotConverged(
+            "no multiplier gives positive frequencies".into(),
+        ));
     }
     // Rounding leaves Σ x off one by a few ulps; rescale.
     for v in &mut x {
@@ -514,7 +540,12 @@ mod tests {
         }
         // g(y) = 1 − y + y ln y at y = e^{−1}: 1 − 2/e.
         let t = 1.0 - 2.0 / std::f64::consts::E;
-        assert!(rel(invert_g(t.ln(), (2.0 / std::f64::consts::E).ln()).unwrap(), 1.0) < 1e-14);
+        assert!(
+            rel(
+                invert_g(t.ln(), (2.0 / std::f64::consts::E).ln()).unwrap(),
+                1.0
+            ) < 1e-14
+        );
         // Tiny p = 1 − t resolved through ln p: (1 + s)e^{−s} at s = 200.
         let s = 200.0_f64;
         let ln_p = (1.0 + s).ln() - s;
@@ -548,7 +579,9 @@ mod tests {
         ];
         for d in dists {
             for n in [2usize, 5, 40] {
-                let mu: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-3.0..1.0))).collect();
+                let mu: Vec<f64> = (0..n)
+                    .map(|_| 10f64.powf(rng.random_range(-3.0..1.0)))
+                    .collect();
                 let m = Model::new(d.clone(), &mu, None).unwrap();
                 let closed = optimal_frequencies(&m).unwrap();
                 let general = optimal_frequencies_general(&m).unwrap();
@@ -558,7 +591,8 @@ mod tests {
                 // And the cost equals (6) in the paper's literal form.
                 let c0 = 1.0;
                 let e = m.mean_access();
-                let lit = c0 * (m.total_change_rate() - 1.0 / e + m.log_h().iter().sum::<f64>().exp() / e);
+                let lit = c0
+                    * (m.total_change_rate() - 1.0 / e + m.log_h().iter().sum::<f64>().exp() / e);
                 let lb = lower_bound(&m).unwrap();
                 assert!(rel(lb, lit) < 1e-9, "{lb} vs {lit}");
                 assert!(rel(cost(&m, &general).unwrap(), lb) < 1e-12);
@@ -596,11 +630,19 @@ mod tests {
         let lb = lower_bound(&m).unwrap();
         assert!(rel(lb, 1.0 + (-2.0f64).exp()) < 1e-15);
         // Tiny rates: (6) ≈ c₀ μ²E/2, still accurate to full precision.
-        let m = Model::new(Distribution::deterministic(1.0).unwrap(), &[1e-9, 3e-9], None).unwrap();
+        let m = Model::new(
+            Distribution::deterministic(1.0).unwrap(),
+            &[1e-9, 3e-9],
+            None,
+        )
+        .unwrap();
         let x = 4e-9_f64;
         let exact = x - 1.0 + (-x).exp(); // ≈ x²/2 − x³/6
         let lb = lower_bound(&m).unwrap();
-        assert!(rel(lb, x * x / 2.0 - x * x * x / 6.0) < 1e-14, "{lb} vs {exact}");
+        assert!(
+            rel(lb, x * x / 2.0 - x * x * x / 6.0) < 1e-14,
+            "{lb} vs {exact}"
+        );
     }
 
     /// Minimum of `cost` over a grid of the simplex (N = 2 or 3).
@@ -631,7 +673,11 @@ mod tests {
     #[test]
     fn brute_force_general_weights() {
         let cases: Vec<(Distribution, Vec<f64>, Vec<f64>)> = vec![
-            (Distribution::exponential(1.0).unwrap(), vec![0.3, 2.0], vec![1.0, 0.7]),
+            (
+                Distribution::exponential(1.0).unwrap(),
+                vec![0.3, 2.0],
+                vec![1.0, 0.7],
+            ),
             (
                 Distribution::deterministic(1.0).unwrap(),
                 vec![0.2, 1.0, 5.0],
@@ -666,7 +712,10 @@ mod tests {
             let (g, gf) = grid_min(&m, steps, &|m, f| cost(m, f).unwrap());
             assert!(g >= best - 1e-12, "grid {g} below optimum {best}");
             // Within grid resolution: cost is smooth, the error is O(h²)·curvature.
-            assert!(g - best < 1e-4 * best.max(1.0), "grid {g} vs {best} at {gf:?} / {f:?}");
+            assert!(
+                g - best < 1e-4 * best.max(1.0),
+                "grid {g} vs {best} at {gf:?} / {f:?}"
+            );
             for (a, b) in f.iter().zip(&gf) {
                 assert!((a - b).abs() < 5.0 / steps as f64, "{f:?} vs grid {gf:?}");
             }
@@ -772,7 +821,12 @@ mod tests {
         ];
         let mu: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.0)).collect();
         let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1)).collect();
-        let m = Model::new(Distribution::deterministic(2.3553403246447675).unwrap(), &mu, Some(&c)).unwrap();
+        let m = Model::new(
+            Distribution::deterministic(2.3553403246447675).unwrap(),
+            &mu,
+            Some(&c),
+        )
+        .unwrap();
         let f = optimal_frequencies(&m).unwrap();
         let best = cost(&m, &f).unwrap();
         let g = [
@@ -822,7 +876,12 @@ mod tests {
         ];
         let mu: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.0)).collect();
         let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1)).collect();
-        let m = Model::new(Distribution::deterministic(4.035833031657099).unwrap(), &mu, Some(&c)).unwrap();
+        let m = Model::new(
+            Distribution::deterministic(4.035833031657099).unwrap(),
+            &mu,
+            Some(&c),
+        )
+        .unwrap();
         let f = optimal_frequencies(&m).unwrap();
         assert!(f[8] > 1e-5 && f[8] < 1e-4, "{f:?}");
         let e = m.mean_access();
@@ -838,8 +897,12 @@ mod tests {
     fn general_solver_scales_to_thousands_of_pages() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
         let n = 5000;
-        let mu: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-4.0..1.0))).collect();
-        let c: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-2.0..2.0))).collect();
+        let mu: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(-4.0..1.0)))
+            .collect();
+        let c: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(-2.0..2.0)))
+            .collect();
         let m = Model::new(Distribution::gamma(2.0, 4.0).unwrap(), &mu, Some(&c)).unwrap();
         let t = std::time::Instant::now();
         let f = optimal_frequencies(&m).unwrap();
@@ -873,7 +936,12 @@ mod tests {
         assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0));
         assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         let best = cost(&m, &f).unwrap();
-        for g in [[1.0, 0.0, 0.0], [0.5, 0.0, 0.5], [0.9, 0.05, 0.05], [0.0, 0.0, 1.0]] {
+        for g in [
+            [1.0, 0.0, 0.0],
+            [0.5, 0.0, 0.5],
+            [0.9, 0.05, 0.05],
+            [0.0, 0.0, 1.0],
+        ] {
             assert!(cost(&m, &g).unwrap() >= best - 1e-9 * best);
         }
     }
@@ -882,9 +950,18 @@ mod tests {
     fn errors_are_reported() {
         let m = exp_model(&[1.0, 2.0], None);
         assert!(matches!(cost(&m, &[1.0]), Err(Error::InvalidArgument(_))));
-        assert!(matches!(cost(&m, &[f64::NAN, 1.0]), Err(Error::InvalidArgument(_))));
-        assert!(matches!(cost(&m, &[0.6, 0.6]), Err(Error::InvalidArgument(_))));
-        assert!(matches!(cost(&m, &[-0.5, 1.5]), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            cost(&m, &[f64::NAN, 1.0]),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            cost(&m, &[0.6, 0.6]),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            cost(&m, &[-0.5, 1.5]),
+            Err(Error::InvalidArgument(_))
+        ));
         assert!(matches!(
             obsolescence_lower_bound(&m, &[]),
             Err(Error::InvalidArgument(_))
@@ -901,11 +978,9 @@ mod tests {
             (0.1f64..5.0).prop_map(|r| Distribution::exponential(r).unwrap()),
             (1u32..6, 0.5f64..5.0).prop_map(|(k, r)| Distribution::erlang(k, r).unwrap()),
             (0.1f64..4.0, 0.2f64..4.0).prop_map(|(s, r)| Distribution::gamma(s, r).unwrap()),
-            (0.05f64..0.95, 0.1f64..1.0, 1.0f64..10.0).prop_map(|(p, a, b)| Distribution::hyperexponential(
-                vec![p, 1.0 - p],
-                vec![a, b]
-            )
-            .unwrap()),
+            (0.05f64..0.95, 0.1f64..1.0, 1.0f64..10.0).prop_map(|(p, a, b)| {
+                Distribution::hyperexponential(vec![p, 1.0 - p], vec![a, b]).unwrap()
+            }),
         ]
     }
 

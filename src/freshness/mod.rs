@@ -82,8 +82,20 @@ impl Model {
         }
         // c_i ∝ μ_i: the ratios agree to rounding.
         let r0 = weights[0] / mu[0];
-        let proportional = weights.iter().zip(mu).all(|(w, m)| ((w / m) - r0).abs() <= 1e-12 * r0);
-        Ok(Model { access, mean_access, mu: mu.to_vec(), weights, h, one_minus_h, log_h, proportional })
+        let proportional = weights
+            .iter()
+            .zip(mu)
+            .all(|(w, m)| ((w / m) - r0).abs() <= 1e-12 * r0);
+        Ok(Model {
+            access,
+            mean_access,
+            mu: mu.to_vec(),
+            weights,
+            h,
+            one_minus_h,
+            log_h,
+            proportional,
+        })
     }
 
     /// Number of pages N.

@@ -65,7 +65,9 @@ pub fn obsolescence(model: &Model, f: &[f64]) -> Result<Vec<f64>> {
     check_frequencies(model.len(), f)?;
     let (q, a) = q_and_a(model);
     let b = model.one_minus_h();
-    Ok((0..f.len()).map(|i| randomized_rate(q[i], a[i], b[i], f[i])).collect())
+    Ok((0..f.len())
+        .map(|i| randomized_rate(q[i], a[i], b[i], f[i]))
+        .collect())
 }
 
 /// The cost (4), Σ c_i r_i, of the randomized policy (Lemma 4.1 rates).
@@ -132,10 +134,17 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let n = model.len();
     let (q, a) = q_and_a(model);
     // σ_i normalised by the largest (ρ absorbs the scale).
-    let sig: Vec<f64> = model.weights().iter().zip(&q).map(|(c, q)| (c / q).sqrt()).collect();
+    let sig: Vec<f64> = model
+        .weights()
+        .iter()
+        .zip(&q)
+        .map(|(c, q)| (c / q).sqrt())
+        .collect();
     let smax = sig.iter().copied().fold(0.0_f64, f64::max);
     if !(smax.is_finite() && smax > 0.0) {
-        return Err(Error::invalid("weights / (mu E[X]) must be finite and positive"));
+        return Err(Error::invalid(
+            "weights / (mu E[X]) must be finite and positive",
+        ));
     }
     let sig: Vec<f64> = sig.iter().map(|s| s / smax).collect();
     // Scaled β' = β/β_max, κ = 1/β_max: Σ (ρσ − 1)⁺ β' = κ.
@@ -252,7 +261,12 @@ mod tests {
         assert_eq!(obsolescence(&m, &[1.0, 0.0]).unwrap()[1], 1.0);
         // Agrees with the literal formula on moderate inputs.
         for &f in &[0.01, 0.3, 0.99] {
-            assert!(rel(obsolescence(&m, &[f, 1.0 - f]).unwrap()[0], literal_rate(&m, 0, f)) < 1e-13);
+            assert!(
+                rel(
+                    obsolescence(&m, &[f, 1.0 - f]).unwrap()[0],
+                    literal_rate(&m, 0, f)
+                ) < 1e-13
+            );
         }
     }
 
@@ -275,7 +289,9 @@ mod tests {
             Distribution::erlang(3, 1.0).unwrap(),
         ] {
             for n in [1usize, 2, 7, 100] {
-                let mu: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-3.0..1.0))).collect();
+                let mu: Vec<f64> = (0..n)
+                    .map(|_| 10f64.powf(rng.random_range(-3.0..1.0)))
+                    .collect();
                 let m = Model::new(d.clone(), &mu, None).unwrap();
                 let closed = optimal_frequencies(&m).unwrap();
                 let general = optimal_frequencies_general(&m).unwrap();
@@ -302,7 +318,9 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         for _ in 0..50 {
             let n = rng.random_range(1..30);
-            let mu: Vec<f64> = (0..n).map(|_| 10f64.powf(rng.random_range(-2.0..1.0))).collect();
+            let mu: Vec<f64> = (0..n)
+                .map(|_| 10f64.powf(rng.random_range(-2.0..1.0)))
+                .collect();
             let m = Model::new(Distribution::gamma(0.5, 0.25).unwrap(), &mu, None).unwrap();
             let lb = frequencies::lower_bound(&m).unwrap();
             let rnd = optimal_cost(&m).unwrap();
@@ -312,7 +330,10 @@ mod tests {
             if n > 1 {
                 assert!(rnd > lb * (1.0 + 1e-6));
             }
-            for f in [frequencies::optimal_frequencies(&m).unwrap(), vec![1.0 / n as f64; n]] {
+            for f in [
+                frequencies::optimal_frequencies(&m).unwrap(),
+                vec![1.0 / n as f64; n],
+            ] {
                 assert!(rnd <= cost(&m, &f).unwrap() * (1.0 + 1e-12));
             }
         }
@@ -323,7 +344,12 @@ mod tests {
         // Randomized r_i ≥ Theorem 3.3's bound; as f → 0 the difference is
         // h f²/(μ E[X] (1 − h)) + o(f²) — the paper prints h f²/(μ E[X]),
         // missing the factor 1/(1 − h).
-        let m = Model::new(Distribution::exponential(1.0).unwrap(), &[0.5, 2.0, 8.0], None).unwrap();
+        let m = Model::new(
+            Distribution::exponential(1.0).unwrap(),
+            &[0.5, 2.0, 8.0],
+            None,
+        )
+        .unwrap();
         for i in 0..3 {
             let (mu, h) = (m.change_rates()[i], m.h()[i]);
             for &f in &[1e-3, 1e-2, 0.2, 0.5, 0.9, 1.0] {
@@ -338,7 +364,8 @@ mod tests {
             let mut v = vec![0.0; 3];
             v[i] = f;
             v[(i + 1) % 3] = 1.0 - f;
-            let diff = obsolescence(&m, &v).unwrap()[i] - frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
+            let diff = obsolescence(&m, &v).unwrap()[i]
+                - frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
             let corrected = h * f * f / (mu * (1.0 - h));
             assert!(rel(diff, corrected) < 1e-3, "diff {diff} vs {corrected}");
             let paper = h * f * f / mu;
@@ -349,7 +376,8 @@ mod tests {
             let mut v = vec![0.0; 3];
             v[i] = f;
             v[(i + 1) % 3] = 1.0 - f;
-            let diff = obsolescence(&m, &v).unwrap()[i] - frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
+            let diff = obsolescence(&m, &v).unwrap()[i]
+                - frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
             let slope = h / mu * (1.0 - h + h.ln()) * (f - 1.0);
             assert!(rel(diff, slope) < 1e-3, "near 1: {diff} vs {slope}");
         }
@@ -364,7 +392,11 @@ mod tests {
                 best = best.min(cost(m, &[i as f64 * hstep, 1.0 - i as f64 * hstep]).unwrap());
             } else {
                 for j in 0..=(steps - i) {
-                    let f = [i as f64 * hstep, j as f64 * hstep, 1.0 - (i + j) as f64 * hstep];
+                    let f = [
+                        i as f64 * hstep,
+                        j as f64 * hstep,
+                        1.0 - (i + j) as f64 * hstep,
+                    ];
                     best = best.min(cost(m, &f).unwrap());
                 }
             }
@@ -375,7 +407,11 @@ mod tests {
     #[test]
     fn brute_force_general_weights() {
         let cases: Vec<(Distribution, Vec<f64>, Vec<f64>)> = vec![
-            (Distribution::exponential(1.0).unwrap(), vec![0.3, 2.0], vec![1.0, 0.7]),
+            (
+                Distribution::exponential(1.0).unwrap(),
+                vec![0.3, 2.0],
+                vec![1.0, 0.7],
+            ),
             (
                 Distribution::deterministic(1.0).unwrap(),
                 vec![0.2, 1.0, 5.0],
@@ -424,9 +460,18 @@ mod tests {
     fn errors_are_reported() {
         let m = Model::new(Distribution::exponential(1.0).unwrap(), &[1.0, 2.0], None).unwrap();
         assert!(matches!(cost(&m, &[1.0]), Err(Error::InvalidArgument(_))));
-        assert!(matches!(cost(&m, &[f64::NAN, 1.0]), Err(Error::InvalidArgument(_))));
-        assert!(matches!(obsolescence(&m, &[0.2, 0.2]), Err(Error::InvalidArgument(_))));
-        assert!(matches!(obsolescence(&m, &[]), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            cost(&m, &[f64::NAN, 1.0]),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            obsolescence(&m, &[0.2, 0.2]),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            obsolescence(&m, &[]),
+            Err(Error::InvalidArgument(_))
+        ));
     }
 
     proptest! {

@@ -228,7 +228,9 @@ impl Scheduler {
             return Err(Error::invalid(format!("page {id} is already scheduled")));
         }
         if self.len >= MAX_PAGES {
-            return Err(Error::TooLarge(format!("a scheduler holds at most {MAX_PAGES} pages")));
+            return Err(Error::TooLarge(format!(
+                "a scheduler holds at most {MAX_PAGES} pages"
+            )));
         }
         self.check_rate(change_rate)?;
         if let Some(w) = weight {
@@ -349,7 +351,11 @@ impl Scheduler {
     /// date (instead of one per page).
     pub fn frequencies(&self) -> Result<Vec<(u64, f64)>> {
         let mut all: Vec<(u64, f64)> = if !self.structure_changed && self.pending_estimates == 0 {
-            self.slots.iter().flatten().map(|p| (p.id, p.freq)).collect()
+            self.slots
+                .iter()
+                .flatten()
+                .map(|p| (p.id, p.freq))
+                .collect()
         } else {
             let (slots, f) = self.optimal()?;
             slots
@@ -410,7 +416,9 @@ impl Scheduler {
         }
         // Unreachable while pages exist: frequencies sum to one, so some
         // page has f_i > 0 and an entry.
-        Err(Error::NotFound("no page has a positive access frequency".into()))
+        Err(Error::NotFound(
+            "no page has a positive access frequency".into(),
+        ))
     }
 
     fn next_golden(&mut self) -> Result<u64> {
@@ -433,7 +441,9 @@ impl Scheduler {
                 return Ok(page.id);
             }
         }
-        Err(Error::NotFound("no page in the golden-ratio template".into()))
+        Err(Error::NotFound(
+            "no page in the golden-ratio template".into(),
+        ))
     }
 
     /// Recomputes the frequencies and reschedules every page (Stride).
@@ -442,7 +452,9 @@ impl Scheduler {
         let now = self.now;
         let mut entries = Vec::with_capacity(order.len());
         for (&slot, &fi) in order.iter().zip(&f) {
-            let Some(page) = self.slots[slot as usize].as_mut() else { continue };
+            let Some(page) = self.slots[slot as usize].as_mut() else {
+                continue;
+            };
             let step = 1.0 / fi;
             if !(fi > 0.0 && step.is_finite()) {
                 // f_i = 0 (the x_i ≥ 0 constraint of (7) is active, possible
@@ -463,7 +475,12 @@ impl Scheduler {
             page.freq = fi;
             self.next_generation += 1;
             page.generation = self.next_generation;
-            entries.push(Entry { due: page.due, id: page.id, slot, generation: page.generation });
+            entries.push(Entry {
+                due: page.due,
+                id: page.id,
+                slot,
+                generation: page.generation,
+            });
         }
         // Rebuilding drops every stale entry; O(N) heapify.
         self.heap = BinaryHeap::from(entries);
@@ -526,12 +543,18 @@ impl Scheduler {
             }
         }
         let weights: Option<Vec<f64>> = any_weight.then(|| {
-            self.slots.iter().flatten().map(|p| p.weight.unwrap_or(p.rate)).collect()
+            self.slots
+                .iter()
+                .flatten()
+                .map(|p| p.weight.unwrap_or(p.rate))
+                .collect()
         });
         let model = Model::new(self.access.clone(), &rates, weights.as_deref())?;
         let f = frequencies::optimal_frequencies(&model)?;
         if f.len() != order.len() || !f.iter().all(|x| x.is_finite() && *x >= 0.0) {
-            return Err(Error::NotConverged("optimal frequencies are not a probability vector".into()));
+            return Err(Error::NotConverged(
+                "optimal frequencies are not a probability vector".into(),
+            ));
         }
         Ok((order, f))
     }
@@ -551,12 +574,18 @@ impl Scheduler {
     }
 
     fn slot_of(&self, id: u64) -> Result<usize> {
-        self.index.get(&id).map(|&s| s as usize).ok_or_else(|| not_found(id))
+        self.index
+            .get(&id)
+            .map(|&s| s as usize)
+            .ok_or_else(|| not_found(id))
     }
 
     fn page(&self, id: u64) -> Result<&Page> {
         let slot = self.slot_of(id)?;
-        self.slots.get(slot).and_then(Option::as_ref).ok_or_else(|| not_found(id))
+        self.slots
+            .get(slot)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| not_found(id))
     }
 }
 
@@ -603,7 +632,9 @@ mod tests {
 
     /// Heterogeneous rates spread log-uniformly over two decades.
     fn rates(n: usize, lo: f64, hi: f64) -> Vec<f64> {
-        (0..n).map(|i| lo * (hi / lo).powf(i as f64 / (n - 1) as f64)).collect()
+        (0..n)
+            .map(|i| lo * (hi / lo).powf(i as f64 / (n - 1) as f64))
+            .collect()
     }
 
     fn filled(mode: SchedulerMode, mu: &[f64]) -> Scheduler {
@@ -637,7 +668,11 @@ mod tests {
         let c = counts(&mut s, picks, mu.len());
         for i in 0..mu.len() {
             let expected = picks as f64 * f[i];
-            assert!((c[i] as f64 - expected).abs() <= 3.0, "page {i}: {} vs {expected}", c[i]);
+            assert!(
+                (c[i] as f64 - expected).abs() <= 3.0,
+                "page {i}: {} vs {expected}",
+                c[i]
+            );
             assert!((s.frequency(i as u64).unwrap() - f[i]).abs() < 1e-15);
         }
     }
@@ -661,7 +696,11 @@ mod tests {
         for i in 0..mu.len() {
             assert_eq!(c[i], (cycles * per_cycle[i]) as u64, "page {i}");
             let emp = c[i] as f64 / (cycles * k) as f64;
-            assert!((emp - f[i]).abs() <= 2.0 / k as f64, "page {i}: {emp} vs {}", f[i]);
+            assert!(
+                (emp - f[i]).abs() <= 2.0 / k as f64,
+                "page {i}: {emp} vs {}",
+                f[i]
+            );
         }
     }
 
@@ -679,8 +718,8 @@ mod tests {
             // Theorem 3.4 in its textbook form, as a cross-check:
             // with c_i = μ_i the bound is μ − 1/E[X] + Π h_i / E[X].
             let e = model.mean_access();
-            let lb34 = model.total_change_rate() - 1.0 / e
-                + model.log_h().iter().sum::<f64>().exp() / e;
+            let lb34 =
+                model.total_change_rate() - 1.0 / e + model.log_h().iter().sum::<f64>().exp() / e;
             assert!((lb / lb34 - 1.0).abs() < 1e-9, "{lb} vs {lb34}");
             // ... and the Theorem 3.3 bound at the optimal frequencies.
             assert!((frequencies::cost(&model, &f).unwrap() / lb - 1.0).abs() < 1e-9);
@@ -689,10 +728,12 @@ mod tests {
             for (i, &m) in mu.iter().enumerate() {
                 s.add_page(i as u64, m, None).unwrap();
             }
-            let seq: Vec<usize> =
-                (0..n * 200).map(|_| s.next().unwrap() as usize).collect();
+            let seq: Vec<usize> = (0..n * 200).map(|_| s.next().unwrap() as usize).collect();
             let cost = cyclic::cost(&model, &seq).unwrap();
-            assert!(cost >= lb * (1.0 - 1e-9), "cost {cost} below the bound {lb}");
+            assert!(
+                cost >= lb * (1.0 - 1e-9),
+                "cost {cost} below the bound {lb}"
+            );
             assert!(cost <= 1.01 * lb, "cost {cost} vs bound {lb}");
 
             let round_robin: Vec<usize> = (0..n).collect();
@@ -702,8 +743,14 @@ mod tests {
             // bound at f_i = 1/N exactly.
             assert!((rr / frequencies::cost(&model, &uniform).unwrap() - 1.0).abs() < 1e-9);
             let gap = rr - lb;
-            assert!(gap > 0.05 * lb, "the test model should separate the policies");
-            assert!(rr - cost > 0.9 * gap, "stride {cost}, round robin {rr}, bound {lb}");
+            assert!(
+                gap > 0.05 * lb,
+                "the test model should separate the policies"
+            );
+            assert!(
+                rr - cost > 0.9 * gap,
+                "stride {cost}, round robin {rr}, bound {lb}"
+            );
         }
     }
 
@@ -724,7 +771,10 @@ mod tests {
             assert_ne!(id, 3, "removed page returned");
             hits += u64::from(id == 100);
         }
-        assert!((hits as f64 - target * picks as f64).abs() <= 3.0, "{hits} vs {target}");
+        assert!(
+            (hits as f64 - target * picks as f64).abs() <= 3.0,
+            "{hits} vs {target}"
+        );
         let mut total = 0.0;
         for id in (0..10).filter(|&i| i != 3).chain([100]) {
             total += s.frequency(id).unwrap();
@@ -753,8 +803,11 @@ mod tests {
             assert!(id != 3 && id != 100, "page {id} served in the old cycle");
         }
         // Template rebuilt at the start of the new cycle.
-        let model_rates: Vec<f64> =
-            (0..10).filter(|&i| i != 3).map(|i| mu[i]).chain([0.3]).collect();
+        let model_rates: Vec<f64> = (0..10)
+            .filter(|&i| i != 3)
+            .map(|i| mu[i])
+            .chain([0.3])
+            .collect();
         let f = frequencies::optimal_frequencies(&Model::new(exp1(), &model_rates, None).unwrap())
             .unwrap();
         assert!((s.frequency(100).unwrap() - f[9]).abs() < 1e-12);
@@ -815,7 +868,10 @@ mod tests {
                 .unwrap();
             for (i, &fo) in f.iter().enumerate() {
                 let fi = s.frequency(i as u64).unwrap();
-                assert!((fi / fo - 1.0).abs() < 0.1, "{mode:?} page {i}: {fi} vs {fo}");
+                assert!(
+                    (fi / fo - 1.0).abs() < 0.1,
+                    "{mode:?} page {i}: {fi} vs {fo}"
+                );
             }
         }
     }
@@ -831,13 +887,18 @@ mod tests {
             let picks = 20_000u64;
             for k in 0..picks {
                 let id = s.next().unwrap();
-                s.observe(id, 1.0 + (k % 7) as f64 * 0.1, k % 3 == 0).unwrap();
+                s.observe(id, 1.0 + (k % 7) as f64 * 0.1, k % 3 == 0)
+                    .unwrap();
             }
             let limit = match mode {
                 SchedulerMode::Stride => picks / n as u64 + 2,
                 SchedulerMode::GoldenRatio => picks / s.template.len() as u64 + 2,
             };
-            assert!(s.recomputations <= limit, "{mode:?}: {} > {limit}", s.recomputations);
+            assert!(
+                s.recomputations <= limit,
+                "{mode:?}: {} > {limit}",
+                s.recomputations
+            );
             assert!(s.recomputations >= 2);
         }
     }
@@ -845,13 +906,17 @@ mod tests {
     #[test]
     fn explicit_weights_and_rate_changes() {
         let mu = rates(8, 0.05, 0.5);
-        let w: Vec<f64> = mu.iter().enumerate().map(|(i, m)| m * (1.0 + 0.3 * (i % 3) as f64)).collect();
+        let w: Vec<f64> = mu
+            .iter()
+            .enumerate()
+            .map(|(i, m)| m * (1.0 + 0.3 * (i % 3) as f64))
+            .collect();
         let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
         for i in 0..8 {
             s.add_page(i as u64, mu[i], Some(w[i])).unwrap();
         }
-        let f = frequencies::optimal_frequencies(&Model::new(exp1(), &mu, Some(&w)).unwrap())
-            .unwrap();
+        let f =
+            frequencies::optimal_frequencies(&Model::new(exp1(), &mu, Some(&w)).unwrap()).unwrap();
         let c = counts(&mut s, 40_000, 8);
         for i in 0..8 {
             assert!((s.frequency(i as u64).unwrap() - f[i]).abs() < 1e-12);
@@ -863,8 +928,8 @@ mod tests {
         assert_eq!(s.change_rate(0).unwrap(), 1.0);
         let mut mu2 = mu.clone();
         mu2[0] = 1.0;
-        let f2 = frequencies::optimal_frequencies(&Model::new(exp1(), &mu2, Some(&w)).unwrap())
-            .unwrap();
+        let f2 =
+            frequencies::optimal_frequencies(&Model::new(exp1(), &mu2, Some(&w)).unwrap()).unwrap();
         assert!((f2[0] - f[0]).abs() > 1e-3);
         assert!((s.frequency(0).unwrap() - f2[0]).abs() < 1e-12);
         let c = counts(&mut s, 40_000, 8);
@@ -900,14 +965,21 @@ mod tests {
         let first: Vec<u64> = (0..100).map(|_| s.next().unwrap()).collect();
         let mut sorted = first.clone();
         sorted.sort_unstable();
-        assert_eq!(sorted, (0..100).collect::<Vec<_>>(), "each page once per period");
+        assert_eq!(
+            sorted,
+            (0..100).collect::<Vec<_>>(),
+            "each page once per period"
+        );
         assert_ne!(first, sorted, "served in hashed, not insertion, order");
     }
 
     #[test]
     fn errors() {
         assert!(matches!(
-            Scheduler::new(Distribution::deterministic(0.0).unwrap(), SchedulerMode::Stride),
+            Scheduler::new(
+                Distribution::deterministic(0.0).unwrap(),
+                SchedulerMode::Stride
+            ),
             Err(Error::InvalidArgument(_))
         ));
         for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
@@ -915,12 +987,27 @@ mod tests {
             assert!(s.is_empty());
             assert!(matches!(s.next(), Err(Error::NotFound(_))));
             s.add_page(1, 0.5, None).unwrap();
-            assert!(matches!(s.add_page(1, 0.2, None), Err(Error::InvalidArgument(_))));
+            assert!(matches!(
+                s.add_page(1, 0.2, None),
+                Err(Error::InvalidArgument(_))
+            ));
             for bad in [f64::NAN, -1.0, 0.0, f64::INFINITY] {
-                assert!(matches!(s.add_page(2, bad, None), Err(Error::InvalidArgument(_))));
-                assert!(matches!(s.add_page(2, 0.5, Some(bad)), Err(Error::InvalidArgument(_))));
-                assert!(matches!(s.set_change_rate(1, bad), Err(Error::InvalidArgument(_))));
-                assert!(matches!(s.observe(1, bad, true), Err(Error::InvalidArgument(_))));
+                assert!(matches!(
+                    s.add_page(2, bad, None),
+                    Err(Error::InvalidArgument(_))
+                ));
+                assert!(matches!(
+                    s.add_page(2, 0.5, Some(bad)),
+                    Err(Error::InvalidArgument(_))
+                ));
+                assert!(matches!(
+                    s.set_change_rate(1, bad),
+                    Err(Error::InvalidArgument(_))
+                ));
+                assert!(matches!(
+                    s.observe(1, bad, true),
+                    Err(Error::InvalidArgument(_))
+                ));
             }
             assert_eq!(s.len(), 1);
             assert_eq!(s.change_rate(1).unwrap(), 0.5);
@@ -942,6 +1029,9 @@ mod tests {
         // to 1) is refused.
         let tiny = Distribution::deterministic(1e-300).unwrap();
         let mut s = Scheduler::new(tiny, SchedulerMode::Stride).unwrap();
-        assert!(matches!(s.add_page(1, 1e-30, None), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            s.add_page(1, 1e-30, None),
+            Err(Error::InvalidArgument(_))
+        ));
     }
 }

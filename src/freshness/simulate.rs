@@ -137,12 +137,18 @@ pub fn simulate_cyclic_with(
     // Warm-up cycle, everything "just crawled" at time 0.
     let mut clocks: Vec<PageClock> = mu
         .iter()
-        .map(|&m| PageClock { last_crawl: 0.0, next_change: exp_sample(&mut rng, m) })
+        .map(|&m| PageClock {
+            last_crawl: 0.0,
+            next_change: exp_sample(&mut rng, m),
+        })
         .collect();
     let mut t = 0.0;
     for &i in seq {
         t += access.sample(&mut rng);
-        clocks[i] = PageClock { last_crawl: t, next_change: t + exp_sample(&mut rng, mu[i]) };
+        clocks[i] = PageClock {
+            last_crawl: t,
+            next_change: t + exp_sample(&mut rng, mu[i]),
+        };
     }
 
     let batches = cycles.min(BATCHES);
@@ -200,10 +206,19 @@ pub fn simulate_cyclic_with(
     } else {
         let m = batch_costs.len() as f64;
         let mean = batch_costs.iter().sum::<f64>() / m;
-        let var = batch_costs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (m - 1.0);
+        let var = batch_costs
+            .iter()
+            .map(|x| (x - mean) * (x - mean))
+            .sum::<f64>()
+            / (m - 1.0);
         (var / m).sqrt()
     };
-    Ok(SimulationResult { cost, std_error, obsolescence, accesses: cycles * k })
+    Ok(SimulationResult {
+        cost,
+        std_error,
+        obsolescence,
+        accesses: cycles * k,
+    })
 }
 
 #[cfg(test)]
@@ -224,7 +239,11 @@ mod tests {
             let pos: Vec<usize> = (0..k).filter(|&p| seq[p] == i).collect();
             let mut s = 0.0;
             for (j, &p) in pos.iter().enumerate() {
-                let prev = if j == 0 { pos[pos.len() - 1] } else { pos[j - 1] };
+                let prev = if j == 0 {
+                    pos[pos.len() - 1]
+                } else {
+                    pos[j - 1]
+                };
                 let d = ((p + k - prev - 1) % k + 1) as f64;
                 s += d * e - (1.0 - model.h()[i].powf(d)) / model.change_rates()[i];
             }
@@ -246,8 +265,15 @@ mod tests {
         let sim = simulate_cyclic(&model, &SEQ, 100_000, seed).unwrap();
         let exact = cyclic::cost(&model, &SEQ).unwrap();
         let (mine, r_exact) = lemma_3_1_cost(&model, &SEQ);
-        assert!((exact - mine).abs() < 1e-12 * mine.max(1.0), "{exact} vs {mine}");
-        assert!(sim.std_error > 0.0 && sim.std_error < 0.01 * exact, "se {}", sim.std_error);
+        assert!(
+            (exact - mine).abs() < 1e-12 * mine.max(1.0),
+            "{exact} vs {mine}"
+        );
+        assert!(
+            sim.std_error > 0.0 && sim.std_error < 0.01 * exact,
+            "se {}",
+            sim.std_error
+        );
         assert!(
             (sim.cost - exact).abs() < 4.0 * sim.std_error,
             "sim {} ± {} vs exact {exact}",
@@ -282,7 +308,10 @@ mod tests {
     #[test]
     fn agrees_with_exact_cost_hyperexponential_access() {
         // High variance X: h_i differs markedly from exp(−μ_i E[X]).
-        check(Distribution::hyperexponential(vec![0.9, 0.1], vec![2.0, 0.2]).unwrap(), 3);
+        check(
+            Distribution::hyperexponential(vec![0.9, 0.1], vec![2.0, 0.2]).unwrap(),
+            3,
+        );
     }
 
     #[test]
@@ -300,7 +329,10 @@ mod tests {
         let model = small_model(Distribution::exponential(2.0).unwrap());
         let control = Control::new();
         let plain = simulate_cyclic(&model, &SEQ, 100, 7).unwrap();
-        assert_eq!(simulate_cyclic_with(&model, &SEQ, 100, 7, &control).unwrap(), plain);
+        assert_eq!(
+            simulate_cyclic_with(&model, &SEQ, 100, 7, &control).unwrap(),
+            plain
+        );
         // 10^10 cycles of 9 accesses (hours): only the cancel ends it.
         let c2 = control.clone();
         let canceller = std::thread::spawn(move || {
@@ -309,7 +341,10 @@ mod tests {
         });
         let r = simulate_cyclic_with(&model, &SEQ, 10_000_000_000, 7, &control);
         canceller.join().unwrap();
-        assert!(matches!(&r, Err(Error::Cancelled(m)) if m.contains("freshness simulation")), "{r:?}");
+        assert!(
+            matches!(&r, Err(Error::Cancelled(m)) if m.contains("freshness simulation")),
+            "{r:?}"
+        );
     }
 
     #[test]
@@ -329,7 +364,10 @@ mod tests {
         assert!(inv(simulate_cyclic(&model, &SEQ, 0, 0)));
         assert!(inv(simulate_cyclic(&model, &[0, 1, 2, 4], 10, 0)));
         assert!(inv(simulate_cyclic(&model, &[0, 1, 2, 2], 10, 0)));
-        assert!(matches!(simulate_cyclic(&model, &SEQ, u64::MAX, 0), Err(Error::TooLarge(_))));
+        assert!(matches!(
+            simulate_cyclic(&model, &SEQ, u64::MAX, 0),
+            Err(Error::TooLarge(_))
+        ));
         assert!(matches!(
             simulate_cyclic(&model, &SEQ, MAX_ACCESSES, 0),
             Err(Error::TooLarge(_))

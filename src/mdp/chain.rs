@@ -140,9 +140,11 @@ fn factorize(n: usize, mut row: impl FnMut(usize, &mut Vec<(usize, f64)>)) -> Re
     }
     let sym = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
     let b = SparseColMatRef::new(sym, &vals);
-    let lu = b
-        .sp_lu()
-        .map_err(|e| Error::Numerical(format!("sparse LU of the policy's evaluation equations failed: {e:?}")))?;
+    let lu = b.sp_lu().map_err(|e| {
+        Error::Numerical(format!(
+            "sparse LU of the policy's evaluation equations failed: {e:?}"
+        ))
+    })?;
     Ok(Factor { lu })
 }
 
@@ -150,12 +152,14 @@ impl Factor {
     /// Solves A x = rhs in place.
     fn solve_a(&self, rhs: &mut [f64]) {
         let n = rhs.len();
-        self.lu.solve_transpose_in_place(faer::MatMut::from_column_major_slice_mut(rhs, n, 1));
+        self.lu
+            .solve_transpose_in_place(faer::MatMut::from_column_major_slice_mut(rhs, n, 1));
     }
     /// Solves Aᵀ y = rhs in place.
     fn solve_at(&self, rhs: &mut [f64]) {
         let n = rhs.len();
-        self.lu.solve_in_place(faer::MatMut::from_column_major_slice_mut(rhs, n, 1));
+        self.lu
+            .solve_in_place(faer::MatMut::from_column_major_slice_mut(rhs, n, 1));
     }
 }
 
@@ -213,7 +217,9 @@ fn row_classes(mdp: &Mdp, policy: &[u32]) -> RowClasses {
     let mut rep: Vec<u32> = Vec::new();
     for s in 0..n {
         let (nx, p) = mdp.row(mdp.chosen(policy, s));
-        let key = nx.iter().zip(p).fold(nx.len() as u64, |h, (&j, &pj)| mix(mix(h, u64::from(j)), pj.to_bits()));
+        let key = nx.iter().zip(p).fold(nx.len() as u64, |h, (&j, &pj)| {
+            mix(mix(h, u64::from(j)), pj.to_bits())
+        });
         let c = match seen.get(&key) {
             Some(&c) if mdp.row(mdp.chosen(policy, rep[c as usize] as usize)) == (nx, p) => c,
             hit => {
@@ -277,7 +283,12 @@ fn policy_chain(mdp: &Mdp, policy: &[u32], reduction: Reduction) -> (Chain, Opti
     };
     match classes {
         None => {
-            let mut c = Chain { start: Vec::with_capacity(n + 1), next: Vec::new(), prob: Vec::new(), cost: Vec::with_capacity(n) };
+            let mut c = Chain {
+                start: Vec::with_capacity(n + 1),
+                next: Vec::new(),
+                prob: Vec::new(),
+                cost: Vec::with_capacity(n),
+            };
             c.start.push(0);
             for s in 0..n {
                 let (nx, p) = mdp.row(mdp.chosen(policy, s));
@@ -290,7 +301,12 @@ fn policy_chain(mdp: &Mdp, policy: &[u32], reduction: Reduction) -> (Chain, Opti
         }
         Some((class, rep)) => {
             let m = rep.len();
-            let mut c = Chain { start: Vec::with_capacity(m + 1), next: Vec::new(), prob: Vec::new(), cost: Vec::with_capacity(m) };
+            let mut c = Chain {
+                start: Vec::with_capacity(m + 1),
+                next: Vec::new(),
+                prob: Vec::new(),
+                cost: Vec::with_capacity(m),
+            };
             c.start.push(0);
             for &s in &rep {
                 let (nx, p) = mdp.row(mdp.chosen(policy, s as usize));
@@ -333,7 +349,10 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
         }
         std::mem::swap(&mut mass, &mut next_mass);
     }
-    let reference = (0..n).filter(|&s| recurrent[s]).max_by(|&a, &b| mass[a].total_cmp(&mass[b])).unwrap_or(0);
+    let reference = (0..n)
+        .filter(|&s| recurrent[s])
+        .max_by(|&a, &b| mass[a].total_cmp(&mass[b]))
+        .unwrap_or(0);
     // Index of state j in the reduced system (j != ref).
     let red = |j: usize| if j < reference { j } else { j - 1 };
     let (ref_next, ref_prob) = chain.row(reference);
@@ -353,14 +372,24 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
         })?;
         let mut w = vec![1.0; m];
         f.solve_a(&mut w);
-        let pw: f64 = ref_next.iter().zip(ref_prob).filter(|e| *e.0 as usize != reference).map(|(&j, &pj)| pj * w[red(j as usize)]).sum();
+        let pw: f64 = ref_next
+            .iter()
+            .zip(ref_prob)
+            .filter(|e| *e.0 as usize != reference)
+            .map(|(&j, &pj)| pj * w[red(j as usize)])
+            .sum();
         // (g, h) with g + h(s) − Σ P(s, j) h(j) = rho(s) for all s and
         // h(ref) = 0, through the factors: u = M⁻¹ rho, g from the
         // equation at ref, h = u − g·w.
         let solve = |rho: &[f64]| -> (f64, Vec<f64>) {
             let mut u: Vec<f64> = (0..n).filter(|&s| s != reference).map(|s| rho[s]).collect();
             f.solve_a(&mut u);
-            let pu: f64 = ref_next.iter().zip(ref_prob).filter(|e| *e.0 as usize != reference).map(|(&j, &pj)| pj * u[red(j as usize)]).sum();
+            let pu: f64 = ref_next
+                .iter()
+                .zip(ref_prob)
+                .filter(|e| *e.0 as usize != reference)
+                .map(|(&j, &pj)| pj * u[red(j as usize)])
+                .sum();
             let g = (rho[reference] + pu) / (1.0 + pw);
             let mut h = vec![0.0; n];
             for s in (0..n).filter(|&s| s != reference) {
@@ -444,7 +473,9 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
     let mut stationary = stationary;
     let total: f64 = stationary.iter().sum();
     if !total.is_finite() || total <= 0.0 || !g.is_finite() || bias.iter().any(|v| !v.is_finite()) {
-        return Err(Error::Numerical("the policy's evaluation equations are singular".into()));
+        return Err(Error::Numerical(
+            "the policy's evaluation equations are singular".into(),
+        ));
     }
     for v in stationary.iter_mut() {
         *v /= total;
@@ -471,7 +502,11 @@ pub fn evaluate_average(mdp: &Mdp, policy: &[u32]) -> Result<PolicyEvaluation> {
 }
 
 #[doc(hidden)]
-pub fn evaluate_average_with(mdp: &Mdp, policy: &[u32], reduction: Reduction) -> Result<PolicyEvaluation> {
+pub fn evaluate_average_with(
+    mdp: &Mdp,
+    policy: &[u32],
+    reduction: Reduction,
+) -> Result<PolicyEvaluation> {
     let (count, class) = recurrent_classes(mdp, policy)?;
     if count != 1 {
         return Err(Error::Infeasible(format!(
@@ -499,8 +534,13 @@ pub fn evaluate_average_with(mdp: &Mdp, policy: &[u32], reduction: Reduction) ->
                     stationary[j as usize] += pc * pj;
                 }
             }
-            let mut bias: Vec<f64> = (0..n).map(|s| mdp.cost[mdp.chosen(policy, s)] - g + w[rc[s] as usize]).collect();
-            let reference = (0..n).filter(|&s| class[s] == 0).max_by(|&a, &b| stationary[a].total_cmp(&stationary[b])).unwrap_or(0);
+            let mut bias: Vec<f64> = (0..n)
+                .map(|s| mdp.cost[mdp.chosen(policy, s)] - g + w[rc[s] as usize])
+                .collect();
+            let reference = (0..n)
+                .filter(|&s| class[s] == 0)
+                .max_by(|&a, &b| stationary[a].total_cmp(&stationary[b]))
+                .unwrap_or(0);
             let r = bias[reference];
             bias.iter_mut().for_each(|v| *v -= r);
             (g, bias, stationary, reference)
@@ -512,9 +552,17 @@ pub fn evaluate_average_with(mdp: &Mdp, policy: &[u32], reduction: Reduction) ->
     let scale = 1.0 + bias.iter().fold(g.abs(), |m, v| m.max(v.abs()));
     // NaN residuals fail this test too.
     if residual.is_nan() || residual > 1e-6 * scale {
-        return Err(Error::Numerical(format!("policy evaluation residual {residual:e} is too large")));
+        return Err(Error::Numerical(format!(
+            "policy evaluation residual {residual:e} is too large"
+        )));
     }
-    Ok(PolicyEvaluation { gain: g, bias, stationary, reference, residual })
+    Ok(PolicyEvaluation {
+        gain: g,
+        bias,
+        stationary,
+        reference,
+        residual,
+    })
 }
 
 /// Evaluates `policy` exactly under discount factor β ∈ [0, 1): solves
@@ -526,10 +574,17 @@ pub fn evaluate_discounted(mdp: &Mdp, policy: &[u32], beta: f64) -> Result<Vec<f
 }
 
 #[doc(hidden)]
-pub fn evaluate_discounted_with(mdp: &Mdp, policy: &[u32], beta: f64, reduction: Reduction) -> Result<Vec<f64>> {
+pub fn evaluate_discounted_with(
+    mdp: &Mdp,
+    policy: &[u32],
+    beta: f64,
+    reduction: Reduction,
+) -> Result<Vec<f64>> {
     mdp.check_policy(policy)?;
     if !(beta.is_finite() && (0.0..1.0).contains(&beta)) {
-        return Err(Error::invalid(format!("discount factor must be in [0, 1), got {beta}")));
+        return Err(Error::invalid(format!(
+            "discount factor must be in [0, 1), got {beta}"
+        )));
     }
     let (chain, row_class) = policy_chain(mdp, policy, reduction);
     let f = factorize(chain.n(), |i, out| {
@@ -542,10 +597,14 @@ pub fn evaluate_discounted_with(mdp: &Mdp, policy: &[u32], beta: f64, reduction:
     let mut v = chain.cost.clone();
     f.solve_a(&mut v);
     if let Some((class, _)) = row_class {
-        v = (0..mdp.n_states).map(|s| mdp.cost[mdp.chosen(policy, s)] + beta * v[class[s] as usize]).collect();
+        v = (0..mdp.n_states)
+            .map(|s| mdp.cost[mdp.chosen(policy, s)] + beta * v[class[s] as usize])
+            .collect();
     }
     if v.iter().any(|x| !x.is_finite()) {
-        return Err(Error::Numerical("discounted evaluation produced a non-finite value".into()));
+        return Err(Error::Numerical(
+            "discounted evaluation produced a non-finite value".into(),
+        ));
     }
     Ok(v)
 }

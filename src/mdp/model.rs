@@ -74,21 +74,34 @@ impl Mdp {
     }
     fn check_action(&self, s: usize, a: usize) -> Result<()> {
         if s >= self.n_states {
-            return Err(Error::invalid(format!("state {s} out of range (n = {})", self.n_states)));
+            return Err(Error::invalid(format!(
+                "state {s} out of range (n = {})",
+                self.n_states
+            )));
         }
         if a >= self.n_actions(s) {
-            return Err(Error::invalid(format!("state {s} has {} actions, asked for {a}", self.n_actions(s))));
+            return Err(Error::invalid(format!(
+                "state {s} has {} actions, asked for {a}",
+                self.n_actions(s)
+            )));
         }
         Ok(())
     }
     /// Checks a policy (one local action index per state).
     pub fn check_policy(&self, policy: &[u32]) -> Result<()> {
         if policy.len() != self.n_states {
-            return Err(Error::invalid(format!("policy has {} entries, the MDP {} states", policy.len(), self.n_states)));
+            return Err(Error::invalid(format!(
+                "policy has {} entries, the MDP {} states",
+                policy.len(),
+                self.n_states
+            )));
         }
         for (s, &a) in policy.iter().enumerate() {
             if a as usize >= self.n_actions(s) {
-                return Err(Error::invalid(format!("policy[{s}] = {a} but state {s} has {} actions", self.n_actions(s))));
+                return Err(Error::invalid(format!(
+                    "policy[{s}] = {a} but state {s} has {} actions",
+                    self.n_actions(s)
+                )));
             }
         }
         Ok(())
@@ -113,14 +126,20 @@ pub struct MdpBuilder {
 }
 
 fn reserve<T>(v: &mut Vec<T>, extra: usize, what: &str) -> Result<()> {
-    v.try_reserve(extra)
-        .map_err(|_| Error::TooLarge(format!("cannot allocate {} more {what}", v.len().saturating_add(extra))))
+    v.try_reserve(extra).map_err(|_| {
+        Error::TooLarge(format!(
+            "cannot allocate {} more {what}",
+            v.len().saturating_add(extra)
+        ))
+    })
 }
 
 /// Bytes of a model (builder or finished MDP) with these counts: 12 per
 /// state, 20 per action, 12 per transition.
 pub fn model_bytes(states: usize, actions: usize, transitions: usize) -> Option<u128> {
-    (states as u128 * 12).checked_add(actions as u128 * 20)?.checked_add(transitions as u128 * 12)
+    (states as u128 * 12)
+        .checked_add(actions as u128 * 20)?
+        .checked_add(transitions as u128 * 12)
 }
 
 impl MdpBuilder {
@@ -130,7 +149,9 @@ impl MdpBuilder {
             return Err(Error::invalid("an MDP needs at least one state"));
         }
         if n_states > MAX_STATES {
-            return Err(Error::TooLarge(format!("{n_states} states exceed the limit of {MAX_STATES}")));
+            return Err(Error::TooLarge(format!(
+                "{n_states} states exceed the limit of {MAX_STATES}"
+            )));
         }
         // Every state will need at least one action with one transition.
         crate::limits::check_memory(
@@ -165,37 +186,67 @@ impl MdpBuilder {
     /// `prob[i]` (≥ 0, summing to 1 within 1e-9; repeated targets add up)
     /// and costs `cost` (finite, any sign). Returns the action's local index
     /// in that state (0, 1, ... in order of addition).
-    pub fn add_action(&mut self, state: usize, next: &[u32], prob: &[f64], cost: f64) -> Result<u32> {
+    pub fn add_action(
+        &mut self,
+        state: usize,
+        next: &[u32],
+        prob: &[f64],
+        cost: f64,
+    ) -> Result<u32> {
         if state >= self.n_states {
-            return Err(Error::invalid(format!("state {state} out of range (n = {})", self.n_states)));
+            return Err(Error::invalid(format!(
+                "state {state} out of range (n = {})",
+                self.n_states
+            )));
         }
         if next.len() != prob.len() {
-            return Err(Error::invalid(format!("{} next states but {} probabilities", next.len(), prob.len())));
+            return Err(Error::invalid(format!(
+                "{} next states but {} probabilities",
+                next.len(),
+                prob.len()
+            )));
         }
         if next.is_empty() {
-            return Err(Error::invalid(format!("state {state}: a transition row needs at least one entry")));
+            return Err(Error::invalid(format!(
+                "state {state}: a transition row needs at least one entry"
+            )));
         }
         if !cost.is_finite() {
-            return Err(Error::invalid(format!("state {state}: cost must be finite, got {cost}")));
+            return Err(Error::invalid(format!(
+                "state {state}: cost must be finite, got {cost}"
+            )));
         }
         let mut sum = 0.0;
         for (i, (&j, &p)) in next.iter().zip(prob).enumerate() {
             if j as usize >= self.n_states {
-                return Err(Error::invalid(format!("state {state}: next state {j} out of range (n = {})", self.n_states)));
+                return Err(Error::invalid(format!(
+                    "state {state}: next state {j} out of range (n = {})",
+                    self.n_states
+                )));
             }
             if !(p.is_finite() && p >= 0.0) {
-                return Err(Error::invalid(format!("state {state}: probability [{i}] must be finite and >= 0, got {p}")));
+                return Err(Error::invalid(format!(
+                    "state {state}: probability [{i}] must be finite and >= 0, got {p}"
+                )));
             }
             sum += p;
         }
         if (sum - 1.0).abs() > ROW_SUM_TOLERANCE {
-            return Err(Error::invalid(format!("state {state}: probabilities sum to {sum}, not 1")));
+            return Err(Error::invalid(format!(
+                "state {state}: probabilities sum to {sum}, not 1"
+            )));
         }
         if self.counts[state] == u32::MAX {
-            return Err(Error::TooLarge(format!("state {state} has too many actions")));
+            return Err(Error::TooLarge(format!(
+                "state {state} has too many actions"
+            )));
         }
         crate::limits::check_memory(
-            model_bytes(self.n_states, self.cost.len() + 1, self.next.len() + next.len()),
+            model_bytes(
+                self.n_states,
+                self.cost.len() + 1,
+                self.next.len() + next.len(),
+            ),
             &format!("an MDP of {} states", self.n_states),
         )?;
         reserve(&mut self.next, next.len(), "transitions")?;
@@ -258,6 +309,13 @@ impl MdpBuilder {
             row_start.push(next.len());
             cost.push(self.cost[k]);
         }
-        Ok(Mdp { n_states: n, state_start, row_start, next, prob, cost })
+        Ok(Mdp {
+            n_states: n,
+            state_start,
+            row_start,
+            next,
+            prob,
+            cost,
+        })
     }
 }

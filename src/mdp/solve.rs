@@ -146,7 +146,10 @@ impl Solution {
 
 fn check_options(mdp: &Mdp, o: &Options) -> Result<()> {
     if !(o.tolerance.is_finite() && o.tolerance > 0.0) {
-        return Err(Error::invalid(format!("tolerance must be finite and > 0, got {}", o.tolerance)));
+        return Err(Error::invalid(format!(
+            "tolerance must be finite and > 0, got {}",
+            o.tolerance
+        )));
     }
     if o.max_iterations == 0 {
         return Err(Error::invalid("max_iterations must be >= 1"));
@@ -154,15 +157,22 @@ fn check_options(mdp: &Mdp, o: &Options) -> Result<()> {
     if let Some(t) = o.aperiodicity
         && !(t.is_finite() && t > 0.0 && t <= 1.0)
     {
-        return Err(Error::invalid(format!("aperiodicity tau must be in (0, 1], got {t}")));
+        return Err(Error::invalid(format!(
+            "aperiodicity tau must be in (0, 1], got {t}"
+        )));
     }
     if let Criterion::Discounted(b) = o.criterion
         && !(b.is_finite() && (0.0..1.0).contains(&b))
     {
-        return Err(Error::invalid(format!("discount factor must be in [0, 1), got {b}")));
+        return Err(Error::invalid(format!(
+            "discount factor must be in [0, 1), got {b}"
+        )));
     }
     if o.reference_state >= mdp.n_states {
-        return Err(Error::invalid(format!("reference state {} out of range (n = {})", o.reference_state, mdp.n_states)));
+        return Err(Error::invalid(format!(
+            "reference state {} out of range (n = {})",
+            o.reference_state, mdp.n_states
+        )));
     }
     if let Some(p) = &o.initial_policy {
         mdp.check_policy(p)?;
@@ -178,7 +188,9 @@ fn choose_tau(mdp: &Mdp, o: &Options) -> f64 {
     let all_self_loops = (0..mdp.n_states).all(|s| {
         mdp.actions(s).all(|k| {
             let (nx, p) = mdp.row(k);
-            nx.iter().zip(p).any(|(&j, &pj)| j as usize == s && pj > 0.0)
+            nx.iter()
+                .zip(p)
+                .any(|(&j, &pj)| j as usize == s && pj > 0.0)
         })
     });
     if all_self_loops { 1.0 } else { 0.9 }
@@ -219,7 +231,9 @@ pub fn solve(mdp: &Mdp, options: &Options) -> Result<Solution> {
     )?;
     match (options.method, options.criterion) {
         (Method::PolicyIteration, Criterion::Average) => policy_iteration_average(mdp, options),
-        (Method::PolicyIteration, Criterion::Discounted(b)) => policy_iteration_discounted(mdp, options, b),
+        (Method::PolicyIteration, Criterion::Discounted(b)) => {
+            policy_iteration_discounted(mdp, options, b)
+        }
         (Method::GaussSeidel, Criterion::Average) => gauss_seidel_average(mdp, options),
         (Method::GaussSeidel, Criterion::Discounted(b)) => gauss_seidel_discounted(mdp, options, b),
         (_, Criterion::Average) => value_iteration_average(mdp, options, None),
@@ -242,7 +256,9 @@ pub fn working_bytes(mdp: &Mdp, method: Method) -> Option<u128> {
     // One action per state: about transitions / actions entries per row.
     let per_row = (mdp.n_transitions() as u128).div_ceil((mdp.n_actions_total() as u128).max(1));
     let entries = n.checked_mul(per_row + 1)?;
-    vectors.checked_add(n.checked_mul(48)?)?.checked_add(entries.checked_mul(16 * 4)?)
+    vectors
+        .checked_add(n.checked_mul(48)?)?
+        .checked_add(entries.checked_mul(16 * 4)?)
 }
 
 /// Marks a best-so-far answer of a cancelled solve.
@@ -270,7 +286,9 @@ fn finish_average(
     let (lo, hi) = sweep(mdp, &h, 1.0, &mut th, &mut policy);
     let (classes, _) = recurrent_classes(mdp, &policy)?;
     if !(lo.is_finite() && hi.is_finite()) {
-        return Err(Error::Numerical("value iteration diverged (non-finite values)".into()));
+        return Err(Error::Numerical(
+            "value iteration diverged (non-finite values)".into(),
+        ));
     }
     Ok(Solution {
         gain: 0.5 * (lo + hi),
@@ -308,7 +326,9 @@ fn value_iteration_average(mdp: &Mdp, o: &Options, limit: Option<usize>) -> Resu
         it += 1;
         let (lo, hi) = sweep(mdp, &h, 1.0, &mut th, &mut policy);
         if !(lo.is_finite() && hi.is_finite()) {
-            return Err(Error::Numerical("value iteration diverged (non-finite values)".into()));
+            return Err(Error::Numerical(
+                "value iteration diverged (non-finite values)".into(),
+            ));
         }
         if o.stopping == Stopping::Span && hi - lo <= o.tolerance {
             converged = true;
@@ -367,7 +387,9 @@ fn gauss_seidel_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
             h[s] = new;
         }
         if !(lo.is_finite() && hi.is_finite()) {
-            return Err(Error::Numerical("Gauss-Seidel diverged (non-finite values)".into()));
+            return Err(Error::Numerical(
+                "Gauss-Seidel diverged (non-finite values)".into(),
+            ));
         }
         let drift = h[x_hat];
         g += drift / tau;
@@ -445,10 +467,16 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
         None => {
             // Warm start: a greedy policy after a few relative sweeps is
             // usually unichain and close to optimal.
-            let warm = Options { method: Method::RelativeValueIteration, ..o.clone() };
+            let warm = Options {
+                method: Method::RelativeValueIteration,
+                ..o.clone()
+            };
             let sol = value_iteration_average(mdp, &warm, Some(50.min(o.max_iterations)))?;
             if sol.cancelled {
-                return Ok(Solution { iterations: 0, ..sol });
+                return Ok(Solution {
+                    iterations: 0,
+                    ..sol
+                });
             }
             sol.policy
         }
@@ -463,10 +491,14 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let mut h = vec![0.0; n];
     loop {
         let result = evaluate_average(mdp, &policy);
-        let prev_gain_floor = accepted.as_ref().map_or(f64::NEG_INFINITY, |(p, _)| p.gain - 1e-13 * (1.0 + p.gain.abs()));
+        let prev_gain_floor = accepted.as_ref().map_or(f64::NEG_INFINITY, |(p, _)| {
+            p.gain - 1e-13 * (1.0 + p.gain.abs())
+        });
         it += 1;
         let (eval, evaluated) = match (result, accepted.take()) {
-            (Ok(e), Some((prev, prev_policy))) if lookahead && e.gain > prev.gain + 1e-13 * (1.0 + prev.gain.abs()) => {
+            (Ok(e), Some((prev, prev_policy)))
+                if lookahead && e.gain > prev.gain + 1e-13 * (1.0 + prev.gain.abs()) =>
+            {
                 // The lookahead made things worse: a plain greedy step from
                 // the previous evaluation instead.
                 let _ = e;
@@ -507,7 +539,10 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
             for k in 0..LOOKAHEAD_SWEEPS {
                 for i in 0..n {
                     let s = if k % 2 == 0 { i } else { n - 1 - i };
-                    let best = mdp.actions(s).map(|a| mdp.q_value(a, &h, 1.0)).fold(f64::INFINITY, f64::min);
+                    let best = mdp
+                        .actions(s)
+                        .map(|a| mdp.q_value(a, &h, 1.0))
+                        .fold(f64::INFINITY, f64::min);
                     h[s] = best - eval.gain;
                 }
             }
@@ -516,34 +551,46 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
         }
         accepted = Some((eval, evaluated));
     }
-    let (eval, evaluated) = accepted.ok_or_else(|| Error::Numerical("policy iteration ended without an evaluation".into()))?;
+    let (eval, evaluated) = accepted
+        .ok_or_else(|| Error::Numerical("policy iteration ended without an evaluation".into()))?;
     // The last evaluated policy is feasible, so its gain bounds g* from
     // above; the Jacobi sweep bounds it from below.
     let mut th = vec![0.0; n];
     let mut greedy = vec![0u32; n];
     let (lo, _) = sweep(mdp, &eval.bias, 1.0, &mut th, &mut greedy);
     let (classes, _) = recurrent_classes(mdp, &evaluated)?;
-    Ok(mark(Solution {
-        gain: eval.gain,
-        bound_lo: lo.min(eval.gain),
-        bound_hi: eval.gain,
-        values: eval.bias,
-        policy: evaluated,
-        iterations: it,
-        converged,
-        cancelled: false,
-        recurrent_classes: classes,
-        aperiodicity: 1.0,
-    }, cancelled))
+    Ok(mark(
+        Solution {
+            gain: eval.gain,
+            bound_lo: lo.min(eval.gain),
+            bound_hi: eval.gain,
+            values: eval.bias,
+            policy: evaluated,
+            iterations: it,
+            converged,
+            cancelled: false,
+            recurrent_classes: classes,
+            aperiodicity: 1.0,
+        },
+        cancelled,
+    ))
 }
 
-fn finish_discounted(mdp: &Mdp, v: Vec<f64>, beta: f64, iterations: usize, converged: bool) -> Result<Solution> {
+fn finish_discounted(
+    mdp: &Mdp,
+    v: Vec<f64>,
+    beta: f64,
+    iterations: usize,
+    converged: bool,
+) -> Result<Solution> {
     let n = mdp.n_states;
     let mut th = vec![0.0; n];
     let mut policy = vec![0u32; n];
     let (lo, hi) = sweep(mdp, &v, beta, &mut th, &mut policy);
     if !(lo.is_finite() && hi.is_finite()) {
-        return Err(Error::Numerical("discounted value iteration diverged".into()));
+        return Err(Error::Numerical(
+            "discounted value iteration diverged".into(),
+        ));
     }
     // MacQueen's bounds: T v + β/(1−β)·min(Tv − v) ≤ v* ≤ T v + β/(1−β)·max(Tv − v).
     let k = beta / (1.0 - beta);

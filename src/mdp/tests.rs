@@ -18,7 +18,8 @@ fn random_mdp(n: usize, actions: usize, fanout: usize, seed: u64) -> Mdp {
             }
             let t: f64 = w.iter().sum();
             let p: Vec<f64> = w.iter().map(|x| x / t).collect();
-            b.add_action(s, &next, &p, rng.random::<f64>() * 10.0 - 2.0).unwrap();
+            b.add_action(s, &next, &p, rng.random::<f64>() * 10.0 - 2.0)
+                .unwrap();
         }
     }
     b.build().unwrap()
@@ -47,7 +48,10 @@ fn brute_force_gain(m: &Mdp) -> f64 {
 }
 
 fn opts(method: Method) -> Options {
-    Options { method, ..Options::default() }
+    Options {
+        method,
+        ..Options::default()
+    }
 }
 
 #[test]
@@ -55,10 +59,20 @@ fn all_solvers_agree_with_brute_force() {
     for seed in 0..6 {
         let m = random_mdp(7, 3, 2, seed);
         let g = brute_force_gain(&m);
-        for method in [Method::PolicyIteration, Method::RelativeValueIteration, Method::ValueIteration, Method::GaussSeidel] {
+        for method in [
+            Method::PolicyIteration,
+            Method::RelativeValueIteration,
+            Method::ValueIteration,
+            Method::GaussSeidel,
+        ] {
             let s = solve(&m, &opts(method)).unwrap();
             assert!(s.converged, "{method:?}");
-            assert!(s.bound_lo <= g + 1e-12 && g <= s.bound_hi + 1e-12, "{method:?}: {g} not in [{}, {}]", s.bound_lo, s.bound_hi);
+            assert!(
+                s.bound_lo <= g + 1e-12 && g <= s.bound_hi + 1e-12,
+                "{method:?}: {g} not in [{}, {}]",
+                s.bound_lo,
+                s.bound_hi
+            );
             assert!((s.gain - g).abs() < 1e-9, "{method:?}: {} vs {g}", s.gain);
             assert_eq!(s.recurrent_classes, 1);
             // The policy found is optimal: its exact gain is g.
@@ -76,7 +90,11 @@ fn bias_solves_the_optimality_equation() {
         let best = (0..m.n_actions(x))
             .map(|a| {
                 let (nx, p) = m.transitions(x, a).unwrap();
-                m.cost(x, a).unwrap() + nx.iter().zip(p).map(|(&j, &pj)| pj * s.values[j as usize]).sum::<f64>()
+                m.cost(x, a).unwrap()
+                    + nx.iter()
+                        .zip(p)
+                        .map(|(&j, &pj)| pj * s.values[j as usize])
+                        .sum::<f64>()
             })
             .fold(f64::INFINITY, f64::min);
         assert!((s.gain + s.values[x] - best).abs() < 1e-9);
@@ -114,8 +132,20 @@ fn discounted_solvers_agree_with_brute_force() {
             *b = b.min(*x);
         }
     }
-    for method in [Method::PolicyIteration, Method::ValueIteration, Method::GaussSeidel] {
-        let s = solve(&m, &Options { method, criterion: Criterion::Discounted(beta), ..Options::default() }).unwrap();
+    for method in [
+        Method::PolicyIteration,
+        Method::ValueIteration,
+        Method::GaussSeidel,
+    ] {
+        let s = solve(
+            &m,
+            &Options {
+                method,
+                criterion: Criterion::Discounted(beta),
+                ..Options::default()
+            },
+        )
+        .unwrap();
         assert!(s.converged);
         for (v, b) in s.values.iter().zip(&best) {
             assert!((v - b).abs() < 1e-8, "{method:?}");
@@ -131,16 +161,33 @@ fn periodic_chain_needs_the_aperiodicity_transform() {
     b.add_action(0, &[1], &[1.0], 1.0).unwrap();
     b.add_action(1, &[0], &[1.0], 0.0).unwrap();
     let m = b.build().unwrap();
-    let plain = Options { method: Method::RelativeValueIteration, aperiodicity: Some(1.0), max_iterations: 500, ..Options::default() };
+    let plain = Options {
+        method: Method::RelativeValueIteration,
+        aperiodicity: Some(1.0),
+        max_iterations: 500,
+        ..Options::default()
+    };
     let s = solve(&m, &plain).unwrap();
-    assert!(!s.converged, "without the transform value iteration oscillates");
+    assert!(
+        !s.converged,
+        "without the transform value iteration oscillates"
+    );
     assert!(s.bound_lo <= 0.5 && 0.5 <= s.bound_hi);
-    for method in [Method::RelativeValueIteration, Method::ValueIteration, Method::GaussSeidel, Method::PolicyIteration] {
+    for method in [
+        Method::RelativeValueIteration,
+        Method::ValueIteration,
+        Method::GaussSeidel,
+        Method::PolicyIteration,
+    ] {
         let s = solve(&m, &opts(method)).unwrap();
         assert!(s.converged, "{method:?}");
         assert!((s.gain - 0.5).abs() < 1e-9, "{method:?}");
         // Bias of the original chain: h(1) − h(0) = −1/2.
-        assert!((s.values[1] - s.values[0] + 0.5).abs() < 1e-8, "{method:?}: {:?}", s.values);
+        assert!(
+            (s.values[1] - s.values[0] + 0.5).abs() < 1e-8,
+            "{method:?}: {:?}",
+            s.values
+        );
     }
 }
 
@@ -156,7 +203,10 @@ fn multichain_policies_are_detected() {
     let (k, class) = recurrent_classes(&m, &[0, 0, 0]).unwrap();
     assert_eq!(k, 2);
     assert_eq!(class[2], u32::MAX);
-    assert!(matches!(evaluate_average(&m, &[0, 0, 0]), Err(Error::Infeasible(_))));
+    assert!(matches!(
+        evaluate_average(&m, &[0, 0, 0]),
+        Err(Error::Infeasible(_))
+    ));
     let s = solve(&m, &opts(Method::RelativeValueIteration)).unwrap();
     assert_eq!(s.recurrent_classes, 2);
     assert!(!s.converged, "gains differ by state: the span never closes");
@@ -166,7 +216,15 @@ fn multichain_policies_are_detected() {
 fn iteration_limit_keeps_the_best_answer() {
     let m = random_mdp(30, 2, 2, 5);
     let exact = solve(&m, &Options::default()).unwrap().gain;
-    let s = solve(&m, &Options { method: Method::RelativeValueIteration, max_iterations: 3, ..Options::default() }).unwrap();
+    let s = solve(
+        &m,
+        &Options {
+            method: Method::RelativeValueIteration,
+            max_iterations: 3,
+            ..Options::default()
+        },
+    )
+    .unwrap();
     assert!(!s.converged);
     assert_eq!(s.iterations, 3);
     assert!(s.bound_lo <= exact && exact <= s.bound_hi);
@@ -185,9 +243,15 @@ fn builder_validates_rows() {
     assert!(b.add_action(0, &[], &[], 0.0).is_err());
     assert!(b.add_action(0, &[0], &[1.0, 0.0], 0.0).is_err());
     assert!(b.add_action(0, &[0, 1], &[0.5, 0.5 + 1e-10], 0.0).is_ok());
-    assert!(matches!(b.clone().build(), Err(Error::InvalidArgument(_))), "state 1 has no action");
+    assert!(
+        matches!(b.clone().build(), Err(Error::InvalidArgument(_))),
+        "state 1 has no action"
+    );
     assert!(MdpBuilder::new(0).is_err());
-    assert!(matches!(MdpBuilder::new(usize::MAX), Err(Error::TooLarge(_))));
+    assert!(matches!(
+        MdpBuilder::new(usize::MAX),
+        Err(Error::TooLarge(_))
+    ));
     // Out-of-order states are sorted, keeping each state's action order.
     let mut b = MdpBuilder::new(2).unwrap();
     b.add_action(1, &[0], &[1.0], 5.0).unwrap();
@@ -203,17 +267,47 @@ fn builder_validates_rows() {
 fn options_are_validated() {
     let m = random_mdp(3, 2, 1, 1);
     for o in [
-        Options { tolerance: 0.0, ..Options::default() },
-        Options { tolerance: f64::NAN, ..Options::default() },
-        Options { max_iterations: 0, ..Options::default() },
-        Options { aperiodicity: Some(0.0), ..Options::default() },
-        Options { aperiodicity: Some(1.5), ..Options::default() },
-        Options { criterion: Criterion::Discounted(1.0), ..Options::default() },
-        Options { reference_state: 3, ..Options::default() },
-        Options { initial_policy: Some(vec![0, 0]), ..Options::default() },
-        Options { initial_policy: Some(vec![0, 0, 2]), ..Options::default() },
+        Options {
+            tolerance: 0.0,
+            ..Options::default()
+        },
+        Options {
+            tolerance: f64::NAN,
+            ..Options::default()
+        },
+        Options {
+            max_iterations: 0,
+            ..Options::default()
+        },
+        Options {
+            aperiodicity: Some(0.0),
+            ..Options::default()
+        },
+        Options {
+            aperiodicity: Some(1.5),
+            ..Options::default()
+        },
+        Options {
+            criterion: Criterion::Discounted(1.0),
+            ..Options::default()
+        },
+        Options {
+            reference_state: 3,
+            ..Options::default()
+        },
+        Options {
+            initial_policy: Some(vec![0, 0]),
+            ..Options::default()
+        },
+        Options {
+            initial_policy: Some(vec![0, 0, 2]),
+            ..Options::default()
+        },
     ] {
-        assert!(matches!(solve(&m, &o), Err(Error::InvalidArgument(_))), "{o:?}");
+        assert!(
+            matches!(solve(&m, &o), Err(Error::InvalidArgument(_))),
+            "{o:?}"
+        );
     }
 }
 
@@ -246,11 +340,20 @@ fn assert_same_evaluation(m: &Mdp, pol: &[u32], what: &str) {
     let plain = evaluate_average_with(m, pol, Reduction::Never).unwrap();
     let reduced = evaluate_average_with(m, pol, Reduction::Always).unwrap();
     let scale = 1.0 + plain.bias.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-    assert!((plain.gain - reduced.gain).abs() <= 1e-12 * (1.0 + plain.gain.abs()), "{what}: gain {} vs {}", plain.gain, reduced.gain);
+    assert!(
+        (plain.gain - reduced.gain).abs() <= 1e-12 * (1.0 + plain.gain.abs()),
+        "{what}: gain {} vs {}",
+        plain.gain,
+        reduced.gain
+    );
     // Biases may differ by a constant (different reference states).
     let shift = reduced.bias[plain.reference];
     for (a, b) in plain.bias.iter().zip(&reduced.bias) {
-        assert!((a - (b - shift)).abs() <= 1e-9 * scale, "{what}: bias {a} vs {}", b - shift);
+        assert!(
+            (a - (b - shift)).abs() <= 1e-9 * scale,
+            "{what}: bias {a} vs {}",
+            b - shift
+        );
     }
     for (a, b) in plain.stationary.iter().zip(&reduced.stationary) {
         assert!((a - b).abs() <= 1e-12, "{what}: stationary {a} vs {b}");
@@ -261,7 +364,10 @@ fn assert_same_evaluation(m: &Mdp, pol: &[u32], what: &str) {
         let vr = evaluate_discounted_with(m, pol, beta, Reduction::Always).unwrap();
         let sc = 1.0 + vp.iter().fold(0.0f64, |a, v| a.max(v.abs()));
         for (a, b) in vp.iter().zip(&vr) {
-            assert!((a - b).abs() <= 1e-11 * sc, "{what}, beta {beta}: {a} vs {b}");
+            assert!(
+                (a - b).abs() <= 1e-11 * sc,
+                "{what}, beta {beta}: {a} vs {b}"
+            );
         }
     }
 }
@@ -278,13 +384,22 @@ fn evaluation_on_shared_rows_equals_the_plain_evaluation() {
         assert_same_evaluation(&m, &[1; 40], "distinct rows");
     }
     // The robots model: states after the same post-decision pair share rows.
-    let rm = crate::robots::RobotsMdp::new(crate::robots::Params::new(6, 5, 0.2, 1.0, 3.0).unwrap()).unwrap();
-    let pol = rm.policy_from(|q, r, s| if s == 0 { r < 4 || q < 2 } else { r <= 3 }).unwrap();
+    let rm =
+        crate::robots::RobotsMdp::new(crate::robots::Params::new(6, 5, 0.2, 1.0, 3.0).unwrap())
+            .unwrap();
+    let pol = rm
+        .policy_from(|q, r, s| if s == 0 { r < 4 || q < 2 } else { r <= 3 })
+        .unwrap();
     assert_same_evaluation(&rm.mdp, &pol, "robots");
     // Auto reduces the robots model (about one class per three states).
     let (class, rep) = super::chain::row_classes_for_tests(&rm.mdp, &pol);
     assert_eq!(class.len(), rm.mdp.n_states());
-    assert!(3 * rep.len() < 2 * rm.mdp.n_states(), "{} classes for {} states", rep.len(), rm.mdp.n_states());
+    assert!(
+        3 * rep.len() < 2 * rm.mdp.n_states(),
+        "{} classes for {} states",
+        rep.len(),
+        rm.mdp.n_states()
+    );
 }
 
 #[test]
@@ -293,7 +408,12 @@ fn policy_iteration_on_shared_rows_matches_brute_force() {
         let m = shared_rows_mdp(8, 3, 2, seed);
         let g = brute_force_gain(&m);
         let s = solve(&m, &Options::default()).unwrap();
-        assert!(s.converged && (s.gain - g).abs() < 1e-10 && s.bound_lo <= g + 1e-12 && g <= s.bound_hi + 1e-12);
+        assert!(
+            s.converged
+                && (s.gain - g).abs() < 1e-10
+                && s.bound_lo <= g + 1e-12
+                && g <= s.bound_hi + 1e-12
+        );
     }
 }
 
@@ -301,16 +421,29 @@ fn policy_iteration_on_shared_rows_matches_brute_force() {
 fn cancelled_control_stops_every_method_with_the_best_answer() {
     let m = random_mdp(30, 2, 2, 7);
     let exact = solve(&m, &Options::default()).unwrap().gain;
-    for method in [Method::PolicyIteration, Method::RelativeValueIteration, Method::ValueIteration, Method::GaussSeidel] {
+    for method in [
+        Method::PolicyIteration,
+        Method::RelativeValueIteration,
+        Method::ValueIteration,
+        Method::GaussSeidel,
+    ] {
         for criterion in [Criterion::Average, Criterion::Discounted(0.9)] {
             let control = crate::limits::Control::new();
             control.cancel();
-            let o = Options { method, criterion, control, ..Options::default() };
+            let o = Options {
+                method,
+                criterion,
+                control,
+                ..Options::default()
+            };
             let s = solve(&m, &o).unwrap();
             assert!(s.cancelled && !s.converged, "{method:?} {criterion:?}");
             if criterion == Criterion::Average {
                 // Even a cancelled answer carries a valid certificate.
-                assert!(s.bound_lo <= exact + 1e-9 && exact <= s.bound_hi + 1e-9, "{method:?}");
+                assert!(
+                    s.bound_lo <= exact + 1e-9 && exact <= s.bound_hi + 1e-9,
+                    "{method:?}"
+                );
             }
             assert!(matches!(s.into_result(), Err(Error::Cancelled(_))));
         }
@@ -345,7 +478,15 @@ fn control_iteration_cap_lowers_the_limit() {
     let m = random_mdp(30, 2, 2, 5);
     let control = crate::limits::Control::new();
     control.set_max_iterations(Some(4));
-    let s = solve(&m, &Options { method: Method::GaussSeidel, control, ..Options::default() }).unwrap();
+    let s = solve(
+        &m,
+        &Options {
+            method: Method::GaussSeidel,
+            control,
+            ..Options::default()
+        },
+    )
+    .unwrap();
     assert_eq!(s.iterations, 4);
     assert!(!s.converged && !s.cancelled);
     assert!(matches!(s.into_result(), Err(Error::NotConverged(_))));
@@ -358,10 +499,19 @@ fn memory_cap_refuses_the_solve_with_states_and_bytes() {
     // Value iteration needs 44 bytes per state: 44,000 bytes.
     assert_eq!(working_bytes(&m, Method::ValueIteration), Some(44_000));
     control.set_memory_limit(Some(40_000));
-    let o = Options { method: Method::ValueIteration, control: control.clone(), ..Options::default() };
+    let o = Options {
+        method: Method::ValueIteration,
+        control: control.clone(),
+        ..Options::default()
+    };
     let e = solve(&m, &o).unwrap_err();
-    let Error::TooLarge(msg) = e else { panic!("{e:?}") };
-    assert!(msg.contains("1000 states") && msg.contains("44000 bytes") && msg.contains("40000 bytes"), "{msg}");
+    let Error::TooLarge(msg) = e else {
+        panic!("{e:?}")
+    };
+    assert!(
+        msg.contains("1000 states") && msg.contains("44000 bytes") && msg.contains("40000 bytes"),
+        "{msg}"
+    );
     control.set_memory_limit(Some(44_000));
     assert!(solve(&m, &o).unwrap().converged);
 }
@@ -395,7 +545,11 @@ fn slowly_mixing_chain_is_evaluated_to_round_off() {
         for reduction in [Reduction::Auto, Reduction::Never] {
             let e = chain::evaluate_average_with(&m, &pol, reduction).expect("evaluation");
             let scale = e.bias.iter().fold(e.gain.abs(), |a, v| a.max(v.abs()));
-            assert!(e.residual <= 1e-13 * scale, "n = {n}: residual {:e}, scale {scale:e}", e.residual);
+            assert!(
+                e.residual <= 1e-13 * scale,
+                "n = {n}: residual {:e}, scale {scale:e}",
+                e.residual
+            );
             // Balance of the stationary distribution: π = π P.
             let mut pp = vec![0.0; n];
             for s in 0..n {
@@ -404,12 +558,19 @@ fn slowly_mixing_chain_is_evaluated_to_round_off() {
                     pp[j as usize] += e.stationary[s] * pj;
                 }
             }
-            let worst = pp.iter().zip(&e.stationary).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+            let worst = pp
+                .iter()
+                .zip(&e.stationary)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
             assert!(worst <= 1e-14, "n = {n}: balance {worst:e}");
             // Each well holds half the mass (symmetry); the distribution of a
             // nearly decomposable chain is itself ill-conditioned (~1e-16·w).
             let lower: f64 = e.stationary[..n / 2].iter().sum();
-            assert!((lower - 0.5).abs() < 1e-6, "n = {n}: lower-half mass {lower}");
+            assert!(
+                (lower - 0.5).abs() < 1e-6,
+                "n = {n}: lower-half mass {lower}"
+            );
         }
     }
 }

@@ -20,7 +20,9 @@ pub fn uniform(profile: &Profile, n: usize) -> Result<Vec<f64>> {
         return Err(Error::TooLarge(format!("{n} probes (limit {MAX_PROBES})")));
     }
     let h = profile.horizon();
-    Ok((1..=n).map(|i| if i == n { h } else { h * (i as f64 / n as f64) }).collect())
+    Ok((1..=n)
+        .map(|i| if i == n { h } else { h * (i as f64 / n as f64) })
+        .collect())
 }
 
 fn chain(profile: &Profile, target: f64, g: impl Fn(f64, f64) -> f64) -> Result<Vec<f64>> {
@@ -31,7 +33,12 @@ fn chain(profile: &Profile, target: f64, g: impl Fn(f64, f64) -> f64) -> Result<
 /// returned cut there (its length says "more than `limit`"), which is all
 /// [`with_budget`]'s search needs, so that each of its trials costs O(n)
 /// however small the trial parameter.
-fn chain_up_to(profile: &Profile, target: f64, g: impl Fn(f64, f64) -> f64, limit: usize) -> Result<Vec<f64>> {
+fn chain_up_to(
+    profile: &Profile,
+    target: f64,
+    g: impl Fn(f64, f64) -> f64,
+    limit: usize,
+) -> Result<Vec<f64>> {
     let h = profile.horizon();
     let mut out = Vec::new();
     let mut s = 0.0;
@@ -52,7 +59,9 @@ fn chain_up_to(profile: &Profile, target: f64, g: impl Fn(f64, f64) -> f64, limi
             }
         }
         if out.len() >= MAX_PROBES {
-            return Err(Error::TooLarge(format!("more than {MAX_PROBES} probes; raise the threshold")));
+            return Err(Error::TooLarge(format!(
+                "more than {MAX_PROBES} probes; raise the threshold"
+            )));
         }
     }
 }
@@ -68,7 +77,9 @@ pub fn threshold(profile: &Profile, pi_cost: f64) -> Result<Vec<f64>> {
 /// 1 − exp(−Λ(last probe, t)) reaches `pi_prob` ∈ (0, 1).
 pub fn first_arrival(profile: &Profile, pi_prob: f64) -> Result<Vec<f64>> {
     if !(pi_prob > 0.0 && pi_prob < 1.0) {
-        return Err(Error::invalid(format!("probability threshold must be in (0, 1), got {pi_prob}")));
+        return Err(Error::invalid(format!(
+            "probability threshold must be in (0, 1), got {pi_prob}"
+        )));
     }
     let need = -(-pi_prob).ln_1p();
     chain(profile, need, |_, expected| expected)
@@ -97,21 +108,29 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
         Policy::Threshold => {
             let c = profile.interval_cost(0.0, h);
             if c <= 0.0 {
-                return Err(Error::invalid("the profile has zero expected cost: nothing to tune"));
+                return Err(Error::invalid(
+                    "the profile has zero expected cost: nothing to tune",
+                ));
             }
             if !c.is_finite() {
                 // The search below would never leave [c·1e−12, c] (found by fuzzing).
-                return Err(Error::Numerical(format!("the expected cost over the horizon is {c}: nothing to tune")));
+                return Err(Error::Numerical(format!(
+                    "the expected cost over the horizon is {c}: nothing to tune"
+                )));
             }
             (c * 1e-12, c * (1.0 + 1e-9))
         }
         Policy::FirstArrival => {
             let l = profile.expected_updates(0.0, h);
             if l <= 0.0 {
-                return Err(Error::invalid("the profile has no updates: nothing to tune"));
+                return Err(Error::invalid(
+                    "the profile has no updates: nothing to tune",
+                ));
             }
             if !l.is_finite() {
-                return Err(Error::Numerical(format!("the expected updates over the horizon are {l}: nothing to tune")));
+                return Err(Error::Numerical(format!(
+                    "the expected updates over the horizon are {l}: nothing to tune"
+                )));
             }
             (l * 1e-12, l * (1.0 + 1e-9))
         }
@@ -137,7 +156,9 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
         return Ok((to_param(hi_bound), s_hi));
     }
     if s_hi.len() > n {
-        return Err(Error::NotConverged(format!("even the largest parameter gives more than {n} probes")));
+        return Err(Error::NotConverged(format!(
+            "even the largest parameter gives more than {n} probes"
+        )));
     }
     // Shrink until at least n probes (so runs stay near n probes long).
     let mut hi = hi_bound;
@@ -146,7 +167,9 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
     // since a subnormal total makes lo_bound 0 (found by fuzzing).
     for shrinks in 0.. {
         if shrinks > 25 || lo <= 0.0 {
-            return Err(Error::NotConverged(format!("no parameter of this policy places {n} probes")));
+            return Err(Error::NotConverged(format!(
+                "no parameter of this policy places {n} probes"
+            )));
         }
         let s = run(lo)?;
         match s.len().cmp(&n) {
@@ -158,7 +181,9 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
             }
         }
         if lo < lo_bound {
-            return Err(Error::NotConverged(format!("no parameter of this policy places {n} probes")));
+            return Err(Error::NotConverged(format!(
+                "no parameter of this policy places {n} probes"
+            )));
         }
     }
     for _ in 0..200 {
@@ -173,5 +198,7 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
             std::cmp::Ordering::Less => hi = mid,
         }
     }
-    Err(Error::NotConverged(format!("no parameter of this policy places exactly {n} probes")))
+    Err(Error::NotConverged(format!(
+        "no parameter of this policy places exactly {n} probes"
+    )))
 }

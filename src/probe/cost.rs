@@ -15,7 +15,10 @@ fn check_grid_memory(n_grid: usize) -> Result<()> {
 }
 
 /// [`check_grid_memory`] against a control's cap (else the default).
-pub(crate) fn check_grid_memory_with(n_grid: usize, control: &crate::limits::Control) -> Result<()> {
+pub(crate) fn check_grid_memory_with(
+    n_grid: usize,
+    control: &crate::limits::Control,
+) -> Result<()> {
     control.check_memory(
         crate::limits::bytes(n_grid as u128 + 1, 41),
         &format!("a candidate grid of {n_grid} points"),
@@ -42,12 +45,21 @@ impl CostTable {
             return Err(Error::invalid("the grid needs N >= 1 candidate times"));
         }
         if n_grid > MAX_GRID {
-            return Err(Error::TooLarge(format!("grid of {n_grid} points (limit {MAX_GRID})")));
+            return Err(Error::TooLarge(format!(
+                "grid of {n_grid} points (limit {MAX_GRID})"
+            )));
         }
         check_grid_memory(n_grid)?;
         let h = profile.horizon();
-        let t: Vec<f64> =
-            (0..=n_grid).map(|j| if j == n_grid { h } else { h * (j as f64 / n_grid as f64) }).collect();
+        let t: Vec<f64> = (0..=n_grid)
+            .map(|j| {
+                if j == n_grid {
+                    h
+                } else {
+                    h * (j as f64 / n_grid as f64)
+                }
+            })
+            .collect();
         Ok(CostTable::from_times_unchecked(profile, t))
     }
 
@@ -57,7 +69,10 @@ impl CostTable {
             return Err(Error::invalid("the grid needs t_0 = 0 and t_N = T"));
         }
         if times.len() - 1 > MAX_GRID {
-            return Err(Error::TooLarge(format!("grid of {} points (limit {MAX_GRID})", times.len() - 1)));
+            return Err(Error::TooLarge(format!(
+                "grid of {} points (limit {MAX_GRID})",
+                times.len() - 1
+            )));
         }
         check_grid_memory(times.len() - 1)?;
         if times[0] != 0.0 || times[times.len() - 1] != profile.horizon() {
@@ -70,7 +85,10 @@ impl CostTable {
         }
         for (i, w) in times.windows(2).enumerate() {
             if !(w[1] > w[0]) {
-                return Err(Error::invalid(format!("grid times must be strictly increasing at index {}", i + 1)));
+                return Err(Error::invalid(format!(
+                    "grid times must be strictly increasing at index {}",
+                    i + 1
+                )));
             }
         }
         Ok(CostTable::from_times_unchecked(profile, times.to_vec()))
@@ -147,20 +165,28 @@ impl CostTable {
 pub fn check_schedule(profile: &Profile, probes: &[f64]) -> Result<Vec<f64>> {
     let h = profile.horizon();
     let Some(&last) = probes.last() else {
-        return Err(Error::invalid("a schedule needs n >= 1 probes (the last at T)"));
+        return Err(Error::invalid(
+            "a schedule needs n >= 1 probes (the last at T)",
+        ));
     };
     let mut prev = 0.0;
     for (i, &p) in probes.iter().enumerate() {
         if !p.is_finite() {
-            return Err(Error::invalid(format!("probes[{i}] must be finite, got {p}")));
+            return Err(Error::invalid(format!(
+                "probes[{i}] must be finite, got {p}"
+            )));
         }
         if p < prev {
-            return Err(Error::invalid(format!("probes must be sorted and >= 0: probes[{i}] = {p} < {prev}")));
+            return Err(Error::invalid(format!(
+                "probes must be sorted and >= 0: probes[{i}] = {p} < {prev}"
+            )));
         }
         prev = p;
     }
     if (last - h).abs() > 1e-9 * h.max(1.0) {
-        return Err(Error::invalid(format!("the last probe must be at T = {h}, got {last}")));
+        return Err(Error::invalid(format!(
+            "the last probe must be at T = {h}, got {last}"
+        )));
     }
     let mut v = probes.to_vec();
     let n = v.len();
@@ -197,13 +223,19 @@ pub fn realized_cost(profile: &Profile, probes: &[f64], updates: &[f64]) -> Resu
     let mut c = 0.0;
     for (r, &t) in updates.iter().enumerate() {
         if !t.is_finite() {
-            return Err(Error::invalid(format!("updates[{r}] must be finite, got {t}")));
+            return Err(Error::invalid(format!(
+                "updates[{r}] must be finite, got {t}"
+            )));
         }
         if t < prev {
-            return Err(Error::invalid(format!("updates must be sorted: updates[{r}] = {t} < {prev}")));
+            return Err(Error::invalid(format!(
+                "updates must be sorted: updates[{r}] = {t} < {prev}"
+            )));
         }
         if !(0.0..=h).contains(&t) {
-            return Err(Error::invalid(format!("updates[{r}] = {t} is outside [0, T = {h}]")));
+            return Err(Error::invalid(format!(
+                "updates[{r}] = {t} is outside [0, T = {h}]"
+            )));
         }
         prev = t;
         if t == 0.0 {
@@ -219,5 +251,9 @@ pub fn realized_cost(profile: &Profile, probes: &[f64], updates: &[f64]) -> Resu
 
 /// The prefix of a grid point, for tests comparing with [`Profile::prefix`].
 pub fn grid_prefix(table: &CostTable, i: usize) -> Prefix {
-    Prefix { p: table.p(i), a: table.a(i), q: table.q(i) }
+    Prefix {
+        p: table.p(i),
+        a: table.a(i),
+        q: table.q(i),
+    }
 }

@@ -29,7 +29,13 @@ pub struct ImproverParams {
 
 impl Default for ImproverParams {
     fn default() -> Self {
-        ImproverParams { mu0: 0.5, mu_min: 1.0 / 512.0, rho: 0.5, iota: 1e-9, max_moves: 10_000_000 }
+        ImproverParams {
+            mu0: 0.5,
+            mu_min: 1.0 / 512.0,
+            rho: 0.5,
+            iota: 1e-9,
+            max_moves: 10_000_000,
+        }
     }
 }
 
@@ -63,23 +69,40 @@ impl PartialOrd for Entry {
 }
 impl Ord for Entry {
     fn cmp(&self, o: &Self) -> Ordering {
-        self.gain.total_cmp(&o.gain).then_with(|| o.k.cmp(&self.k)).then_with(|| self.right.cmp(&o.right))
+        self.gain
+            .total_cmp(&o.gain)
+            .then_with(|| o.k.cmp(&self.k))
+            .then_with(|| self.right.cmp(&o.right))
     }
 }
 
 /// Runs Algorithm 10 from `probes` (p_1 ≤ … ≤ p_n = T with spacing ≥ δ,
 /// also from p_0 = 0). The result is never worse than the start: every
 /// move lowers the cost by at least ι.
-pub fn improve(profile: &Profile, probes: &[f64], delta: f64, params: &ImproverParams) -> Result<Improved> {
+pub fn improve(
+    profile: &Profile,
+    probes: &[f64],
+    delta: f64,
+    params: &ImproverParams,
+) -> Result<Improved> {
     validate::non_negative("delta", delta)?;
     if !(params.mu0 > 0.0 && params.mu0 <= 1.0) {
-        return Err(Error::invalid(format!("mu0 must be in (0, 1], got {}", params.mu0)));
+        return Err(Error::invalid(format!(
+            "mu0 must be in (0, 1], got {}",
+            params.mu0
+        )));
     }
     if !(params.mu_min > 0.0 && params.mu_min <= params.mu0) {
-        return Err(Error::invalid(format!("mu_min must be in (0, mu0], got {}", params.mu_min)));
+        return Err(Error::invalid(format!(
+            "mu_min must be in (0, mu0], got {}",
+            params.mu_min
+        )));
     }
     if !(params.rho > 0.0 && params.rho < 1.0) {
-        return Err(Error::invalid(format!("rho must be in (0, 1), got {}", params.rho)));
+        return Err(Error::invalid(format!(
+            "rho must be in (0, 1), got {}",
+            params.rho
+        )));
     }
     validate::positive("iota", params.iota)?;
     let v = check_schedule(profile, probes)?;
@@ -104,7 +127,11 @@ pub fn improve(profile: &Profile, probes: &[f64], delta: f64, params: &ImproverP
     let c = |s: f64, t: f64, u: f64| profile.interval_cost(s, t) + profile.interval_cost(t, u);
     // The move of p_k a fraction μ toward p_{k−1} + δ (left) or p_{k+1} − δ.
     let target = |p: &[f64], k: usize, right: bool, mu: f64| {
-        let end = if right { p[k + 1] - delta } else { p[k - 1] + delta };
+        let end = if right {
+            p[k + 1] - delta
+        } else {
+            p[k - 1] + delta
+        };
         // Clamp: rounding must not push a probe past its neighbour's bound.
         let t = (1.0 - mu) * p[k] + mu * end;
         t.clamp(p[k - 1] + delta, (p[k + 1] - delta).max(p[k - 1] + delta))
@@ -118,7 +145,12 @@ pub fn improve(profile: &Profile, probes: &[f64], delta: f64, params: &ImproverP
         let mut heap = BinaryHeap::with_capacity(2 * n);
         for k in 1..n {
             for right in [false, true] {
-                heap.push(Entry { gain: gain(&p, k, right, mu), k, right, version: version[k] });
+                heap.push(Entry {
+                    gain: gain(&p, k, right, mu),
+                    k,
+                    right,
+                    version: version[k],
+                });
             }
         }
         while let Some(e) = heap.pop() {
@@ -137,7 +169,12 @@ pub fn improve(profile: &Profile, probes: &[f64], delta: f64, params: &ImproverP
             for k in e.k.saturating_sub(1).max(1)..=(e.k + 1).min(n - 1) {
                 version[k] += 1;
                 for right in [false, true] {
-                    heap.push(Entry { gain: gain(&p, k, right, mu), k, right, version: version[k] });
+                    heap.push(Entry {
+                        gain: gain(&p, k, right, mu),
+                        k,
+                        right,
+                        version: version[k],
+                    });
                 }
             }
         }
@@ -145,5 +182,11 @@ pub fn improve(profile: &Profile, probes: &[f64], delta: f64, params: &ImproverP
     }
     let times = p[1..].to_vec();
     let cost = expected_cost(profile, &times)?;
-    Ok(Improved { times, start_cost, cost, moves, converged })
+    Ok(Improved {
+        times,
+        start_cost,
+        cost,
+        moves,
+        converged,
+    })
 }

@@ -92,7 +92,9 @@ impl Problem {
         if let Some(w) = windows {
             for (k, &(s, e)) in w.iter().enumerate() {
                 if !(s.is_finite() && e.is_finite() && s <= e) {
-                    return Err(Error::invalid(format!("window {k} = [{s}, {e}] must be finite with start <= end")));
+                    return Err(Error::invalid(format!(
+                        "window {k} = [{s}, {e}] must be finite with start <= end"
+                    )));
                 }
             }
             let mut sorted = w.to_vec();
@@ -122,7 +124,13 @@ impl Problem {
             }
             *slot = j;
         }
-        Ok(Problem { table, delta, allowed, lo, control: Control::default() })
+        Ok(Problem {
+            table,
+            delta,
+            allowed,
+            lo,
+            control: Control::default(),
+        })
     }
 
     /// Attaches a control to every later solve: its memory cap replaces
@@ -164,7 +172,9 @@ impl Problem {
 
     fn check_budget(&self, n: usize) -> Result<()> {
         if n == 0 {
-            return Err(Error::invalid("the budget n must be >= 1 (the last probe is at T)"));
+            return Err(Error::invalid(
+                "the budget n must be >= 1 (the last probe is at T)",
+            ));
         }
         if n > self.table.len() {
             return Err(Error::invalid(format!(
@@ -186,7 +196,11 @@ impl Problem {
     fn schedule(&self, indices: Vec<usize>) -> Schedule {
         let times = indices.iter().map(|&j| self.table.times()[j]).collect();
         let cost = self.table.schedule_cost(&indices);
-        Schedule { indices, times, cost }
+        Schedule {
+            indices,
+            times,
+            cost,
+        }
     }
 
     /// An optimal schedule of exactly `n` probes with `method`.
@@ -213,7 +227,10 @@ impl Problem {
         let cells = n.checked_mul(self.table.len() + 1);
         // 4-byte back-pointers plus three layers of N + 1 doubles.
         self.control.check_memory(
-            cells.and_then(|c| crate::limits::bytes(c, 4)?.checked_add(crate::limits::bytes(self.table.len() + 1, 24)?)),
+            cells.and_then(|c| {
+                crate::limits::bytes(c, 4)?
+                    .checked_add(crate::limits::bytes(self.table.len() + 1, 24)?)
+            }),
             &format!("a {n}-probe schedule over {} candidates", self.table.len()),
         )?;
         match cells {
@@ -238,8 +255,11 @@ impl Problem {
         for m in 1..=n {
             self.pass(work)?;
             let mut e = vec![INF; big_n + 1];
-            let rows: Box<dyn Iterator<Item = usize>> =
-                if m == n { Box::new(std::iter::once(0)) } else { Box::new(0..big_n) };
+            let rows: Box<dyn Iterator<Item = usize>> = if m == n {
+                Box::new(std::iter::once(0))
+            } else {
+                Box::new(0..big_n)
+            };
             for i in rows {
                 // A row is O(N): check the flag once per row.
                 self.control.check(WHAT, *work)?;
@@ -284,7 +304,12 @@ impl Problem {
     }
 
     /// [`Problem::layered`], counting its layers in `work`.
-    fn layered_counted(&self, n: usize, hull: bool, work: &mut u64) -> Result<(Schedule, Vec<f64>)> {
+    fn layered_counted(
+        &self,
+        n: usize,
+        hull: bool,
+        work: &mut u64,
+    ) -> Result<(Schedule, Vec<f64>)> {
         self.check_budget(n)?;
         self.check_cells(n)?;
         let big_n = self.table.len();
@@ -341,7 +366,11 @@ impl Problem {
                 self.control.check(WHAT, work)?;
             }
             while src < big_n && self.lo[src] <= j {
-                let f = if penalty.is_some() { cur[src] } else { prev[src] };
+                let f = if penalty.is_some() {
+                    cur[src]
+                } else {
+                    prev[src]
+                };
                 if (src == 0 || self.allowed[src]) && f < INF {
                     let (s3, b3) = (-tb.p(src), f + tb.q(src));
                     let mut push = true;
@@ -397,8 +426,9 @@ impl Problem {
     /// One layer by Monge divide and conquer over the targets.
     fn dc_layer(&self, prev: &[f64], cur: &mut [f64], parent: &mut [u32], work: u64) -> Result<()> {
         let big_n = self.table.len();
-        let sources: Vec<usize> =
-            (0..big_n).filter(|&i| (i == 0 || self.allowed[i]) && prev[i] < INF).collect();
+        let sources: Vec<usize> = (0..big_n)
+            .filter(|&i| (i == 0 || self.allowed[i]) && prev[i] < INF)
+            .collect();
         // Targets with their count of feasible sources (a prefix of `sources`).
         let mut targets = Vec::new();
         let mut ends = Vec::new();
@@ -498,7 +528,9 @@ impl Problem {
         let (mut a, mut b) = ((k_lo, c_lo), (k_hi, c_hi));
         for _ in 0..200 {
             let lambda = (a.1 - b.1) / (b.0 - a.0) as f64;
-            let Some((k, idx, c)) = self.penalized(lambda, work)? else { return Ok(None) };
+            let Some((k, idx, c)) = self.penalized(lambda, work)? else {
+                return Ok(None);
+            };
             if k == n {
                 return Ok(Some(self.schedule(idx)));
             }
@@ -559,7 +591,11 @@ impl Problem {
                 Some((k, _, c)) if *k > a.0 && *k < b.0 => {
                     let chord = a.1 + lambda * a.0 as f64;
                     let v = c + lambda * *k as f64;
-                    if v < chord - 1e-13 * scale { Some((*k, *c)) } else { None }
+                    if v < chord - 1e-13 * scale {
+                        Some((*k, *c))
+                    } else {
+                        None
+                    }
                 }
                 _ => None,
             };

@@ -21,9 +21,24 @@ pub struct Planner {
 impl Planner {
     /// `grid` = N evenly spaced candidates over `[0, T]`, spacing `delta`,
     /// optional allowed windows.
-    pub fn new(profile: Profile, grid: usize, delta: f64, windows: Option<Vec<(f64, f64)>>) -> Result<Self> {
-        let problem = Problem::new(CostTable::uniform(&profile, grid)?, delta, windows.as_deref())?;
-        Ok(Planner { profile, grid, delta, windows, problem })
+    pub fn new(
+        profile: Profile,
+        grid: usize,
+        delta: f64,
+        windows: Option<Vec<(f64, f64)>>,
+    ) -> Result<Self> {
+        let problem = Problem::new(
+            CostTable::uniform(&profile, grid)?,
+            delta,
+            windows.as_deref(),
+        )?;
+        Ok(Planner {
+            profile,
+            grid,
+            delta,
+            windows,
+            problem,
+        })
     }
 
     /// The current profile.
@@ -55,7 +70,12 @@ impl Planner {
     }
 
     /// A problem for the current grid with the planner's control.
-    fn rebuild(&self, profile: &Profile, delta: f64, windows: Option<&[(f64, f64)]>) -> Result<Problem> {
+    fn rebuild(
+        &self,
+        profile: &Profile,
+        delta: f64,
+        windows: Option<&[(f64, f64)]>,
+    ) -> Result<Problem> {
         super::cost::check_grid_memory_with(self.grid, self.problem.control())?;
         let mut problem = Problem::new(CostTable::uniform(profile, self.grid)?, delta, windows)?;
         problem.set_control(self.problem.control().clone());

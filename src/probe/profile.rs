@@ -24,11 +24,21 @@ impl PiecewiseConstant {
     /// (one per piece, finite, ≥ 0).
     pub fn new(breaks: &[f64], values: &[f64], periodic: bool) -> Result<Self> {
         if breaks.len() < 2 {
-            return Err(Error::invalid("breaks must hold at least 2 points (one piece)"));
+            return Err(Error::invalid(
+                "breaks must hold at least 2 points (one piece)",
+            ));
         }
-        validate::same_len("values", values.len(), "pieces (breaks - 1)", breaks.len() - 1)?;
+        validate::same_len(
+            "values",
+            values.len(),
+            "pieces (breaks - 1)",
+            breaks.len() - 1,
+        )?;
         if breaks[0] != 0.0 {
-            return Err(Error::invalid(format!("breaks[0] must be 0, got {}", breaks[0])));
+            return Err(Error::invalid(format!(
+                "breaks[0] must be 0, got {}",
+                breaks[0]
+            )));
         }
         for (k, w) in breaks.windows(2).enumerate() {
             validate::finite("breaks", w[1])?;
@@ -42,7 +52,11 @@ impl PiecewiseConstant {
             }
         }
         validate::all_non_negative("values", values)?;
-        Ok(PiecewiseConstant { breaks: breaks.to_vec(), values: values.to_vec(), periodic })
+        Ok(PiecewiseConstant {
+            breaks: breaks.to_vec(),
+            values: values.to_vec(),
+            periodic,
+        })
     }
 
     /// The constant function `c` on `[0, ∞)`.
@@ -72,7 +86,11 @@ impl PiecewiseConstant {
 
     /// Pieces over `[0, horizon]` (an upper bound for a periodic function).
     fn pieces_until(&self, horizon: f64) -> f64 {
-        let periods = if self.periodic { (horizon / self.span()).ceil() } else { 1.0 };
+        let periods = if self.periodic {
+            (horizon / self.span()).ceil()
+        } else {
+            1.0
+        };
         periods * (self.breaks.len() - 1) as f64
     }
 
@@ -112,7 +130,11 @@ impl PiecewiseConstant {
     /// Value at time t ≥ 0 (right-continuous).
     pub fn value_at(&self, t: f64) -> f64 {
         let span = self.span();
-        let x = if self.periodic { t - (t / span).floor() * span } else { t.min(span) };
+        let x = if self.periodic {
+            t - (t / span).floor() * span
+        } else {
+            t.min(span)
+        };
         let k = self.breaks.partition_point(|&b| b <= x).saturating_sub(1);
         self.values[k.min(self.values.len() - 1)]
     }
@@ -162,12 +184,23 @@ impl Prefix {
 impl Profile {
     /// Merges λ (`intensity`, updates per time unit) and a (`importance`)
     /// over `[0, horizon]`.
-    pub fn new(intensity: PiecewiseConstant, importance: PiecewiseConstant, horizon: f64) -> Result<Self> {
+    pub fn new(
+        intensity: PiecewiseConstant,
+        importance: PiecewiseConstant,
+        horizon: f64,
+    ) -> Result<Self> {
         validate::positive("horizon", horizon)?;
         // Per merged piece: both breakpoint lists, b, λ, a, P, A, Q (8 f64).
         let pieces = intensity.pieces_until(horizon) + importance.pieces_until(horizon);
-        let need = if pieces < 1e30 { Some((pieces as u128 + 2) * 64) } else { None };
-        crate::limits::check_memory(need, &format!("a profile of {pieces} pieces over the horizon {horizon}"))?;
+        let need = if pieces < 1e30 {
+            Some((pieces as u128 + 2) * 64)
+        } else {
+            None
+        };
+        crate::limits::check_memory(
+            need,
+            &format!("a profile of {pieces} pieces over the horizon {horizon}"),
+        )?;
         let mut bl = Vec::new();
         intensity.breakpoints_until(horizon, &mut bl)?;
         let mut ba = Vec::new();
@@ -213,7 +246,17 @@ impl Profile {
             a[i + 1] = a[i] + w * h;
             q[i + 1] = q[i] + l * (a[i] * h + 0.5 * w * h * h);
         }
-        Ok(Profile { horizon, intensity, importance, b, lam, imp, p, a, q })
+        Ok(Profile {
+            horizon,
+            intensity,
+            importance,
+            b,
+            lam,
+            imp,
+            p,
+            a,
+            q,
+        })
     }
 
     /// The paper's DBWorld profile (Table 2; time in days, week from Monday
@@ -221,7 +264,14 @@ impl Profile {
     /// hours [9:00, 18:00) on weekdays and 1 otherwise (eq. 1).
     pub fn dbworld(ratio: f64, horizon_days: f64) -> Result<Self> {
         validate::positive("preference ratio", ratio)?;
-        let day = [(0.0, 2.40), (3.0, 5.96), (6.0, 6.04), (9.0, 7.50), (18.0, 3.03), (21.0, 2.41)];
+        let day = [
+            (0.0, 2.40),
+            (3.0, 5.96),
+            (6.0, 6.04),
+            (9.0, 7.50),
+            (18.0, 3.03),
+            (21.0, 2.41),
+        ];
         let mut breaks = Vec::new();
         let mut values = Vec::new();
         for d in 0..5 {
@@ -295,7 +345,11 @@ impl Profile {
     /// P, A, Q at time x, clamped to `[0, T]`.
     pub fn prefix(&self, x: f64) -> Prefix {
         let x = x.clamp(0.0, self.horizon);
-        let k = self.b.partition_point(|&b| b <= x).saturating_sub(1).min(self.lam.len() - 1);
+        let k = self
+            .b
+            .partition_point(|&b| b <= x)
+            .saturating_sub(1)
+            .min(self.lam.len() - 1);
         let h = x - self.b[k];
         let (l, w) = (self.lam[k], self.imp[k]);
         Prefix {
@@ -323,7 +377,12 @@ impl Profile {
     /// Smallest x in `[s, T]` with `g(prefix(x)) >= target`, for a `g`
     /// non-decreasing in x; None when even x = T falls short. Used by the
     /// threshold and first-arrival policies.
-    pub(crate) fn first_reaching(&self, s: f64, target: f64, g: impl Fn(&Prefix) -> f64) -> Option<f64> {
+    pub(crate) fn first_reaching(
+        &self,
+        s: f64,
+        target: f64,
+        g: impl Fn(&Prefix) -> f64,
+    ) -> Option<f64> {
         if g(&self.prefix(self.horizon)) < target {
             return None;
         }
@@ -412,34 +471,58 @@ pub fn estimate_intensity(
     validate::positive("window", window)?;
     validate::non_negative("smoothing", smoothing)?;
     // Validates the breaks (values are placeholders).
-    let shape = PiecewiseConstant::new(breaks, &vec![0.0; breaks.len().saturating_sub(1)], periodic)?;
+    let shape =
+        PiecewiseConstant::new(breaks, &vec![0.0; breaks.len().saturating_sub(1)], periodic)?;
     let span = shape.span();
     if !periodic && window > span {
-        return Err(Error::invalid(format!("window {window} exceeds the pieces' span {span}")));
+        return Err(Error::invalid(format!(
+            "window {window} exceeds the pieces' span {span}"
+        )));
     }
     let k = breaks.len() - 1;
     let mut count = vec![0.0_f64; k];
     let mut prev = f64::NEG_INFINITY;
     for (i, &t) in times.iter().enumerate() {
         if !t.is_finite() {
-            return Err(Error::invalid(format!("times[{i}] must be finite, got {t}")));
+            return Err(Error::invalid(format!(
+                "times[{i}] must be finite, got {t}"
+            )));
         }
         if t < prev {
-            return Err(Error::invalid(format!("times must be sorted: times[{i}] = {t} < times[{}] = {prev}", i - 1)));
+            return Err(Error::invalid(format!(
+                "times must be sorted: times[{i}] = {t} < times[{}] = {prev}",
+                i - 1
+            )));
         }
         if !(0.0..=window).contains(&t) {
-            return Err(Error::invalid(format!("times[{i}] = {t} is outside [0, {window}]")));
+            return Err(Error::invalid(format!(
+                "times[{i}] = {t} is outside [0, {window}]"
+            )));
         }
         prev = t;
-        let x = if periodic { t - (t / span).floor() * span } else { t };
-        let j = breaks.partition_point(|&b| b <= x).saturating_sub(1).min(k - 1);
+        let x = if periodic {
+            t - (t / span).floor() * span
+        } else {
+            t
+        };
+        let j = breaks
+            .partition_point(|&b| b <= x)
+            .saturating_sub(1)
+            .min(k - 1);
         count[j] += 1.0;
     }
     // Exposure: how long the window spends in each piece.
-    let full = if periodic { (window / span).floor() } else { 0.0 };
+    let full = if periodic {
+        (window / span).floor()
+    } else {
+        0.0
+    };
     let rest = window - full * span;
-    let exposure: Vec<f64> =
-        (0..k).map(|j| full * (breaks[j + 1] - breaks[j]) + (rest.min(breaks[j + 1]) - breaks[j]).max(0.0)).collect();
+    let exposure: Vec<f64> = (0..k)
+        .map(|j| {
+            full * (breaks[j + 1] - breaks[j]) + (rest.min(breaks[j + 1]) - breaks[j]).max(0.0)
+        })
+        .collect();
     let overall = times.len() as f64 / window;
     let mut values = Vec::with_capacity(k);
     for j in 0..k {
@@ -482,7 +565,9 @@ impl Profile {
             let x = self.b[k] + (u - self.p[k]) / self.lam[k];
             out.push(x.min(self.horizon));
             if out.len() > max_updates {
-                return Err(Error::TooLarge(format!("more than {max_updates} updates in the trace")));
+                return Err(Error::TooLarge(format!(
+                    "more than {max_updates} updates in the trace"
+                )));
             }
         }
     }

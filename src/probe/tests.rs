@@ -11,7 +11,12 @@ use super::profile::{self, PiecewiseConstant, Profile};
 use crate::error::Error;
 use proptest::prelude::*;
 
-const ALL: [Method; 4] = [Method::Reference, Method::DivideConquer, Method::Hull, Method::Lagrangian];
+const ALL: [Method; 4] = [
+    Method::Reference,
+    Method::DivideConquer,
+    Method::Hull,
+    Method::Lagrangian,
+];
 
 fn rel(a: f64, b: f64) -> f64 {
     (a - b).abs() / b.abs().max(1e-300)
@@ -27,14 +32,24 @@ fn dbworld_problem() -> Problem {
 fn dbworld_check_values() {
     let pb = dbworld_problem();
     let profile = Profile::dbworld(3.0, 28.0).unwrap();
-    let want_opt = [(4, 611.7427), (8, 301.0284), (14, 168.9081), (28, 80.5915), (56, 40.7283)];
+    let want_opt = [
+        (4, 611.7427),
+        (8, 301.0284),
+        (14, 168.9081),
+        (28, 80.5915),
+        (56, 40.7283),
+    ];
     let want_uni = [696.0875, 342.4025, 199.6175, 107.9125, 50.5125];
     for (&(n, opt), &uni) in want_opt.iter().zip(&want_uni) {
         for m in ALL {
             let s = pb.solve(n, m).unwrap();
             assert_eq!(s.indices.len(), n);
             assert_eq!(*s.indices.last().unwrap(), 672);
-            assert!((s.cost - opt).abs() < 5e-5, "{m:?} n={n}: {} vs {opt}", s.cost);
+            assert!(
+                (s.cost - opt).abs() < 5e-5,
+                "{m:?} n={n}: {} vs {opt}",
+                s.cost
+            );
             // The reported cost is the schedule's continuous expected cost.
             let c = cost::expected_cost(&profile, &s.times).unwrap();
             assert!(rel(c, s.cost) < 1e-12);
@@ -50,10 +65,22 @@ fn dbworld_check_values() {
 fn dbworld_check_value_errors() {
     let pb = dbworld_problem();
     let profile = Profile::dbworld(3.0, 28.0).unwrap();
-    for (n, opt, uni) in [(4, 611.7427, 696.0875), (8, 301.0284, 342.4025), (14, 168.9081, 199.6175), (28, 80.5915, 107.9125), (56, 40.7283, 50.5125)] {
+    for (n, opt, uni) in [
+        (4, 611.7427, 696.0875),
+        (8, 301.0284, 342.4025),
+        (14, 168.9081, 199.6175),
+        (28, 80.5915, 107.9125),
+        (56, 40.7283, 50.5125),
+    ] {
         let s = pb.optimal(n).unwrap();
         let cu = cost::expected_cost(&profile, &baselines::uniform(&profile, n).unwrap()).unwrap();
-        println!("n={n}: optimal {:.6} (err {:.1e}), uniform {:.6} (err {:.1e})", s.cost, s.cost - opt, cu, cu - uni);
+        println!(
+            "n={n}: optimal {:.6} (err {:.1e}), uniform {:.6} (err {:.1e})",
+            s.cost,
+            s.cost - opt,
+            cu,
+            cu - uni
+        );
         assert!((s.cost - opt).abs() < 5e-5 && (cu - uni).abs() < 5e-5);
     }
 }
@@ -69,7 +96,15 @@ fn random_profile(seed: u64, pieces: usize, horizon: f64) -> Profile {
     }
     let span = *b.last().unwrap();
     let b: Vec<f64> = b.iter().map(|x| x * horizon / span).collect();
-    let lam: Vec<f64> = (0..pieces).map(|_| if rng.random_range(0.0..1.0) < 0.2 { 0.0 } else { rng.random_range(0.0..5.0) }).collect();
+    let lam: Vec<f64> = (0..pieces)
+        .map(|_| {
+            if rng.random_range(0.0..1.0) < 0.2 {
+                0.0
+            } else {
+                rng.random_range(0.0..5.0)
+            }
+        })
+        .collect();
     let imp: Vec<f64> = (0..pieces).map(|_| rng.random_range(0.0..3.0)).collect();
     let mut b2 = b.clone();
     *b2.last_mut().unwrap() = horizon;
@@ -107,7 +142,9 @@ fn interval_cost_matches_quadrature_and_lemma_3() {
             assert!((exact - q).abs() < 1e-4 * exact.max(1.0), "{exact} vs {q}");
             // Lemma 3 (13) with v inside, and with v outside (signed form).
             for v in [0.5 * (s + f), 0.5 * (f + 10.0), (s - 0.5).max(0.0)] {
-                let rhs = p.interval_cost(s, v) + p.expected_updates(s, v) * p.accumulated_importance(v, f) + p.interval_cost(v, f);
+                let rhs = p.interval_cost(s, v)
+                    + p.expected_updates(s, v) * p.accumulated_importance(v, f)
+                    + p.interval_cost(v, f);
                 assert!((exact - rhs).abs() < 1e-10 * exact.max(1.0));
             }
             // Lemma 6: 0 <= C <= a λ (f−s)²/2.
@@ -140,7 +177,10 @@ fn algorithm_4_matrix_and_monge() {
     for i in 0..n {
         for j in i + 1..=n {
             assert!((k[i][j] - t.cost(i, j)).abs() < 1e-10 * k[i][j].max(1.0));
-            assert!((t.cost(i, j) - p.interval_cost(t.times()[i], t.times()[j])).abs() < 1e-10 * k[i][j].max(1.0));
+            assert!(
+                (t.cost(i, j) - p.interval_cost(t.times()[i], t.times()[j])).abs()
+                    < 1e-10 * k[i][j].max(1.0)
+            );
         }
     }
     for i in 0..n {
@@ -182,7 +222,11 @@ fn reference_dp_equals_brute_force() {
                 }
             }
             match pb.solve(n, Method::Reference) {
-                Ok(s) => assert!(rel(s.cost, best) < 1e-12 || (s.cost - best).abs() < 1e-12, "n={n}: {} vs {best}", s.cost),
+                Ok(s) => assert!(
+                    rel(s.cost, best) < 1e-12 || (s.cost - best).abs() < 1e-12,
+                    "n={n}: {} vs {best}",
+                    s.cost
+                ),
                 Err(Error::Infeasible(_)) => assert!(best.is_infinite()),
                 Err(e) => panic!("{e}"),
             }
@@ -191,7 +235,13 @@ fn reference_dp_equals_brute_force() {
 }
 
 fn arb_case() -> impl Strategy<Value = (u64, usize, usize, f64, bool)> {
-    (any::<u64>(), 1usize..8, 2usize..28, prop_oneof![Just(0.0), 0.0f64..0.6], any::<bool>())
+    (
+        any::<u64>(),
+        1usize..8,
+        2usize..28,
+        prop_oneof![Just(0.0), 0.0f64..0.6],
+        any::<bool>(),
+    )
 }
 
 proptest! {
@@ -254,13 +304,22 @@ proptest! {
 #[test]
 fn budget_and_spacing_errors() {
     let pb = dbworld_problem();
-    assert!(matches!(pb.solve(0, Method::Hull), Err(Error::InvalidArgument(_))));
-    assert!(matches!(pb.solve(673, Method::Reference), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        pb.solve(0, Method::Hull),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        pb.solve(673, Method::Reference),
+        Err(Error::InvalidArgument(_))
+    ));
     // 28 probes at least 1.01 days apart do not fit into 28 days.
     let p = Profile::dbworld(3.0, 28.0).unwrap();
     let tight = Problem::new(CostTable::uniform(&p, 672).unwrap(), 1.01, None).unwrap();
     for m in ALL {
-        assert!(matches!(tight.solve(28, m), Err(Error::Infeasible(_))), "{m:?}");
+        assert!(
+            matches!(tight.solve(28, m), Err(Error::Infeasible(_))),
+            "{m:?}"
+        );
         // 25 hourly slots per gap: 26 probes fit in 672 hours, 27 do not.
         assert!(tight.solve(26, m).is_ok());
         assert!(matches!(tight.solve(27, m), Err(Error::Infeasible(_))));
@@ -269,10 +328,22 @@ fn budget_and_spacing_errors() {
     let daily = Problem::new(CostTable::uniform(&p, 672).unwrap(), 1.0, None).unwrap();
     let s = daily.optimal(28).unwrap();
     assert_eq!(s.indices, (1..=28).map(|d| 24 * d).collect::<Vec<_>>());
-    assert!(matches!(Problem::new(CostTable::uniform(&p, 10).unwrap(), -1.0, None), Err(Error::InvalidArgument(_))));
-    assert!(matches!(Problem::new(CostTable::uniform(&p, 10).unwrap(), f64::NAN, None), Err(Error::InvalidArgument(_))));
-    assert!(matches!(CostTable::uniform(&p, 0), Err(Error::InvalidArgument(_))));
-    assert!(matches!(CostTable::uniform(&p, usize::MAX), Err(Error::TooLarge(_))));
+    assert!(matches!(
+        Problem::new(CostTable::uniform(&p, 10).unwrap(), -1.0, None),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        Problem::new(CostTable::uniform(&p, 10).unwrap(), f64::NAN, None),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        CostTable::uniform(&p, 0),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        CostTable::uniform(&p, usize::MAX),
+        Err(Error::TooLarge(_))
+    ));
 }
 
 #[test]
@@ -287,7 +358,10 @@ fn profile_errors() {
     assert!(Profile::new(l.clone(), l, f64::INFINITY).is_err());
     assert!(Profile::dbworld(0.0, 28.0).is_err());
     let tiny = PiecewiseConstant::new(&[0.0, 1e-9], &[1.0], true).unwrap();
-    assert!(matches!(Profile::new(tiny.clone(), tiny, 1e3), Err(Error::TooLarge(_))));
+    assert!(matches!(
+        Profile::new(tiny.clone(), tiny, 1e3),
+        Err(Error::TooLarge(_))
+    ));
 }
 
 /// Algorithm 10 never worsens its start and improves every baseline on
@@ -304,7 +378,9 @@ fn improver_on_dbworld() {
         doe.times.clone(),
         baselines::uniform(&p, n).unwrap(),
         baselines::with_budget(&p, Policy::Threshold, n).unwrap().1,
-        baselines::with_budget(&p, Policy::FirstArrival, n).unwrap().1,
+        baselines::with_budget(&p, Policy::FirstArrival, n)
+            .unwrap()
+            .1,
     ];
     let mut res = Vec::new();
     for s in &starts {
@@ -314,14 +390,25 @@ fn improver_on_dbworld() {
         assert!((r.start_cost - cost::expected_cost(&p, s).unwrap()).abs() < 1e-9);
         res.push(r);
     }
-    assert!(res[0].start_cost < res[1].start_cost.min(res[2].start_cost).min(res[3].start_cost));
+    assert!(
+        res[0].start_cost
+            < res[1]
+                .start_cost
+                .min(res[2].start_cost)
+                .min(res[3].start_cost)
+    );
     assert!(res[1].cost < res[1].start_cost);
     // Continuous improvement of the discrete optimum: within the O(1/N)
     // bound of Proposition 8 below it.
     let (lb, ab) = p.bounds();
     let gamma = 28.0 / 672.0;
     assert!(doe.cost - res[0].cost <= ab * lb * (n as f64 / 2.0 * gamma * gamma + 28.0 * gamma));
-    println!("improved: {:?}", res.iter().map(|r| (r.start_cost, r.cost, r.moves)).collect::<Vec<_>>());
+    println!(
+        "improved: {:?}",
+        res.iter()
+            .map(|r| (r.start_cost, r.cost, r.moves))
+            .collect::<Vec<_>>()
+    );
 }
 
 proptest! {
@@ -349,7 +436,10 @@ proptest! {
 #[test]
 fn paper_qualitative_results() {
     let mut gains = Vec::new();
-    for (name, prof) in [("dbworld", Profile::dbworld(3.0, 28.0).unwrap()), ("micronet", Profile::micronet(3.0, 28.0).unwrap())] {
+    for (name, prof) in [
+        ("dbworld", Profile::dbworld(3.0, 28.0).unwrap()),
+        ("micronet", Profile::micronet(3.0, 28.0).unwrap()),
+    ] {
         let pb = Problem::new(CostTable::uniform(&prof, 672).unwrap(), 0.0, None).unwrap();
         let g = pb.all_costs(60).unwrap();
         for w in g.windows(2) {
@@ -361,9 +451,23 @@ fn paper_qualitative_results() {
             let opt = pb.optimal(n).unwrap().cost;
             assert!((opt - g[n - 1]).abs() < 1e-9 * opt);
             let uni = cost::expected_cost(&prof, &baselines::uniform(&prof, n).unwrap()).unwrap();
-            let thr = cost::expected_cost(&prof, &baselines::with_budget(&prof, Policy::Threshold, n).unwrap().1).unwrap();
-            let fa = cost::expected_cost(&prof, &baselines::with_budget(&prof, Policy::FirstArrival, n).unwrap().1).unwrap();
-            println!("{name} n={n}: DOE {opt:.3} uniform {uni:.3} threshold {thr:.3} first-arrival {fa:.3}");
+            let thr = cost::expected_cost(
+                &prof,
+                &baselines::with_budget(&prof, Policy::Threshold, n)
+                    .unwrap()
+                    .1,
+            )
+            .unwrap();
+            let fa = cost::expected_cost(
+                &prof,
+                &baselines::with_budget(&prof, Policy::FirstArrival, n)
+                    .unwrap()
+                    .1,
+            )
+            .unwrap();
+            println!(
+                "{name} n={n}: DOE {opt:.3} uniform {uni:.3} threshold {thr:.3} first-arrival {fa:.3}"
+            );
             assert!(opt < uni && opt < thr && opt < fa);
             let gap = uni - opt;
             assert!(gap < prev_gap);
@@ -383,7 +487,12 @@ fn estimation_recovers_dbworld_and_rejects_bad_input() {
     let trace = truth.sample_updates(7, 10_000_000).unwrap();
     let breaks = truth.intensity().breaks().to_vec();
     let est = profile::estimate_intensity(&trace, 1400.0, &breaks, true, 0.0).unwrap();
-    for (k, (&e, &t)) in est.values().iter().zip(truth.intensity().values()).enumerate() {
+    for (k, (&e, &t)) in est
+        .values()
+        .iter()
+        .zip(truth.intensity().values())
+        .enumerate()
+    {
         // Count ~ Poisson(t · exposure): 5 standard errors.
         let exposure = 200.0 * (breaks[k + 1] - breaks[k]);
         let se = (t / exposure).sqrt();
@@ -395,7 +504,10 @@ fn estimation_recovers_dbworld_and_rejects_bad_input() {
     let sm = profile::estimate_intensity(&short, 0.5, &[0.0, 0.5, 1.0], true, 1.0).unwrap();
     assert!((sm.values()[0] - (3.0 + 6.0) / 1.5).abs() < 1e-12);
     assert!((sm.values()[1] - 6.0).abs() < 1e-12);
-    assert!(matches!(profile::estimate_intensity(&[0.2, 0.1], 1.0, &[0.0, 1.0], true, 0.0), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        profile::estimate_intensity(&[0.2, 0.1], 1.0, &[0.0, 1.0], true, 0.0),
+        Err(Error::InvalidArgument(_))
+    ));
     assert!(profile::estimate_intensity(&[f64::NAN], 1.0, &[0.0, 1.0], true, 0.0).is_err());
     assert!(profile::estimate_intensity(&[2.0], 1.0, &[0.0, 1.0], true, 0.0).is_err());
     assert!(profile::estimate_intensity(&[0.5], 1.0, &[0.0, 1.0], true, -1.0).is_err());
@@ -420,11 +532,18 @@ fn realized_cost_closed_form_and_monte_carlo() {
     let sched = dbworld_problem().optimal(14).unwrap();
     let runs = 400;
     let xs: Vec<f64> = (0..runs)
-        .map(|s| cost::realized_cost(&db, &sched.times, &db.sample_updates(s, 1_000_000).unwrap()).unwrap())
+        .map(|s| {
+            cost::realized_cost(&db, &sched.times, &db.sample_updates(s, 1_000_000).unwrap())
+                .unwrap()
+        })
         .collect();
     let mean = xs.iter().sum::<f64>() / runs as f64;
     let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (runs - 1) as f64).sqrt();
-    assert!((mean - sched.cost).abs() < 4.0 * sd / (runs as f64).sqrt(), "{mean} vs {}", sched.cost);
+    assert!(
+        (mean - sched.cost).abs() < 4.0 * sd / (runs as f64).sqrt(),
+        "{mean} vs {}",
+        sched.cost
+    );
 }
 
 #[test]
@@ -434,7 +553,8 @@ fn planner_replans_and_windows() {
     let a = pl.plan(14).unwrap();
     assert!((a.cost - 168.9081).abs() < 5e-5);
     // Re-estimate λ as a flat rate: optimum becomes the importance-driven one.
-    pl.set_intensity(PiecewiseConstant::constant(5.0).unwrap()).unwrap();
+    pl.set_intensity(PiecewiseConstant::constant(5.0).unwrap())
+        .unwrap();
     let b = pl.plan(14).unwrap();
     assert!(b.indices != a.indices);
     // Work-hour windows: every probe but the final one inside [9:00, 18:00].
@@ -442,15 +562,20 @@ fn planner_replans_and_windows() {
     pl.set_constraints(1.0 / 24.0, Some(w.clone())).unwrap();
     let c = pl.plan(20).unwrap();
     for &x in &c.times[..19] {
-        assert!(w.iter().any(|&(s, e)| s <= x + 1e-12 && x <= e + 1e-12), "{x}");
+        assert!(
+            w.iter().any(|&(s, e)| s <= x + 1e-12 && x <= e + 1e-12),
+            "{x}"
+        );
     }
     // 20 weekdays × 10 hourly slots in [9, 18] (+T) hold at most 201 probes.
     assert!(matches!(pl.plan(202), Err(Error::Infeasible(_))));
     assert!(pl.plan(201).is_ok());
     assert!(pl.set_constraints(-1.0, None).is_err());
-    assert!(pl.plan(201).is_ok(), "failed update leaves the planner unchanged");
+    assert!(
+        pl.plan(201).is_ok(),
+        "failed update leaves the planner unchanged"
+    );
 }
-
 
 #[test]
 fn control_caps_cancels_and_leaves_results_unchanged() {
@@ -471,13 +596,23 @@ fn control_caps_cancels_and_leaves_results_unchanged() {
     for m in [Method::Reference, Method::DivideConquer, Method::Hull] {
         control.set_max_iterations(Some(27));
         let e = pb.solve(28, m).unwrap_err();
-        assert!(matches!(&e, Error::NotConverged(s) if s.contains("iteration cap of 27")), "{m:?} {e:?}");
+        assert!(
+            matches!(&e, Error::NotConverged(s) if s.contains("iteration cap of 27")),
+            "{m:?} {e:?}"
+        );
         control.set_max_iterations(Some(28));
-        assert_eq!(pb.solve(28, m).unwrap(), plain.solve(28, m).unwrap(), "{m:?}");
+        assert_eq!(
+            pb.solve(28, m).unwrap(),
+            plain.solve(28, m).unwrap(),
+            "{m:?}"
+        );
     }
     // The Lagrangian search needs at least its two end multipliers.
     control.set_max_iterations(Some(1));
-    assert!(matches!(pb.solve(28, Method::Lagrangian), Err(Error::NotConverged(_))));
+    assert!(matches!(
+        pb.solve(28, Method::Lagrangian),
+        Err(Error::NotConverged(_))
+    ));
     assert!(matches!(pb.all_costs(56), Err(Error::NotConverged(_))));
     control.set_max_iterations(None);
     control.cancel();
@@ -490,7 +625,10 @@ fn control_caps_cancels_and_leaves_results_unchanged() {
     let need = 28 * 673 * 4 + 673 * 24;
     control.set_memory_limit(Some(need - 1));
     let e = pb.solve(28, Method::Hull).unwrap_err();
-    assert!(matches!(&e, Error::TooLarge(s) if s.contains(&format!("{need} bytes"))), "{e:?}");
+    assert!(
+        matches!(&e, Error::TooLarge(s) if s.contains(&format!("{need} bytes"))),
+        "{e:?}"
+    );
     control.set_memory_limit(Some(need));
     assert!(pb.solve(28, Method::Hull).is_ok());
 }
@@ -511,7 +649,10 @@ fn planner_keeps_its_control_and_a_cancel_from_another_thread_stops_the_dp() {
     // Rebuilding the grid checks its 41 bytes per point against the cap.
     control.set_memory_limit(Some(20_001 * 41 - 1));
     let e = pl.set_constraints(0.0, None).unwrap_err();
-    assert!(matches!(&e, Error::TooLarge(m) if m.contains("820041 bytes")), "{e:?}");
+    assert!(
+        matches!(&e, Error::TooLarge(m) if m.contains("820041 bytes")),
+        "{e:?}"
+    );
     control.set_memory_limit(None);
     let c2 = control.clone();
     let canceller = std::thread::spawn(move || {

@@ -124,12 +124,20 @@ pub fn evaluate(params: &Params, policy: &Policy) -> Result<Performance> {
 /// model and one sparse LU evaluation before anything is built, and a
 /// cancelled control gives `Cancelled` before the model is built and
 /// before it is evaluated (the LU solve itself has no cancel point).
-pub fn evaluate_with(params: &Params, policy: &Policy, control: &crate::limits::Control) -> Result<Performance> {
+pub fn evaluate_with(
+    params: &Params,
+    policy: &Policy,
+    control: &crate::limits::Control,
+) -> Result<Performance> {
     control.check("robots policy evaluation", 0)?;
     let slots = params.slots()?;
     control.check_memory(
-        super::model::model_bytes(slots).and_then(|b| b.checked_add(crate::limits::bytes(slots, 300)?)),
-        &format!("the robots MDP of {slots} state slots (N = {}, K = {})", params.n, params.k),
+        super::model::model_bytes(slots)
+            .and_then(|b| b.checked_add(crate::limits::bytes(slots, 300)?)),
+        &format!(
+            "the robots MDP of {slots} state slots (N = {}, K = {})",
+            params.n, params.k
+        ),
     )?;
     let m = RobotsMdp::new(*params)?;
     let p = m.params;
@@ -137,23 +145,37 @@ pub fn evaluate_with(params: &Params, policy: &Policy, control: &crate::limits::
         Policy::Static(n) => {
             let n = *n;
             if n < 1 || n > p.n {
-                return Err(Error::invalid(format!("static policy needs 1 <= n <= N = {}, got {n}", p.n)));
+                return Err(Error::invalid(format!(
+                    "static policy needs 1 <= n <= N = {}, got {n}",
+                    p.n
+                )));
             }
             m.policy_from(|_, r, s| if s == DEPARTURE { r < n } else { r <= n })?
         }
         Policy::SwitchingCurve { f0, f1 } => {
             if f0.len() != p.n + 1 || f1.len() != p.n + 1 {
-                return Err(Error::invalid(format!("switching curves need N + 1 = {} entries, got {} and {}", p.n + 1, f0.len(), f1.len())));
+                return Err(Error::invalid(format!(
+                    "switching curves need N + 1 = {} entries, got {} and {}",
+                    p.n + 1,
+                    f0.len(),
+                    f1.len()
+                )));
             }
             m.policy_from(|q, r, s| q as i64 <= if s == DEPARTURE { f0[r] } else { f1[r] })?
         }
         Policy::Table(t) => {
             let need = (p.k + 1) * (p.n + 1) * 2;
             if t.len() != need {
-                return Err(Error::invalid(format!("action table needs (K+1)(N+1)2 = {need} entries, got {}", t.len())));
+                return Err(Error::invalid(format!(
+                    "action table needs (K+1)(N+1)2 = {need} entries, got {}",
+                    t.len()
+                )));
             }
             if let Some(i) = t.iter().position(|&a| a > 1) {
-                return Err(Error::invalid(format!("action table entry {i} is {}, not 0 or 1", t[i])));
+                return Err(Error::invalid(format!(
+                    "action table entry {i} is {}, not 0 or 1",
+                    t[i]
+                )));
             }
             m.policy_from(|q, r, s| t[(r * (p.k + 1) + q) * 2 + s] == 1)?
         }
@@ -179,10 +201,18 @@ pub fn solve_with(params: &Params, options: &Options) -> Result<DynamicSolution>
     let slots = params.slots()?;
     // Model plus the solver's working memory (policy iteration: ~300 bytes
     // per state; value iteration: 44).
-    let per_slot = if options.method == mdp::Method::PolicyIteration { 300 } else { 44 };
+    let per_slot = if options.method == mdp::Method::PolicyIteration {
+        300
+    } else {
+        44
+    };
     options.control.check_memory(
-        super::model::model_bytes(slots).and_then(|b| b.checked_add(crate::limits::bytes(slots, per_slot)?)),
-        &format!("the robots MDP of {slots} state slots (N = {}, K = {})", params.n, params.k),
+        super::model::model_bytes(slots)
+            .and_then(|b| b.checked_add(crate::limits::bytes(slots, per_slot)?)),
+        &format!(
+            "the robots MDP of {slots} state slots (N = {}, K = {})",
+            params.n, params.k
+        ),
     )?;
     let m = RobotsMdp::new(*params)?;
     let p = m.params;
@@ -237,10 +267,20 @@ fn solve_mdp(m: &RobotsMdp, options: &Options) -> Result<mdp::Solution> {
     match mdp::solve(&m.mdp, options) {
         Err(Error::Infeasible(_)) if pi && options.initial_policy.is_none() => {
             let start = m.policy_from(|_, _, _| true)?;
-            match mdp::solve(&m.mdp, &Options { initial_policy: Some(start), ..options.clone() }) {
-                Err(Error::Infeasible(_)) => {
-                    mdp::solve(&m.mdp, &Options { method: mdp::Method::RelativeValueIteration, ..options.clone() })
-                }
+            match mdp::solve(
+                &m.mdp,
+                &Options {
+                    initial_policy: Some(start),
+                    ..options.clone()
+                },
+            ) {
+                Err(Error::Infeasible(_)) => mdp::solve(
+                    &m.mdp,
+                    &Options {
+                        method: mdp::Method::RelativeValueIteration,
+                        ..options.clone()
+                    },
+                ),
                 r => r,
             }
         }
@@ -250,7 +290,11 @@ fn solve_mdp(m: &RobotsMdp, options: &Options) -> Result<mdp::Solution> {
 
 fn q_value(m: &RobotsMdp, id: usize, a: usize, h: &[f64]) -> f64 {
     let (nx, pr) = m.mdp.transitions(id, a).unwrap_or((&[], &[]));
-    m.mdp.cost(id, a).unwrap_or(f64::INFINITY) + nx.iter().zip(pr).map(|(&j, &p)| p * h[j as usize]).sum::<f64>()
+    m.mdp.cost(id, a).unwrap_or(f64::INFINITY)
+        + nx.iter()
+            .zip(pr)
+            .map(|(&j, &p)| p * h[j as usize])
+            .sum::<f64>()
 }
 
 /// f_s(r) = the largest q with a = 1 (−1 if none) and whether the actions
@@ -262,7 +306,11 @@ fn switching_curve(p: &Params, actions: &[u8]) -> (Vec<i64>, Vec<i64>, bool) {
         for r in 0..=p.n {
             let qs: Vec<usize> = (0..=p.k).filter(|&q| p.in_state_space(q, r, s)).collect();
             let a = |q: usize| actions[(r * (p.k + 1) + q) * 2 + s];
-            fs[r] = qs.iter().rev().find(|&&q| a(q) == 1).map_or(-1, |&q| q as i64);
+            fs[r] = qs
+                .iter()
+                .rev()
+                .find(|&&q| a(q) == 1)
+                .map_or(-1, |&q| q as i64);
             ok &= qs.iter().all(|&q| (a(q) == 1) == (q as i64 <= fs[r]));
         }
     }
@@ -284,16 +332,26 @@ pub fn solve_unlimited(lambda: f64, mu: f64, gamma: f64, k: usize) -> Result<Dyn
 /// before it is built (`TooLarge` as N doubles past the cap), caps each
 /// solve's iterations and cancels within one policy evaluation; the
 /// cancel flag is also read between two values of N.
-pub fn solve_unlimited_with(lambda: f64, mu: f64, gamma: f64, k: usize, options: &Options) -> Result<DynamicSolution> {
+pub fn solve_unlimited_with(
+    lambda: f64,
+    mu: f64,
+    gamma: f64,
+    k: usize,
+    options: &Options,
+) -> Result<DynamicSolution> {
     let (n_s, _) = optimal_static(lambda, mu, gamma, k)?;
     let mut n = (2 * n_s).max(4);
     loop {
-        options.control.check(&format!("the unlimited robots search (N = {n})"), 0)?;
+        options
+            .control
+            .check(&format!("the unlimited robots search (N = {n})"), 0)?;
         let sol = solve_with(&Params::new(n, k, lambda, mu, gamma)?, options)?;
         let curve_top = sol.performance.n_max.unwrap_or(0);
         if sol.performance.n_peak + 1 < n && curve_top + 1 < n {
             return Ok(sol);
         }
-        n = n.checked_mul(2).ok_or_else(|| Error::TooLarge("number of robots overflows".into()))?;
+        n = n
+            .checked_mul(2)
+            .ok_or_else(|| Error::TooLarge("number of robots overflows".into()))?;
     }
 }

@@ -35,8 +35,8 @@ pub mod model;
 pub mod static_policy;
 
 pub use dynamic::{
-    DynamicSolution, Performance, Policy, evaluate, evaluate_with, solve, solve_unlimited, solve_unlimited_with,
-    solve_with,
+    DynamicSolution, Performance, Policy, evaluate, evaluate_with, solve, solve_unlimited,
+    solve_unlimited_with, solve_with,
 };
 pub use model::{Params, RobotsMdp};
 pub use static_policy::{optimal_static, static_cost};

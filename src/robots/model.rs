@@ -40,7 +40,13 @@ impl Params {
         validate::positive("lambda", lambda)?;
         validate::positive("mu", mu)?;
         validate::non_negative("gamma", gamma)?;
-        let p = Params { n, k, lambda, mu, gamma };
+        let p = Params {
+            n,
+            k,
+            lambda,
+            mu,
+            gamma,
+        };
         p.slots()?;
         Ok(p)
     }
@@ -54,7 +60,12 @@ impl Params {
             .checked_mul(self.n + 1)
             .and_then(|x| x.checked_mul(3))
             .filter(|&x| x <= MAX_STATES)
-            .ok_or_else(|| Error::TooLarge(format!("N = {}, K = {}: the state space exceeds {MAX_STATES} states", self.n, self.k)))?;
+            .ok_or_else(|| {
+                Error::TooLarge(format!(
+                    "N = {}, K = {}: the state space exceeds {MAX_STATES} states",
+                    self.n, self.k
+                ))
+            })?;
         Ok(s)
     }
     /// Position of (q, r, s) in the grid.
@@ -65,7 +76,12 @@ impl Params {
     /// Whether (q, r, s) is in the state space X: (0, r, 0), (q, 0, 1) and
     /// (0, 0, 2) are excluded.
     pub fn in_state_space(&self, q: usize, r: usize, s: usize) -> bool {
-        q <= self.k && r <= self.n && s <= 2 && !(s == DEPARTURE && q == 0) && !(s == ARRIVAL && r == 0) && !(s == FICTITIOUS && q == 0 && r == 0)
+        q <= self.k
+            && r <= self.n
+            && s <= 2
+            && !(s == DEPARTURE && q == 0)
+            && !(s == ARRIVAL && r == 0)
+            && !(s == FICTITIOUS && q == 0 && r == 0)
     }
     /// The action set A_x as local action list: `[0]` at fictitious events,
     /// `[1]` at (1, 0, 0) (forced activation), `[0, 1]` otherwise.
@@ -128,9 +144,14 @@ impl RobotsMdp {
     pub fn new(params: Params) -> Result<Self> {
         let p = Params::new(params.n, params.k, params.lambda, params.mu, params.gamma)?;
         let slots = p.slots()?;
-        crate::limits::check_memory(model_bytes(slots), &format!("the robots MDP of {slots} state slots"))?;
+        crate::limits::check_memory(
+            model_bytes(slots),
+            &format!("the robots MDP of {slots} state slots"),
+        )?;
         let mut index = Vec::new();
-        index.try_reserve(slots).map_err(|_| Error::TooLarge(format!("cannot allocate {slots} state slots")))?;
+        index
+            .try_reserve(slots)
+            .map_err(|_| Error::TooLarge(format!("cannot allocate {slots} state slots")))?;
         index.resize(slots, u32::MAX);
         let mut states = Vec::new();
         for r in 0..=p.n {
@@ -159,7 +180,9 @@ impl RobotsMdp {
                     if pr > 0.0 {
                         let j = index[p.slot(q2, r2, s2)];
                         if j == u32::MAX {
-                            return Err(Error::Numerical(format!("transition into excluded state ({q2}, {r2}, {s2})")));
+                            return Err(Error::Numerical(format!(
+                                "transition into excluded state ({q2}, {r2}, {s2})"
+                            )));
                         }
                         next.push(j);
                         prob.push(pr);
@@ -168,7 +191,12 @@ impl RobotsMdp {
                 b.add_action(id, &next, &prob, p.cost(q, r, s))?;
             }
         }
-        Ok(RobotsMdp { params: p, mdp: b.build()?, index, states })
+        Ok(RobotsMdp {
+            params: p,
+            mdp: b.build()?,
+            index,
+            states,
+        })
     }
 
     /// Number of states |X|.
@@ -202,7 +230,9 @@ impl RobotsMdp {
             let acts = self.params.actions(q, r, s);
             if acts.len() == 1 {
                 if acts[0] == 1 && !rule(q, r, s) {
-                    return Err(Error::invalid("an admissible policy activates a robot at (q, r, s) = (1, 0, 0) (§2)"));
+                    return Err(Error::invalid(
+                        "an admissible policy activates a robot at (q, r, s) = (1, 0, 0) (§2)",
+                    ));
                 }
                 pol.push(0);
             } else {

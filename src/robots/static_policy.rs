@@ -57,7 +57,9 @@ pub fn optimal_static(lambda: f64, mu: f64, gamma: f64, k: usize) -> Result<(usi
             return Ok(best);
         }
         if n > 100_000_000 {
-            return Err(Error::TooLarge(format!("the static optimum needs more than {n} robots (lambda/mu too small)")));
+            return Err(Error::TooLarge(format!(
+                "the static optimum needs more than {n} robots (lambda/mu too small)"
+            )));
         }
         let c = static_cost(rho, gamma, k, mu)?;
         if c < best.1 {

@@ -36,11 +36,20 @@ fn check_table1_row(&(lambda, k, gamma, cs, ns, cd, nmin, nbar): &Row1) {
     assert!((c_s - cs).abs() < 1e-5, "C_s {c_s} vs {cs}");
     let d = solve(&Params::new(ns, k, lambda, 1.0, dyn_gamma(gamma)).unwrap()).unwrap();
     let p = &d.performance;
-    assert!((p.cost - cd).abs() < 1e-4, "C_d {} vs {cd} ({lambda} {k} {gamma})", p.cost);
-    assert!(d.cost_lo <= p.cost + 1e-12 && p.cost <= d.cost_hi + 1e-12 && d.cost_hi - d.cost_lo < 1e-9);
+    assert!(
+        (p.cost - cd).abs() < 1e-4,
+        "C_d {} vs {cd} ({lambda} {k} {gamma})",
+        p.cost
+    );
+    assert!(
+        d.cost_lo <= p.cost + 1e-12 && p.cost <= d.cost_hi + 1e-12 && d.cost_hi - d.cost_lo < 1e-9
+    );
     assert_eq!(p.n_min, nmin, "N_min ({lambda} {k} {gamma})");
     assert!((p.n_mean - nbar).abs() < 0.1, "N̄ {} vs {nbar}", p.n_mean);
-    assert!(d.is_switching_curve, "the paper's conjecture (§3) holds here");
+    assert!(
+        d.is_switching_curve,
+        "the paper's conjecture (§3) holds here"
+    );
     // W = γS + L (§3).
     assert!((p.cost - (dyn_gamma(gamma) * p.starvation + p.loss_rate)).abs() < 1e-12);
 }
@@ -75,12 +84,17 @@ fn table2_sample_with_unlimited_robots() {
     for &(lambda, k, gamma, cd, nmin, nbar, nmax) in &TABLE2_SAMPLE {
         let d = solve_unlimited(lambda, 1.0, dyn_gamma(gamma), k).unwrap();
         let p = &d.performance;
-        assert!((p.cost - cd).abs() < 1e-4, "C_d {} vs {cd} ({lambda} {k} {gamma})", p.cost);
+        assert!(
+            (p.cost - cd).abs() < 1e-4,
+            "C_d {} vs {cd} ({lambda} {k} {gamma})",
+            p.cost
+        );
         assert_eq!(p.n_min, nmin, "N_min ({lambda} {k} {gamma})");
         assert!((p.n_mean - nbar).abs() < 0.1, "N̄ {} vs {nbar}", p.n_mean);
         assert_eq!(p.n_max, Some(nmax), "N_max ({lambda} {k} {gamma})");
         // More robots would not help: doubling N leaves C_d unchanged.
-        let twice = solve(&Params::new(2 * d.params.n, k, lambda, 1.0, dyn_gamma(gamma)).unwrap()).unwrap();
+        let twice =
+            solve(&Params::new(2 * d.params.n, k, lambda, 1.0, dyn_gamma(gamma)).unwrap()).unwrap();
         assert!((twice.performance.cost - p.cost).abs() < 1e-12);
     }
 }
@@ -90,7 +104,11 @@ fn paper_figures_cost_values() {
     // Figures 2–4: N = 16, K = 5, λ = 0.1, μ = 1.
     for (gamma, cost) in [(1.0, 0.20907), (1.4, 0.25924), (2.0, 0.32211)] {
         let d = solve(&Params::new(16, 5, 0.1, 1.0, gamma).unwrap()).unwrap();
-        assert!((d.performance.cost - cost).abs() < 1e-4, "{gamma}: {}", d.performance.cost);
+        assert!(
+            (d.performance.cost - cost).abs() < 1e-4,
+            "{gamma}: {}",
+            d.performance.cost
+        );
         // Monotone (decreasing) switching curves.
         assert!(d.is_switching_curve);
         assert!(d.f0.windows(2).all(|w| w[0] >= w[1]));
@@ -101,7 +119,12 @@ fn paper_figures_cost_values() {
 
 #[test]
 fn static_closed_form_matches_the_mdp_evaluation() {
-    for &(n_total, n, k, lambda, gamma) in &[(10usize, 7usize, 5usize, 0.1, 0.4), (12, 10, 15, 0.1, 1.13), (6, 6, 4, 0.3, 2.0), (5, 3, 3, 0.5, 0.0)] {
+    for &(n_total, n, k, lambda, gamma) in &[
+        (10usize, 7usize, 5usize, 0.1, 0.4),
+        (12, 10, 15, 0.1, 1.13),
+        (6, 6, 4, 0.3, 2.0),
+        (5, 3, 3, 0.5, 0.0),
+    ] {
         let p = Params::new(n_total, k, lambda, 1.0, gamma).unwrap();
         let e = evaluate(&p, &Policy::Static(n)).unwrap();
         let cs = static_cost(n as f64 * lambda, gamma, k, 1.0).unwrap();
@@ -110,12 +133,19 @@ fn static_closed_form_matches_the_mdp_evaluation() {
         assert!((e.n_mean - n as f64).abs() < 1e-12);
         // M/M/1/K: P(empty) = (1 − ρ)/(1 − ρ^{K+1}).
         let rho: f64 = n as f64 * lambda;
-        let p0 = if (rho - 1.0).abs() < 1e-12 { 1.0 / (k as f64 + 1.0) } else { (1.0 - rho) / (1.0 - rho.powi(k as i32 + 1)) };
+        let p0 = if (rho - 1.0).abs() < 1e-12 {
+            1.0 / (k as f64 + 1.0)
+        } else {
+            (1.0 - rho) / (1.0 - rho.powi(k as i32 + 1))
+        };
         assert!((e.starvation - p0).abs() < 1e-12);
     }
     // ρ = 1 exactly: (γ + μ)/(K + 1), and continuity around it.
     assert!((static_cost(1.0, 1.13, 15, 1.0).unwrap() - 2.13 / 16.0).abs() < 1e-15);
-    let (a, b) = (static_cost(1.0 - 1e-9, 0.7, 8, 2.0).unwrap(), static_cost(1.0 + 1e-9, 0.7, 8, 2.0).unwrap());
+    let (a, b) = (
+        static_cost(1.0 - 1e-9, 0.7, 8, 2.0).unwrap(),
+        static_cost(1.0 + 1e-9, 0.7, 8, 2.0).unwrap(),
+    );
     assert!((a - b).abs() < 1e-8 && (a - 2.7 / 9.0).abs() < 1e-8);
     // Huge K and ρ > 1 do not overflow: the cost tends to μ(ρ − 1) + γ·0.
     assert!((static_cost(2.0, 1.0, 5000, 1.0).unwrap() - 1.0).abs() < 1e-12);
@@ -127,7 +157,9 @@ fn optimum_beats_every_policy_by_brute_force() {
     let p = Params::new(2, 2, 0.6, 1.0, 0.8).unwrap();
     let m = RobotsMdp::new(p).unwrap();
     let best = solve(&p).unwrap().performance.cost;
-    let free: Vec<usize> = (0..m.n_states()).filter(|&s| m.mdp.n_actions(s) == 2).collect();
+    let free: Vec<usize> = (0..m.n_states())
+        .filter(|&s| m.mdp.n_actions(s) == 2)
+        .collect();
     assert!(free.len() <= 16);
     let mut min = f64::INFINITY;
     for code in 0u32..(1 << free.len()) {
@@ -148,10 +180,24 @@ fn optimum_beats_every_policy_by_brute_force() {
 fn solvers_agree_on_the_robots_model() {
     let m = RobotsMdp::new(Params::new(12, 6, 0.1, 1.0, 1.4).unwrap()).unwrap();
     let exact = crate::mdp::solve(&m.mdp, &Options::default()).unwrap();
-    for method in [Method::RelativeValueIteration, Method::ValueIteration, Method::GaussSeidel] {
-        let s = crate::mdp::solve(&m.mdp, &Options { method, ..Options::default() }).unwrap();
+    for method in [
+        Method::RelativeValueIteration,
+        Method::ValueIteration,
+        Method::GaussSeidel,
+    ] {
+        let s = crate::mdp::solve(
+            &m.mdp,
+            &Options {
+                method,
+                ..Options::default()
+            },
+        )
+        .unwrap();
         assert!(s.converged);
-        assert!(s.bound_lo <= exact.gain + 1e-12 && exact.gain <= s.bound_hi + 1e-12, "{method:?}");
+        assert!(
+            s.bound_lo <= exact.gain + 1e-12 && exact.gain <= s.bound_hi + 1e-12,
+            "{method:?}"
+        );
         assert!((s.gain - exact.gain).abs() < 1e-9);
     }
     // The paper's RVI (τ = 0.99999, relative change < 1e-5) stops early
@@ -174,7 +220,14 @@ fn caller_policies_are_evaluated_and_validated() {
     let p = Params::new(16, 5, 0.1, 1.0, 1.4).unwrap();
     let d = solve(&p).unwrap();
     // The optimal switching curve, given back, costs C_d.
-    let e = evaluate(&p, &Policy::SwitchingCurve { f0: d.f0.clone(), f1: d.f1.clone() }).unwrap();
+    let e = evaluate(
+        &p,
+        &Policy::SwitchingCurve {
+            f0: d.f0.clone(),
+            f1: d.f1.clone(),
+        },
+    )
+    .unwrap();
     assert!((e.cost - d.performance.cost).abs() < 1e-12);
     let t = evaluate(&p, &Policy::Table(d.actions.clone())).unwrap();
     assert!((t.cost - d.performance.cost).abs() < 1e-12);
@@ -182,8 +235,27 @@ fn caller_policies_are_evaluated_and_validated() {
     assert!((d.performance.stationary.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     assert!(evaluate(&p, &Policy::Static(0)).is_err());
     assert!(evaluate(&p, &Policy::Static(17)).is_err());
-    assert!(evaluate(&p, &Policy::SwitchingCurve { f0: vec![0; 17], f1: vec![0; 17] }).is_err(), "must activate at (1,0,0)");
-    assert!(evaluate(&p, &Policy::SwitchingCurve { f0: vec![1; 3], f1: vec![1; 17] }).is_err());
+    assert!(
+        evaluate(
+            &p,
+            &Policy::SwitchingCurve {
+                f0: vec![0; 17],
+                f1: vec![0; 17]
+            }
+        )
+        .is_err(),
+        "must activate at (1,0,0)"
+    );
+    assert!(
+        evaluate(
+            &p,
+            &Policy::SwitchingCurve {
+                f0: vec![1; 3],
+                f1: vec![1; 17]
+            }
+        )
+        .is_err()
+    );
     assert!(evaluate(&p, &Policy::Table(vec![0; 5])).is_err());
     assert!(evaluate(&p, &Policy::Table(vec![2; 6 * 17 * 2])).is_err());
 }
@@ -194,8 +266,14 @@ fn parameters_are_validated() {
     assert!(Params::new(3, 0, 0.1, 1.0, 1.0).is_err());
     assert!(Params::new(3, 5, 0.0, 1.0, 1.0).is_err());
     assert!(Params::new(3, 5, 0.1, f64::NAN, 1.0).is_err());
-    assert!(Params::new(3, 5, 0.1, 1.0, -1.0).is_err(), "negative starvation cost");
-    assert!(matches!(Params::new(usize::MAX / 2, 5, 0.1, 1.0, 1.0), Err(Error::TooLarge(_))));
+    assert!(
+        Params::new(3, 5, 0.1, 1.0, -1.0).is_err(),
+        "negative starvation cost"
+    );
+    assert!(matches!(
+        Params::new(usize::MAX / 2, 5, 0.1, 1.0, 1.0),
+        Err(Error::TooLarge(_))
+    ));
     assert!(static_cost(0.0, 1.0, 5, 1.0).is_err());
     assert!(optimal_static(0.1, 1.0, -0.5, 5).is_err());
 }
@@ -205,15 +283,24 @@ fn control_cancels_and_caps_the_solve() {
     let p = Params::new(20, 30, 0.05, 1.0, 100.0).unwrap();
     let control = crate::limits::Control::new();
     control.cancel();
-    let o = Options { control: control.clone(), ..Options::default() };
+    let o = Options {
+        control: control.clone(),
+        ..Options::default()
+    };
     assert!(matches!(solve_with(&p, &o), Err(Error::Cancelled(_))));
     control.reset();
     // 3 (K+1)(N+1) = 1953 slots at 440 bytes (model and policy iteration).
     control.set_memory_limit(Some(1953 * 440 - 1));
     let e = solve_with(&p, &o).unwrap_err();
-    assert!(matches!(&e, Error::TooLarge(m) if m.contains("1953 state slots") && m.contains("859320 bytes")), "{e:?}");
+    assert!(
+        matches!(&e, Error::TooLarge(m) if m.contains("1953 state slots") && m.contains("859320 bytes")),
+        "{e:?}"
+    );
     control.set_memory_limit(Some(1953 * 440));
-    assert_eq!(solve_with(&p, &o).unwrap().performance, solve(&p).unwrap().performance);
+    assert_eq!(
+        solve_with(&p, &o).unwrap().performance,
+        solve(&p).unwrap().performance
+    );
 }
 
 #[test]
@@ -222,19 +309,31 @@ fn control_stops_the_unlimited_search_and_evaluations() {
     let (lambda, k, gamma) = (0.1, 5, 0.4);
     let plain = solve_unlimited(lambda, 1.0, gamma, k).unwrap();
     let control = Control::new();
-    let o = Options { control: control.clone(), ..Options::default() };
+    let o = Options {
+        control: control.clone(),
+        ..Options::default()
+    };
     // Without limits: the same solution (Table 2: C_d = 0.11097, N_max = 12).
     let with = solve_unlimited_with(lambda, 1.0, gamma, k, &o).unwrap();
     assert_eq!(with, plain);
     assert!((with.performance.cost - 0.11097).abs() < 1e-4);
     control.cancel();
-    assert!(matches!(solve_unlimited_with(lambda, 1.0, gamma, k, &o), Err(Error::Cancelled(_))));
+    assert!(matches!(
+        solve_unlimited_with(lambda, 1.0, gamma, k, &o),
+        Err(Error::Cancelled(_))
+    ));
     let p = Params::new(8, k, lambda, 1.0, gamma).unwrap();
-    assert!(matches!(evaluate_with(&p, &Policy::Static(4), &control), Err(Error::Cancelled(_))));
+    assert!(matches!(
+        evaluate_with(&p, &Policy::Static(4), &control),
+        Err(Error::Cancelled(_))
+    ));
     control.reset();
     // One policy-iteration step cannot certify the optimum.
     control.set_max_iterations(Some(1));
-    assert!(matches!(solve_unlimited_with(lambda, 1.0, gamma, k, &o), Err(Error::NotConverged(_))));
+    assert!(matches!(
+        solve_unlimited_with(lambda, 1.0, gamma, k, &o),
+        Err(Error::NotConverged(_))
+    ));
     control.set_max_iterations(None);
     // The doubling search starts at N = 2 N_s and the memory cap refuses
     // the first N whose model does not fit: 3 (K+1)(N+1) slots x 440 bytes.
@@ -242,12 +341,21 @@ fn control_stops_the_unlimited_search_and_evaluations() {
     let slots = 3 * (k + 1) * (n0 + 1);
     control.set_memory_limit(Some(slots as u64 * 440 - 1));
     let e = solve_unlimited_with(lambda, 1.0, gamma, k, &o).unwrap_err();
-    assert!(matches!(&e, Error::TooLarge(m) if m.contains(&format!("{slots} state slots"))), "{e:?}");
+    assert!(
+        matches!(&e, Error::TooLarge(m) if m.contains(&format!("{slots} state slots"))),
+        "{e:?}"
+    );
     // An evaluation of N = 8 needs 3·6·9 = 162 slots x 440 bytes.
     control.set_memory_limit(Some(162 * 440 - 1));
-    assert!(matches!(evaluate_with(&p, &Policy::Static(4), &control), Err(Error::TooLarge(_))));
+    assert!(matches!(
+        evaluate_with(&p, &Policy::Static(4), &control),
+        Err(Error::TooLarge(_))
+    ));
     control.set_memory_limit(Some(162 * 440));
-    assert_eq!(evaluate_with(&p, &Policy::Static(4), &control).unwrap(), evaluate(&p, &Policy::Static(4)).unwrap());
+    assert_eq!(
+        evaluate_with(&p, &Policy::Static(4), &control).unwrap(),
+        evaluate(&p, &Policy::Static(4)).unwrap()
+    );
 }
 
 #[test]

@@ -106,8 +106,10 @@ impl ArrivalProcess {
         validate::positive("service rate", mu)?;
         let mut f = Vec::new();
         let mut g = Vec::new();
-        f.try_reserve_exact(kmax).map_err(|_| Error::TooLarge(format!("{kmax} transform values")))?;
-        g.try_reserve_exact(kmax).map_err(|_| Error::TooLarge(format!("{kmax} transform values")))?;
+        f.try_reserve_exact(kmax)
+            .map_err(|_| Error::TooLarge(format!("{kmax} transform values")))?;
+        g.try_reserve_exact(kmax)
+            .map_err(|_| Error::TooLarge(format!("{kmax} transform values")))?;
         match self {
             ArrivalProcess::Poisson { rate } => {
                 // ln(λ/(λ+μ)) = −ln(1 + μ/λ).

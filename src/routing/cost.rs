@@ -29,10 +29,15 @@ pub(crate) fn check_sequence(seq: &[usize], servers: usize) -> Result<()> {
         return Err(Error::invalid("the routing sequence is empty"));
     }
     if seq.len() > MAX_PERIOD {
-        return Err(Error::TooLarge(format!("period {} exceeds the limit {MAX_PERIOD}", seq.len())));
+        return Err(Error::TooLarge(format!(
+            "period {} exceeds the limit {MAX_PERIOD}",
+            seq.len()
+        )));
     }
     if let Some((i, &s)) = seq.iter().enumerate().find(|&(_, &s)| s >= servers) {
-        return Err(Error::invalid(format!("seq[{i}] = {s} but there are only {servers} servers")));
+        return Err(Error::invalid(format!(
+            "seq[{i}] = {s} but there are only {servers} servers"
+        )));
     }
     Ok(())
 }
@@ -94,10 +99,16 @@ pub fn evaluate(system: &RoutingSystem, seq: &[usize]) -> Result<Evaluation> {
 }
 
 /// As [`evaluate`] with a precomputed table (kmax ≥ seq.len()).
-pub fn evaluate_with(system: &RoutingSystem, table: &CostTable, seq: &[usize]) -> Result<Evaluation> {
+pub fn evaluate_with(
+    system: &RoutingSystem,
+    table: &CostTable,
+    seq: &[usize],
+) -> Result<Evaluation> {
     check_sequence(seq, system.len())?;
     if table.kmax() < seq.len() || table.servers() != system.len() {
-        return Err(Error::invalid("the cost table does not cover this sequence"));
+        return Err(Error::invalid(
+            "the cost table does not cover this sequence",
+        ));
     }
     let mut seen = vec![false; system.len()];
     for &s in seq {
@@ -105,7 +116,11 @@ pub fn evaluate_with(system: &RoutingSystem, table: &CostTable, seq: &[usize]) -
     }
     let unvisited: Vec<usize> = (0..system.len()).filter(|&m| !seen[m]).collect();
     let total = period_total(table, seq).ok_or_else(|| {
-        let m = unvisited.iter().find(|&&m| table.slope(m).is_none()).copied().unwrap_or(0);
+        let m = unvisited
+            .iter()
+            .find(|&&m| table.slope(m).is_none())
+            .copied()
+            .unwrap_or(0);
         Error::Infeasible(format!(
             "server {m} never appears in the period and its cost grows faster than linearly: \
              the average cost is unbounded (Theorem 3.1 (i))"
@@ -113,7 +128,13 @@ pub fn evaluate_with(system: &RoutingSystem, table: &CostTable, seq: &[usize]) -
     })?;
     let per_packet = total / seq.len() as f64;
     if !per_packet.is_finite() {
-        return Err(Error::Numerical(format!("the cost is not finite ({per_packet})")));
+        return Err(Error::Numerical(format!(
+            "the cost is not finite ({per_packet})"
+        )));
     }
-    Ok(Evaluation { per_packet, per_unit_time: per_packet * system.arrivals().rate(), unvisited })
+    Ok(Evaluation {
+        per_packet,
+        per_unit_time: per_packet * system.arrivals().rate(),
+        unvisited,
+    })
 }

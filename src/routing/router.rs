@@ -18,13 +18,22 @@ impl Router {
     pub fn new(period: &[usize], servers: usize) -> Result<Self> {
         super::cost::check_sequence(period, servers)?;
         if period.len() > MAX_PERIOD {
-            return Err(Error::TooLarge(format!("period {} exceeds the limit {MAX_PERIOD}", period.len())));
+            return Err(Error::TooLarge(format!(
+                "period {} exceeds the limit {MAX_PERIOD}",
+                period.len()
+            )));
         }
         let period = period
             .iter()
-            .map(|&s| u32::try_from(s).map_err(|_| Error::TooLarge(format!("server index {s} exceeds u32"))))
+            .map(|&s| {
+                u32::try_from(s)
+                    .map_err(|_| Error::TooLarge(format!("server index {s} exceeds u32")))
+            })
             .collect::<Result<_>>()?;
-        Ok(Router { period, counter: AtomicU64::new(0) })
+        Ok(Router {
+            period,
+            counter: AtomicU64::new(0),
+        })
     }
 
     /// The period.

@@ -59,26 +59,42 @@ pub enum Neighbourhood {
 
 fn check_range(min_period: usize, max_period: usize) -> Result<()> {
     if min_period == 0 || min_period > max_period {
-        return Err(Error::invalid(format!("need 1 <= min_period <= max_period, got {min_period}..{max_period}")));
+        return Err(Error::invalid(format!(
+            "need 1 <= min_period <= max_period, got {min_period}..{max_period}"
+        )));
     }
     if max_period > MAX_PERIOD {
-        return Err(Error::TooLarge(format!("period {max_period} exceeds the limit {MAX_PERIOD}")));
+        return Err(Error::TooLarge(format!(
+            "period {max_period} exceeds the limit {MAX_PERIOD}"
+        )));
     }
     Ok(())
 }
 
-fn finish(system: &RoutingSystem, table: &CostTable, best: Option<Vec<usize>>, evaluations: u64) -> Result<SearchResult> {
+fn finish(
+    system: &RoutingSystem,
+    table: &CostTable,
+    best: Option<Vec<usize>>,
+    evaluations: u64,
+) -> Result<SearchResult> {
     let period = best.ok_or_else(|| {
-        Error::Infeasible("no period in the range visits every server whose cost grows superlinearly".into())
+        Error::Infeasible(
+            "no period in the range visits every server whose cost grows superlinearly".into(),
+        )
     })?;
     let evaluation = evaluate_with(system, table, &period)?;
-    Ok(SearchResult { period, evaluation, evaluations })
+    Ok(SearchResult {
+        period,
+        evaluation,
+        evaluations,
+    })
 }
 
 /// The cost table up to `kmax`, its memory checked against `control` first.
 fn table_with(system: &RoutingSystem, kmax: usize, control: &Control) -> Result<CostTable> {
     control.check_memory(
-        kmax.checked_mul(system.len()).and_then(|c| limits::bytes(c, 8)),
+        kmax.checked_mul(system.len())
+            .and_then(|c| limits::bytes(c, 8)),
         &format!("a cost table of {} servers x {kmax} periods", system.len()),
     )?;
     system.table(kmax)
@@ -86,7 +102,11 @@ fn table_with(system: &RoutingSystem, kmax: usize, control: &Control) -> Result<
 
 /// The exact optimum over all periods of length min_period..=max_period.
 /// Errors: `TooLarge` when about Σ M^n/n sequences exceed [`MAX_EXHAUSTIVE`].
-pub fn exhaustive(system: &RoutingSystem, min_period: usize, max_period: usize) -> Result<SearchResult> {
+pub fn exhaustive(
+    system: &RoutingSystem,
+    min_period: usize,
+    max_period: usize,
+) -> Result<SearchResult> {
     exhaustive_with(system, min_period, max_period, &Control::default())
 }
 
@@ -103,7 +123,9 @@ pub fn exhaustive_with(
 ) -> Result<SearchResult> {
     check_range(min_period, max_period)?;
     let m = system.len();
-    let work: f64 = (min_period..=max_period).map(|n| (m as f64).powi(n as i32) / n as f64).sum();
+    let work: f64 = (min_period..=max_period)
+        .map(|n| (m as f64).powi(n as i32) / n as f64)
+        .sum();
     if work > MAX_EXHAUSTIVE {
         return Err(Error::TooLarge(format!(
             "exhaustive search over {m} servers and periods up to {max_period} needs about {work:.3e} evaluations \
@@ -128,7 +150,10 @@ pub fn exhaustive_with(
             evaluations += 1;
             if let Some(total) = period_total(&table, seq) {
                 let g = total / n as f64;
-                if best.as_ref().is_none_or(|(b, _)| g < *b - 1e-14 * b.abs().max(1e-300)) {
+                if best
+                    .as_ref()
+                    .is_none_or(|(b, _)| g < *b - 1e-14 * b.abs().max(1e-300))
+                {
                     best = Some((g, seq.to_vec()));
                 }
             }
@@ -195,10 +220,15 @@ fn regular_cost(table: &CostTable, m: usize, n: usize, c: usize) -> f64 {
 /// smaller than the number of servers that must be visited.
 pub fn balanced_counts(table: &CostTable, n: usize) -> Result<Vec<usize>> {
     if n == 0 || n > table.kmax() {
-        return Err(Error::invalid(format!("period {n} outside the table (1..={})", table.kmax())));
+        return Err(Error::invalid(format!(
+            "period {n} outside the table (1..={})",
+            table.kmax()
+        )));
     }
     let m = table.servers();
-    let mut c: Vec<usize> = (0..m).map(|s| usize::from(table.slope(s).is_none())).collect();
+    let mut c: Vec<usize> = (0..m)
+        .map(|s| usize::from(table.slope(s).is_none()))
+        .collect();
     let mut used: usize = c.iter().sum();
     if used > n {
         return Err(Error::Infeasible(format!(
@@ -230,7 +260,9 @@ pub fn balanced_sequence(counts: &[usize]) -> Result<Vec<usize>> {
         return Err(Error::invalid("the counts sum to 0"));
     }
     if n > MAX_PERIOD {
-        return Err(Error::TooLarge(format!("period {n} exceeds the limit {MAX_PERIOD}")));
+        return Err(Error::TooLarge(format!(
+            "period {n} exceeds the limit {MAX_PERIOD}"
+        )));
     }
     let mut events: Vec<(f64, usize)> = Vec::with_capacity(n);
     for (m, &c) in counts.iter().enumerate() {
@@ -256,7 +288,14 @@ struct State<'a> {
 impl<'a> State<'a> {
     fn new(table: &'a CostTable, seq: Vec<usize>) -> Self {
         let (n, m) = (seq.len(), table.servers());
-        let mut s = State { table, seq, n, count: vec![0; m], prev: vec![0; m * n], next: vec![0; m * n] };
+        let mut s = State {
+            table,
+            seq,
+            n,
+            count: vec![0; m],
+            prev: vec![0; m * n],
+            next: vec![0; m * n],
+        };
         s.rebuild();
         s
     }
@@ -308,7 +347,11 @@ impl<'a> State<'a> {
     /// Change of the period total when server s loses position i.
     fn remove(&self, s: usize, i: usize) -> f64 {
         if self.count[s] == 1 {
-            return self.table.slope(s).map_or(f64::INFINITY, |a| a * self.n as f64) - self.f(s, self.n);
+            return self
+                .table
+                .slope(s)
+                .map_or(f64::INFINITY, |a| a * self.n as f64)
+                - self.f(s, self.n);
         }
         let (p, q) = (self.prev[s * self.n + i], self.next[s * self.n + i]);
         self.f(s, self.dist(p, q)) - self.f(s, self.dist(p, i)) - self.f(s, self.dist(i, q))
@@ -317,7 +360,11 @@ impl<'a> State<'a> {
     /// Change when server s (not at i) gains position i.
     fn add(&self, s: usize, i: usize) -> f64 {
         if self.count[s] == 0 {
-            return self.f(s, self.n) - self.table.slope(s).map_or(f64::INFINITY, |a| a * self.n as f64);
+            return self.f(s, self.n)
+                - self
+                    .table
+                    .slope(s)
+                    .map_or(f64::INFINITY, |a| a * self.n as f64);
         }
         let (p, q) = (self.prev[s * self.n + i], self.next[s * self.n + i]);
         self.f(s, self.dist(p, i)) + self.f(s, self.dist(i, q)) - self.f(s, self.dist(p, q))
@@ -336,7 +383,9 @@ impl<'a> State<'a> {
             self.f(s, self.dist(p, t)) + self.f(s, self.dist(t, q)) - lose
         } else {
             let (p2, q2) = (self.prev[row + t], self.next[row + t]);
-            self.f(s, self.dist(p, q)) - lose + self.f(s, self.dist(p2, t)) + self.f(s, self.dist(t, q2))
+            self.f(s, self.dist(p, q)) - lose
+                + self.f(s, self.dist(p2, t))
+                + self.f(s, self.dist(t, q2))
                 - self.f(s, self.dist(p2, q2))
         }
     }
@@ -386,14 +435,18 @@ fn local_search_counted(
         return Err(Error::invalid("the cost table does not cover this period"));
     }
     let mut total = period_total(table, start).ok_or_else(|| {
-        Error::Infeasible("the start sequence leaves out a server whose cost grows superlinearly".into())
+        Error::Infeasible(
+            "the start sequence leaves out a server whose cost grows superlinearly".into(),
+        )
     })?;
     let mut evaluations = 1u64;
     let m = system.len();
     let seq = match neighbourhood {
         Neighbourhood::Multimodular => {
             if m != 2 {
-                return Err(Error::invalid(format!("the multimodular neighbourhood needs M = 2 servers, got {m}")));
+                return Err(Error::invalid(format!(
+                    "the multimodular neighbourhood needs M = 2 servers, got {m}"
+                )));
             }
             if n > MAX_MULTIMODULAR_PERIOD {
                 return Err(Error::TooLarge(format!(
@@ -412,7 +465,8 @@ fn local_search_counted(
                     }
                     let mut ok = true;
                     for k in 1..=n {
-                        let v = x[k - 1] as i64 + ((alpha >> k) & 1) as i64 - ((alpha >> (k - 1)) & 1) as i64;
+                        let v = x[k - 1] as i64 + ((alpha >> k) & 1) as i64
+                            - ((alpha >> (k - 1)) & 1) as i64;
                         if !(0..=1).contains(&v) {
                             ok = false;
                             break;
@@ -424,7 +478,9 @@ fn local_search_counted(
                     }
                     evaluations += 1;
                     if let Some(t) = period_total(table, &y) {
-                        if t < total - 1e-12 * total.abs().max(1e-300) && best.as_ref().is_none_or(|b| t < b.0) {
+                        if t < total - 1e-12 * total.abs().max(1e-300)
+                            && best.as_ref().is_none_or(|b| t < b.0)
+                        {
                             best = Some((t, y.clone()));
                         }
                     }
@@ -492,12 +548,20 @@ fn local_search_counted(
         }
     };
     let evaluation = evaluate_with(system, table, &seq)?;
-    Ok(SearchResult { period: seq, evaluation, evaluations })
+    Ok(SearchResult {
+        period: seq,
+        evaluation,
+        evaluations,
+    })
 }
 
 /// Local search ([`Neighbourhood::Pairs`]) from the balanced sequence of
 /// every period length in min_period..=max_period; the best one found.
-pub fn optimize_local(system: &RoutingSystem, min_period: usize, max_period: usize) -> Result<SearchResult> {
+pub fn optimize_local(
+    system: &RoutingSystem,
+    min_period: usize,
+    max_period: usize,
+) -> Result<SearchResult> {
     optimize_local_with(system, min_period, max_period, &Control::default())
 }
 
@@ -522,14 +586,26 @@ pub fn optimize_local_with(
             Err(e) => return Err(e),
         };
         let start = balanced_sequence(&counts)?;
-        let r = local_search_counted(system, &table, &start, Neighbourhood::Pairs, control, &mut steps)?;
+        let r = local_search_counted(
+            system,
+            &table,
+            &start,
+            Neighbourhood::Pairs,
+            control,
+            &mut steps,
+        )?;
         evaluations += r.evaluations;
-        if best.as_ref().is_none_or(|b| r.evaluation.per_packet < b.evaluation.per_packet) {
+        if best
+            .as_ref()
+            .is_none_or(|b| r.evaluation.per_packet < b.evaluation.per_packet)
+        {
             best = Some(r);
         }
     }
     let mut best = best.ok_or_else(|| {
-        Error::Infeasible("no period in the range visits every server whose cost grows superlinearly".into())
+        Error::Infeasible(
+            "no period in the range visits every server whose cost grows superlinearly".into(),
+        )
     })?;
     best.evaluations = evaluations;
     Ok(best)

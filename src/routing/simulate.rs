@@ -52,7 +52,11 @@ struct Sampler {
 impl Sampler {
     fn new(a: &ArrivalProcess, rng: &mut Xoshiro256PlusPlus) -> Self {
         match a {
-            ArrivalProcess::Poisson { rate } => Sampler { phases: Vec::new(), phase: 0, poisson: Some(*rate) },
+            ArrivalProcess::Poisson { rate } => Sampler {
+                phases: Vec::new(),
+                phase: 0,
+                poisson: Some(*rate),
+            },
             ArrivalProcess::Map { bmap, q } => {
                 let n = bmap.order();
                 let (d0, d1) = (bmap.d(0), bmap.d(1));
@@ -62,7 +66,11 @@ impl Sampler {
                         let w = (0..2 * n)
                             .map(|k| {
                                 let j = k % n;
-                                let v = if k < n { if j == i { 0.0 } else { d0[(i, j)] } } else { d1[(i, j)] };
+                                let v = if k < n {
+                                    if j == i { 0.0 } else { d0[(i, j)] }
+                                } else {
+                                    d1[(i, j)]
+                                };
                                 v / r
                             })
                             .collect();
@@ -71,7 +79,11 @@ impl Sampler {
                     .collect();
                 // Start at an arrival epoch of the stationary process.
                 let phase = pick(rng, q.as_slice());
-                Sampler { phases, phase, poisson: None }
+                Sampler {
+                    phases,
+                    phase,
+                    poisson: None,
+                }
             }
         }
     }
@@ -97,7 +109,12 @@ impl Sampler {
 /// Simulates `periods` repetitions of `seq` (after one warm-up period).
 /// Errors: `InvalidArgument` for a custom objective (no physical model),
 /// a bad sequence or `periods == 0`; `TooLarge` beyond [`MAX_PACKETS`].
-pub fn simulate(system: &RoutingSystem, seq: &[usize], periods: u64, seed: u64) -> Result<SimulationResult> {
+pub fn simulate(
+    system: &RoutingSystem,
+    seq: &[usize],
+    periods: u64,
+    seed: u64,
+) -> Result<SimulationResult> {
     simulate_with(system, seq, periods, seed, &Control::default())
 }
 
@@ -119,7 +136,9 @@ pub fn simulate_with(
         Objective::Losses => false,
         Objective::RobotScheduling => true,
         Objective::Custom { .. } => {
-            return Err(Error::invalid("a custom objective has no physical model to simulate"));
+            return Err(Error::invalid(
+                "a custom objective has no physical model to simulate",
+            ));
         }
     };
     let n = seq.len() as u64;
@@ -127,7 +146,11 @@ pub fn simulate_with(
         .checked_add(1)
         .and_then(|p| p.checked_mul(n))
         .filter(|&p| p <= MAX_PACKETS)
-        .ok_or_else(|| Error::TooLarge(format!("{periods} periods of {n} packets exceed {MAX_PACKETS} packets")))?;
+        .ok_or_else(|| {
+            Error::TooLarge(format!(
+                "{periods} periods of {n} packets exceed {MAX_PACKETS} packets"
+            ))
+        })?;
     let m = system.len();
     let (mu, w) = (system.rates(), system.weights());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -149,7 +172,11 @@ pub fn simulate_with(
     for p in 0..=periods {
         let measuring = p > 0;
         // The last batch absorbs the remainder of periods / batches.
-        let b = if measuring { ((p - 1) / per_batch).min(batches - 1) as usize } else { 0 };
+        let b = if measuring {
+            ((p - 1) / per_batch).min(batches - 1) as usize
+        } else {
+            0
+        };
         for &s in seq {
             if packets % (1 << 16) == 0 {
                 control.check("routing simulation", packets)?;
@@ -182,7 +209,11 @@ pub fn simulate_with(
         .iter()
         .enumerate()
         .map(|(b, s)| {
-            let periods_in = if b as u64 == batches - 1 { periods - per_batch * (batches - 1) } else { per_batch };
+            let periods_in = if b as u64 == batches - 1 {
+                periods - per_batch * (batches - 1)
+            } else {
+                per_batch
+            };
             s / (periods_in * n) as f64
         })
         .collect();
@@ -192,8 +223,17 @@ pub fn simulate_with(
         f64::INFINITY
     } else {
         let mean = batch_costs.iter().sum::<f64>() / k as f64;
-        let var = batch_costs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (k - 1) as f64;
+        let var = batch_costs
+            .iter()
+            .map(|x| (x - mean) * (x - mean))
+            .sum::<f64>()
+            / (k - 1) as f64;
         (var / k as f64).sqrt()
     };
-    Ok(SimulationResult { per_packet, std_error, per_unit_time: total_cost / elapsed, packets: measured })
+    Ok(SimulationResult {
+        per_packet,
+        std_error,
+        per_unit_time: total_cost / elapsed,
+        packets: measured,
+    })
 }

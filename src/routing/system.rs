@@ -90,7 +90,12 @@ impl RoutingSystem {
     /// Servers with service rates `rates` (> 0) and weights `weights`
     /// (> 0; None = all 1). For `Objective::Custom`, `slopes` must have one
     /// entry per server.
-    pub fn new(arrivals: ArrivalProcess, rates: &[f64], weights: Option<&[f64]>, objective: Objective) -> Result<Self> {
+    pub fn new(
+        arrivals: ArrivalProcess,
+        rates: &[f64],
+        weights: Option<&[f64]>,
+        objective: Objective,
+    ) -> Result<Self> {
         validate::non_empty("server rates", rates)?;
         validate::all_positive("server rates", rates)?;
         if rates.len() > u32::MAX as usize {
@@ -112,7 +117,12 @@ impl RoutingSystem {
                 }
             }
         }
-        Ok(RoutingSystem { arrivals, rates: rates.to_vec(), weights, objective })
+        Ok(RoutingSystem {
+            arrivals,
+            rates: rates.to_vec(),
+            weights,
+            objective,
+        })
     }
 
     /// Number of servers M.
@@ -156,22 +166,36 @@ impl RoutingSystem {
             return Err(Error::invalid("the cost table needs kmax >= 1"));
         }
         if kmax > MAX_PERIOD {
-            return Err(Error::TooLarge(format!("periods longer than {MAX_PERIOD} are refused, got {kmax}")));
+            return Err(Error::TooLarge(format!(
+                "periods longer than {MAX_PERIOD} are refused, got {kmax}"
+            )));
         }
         let cells = kmax.checked_mul(self.len()).filter(|&c| c <= 1 << 26);
         if cells.is_none() {
-            return Err(Error::TooLarge(format!("a table of {} servers x {kmax} costs", self.len())));
+            return Err(Error::TooLarge(format!(
+                "a table of {} servers x {kmax} costs",
+                self.len()
+            )));
         }
         let et = self.arrivals.mean_interarrival();
         let mut f = Vec::with_capacity(self.len());
         for m in 0..self.len() {
             let (mu, w) = (self.rates[m], self.weights[m]);
             let row: Vec<f64> = match &self.objective {
-                Objective::Losses => self.arrivals.transforms(mu, kmax)?.0.into_iter().map(|x| w * x).collect(),
+                Objective::Losses => self
+                    .arrivals
+                    .transforms(mu, kmax)?
+                    .0
+                    .into_iter()
+                    .map(|x| w * x)
+                    .collect(),
                 Objective::RobotScheduling => {
                     let (_, comp) = self.arrivals.transforms(mu, kmax)?;
                     // c k Eτ − (c/μ)(1 − E e^{−μΣτ}), Remark 6.1.
-                    comp.iter().enumerate().map(|(i, c)| w * (i + 1) as f64 * et - w / mu * c).collect()
+                    comp.iter()
+                        .enumerate()
+                        .map(|(i, c)| w * (i + 1) as f64 * et - w / mu * c)
+                        .collect()
                 }
                 Objective::Custom { f: func, .. } => (1..=kmax).map(|k| func(m, k)).collect(),
             };
@@ -187,7 +211,10 @@ impl RoutingSystem {
     /// The immediate cost f_m(k) of routing to server m after k ≥ 1 arrivals.
     pub fn immediate_cost(&self, m: usize, k: usize) -> Result<f64> {
         if m >= self.len() {
-            return Err(Error::NotFound(format!("server {m} (there are {})", self.len())));
+            return Err(Error::NotFound(format!(
+                "server {m} (there are {})",
+                self.len()
+            )));
         }
         if k == 0 {
             return Err(Error::invalid("k must be >= 1"));

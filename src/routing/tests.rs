@@ -1,15 +1,29 @@
 //! Tests of the routing module against the paper's closed forms, brute
 //! force and simulation. Expected values are computed independently here.
 
-use super::search::{Neighbourhood, balanced_counts, balanced_sequence, exhaustive, local_search, necklaces, optimize_local};
+use super::search::{
+    Neighbourhood, balanced_counts, balanced_sequence, exhaustive, local_search, necklaces,
+    optimize_local,
+};
 use super::*;
 use crate::error::Error;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
 
-fn poisson_system(lambda: f64, rates: &[f64], weights: Option<&[f64]>, obj: Objective) -> RoutingSystem {
-    RoutingSystem::new(ArrivalProcess::poisson(lambda).unwrap(), rates, weights, obj).unwrap()
+fn poisson_system(
+    lambda: f64,
+    rates: &[f64],
+    weights: Option<&[f64]>,
+    obj: Objective,
+) -> RoutingSystem {
+    RoutingSystem::new(
+        ArrivalProcess::poisson(lambda).unwrap(),
+        rates,
+        weights,
+        obj,
+    )
+    .unwrap()
 }
 
 /// A bursty two-phase MMPP: mean rate 0.75·0.5 + 0.25·3.5 = 1.25.
@@ -25,7 +39,10 @@ fn erlang2_map(r: f64) -> ArrivalProcess {
 
 /// Smallest rotation, to compare periods up to rotation.
 fn canonical(seq: &[usize]) -> Vec<usize> {
-    (0..seq.len()).map(|k| [&seq[k..], &seq[..k]].concat()).min().unwrap()
+    (0..seq.len())
+        .map(|k| [&seq[k..], &seq[..k]].concat())
+        .min()
+        .unwrap()
 }
 
 #[test]
@@ -75,10 +92,17 @@ fn mmpp_transform_matches_conditioning_on_the_phase() {
     let slow = ArrivalProcess::mmpp(&[-1e-9, 1e-9, 3e-9, -3e-9], &[0.5, 3.5]).unwrap();
     let (f, _) = slow.transforms(1.0, 3).unwrap();
     let (s0, s1) = (0.75, 0.25);
-    let (q0, q1) = (s0 * 0.5 / (s0 * 0.5 + s1 * 3.5), s1 * 3.5 / (s0 * 0.5 + s1 * 3.5));
+    let (q0, q1) = (
+        s0 * 0.5 / (s0 * 0.5 + s1 * 3.5),
+        s1 * 3.5 / (s0 * 0.5 + s1 * 3.5),
+    );
     for k in 1..=3 {
         let want = q0 * (0.5f64 / 1.5).powi(k) + q1 * (3.5f64 / 4.5).powi(k);
-        assert!((f[k as usize - 1] - want).abs() < 1e-7, "k={k}: {} vs {want}", f[k as usize - 1]);
+        assert!(
+            (f[k as usize - 1] - want).abs() < 1e-7,
+            "k={k}: {} vs {want}",
+            f[k as usize - 1]
+        );
     }
 }
 
@@ -150,7 +174,11 @@ fn necklace_counts_match_the_formula() {
                 assert_eq!(canonical(s), s.to_vec());
                 c += 1;
             });
-            let want: usize = (1..=n).filter(|d| n % d == 0).map(|d| phi(d) * k.pow((n / d) as u32)).sum::<usize>() / n;
+            let want: usize = (1..=n)
+                .filter(|d| n % d == 0)
+                .map(|d| phi(d) * k.pow((n / d) as u32))
+                .sum::<usize>()
+                / n;
             assert_eq!(c, want, "k={k} n={n}");
         }
     }
@@ -183,7 +211,13 @@ fn multimodular_local_search_finds_the_optimum_for_two_servers() {
         poisson_system(1.0, &[1.0, 4.0], None, Objective::Losses),
         poisson_system(2.0, &[0.3, 1.0], Some(&[3.0, 1.0]), Objective::Losses),
         RoutingSystem::new(mmpp(), &[0.5, 2.0], None, Objective::Losses).unwrap(),
-        RoutingSystem::new(erlang2_map(1.0), &[0.2, 1.0], Some(&[1.0, 2.0]), Objective::RobotScheduling).unwrap(),
+        RoutingSystem::new(
+            erlang2_map(1.0),
+            &[0.2, 1.0],
+            Some(&[1.0, 2.0]),
+            Objective::RobotScheduling,
+        )
+        .unwrap(),
     ];
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     for (k, sys) in systems.iter().enumerate() {
@@ -208,15 +242,31 @@ fn pair_local_search_matches_exhaustive_on_small_instances() {
     let systems = [
         poisson_system(1.0, &[1.0, 4.0], None, Objective::Losses),
         poisson_system(1.0, &[0.5, 1.0, 3.0], None, Objective::Losses),
-        RoutingSystem::new(mmpp(), &[0.4, 1.0, 2.5], Some(&[2.0, 1.0, 1.0]), Objective::Losses).unwrap(),
-        poisson_system(1.0, &[0.2, 0.5, 1.0], Some(&[0.4, 1.0, 2.0]), Objective::RobotScheduling),
+        RoutingSystem::new(
+            mmpp(),
+            &[0.4, 1.0, 2.5],
+            Some(&[2.0, 1.0, 1.0]),
+            Objective::Losses,
+        )
+        .unwrap(),
+        poisson_system(
+            1.0,
+            &[0.2, 0.5, 1.0],
+            Some(&[0.4, 1.0, 2.0]),
+            Objective::RobotScheduling,
+        ),
     ];
     for (k, sys) in systems.iter().enumerate() {
         let maxp = if sys.len() == 2 { 12 } else { 8 };
         let ex = exhaustive(sys, 1, maxp).unwrap();
         let loc = optimize_local(sys, 1, maxp).unwrap();
         let (a, b) = (loc.evaluation.per_packet, ex.evaluation.per_packet);
-        assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "system {k}: local {a} {:?} vs exact {b} {:?}", loc.period, ex.period);
+        assert!(
+            (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+            "system {k}: local {a} {:?} vs exact {b} {:?}",
+            loc.period,
+            ex.period
+        );
     }
 }
 
@@ -245,20 +295,59 @@ fn balanced_sequences_are_regular() {
 #[test]
 fn simulation_agrees_with_the_exact_cost() {
     let cases: Vec<(RoutingSystem, Vec<usize>)> = vec![
-        (poisson_system(1.0, &[1.0, 3.0], None, Objective::Losses), vec![0, 1, 1]),
-        (RoutingSystem::new(mmpp(), &[0.5, 1.0, 2.0], Some(&[1.0, 2.0, 0.5]), Objective::Losses).unwrap(), vec![0, 2, 1, 2, 1]),
-        (RoutingSystem::new(erlang2_map(1.0), &[0.3, 1.0], Some(&[1.0, 2.0]), Objective::RobotScheduling).unwrap(), vec![0, 1, 1, 0, 1]),
+        (
+            poisson_system(1.0, &[1.0, 3.0], None, Objective::Losses),
+            vec![0, 1, 1],
+        ),
+        (
+            RoutingSystem::new(
+                mmpp(),
+                &[0.5, 1.0, 2.0],
+                Some(&[1.0, 2.0, 0.5]),
+                Objective::Losses,
+            )
+            .unwrap(),
+            vec![0, 2, 1, 2, 1],
+        ),
+        (
+            RoutingSystem::new(
+                erlang2_map(1.0),
+                &[0.3, 1.0],
+                Some(&[1.0, 2.0]),
+                Objective::RobotScheduling,
+            )
+            .unwrap(),
+            vec![0, 1, 1, 0, 1],
+        ),
         // A page never visited is always stale.
-        (RoutingSystem::new(mmpp(), &[0.3, 1.0, 0.2], None, Objective::RobotScheduling).unwrap(), vec![0, 1, 1]),
+        (
+            RoutingSystem::new(mmpp(), &[0.3, 1.0, 0.2], None, Objective::RobotScheduling).unwrap(),
+            vec![0, 1, 1],
+        ),
     ];
     for (k, (sys, seq)) in cases.iter().enumerate() {
         let exact = evaluate(sys, seq).unwrap();
         let sim = simulate::simulate(sys, seq, 40_000, 11 + k as u64).unwrap();
         let z = (sim.per_packet - exact.per_packet) / sim.std_error;
-        assert!(z.abs() < 4.0, "case {k}: sim {} ± {} vs exact {}", sim.per_packet, sim.std_error, exact.per_packet);
-        assert!(sim.std_error < 0.02 * exact.per_packet.abs().max(0.01), "case {k}: se {}", sim.std_error);
+        assert!(
+            z.abs() < 4.0,
+            "case {k}: sim {} ± {} vs exact {}",
+            sim.per_packet,
+            sim.std_error,
+            exact.per_packet
+        );
+        assert!(
+            sim.std_error < 0.02 * exact.per_packet.abs().max(0.01),
+            "case {k}: se {}",
+            sim.std_error
+        );
         let rel = (sim.per_unit_time - exact.per_unit_time).abs() / exact.per_unit_time.abs();
-        assert!(rel < 0.03, "case {k}: per unit time {} vs {}", sim.per_unit_time, exact.per_unit_time);
+        assert!(
+            rel < 0.03,
+            "case {k}: per unit time {} vs {}",
+            sim.per_unit_time,
+            exact.per_unit_time
+        );
     }
 }
 
@@ -268,18 +357,35 @@ fn robot_cost_per_unit_time_is_coffman_liu_weber() {
     // equals the freshness module's exact cyclic cost (paper 000, eq. 3).
     let (lambda, mu, c) = (2.0, [0.3, 0.7, 1.5], [1.0, 0.5, 2.0]);
     let sys = poisson_system(lambda, &mu, Some(&c), Objective::RobotScheduling);
-    let model = crate::freshness::Model::new(crate::dist::Distribution::exponential(lambda).unwrap(), &mu, Some(&c)).unwrap();
-    for seq in [vec![0, 1, 2], vec![2, 0, 2, 1, 2, 1], vec![0, 0, 1, 2, 2, 2, 1]] {
+    let model = crate::freshness::Model::new(
+        crate::dist::Distribution::exponential(lambda).unwrap(),
+        &mu,
+        Some(&c),
+    )
+    .unwrap();
+    for seq in [
+        vec![0, 1, 2],
+        vec![2, 0, 2, 1, 2, 1],
+        vec![0, 0, 1, 2, 2, 2, 1],
+    ] {
         let ours = evaluate(&sys, &seq).unwrap().per_unit_time;
         let theirs = crate::freshness::cyclic::cost(&model, &seq).unwrap();
-        assert!((ours - theirs).abs() < 1e-12 * theirs, "{seq:?}: {ours} vs {theirs}");
+        assert!(
+            (ours - theirs).abs() < 1e-12 * theirs,
+            "{seq:?}: {ours} vs {theirs}"
+        );
     }
 }
 
 #[test]
 fn remark_6_1_never_visiting_a_page_is_reported() {
     // c₁/μ₁ = 100 against c₂/μ₂ = 0.1: always visiting page 1 is optimal.
-    let sys = poisson_system(1.0, &[0.1, 10.0], Some(&[10.0, 1.0]), Objective::RobotScheduling);
+    let sys = poisson_system(
+        1.0,
+        &[0.1, 10.0],
+        Some(&[10.0, 1.0]),
+        Objective::RobotScheduling,
+    );
     let r = exhaustive(&sys, 1, 10).unwrap();
     assert_eq!(r.period, vec![0]);
     assert_eq!(r.evaluation.unvisited, vec![1]);
@@ -295,16 +401,29 @@ fn remark_6_1_never_visiting_a_page_is_reported() {
 fn superlinear_costs_make_an_absent_server_unbounded() {
     // Example 3.5's costs f₁ = x², f₂ = 2x² satisfy Condition (2).
     let f: system::CostFn = Arc::new(|m, k| (m as f64 + 1.0) * (k * k) as f64);
-    let sys = poisson_system(1.0, &[1.0, 1.0], None, Objective::Custom { f, slopes: vec![None, None] });
+    let sys = poisson_system(
+        1.0,
+        &[1.0, 1.0],
+        None,
+        Objective::Custom {
+            f,
+            slopes: vec![None, None],
+        },
+    );
     assert!(matches!(evaluate(&sys, &[0, 0]), Err(Error::Infeasible(_))));
     let r = exhaustive(&sys, 1, 8).unwrap();
     assert!(r.evaluation.unvisited.is_empty());
     // Brute force on all sequences up to period 8 agrees.
-    let best = (1..=8).map(|n| brute_force(&sys, n)).fold(f64::INFINITY, f64::min);
+    let best = (1..=8)
+        .map(|n| brute_force(&sys, n))
+        .fold(f64::INFINITY, f64::min);
     assert!((r.evaluation.per_packet - best).abs() < 1e-12);
     assert_eq!(r.period.len(), 2); // (1, 2): gaps of 2, cost (4 + 8)/2 = 6
     assert!((best - 6.0).abs() < 1e-12);
-    assert!(matches!(simulate::simulate(&sys, &[0, 1], 10, 1), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        simulate::simulate(&sys, &[0, 1], 10, 1),
+        Err(Error::InvalidArgument(_))
+    ));
 }
 
 #[test]
@@ -312,24 +431,48 @@ fn invalid_inputs_are_refused() {
     assert!(ArrivalProcess::poisson(0.0).is_err());
     assert!(ArrivalProcess::poisson(f64::NAN).is_err());
     // Rows of C + D do not sum to zero: not a generator.
-    assert!(matches!(ArrivalProcess::map(1, &[-1.0], &[2.0]), Err(Error::InvalidArgument(_))));
-    assert!(matches!(ArrivalProcess::mmpp(&[-1.0, 2.0, 1.0, -1.0], &[1.0, 1.0]), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        ArrivalProcess::map(1, &[-1.0], &[2.0]),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        ArrivalProcess::mmpp(&[-1.0, 2.0, 1.0, -1.0], &[1.0, 1.0]),
+        Err(Error::InvalidArgument(_))
+    ));
     assert!(ArrivalProcess::mmpp(&[-1.0, 1.0, 1.0, -1.0], &[0.0, 0.0]).is_err());
     let batches = crate::dist::Bmap::new(1, &[&[-2.0], &[1.0], &[1.0]]).unwrap();
-    assert!(matches!(ArrivalProcess::from_bmap(batches), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        ArrivalProcess::from_bmap(batches),
+        Err(Error::InvalidArgument(_))
+    ));
     let p = ArrivalProcess::poisson(1.0).unwrap();
     assert!(RoutingSystem::new(p.clone(), &[], None, Objective::Losses).is_err());
     assert!(RoutingSystem::new(p.clone(), &[1.0, -1.0], None, Objective::Losses).is_err());
     assert!(RoutingSystem::new(p.clone(), &[1.0, 0.0], None, Objective::Losses).is_err());
     assert!(RoutingSystem::new(p.clone(), &[1.0], Some(&[1.0, 2.0]), Objective::Losses).is_err());
     let sys = RoutingSystem::new(p, &[1.0, 2.0], None, Objective::Losses).unwrap();
-    assert!(matches!(evaluate(&sys, &[]), Err(Error::InvalidArgument(_))));
-    assert!(matches!(evaluate(&sys, &[0, 2]), Err(Error::InvalidArgument(_))));
-    assert!(matches!(evaluate(&sys, &vec![0; system::MAX_PERIOD + 1]), Err(Error::TooLarge(_))));
+    assert!(matches!(
+        evaluate(&sys, &[]),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        evaluate(&sys, &[0, 2]),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        evaluate(&sys, &vec![0; system::MAX_PERIOD + 1]),
+        Err(Error::TooLarge(_))
+    ));
     assert!(matches!(exhaustive(&sys, 1, 40), Err(Error::TooLarge(_))));
-    assert!(matches!(exhaustive(&sys, 3, 2), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        exhaustive(&sys, 3, 2),
+        Err(Error::InvalidArgument(_))
+    ));
     let t = sys.table(30).unwrap();
-    assert!(matches!(local_search(&sys, &t, &[0; 30], Neighbourhood::Multimodular), Err(Error::TooLarge(_))));
+    assert!(matches!(
+        local_search(&sys, &t, &[0; 30], Neighbourhood::Multimodular),
+        Err(Error::TooLarge(_))
+    ));
     assert!(matches!(sys.immediate_cost(5, 1), Err(Error::NotFound(_))));
     assert!(two_server::switch_point(1).is_err());
     assert!(two_server::cost(3, 0.0).is_err());
@@ -360,13 +503,19 @@ fn control_caps_and_cancels_the_searches_and_simulation() {
     let loc = optimize_local(&sys, 1, 8).unwrap();
     assert_eq!(optimize_local_with(&sys, 1, 8, &control).unwrap(), loc);
     let sim = simulate::simulate(&sys, &ex.period, 1000, 5).unwrap();
-    assert_eq!(simulate::simulate_with(&sys, &ex.period, 1000, 5, &control).unwrap(), sim);
+    assert_eq!(
+        simulate::simulate_with(&sys, &ex.period, 1000, 5, &control).unwrap(),
+        sim
+    );
     // Exhaustive: the cap counts sequences; one short of all is refused.
     control.set_max_iterations(Some(ex.evaluations));
     assert_eq!(exhaustive_with(&sys, 1, 8, &control).unwrap(), ex);
     control.set_max_iterations(Some(ex.evaluations - 1));
     let e = exhaustive_with(&sys, 1, 8, &control).unwrap_err();
-    assert!(matches!(&e, Error::NotConverged(m) if m.contains(&format!("cap of {}", ex.evaluations - 1))), "{e:?}");
+    assert!(
+        matches!(&e, Error::NotConverged(m) if m.contains(&format!("cap of {}", ex.evaluations - 1))),
+        "{e:?}"
+    );
     // Local search: the cap counts moves. From (0 0 0 0 0 1) the
     // multimodular search of two servers needs at least one.
     let two = poisson_system(1.0, &[1.0, 0.4], None, Objective::Losses);
@@ -384,22 +533,39 @@ fn control_caps_and_cancels_the_searches_and_simulation() {
         }
         assert!(moves < 100);
     }
-    assert!(moves >= 2, "a move was needed, so one step cannot end the search");
+    assert!(
+        moves >= 2,
+        "a move was needed, so one step cannot end the search"
+    );
     control.set_max_iterations(Some(1));
-    assert!(matches!(optimize_local_with(&sys, 1, 8, &control), Err(Error::NotConverged(_))));
+    assert!(matches!(
+        optimize_local_with(&sys, 1, 8, &control),
+        Err(Error::NotConverged(_))
+    ));
     control.set_max_iterations(None);
     // Memory: the cost table is 3 servers x 8 periods of 8 bytes.
     control.set_memory_limit(Some(191));
-    assert!(matches!(exhaustive_with(&sys, 1, 8, &control), Err(Error::TooLarge(m)) if m.contains("192 bytes")));
+    assert!(
+        matches!(exhaustive_with(&sys, 1, 8, &control), Err(Error::TooLarge(m)) if m.contains("192 bytes"))
+    );
     control.set_memory_limit(None);
     control.cancel();
-    assert!(matches!(exhaustive_with(&sys, 1, 8, &control), Err(Error::Cancelled(_))));
-    assert!(matches!(optimize_local_with(&sys, 1, 8, &control), Err(Error::Cancelled(_))));
+    assert!(matches!(
+        exhaustive_with(&sys, 1, 8, &control),
+        Err(Error::Cancelled(_))
+    ));
+    assert!(matches!(
+        optimize_local_with(&sys, 1, 8, &control),
+        Err(Error::Cancelled(_))
+    ));
     assert!(matches!(
         local_search_with(&two, &table, &start, Neighbourhood::Pairs, &control),
         Err(Error::Cancelled(_))
     ));
-    assert!(matches!(simulate::simulate_with(&sys, &ex.period, 1000, 5, &control), Err(Error::Cancelled(_))));
+    assert!(matches!(
+        simulate::simulate_with(&sys, &ex.period, 1000, 5, &control),
+        Err(Error::Cancelled(_))
+    ));
 }
 
 #[test]

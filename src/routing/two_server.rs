@@ -38,7 +38,10 @@ pub fn switch_point(n: u32) -> Result<f64> {
     // longer one is (h > 0).
     let mut lo = 1.0;
     if h(lo)? >= 0.0 {
-        return Err(Error::Numerical(format!("no sign change of g({n}) - g({}) above mu2 = 1", n + 1)));
+        return Err(Error::Numerical(format!(
+            "no sign change of g({n}) - g({}) above mu2 = 1",
+            n + 1
+        )));
     }
     let mut hi = 2.0;
     while h(hi)? <= 0.0 {
@@ -66,7 +69,9 @@ pub fn switch_point(n: u32) -> Result<f64> {
 pub fn optimal_length(mu2: f64) -> Result<u32> {
     validate::positive("mu2", mu2)?;
     if mu2 < 1.0 {
-        return Err(Error::invalid(format!("Figure 1 assumes mu2 >= mu1 = 1, got {mu2}")));
+        return Err(Error::invalid(format!(
+            "Figure 1 assumes mu2 >= mu1 = 1, got {mu2}"
+        )));
     }
     let mut best = (f64::INFINITY, 2);
     for n in 2..=MAX_N {

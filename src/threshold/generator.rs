@@ -38,7 +38,12 @@ fn for_each_initial(len: usize, alpha: &[f64], f: &mut dyn FnMut(f64, &[usize]))
 /// Off-diagonal transitions out of state `st` under `policy`, as
 /// (target index, rate); self-loops (a batch entirely lost with no phase
 /// change) are dropped since they do not move the chain.
-pub fn transitions(model: &ThresholdModel, policy: &Policy, st: &State, out: &mut Vec<(usize, f64)>) {
+pub fn transitions(
+    model: &ThresholdModel,
+    policy: &Policy,
+    st: &State,
+    out: &mut Vec<(usize, f64)>,
+) {
     out.clear();
     let sp = model.space();
     let (w, mm, _) = sp.phases();
@@ -50,7 +55,8 @@ pub fn transitions(model: &ThresholdModel, policy: &Policy, st: &State, out: &mu
     let nu = st.arrival;
     let m = st.service;
     let obs = &st.obsolescence;
-    let to = |level: usize, a: usize, s: usize, k: &[usize]| sp.offset(level) + sp.local(level, a, s, k);
+    let to =
+        |level: usize, a: usize, s: usize, k: &[usize]| sp.offset(level) + sp.local(level, a, s, k);
     let me = to(i, nu, m, obs);
     let mut push = |target: usize, rate: f64| {
         if rate > 0.0 && target != me {
@@ -82,7 +88,9 @@ pub fn transitions(model: &ThresholdModel, policy: &Policy, st: &State, out: &mu
                 // but the phases are i.i.d. so the order needs no sampling).
                 for (m2, &b) in beta.iter().enumerate() {
                     if b > 0.0 {
-                        for_each_initial(admitted - 1, gam, &mut |p, k| push(to(admitted, nu2, m2, k), rate * b * p));
+                        for_each_initial(admitted - 1, gam, &mut |p, k| {
+                            push(to(admitted, nu2, m2, k), rate * b * p)
+                        });
                     }
                 }
             } else {
@@ -194,7 +202,9 @@ fn generator_single_phase(model: &ThresholdModel, policy: &Policy) -> CsMat<f64>
     let s = model.service().sub_generator();
     let s0 = model.service().exit_rates();
     let g0 = model.obsolescence_exit_rates()[0];
-    let to = |level: usize, a: usize, m: usize| sp.offset(level) + if level == 0 { a } else { a * mm + m };
+    let to = |level: usize, a: usize, m: usize| {
+        sp.offset(level) + if level == 0 { a } else { a * mm + m }
+    };
     let mut tri = TriMat::with_capacity((n, n), n.saturating_mul(8));
     for i in 0..=top {
         let arr = model.arrivals(policy.robots_at(i));

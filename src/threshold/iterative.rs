@@ -38,20 +38,34 @@ impl Reduced {
         let mut diag = Vec::with_capacity(n);
         ptr.push(0);
         for (row, vec) in q.outer_iterator().enumerate().skip(1) {
-            let mut entries: Vec<(usize, f64)> = vec.iter().filter(|&(c, _)| c != 0).map(|(c, &v)| (c - 1, v)).collect();
+            let mut entries: Vec<(usize, f64)> = vec
+                .iter()
+                .filter(|&(c, _)| c != 0)
+                .map(|(c, &v)| (c - 1, v))
+                .collect();
             entries.sort_unstable_by_key(|e| e.0);
             let start = idx.len();
             for (c, v) in entries {
                 idx.push(c);
                 val.push(v);
             }
-            let d = idx[start..].iter().position(|&c| c == row - 1).ok_or_else(|| {
-                Error::Numerical(format!("generator row {row} has no diagonal entry (absorbing state?)"))
-            })?;
+            let d = idx[start..]
+                .iter()
+                .position(|&c| c == row - 1)
+                .ok_or_else(|| {
+                    Error::Numerical(format!(
+                        "generator row {row} has no diagonal entry (absorbing state?)"
+                    ))
+                })?;
             diag.push(start + d);
             ptr.push(idx.len());
         }
-        Ok(Reduced { ptr, idx, val, diag })
+        Ok(Reduced {
+            ptr,
+            idx,
+            val,
+            diag,
+        })
     }
 
     fn n(&self) -> usize {
@@ -169,7 +183,13 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
         return Err(Error::invalid("the generator must be a square CSR matrix"));
     }
     if n == 1 {
-        return Ok((vec![1.0], IterativeInfo { iterations: 0, relative_residual: 0.0 }));
+        return Ok((
+            vec![1.0],
+            IterativeInfo {
+                iterations: 0,
+                relative_residual: 0.0,
+            },
+        ));
     }
     let a = Reduced::new(q)?;
     let m = n - 1;
@@ -183,8 +203,16 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
     let bnorm = norm(&b);
     let ilu = a.factor_ilu0()?;
     let mut x = vec![0.0; m];
-    let (mut r, mut rhat, mut p, mut v, mut y, mut s, mut z, mut t) =
-        (b.clone(), vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m], vec![0.0; m]);
+    let (mut r, mut rhat, mut p, mut v, mut y, mut s, mut z, mut t) = (
+        b.clone(),
+        vec![0.0; m],
+        vec![0.0; m],
+        vec![0.0; m],
+        vec![0.0; m],
+        vec![0.0; m],
+        vec![0.0; m],
+        vec![0.0; m],
+    );
     let mut iterations = 0;
     let mut rel = norm(&r) / bnorm;
     let mut best = f64::INFINITY;
@@ -193,7 +221,10 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
         // (Re)start from x with the true residual; stop when three restarts
         // in a row gain less than a factor 2 (rounding level reached).
         apply_transpose(&a, &x, &mut t);
-        r.iter_mut().zip(&b).zip(&t).for_each(|((r, b), t)| *r = b - t);
+        r.iter_mut()
+            .zip(&b)
+            .zip(&t)
+            .for_each(|((r, b), t)| *r = b - t);
         rel = norm(&r) / bnorm;
         if rel <= tol {
             break;
@@ -246,7 +277,9 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
                 r[i] = s[i] - omega * t[i];
             }
             if !x.iter().all(|v| v.is_finite()) {
-                return Err(Error::NotConverged("BiCGSTAB diverged (non-finite iterate)".into()));
+                return Err(Error::NotConverged(
+                    "BiCGSTAB diverged (non-finite iterate)".into(),
+                ));
             }
             if norm(&r) / bnorm <= tol {
                 continue 'outer;
@@ -254,7 +287,10 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
         }
     }
     apply_transpose(&a, &x, &mut t);
-    r.iter_mut().zip(&b).zip(&t).for_each(|((r, b), t)| *r = b - t);
+    r.iter_mut()
+        .zip(&b)
+        .zip(&t)
+        .for_each(|((r, b), t)| *r = b - t);
     let rel = norm(&r) / bnorm;
     if !rel.is_finite() || (rel > tol && stalled < 3) {
         return Err(Error::NotConverged(format!(
@@ -264,5 +300,11 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
     let mut pi = Vec::with_capacity(n);
     pi.push(1.0);
     pi.extend_from_slice(&x);
-    Ok((pi, IterativeInfo { iterations, relative_residual: rel }))
+    Ok((
+        pi,
+        IterativeInfo {
+            iterations,
+            relative_residual: rel,
+        },
+    ))
 }

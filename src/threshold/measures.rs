@@ -84,10 +84,19 @@ impl Measures {
 }
 
 /// Measures from a stationary vector `pi` of the chain of `model` under `policy`.
-pub fn measures_from(model: &ThresholdModel, policy: &Policy, pi: &[f64], res: f64) -> Result<Measures> {
+pub fn measures_from(
+    model: &ThresholdModel,
+    policy: &Policy,
+    pi: &[f64],
+    res: f64,
+) -> Result<Measures> {
     let sp = model.space();
     if pi.len() != sp.len() {
-        return Err(Error::invalid(format!("pi has {} entries, the chain {}", pi.len(), sp.len())));
+        return Err(Error::invalid(format!(
+            "pi has {} entries, the chain {}",
+            pi.len(),
+            sp.len()
+        )));
     }
     let top = sp.max_level();
     let s0 = model.service().exit_rates();
@@ -120,12 +129,21 @@ pub fn measures_from(model: &ThresholdModel, policy: &Policy, pi: &[f64], res: f
             obsolete += p * if g0.len() == 1 {
                 (i - 1) as f64 * g0[0]
             } else {
-                sp.state(idx).obsolescence.iter().map(|&k| g0[k]).sum::<f64>()
+                sp.state(idx)
+                    .obsolescence
+                    .iter()
+                    .map(|&k| g0[k])
+                    .sum::<f64>()
             };
         }
     }
     let mean_pages: f64 = levels.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
-    let mean_queue: f64 = levels.iter().enumerate().skip(1).map(|(i, p)| (i - 1) as f64 * p).sum();
+    let mean_queue: f64 = levels
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, p)| (i - 1) as f64 * p)
+        .sum();
     if g0.iter().all(|&g| g == 0.0) {
         // Without obsolescence every admitted page is served. The exit flow
         // Σ π s₀ multiplies π's absolute rounding by the service rates:
@@ -144,13 +162,27 @@ pub fn measures_from(model: &ThresholdModel, policy: &Policy, pi: &[f64], res: f
         mean_queue,
         response_time: mean_pages / admitted,
         waiting_time: mean_queue / admitted,
-        mean_robots: robots.iter().enumerate().map(|(r, p)| (r + 1) as f64 * p).sum(),
+        mean_robots: robots
+            .iter()
+            .enumerate()
+            .map(|(r, p)| (r + 1) as f64 * p)
+            .sum(),
         robots_distribution: robots,
         level_distribution: levels,
         residual: res,
     };
-    if ![m.loss_probability, m.obsolescence_probability, m.response_time, m.waiting_time].iter().all(|x| x.is_finite()) {
-        return Err(Error::Numerical("a measure is not finite (no pages admitted?)".into()));
+    if ![
+        m.loss_probability,
+        m.obsolescence_probability,
+        m.response_time,
+        m.waiting_time,
+    ]
+    .iter()
+    .all(|x| x.is_finite())
+    {
+        return Err(Error::Numerical(
+            "a measure is not finite (no pages admitted?)".into(),
+        ));
     }
     Ok(m)
 }
@@ -164,11 +196,18 @@ pub fn evaluate(model: &ThresholdModel, policy: &Policy) -> Result<Measures> {
 /// [`evaluate`] under a control: its memory cap (else the process default)
 /// is checked against [`super::solve::evaluation_bytes`] before building,
 /// and a cancelled control gives `Cancelled` before starting.
-pub fn evaluate_with(model: &ThresholdModel, policy: &Policy, control: &Control) -> Result<Measures> {
+pub fn evaluate_with(
+    model: &ThresholdModel,
+    policy: &Policy,
+    control: &Control,
+) -> Result<Measures> {
     control.check("threshold evaluation", 0)?;
     let sp = model.space();
     let (w, m, r) = sp.phases();
-    let k = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap_or(1);
+    let k = (1..=model.max_robots())
+        .map(|i| model.arrivals(i).max_batch())
+        .max()
+        .unwrap_or(1);
     control.check_memory(
         super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern()),
         &format!("a threshold chain of {} states", sp.len()),

@@ -39,24 +39,43 @@ impl ThresholdModel {
     /// Checks the inputs and the size of the chain (`TooLarge` with the
     /// state count above [`super::state::MAX_STATES`]). `obsolescence` None
     /// means pages never become obsolete (the model of Talim et al.).
-    pub fn new(arrivals: Vec<Bmap>, service: PhaseType, obsolescence: Option<PhaseType>, buffer: usize) -> Result<Self> {
-        let w = arrivals.first().map(Bmap::order).ok_or_else(|| Error::invalid("arrivals must not be empty"))?;
+    pub fn new(
+        arrivals: Vec<Bmap>,
+        service: PhaseType,
+        obsolescence: Option<PhaseType>,
+        buffer: usize,
+    ) -> Result<Self> {
+        let w = arrivals
+            .first()
+            .map(Bmap::order)
+            .ok_or_else(|| Error::invalid("arrivals must not be empty"))?;
         if let Some(i) = arrivals.iter().position(|b| b.order() != w) {
             return Err(Error::invalid(format!(
                 "arrivals[{i}] has {} phases but arrivals[0] has {w}: the modes must share one phase space",
                 arrivals[i].order()
             )));
         }
-        for (name, ph) in [("service", Some(&service)), ("obsolescence", obsolescence.as_ref())] {
+        for (name, ph) in [
+            ("service", Some(&service)),
+            ("obsolescence", obsolescence.as_ref()),
+        ] {
             let Some(ph) = ph else { continue };
             let s: f64 = ph.alpha().iter().sum();
             if (s - 1.0).abs() > 1e-9 {
-                return Err(Error::invalid(format!("the {name} initial vector must sum to 1, sums to {s}")));
+                return Err(Error::invalid(format!(
+                    "the {name} initial vector must sum to 1, sums to {s}"
+                )));
             }
         }
-        let max_level = buffer.checked_add(1).ok_or_else(|| Error::TooLarge("buffer size overflows".into()))?;
+        let max_level = buffer
+            .checked_add(1)
+            .ok_or_else(|| Error::TooLarge("buffer size overflows".into()))?;
         let (ob_alpha, ob_sub, ob_exit) = match &obsolescence {
-            Some(ph) => (ph.alpha().to_vec(), ph.sub_generator().clone(), ph.exit_rates().to_vec()),
+            Some(ph) => (
+                ph.alpha().to_vec(),
+                ph.sub_generator().clone(),
+                ph.exit_rates().to_vec(),
+            ),
             None => (vec![1.0], DMatrix::zeros(1, 1), vec![0.0]),
         };
         let (m, r) = (service.order(), ob_alpha.len());
@@ -66,12 +85,28 @@ impl ThresholdModel {
         if count <= super::state::MAX_STATES as u128 {
             let k = arrivals.iter().map(Bmap::max_batch).max().unwrap_or(1);
             crate::limits::check_memory(
-                super::solve::evaluation_bytes(w, m, r, max_level, k, &super::solve::RowPattern::of(&service, obsolescence.as_ref())),
+                super::solve::evaluation_bytes(
+                    w,
+                    m,
+                    r,
+                    max_level,
+                    k,
+                    &super::solve::RowPattern::of(&service, obsolescence.as_ref()),
+                ),
                 &format!("a threshold chain of {count} states"),
             )?;
         }
         let space = StateSpace::new(w, m, r, max_level)?;
-        Ok(ThresholdModel { arrivals, service, obsolescence, ob_alpha, ob_sub, ob_exit, buffer, space })
+        Ok(ThresholdModel {
+            arrivals,
+            service,
+            obsolescence,
+            ob_alpha,
+            ob_sub,
+            ob_exit,
+            buffer,
+            space,
+        })
     }
 
     /// How the service and obsolescence distributions fill generator rows
@@ -157,7 +192,9 @@ impl Policy {
             return Err(Error::invalid("a mode must have at least one active robot"));
         }
         if modes.windows(2).any(|w| w[0] <= w[1]) {
-            return Err(Error::invalid(format!("modes must be strictly decreasing, got {modes:?}")));
+            return Err(Error::invalid(format!(
+                "modes must be strictly decreasing, got {modes:?}"
+            )));
         }
         if thresholds.len() + 1 != modes.len() {
             return Err(Error::invalid(format!(
@@ -168,7 +205,9 @@ impl Policy {
             )));
         }
         if thresholds.windows(2).any(|w| w[0] > w[1]) {
-            return Err(Error::invalid(format!("thresholds must be non-decreasing, got {thresholds:?}")));
+            return Err(Error::invalid(format!(
+                "thresholds must be non-decreasing, got {thresholds:?}"
+            )));
         }
         Ok(Policy { modes, thresholds })
     }
@@ -190,7 +229,11 @@ impl Policy {
 
     /// Number of active robots with i pages in the system.
     pub fn robots_at(&self, level: usize) -> usize {
-        let j = self.thresholds.iter().position(|&t| level <= t).unwrap_or(self.thresholds.len());
+        let j = self
+            .thresholds
+            .iter()
+            .position(|&t| level <= t)
+            .unwrap_or(self.thresholds.len());
         self.modes[j]
     }
 }

@@ -50,7 +50,12 @@ pub fn search_space_size(model: &ThresholdModel, modes: usize) -> u128 {
 /// Minimises the cost over every admissible threshold vector for `modes`.
 /// `TooLarge` (with the count) when the search space exceeds `max_evaluations`.
 /// Ties keep the lexicographically first vector.
-pub fn optimize(model: &ThresholdModel, modes: &[usize], weights: &CostWeights, max_evaluations: u64) -> Result<Optimum> {
+pub fn optimize(
+    model: &ThresholdModel,
+    modes: &[usize],
+    weights: &CostWeights,
+    max_evaluations: u64,
+) -> Result<Optimum> {
     optimize_with(model, modes, weights, max_evaluations, &Control::default())
 }
 
@@ -66,7 +71,9 @@ pub fn optimize_with(
     max_evaluations: u64,
     control: &Control,
 ) -> Result<Optimum> {
-    let max_evaluations = control.max_iterations().map_or(max_evaluations, |c| c.min(max_evaluations));
+    let max_evaluations = control
+        .max_iterations()
+        .map_or(max_evaluations, |c| c.min(max_evaluations));
     weights.check()?;
     let j = modes.len();
     // Validates the modes (thresholds all zero are always admissible).
@@ -92,12 +99,21 @@ pub fn optimize_with(
             best = Some((c, policy, m));
         }
         // Next non-decreasing vector in lexicographic order.
-        let Some(pos) = (0..t.len()).rev().find(|&p| t[p] < top - 1) else { break };
+        let Some(pos) = (0..t.len()).rev().find(|&p| t[p] < top - 1) else {
+            break;
+        };
         let v = t[pos] + 1;
         for x in &mut t[pos..] {
             *x = v;
         }
     }
-    let (cost, policy, measures) = best.ok_or_else(|| Error::Numerical("no policy evaluated".into()))?;
-    Ok(Optimum { policy, cost, measures, evaluated, states: model.space().len() })
+    let (cost, policy, measures) =
+        best.ok_or_else(|| Error::Numerical("no policy evaluated".into()))?;
+    Ok(Optimum {
+        policy,
+        cost,
+        measures,
+        evaluated,
+        states: model.space().len(),
+    })
 }

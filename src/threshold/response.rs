@@ -86,7 +86,13 @@ fn fresh_phases(gamma: &[f64], len: usize) -> Vec<(usize, f64)> {
     for _ in 0..len {
         out = out
             .iter()
-            .flat_map(|&(c, p)| gamma.iter().enumerate().filter(|x| *x.1 > 0.0).map(move |(k, &g)| (c * gamma.len() + k, p * g)))
+            .flat_map(|&(c, p)| {
+                gamma
+                    .iter()
+                    .enumerate()
+                    .filter(|x| *x.1 > 0.0)
+                    .map(move |(k, &g)| (c * gamma.len() + k, p * g))
+            })
             .collect();
     }
     out
@@ -97,7 +103,11 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
     model.check_policy(policy)?;
     let sp = model.space();
     if pi.len() != sp.len() {
-        return Err(Error::invalid(format!("pi has {} entries, the chain {}", pi.len(), sp.len())));
+        return Err(Error::invalid(format!(
+            "pi has {} entries, the chain {}",
+            pi.len(),
+            sp.len()
+        )));
     }
     let (_, mm, r) = sp.phases();
     let top = sp.max_level();
@@ -107,11 +117,18 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
     let tsp = StateSpace::new(1, mm, r, top)?;
     let n = tsp.len() - 1;
     // Tagged index of (level ℓ ≥ 1, service phase m, obsolescence code).
-    let tidx = |level: usize, m: usize, code: usize| tsp.offset(level) - 1 + m * r.pow((level - 1) as u32) + code;
+    let tidx = |level: usize, m: usize, code: usize| {
+        tsp.offset(level) - 1 + m * r.pow((level - 1) as u32) + code
+    };
     let beta = model.service().alpha();
     let gamma = model.obsolescence_alpha();
-    let max_batch = (1..=model.max_robots()).map(|k| model.arrivals(k).max_batch()).max().unwrap_or(1);
-    let fresh: Vec<Vec<(usize, f64)>> = (0..=max_batch.min(top)).map(|len| fresh_phases(gamma, len)).collect();
+    let max_batch = (1..=model.max_robots())
+        .map(|k| model.arrivals(k).max_batch())
+        .max()
+        .unwrap_or(1);
+    let fresh: Vec<Vec<(usize, f64)>> = (0..=max_batch.min(top))
+        .map(|len| fresh_phases(gamma, len))
+        .collect();
 
     // α: admitted pages by the state they see.
     let mut alpha = vec![0.0; n];
@@ -123,7 +140,11 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
         let (i, nu, m) = sp.head(idx);
         let arr = model.arrivals(policy.robots_at(i));
         // Code of the i − 1 waiting pages' phases: the low digits of the local index.
-        let code_k = if i == 0 { 0 } else { (idx - sp.offset(i)) % r.pow((i - 1) as u32) };
+        let code_k = if i == 0 {
+            0
+        } else {
+            (idx - sp.offset(i)) % r.pow((i - 1) as u32)
+        };
         for j in 1..=arr.max_batch() {
             let rate: f64 = arr.d(j).row(nu).sum();
             if rate <= 0.0 {
@@ -151,7 +172,9 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
         }
     }
     if !(admitted_rate > 0.0 && admitted_rate.is_finite()) {
-        return Err(Error::Numerical("no page is admitted: the response time is undefined".into()));
+        return Err(Error::Numerical(
+            "no page is admitted: the response time is undefined".into(),
+        ));
     }
     alpha.iter_mut().for_each(|a| *a /= admitted_rate);
 
@@ -163,13 +186,19 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
     let sym = SymbolicSparseColMatRef::new_checked(n, n, &indptr, None, neg_csc.indices());
     let lu = SparseColMatRef::new(sym, neg_csc.data())
         .sp_lu()
-        .map_err(|e| Error::Numerical(format!("sparse LU of the tagged page's chain failed: {e:?}")))?;
+        .map_err(|e| {
+            Error::Numerical(format!(
+                "sparse LU of the tagged page's chain failed: {e:?}"
+            ))
+        })?;
     let solve = |mut b: Vec<f64>| -> Result<Vec<f64>> {
         lu.solve_in_place(faer::MatMut::from_column_major_slice_mut(&mut b, n, 1));
         if b.iter().all(|x| x.is_finite()) {
             Ok(b)
         } else {
-            Err(Error::Numerical("the tagged page's chain is singular".into()))
+            Err(Error::Numerical(
+                "the tagged page's chain is singular".into(),
+            ))
         }
     };
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
@@ -184,12 +213,31 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
     // 2e−5 off; found by tests/robustness.rs).
     let h_obs = solve(obsolete_exit)?;
     let p_obs = dot(&alpha, &h_obs);
-    let mean_obsolete = if p_obs > 0.0 { dot(&alpha, &solve(h_obs)?) / p_obs } else { 0.0 };
-    let means = ResponseTime { mean, served_probability: ps, mean_served, mean_obsolete };
-    if ![mean, ps, mean_served, mean_obsolete].iter().all(|x| x.is_finite()) {
+    let mean_obsolete = if p_obs > 0.0 {
+        dot(&alpha, &solve(h_obs)?) / p_obs
+    } else {
+        0.0
+    };
+    let means = ResponseTime {
+        mean,
+        served_probability: ps,
+        mean_served,
+        mean_obsolete,
+    };
+    if ![mean, ps, mean_served, mean_obsolete]
+        .iter()
+        .all(|x| x.is_finite())
+    {
         return Err(Error::Numerical("a response time is not finite".into()));
     }
-    Ok(Sojourn { t, alpha, served_exit, space: tsp, h, means })
+    Ok(Sojourn {
+        t,
+        alpha,
+        served_exit,
+        space: tsp,
+        h,
+        means,
+    })
 }
 
 /// T over the tagged states, the served exit rates and the obsolete exit
@@ -203,7 +251,8 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
     let s0 = model.service().exit_rates();
     let g = model.obsolescence_sub_generator();
     let g0 = model.obsolescence_exit_rates();
-    let to = |level: usize, m: usize, obs: &[usize]| tsp.offset(level) - 1 + tsp.local(level, 0, m, obs);
+    let to =
+        |level: usize, m: usize, obs: &[usize]| tsp.offset(level) - 1 + tsp.local(level, 0, m, obs);
     let mut tri = TriMat::with_capacity((n, n), n.saturating_mul(4));
     let mut served = Vec::with_capacity(n);
     let mut obsolete = Vec::with_capacity(n);
@@ -229,7 +278,11 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
         } else if s0[m] > 0.0 {
             // The head of the queue (the tagged page itself at level 2) starts service.
             for (m2, &b) in beta.iter().enumerate() {
-                let target = if r == 1 { tsp.offset(level - 1) - 1 + m2 } else { to(level - 1, m2, &obs[1..]) };
+                let target = if r == 1 {
+                    tsp.offset(level - 1) - 1 + m2
+                } else {
+                    to(level - 1, m2, &obs[1..])
+                };
                 row.push((target, s0[m] * b));
             }
         }
@@ -301,26 +354,40 @@ impl Sojourn {
     /// P(τ ≤ t) for each t (any order, ≥ 0, finite).
     pub fn cdf(&self, times: &[f64]) -> Result<Vec<f64>> {
         let ones = vec![1.0; self.alpha.len()];
-        Ok(self.survival(times, &ones)?.into_iter().map(|s| (1.0 - s).clamp(0.0, 1.0)).collect())
+        Ok(self
+            .survival(times, &ones)?
+            .into_iter()
+            .map(|s| (1.0 - s).clamp(0.0, 1.0))
+            .collect())
     }
 
     /// P(τ ≤ t | served) for each t; `InvalidArgument` if no page is served.
     pub fn cdf_served(&self, times: &[f64]) -> Result<Vec<f64>> {
         let ps = self.means.served_probability;
         if ps <= 0.0 {
-            return Err(Error::invalid("no page is served: the conditional distribution is undefined"));
+            return Err(Error::invalid(
+                "no page is served: the conditional distribution is undefined",
+            ));
         }
-        Ok(self.survival(times, &self.h)?.into_iter().map(|s| ((ps - s) / ps).clamp(0.0, 1.0)).collect())
+        Ok(self
+            .survival(times, &self.h)?
+            .into_iter()
+            .map(|s| ((ps - s) / ps).clamp(0.0, 1.0))
+            .collect())
     }
 
     /// α e^{Tt} f for each t, by uniformization in steps of Λt ≤ 32 so
     /// that the Poisson weights neither underflow nor lose mass.
     fn survival(&self, times: &[f64], f: &[f64]) -> Result<Vec<f64>> {
         if let Some(t) = times.iter().find(|t| !(t.is_finite() && **t >= 0.0)) {
-            return Err(Error::invalid(format!("times must be finite and >= 0, got {t}")));
+            return Err(Error::invalid(format!(
+                "times must be finite and >= 0, got {t}"
+            )));
         }
         let n = self.alpha.len();
-        let lambda = (0..n).map(|i| -self.t.get(i, i).copied().unwrap_or(0.0)).fold(0.0_f64, f64::max);
+        let lambda = (0..n)
+            .map(|i| -self.t.get(i, i).copied().unwrap_or(0.0))
+            .fold(0.0_f64, f64::max);
         let t_max = times.iter().cloned().fold(0.0_f64, f64::max);
         let steps = 3.0 * lambda * t_max + 100.0 * times.len() as f64;
         let nnz = self.t.nnz() as f64;

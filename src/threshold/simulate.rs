@@ -73,13 +73,22 @@ struct Acc {
 }
 
 fn estimate(batches: &[Acc], num: impl Fn(&Acc) -> f64, den: impl Fn(&Acc) -> f64) -> Estimate {
-    let (n, d): (f64, f64) = batches.iter().fold((0.0, 0.0), |(a, b), x| (a + num(x), b + den(x)));
+    let (n, d): (f64, f64) = batches
+        .iter()
+        .fold((0.0, 0.0), |(a, b), x| (a + num(x), b + den(x)));
     let mean = n / d;
-    let vals: Vec<f64> = batches.iter().filter(|x| den(x) > 0.0).map(|x| num(x) / den(x)).collect();
+    let vals: Vec<f64> = batches
+        .iter()
+        .filter(|x| den(x) > 0.0)
+        .map(|x| num(x) / den(x))
+        .collect();
     let k = vals.len() as f64;
     let avg = vals.iter().sum::<f64>() / k;
     let var = vals.iter().map(|v| (v - avg) * (v - avg)).sum::<f64>() / (k - 1.0).max(1.0);
-    Estimate { mean, std_error: (var / k).sqrt() }
+    Estimate {
+        mean,
+        std_error: (var / k).sqrt(),
+    }
 }
 
 /// Simulates `horizon` time units after a warm-up of `warmup`, split into
@@ -108,7 +117,16 @@ pub fn simulate_sojourns(
     seed: u64,
     times: &[f64],
 ) -> Result<SimMeasures> {
-    simulate_sojourns_with(model, policy, warmup, horizon, batches, seed, times, &Control::default())
+    simulate_sojourns_with(
+        model,
+        policy,
+        warmup,
+        horizon,
+        batches,
+        seed,
+        times,
+        &Control::default(),
+    )
 }
 
 /// [`simulate_sojourns`] under a control: the run length grows with the
@@ -127,22 +145,36 @@ pub fn simulate_sojourns_with(
     control: &Control,
 ) -> Result<SimMeasures> {
     if let Some(t) = times.iter().find(|t| !(t.is_finite() && **t >= 0.0)) {
-        return Err(Error::invalid(format!("times must be finite and >= 0, got {t}")));
+        return Err(Error::invalid(format!(
+            "times must be finite and >= 0, got {t}"
+        )));
     }
     model.check_policy(policy)?;
     validate::non_negative("warmup", warmup)?;
     validate::positive("horizon", horizon)?;
     if !(2..=10_000).contains(&batches) {
-        return Err(Error::invalid(format!("batches must be in 2..=10000, got {batches}")));
+        return Err(Error::invalid(format!(
+            "batches must be in 2..=10000, got {batches}"
+        )));
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let top = model.space().max_level();
     let end = warmup + horizon;
     let width = horizon / batches as f64;
-    let mut acc =
-        vec![Acc { below: vec![0.0; times.len()], served_below: vec![0.0; times.len()], ..Acc::default() }; batches];
+    let mut acc = vec![
+        Acc {
+            below: vec![0.0; times.len()],
+            served_below: vec![0.0; times.len()],
+            ..Acc::default()
+        };
+        batches
+    ];
     let batch_of = |t: f64| -> Option<usize> {
-        if t < warmup { None } else { Some((((t - warmup) / width) as usize).min(batches - 1)) }
+        if t < warmup {
+            None
+        } else {
+            Some((((t - warmup) / width) as usize).min(batches - 1))
+        }
     };
     // Arrival phase from the stationary law of the first mode's process.
     let mut nu = crate::dist::pick(&mut rng, model.arrivals(policy.robots_at(0)).stationary());
@@ -165,13 +197,19 @@ pub fn simulate_sojourns_with(
         let (dead_pos, t_dead) = queue
             .iter()
             .enumerate()
-            .fold((usize::MAX, f64::INFINITY), |b, (p, x)| if x.1 < b.1 { (p, x.1) } else { b });
+            .fold((usize::MAX, f64::INFINITY), |b, (p, x)| {
+                if x.1 < b.1 { (p, x.1) } else { b }
+            });
         let t_next = t_arr.min(t_srv).min(t_dead).min(end);
         // Time averages over [t, t_next], split at batch boundaries.
         let mut a = t.max(warmup);
         while a < t_next {
             let Some(b) = batch_of(a) else { break };
-            let stop = if b + 1 == batches { t_next } else { (warmup + (b + 1) as f64 * width).min(t_next) };
+            let stop = if b + 1 == batches {
+                t_next
+            } else {
+                (warmup + (b + 1) as f64 * width).min(t_next)
+            };
             let dt = stop - a;
             let x = &mut acc[b];
             x.time += dt;
@@ -250,7 +288,9 @@ pub fn simulate_sojourns_with(
                     if in_service.is_none() {
                         in_service = Some((t, t + model.service().sample(&mut rng)));
                     } else {
-                        let deadline = model.obsolescence().map_or(f64::INFINITY, |ob| t + ob.sample(&mut rng));
+                        let deadline = model
+                            .obsolescence()
+                            .map_or(f64::INFINITY, |ob| t + ob.sample(&mut rng));
                         queue.push_back((t, deadline));
                     }
                 }
@@ -270,8 +310,12 @@ pub fn simulate_sojourns_with(
         response_time: estimate(&acc, |x| x.sojourn, |x| x.served + x.obsolete),
         served_response_time: estimate(&acc, |x| x.served_sojourn, |x| x.served),
         obsolete_response_time: estimate(&acc, |x| x.sojourn - x.served_sojourn, |x| x.obsolete),
-        sojourn_cdf: (0..times.len()).map(|k| estimate(&acc, |x| x.below[k], |x| x.served + x.obsolete)).collect(),
-        served_sojourn_cdf: (0..times.len()).map(|k| estimate(&acc, |x| x.served_below[k], |x| x.served)).collect(),
+        sojourn_cdf: (0..times.len())
+            .map(|k| estimate(&acc, |x| x.below[k], |x| x.served + x.obsolete))
+            .collect(),
+        served_sojourn_cdf: (0..times.len())
+            .map(|k| estimate(&acc, |x| x.served_below[k], |x| x.served))
+            .collect(),
         mean_robots: estimate(&acc, |x| x.robots, total_time),
         events,
     })

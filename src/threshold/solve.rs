@@ -55,11 +55,20 @@ pub const BYTES_PER_STATE: u128 = 352;
 /// has at most [`MAX_BLOCK_LEVEL`] states, else [`iterative_bytes`] (whose
 /// entry bound uses `pattern`). `None` on overflow. No allocation, so it
 /// runs before anything is built.
-pub fn evaluation_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize, pattern: &RowPattern) -> Option<u128> {
+pub fn evaluation_bytes(
+    w: usize,
+    m: usize,
+    r: usize,
+    max_level: usize,
+    k: usize,
+    pattern: &RowPattern,
+) -> Option<u128> {
     let largest = if max_level == 0 {
         w as u128
     } else {
-        (w as u128).checked_mul(m as u128)?.checked_mul((r as u128).checked_pow(u32::try_from(max_level - 1).ok()?)?)?
+        (w as u128)
+            .checked_mul(m as u128)?
+            .checked_mul((r as u128).checked_pow(u32::try_from(max_level - 1).ok()?)?)?
     };
     if largest <= MAX_BLOCK_LEVEL as u128 {
         block_bytes(w, m, r, max_level, k)
@@ -87,24 +96,40 @@ impl RowPattern {
     /// No zero to exploit: every phase reachable (an upper bound for any
     /// distributions with these orders).
     pub fn dense(m: usize, r: usize) -> Self {
-        RowPattern { starts: m, fresh: r, page_moves: r }
+        RowPattern {
+            starts: m,
+            fresh: r,
+            page_moves: r,
+        }
     }
 
     /// The pattern of a service distribution and an optional obsolescence.
-    pub fn of(service: &crate::dist::PhaseType, obsolescence: Option<&crate::dist::PhaseType>) -> Self {
+    pub fn of(
+        service: &crate::dist::PhaseType,
+        obsolescence: Option<&crate::dist::PhaseType>,
+    ) -> Self {
         let support = |v: &[f64]| v.iter().filter(|&&x| x > 0.0).count().max(1);
         let (fresh, page_moves) = match obsolescence {
             None => (1, 1),
             Some(ph) => {
                 let g = ph.sub_generator();
                 let moves = (0..g.nrows())
-                    .map(|a| (0..g.ncols()).filter(|&b| b != a && g[(a, b)] > 0.0).count() + usize::from(ph.exit_rates()[a] > 0.0))
+                    .map(|a| {
+                        (0..g.ncols())
+                            .filter(|&b| b != a && g[(a, b)] > 0.0)
+                            .count()
+                            + usize::from(ph.exit_rates()[a] > 0.0)
+                    })
                     .max()
                     .unwrap_or(1);
                 (support(ph.alpha()), moves.max(1))
             }
         };
-        RowPattern { starts: support(service.alpha()), fresh, page_moves }
+        RowPattern {
+            starts: support(service.alpha()),
+            fresh,
+            page_moves,
+        }
     }
 }
 
@@ -123,7 +148,15 @@ pub const ITERATIVE_BYTES_PER_STATE: u128 = 160;
 /// moves and completions (2M), obsolescence moves and exits of the i − 1
 /// waiting pages (`page_moves` each; one in all when R = 1, where they
 /// leave together).
-fn row_entries(w: u128, m: u128, r: u128, l: u128, k: u128, i: u128, p: &RowPattern) -> Option<u128> {
+fn row_entries(
+    w: u128,
+    m: u128,
+    r: u128,
+    l: u128,
+    k: u128,
+    i: u128,
+    p: &RowPattern,
+) -> Option<u128> {
     let (starts, fresh, page_moves) = (p.starts as u128, p.fresh as u128, p.page_moves as u128);
     // A batch of j pages admits a = min(j, L − i) pages: every j ≥ L − i
     // reaches the targets of a = L − i, and a = 0 (a full buffer) only the
@@ -133,34 +166,82 @@ fn row_entries(w: u128, m: u128, r: u128, l: u128, k: u128, i: u128, p: &RowPatt
     for a in 1..=k.min(top) {
         let waiting = if i == 0 { a - 1 } else { a };
         let fan = if i == 0 { starts } else { 1 };
-        batches = batches.checked_add(w.checked_mul(fan)?.checked_mul(fresh.checked_pow(u32::try_from(waiting).ok()?)?)?)?;
+        batches = batches.checked_add(
+            w.checked_mul(fan)?
+                .checked_mul(fresh.checked_pow(u32::try_from(waiting).ok()?)?)?,
+        )?;
     }
-    let pages = if i == 0 { 0 } else if r == 1 { 1 } else { (i - 1).checked_mul(page_moves)? };
+    let pages = if i == 0 {
+        0
+    } else if r == 1 {
+        1
+    } else {
+        (i - 1).checked_mul(page_moves)?
+    };
     let service = if i == 0 { 0 } else { 2 * m };
-    w.checked_add(batches)?.checked_add(service)?.checked_add(pages)?.checked_add(1)
+    w.checked_add(batches)?
+        .checked_add(service)?
+        .checked_add(pages)?
+        .checked_add(1)
 }
 
 /// Bytes of [`iterative`](super::iterative) evaluation:
 /// [`ITERATIVE_BYTES_PER_STATE`] per state plus
 /// [`ITERATIVE_BYTES_PER_ENTRY`] per generator entry of [`generator_size`].
 /// `None` on overflow.
-pub fn iterative_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize, pattern: &RowPattern) -> Option<u128> {
+pub fn iterative_bytes(
+    w: usize,
+    m: usize,
+    r: usize,
+    max_level: usize,
+    k: usize,
+    pattern: &RowPattern,
+) -> Option<u128> {
     let (states, entries) = generator_size(w, m, r, max_level, k, pattern)?;
-    states.checked_mul(ITERATIVE_BYTES_PER_STATE)?.checked_add(entries.checked_mul(ITERATIVE_BYTES_PER_ENTRY)?)
+    states
+        .checked_mul(ITERATIVE_BYTES_PER_STATE)?
+        .checked_add(entries.checked_mul(ITERATIVE_BYTES_PER_ENTRY)?)
 }
 
 /// States and an upper bound on the generator's entries (diagonal
 /// included), by [`row_entries`] level by level. O(L·k) time with L ≤ 64
 /// when R ≥ 2, O(k²) when R = 1. `None` on overflow.
-pub fn generator_size(w: usize, m: usize, r: usize, max_level: usize, k: usize, pattern: &RowPattern) -> Option<(u128, u128)> {
-    let (w, m, r, l, k) = (w as u128, m as u128, r as u128, max_level as u128, k as u128);
+pub fn generator_size(
+    w: usize,
+    m: usize,
+    r: usize,
+    max_level: usize,
+    k: usize,
+    pattern: &RowPattern,
+) -> Option<(u128, u128)> {
+    let (w, m, r, l, k) = (
+        w as u128,
+        m as u128,
+        r as u128,
+        max_level as u128,
+        k as u128,
+    );
     let d = |i: u128| -> Option<u128> {
-        if i == 0 { Some(w) } else { w.checked_mul(m)?.checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?) }
+        if i == 0 {
+            Some(w)
+        } else {
+            w.checked_mul(m)?
+                .checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?)
+        }
     };
-    let level = |i: u128| -> Option<(u128, u128)> { Some((d(i)?, d(i)?.checked_mul(row_entries(w, m, r, l, k, i, pattern)?)?)) };
+    let level = |i: u128| -> Option<(u128, u128)> {
+        Some((
+            d(i)?,
+            d(i)?.checked_mul(row_entries(w, m, r, l, k, i, pattern)?)?,
+        ))
+    };
     let (mut states, mut entries): (u128, u128) = (0, 0);
     // With R = 1 every level in 2..L−k has the same size and rows.
-    let (lo, hi) = if r == 1 && l > k + 3 { (2, l - k) } else { (1, 0) };
+    let (lo, hi) = if r == 1 && l > k + 3 {
+        (2, l - k)
+    } else {
+        (1, 0)
+    };
     if lo <= hi {
         let (s, e) = level(2)?;
         states = s.checked_mul(hi - lo)?;
@@ -183,16 +264,31 @@ pub fn generator_size(w: usize, m: usize, r: usize, max_level: usize, k: usize, 
 /// dense band of [`block_entries`] (8 bytes each). `None` on overflow. No
 /// allocation and O(k + L) time with L ≤ 64 when R ≥ 2, O(k) when R = 1.
 pub fn block_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize) -> Option<u128> {
-    let (w, m, r, l, k) = (w as u128, m as u128, r as u128, max_level as u128, k as u128);
+    let (w, m, r, l, k) = (
+        w as u128,
+        m as u128,
+        r as u128,
+        max_level as u128,
+        k as u128,
+    );
     let d = |i: u128| -> Option<u128> {
-        if i == 0 { Some(w) } else { w.checked_mul(m)?.checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?) }
+        if i == 0 {
+            Some(w)
+        } else {
+            w.checked_mul(m)?
+                .checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?)
+        }
     };
     // Σ_{i<j} d_i in closed form, so the band sum costs O(1) per level.
     let prefix = |j: u128| -> Option<u128> {
         if j == 0 {
             return Some(0);
         }
-        let geometric = if r == 1 { j - 1 } else { (r.checked_pow(u32::try_from(j - 1).ok()?)? - 1) / (r - 1) };
+        let geometric = if r == 1 {
+            j - 1
+        } else {
+            (r.checked_pow(u32::try_from(j - 1).ok()?)? - 1) / (r - 1)
+        };
         w.checked_add(w.checked_mul(m)?.checked_mul(geometric)?)
     };
     // Band entries of level i: d_i (d_{i−1} + Σ_{j=i}^{min(i+k, L)} d_j).
@@ -205,7 +301,11 @@ pub fn block_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize) -> 
     let mut band: u128 = 0;
     // With R = 1 (10^7 levels and more) levels 2..L−k all hold the same
     // band: count them once, so the estimate stays O(k) instead of O(L).
-    let (lo, hi) = if r == 1 && l > k + 3 { (2, l - k) } else { (1, 0) };
+    let (lo, hi) = if r == 1 && l > k + 3 {
+        (2, l - k)
+    } else {
+        (1, 0)
+    };
     if lo <= hi {
         band = entries(2)?.checked_mul(hi - lo)?;
     }
@@ -217,7 +317,9 @@ pub fn block_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize) -> 
         band = band.checked_add(entries(i)?)?;
         i += 1;
     }
-    states.checked_mul(BYTES_PER_STATE)?.checked_add(band.checked_mul(8)?)
+    states
+        .checked_mul(BYTES_PER_STATE)?
+        .checked_add(band.checked_mul(8)?)
 }
 
 /// Largest upward level jump of the generator (the maximum admitted batch);
@@ -272,9 +374,16 @@ pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
     })?;
     let d = |i: usize| space.level_size(i);
     // up[i][j − i] = Q̃_{i,j} for i ≤ j ≤ min(i + k, L); down[i] = Q_{i,i−1}.
-    let mut up: Vec<Vec<Mat<f64>>> =
-        (0..=l).map(|i| (i..=(i + k).min(l)).map(|j| Mat::zeros(d(i), d(j))).collect()).collect();
-    let mut down: Vec<Mat<f64>> = (0..=l).map(|i| Mat::zeros(d(i), if i == 0 { 0 } else { d(i - 1) })).collect();
+    let mut up: Vec<Vec<Mat<f64>>> = (0..=l)
+        .map(|i| {
+            (i..=(i + k).min(l))
+                .map(|j| Mat::zeros(d(i), d(j)))
+                .collect()
+        })
+        .collect();
+    let mut down: Vec<Mat<f64>> = (0..=l)
+        .map(|i| Mat::zeros(d(i), if i == 0 { 0 } else { d(i - 1) }))
+        .collect();
     for (row, vec) in q.outer_iterator().enumerate() {
         let i = space.level_of(row);
         let r = row - space.offset(i);
@@ -300,19 +409,34 @@ pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
         check_finite(&g, n)?;
         for i in n.saturating_sub(k)..n {
             let (lo, hi) = up[i].split_at_mut(n - i);
-            matmul(lo[n - 1 - i].as_mut(), Accum::Add, hi[0].as_ref(), g.as_ref(), 1.0, Par::Seq);
+            matmul(
+                lo[n - 1 - i].as_mut(),
+                Accum::Add,
+                hi[0].as_ref(),
+                g.as_ref(),
+                1.0,
+                Par::Seq,
+            );
         }
         lus[n] = Some(lu);
     }
     // π₀ from the censored chain on level 0, then forward.
     let q00 = DMatrix::from_fn(d(0), d(0), |r, c| up[0][0][(r, c)]);
-    let pi0 = crate::dist::stationary_gth(&q00).map_err(|e| Error::Numerical(format!("level 0: {e}")))?;
+    let pi0 =
+        crate::dist::stationary_gth(&q00).map_err(|e| Error::Numerical(format!("level 0: {e}")))?;
     let mut pi: Vec<Mat<f64>> = Vec::with_capacity(l + 1);
     pi.push(Mat::from_fn(d(0), 1, |r, _| pi0[r]));
     for n in 1..=l {
         let mut b = Mat::zeros(d(n), 1);
         for i in n.saturating_sub(k)..n {
-            matmul(b.as_mut(), Accum::Add, up[i][n - i].transpose(), pi[i].as_ref(), 1.0, Par::Seq);
+            matmul(
+                b.as_mut(),
+                Accum::Add,
+                up[i][n - i].transpose(),
+                pi[i].as_ref(),
+                1.0,
+                Par::Seq,
+            );
         }
         if let Some(lu) = &lus[n] {
             lu.solve_transpose_in_place(&mut b);
@@ -320,7 +444,10 @@ pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
         check_finite(&b, n)?;
         pi.push(b);
     }
-    let flat: Vec<f64> = pi.iter().flat_map(|v| (0..v.nrows()).map(move |r| v[(r, 0)])).collect();
+    let flat: Vec<f64> = pi
+        .iter()
+        .flat_map(|v| (0..v.nrows()).map(move |r| v[(r, 0)]))
+        .collect();
     normalise(flat)
 }
 
@@ -343,7 +470,10 @@ const GTH_BLOCK_MAX: usize = 128;
 enum BlockLu {
     /// Row-major d × d: above the diagonal the rates q_kj, on it the
     /// pivots (outflow of k), below it the multipliers q_ik / out_k.
-    Gth { d: usize, f: Vec<f64> },
+    Gth {
+        d: usize,
+        f: Vec<f64>,
+    },
     Faer(PartialPivLu<f64>),
 }
 
@@ -368,7 +498,9 @@ impl BlockLu {
         for k in 0..d {
             let out = e[k] + f[k * d + k + 1..(k + 1) * d].iter().sum::<f64>();
             if !(out > 0.0 && out.is_finite()) {
-                return Err(Error::Numerical(format!("a censored level block is singular (state {k})")));
+                return Err(Error::Numerical(format!(
+                    "a censored level block is singular (state {k})"
+                )));
             }
             f[k * d + k] = out;
             for i in k + 1..d {
@@ -431,7 +563,9 @@ fn check_finite(m: &Mat<f64>, level: usize) -> Result<()> {
     for c in 0..m.ncols() {
         for r in 0..m.nrows() {
             if !m[(r, c)].is_finite() {
-                return Err(Error::Numerical(format!("level {level}: the censored diagonal block is singular")));
+                return Err(Error::Numerical(format!(
+                    "level {level}: the censored diagonal block is singular"
+                )));
             }
         }
     }
@@ -482,7 +616,9 @@ pub fn sparse_solve(q: &CsMat<f64>) -> Result<Vec<f64>> {
     }
     let sym = SymbolicSparseColMatRef::new_checked(n - 1, n - 1, &col_ptr, None, &row_idx);
     let bm = SparseColMatRef::new(sym, &vals);
-    let lu = bm.sp_lu().map_err(|e| Error::Numerical(format!("sparse LU of the generator failed: {e:?}")))?;
+    let lu = bm
+        .sp_lu()
+        .map_err(|e| Error::Numerical(format!("sparse LU of the generator failed: {e:?}")))?;
     let mut y = b.clone();
     lu.solve_in_place(faer::MatMut::from_column_major_slice_mut(&mut y, n - 1, 1));
     for _ in 0..2 {
@@ -543,28 +679,38 @@ pub fn stationary(space: &StateSpace, q: &CsMat<f64>) -> Result<(Vec<f64>, Metho
 }
 
 /// [`stationary`] with the memory cap of `control` for the block fallback.
-pub fn stationary_with(space: &StateSpace, q: &CsMat<f64>, control: &Control) -> Result<(Vec<f64>, Method)> {
-    let largest = (0..=space.max_level()).map(|i| space.level_size(i)).max().unwrap_or(0);
+pub fn stationary_with(
+    space: &StateSpace,
+    q: &CsMat<f64>,
+    control: &Control,
+) -> Result<(Vec<f64>, Method)> {
+    let largest = (0..=space.max_level())
+        .map(|i| space.level_size(i))
+        .max()
+        .unwrap_or(0);
     if largest <= MAX_BLOCK_LEVEL {
         return Ok((block_solve(space, q)?, Method::Block));
     }
-    let iterative = super::iterative::iterative_solve(q, ITERATIVE_TOLERANCE).and_then(|(pi, info)| {
-        let pi = normalise(pi)?;
-        let r = residual(q, &pi);
-        if r <= MAX_ITERATIVE_RESIDUAL {
-            Ok(pi)
-        } else {
-            Err(Error::NotConverged(format!(
-                "iterative solution has residual {r:.3e} after {} iterations",
-                info.iterations
-            )))
-        }
-    });
+    let iterative =
+        super::iterative::iterative_solve(q, ITERATIVE_TOLERANCE).and_then(|(pi, info)| {
+            let pi = normalise(pi)?;
+            let r = residual(q, &pi);
+            if r <= MAX_ITERATIVE_RESIDUAL {
+                Ok(pi)
+            } else {
+                Err(Error::NotConverged(format!(
+                    "iterative solution has residual {r:.3e} after {} iterations",
+                    info.iterations
+                )))
+            }
+        });
     match iterative {
         Ok(pi) => Ok((pi, Method::Iterative)),
         Err(e) => match fallback_fits(space, q, control).and_then(|()| block_solve(space, q)) {
             Ok(pi) => Ok((pi, Method::Block)),
-            Err(Error::TooLarge(m)) => Err(Error::NotConverged(format!("{e}; the block method does not fit: {m}"))),
+            Err(Error::TooLarge(m)) => Err(Error::NotConverged(format!(
+                "{e}; the block method does not fit: {m}"
+            ))),
             Err(other) => Err(other),
         },
     }
@@ -574,8 +720,12 @@ pub fn stationary_with(space: &StateSpace, q: &CsMat<f64>, control: &Control) ->
 fn fallback_fits(space: &StateSpace, q: &CsMat<f64>, control: &Control) -> Result<()> {
     let k = bandwidth(space, q)?;
     let band = block_entries(space, k).and_then(|e| (e as u128).checked_mul(8));
-    let bytes = band.and_then(|b| b.checked_add((space.len() as u128).checked_mul(BYTES_PER_STATE)?));
-    control.check_memory(bytes, &format!("the block method on {} states", space.len()))
+    let bytes =
+        band.and_then(|b| b.checked_add((space.len() as u128).checked_mul(BYTES_PER_STATE)?));
+    control.check_memory(
+        bytes,
+        &format!("the block method on {} states", space.len()),
+    )
 }
 
 /// Stationary distribution from one dense LU of the whole generator
@@ -583,7 +733,9 @@ fn fallback_fits(space: &StateSpace, q: &CsMat<f64>, control: &Control) -> Resul
 pub fn dense_solve(q: &CsMat<f64>) -> Result<Vec<f64>> {
     let n = q.rows();
     if n > MAX_DENSE_STATES {
-        return Err(Error::TooLarge(format!("dense solve of {n} states (limit {MAX_DENSE_STATES})")));
+        return Err(Error::TooLarge(format!(
+            "dense solve of {n} states (limit {MAX_DENSE_STATES})"
+        )));
     }
     let mut a = DMatrix::zeros(n, n);
     for (row, vec) in q.outer_iterator().enumerate() {
@@ -596,7 +748,10 @@ pub fn dense_solve(q: &CsMat<f64>) -> Result<Vec<f64>> {
     }
     let mut b = DVector::zeros(n);
     b[n - 1] = 1.0;
-    let x = a.lu().solve(&b).ok_or_else(|| Error::Numerical("the generator is singular beyond rank n − 1".into()))?;
+    let x = a
+        .lu()
+        .solve(&b)
+        .ok_or_else(|| Error::Numerical("the generator is singular beyond rank n − 1".into()))?;
     normalise(x.iter().copied().collect())
 }
 
@@ -605,11 +760,15 @@ pub fn dense_solve(q: &CsMat<f64>) -> Result<Vec<f64>> {
 pub(crate) fn normalise(mut pi: Vec<f64>) -> Result<Vec<f64>> {
     let max = pi.iter().cloned().fold(0.0_f64, f64::max);
     if !(max > 0.0 && max.is_finite()) {
-        return Err(Error::Numerical("stationary vector is zero or not finite".into()));
+        return Err(Error::Numerical(
+            "stationary vector is zero or not finite".into(),
+        ));
     }
     for (k, v) in pi.iter_mut().enumerate() {
         if !v.is_finite() || *v < -1e-10 * max {
-            return Err(Error::Numerical(format!("stationary probability {k} is {v}")));
+            return Err(Error::Numerical(format!(
+                "stationary probability {k} is {v}"
+            )));
         }
         *v = v.max(0.0);
     }

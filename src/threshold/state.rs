@@ -67,13 +67,17 @@ impl StateSpace {
             return (w as u128 * m as u128)
                 .checked_mul(max_level as u128)
                 .and_then(|x| x.checked_add(w as u128))
-                .ok_or_else(|| Error::TooLarge("the chain's state count overflows 128 bits".into()));
+                .ok_or_else(|| {
+                    Error::TooLarge("the chain's state count overflows 128 bits".into())
+                });
         }
         let mut total: u128 = w as u128;
         let mut level: u128 = (w as u128) * (m as u128);
         for i in 1..=max_level {
             total = total.checked_add(level).ok_or_else(|| {
-                Error::TooLarge(format!("the chain's state count overflows 128 bits at level {i} (R={r})"))
+                Error::TooLarge(format!(
+                    "the chain's state count overflows 128 bits at level {i} (R={r})"
+                ))
             })?;
             level = level.saturating_mul(r as u128);
         }
@@ -81,7 +85,11 @@ impl StateSpace {
     }
 
     fn level_size_of(w: usize, m: usize, r: usize, i: usize) -> usize {
-        if i == 0 { w } else { w * m * r.pow((i - 1) as u32) }
+        if i == 0 {
+            w
+        } else {
+            w * m * r.pow((i - 1) as u32)
+        }
     }
 
     /// Number of states.
@@ -154,7 +162,12 @@ impl StateSpace {
         let level = self.level_of(idx);
         let mut local = idx - self.offsets[level];
         if level == 0 {
-            return State { level, arrival: local, service: 0, obsolescence: Vec::new() };
+            return State {
+                level,
+                arrival: local,
+                service: 0,
+                obsolescence: Vec::new(),
+            };
         }
         let mut obs = vec![0; level - 1];
         for p in (0..level - 1).rev() {
@@ -163,7 +176,12 @@ impl StateSpace {
         }
         let service = local % self.m;
         let arrival = local / self.m;
-        State { level, arrival, service, obsolescence: obs }
+        State {
+            level,
+            arrival,
+            service,
+            obsolescence: obs,
+        }
     }
 }
 
@@ -178,8 +196,13 @@ mod tests {
         for idx in 0..sp.len() {
             assert_eq!(sp.index(&sp.state(idx)), idx);
         }
-        assert!(matches!(StateSpace::new(2, 2, 2, 40), Err(Error::TooLarge(m)) if m.contains("states")));
-        assert!(matches!(StateSpace::new(3, 3, 3, 200), Err(Error::TooLarge(_))));
+        assert!(
+            matches!(StateSpace::new(2, 2, 2, 40), Err(Error::TooLarge(m)) if m.contains("states"))
+        );
+        assert!(matches!(
+            StateSpace::new(3, 3, 3, 200),
+            Err(Error::TooLarge(_))
+        ));
     }
 
     #[test]
@@ -190,7 +213,13 @@ mod tests {
             assert_eq!(StateSpace::new(w, m, 1, l).unwrap().len(), sum);
         }
         // A 4e9-level buffer is counted without a loop, and refused.
-        assert_eq!(StateSpace::count(1, 1, 1, u32::MAX as usize).unwrap(), 1 + u32::MAX as u128);
-        assert!(matches!(StateSpace::count(usize::MAX, usize::MAX, 1, usize::MAX), Err(Error::TooLarge(_))));
+        assert_eq!(
+            StateSpace::count(1, 1, 1, u32::MAX as usize).unwrap(),
+            1 + u32::MAX as u128
+        );
+        assert!(matches!(
+            StateSpace::count(usize::MAX, usize::MAX, 1, usize::MAX),
+            Err(Error::TooLarge(_))
+        ));
     }
 }

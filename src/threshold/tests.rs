@@ -35,7 +35,9 @@ fn one_robot_poisson_exponential_is_mm1k() {
     let m = evaluate(&model, &Policy::fixed(1).unwrap()).unwrap();
     let cap = buffer + 1;
     let rho: f64 = lam / mu;
-    let p: Vec<f64> = (0..=cap).map(|n| rho.powi(n as i32) * (1.0 - rho) / (1.0 - rho.powi(cap as i32 + 1))).collect();
+    let p: Vec<f64> = (0..=cap)
+        .map(|n| rho.powi(n as i32) * (1.0 - rho) / (1.0 - rho.powi(cap as i32 + 1)))
+        .collect();
     for (a, b) in m.level_distribution.iter().zip(&p) {
         assert!((a - b).abs() < 1e-13, "{a} vs {b}");
     }
@@ -59,10 +61,18 @@ fn exponential_obsolescence_is_mm1k_plus_m() {
     for (a, b) in m.level_distribution.iter().zip(&p) {
         assert!((a - b).abs() < 1e-13, "{a} vs {b}");
     }
-    let obs: f64 = p.iter().enumerate().skip(1).map(|(n, x)| x * (n - 1) as f64 * theta).sum();
+    let obs: f64 = p
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(n, x)| x * (n - 1) as f64 * theta)
+        .sum();
     assert!((m.obsolescence_probability - obs / lam).abs() < 1e-13);
     assert!((m.loss_probability - p[cap]).abs() < 1e-13);
-    assert!((m.loss_probability + m.obsolescence_probability + m.success_probability - 1.0).abs() < 1e-13);
+    assert!(
+        (m.loss_probability + m.obsolescence_probability + m.success_probability - 1.0).abs()
+            < 1e-13
+    );
 }
 
 /// Talim et al. (paper 001) static policy at ρ = 1, K = 15: C_s =
@@ -70,7 +80,13 @@ fn exponential_obsolescence_is_mm1k_plus_m() {
 #[test]
 fn talim_static_cost() {
     let model = poisson_model(1.0, 1.0, None, 14);
-    let w = CostWeights { loss: 1.0, obsolescence: 0.0, response: 0.0, robots: 0.0, starvation: 1.13 };
+    let w = CostWeights {
+        loss: 1.0,
+        obsolescence: 0.0,
+        response: 0.0,
+        robots: 0.0,
+        starvation: 1.13,
+    };
     let m = evaluate(&model, &Policy::fixed(1).unwrap()).unwrap();
     assert!((m.cost(&w) - 0.133125).abs() < 1e-13, "{}", m.cost(&w));
 }
@@ -97,10 +113,17 @@ fn random_model(seed: u64) -> ThresholdModel {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let one = random_bmap(&mut rng, 2, 3);
     let arrivals = compose::scaled(&one, 3).unwrap();
-    let service = PhaseType::coxian(&[rng.random_range(1.0..4.0), rng.random_range(1.0..4.0)], &[rng.random_range(0.0..1.0)])
-        .unwrap();
+    let service = PhaseType::coxian(
+        &[rng.random_range(1.0..4.0), rng.random_range(1.0..4.0)],
+        &[rng.random_range(0.0..1.0)],
+    )
+    .unwrap();
     let p = rng.random_range(0.1..0.9);
-    let ob = PhaseType::hyperexponential(&[p, 1.0 - p], &[rng.random_range(0.1..0.5), rng.random_range(0.5..2.0)]).unwrap();
+    let ob = PhaseType::hyperexponential(
+        &[p, 1.0 - p],
+        &[rng.random_range(0.1..0.5), rng.random_range(0.5..2.0)],
+    )
+    .unwrap();
     ThresholdModel::new(arrivals, service, Some(ob), rng.random_range(2..=4)).unwrap()
 }
 
@@ -125,7 +148,10 @@ fn generator_and_solvers_agree_on_random_models() {
         assert!(residual(&q, &a) < 1e-13, "residual {}", residual(&q, &a));
         let m = evaluate(&model, &policy).unwrap();
         // Flow balance: admitted = served + obsolete.
-        assert!((m.loss_probability + m.obsolescence_probability + m.success_probability - 1.0).abs() < 1e-12);
+        assert!(
+            (m.loss_probability + m.obsolescence_probability + m.success_probability - 1.0).abs()
+                < 1e-12
+        );
         assert!(m.mean_robots <= 3.0 && m.mean_robots >= 1.0);
     }
 }
@@ -135,7 +161,13 @@ fn generator_and_solvers_agree_on_random_models() {
 #[test]
 fn equal_thresholds_skip_a_mode() {
     let model = random_model(42);
-    let w = CostWeights { loss: 1.0, obsolescence: 2.0, response: 0.5, robots: 0.3, starvation: 4.0 };
+    let w = CostWeights {
+        loss: 1.0,
+        obsolescence: 2.0,
+        response: 0.5,
+        robots: 0.3,
+        starvation: 4.0,
+    };
     let a = evaluate(&model, &Policy::new(vec![3, 2, 1], vec![0, 0]).unwrap()).unwrap();
     let b = evaluate(&model, &Policy::new(vec![3, 1], vec![0]).unwrap()).unwrap();
     assert_eq!(a.level_distribution, b.level_distribution);
@@ -147,7 +179,13 @@ fn equal_thresholds_skip_a_mode() {
 #[test]
 fn optimizer_enumerates_the_stated_search_space() {
     let model = random_model(5);
-    let w = CostWeights { loss: 3.0, obsolescence: 1.0, response: 0.2, robots: 0.5, starvation: 2.0 };
+    let w = CostWeights {
+        loss: 3.0,
+        obsolescence: 1.0,
+        response: 0.2,
+        robots: 0.5,
+        starvation: 2.0,
+    };
     let l = model.space().max_level();
     let opt = optimize(&model, &[3, 2, 1], &w, 10_000).unwrap();
     assert_eq!(u128::from(opt.evaluated), search_space_size(&model, 3));
@@ -156,12 +194,16 @@ fn optimizer_enumerates_the_stated_search_space() {
     let mut best = f64::INFINITY;
     for t1 in 0..l {
         for t2 in t1..l {
-            let c = evaluate(&model, &Policy::new(vec![3, 2, 1], vec![t1, t2]).unwrap()).unwrap().cost(&w);
+            let c = evaluate(&model, &Policy::new(vec![3, 2, 1], vec![t1, t2]).unwrap())
+                .unwrap()
+                .cost(&w);
             best = best.min(c);
         }
     }
     assert_eq!(opt.cost, best);
-    assert!(matches!(optimize(&model, &[3, 2, 1], &w, 2), Err(Error::TooLarge(m)) if m.contains("threshold vectors")));
+    assert!(
+        matches!(optimize(&model, &[3, 2, 1], &w, 2), Err(Error::TooLarge(m)) if m.contains("threshold vectors"))
+    );
     assert!(optimize(&model, &[4, 1], &w, 100).is_err());
     let fixed = optimize(&model, &[2], &w, 1).unwrap();
     assert_eq!(fixed.evaluated, 1);
@@ -181,12 +223,20 @@ fn size_is_checked_before_allocating() {
     assert!(Policy::new(vec![2, 1], vec![]).is_err());
     assert!(Policy::new(vec![3, 2, 1], vec![2, 1]).is_err());
     let p = Policy::new(vec![4, 3, 1], vec![0, 2]).unwrap();
-    assert_eq!((0..5).map(|i| p.robots_at(i)).collect::<Vec<_>>(), vec![4, 3, 3, 1, 1]);
+    assert_eq!(
+        (0..5).map(|i| p.robots_at(i)).collect::<Vec<_>>(),
+        vec![4, 3, 3, 1, 1]
+    );
 }
 
 fn within(name: &str, chain: f64, sim: Estimate) {
     let tol = 4.5 * sim.std_error + 1e-3 * chain.abs().max(1e-3);
-    assert!((chain - sim.mean).abs() <= tol, "{name}: chain {chain}, simulation {} ± {}", sim.mean, sim.std_error);
+    assert!(
+        (chain - sim.mean).abs() <= tol,
+        "{name}: chain {chain}, simulation {} ± {}",
+        sim.mean,
+        sim.std_error
+    );
 }
 
 #[test]
@@ -198,9 +248,17 @@ fn simulation_agrees_with_the_chain() {
         let s = simulate(&model, &policy, 200.0, 30_000.0, 30, seed).unwrap();
         within("fundamental rate", m.fundamental_rate, s.fundamental_rate);
         within("loss", m.loss_probability, s.loss_probability);
-        within("obsolescence", m.obsolescence_probability, s.obsolescence_probability);
+        within(
+            "obsolescence",
+            m.obsolescence_probability,
+            s.obsolescence_probability,
+        );
         within("success", m.success_probability, s.success_probability);
-        within("starvation", m.starvation_probability, s.starvation_probability);
+        within(
+            "starvation",
+            m.starvation_probability,
+            s.starvation_probability,
+        );
         within("throughput", m.throughput, s.throughput);
         within("mean pages", m.mean_pages, s.mean_pages);
         within("response time", m.response_time, s.response_time);
@@ -231,13 +289,19 @@ fn banded_block_sparse_and_dense_solvers_agree() {
         let q = generator(&model, &policy).unwrap();
         // The one-phase fast path builds the same generator as the general one.
         let qg = generator_general(&model, &policy);
-        assert!(max_abs_diff(&q, &qg) < 1e-13, "seed {seed}: generators differ");
+        assert!(
+            max_abs_diff(&q, &qg) < 1e-13,
+            "seed {seed}: generators differ"
+        );
         assert_eq!(bandwidth(model.space(), &q).unwrap(), 3);
         let a = block_solve(model.space(), &q).unwrap();
         let b = dense_solve(&q).unwrap();
         let c = sparse_solve(&q).unwrap();
         for ((x, y), z) in a.iter().zip(&b).zip(&c) {
-            assert!((x - y).abs() < 1e-12 && (z - y).abs() < 1e-12, "seed {seed}: {x} {y} {z}");
+            assert!(
+                (x - y).abs() < 1e-12 && (z - y).abs() < 1e-12,
+                "seed {seed}: {x} {y} {z}"
+            );
         }
         assert!(residual(&q, &a) < 1e-13 && residual(&q, &c) < 1e-13);
         assert_eq!(stationary(model.space(), &q).unwrap().1, Method::Block);
@@ -275,7 +339,12 @@ fn hypoexp_survival(rates: &[f64], t: f64) -> f64 {
         .iter()
         .enumerate()
         .map(|(i, &li)| {
-            let c: f64 = rates.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &lj)| lj / (lj - li)).product();
+            let c: f64 = rates
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &lj)| lj / (lj - li))
+                .product();
             c * (-li * t).exp()
         })
         .sum()
@@ -293,7 +362,11 @@ fn mm1k_sojourn_is_an_erlang_mixture() {
     let cap = buffer + 1;
     let p = birth_death(|_| lam, |_| mu, cap);
     let w: Vec<f64> = (0..cap).map(|n| p[n] / (1.0 - p[cap])).collect();
-    let mean: f64 = w.iter().enumerate().map(|(n, x)| x * (n + 1) as f64 / mu).sum();
+    let mean: f64 = w
+        .iter()
+        .enumerate()
+        .map(|(n, x)| x * (n + 1) as f64 / mu)
+        .sum();
     let r = soj.means();
     assert!((r.mean - mean).abs() < 1e-12, "{} vs {mean}", r.mean);
     assert!((r.served_probability - 1.0).abs() < 1e-13);
@@ -304,8 +377,16 @@ fn mm1k_sojourn_is_an_erlang_mixture() {
     let cdf = soj.cdf(&TIMES).unwrap();
     let served = soj.cdf_served(&TIMES).unwrap();
     for (k, &t) in TIMES.iter().enumerate() {
-        let exact: f64 = w.iter().enumerate().map(|(n, x)| x * erlang_cdf(n + 1, mu, t)).sum();
-        assert!((cdf[k] - exact).abs() < 1e-12, "t = {t}: {} vs {exact}", cdf[k]);
+        let exact: f64 = w
+            .iter()
+            .enumerate()
+            .map(|(n, x)| x * erlang_cdf(n + 1, mu, t))
+            .sum();
+        assert!(
+            (cdf[k] - exact).abs() < 1e-12,
+            "t = {t}: {} vs {exact}",
+            cdf[k]
+        );
         assert!((served[k] - exact).abs() < 1e-12);
     }
     assert!(soj.cdf(&[0.0]).unwrap()[0] < 1e-15);
@@ -326,21 +407,39 @@ fn mm1k_plus_m_served_sojourn_closed_form() {
     let served_given = |n: usize| mu / (mu + n as f64 * theta);
     let rates = |n: usize| -> Vec<f64> { (0..=n).map(|j| mu + j as f64 * theta).collect() };
     let ps: f64 = (0..cap).map(|n| w[n] * served_given(n)).sum();
-    let mean_served: f64 =
-        (0..cap).map(|n| w[n] * served_given(n) * rates(n).iter().map(|r| 1.0 / r).sum::<f64>()).sum::<f64>() / ps;
+    let mean_served: f64 = (0..cap)
+        .map(|n| w[n] * served_given(n) * rates(n).iter().map(|r| 1.0 / r).sum::<f64>())
+        .sum::<f64>()
+        / ps;
     let r = soj.means();
-    assert!((r.served_probability - ps).abs() < 1e-13, "{} vs {ps}", r.served_probability);
-    assert!((r.mean_served - mean_served).abs() < 1e-12, "{} vs {mean_served}", r.mean_served);
+    assert!(
+        (r.served_probability - ps).abs() < 1e-13,
+        "{} vs {ps}",
+        r.served_probability
+    );
+    assert!(
+        (r.mean_served - mean_served).abs() < 1e-12,
+        "{} vs {mean_served}",
+        r.mean_served
+    );
     let m = evaluate(&model, &policy).unwrap();
     assert!((r.mean - m.response_time).abs() < 1e-12);
-    assert!((r.served_probability - m.success_probability / (1.0 - m.loss_probability)).abs() < 1e-12);
+    assert!(
+        (r.served_probability - m.success_probability / (1.0 - m.loss_probability)).abs() < 1e-12
+    );
     // E[τ] = P_s E[τ|s] + (1 − P_s) E[τ|obs].
     assert!((ps * r.mean_served + (1.0 - ps) * r.mean_obsolete - r.mean).abs() < 1e-12);
     let served = soj.cdf_served(&TIMES).unwrap();
     for (k, &t) in TIMES.iter().enumerate() {
-        let exact: f64 =
-            (0..cap).map(|n| w[n] * served_given(n) * (1.0 - hypoexp_survival(&rates(n), t))).sum::<f64>() / ps;
-        assert!((served[k] - exact).abs() < 1e-10, "t = {t}: {} vs {exact}", served[k]);
+        let exact: f64 = (0..cap)
+            .map(|n| w[n] * served_given(n) * (1.0 - hypoexp_survival(&rates(n), t)))
+            .sum::<f64>()
+            / ps;
+        assert!(
+            (served[k] - exact).abs() < 1e-10,
+            "t = {t}: {} vs {exact}",
+            served[k]
+        );
     }
 }
 
@@ -354,13 +453,21 @@ fn tagged_page_agrees_with_littles_law() {
         let m = evaluate(&model, &policy).unwrap();
         let soj = sojourn(&model, &policy).unwrap();
         let r = soj.means();
-        assert!((r.mean - m.response_time).abs() < 1e-11 * m.response_time, "seed {seed}: {} vs {}", r.mean, m.response_time);
+        assert!(
+            (r.mean - m.response_time).abs() < 1e-11 * m.response_time,
+            "seed {seed}: {} vs {}",
+            r.mean,
+            m.response_time
+        );
         let ps = m.success_probability / (1.0 - m.loss_probability);
         assert!((r.served_probability - ps).abs() < 1e-11, "seed {seed}");
         let (alpha, _) = soj.phase_type();
         assert!((alpha.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         let c = soj.cdf(&[0.5, 1.0, 4.0, 1e3]).unwrap();
-        assert!(c.windows(2).all(|x| x[0] <= x[1]) && (c[3] - 1.0).abs() < 1e-9, "{c:?}");
+        assert!(
+            c.windows(2).all(|x| x[0] <= x[1]) && (c[3] - 1.0).abs() < 1e-9,
+            "{c:?}"
+        );
         assert!(matches!(soj.cdf(&[-1.0]), Err(Error::InvalidArgument(_))));
         assert!(matches!(soj.cdf(&[1e12]), Err(Error::TooLarge(_))));
     }
@@ -376,8 +483,16 @@ fn simulated_sojourns_agree_with_the_tagged_chain() {
         let r = soj.means();
         let s = simulate_sojourns(&model, &policy, 200.0, 30_000.0, 30, seed, &times).unwrap();
         within("response time", r.mean, s.response_time);
-        within("served response time", r.mean_served, s.served_response_time);
-        within("obsolete response time", r.mean_obsolete, s.obsolete_response_time);
+        within(
+            "served response time",
+            r.mean_served,
+            s.served_response_time,
+        );
+        within(
+            "obsolete response time",
+            r.mean_obsolete,
+            s.obsolete_response_time,
+        );
         let cdf = soj.cdf(&times).unwrap();
         let served = soj.cdf_served(&times).unwrap();
         for k in 0..times.len() {
@@ -426,7 +541,10 @@ fn large_levels_use_the_iterative_method() {
     assert!((pi.iter().sum::<f64>() - 1.0).abs() < 1e-14);
     assert!(residual(&q, &pi) < 1e-12);
     let exact = sparse_solve(&q).unwrap();
-    let diff = pi.iter().zip(&exact).fold(0.0_f64, |m, (x, y)| m.max((x - y).abs()));
+    let diff = pi
+        .iter()
+        .zip(&exact)
+        .fold(0.0_f64, |m, (x, y)| m.max((x - y).abs()));
     assert!(diff < 1e-12, "max difference {diff}");
 }
 
@@ -438,14 +556,24 @@ fn evaluation_bytes_match_the_band_the_block_solver_allocates() {
         let model = random_model(seed);
         let sp = model.space();
         let (w, m, r) = sp.phases();
-        let k = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap();
+        let k = (1..=model.max_robots())
+            .map(|i| model.arrivals(i).max_batch())
+            .max()
+            .unwrap();
         let band = super::solve::block_entries(sp, k).unwrap() as u128;
         let want = super::solve::BYTES_PER_STATE * sp.len() as u128 + 8 * band;
-        assert_eq!(super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern()), Some(want), "seed {seed}");
+        assert_eq!(
+            super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern()),
+            Some(want),
+            "seed {seed}"
+        );
     }
     let model = poisson_model(1.0, 2.0, Some(0.5), 40);
     let band = super::solve::block_entries(model.space(), 1).unwrap() as u128;
-    assert_eq!(super::solve::evaluation_bytes(1, 1, 1, 41, 1, &model.row_pattern()), Some(352 * 42 + 8 * band));
+    assert_eq!(
+        super::solve::evaluation_bytes(1, 1, 1, 41, 1, &model.row_pattern()),
+        Some(352 * 42 + 8 * band)
+    );
 }
 
 /// Chains with levels above MAX_BLOCK_LEVEL are estimated by the iterative
@@ -455,52 +583,98 @@ fn evaluation_bytes_match_the_band_the_block_solver_allocates() {
 /// obsolescence chain was refused as needing 25 GiB.
 #[test]
 fn iterative_chains_are_estimated_by_their_entries() {
-    use super::solve::{MAX_BLOCK_LEVEL, RowPattern, block_bytes, evaluation_bytes, generator_size, iterative_bytes};
+    use super::solve::{
+        MAX_BLOCK_LEVEL, RowPattern, block_bytes, evaluation_bytes, generator_size, iterative_bytes,
+    };
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
     for (k, robots, buffer) in [(1, 1, 9), (2, 2, 8), (3, 2, 9), (3, 3, 8), (5, 1, 10)] {
         let one = random_bmap(&mut rng, 2, k);
         let arrivals = compose::scaled(&one, robots).unwrap();
-        let model =
-            ThresholdModel::new(arrivals, PhaseType::erlang(2, 3.0).unwrap(), Some(PhaseType::erlang(2, 0.3).unwrap()), buffer)
-                .unwrap();
+        let model = ThresholdModel::new(
+            arrivals,
+            PhaseType::erlang(2, 3.0).unwrap(),
+            Some(PhaseType::erlang(2, 0.3).unwrap()),
+            buffer,
+        )
+        .unwrap();
         let sp = model.space();
-        assert!(sp.level_size(sp.max_level()) > MAX_BLOCK_LEVEL, "k {k} buffer {buffer}");
+        assert!(
+            sp.level_size(sp.max_level()) > MAX_BLOCK_LEVEL,
+            "k {k} buffer {buffer}"
+        );
         let (w, m, r) = sp.phases();
         let thresholds: Vec<usize> = (1..robots).map(|i| i * buffer / robots).collect();
         let policy = Policy::new((1..=robots).rev().collect(), thresholds).unwrap();
         let q = generator(&model, &policy).unwrap();
         let pattern = model.row_pattern();
-        assert_eq!(pattern, RowPattern { starts: 1, fresh: 1, page_moves: 1 });
+        assert_eq!(
+            pattern,
+            RowPattern {
+                starts: 1,
+                fresh: 1,
+                page_moves: 1
+            }
+        );
         let (states, bound) = generator_size(w, m, r, sp.max_level(), k, &pattern).unwrap();
         assert_eq!(states, sp.len() as u128);
         let nnz = q.nnz() as u128;
-        assert!(nnz <= bound && bound <= 2 * nnz, "k {k} buffer {buffer}: {nnz} entries, bound {bound}");
+        assert!(
+            nnz <= bound && bound <= 2 * nnz,
+            "k {k} buffer {buffer}: {nnz} entries, bound {bound}"
+        );
         // Without the pattern the bound still holds.
         let dense = RowPattern::dense(m, r);
-        assert!(generator_size(w, m, r, sp.max_level(), k, &dense).unwrap().1 >= bound);
+        assert!(
+            generator_size(w, m, r, sp.max_level(), k, &dense)
+                .unwrap()
+                .1
+                >= bound
+        );
         let bytes = evaluation_bytes(w, m, r, sp.max_level(), k, &pattern).unwrap();
-        assert_eq!(Some(bytes), iterative_bytes(w, m, r, sp.max_level(), k, &pattern));
+        assert_eq!(
+            Some(bytes),
+            iterative_bytes(w, m, r, sp.max_level(), k, &pattern)
+        );
         let band = block_bytes(w, m, r, sp.max_level(), k).unwrap();
-        assert!(bytes * 4 < band, "k {k} buffer {buffer}: {bytes} vs band {band}");
+        assert!(
+            bytes * 4 < band,
+            "k {k} buffer {buffer}: {bytes} vs band {band}"
+        );
     }
     // A dense pattern (hyperexponential obsolescence, Coxian service) too.
     for seed in 0..4 {
         let model = random_model(seed);
         let sp = model.space();
         let (w, m, r) = sp.phases();
-        let k = (1..=model.max_robots()).map(|i| model.arrivals(i).max_batch()).max().unwrap();
+        let k = (1..=model.max_robots())
+            .map(|i| model.arrivals(i).max_batch())
+            .max()
+            .unwrap();
         let q = generator(&model, &Policy::new(vec![3, 2, 1], vec![0, 2]).unwrap()).unwrap();
-        let bound = generator_size(w, m, r, sp.max_level(), k, &model.row_pattern()).unwrap().1;
-        assert!(q.nnz() as u128 <= bound && bound <= 3 * q.nnz() as u128, "seed {seed}: {} entries, bound {bound}", q.nnz());
+        let bound = generator_size(w, m, r, sp.max_level(), k, &model.row_pattern())
+            .unwrap()
+            .1;
+        assert!(
+            q.nnz() as u128 <= bound && bound <= 3 * q.nnz() as u128,
+            "seed {seed}: {} entries, bound {bound}",
+            q.nnz()
+        );
     }
     // The benchmark's R = 2 family at buffer 12: accepted and solved.
     let one = random_bmap(&mut rng, 4, 3);
-    let model =
-        ThresholdModel::new(vec![one], PhaseType::erlang(2, 3.0).unwrap(), Some(PhaseType::erlang(2, 0.3).unwrap()), 12)
-            .unwrap();
+    let model = ThresholdModel::new(
+        vec![one],
+        PhaseType::erlang(2, 3.0).unwrap(),
+        Some(PhaseType::erlang(2, 0.3).unwrap()),
+        12,
+    )
+    .unwrap();
     assert_eq!(model.space().len(), 65532);
     let m = evaluate(&model, &Policy::fixed(1).unwrap()).unwrap();
-    assert!(m.residual < 1e-12 && m.loss_probability > 0.0 && m.loss_probability < 1.0, "{m:?}");
+    assert!(
+        m.residual < 1e-12 && m.loss_probability > 0.0 && m.loss_probability < 1.0,
+        "{m:?}"
+    );
 }
 
 #[test]
@@ -511,22 +685,44 @@ fn control_caps_memory_and_cancels_the_search() {
     let control = Control::new();
     control.set_memory_limit(Some(1000));
     let e = evaluate_with(&model, &policy, &control).unwrap_err();
-    assert!(matches!(&e, Error::TooLarge(m) if m.contains("42 states") && m.contains("memory limit")), "{e:?}");
+    assert!(
+        matches!(&e, Error::TooLarge(m) if m.contains("42 states") && m.contains("memory limit")),
+        "{e:?}"
+    );
     control.set_memory_limit(None);
-    assert_eq!(evaluate_with(&model, &policy, &control).unwrap(), evaluate(&model, &policy).unwrap());
-    let w = CostWeights { loss: 3.0, obsolescence: 1.0, response: 0.2, robots: 0.5, starvation: 2.0 };
+    assert_eq!(
+        evaluate_with(&model, &policy, &control).unwrap(),
+        evaluate(&model, &policy).unwrap()
+    );
+    let w = CostWeights {
+        loss: 3.0,
+        obsolescence: 1.0,
+        response: 0.2,
+        robots: 0.5,
+        starvation: 2.0,
+    };
     let arrivals = vec![Bmap::poisson(0.5).unwrap(), Bmap::poisson(1.0).unwrap()];
-    let two = ThresholdModel::new(arrivals, PhaseType::exponential(2.0).unwrap(), None, 10).unwrap();
+    let two =
+        ThresholdModel::new(arrivals, PhaseType::exponential(2.0).unwrap(), None, 10).unwrap();
     control.cancel();
     let e = optimize_with(&two, &[2, 1], &w, 1000, &control).unwrap_err();
-    assert!(matches!(&e, Error::Cancelled(m) if m.contains("after 0 iterations")), "{e:?}");
+    assert!(
+        matches!(&e, Error::Cancelled(m) if m.contains("after 0 iterations")),
+        "{e:?}"
+    );
     control.reset();
     control.set_max_iterations(Some(5));
     // 11 vectors needed, the control allows 5: refused before any work.
     let e = optimize_with(&two, &[2, 1], &w, 1000, &control).unwrap_err();
-    assert!(matches!(&e, Error::TooLarge(m) if m.contains("11 threshold vectors")), "{e:?}");
+    assert!(
+        matches!(&e, Error::TooLarge(m) if m.contains("11 threshold vectors")),
+        "{e:?}"
+    );
     control.set_max_iterations(None);
-    assert_eq!(optimize_with(&two, &[2, 1], &w, 1000, &control).unwrap(), optimize(&two, &[2, 1], &w, 1000).unwrap());
+    assert_eq!(
+        optimize_with(&two, &[2, 1], &w, 1000, &control).unwrap(),
+        optimize(&two, &[2, 1], &w, 1000).unwrap()
+    );
 }
 
 #[test]
@@ -536,7 +732,10 @@ fn control_cancels_a_simulation_from_another_thread() {
     let policy = Policy::fixed(1).unwrap();
     let control = Control::new();
     let plain = simulate_sojourns(&model, &policy, 10.0, 1000.0, 10, 3, &[1.0]).unwrap();
-    assert_eq!(simulate_sojourns_with(&model, &policy, 10.0, 1000.0, 10, 3, &[1.0], &control).unwrap(), plain);
+    assert_eq!(
+        simulate_sojourns_with(&model, &policy, 10.0, 1000.0, 10, 3, &[1.0], &control).unwrap(),
+        plain
+    );
     // A horizon of 10^12 (about 3e12 events): only the cancel ends it.
     let c2 = control.clone();
     let canceller = std::thread::spawn(move || {
@@ -545,5 +744,8 @@ fn control_cancels_a_simulation_from_another_thread() {
     });
     let r = simulate_sojourns_with(&model, &policy, 0.0, 1e12, 10, 3, &[], &control);
     canceller.join().unwrap();
-    assert!(matches!(&r, Err(Error::Cancelled(m)) if m.contains("threshold simulation")), "{r:?}");
+    assert!(
+        matches!(&r, Err(Error::Cancelled(m)) if m.contains("threshold simulation")),
+        "{r:?}"
+    );
 }
