@@ -546,6 +546,20 @@ pub fn evaluate_average_with(
             (g, bias, stationary, reference)
         }
     };
+    // g = π·c_π is an average of the policy's costs: outside their range
+    // (beyond round-off) the evaluation has lost all precision, e.g. costs
+    // of 1e300 next to rates of 1e-9, and must not reach a caller as a gain.
+    let (c_min, c_max) = (0..n)
+        .map(|s| mdp.cost[mdp.chosen(policy, s)])
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), c| {
+            (a.min(c), b.max(c))
+        });
+    let slack = 1e-9 * c_min.abs().max(c_max.abs());
+    if !(g >= c_min - slack && g <= c_max + slack) {
+        return Err(Error::Numerical(format!(
+            "policy evaluation gave the gain {g:e} outside the range [{c_min:e}, {c_max:e}] of the policy's costs (the costs and rates span too many orders of magnitude for double precision)"
+        )));
+    }
     let residual = (0..n)
         .map(|s| (g + bias[s] - mdp.q_value(mdp.chosen(policy, s), &bias, 1.0)).abs())
         .fold(0.0, f64::max);

@@ -27,6 +27,14 @@ pub struct Mdp {
 }
 
 impl Mdp {
+    /// The smallest cost of any action: a floor for the optimal average
+    /// cost (g = π·c_π ≥ min c for every policy), which the solvers use to
+    /// tighten the lower end of the certificate they report (useful when
+    /// the gain is near that floor and the bias is too large for the
+    /// sweep's own bound to resolve it).
+    pub fn min_cost(&self) -> f64 {
+        self.cost.iter().copied().fold(f64::INFINITY, f64::min)
+    }
     /// Number of states.
     pub fn n_states(&self) -> usize {
         self.n_states

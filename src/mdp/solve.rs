@@ -278,6 +278,7 @@ fn finish_average(
     converged: bool,
     tau: f64,
 ) -> Result<Solution> {
+    let floor = mdp.min_cost();
     let n = mdp.n_states;
     let r = h[reference];
     h.iter_mut().for_each(|v| *v -= r);
@@ -290,6 +291,7 @@ fn finish_average(
             "value iteration diverged (non-finite values)".into(),
         ));
     }
+    let lo = floored(floor, lo, hi);
     Ok(Solution {
         gain: 0.5 * (lo + hi),
         bound_lo: lo,
@@ -443,6 +445,22 @@ fn improve(mdp: &Mdp, h: &[f64], policy: &mut [u32]) -> (bool, f64) {
     (changed, lo)
 }
 
+fn policy_hash(policy: &[u32]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    policy.hash(&mut h);
+    h.finish()
+}
+
+/// The lower end of a final average-cost certificate [lo, hi] raised to
+/// the smallest action cost, which no gain can be below (see
+/// `Mdp::min_cost`); unchanged if that would pass hi (round-off). Only
+/// the reported bound: the stopping rules keep the sweep's own bound, so
+/// that this floor cannot end a solve whose values have lost precision.
+fn floored(floor: f64, lo: f64, hi: f64) -> f64 {
+    if floor <= hi { lo.max(floor) } else { lo }
+}
+
 /// Howard's policy iteration with exact evaluation (average cost).
 ///
 /// Each policy is evaluated exactly (gain g, bias h), so g bounds g* from
@@ -461,6 +479,7 @@ fn improve(mdp: &Mdp, h: &[f64], policy: &mut [u32]) -> (bool, f64) {
 /// certificate) and PI continues with plain greedy steps, which saves the
 /// evaluation the old rule threw away (robots, 10^6 states: 7 → 6 steps).
 fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
+    let floor = mdp.min_cost();
     let n = mdp.n_states;
     let mut policy = match &o.initial_policy {
         Some(p) => p.clone(),
@@ -489,6 +508,13 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     // The last exact evaluation and its policy.
     let mut accepted: Option<(PolicyEvaluation, Vec<u32>)> = None;
     let mut h = vec![0.0; n];
+    // Hashes of the policies evaluated since the gain last fell. Plain
+    // policy iteration never returns to a policy in exact arithmetic; when
+    // round-off makes it do so (costs and rates spread over more orders of
+    // magnitude than a double resolves) it would cycle to the iteration
+    // limit, so it stops there, not converged.
+    let mut seen = std::collections::HashSet::new();
+    let mut best_gain = f64::INFINITY;
     loop {
         let result = evaluate_average(mdp, &policy);
         let prev_gain_floor = accepted.as_ref().map_or(f64::NEG_INFINITY, |(p, _)| {
@@ -521,10 +547,15 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
             (Err(e), _) => return Err(e),
         };
         policy.copy_from_slice(&evaluated);
+        if eval.gain < best_gain - 1e-13 * (1.0 + best_gain.abs()) || !best_gain.is_finite() {
+            seen.clear();
+        }
+        best_gain = best_gain.min(eval.gain);
+        let cycled = !lookahead && !seen.insert(policy_hash(&evaluated));
         let (changed, lo) = improve(mdp, &eval.bias, &mut policy);
         // g* lies in [lo, g].
         let done = !changed || (o.stopping == Stopping::Span && eval.gain - lo <= o.tolerance);
-        if done || it >= max_it {
+        if done || cycled || it >= max_it {
             converged = done;
             accepted = Some((eval, evaluated));
             break;
@@ -558,6 +589,7 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let mut th = vec![0.0; n];
     let mut greedy = vec![0u32; n];
     let (lo, _) = sweep(mdp, &eval.bias, 1.0, &mut th, &mut greedy);
+    let lo = floored(floor, lo, eval.gain);
     let (classes, _) = recurrent_classes(mdp, &evaluated)?;
     Ok(mark(
         Solution {

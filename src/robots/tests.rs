@@ -151,6 +151,99 @@ fn static_closed_form_matches_the_mdp_evaluation() {
     assert!((static_cost(2.0, 1.0, 5000, 1.0).unwrap() - 1.0).abs() < 1e-12);
 }
 
+/// The exhaustive scan Proposition 3 suggests: n = 1, 2, ... until the
+/// loss rate alone exceeds the best cost.
+fn optimal_static_by_scan(lambda: f64, mu: f64, gamma: f64, k: usize) -> (usize, f64) {
+    let mut best = (1, static_cost(lambda / mu, gamma, k, mu).unwrap());
+    let mut n = 2;
+    while mu * (n as f64 * lambda / mu - 1.0) <= best.1 {
+        let c = static_cost(n as f64 * lambda / mu, gamma, k, mu).unwrap();
+        if c < best.1 {
+            best = (n, c);
+        }
+        n += 1;
+    }
+    best
+}
+
+#[test]
+fn static_optimum_search_equals_the_exhaustive_scan() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    for _ in 0..3000 {
+        let lambda = 10f64.powf(rng.random_range(-4.0..1.0));
+        let mu = 10f64.powf(rng.random_range(-1.0..1.0));
+        let gamma = if rng.random_bool(0.1) {
+            0.0
+        } else {
+            10f64.powf(rng.random_range(-3.0..3.0))
+        };
+        let k = rng.random_range(1..40);
+        let got = optimal_static(lambda, mu, gamma, k).unwrap();
+        let want = optimal_static_by_scan(lambda, mu, gamma, k);
+        assert_eq!(got, want, "lambda {lambda} mu {mu} gamma {gamma} K {k}");
+    }
+    // Loads that make n = 1 .. 8 robots give ρ = 1 exactly (a tie-prone
+    // spot for the bound): the same answer.
+    for k in [1, 2, 5, 15] {
+        for gamma in [0.0, 0.4, 1.13, 7.0] {
+            assert_eq!(
+                optimal_static(0.125, 1.0, gamma, k).unwrap(),
+                optimal_static_by_scan(0.125, 1.0, gamma, k)
+            );
+        }
+    }
+}
+
+#[test]
+fn static_optimum_with_tiny_lambda_over_mu_is_exact_and_immediate() {
+    // λ/μ = 1e-9: about 10^9 candidate n, which the scan took seconds for.
+    // The optimum sits near ρ ≈ 1 (n ≈ 10^9); its neighbours are no better.
+    let (lambda, mu, gamma, k) = (1e-9, 1.0, 0.4, 5);
+    let (n, c) = optimal_static(lambda, mu, gamma, k).unwrap();
+    for m in [n - 1, n + 1] {
+        assert!(static_cost(m as f64 * lambda / mu, gamma, k, mu).unwrap() >= c);
+    }
+    assert!((n as f64 * lambda / mu - 1.0).abs() < 0.5, "n = {n}");
+    // Too many candidates to index exactly in a double: refused.
+    assert!(matches!(
+        optimal_static(1e-300, 1.0, 0.4, 5),
+        Err(Error::TooLarge(_))
+    ));
+}
+
+#[test]
+fn static_cost_near_rho_one_with_a_huge_buffer_is_immediate_and_accurate() {
+    // K = 2^62 next to ρ = 1 summed 2^62 terms before: a hang from C.
+    let k = 1usize << 62;
+    let rho = 1.0 - 1e-12;
+    let c = static_cost(rho, 1.0, k, 1.0).unwrap();
+    // ρ^{K+1} underflows, so Σρ^i = 1/(1 − ρ) and the cost is γ(1 − ρ)
+    // (1 − ρ is exact in floating point here).
+    assert!((c - (1.0 - rho)).abs() <= 1e-14 * c, "{c}");
+    // Small K: the closed form equals the direct sum to a few ulps.
+    for &rho in &[
+        1.0f64 - 1e-13,
+        1.0 - 3e-7,
+        1.0 + 1e-13,
+        1.0 + 2e-5,
+        0.3,
+        3.0,
+    ] {
+        for k in [1usize, 7, 100] {
+            let direct = {
+                let s: f64 = (0..=k).map(|i| rho.powi(i as i32)).sum();
+                (0.7 + 2.0 * rho.powi(k as i32 + 1)) / s
+            };
+            let got = static_cost(rho, 0.7, k, 2.0).unwrap();
+            assert!(
+                (got - direct).abs() <= 1e-13 * direct,
+                "rho {rho} K {k}: {got} vs {direct}"
+            );
+        }
+    }
+}
+
 #[test]
 fn optimum_beats_every_policy_by_brute_force() {
     // N = 2, K = 2: 8 two-action states (forced and fictitious excluded).
@@ -377,4 +470,46 @@ fn cancel_from_another_thread_stops_the_unlimited_search() {
     let r = solve_unlimited_with(0.1, 1.0, 0.4, 5, &o);
     canceller.join().unwrap();
     assert!(matches!(r, Err(Error::Cancelled(_))), "{r:?}");
+}
+
+#[test]
+fn costs_beyond_double_precision_end_quickly_and_are_not_optimal() {
+    // γ/μ = 1e39 and 1e309-scale biases: round-off decides every
+    // comparison. Policy iteration used to cycle to its 100,000-iteration
+    // limit (then value iteration did too: 5-10 s), and once returned a
+    // negative "optimal" cost. Now a revisited policy stops it (a handful
+    // of iterations), an evaluation whose gain lies outside the policy's
+    // costs is refused, and the answer is NotConverged or Numerical.
+    for &(n, k, lambda, mu, gamma) in &[
+        (8usize, 6usize, 23.5, 1e-9, 1e30),
+        (8, 6, 23.5, 1e-9, 2.77602548694822e130),
+        (9, 8, 6.470315526762029e8, 18.25, 1e300),
+    ] {
+        let p = Params::new(n, k, lambda, mu, gamma).unwrap();
+        match solve(&p) {
+            Err(Error::NotConverged(msg)) => {
+                let its: usize = msg
+                    .split_whitespace()
+                    .nth(2)
+                    .and_then(|t| t.parse().ok())
+                    .unwrap();
+                assert!(its < 200, "{msg}");
+                // The certificate's lower end is at least the smallest cost, 0.
+                assert!(msg.contains("gain in [0,"), "{msg}");
+            }
+            Err(Error::Numerical(_)) => {}
+            Ok(s) => panic!(
+                "gamma {gamma:e}: solved with cost {} in [{}, {}]",
+                s.performance.cost, s.cost_lo, s.cost_hi
+            ),
+            Err(e) => panic!("gamma {gamma:e}: {e}"),
+        }
+    }
+    // Just inside the range a double resolves, the same model solves.
+    let s = solve(&Params::new(8, 6, 23.5, 1e-9, 1e10).unwrap()).unwrap();
+    assert!(
+        s.performance.cost >= 0.0
+            && s.cost_lo <= s.performance.cost
+            && s.performance.cost <= s.cost_hi
+    );
 }
