@@ -337,6 +337,19 @@ pub(crate) unsafe fn out_exact<'a, T>(
     Ok(&mut buf[..need])
 }
 
+/// Copies `src` into `dst` if every value is finite, else writes nothing
+/// (outputs are written only on success: a NaN found half-way must not
+/// leave half a buffer behind, as the fuzzer found).
+pub(crate) fn write_finite(dst: &mut [f64], src: &[f64], name: &str) -> FfiResult<()> {
+    for &x in src {
+        finite(name, x)?;
+    }
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = x;
+    }
+    Ok(())
+}
+
 /// A result that must be a finite number before it is handed to C.
 pub(crate) fn finite(name: &str, x: f64) -> FfiResult<f64> {
     if x.is_finite() {

@@ -51,13 +51,6 @@ fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
         .collect()
 }
 
-fn write_all(dst: &mut [f64], src: &[f64], name: &str) -> FfiResult<()> {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = finite(name, s)?;
-    }
-    Ok(())
-}
-
 /// Builds a model of n pages: page i changes at rate change_rates[i] > 0
 /// and weighs weights[i] > 0 in the cost C = sum c_i r_i. weights may be
 /// NULL, meaning c_i = change_rates[i] (the cost is then the rate of missed
@@ -124,7 +117,7 @@ pub unsafe extern "C" fn crawlsched_freshness_model_h(
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
-        write_all(dst, m.inner.h(), "h")
+        write_finite(dst, m.inner.h(), "h")
     })
 }
 
@@ -142,7 +135,7 @@ pub unsafe extern "C" fn crawlsched_freshness_optimal_frequencies(
         let m = unsafe { handle(model, "model")? };
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
         let f = frequencies::optimal_frequencies(&m.inner)?;
-        write_all(dst, &f, "frequency")
+        write_finite(dst, &f, "frequency")
     })
 }
 
@@ -197,7 +190,7 @@ pub unsafe extern "C" fn crawlsched_freshness_obsolescence_bound(
         let m = unsafe { handle(model, "model")? };
         let f = unsafe { slice_in(freq, n, "freq")? };
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
-        write_all(
+        write_finite(
             dst,
             &frequencies::obsolescence_lower_bound(&m.inner, f)?,
             "obsolescence",
@@ -236,7 +229,7 @@ pub unsafe extern "C" fn crawlsched_freshness_randomized_optimal_frequencies(
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
-        write_all(
+        write_finite(
             dst,
             &randomized::optimal_frequencies(&m.inner)?,
             "frequency",
@@ -418,7 +411,7 @@ pub unsafe extern "C" fn crawlsched_freshness_cyclic_obsolescence(
         let m = unsafe { handle(model, "model")? };
         let s = unsafe { slice_in(seq, len, "seq")? };
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
-        write_all(
+        write_finite(
             dst,
             &cyclic::obsolescence(&m.inner, &page_indices(s))?,
             "obsolescence",

@@ -502,9 +502,6 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_values(
         let g = lock(&h.inner, "MDP solver")?;
         let sol = last(&g)?;
         let dst = unsafe { out_exact(out, out_cap, sol.values.len(), "out")? };
-        for (d, &v) in dst.iter_mut().zip(&sol.values) {
-            *d = finite("value", v)?;
-        }
-        Ok(())
+        write_finite(dst, &sol.values, "value")
     })
 }

@@ -102,13 +102,6 @@ unsafe fn piecewise(
     Ok(PiecewiseConstant::new(b, v, periodic != 0)?)
 }
 
-fn write_all(dst: &mut [f64], src: &[f64], name: &str) -> FfiResult<()> {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = finite(name, s)?;
-    }
-    Ok(())
-}
-
 /// A profile from two piecewise-constant functions: lambda(t) =
 /// lambda_values[k] on [lambda_breaks[k], lambda_breaks[k+1]) (pieces
 /// lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
@@ -276,7 +269,7 @@ pub unsafe extern "C" fn crawlsched_probe_estimate_intensity(
         let b = unsafe { slice_in(breaks, nb, "breaks")? };
         let dst = unsafe { out_exact(out, out_cap, pieces, "out")? };
         let est = profile::estimate_intensity(t, window, b, periodic != 0, smoothing)?;
-        write_all(dst, est.values(), "intensity")
+        write_finite(dst, est.values(), "intensity")
     })
 }
 
@@ -293,7 +286,7 @@ pub unsafe extern "C" fn crawlsched_probe_uniform(
         let p = unsafe { handle(profile, "profile")? };
         let n = usize_from(n, "n")?;
         let dst = unsafe { out_exact(out, out_cap, n, "out")? };
-        write_all(dst, &baselines::uniform(&p.inner, n)?, "probe time")
+        write_finite(dst, &baselines::uniform(&p.inner, n)?, "probe time")
     })
 }
 
@@ -348,7 +341,7 @@ pub unsafe extern "C" fn crawlsched_probe_policy_with_budget(
         };
         let (x, s) = baselines::with_budget(&p.inner, pol, n)?;
         let x = finite("parameter", x)?;
-        write_all(dst, &s, "probe time")?;
+        write_finite(dst, &s, "probe time")?;
         param.write(x);
         Ok(())
     })
@@ -386,7 +379,7 @@ pub unsafe extern "C" fn crawlsched_probe_improve(
             ..ImproverParams::default()
         };
         let r = improve(&p.inner, v, delta, &params)?;
-        write_all(dst, &r.times, "probe time")?;
+        write_finite(dst, &r.times, "probe time")?;
         moves.write(r.moves as u64);
         Ok(())
     })
@@ -531,7 +524,7 @@ pub unsafe extern "C" fn crawlsched_probe_planner_plan(
         };
         let s = pl.problem().solve(n, m)?;
         let c = finite("cost", s.cost)?;
-        write_all(dst, &s.times, "probe time")?;
+        write_finite(dst, &s.times, "probe time")?;
         cost_out.write(c);
         Ok(())
     })
@@ -552,6 +545,6 @@ pub unsafe extern "C" fn crawlsched_probe_planner_all_costs(
         let n = usize_from(max_n, "max_n")?;
         let dst = unsafe { out_exact(out, out_cap, n, "out")? };
         let g = pl.all_costs(n)?;
-        write_all(dst, &g, "cost")
+        write_finite(dst, &g, "cost")
     })
 }

@@ -194,12 +194,13 @@ pub fn simulate_sojourns_with(
         // Memoryless clock, redrawn after every event (the mode may change).
         let t_arr = t + crate::dist::exp_sample(&mut rng, q);
         let t_srv = in_service.map_or(f64::INFINITY, |s| s.1);
-        let (dead_pos, t_dead) = queue
-            .iter()
-            .enumerate()
-            .fold((usize::MAX, f64::INFINITY), |b, (p, x)| {
-                if x.1 < b.1 { (p, x.1) } else { b }
-            });
+        let (dead_pos, t_dead) =
+            queue
+                .iter()
+                .enumerate()
+                .fold((usize::MAX, f64::INFINITY), |b, (p, x)| {
+                    if x.1 < b.1 { (p, x.1) } else { b }
+                });
         let t_next = t_arr.min(t_srv).min(t_dead).min(end);
         // Time averages over [t, t_next], split at batch boundaries.
         let mut a = t.max(warmup);
