@@ -989,9 +989,12 @@ unsafe fn robots(h: &mut Harness) {
             &[c],
         );
         // The unlimited model starts from twice the static optimum's robots
-        // and doubles: extreme rates can ask for 10^8 states (a resource
-        // limit, not a contract violation), so keep it small here.
-        let small_static = st == CRAWLSCHED_OK && nn <= 16 && lambda / mu <= 8.0;
+        // and doubles until the optimum leaves robots idle, which takes
+        // about sqrt(gamma/mu) robots: extreme rates or costs ask for 10^6+
+        // states and minutes (a resource limit, not a contract violation;
+        // fuzz/regressions/mdp/unlimited-huge-gamma-over-mu), so keep it small.
+        let small_static =
+            st == CRAWLSCHED_OK && nn <= 16 && lambda / mu <= 8.0 && gamma / mu <= 1e4;
         let r = match h.byte() % 4 {
             0 | 1 => Robots(make!(h, crawlsched_robots_solve(n, k, lambda, mu, gamma))),
             2 => {

@@ -1047,6 +1047,10 @@ public interface NativeApi {
     /**
      * As crawlsched_robots_solve() with as many robots as the optimum wants
      * (the paper's Table 2); crawlsched_robots_size() tells the N used.
+     * That N grows like sqrt(gamma/mu) (K = 9: about 300 robots at
+     * gamma/mu = 1e5, tens of milliseconds; 9e4 at 2.5e9, 10^6-state models
+     * and about 100 s): bound such calls with
+     * crawlsched_robots_solve_unlimited_with_control() (memory cap, cancel).
      */
     int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err);
 
