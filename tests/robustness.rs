@@ -1433,6 +1433,23 @@ proptest! {
     }
 }
 
+/// Levels and measures of the M/H2/1/(b + 1) queue: Poisson(lambda)
+/// arrivals, service rate r1 with probability p, else r2.
+fn mh2_levels(lambda: f64, r1: f64, r2: f64, p: f64, b: u32) -> (Vec<f64>, Vec<f64>) {
+    let service = phase_type(&[p, 1.0 - p], &[-r1, 0.0, 0.0, -r2]).unwrap();
+    let mut arr = null_mut();
+    let mut err = new_err();
+    unsafe {
+        assert_eq!(
+            crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err),
+            CRAWLSCHED_OK
+        )
+    };
+    let out = threshold_levels(arr, &service, None, b).unwrap();
+    unsafe { crawlsched_bmap_free(arr) };
+    out
+}
+
 /// M/H2/1/7 with service rates 7.9e-4 and 8.4e7: the block level
 /// reduction gave P(empty) = 8.74e-11 (1.2% off) where GTH and exact
 /// rational arithmetic give 8.637559125512677e-11.
@@ -1445,17 +1462,7 @@ fn threshold_stiff_service_relative_accuracy() {
         0.9324247244813397,
         6u32,
     );
-    let service = phase_type(&[p, 1.0 - p], &[-r1, 0.0, 0.0, -r2]).unwrap();
-    let mut arr = null_mut();
-    let mut err = new_err();
-    unsafe {
-        assert_eq!(
-            crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err),
-            CRAWLSCHED_OK
-        )
-    };
-    let (levels, _) = threshold_levels(arr, &service, None, b).unwrap();
-    unsafe { crawlsched_bmap_free(arr) };
+    let (levels, _) = mh2_levels(lambda, r1, r2, p, b);
     close("P(0)", levels[0], 8.637559125512677e-11, 1e-12);
 }
 
@@ -1470,17 +1477,7 @@ fn threshold_widest_spread() {
         0.6826175665365394,
         2u32,
     );
-    let service = phase_type(&[p, 1.0 - p], &[-r1, 0.0, 0.0, -r2]).unwrap();
-    let mut arr = null_mut();
-    let mut err = new_err();
-    unsafe {
-        assert_eq!(
-            crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err),
-            CRAWLSCHED_OK
-        )
-    };
-    let (levels, meas) = threshold_levels(arr, &service, None, b).unwrap();
-    unsafe { crawlsched_bmap_free(arr) };
+    let (levels, meas) = mh2_levels(lambda, r1, r2, p, b);
     close("P(0)", levels[0], 0.08492507985081203, 1e-12);
     let mean_s = p / r1 + (1.0 - p) / r2;
     close(
@@ -1502,17 +1499,7 @@ fn threshold_long_buffer_stiff_service() {
         0.7873919880906807,
         100u32,
     );
-    let service = phase_type(&[p, 1.0 - p], &[-r1, 0.0, 0.0, -r2]).unwrap();
-    let mut arr = null_mut();
-    let mut err = new_err();
-    unsafe {
-        assert_eq!(
-            crawlsched_bmap_poisson_new(lambda, &mut arr, &mut err),
-            CRAWLSCHED_OK
-        )
-    };
-    let (levels, _) = threshold_levels(arr, &service, None, b).unwrap();
-    unsafe { crawlsched_bmap_free(arr) };
+    let (levels, _) = mh2_levels(lambda, r1, r2, p, b);
     close("P(0)", levels[0], 7.828031939353819e-12, 1e-12);
 }
 

@@ -9,8 +9,8 @@ use super::common::*;
 use super::limits::{control_in, crawlsched_control_t};
 use crate::mdp::Options;
 use crate::robots::{
-    DynamicSolution, Params, Policy, evaluate, optimal_static, solve, solve_unlimited,
-    solve_unlimited_with, solve_with, static_cost,
+    DynamicSolution, Params, Policy, evaluate, optimal_static, solve_unlimited_with, solve_with,
+    static_cost,
 };
 
 /// The optimal dynamic policy of one model and its measures. Immutable:
@@ -52,18 +52,8 @@ pub unsafe extern "C" fn crawlsched_robots_solve(
     out: *mut *mut crawlsched_robots_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let p = Params::new(size(n, "n")?, size(k, "k")?, lambda, mu, gamma)?;
-        let sol = solve(&p)?;
-        new_handle(
-            crawlsched_robots_t {
-                magic: <crawlsched_robots_t as Handle>::MAGIC,
-                inner: sol,
-            },
-            out,
-        );
-        Ok(())
+    guard(err, || unsafe {
+        solve_into(n, k, lambda, mu, gamma, std::ptr::null(), out)
     })
 }
 
@@ -85,25 +75,8 @@ pub unsafe extern "C" fn crawlsched_robots_solve_with_control(
     out: *mut *mut crawlsched_robots_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let control = unsafe { control_in(ctl)? };
-        let p = Params::new(size(n, "n")?, size(k, "k")?, lambda, mu, gamma)?;
-        let sol = solve_with(
-            &p,
-            &Options {
-                control,
-                ..Options::default()
-            },
-        )?;
-        new_handle(
-            crawlsched_robots_t {
-                magic: <crawlsched_robots_t as Handle>::MAGIC,
-                inner: sol,
-            },
-            out,
-        );
-        Ok(())
+    guard(err, || unsafe {
+        solve_into(n, k, lambda, mu, gamma, ctl, out)
     })
 }
 
@@ -122,17 +95,8 @@ pub unsafe extern "C" fn crawlsched_robots_solve_unlimited(
     out: *mut *mut crawlsched_robots_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let sol = solve_unlimited(lambda, mu, gamma, size(k, "k")?)?;
-        new_handle(
-            crawlsched_robots_t {
-                magic: <crawlsched_robots_t as Handle>::MAGIC,
-                inner: sol,
-            },
-            out,
-        );
-        Ok(())
+    guard(err, || unsafe {
+        solve_unlimited_into(k, lambda, mu, gamma, std::ptr::null(), out)
     })
 }
 
@@ -154,28 +118,66 @@ pub unsafe extern "C" fn crawlsched_robots_solve_unlimited_with_control(
     out: *mut *mut crawlsched_robots_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let control = unsafe { control_in(ctl)? };
-        let sol = solve_unlimited_with(
-            lambda,
-            mu,
-            gamma,
-            size(k, "k")?,
-            &Options {
-                control,
-                ..Options::default()
-            },
-        )?;
-        new_handle(
-            crawlsched_robots_t {
-                magic: <crawlsched_robots_t as Handle>::MAGIC,
-                inner: sol,
-            },
-            out,
-        );
-        Ok(())
+    guard(err, || unsafe {
+        solve_unlimited_into(k, lambda, mu, gamma, ctl, out)
     })
+}
+
+/// The solve behind crawlsched_robots_solve() and its `_with_control`
+/// variant (a NULL control is the default one).
+unsafe fn solve_into(
+    n: u64,
+    k: u64,
+    lambda: f64,
+    mu: f64,
+    gamma: f64,
+    ctl: *const crawlsched_control_t,
+    out: *mut *mut crawlsched_robots_t,
+) -> FfiResult<()> {
+    let out = Out::new(out, "out")?;
+    let control = unsafe { control_in(ctl)? };
+    let p = Params::new(size(n, "n")?, size(k, "k")?, lambda, mu, gamma)?;
+    let sol = solve_with(
+        &p,
+        &Options {
+            control,
+            ..Options::default()
+        },
+    )?;
+    give(sol, out)
+}
+
+/// The search behind crawlsched_robots_solve_unlimited() and its
+/// `_with_control` variant.
+unsafe fn solve_unlimited_into(
+    k: u64,
+    lambda: f64,
+    mu: f64,
+    gamma: f64,
+    ctl: *const crawlsched_control_t,
+    out: *mut *mut crawlsched_robots_t,
+) -> FfiResult<()> {
+    let out = Out::new(out, "out")?;
+    let control = unsafe { control_in(ctl)? };
+    let options = Options {
+        control,
+        ..Options::default()
+    };
+    give(
+        solve_unlimited_with(lambda, mu, gamma, size(k, "k")?, &options)?,
+        out,
+    )
+}
+
+fn give(sol: DynamicSolution, out: Out<*mut crawlsched_robots_t>) -> FfiResult<()> {
+    new_handle(
+        crawlsched_robots_t {
+            magic: <crawlsched_robots_t as Handle>::MAGIC,
+            inner: sol,
+        },
+        out,
+    );
+    Ok(())
 }
 
 /// Releases a solution. NULL is a no-op.

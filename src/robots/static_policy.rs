@@ -13,29 +13,18 @@ use crate::validate;
 /// the 0/0 at ρ = 1), and for ρ > 1 after dividing through by ρ^K so that
 /// nothing overflows for large K.
 pub fn static_cost(rho: f64, gamma: f64, k: usize, mu: f64) -> Result<f64> {
+    validate::positive("rho", rho)?;
     validate::non_negative("gamma", gamma)?;
     validate::positive("mu", mu)?;
-    let (p0, loss) = parts(rho, k)?;
-    Ok(gamma * p0 + mu * loss)
-}
-
-/// The two terms of C_s: P(empty) = 1/Σ_{i=0}^{K} ρ^i, decreasing in ρ,
-/// and the loss rate over μ, ρ^{K+1}/Σ_{i=0}^{K} ρ^i = 1/Σ_{j=1}^{K+1} ρ^{-j},
-/// increasing in ρ. [`optimal_static`] bounds the cost over a range of
-/// loads by these monotonicities.
-fn parts(rho: f64, k: usize) -> Result<(f64, f64)> {
-    validate::positive("rho", rho)?;
     if k < 1 {
         return Err(Error::invalid("buffer size K must be >= 1"));
     }
     let kf = k as f64;
     if rho <= 1.0 {
-        let sum = geometric_sum(rho, kf);
-        Ok((1.0 / sum, rho.powf(kf + 1.0) / sum))
+        Ok((gamma + mu * rho.powf(kf + 1.0)) / geometric_sum(rho, kf))
     } else {
         let x = 1.0 / rho;
-        let sum = geometric_sum(x, kf);
-        Ok((x.powf(kf) / sum, rho / sum))
+        Ok((gamma * x.powf(kf) + mu * rho) / geometric_sum(x, kf))
     }
 }
 

@@ -63,17 +63,23 @@ pub fn evaluation_bytes(
     k: usize,
     pattern: &RowPattern,
 ) -> Option<u128> {
-    let largest = if max_level == 0 {
-        w as u128
-    } else {
-        (w as u128)
-            .checked_mul(m as u128)?
-            .checked_mul((r as u128).checked_pow(u32::try_from(max_level - 1).ok()?)?)?
-    };
+    let largest = level_states(w as u128, m as u128, r as u128, max_level as u128)?;
     if largest <= MAX_BLOCK_LEVEL as u128 {
         block_bytes(w, m, r, max_level, k)
     } else {
         iterative_bytes(w, m, r, max_level, k, pattern)
+    }
+}
+
+/// States of level i: W arrival phases at level 0, W·M·R^(i−1) above
+/// (service phase, and the obsolescence phase of each of the i − 1
+/// waiting pages). `None` on overflow.
+fn level_states(w: u128, m: u128, r: u128, i: u128) -> Option<u128> {
+    if i == 0 {
+        Some(w)
+    } else {
+        w.checked_mul(m)?
+            .checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?)
     }
 }
 
@@ -221,14 +227,7 @@ pub fn generator_size(
         max_level as u128,
         k as u128,
     );
-    let d = |i: u128| -> Option<u128> {
-        if i == 0 {
-            Some(w)
-        } else {
-            w.checked_mul(m)?
-                .checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?)
-        }
-    };
+    let d = |i: u128| level_states(w, m, r, i);
     let level = |i: u128| -> Option<(u128, u128)> {
         Some((
             d(i)?,
@@ -271,14 +270,7 @@ pub fn block_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize) -> 
         max_level as u128,
         k as u128,
     );
-    let d = |i: u128| -> Option<u128> {
-        if i == 0 {
-            Some(w)
-        } else {
-            w.checked_mul(m)?
-                .checked_mul(r.checked_pow(u32::try_from(i - 1).ok()?)?)
-        }
-    };
+    let d = |i: u128| level_states(w, m, r, i);
     // Σ_{i<j} d_i in closed form, so the band sum costs O(1) per level.
     let prefix = |j: u128| -> Option<u128> {
         if j == 0 {
