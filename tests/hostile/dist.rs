@@ -1,0 +1,4 @@
+//! Hostile calls: dist.
+
+#[allow(unused_imports)]
+use super::support::*;

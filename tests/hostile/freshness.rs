@@ -1,0 +1,4 @@
+//! Hostile calls: freshness.
+
+#[allow(unused_imports)]
+use super::support::*;

@@ -1,0 +1,4 @@
+//! Hostile calls: mdp.
+
+#[allow(unused_imports)]
+use super::support::*;

@@ -1,0 +1,4 @@
+//! Hostile calls: messages.
+
+#[allow(unused_imports)]
+use super::support::*;

@@ -1,0 +1,4 @@
+//! Hostile calls: probe.
+
+#[allow(unused_imports)]
+use super::support::*;

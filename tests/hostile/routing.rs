@@ -1,0 +1,4 @@
+//! Hostile calls: routing.
+
+#[allow(unused_imports)]
+use super::support::*;

@@ -1,0 +1,4 @@
+//! Hostile calls: threshold.
+
+#[allow(unused_imports)]
+use super::support::*;
