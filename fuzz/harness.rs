@@ -14,7 +14,11 @@
 //!   and the message is NUL-terminated (empty on success, not on failure);
 //! - out-parameters and output buffers are untouched on failure (except the
 //!   needed length on `CRAWLSCHED_BUFFER_TOO_SMALL`);
-//! - a successful call never reports NaN in a floating-point result.
+//! - a successful call never reports NaN or an infinity in a floating-point
+//!   result;
+//! - a failure's whole message fits the error struct (255 bytes) and prints
+//!   no number digit by digit (no run of more than 21 digits: u64s have 20,
+//!   `Num` prints at most 21).
 //!
 //! Lengths passed to C never exceed the buffers actually supplied (the C
 //! contract); everything else (values, mismatched lengths, NULL, huge
@@ -261,6 +265,17 @@ impl<'a> Harness<'a> {
                 last.starts_with(&msg),
                 "{name}: last error {last:?} vs {msg:?}"
             );
+            // The whole reason reaches a C caller: it fits the struct, and
+            // no double is printed digit by digit.
+            assert!(
+                last.len() < CRAWLSCHED_ERROR_MESSAGE_SIZE,
+                "{name}: message of {} bytes is truncated: {last:?}",
+                last.len()
+            );
+            assert!(
+                longest_digit_run(&last) <= 21,
+                "{name}: message prints a number in full: {last:?}"
+            );
         }
         st == CRAWLSCHED_OK
     }
@@ -276,11 +291,18 @@ impl<'a> Harness<'a> {
         let ok = self.check(name, st, untouched);
         if ok {
             for (i, x) in results.iter().enumerate() {
-                assert!(!x.is_nan(), "{name}: success with NaN in result {i}");
+                assert!(x.is_finite(), "{name}: success with {x} in result {i}");
             }
         }
         ok
     }
+}
+
+fn longest_digit_run(s: &str) -> usize {
+    s.split(|c: char| !c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0)
 }
 
 fn message(err: &crawlsched_error_t) -> String {
