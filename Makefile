@@ -3,6 +3,11 @@
 #   make                                  # cargo build --release
 #   make install PREFIX=/usr/local DESTDIR=/tmp/stage
 #   make uninstall PREFIX=/usr/local DESTDIR=/tmp/stage
+# The installed libraries are stripped; the shared library's debug info goes
+# to $(LIBDIR)/.debug/<real name>.debug (found by gdb through its
+# .gnu_debuglink). NO_STRIP=1 installs them as built. Outside the system
+# library directories the pkg-config file adds an rpath, so a program built
+# with `pkg-config --cflags --libs crawlsched` runs without LD_LIBRARY_PATH.
 # LIBDIR and INCLUDEDIR default to $(PREFIX)/lib and $(PREFIX)/include and
 # must lie under PREFIX (the CMake package is relocatable relative to it).
 # The soname policy is in docs/c-api.md ("Soname and symbol exports").
@@ -16,6 +21,9 @@ CARGO      ?= cargo
 # (e.g. `sudo make install NO_BUILD=1` where root has no Rust toolchain).
 NO_BUILD   ?=
 INSTALL    ?= install
+STRIP      ?= strip
+OBJCOPY    ?= objcopy
+NO_STRIP   ?=
 
 BUILD_DIR := target/release
 VERSION   := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
@@ -26,6 +34,12 @@ ABI       := $(shell sed -n 's/^\#define CRAWLSCHED_ABI_VERSION \([0-9]*\)/\1/p'
 SONAME    := libcrawlsched.so.$(ABI)
 REALNAME  := libcrawlsched.so.$(ABI).$(VMINOR).$(VPATCH)
 CMAKEDIR  := $(LIBDIR)/cmake/crawlsched
+COMMA     := ,
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+SYSTEM_LIBDIRS := /lib /lib64 /usr/lib /usr/lib64 $(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH))
+# The .pc file's Libs: an rpath unless the dynamic linker searches LIBDIR anyway.
+PC_LIBS   := -L$${libdir}$(if $(filter $(LIBDIR),$(SYSTEM_LIBDIRS)),, -Wl$(COMMA)-rpath$(COMMA)$${libdir}) -lcrawlsched
+DEBUGFILE := $(LIBDIR)/.debug/$(REALNAME).debug
 # Paths the relocatable CMake config uses, relative to its own directory.
 CMAKE_TO_PREFIX = $(shell realpath -m --relative-to=$(CMAKEDIR) $(PREFIX))
 LIBDIR_REL      = $(shell realpath -m --relative-to=$(PREFIX) $(LIBDIR))
@@ -36,7 +50,8 @@ SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	-e 's|@VERSION_MAJOR@|$(VMAJOR)|g' -e 's|@ABI@|$(ABI)|g' \
 	-e 's|@SONAME@|$(SONAME)|g' -e 's|@REALNAME@|$(REALNAME)|g' \
 	-e 's|@CMAKE_TO_PREFIX@|$(CMAKE_TO_PREFIX)|g' \
-	-e 's|@LIBDIR_REL@|$(LIBDIR_REL)|g' -e 's|@INCLUDEDIR_REL@|$(INCLUDEDIR_REL)|g'
+	-e 's|@LIBDIR_REL@|$(LIBDIR_REL)|g' -e 's|@INCLUDEDIR_REL@|$(INCLUDEDIR_REL)|g' \
+	-e 's|@PC_LIBS@|$(PC_LIBS)|g'
 
 .PHONY: all build install uninstall check-vars
 all: build
@@ -59,10 +74,18 @@ check-vars:
 
 install: build check-vars
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(CMAKEDIR)
-	$(INSTALL) -m 755 $(BUILD_DIR)/libcrawlsched.so $(DESTDIR)$(LIBDIR)/$(REALNAME)
+	$(INSTALL) -m 644 $(BUILD_DIR)/libcrawlsched.so $(DESTDIR)$(LIBDIR)/$(REALNAME)
 	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libcrawlsched.so
 	$(INSTALL) -m 644 $(BUILD_DIR)/libcrawlsched.a $(DESTDIR)$(LIBDIR)/libcrawlsched.a
+ifeq ($(NO_STRIP),)
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR)/.debug
+	$(OBJCOPY) --only-keep-debug $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(DEBUGFILE)
+	chmod 644 $(DESTDIR)$(DEBUGFILE)
+	$(STRIP) --strip-unneeded --remove-section=.comment $(DESTDIR)$(LIBDIR)/$(REALNAME)
+	cd $(DESTDIR)$(LIBDIR) && $(OBJCOPY) --add-gnu-debuglink=.debug/$(REALNAME).debug $(REALNAME)
+	$(STRIP) --strip-debug $(DESTDIR)$(LIBDIR)/libcrawlsched.a
+endif
 	$(INSTALL) -m 644 include/crawlsched.h $(DESTDIR)$(INCLUDEDIR)/crawlsched.h
 	$(SUBST) packaging/crawlsched.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched.pc
 	$(SUBST) packaging/crawlsched-config.cmake.in > $(DESTDIR)$(CMAKEDIR)/crawlsched-config.cmake
@@ -73,5 +96,6 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	  $(DESTDIR)$(LIBDIR)/libcrawlsched.so $(DESTDIR)$(LIBDIR)/libcrawlsched.a \
 	  $(DESTDIR)$(INCLUDEDIR)/crawlsched.h $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched.pc \
-	  $(DESTDIR)$(CMAKEDIR)/crawlsched-config.cmake $(DESTDIR)$(CMAKEDIR)/crawlsched-config-version.cmake
-	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
+	  $(DESTDIR)$(CMAKEDIR)/crawlsched-config.cmake $(DESTDIR)$(CMAKEDIR)/crawlsched-config-version.cmake \
+	  $(DESTDIR)$(DEBUGFILE)
+	-rmdir $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(LIBDIR)/.debug 2>/dev/null

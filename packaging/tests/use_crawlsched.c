@@ -39,7 +39,28 @@ int main(void) {
         fprintf(stderr, "negative rate was not refused\n");
         return 1;
     }
-    printf("C via pkg-config: crawlsched %s, ABI %u, mean %.2f\n", crawlsched_version(),
+    /* A recrawl plan: deterministic crawl time, weights = change rates, so
+     * Theorem 3.4 gives f_i proportional to mu_i = (1, 2, 5) / 8. */
+    {
+        const double rates[3] = {1.0, 2.0, 5.0};
+        double f[3] = {0.0, 0.0, 0.0};
+        crawlsched_freshness_model_t *model = NULL;
+        if (crawlsched_dist_deterministic_new(0.1, &d, &err) != CRAWLSCHED_OK ||
+            crawlsched_freshness_model_new(d, rates, NULL, 3, &model, &err) != CRAWLSCHED_OK ||
+            crawlsched_freshness_optimal_frequencies(model, f, 3, &err) != CRAWLSCHED_OK) {
+            fprintf(stderr, "crawlsched: %s\n", err.message);
+            return 1;
+        }
+        crawlsched_freshness_model_free(model);
+        crawlsched_dist_free(d);
+        for (int i = 0; i < 3; i++) {
+            if (fabs(f[i] - rates[i] / 8.0) > 1e-12) {
+                fprintf(stderr, "f[%d] = %.17g, expected %.17g\n", i, f[i], rates[i] / 8.0);
+                return 1;
+            }
+        }
+    }
+    printf("C via pkg-config: crawlsched %s, ABI %u, mean %.2f, plan ok\n", crawlsched_version(),
            (unsigned)crawlsched_abi_version(), mean);
     return 0;
 }
