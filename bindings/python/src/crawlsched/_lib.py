@@ -109,13 +109,17 @@ def error_for(status, message):
 
 
 def _candidates():
-    """Where to look for the library, in order: $CRAWLSCHED_LIB; a
-    checkout's target/release when this package lives inside one; the
-    system (ctypes.util.find_library, then the soname)."""
+    """Where to look for the library, in order: $CRAWLSCHED_LIB; the copy
+    inside this package (platform wheels carry one); a checkout's
+    target/release when this package lives inside one; the system
+    (ctypes.util.find_library, then the soname)."""
     env = os.environ.get("CRAWLSCHED_LIB")
     if env:
         return [env], True
     found = []
+    bundled = pathlib.Path(__file__).resolve().parent / "libcrawlsched.so"
+    if bundled.is_file():
+        found.append(str(bundled))
     for parent in pathlib.Path(__file__).resolve().parents:
         if (parent / "Cargo.toml").is_file() and (parent / "include" / "crawlsched.h").is_file():
             for name in _LIB_NAMES:

@@ -8,10 +8,12 @@ import java.io.File;
  * Finds libcrawlsched, binds the backend and checks its ABI version, once
  * per JVM.
  *
- * <p>Lookup: the system property {@code crawlsched.library} or else the
- * environment variable {@code CRAWLSCHED_LIB} may name the library file;
- * otherwise JNA looks for {@code libcrawlsched.so} on {@code jna.library.path}
- * and the system's library paths.
+ * <p>Lookup, first match wins: the system property {@code crawlsched.library}
+ * or else the environment variable {@code CRAWLSCHED_LIB} naming the library
+ * file (for example a system library: {@code /usr/lib/x86_64-linux-gnu/libcrawlsched.so.1});
+ * {@code libcrawlsched.so} on {@code jna.library.path} when that property is
+ * set; the library inside this jar ({@code <platform>/libcrawlsched.so}, JNA's
+ * resource path, extracted to a temporary file); the system's library paths.
  */
 public final class NativeLoader {
     /** The ABI version ({@code CRAWLSCHED_ABI_VERSION}) this binding was written for. */
@@ -39,6 +41,9 @@ public final class NativeLoader {
                     + Native.POINTER_SIZE + ", size_t size " + Native.SIZE_T_SIZE + ")");
         }
         String where = libraryPath();
+        if (where == null && System.getProperty("jna.library.path") == null) {
+            where = bundledLibrary();
+        }
         NativeLibrary lib;
         try {
             lib = NativeLibrary.getInstance(where != null ? where : "crawlsched");
@@ -71,6 +76,23 @@ public final class NativeLoader {
     /** The path of the loaded library (after {@link #api()}). */
     static String loadedFile() {
         return file;
+    }
+
+    /** The library this jar carries for the running platform, extracted to a file; null if none. */
+    private static String bundledLibrary() {
+        String resource = com.sun.jna.Platform.RESOURCE_PREFIX + "/" + System.mapLibraryName("crawlsched");
+        if (NativeLoader.class.getClassLoader().getResource(resource) == null) {
+            return null;
+        }
+        try {
+            File f = Native.extractFromResourcePath("crawlsched", NativeLoader.class.getClassLoader());
+            return f.getAbsolutePath();
+        } catch (java.io.IOException e) {
+            UnsatisfiedLinkError u = new UnsatisfiedLinkError("crawlsched: cannot extract the bundled " + resource
+                    + ": " + e.getMessage());
+            u.initCause(e);
+            throw u;
+        }
     }
 
     static String libraryPath() {
