@@ -53,7 +53,7 @@ SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	-e 's|@LIBDIR_REL@|$(LIBDIR_REL)|g' -e 's|@INCLUDEDIR_REL@|$(INCLUDEDIR_REL)|g' \
 	-e 's|@PC_LIBS@|$(PC_LIBS)|g'
 
-.PHONY: all build install uninstall check-vars
+.PHONY: all build install uninstall check-vars pc-uninstalled
 all: build
 
 # The soname link lets programs linked against target/release (e.g. the
@@ -88,14 +88,29 @@ ifeq ($(NO_STRIP),)
 endif
 	$(INSTALL) -m 644 include/crawlsched.h $(DESTDIR)$(INCLUDEDIR)/crawlsched.h
 	$(SUBST) packaging/crawlsched.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched.pc
+	$(SUBST) packaging/crawlsched-static.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched-static.pc
 	$(SUBST) packaging/crawlsched-config.cmake.in > $(DESTDIR)$(CMAKEDIR)/crawlsched-config.cmake
 	$(SUBST) packaging/crawlsched-config-version.cmake.in > $(DESTDIR)$(CMAKEDIR)/crawlsched-config-version.cmake
-	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched.pc $(DESTDIR)$(CMAKEDIR)/*.cmake
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched*.pc $(DESTDIR)$(CMAKEDIR)/*.cmake
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	  $(DESTDIR)$(LIBDIR)/libcrawlsched.so $(DESTDIR)$(LIBDIR)/libcrawlsched.a \
 	  $(DESTDIR)$(INCLUDEDIR)/crawlsched.h $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched.pc \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/crawlsched-static.pc \
 	  $(DESTDIR)$(CMAKEDIR)/crawlsched-config.cmake $(DESTDIR)$(CMAKEDIR)/crawlsched-config-version.cmake \
 	  $(DESTDIR)$(DEBUGFILE)
 	-rmdir $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(LIBDIR)/.debug 2>/dev/null
+
+# pkg-config files for the uninstalled tree (target/pkgconfig/): the header
+# in include/, the libraries in target/release (rpath included). scripts/go-env
+# points PKG_CONFIG_PATH here, so the Go binding builds in a checkout the
+# way it builds against an installed library.
+pc-uninstalled:
+	@mkdir -p target/pkgconfig
+	@ln -sf libcrawlsched.so $(BUILD_DIR)/$(SONAME)
+	@$(MAKE) --no-print-directory -s PREFIX=$(CURDIR) LIBDIR=$(CURDIR)/$(BUILD_DIR) INCLUDEDIR=$(CURDIR)/include pc-files
+
+pc-files:
+	@$(SUBST) packaging/crawlsched.pc.in > target/pkgconfig/crawlsched.pc
+	@$(SUBST) packaging/crawlsched-static.pc.in > target/pkgconfig/crawlsched-static.pc

@@ -6,7 +6,7 @@ import (
 	"math"
 	"sort"
 
-	crawlsched "github.com/crawlsched/crawlsched-go"
+	crawlsched "github.com/crawlsched/crawlsched/bindings/go"
 )
 
 // Mode decides which page a crawler fetches next and learns from what it

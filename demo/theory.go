@@ -1,7 +1,7 @@
 package main
 
 import (
-	crawlsched "github.com/crawlsched/crawlsched-go"
+	crawlsched "github.com/crawlsched/crawlsched/bindings/go"
 )
 
 // Theory is what crawlsched's model (Coffman, Liu, Weber) predicts for a

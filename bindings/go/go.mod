@@ -1,3 +1,3 @@
-module github.com/crawlsched/crawlsched-go
+module github.com/crawlsched/crawlsched/bindings/go
 
 go 1.24

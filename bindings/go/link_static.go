@@ -1,13 +1,13 @@
-//go:build !crawlsched_pkgconfig
+//go:build crawlsched_static
 
 package crawlsched
 
-// Default: build against the source tree, so `go test` works in a checkout
-// after `cargo build --release`. Use the build tag crawlsched_pkgconfig to
-// link the installed library instead (see README.md).
+// With `-tags crawlsched_static`: `crawlsched-static.pc` names the static
+// libcrawlsched.a itself (not -lcrawlsched, which the linker would resolve
+// to the shared library when both are installed) and the system libraries
+// Rust's standard library needs; the program then needs no libcrawlsched.so.
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: ${SRCDIR}/../../target/release/libcrawlsched.a -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+#cgo pkg-config: crawlsched-static
 */
 import "C"

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"log"
 
-	crawlsched "github.com/crawlsched/crawlsched-go"
+	crawlsched "github.com/crawlsched/crawlsched/bindings/go"
 )
 
 func main() {
