@@ -2,7 +2,7 @@
 //! unichain assumption) and its exact evaluation by a sparse LU solve.
 
 use super::model::Mdp;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use faer::linalg::solvers::Solve;
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 
@@ -557,7 +557,10 @@ pub fn evaluate_average_with(
     let slack = 1e-9 * c_min.abs().max(c_max.abs());
     if !(g >= c_min - slack && g <= c_max + slack) {
         return Err(Error::Numerical(format!(
-            "policy evaluation gave the gain {g:e} outside the range [{c_min:e}, {c_max:e}] of the policy's costs (the costs and rates span too many orders of magnitude for double precision)"
+            "policy evaluation gave the gain {} outside the range [{}, {}] of the policy's costs (the costs and rates span too many orders of magnitude for double precision)",
+            Num(g),
+            Num(c_min),
+            Num(c_max)
         )));
     }
     let residual = (0..n)
@@ -567,7 +570,8 @@ pub fn evaluate_average_with(
     // NaN residuals fail this test too.
     if residual.is_nan() || residual > 1e-6 * scale {
         return Err(Error::Numerical(format!(
-            "policy evaluation residual {residual:e} is too large"
+            "policy evaluation residual {} is too large",
+            Num(residual)
         )));
     }
     Ok(PolicyEvaluation {
@@ -595,11 +599,7 @@ pub fn evaluate_discounted_with(
     reduction: Reduction,
 ) -> Result<Vec<f64>> {
     mdp.check_policy(policy)?;
-    if !(beta.is_finite() && (0.0..1.0).contains(&beta)) {
-        return Err(Error::invalid(format!(
-            "discount factor must be in [0, 1), got {beta}"
-        )));
-    }
+    super::solve::check_discount(beta)?;
     let (chain, row_class) = policy_chain(mdp, policy, reduction);
     let f = factorize(chain.n(), |i, out| {
         out.push((i, 1.0));

@@ -56,8 +56,11 @@ impl Params {
     }
     /// (K + 1)(N + 1)·3, the size of the (q, r, s) grid, checked.
     pub(crate) fn slots(&self) -> Result<usize> {
-        let s = (self.k + 1)
-            .checked_mul(self.n + 1)
+        let s = self
+            .k
+            .checked_add(1)
+            .zip(self.n.checked_add(1))
+            .and_then(|(k1, n1)| k1.checked_mul(n1))
             .and_then(|x| x.checked_mul(3))
             .filter(|&x| x <= MAX_STATES)
             .ok_or_else(|| {
