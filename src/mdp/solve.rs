@@ -5,7 +5,9 @@
 //! the optimal gain (Odoni's bounds; Puterman §8.5.4), so each answer
 //! carries its own certificate whatever the method.
 
-use super::chain::{PolicyEvaluation, evaluate_average, evaluate_discounted, recurrent_classes};
+use super::chain::{
+    PolicyEvaluation, Reduction, evaluate_average_in, evaluate_discounted_in, recurrent_classes,
+};
 use super::model::Mdp;
 use crate::error::{Error, Num, Result};
 use crate::limits::Control;
@@ -262,11 +264,14 @@ pub fn solve(mdp: &Mdp, options: &Options) -> Result<Solution> {
 }
 
 /// Bytes a solve holds besides the model: value vectors, policies and the
-/// recurrent-class search (about 44 bytes per state); policy iteration adds
-/// the sparse LU of one policy's chain, counted as four copies of its
-/// matrix (16 bytes per entry, the factors' fill-in included), and six
-/// vectors of the evaluation's iterative refinement (48 bytes per state). A lower
-/// estimate for badly filling chains, which is what a guard needs.
+/// recurrent-class search (about 44 bytes per state, 52 for Gauss–Seidel);
+/// policy iteration adds one policy's chain, its evaluation matrix and the
+/// matrix's symbolic analysis, counted as four copies of the matrix (16
+/// bytes per entry), and six vectors of the evaluation's iterative
+/// refinement (48 bytes per state). The LU factors' fill-in depends on the
+/// policy: it is bounded and checked against the cap before each
+/// factorisation (policy iteration then continues without it, see
+/// `policy_iteration_average`).
 pub fn working_bytes(mdp: &Mdp, method: Method) -> Option<u128> {
     let n = mdp.n_states as u128;
     // Gauss–Seidel keeps one more vector: its best values so far.
@@ -591,7 +596,25 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let mut seen = std::collections::HashSet::new();
     let mut best_gain = f64::INFINITY;
     loop {
-        let result = evaluate_average(mdp, &policy);
+        let result = evaluate_average_in(mdp, &policy, Reduction::Auto, &o.control, true);
+        match &result {
+            // The LU of this policy's equations would not fit the memory
+            // cap: relative value iteration (no factorisation) from the
+            // last exact bias, with the iterations left.
+            Err(Error::TooLarge(_)) => {
+                let rvi = Options {
+                    method: Method::RelativeValueIteration,
+                    ..o.clone()
+                };
+                let start = accepted.take().map(|(e, _)| e.bias);
+                return value_iteration_average(mdp, &rvi, None, start, it);
+            }
+            Err(Error::Cancelled(_)) => {
+                cancelled = true;
+                break;
+            }
+            _ => {}
+        }
         let prev_gain_floor = accepted.as_ref().map_or(f64::NEG_INFINITY, |(p, _)| {
             p.gain - 1e-13 * (1.0 + p.gain.abs())
         });
@@ -657,8 +680,11 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
         }
         accepted = Some((eval, evaluated));
     }
-    let (eval, evaluated) = accepted
-        .ok_or_else(|| Error::Numerical("policy iteration ended without an evaluation".into()))?;
+    let Some((eval, evaluated)) = accepted else {
+        // Cancelled during the first evaluation: the certificate of h = 0.
+        return finish_average(mdp, vec![0.0; n], o.reference_state, it, false, 1.0)
+            .map(|s| mark(s, true));
+    };
     // The last evaluated policy is feasible, so its gain bounds g* from
     // above; the Jacobi sweep bounds it from below.
     let mut th = vec![0.0; n];
@@ -803,9 +829,29 @@ fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solu
     let mut it = 0;
     let mut converged = false;
     let mut cancelled = false;
-    let mut v;
+    let mut v = Vec::new();
     loop {
-        v = evaluate_discounted(mdp, &policy, beta)?;
+        v = match evaluate_discounted_in(mdp, &policy, beta, Reduction::Auto, &o.control, true) {
+            Ok(v) => v,
+            // No room for the LU: Gauss-Seidel sweeps, a contraction for
+            // beta < 1, with the iterations left.
+            Err(Error::TooLarge(_)) => {
+                let gs = Options {
+                    max_iterations: o.max_iterations.saturating_sub(it).max(1),
+                    ..o.clone()
+                };
+                return gauss_seidel_discounted(mdp, &gs, beta);
+            }
+            Err(Error::Cancelled(_)) => {
+                // The last values (any values give a certificate).
+                if it == 0 {
+                    v = vec![0.0; n];
+                }
+                cancelled = true;
+                break;
+            }
+            Err(e) => return Err(e),
+        };
         it += 1;
         let mut changed = false;
         for s in 0..n {
