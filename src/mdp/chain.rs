@@ -237,9 +237,6 @@ fn lu_cost(b: SymbolicSparseColMatRef<'_, usize>) -> Option<(u128, f64)> {
         .zip(&r)
         .map(|(&hj, &rj)| hj as f64 * (1.0 + rj as f64))
         .sum();
-    if std::env::var_os("CRAWLSCHED_DEBUG_LU").is_some() {
-        eprintln!("lu bound: n {n} nnz {nnz} entries {entries} flops {flops:e}");
-    }
     let bytes = entries
         .checked_mul(24)?
         .checked_add((n as u128).checked_mul(96)?)?;

@@ -158,7 +158,8 @@ impl MdpBuilder {
         }
         if n_states > MAX_STATES {
             return Err(Error::TooLarge(format!(
-                "{n_states} states exceed the limit of {MAX_STATES}"
+                "n_states must be at most {MAX_STATES} (next states are 32-bit), got {}",
+                Num(n_states as f64)
             )));
         }
         // Every state will need at least one action with one transition.

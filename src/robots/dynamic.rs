@@ -143,8 +143,9 @@ pub fn evaluate_with(params: &Params, policy: &Policy, control: &Control) -> Res
             let n = *n;
             if n < 1 || n > p.n {
                 return Err(Error::invalid(format!(
-                    "static policy needs 1 <= n <= N = {}, got {n}",
-                    p.n
+                    "static policy needs 1 <= n <= N = {}, got {}",
+                    p.n,
+                    crate::error::Num(n as f64)
                 )));
             }
             m.policy_from(|_, r, s| if s == DEPARTURE { r < n } else { r <= n })?

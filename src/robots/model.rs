@@ -1,7 +1,7 @@
 //! The controlled queue of §2 as an MDP, with the transition semantics of
 //! the errata (the text's eqs. (2)–(3) are garbled): see the module docs.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::mdp::{MAX_STATES, Mdp, MdpBuilder};
 use crate::validate;
 
@@ -65,8 +65,9 @@ impl Params {
             .filter(|&x| x <= MAX_STATES)
             .ok_or_else(|| {
                 Error::TooLarge(format!(
-                    "N = {}, K = {}: the state space exceeds {MAX_STATES} states",
-                    self.n, self.k
+                    "the state space exceeds {MAX_STATES} states (N = {}, K = {})",
+                    Num(self.n as f64),
+                    Num(self.k as f64)
                 ))
             })?;
         Ok(s)

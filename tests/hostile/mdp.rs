@@ -452,3 +452,203 @@ fn policy_iteration_cancel_is_seen_within_two_seconds() {
         assert!(lo <= hi && v.iter().all(|x| x.is_finite()));
     }
 }
+
+const DOUBLES: [f64; 12] = [
+    0.0,
+    -0.0,
+    5e-324,
+    1e-300,
+    0.999_999_999_999_999_9,
+    1.0,
+    1e300,
+    f64::MAX,
+    -1.0,
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+];
+const SIZES: [u64; 7] = [0, 1, 2, 1 << 32, 1 << 62, u64::MAX - 1, u64::MAX];
+
+/// No PANIC, a bounded message without 20-digit runs.
+fn sane(st: i32, e: &crawlsched_error_t, what: &str) {
+    let m = message(e);
+    assert_ne!(st, CRAWLSCHED_PANIC, "{what}: {m}");
+    assert_ne!(st, CRAWLSCHED_INTERNAL, "{what}: {m}");
+    assert!(m.len() < 255, "{what}: {m}");
+    let run = m
+        .split(|c: char| !c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    // ffi/common.rs's length check echoes SIZE_MAX (not this area's).
+    assert!(
+        run < 20 || m.contains("overflows the address space"),
+        "{what}: {m}"
+    );
+}
+
+/// Class search: every mdp and robots export with extreme sizes and
+/// doubles: no PANIC, short messages, finite outputs when OK, and the
+/// capped solves within their cap.
+#[test]
+fn mdp_and_robots_exports_survive_extreme_sizes_and_doubles() {
+    let _g = serial();
+    let cap = 64u64 << 20;
+    unsafe {
+        for &n in &SIZES {
+            let mut e = err();
+            let mut b = null_mut();
+            let st = crawlsched_mdp_builder_new(n as usize, &mut b, &mut e);
+            sane(st, &e, "builder_new");
+            crawlsched_mdp_builder_free(b);
+        }
+        let m2 = build(
+            2,
+            &[
+                (0, vec![1], vec![1.0], 1.0),
+                (1, vec![0, 1], vec![0.5, 0.5], 0.0),
+            ],
+        );
+        let mut b = null_mut();
+        assert_eq!(
+            crawlsched_mdp_builder_new(2, &mut b, null_mut()),
+            CRAWLSCHED_OK
+        );
+        for &x in &DOUBLES {
+            for &len in &[0usize, 1, 2, usize::MAX, usize::MAX / 8] {
+                for state in [0u32, 2, u32::MAX] {
+                    let mut e = err();
+                    let mut a = 0u32;
+                    let (nx, p) = ([1u32, 0], [x, 1.0 - x]);
+                    let st = crawlsched_mdp_builder_add_action(
+                        b,
+                        state,
+                        nx.as_ptr(),
+                        p.as_ptr(),
+                        len.min(2),
+                        x,
+                        &mut a,
+                        &mut e,
+                    );
+                    sane(st, &e, "add_action");
+                    if len > 2 {
+                        let st = crawlsched_mdp_builder_add_action(
+                            b,
+                            state,
+                            nx.as_ptr(),
+                            p.as_ptr(),
+                            len,
+                            1.0,
+                            &mut a,
+                            &mut e,
+                        );
+                        sane(st, &e, "add_action len");
+                        assert_ne!(st, CRAWLSCHED_OK);
+                    }
+                }
+            }
+        }
+        crawlsched_mdp_builder_free(b);
+        for method in METHODS.into_iter().chain([-1, 4, i32::MAX]) {
+            let mut e = err();
+            let mut s = null_mut();
+            let st = crawlsched_mdp_solver_new(method, &mut s, &mut e);
+            sane(st, &e, "solver_new");
+            if st != CRAWLSCHED_OK {
+                continue;
+            }
+            let s = Solver(s);
+            let c = control_with_cap(cap);
+            assert_eq!(
+                crawlsched_mdp_solver_set_control(s.0, c, null_mut()),
+                CRAWLSCHED_OK
+            );
+            crawlsched_control_free(c);
+            for &tol in &DOUBLES {
+                for &it in &[0u64, 1, 1000, u64::MAX] {
+                    let st = crawlsched_mdp_solver_set_limits(s.0, tol, it, 0, &mut e);
+                    sane(st, &e, "set_limits");
+                }
+            }
+            assert_eq!(
+                crawlsched_mdp_solver_set_limits(s.0, 1e-9, 1000, 0, null_mut()),
+                CRAWLSCHED_OK
+            );
+            for &d in &DOUBLES {
+                for &tau in &DOUBLES {
+                    for crit in [CRAWLSCHED_MDP_AVERAGE, CRAWLSCHED_MDP_DISCOUNTED] {
+                        let st = crawlsched_mdp_solver_set_criterion(s.0, crit, d, tau, &mut e);
+                        sane(st, &e, "set_criterion");
+                        if st != CRAWLSCHED_OK {
+                            continue;
+                        }
+                        let ((st, msg), peak) = peak_during(|| run(&s, &m2));
+                        assert_ne!(st, CRAWLSCHED_PANIC, "{msg}");
+                        assert!(msg.len() < 255 && peak as u64 <= cap);
+                        if st == CRAWLSCHED_OK {
+                            let (g, lo, hi, v) = result(&s, 2);
+                            assert!(g.is_finite() && lo <= hi && v.iter().all(|x| x.is_finite()));
+                        }
+                    }
+                }
+            }
+        }
+        // Robots: extreme doubles on a small model, extreme sizes on the
+        // exports that take one.
+        for &x in &DOUBLES {
+            for (l, mu, g) in [(x, 1.0, 0.4), (0.1, x, 0.4), (0.1, 1.0, x), (x, x, x)] {
+                let mut e = err();
+                let mut r = null_mut();
+                let c = control_with_cap(cap);
+                let (st, peak) = peak_during(|| {
+                    crawlsched_robots_solve_with_control(3, 4, l, mu, g, c, &mut r, &mut e)
+                });
+                sane(st, &e, "robots_solve");
+                assert!(peak as u64 <= cap);
+                let st2 =
+                    crawlsched_robots_solve_unlimited_with_control(4, l, mu, g, c, &mut r, &mut e);
+                sane(st2, &e, "robots_solve_unlimited");
+                crawlsched_control_free(c);
+                let (mut o, mut oc) = (0.0, 0u64);
+                for &k in &SIZES {
+                    let st = crawlsched_robots_static_cost(l, g, k, mu, &mut o, &mut e);
+                    sane(st, &e, "static_cost");
+                    let st = crawlsched_robots_optimal_static(l, mu, g, k, &mut oc, &mut o, &mut e);
+                    sane(st, &e, "optimal_static");
+                }
+            }
+        }
+        let mut r = null_mut();
+        assert_eq!(
+            crawlsched_robots_solve(3, 4, 0.1, 1.0, 0.4, &mut r, null_mut()),
+            CRAWLSCHED_OK
+        );
+        let mut e = err();
+        let mut o = 0.0;
+        for &n in &SIZES {
+            let st = crawlsched_robots_evaluate_static(r, n, &mut o, &mut e);
+            sane(st, &e, "evaluate_static");
+        }
+        for &len in &[0usize, 4, usize::MAX, usize::MAX / 8] {
+            let f = [i64::MIN, -1, i64::MAX, 2];
+            let st =
+                crawlsched_robots_evaluate_curve(r, f.as_ptr(), f.as_ptr(), len, &mut o, &mut e);
+            sane(st, &e, "evaluate_curve");
+        }
+        for sv in [0, 1, 2, -1, i32::MAX] {
+            let mut out = [0i64; 4];
+            let mut flag = 0;
+            let st = crawlsched_robots_switching_curve(
+                r,
+                sv,
+                out.as_mut_ptr(),
+                usize::MAX,
+                &mut flag,
+                &mut e,
+            );
+            sane(st, &e, "switching_curve");
+        }
+        crawlsched_robots_free(r);
+    }
+    let _ = null::<u8>();
+}
