@@ -10,6 +10,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::ptr::{null, null_mut};
 use std::time::Duration;
 
+/// One action: (state, next states, probabilities, cost).
+type Row = (u32, Vec<u32>, Vec<f64>, f64);
+
+/// A deterministic cycle case: (next state, cost, gain, bias) per state.
+type Case<'a> = (&'a [u32], &'a [f64], f64, &'a [f64]);
+
 /// An MDP built through the C API from rows (state, next, prob, cost).
 struct CMdp(*mut crawlsched_mdp_t);
 
@@ -20,7 +26,7 @@ impl Drop for CMdp {
     }
 }
 
-fn build(n: usize, rows: &[(u32, Vec<u32>, Vec<f64>, f64)]) -> CMdp {
+fn build(n: usize, rows: &[Row]) -> CMdp {
     let mut e = err();
     let (mut b, mut m, mut a) = (null_mut(), null_mut(), 0u32);
     // SAFETY: valid pointers; the builder is freed.
@@ -48,12 +54,7 @@ fn build(n: usize, rows: &[(u32, Vec<u32>, Vec<f64>, f64)]) -> CMdp {
 /// A random MDP: `actions` actions per state, each reaching s + 1, state 0
 /// and `fanout` random states (unichain: every state reaches 0 through the
 /// cycle), random costs in [-2, 8).
-fn random_rows(
-    n: usize,
-    actions: usize,
-    fanout: usize,
-    seed: u64,
-) -> Vec<(u32, Vec<u32>, Vec<f64>, f64)> {
+fn random_rows(n: usize, actions: usize, fanout: usize, seed: u64) -> Vec<Row> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut rows = Vec::new();
     for s in 0..n {
@@ -203,7 +204,7 @@ fn every_method_puts_the_bias_zero_at_the_reference_state() {
     // 0 -> 1 (cost 0), 1 -> 0 (cost 1): g = 1/2, h = [0, 1/2].
     // 0 -> 1 (5), 1 -> 2 (1), 2 -> 1 (3): g = 2, h = [0, -3, -2].
     // 0 -> 1 -> 2 -> 0 (0, 0, 1): g = 1/3, h = [0, 1/3, 2/3] - ... solved below.
-    let cases: [(&[u32], &[f64], f64, &[f64]); 3] = [
+    let cases: [Case; 3] = [
         (&[1, 0], &[0.0, 1.0], 0.5, &[0.0, 0.5]),
         (&[1, 2, 1], &[5.0, 1.0, 3.0], 2.0, &[0.0, -3.0, -2.0]),
         // h(s) = c(s) - g + h(s+1): h1 = -1/3 + h2, h2 = 2/3 + h0.
@@ -312,7 +313,7 @@ fn criterion_and_limit_messages_name_the_c_parameter() {
 }
 
 /// Rows of an existing Rust MDP, to rebuild it through the C builder.
-fn rows_of(m: &crawlsched::mdp::Mdp) -> Vec<(u32, Vec<u32>, Vec<f64>, f64)> {
+fn rows_of(m: &crawlsched::mdp::Mdp) -> Vec<Row> {
     let mut rows = Vec::new();
     for s in 0..m.n_states() {
         for a in 0..m.n_actions(s) {
@@ -342,7 +343,7 @@ fn solve_gain(method: i32, m: &CMdp, n: usize) -> (i32, String, f64, f64) {
 #[test]
 fn gauss_seidel_average_converges_to_the_policy_iteration_gain() {
     let _g = serial();
-    let mut models: Vec<(usize, Vec<(u32, Vec<u32>, Vec<f64>, f64)>)> = Vec::new();
+    let mut models: Vec<(usize, Vec<Row>)> = Vec::new();
     models.push((
         3,
         (0..3)
