@@ -1217,7 +1217,12 @@ crawlsched_status_t crawlsched_mdp_solver_set_control(const struct crawlsched_md
  * far is readable with the crawlsched_mdp_solver_* read functions, and
  * crawlsched_mdp_solver_stats() reports converged = 0. A run whose
  * memory estimate exceeds the cap gives CRAWLSCHED_TOO_LARGE before
- * allocating. If the arguments are refused (NULL or wrong handle) the
+ * allocating. Policy iteration bounds each policy's LU factors before
+ * computing them: when they would not fit the cap (or, under a control,
+ * would take more than about 1e10 flops, which could not be cancelled)
+ * the run continues with relative value iteration. Average-cost
+ * Gauss-Seidel continues with relative value iteration (same tau) when
+ * its certificate stops narrowing. If the arguments are refused (NULL or wrong handle) the
  * previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
  * when policy iteration meets a multichain policy) discards it.
  */

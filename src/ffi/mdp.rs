@@ -13,6 +13,8 @@
 
 use super::common::*;
 use super::limits::{control_in, crawlsched_control_t};
+use crate::error::Num;
+use crate::mdp::solve::{check_discount, check_tau, check_tolerance};
 use crate::mdp::{Criterion, Mdp, MdpBuilder, Method, Options, Solution, Stopping, solve};
 use std::sync::Mutex;
 
@@ -257,7 +259,7 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_limits(
 ) -> crawlsched_status_t {
     guard(err, || {
         let h = unsafe { handle(s, "solver")? };
-        crate::validate::positive("tolerance", tolerance)?;
+        check_tolerance(tolerance)?;
         if max_iterations == 0 {
             return Err(FfiError::invalid("max_iterations must be >= 1"));
         }
@@ -294,24 +296,14 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_criterion(
         let h = unsafe { handle(s, "solver")? };
         let c = match criterion {
             CRAWLSCHED_MDP_AVERAGE => Criterion::Average,
-            CRAWLSCHED_MDP_DISCOUNTED => {
-                if !(discount.is_finite() && (0.0..1.0).contains(&discount)) {
-                    return Err(FfiError::invalid(format!(
-                        "discount must be in [0, 1), got {discount}"
-                    )));
-                }
-                Criterion::Discounted(discount)
-            }
+            CRAWLSCHED_MDP_DISCOUNTED => Criterion::Discounted(check_discount(discount)?),
             _ => return Err(FfiError::invalid(format!("unknown criterion {criterion}"))),
         };
+        // 0 selects the automatic tau; anything else is checked by the model.
         let tau = if tau == 0.0 {
             None
-        } else if tau.is_finite() && tau > 0.0 && tau <= 1.0 {
-            Some(tau)
         } else {
-            return Err(FfiError::invalid(format!(
-                "tau must be in (0, 1] or 0, got {tau}"
-            )));
+            Some(check_tau(tau)?)
         };
         let mut g = lock(&h.inner, "MDP solver")?;
         g.options.criterion = c;
@@ -347,7 +339,12 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_control(
 /// far is readable with the crawlsched_mdp_solver_* read functions, and
 /// crawlsched_mdp_solver_stats() reports converged = 0. A run whose
 /// memory estimate exceeds the cap gives CRAWLSCHED_TOO_LARGE before
-/// allocating. If the arguments are refused (NULL or wrong handle) the
+/// allocating. Policy iteration bounds each policy's LU factors before
+/// computing them: when they would not fit the cap (or, under a control,
+/// would take more than about 1e10 flops, which could not be cancelled)
+/// the run continues with relative value iteration. Average-cost
+/// Gauss-Seidel continues with relative value iteration (same tau) when
+/// its certificate stops narrowing. If the arguments are refused (NULL or wrong handle) the
 /// previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
 /// when policy iteration meets a multichain policy) discards it.
 #[unsafe(no_mangle)]
@@ -369,7 +366,9 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_run(
             return Err(FfiError::new(
                 CRAWLSCHED_CANCELLED,
                 format!(
-                    "cancelled after {it} iterations; certificate [{lo}, {hi}]; best answer kept (not converged)"
+                    "cancelled after {it} iterations; certificate [{}, {}]; best answer kept (not converged)",
+                    Num(lo),
+                    Num(hi)
                 ),
             ));
         }
@@ -377,7 +376,9 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_run(
             return Err(FfiError::new(
                 CRAWLSCHED_NOT_CONVERGED,
                 format!(
-                    "iteration limit reached after {it} iterations; certificate [{lo}, {hi}]; best answer kept"
+                    "iteration limit reached after {it} iterations; certificate [{}, {}]; best answer kept",
+                    Num(lo),
+                    Num(hi)
                 ),
             ));
         }

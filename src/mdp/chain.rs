@@ -2,7 +2,8 @@
 //! unichain assumption) and its exact evaluation by a sparse LU solve.
 
 use super::model::Mdp;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
+use crate::limits::Control;
 use faer::linalg::solvers::Solve;
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 
@@ -114,7 +115,12 @@ struct Factor {
     lu: faer::sparse::linalg::solvers::Lu<usize, f64>,
 }
 
-fn factorize(n: usize, mut row: impl FnMut(usize, &mut Vec<(usize, f64)>)) -> Result<Factor> {
+fn factorize(
+    n: usize,
+    control: &Control,
+    bound_work: bool,
+    mut row: impl FnMut(usize, &mut Vec<(usize, f64)>),
+) -> Result<Factor> {
     let mut col_ptr = Vec::with_capacity(n + 1);
     let mut row_idx = Vec::new();
     let mut vals = Vec::new();
@@ -139,6 +145,19 @@ fn factorize(n: usize, mut row: impl FnMut(usize, &mut Vec<(usize, f64)>)) -> Re
         col_ptr.push(row_idx.len());
     }
     let sym = SymbolicSparseColMatRef::new_checked(n, n, &col_ptr, None, &row_idx);
+    let what = format!("the sparse LU of a policy's evaluation equations ({n} unknowns)");
+    let cost = lu_cost(sym);
+    control.check_memory(cost.map(|c| c.0), &what)?;
+    if let Some((_, flops)) = cost
+        && flops > CANCELLABLE_LU_FLOPS
+        && bound_work
+    {
+        return Err(Error::TooLarge(format!(
+            "{what} needs about {} flops, more than can run between two cancel checks",
+            Num(flops)
+        )));
+    }
+    control.check("policy evaluation", 0)?;
     let b = SparseColMatRef::new(sym, &vals);
     let lu = b.sp_lu().map_err(|e| {
         Error::Numerical(format!(
@@ -147,6 +166,89 @@ fn factorize(n: usize, mut row: impl FnMut(usize, &mut Vec<(usize, f64)>)) -> Re
     })?;
     Ok(Factor { lu })
 }
+
+/// Size and work of faer's LU with partial pivoting of a matrix of
+/// structure `b`, upper bounds known before the numeric phase: with the
+/// column order faer's own symbolic phase chooses (COLAMD, default
+/// settings), the factors fit in the structure of the QR factorisation of
+/// B whatever the row pivots (George & Ng 1987: U in R, L in the
+/// Householder vectors H), whose column counts r_j, h_j follow from the
+/// column elimination tree in O(nnz) time and memory (as faer computes
+/// them). Returns (bytes, flops): 24 bytes per entry of R and H (value and
+/// index, with room for the numeric phase's growing buffers and supernodal
+/// padding; measured peaks stay below 9) plus 96 per unknown, and
+/// Σ h_j (1 + r_j) as faer counts the work. `None` when a count overflows.
+fn lu_cost(b: SymbolicSparseColMatRef<'_, usize>) -> Option<(u128, f64)> {
+    use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+    use faer::sparse::linalg::{colamd, qr};
+    let n = b.ncols();
+    let nnz = b.compute_nnz();
+    let req = StackReq::any_of(&[
+        colamd::order_scratch::<usize>(n, n, nnz),
+        qr::col_etree_scratch::<usize>(n, n),
+        qr::postorder_scratch::<usize>(n),
+        qr::column_counts_aat_scratch::<usize>(n, n),
+    ]);
+    let mut mem = MemBuffer::try_new(req).ok()?;
+    let stack = MemStack::new(&mut mem);
+    let (mut fwd, mut inv) = (vec![0usize; n], vec![0usize; n]);
+    colamd::order(&mut fwd, &mut inv, b, colamd::Control::default(), stack).ok()?;
+    let perm = faer::perm::PermRef::new_checked(&fwd, &inv, n);
+    // Bᵀ, which the column counts take.
+    let (mut t_ptr, mut t_idx) = (vec![0usize; n + 1], vec![0usize; nnz]);
+    for j in 0..n {
+        for &i in b.row_idx_of_col_raw(j) {
+            t_ptr[i + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        t_ptr[i + 1] += t_ptr[i];
+    }
+    let mut fill = t_ptr.clone();
+    for j in 0..n {
+        for &i in b.row_idx_of_col_raw(j) {
+            t_idx[fill[i]] = j;
+            fill[i] += 1;
+        }
+    }
+    drop(fill);
+    let bt = SymbolicSparseColMatRef::new_checked(n, n, &t_ptr, None, &t_idx);
+    let mut etree = vec![0usize; n];
+    let et = qr::col_etree(b, Some(perm), &mut etree, stack);
+    let mut post = vec![0usize; n];
+    qr::postorder(&mut post, et, stack);
+    let (mut r, mut min_col) = (vec![0usize; n], vec![0usize; n]);
+    qr::column_counts_ata(&mut r, &mut min_col, bt, Some(perm), et, &post, stack);
+    let parent = et.into_inner();
+    let mut h = vec![0usize; n];
+    for &c in &min_col {
+        if (c as isize) >= 0 {
+            h[c] += 1;
+        }
+    }
+    for j in 0..n {
+        if parent[j] >= 0 && h[j] > 0 {
+            h[parent[j] as usize] += h[j] - 1;
+        }
+    }
+    let entries: u128 = r.iter().chain(&h).map(|&x| x as u128).sum();
+    let flops: f64 = h
+        .iter()
+        .zip(&r)
+        .map(|(&hj, &rj)| hj as f64 * (1.0 + rj as f64))
+        .sum();
+    let bytes = entries
+        .checked_mul(24)?
+        .checked_add((n as u128).checked_mul(96)?)?;
+    Some((bytes, flops))
+}
+
+/// Most work (flops, see `lu_cost`) of a factorisation under a control
+/// that can be cancelled: the numeric LU has no cancel point, and this
+/// much takes about a second on a random model, a few on the robots
+/// model (10^6 states: 3.3e9). Policy iteration evaluates larger ones
+/// without the LU (see `policy_iteration_average`).
+pub(crate) const CANCELLABLE_LU_FLOPS: f64 = 1e10;
 
 impl Factor {
     /// Solves A x = rhs in place.
@@ -335,7 +437,12 @@ const REFINED: f64 = 1e-15;
 /// unichain `chain`; the reference is the recurrent state (per
 /// `recurrent`) with most mass after a few steps from uniform, so that
 /// the hitting times w stay moderate and h = u − g·w does not cancel badly.
-fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>, Vec<f64>, usize)> {
+fn average_of_chain(
+    chain: &Chain,
+    recurrent: &[bool],
+    control: &Control,
+    bound_work: bool,
+) -> Result<(f64, Vec<f64>, Vec<f64>, usize)> {
     let n = chain.n();
     let mut mass = vec![1.0 / n as f64; n];
     let mut next_mass = vec![0.0; n];
@@ -360,7 +467,7 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
         (chain.cost[0], vec![0.0], vec![1.0])
     } else {
         let m = n - 1;
-        let f = factorize(m, |i, out| {
+        let f = factorize(m, control, bound_work, |i, out| {
             let s = if i < reference { i } else { i + 1 };
             out.push((i, 1.0));
             let (nx, p) = chain.row(s);
@@ -417,6 +524,7 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
         let mut rho = vec![0.0; n];
         let mut res = residual(g, &bias, &mut rho);
         for _ in 0..MAX_REFINEMENTS {
+            control.check("policy evaluation", 0)?;
             let scale = bias.iter().fold(g.abs(), |m, v| m.max(v.abs()));
             if res.is_nan() || res <= REFINED * scale {
                 break;
@@ -454,6 +562,7 @@ fn average_of_chain(chain: &Chain, recurrent: &[bool]) -> Result<(f64, Vec<f64>,
         let mut r = vec![0.0; m];
         balance(&y, &mut r);
         for step in 0..=MAX_REFINEMENTS {
+            control.check("policy evaluation", 0)?;
             f.solve_at(&mut r);
             y.iter_mut().zip(&r).for_each(|(y, d)| *y += d);
             let scale = y.iter().fold(1.0, |m: f64, v| m.max(v.abs()));
@@ -507,6 +616,21 @@ pub fn evaluate_average_with(
     policy: &[u32],
     reduction: Reduction,
 ) -> Result<PolicyEvaluation> {
+    evaluate_average_in(mdp, policy, reduction, &Control::default(), false)
+}
+
+/// [`evaluate_average`] under `control`: its memory cap bounds the LU
+/// (`TooLarge` before the numeric factorisation when its fill-in may not
+/// fit), and a cancel is seen before the factorisation and between the
+/// refinement solves. With `bound_work`, an LU of more than
+/// `CANCELLABLE_LU_FLOPS` is `TooLarge` too (it could not be cancelled).
+pub(crate) fn evaluate_average_in(
+    mdp: &Mdp,
+    policy: &[u32],
+    reduction: Reduction,
+    control: &Control,
+    bound_work: bool,
+) -> Result<PolicyEvaluation> {
     let (count, class) = recurrent_classes(mdp, policy)?;
     if count != 1 {
         return Err(Error::Infeasible(format!(
@@ -518,7 +642,7 @@ pub fn evaluate_average_with(
     let (g, bias, stationary, reference) = match row_class {
         None => {
             let recurrent: Vec<bool> = class.iter().map(|&c| c == 0).collect();
-            average_of_chain(&chain, &recurrent)?
+            average_of_chain(&chain, &recurrent, control, bound_work)?
         }
         Some((rc, rep)) => {
             // A row class is recurrent when a recurrent state uses it.
@@ -526,7 +650,7 @@ pub fn evaluate_average_with(
             for s in (0..n).filter(|&s| class[s] == 0) {
                 recurrent[rc[s] as usize] = true;
             }
-            let (g, w, pi_red, _) = average_of_chain(&chain, &recurrent)?;
+            let (g, w, pi_red, _) = average_of_chain(&chain, &recurrent, control, bound_work)?;
             let mut stationary = vec![0.0; n];
             for (&pc, &s) in pi_red.iter().zip(&rep) {
                 let (nx, p) = mdp.row(mdp.chosen(policy, s as usize));
@@ -557,7 +681,10 @@ pub fn evaluate_average_with(
     let slack = 1e-9 * c_min.abs().max(c_max.abs());
     if !(g >= c_min - slack && g <= c_max + slack) {
         return Err(Error::Numerical(format!(
-            "policy evaluation gave the gain {g:e} outside the range [{c_min:e}, {c_max:e}] of the policy's costs (the costs and rates span too many orders of magnitude for double precision)"
+            "policy evaluation gave the gain {} outside the range [{}, {}] of the policy's costs (the costs and rates span too many orders of magnitude for double precision)",
+            Num(g),
+            Num(c_min),
+            Num(c_max)
         )));
     }
     let residual = (0..n)
@@ -567,7 +694,8 @@ pub fn evaluate_average_with(
     // NaN residuals fail this test too.
     if residual.is_nan() || residual > 1e-6 * scale {
         return Err(Error::Numerical(format!(
-            "policy evaluation residual {residual:e} is too large"
+            "policy evaluation residual {} is too large",
+            Num(residual)
         )));
     }
     Ok(PolicyEvaluation {
@@ -594,14 +722,22 @@ pub fn evaluate_discounted_with(
     beta: f64,
     reduction: Reduction,
 ) -> Result<Vec<f64>> {
+    evaluate_discounted_in(mdp, policy, beta, reduction, &Control::default(), false)
+}
+
+/// [`evaluate_discounted`] under `control` (see `evaluate_average_in`).
+pub(crate) fn evaluate_discounted_in(
+    mdp: &Mdp,
+    policy: &[u32],
+    beta: f64,
+    reduction: Reduction,
+    control: &Control,
+    bound_work: bool,
+) -> Result<Vec<f64>> {
     mdp.check_policy(policy)?;
-    if !(beta.is_finite() && (0.0..1.0).contains(&beta)) {
-        return Err(Error::invalid(format!(
-            "discount factor must be in [0, 1), got {beta}"
-        )));
-    }
+    super::solve::check_discount(beta)?;
     let (chain, row_class) = policy_chain(mdp, policy, reduction);
-    let f = factorize(chain.n(), |i, out| {
+    let f = factorize(chain.n(), control, bound_work, |i, out| {
         out.push((i, 1.0));
         let (nx, p) = chain.row(i);
         for (&j, &pj) in nx.iter().zip(p) {

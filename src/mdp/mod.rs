@@ -30,6 +30,7 @@ pub mod chain;
 pub mod model;
 pub mod solve;
 
+pub(crate) use chain::evaluate_average_in;
 pub use chain::{PolicyEvaluation, evaluate_average, evaluate_discounted, recurrent_classes};
 #[doc(hidden)]
 pub use chain::{Reduction, evaluate_average_with, evaluate_discounted_with};

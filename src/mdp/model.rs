@@ -1,7 +1,7 @@
 //! The sparse MDP: states, per-state action sets and transition rows in
 //! flat CSR-like arrays (no per-row allocation), and its builder.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 
 /// Largest number of states: next-state indices are stored as `u32`.
 pub const MAX_STATES: usize = u32::MAX as usize;
@@ -158,7 +158,8 @@ impl MdpBuilder {
         }
         if n_states > MAX_STATES {
             return Err(Error::TooLarge(format!(
-                "{n_states} states exceed the limit of {MAX_STATES}"
+                "n_states must be at most {MAX_STATES} (next states are 32-bit), got {}",
+                Num(n_states as f64)
             )));
         }
         // Every state will need at least one action with one transition.
@@ -221,7 +222,8 @@ impl MdpBuilder {
         }
         if !cost.is_finite() {
             return Err(Error::invalid(format!(
-                "state {state}: cost must be finite, got {cost}"
+                "cost must be finite, got {} (state {state})",
+                Num(cost)
             )));
         }
         let mut sum = 0.0;
@@ -234,14 +236,16 @@ impl MdpBuilder {
             }
             if !(p.is_finite() && p >= 0.0) {
                 return Err(Error::invalid(format!(
-                    "state {state}: probability [{i}] must be finite and >= 0, got {p}"
+                    "prob[{i}] must be finite and >= 0, got {} (state {state})",
+                    Num(p)
                 )));
             }
             sum += p;
         }
         if (sum - 1.0).abs() > ROW_SUM_TOLERANCE {
             return Err(Error::invalid(format!(
-                "state {state}: probabilities sum to {sum}, not 1"
+                "prob sums to {}, not 1 (state {state})",
+                Num(sum)
             )));
         }
         if self.counts[state] == u32::MAX {

@@ -5,9 +5,11 @@
 //! the optimal gain (Odoni's bounds; Puterman §8.5.4), so each answer
 //! carries its own certificate whatever the method.
 
-use super::chain::{PolicyEvaluation, evaluate_average, evaluate_discounted, recurrent_classes};
+use super::chain::{
+    PolicyEvaluation, Reduction, evaluate_average_in, evaluate_discounted_in, recurrent_classes,
+};
 use super::model::Mdp;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::limits::Control;
 
 /// What is minimised.
@@ -133,40 +135,60 @@ impl Solution {
         } else if self.cancelled {
             Err(Error::Cancelled(format!(
                 "stopped after {} iterations; gain in [{}, {}]",
-                self.iterations, self.bound_lo, self.bound_hi
+                self.iterations,
+                Num(self.bound_lo),
+                Num(self.bound_hi)
             )))
         } else {
             Err(Error::NotConverged(format!(
                 "stopped after {} iterations; gain in [{}, {}]",
-                self.iterations, self.bound_lo, self.bound_hi
+                self.iterations,
+                Num(self.bound_lo),
+                Num(self.bound_hi)
             )))
         }
     }
 }
 
-fn check_options(mdp: &Mdp, o: &Options) -> Result<()> {
-    if !(o.tolerance.is_finite() && o.tolerance > 0.0) {
-        return Err(Error::invalid(format!(
-            "tolerance must be finite and > 0, got {}",
-            o.tolerance
-        )));
+/// The tolerance (`tolerance` in C): finite and > 0.
+pub(crate) fn check_tolerance(t: f64) -> Result<f64> {
+    crate::validate::positive("tolerance", t)
+}
+
+/// The aperiodicity τ (`tau` in C): in (0, 1].
+pub(crate) fn check_tau(t: f64) -> Result<f64> {
+    if t.is_finite() && t > 0.0 && t <= 1.0 {
+        Ok(t)
+    } else {
+        Err(Error::invalid(format!(
+            "tau must be in (0, 1], got {}",
+            Num(t)
+        )))
     }
+}
+
+/// The discount factor β (`discount` in C): in [0, 1).
+pub(crate) fn check_discount(b: f64) -> Result<f64> {
+    if b.is_finite() && (0.0..1.0).contains(&b) {
+        Ok(b)
+    } else {
+        Err(Error::invalid(format!(
+            "discount must be in [0, 1), got {}",
+            Num(b)
+        )))
+    }
+}
+
+fn check_options(mdp: &Mdp, o: &Options) -> Result<()> {
+    check_tolerance(o.tolerance)?;
     if o.max_iterations == 0 {
         return Err(Error::invalid("max_iterations must be >= 1"));
     }
-    if let Some(t) = o.aperiodicity
-        && !(t.is_finite() && t > 0.0 && t <= 1.0)
-    {
-        return Err(Error::invalid(format!(
-            "aperiodicity tau must be in (0, 1], got {t}"
-        )));
+    if let Some(t) = o.aperiodicity {
+        check_tau(t)?;
     }
-    if let Criterion::Discounted(b) = o.criterion
-        && !(b.is_finite() && (0.0..1.0).contains(&b))
-    {
-        return Err(Error::invalid(format!(
-            "discount factor must be in [0, 1), got {b}"
-        )));
+    if let Criterion::Discounted(b) = o.criterion {
+        check_discount(b)?;
     }
     if o.reference_state >= mdp.n_states {
         return Err(Error::invalid(format!(
@@ -236,20 +258,28 @@ pub fn solve(mdp: &Mdp, options: &Options) -> Result<Solution> {
         }
         (Method::GaussSeidel, Criterion::Average) => gauss_seidel_average(mdp, options),
         (Method::GaussSeidel, Criterion::Discounted(b)) => gauss_seidel_discounted(mdp, options, b),
-        (_, Criterion::Average) => value_iteration_average(mdp, options, None),
+        (_, Criterion::Average) => value_iteration_average(mdp, options, None, None, 0),
         (_, Criterion::Discounted(b)) => value_iteration_discounted(mdp, options, b),
     }
 }
 
 /// Bytes a solve holds besides the model: value vectors, policies and the
-/// recurrent-class search (about 44 bytes per state); policy iteration adds
-/// the sparse LU of one policy's chain, counted as four copies of its
-/// matrix (16 bytes per entry, the factors' fill-in included), and six
-/// vectors of the evaluation's iterative refinement (48 bytes per state). A lower
-/// estimate for badly filling chains, which is what a guard needs.
+/// recurrent-class search (about 44 bytes per state, 52 for Gauss–Seidel);
+/// policy iteration adds one policy's chain, its evaluation matrix and the
+/// matrix's symbolic analysis, counted as four copies of the matrix (16
+/// bytes per entry), and six vectors of the evaluation's iterative
+/// refinement (48 bytes per state). The LU factors' fill-in depends on the
+/// policy: it is bounded and checked against the cap before each
+/// factorisation (policy iteration then continues without it, see
+/// `policy_iteration_average`).
 pub fn working_bytes(mdp: &Mdp, method: Method) -> Option<u128> {
     let n = mdp.n_states as u128;
-    let vectors = n.checked_mul(44)?;
+    // Gauss–Seidel keeps one more vector: its best values so far.
+    let vectors = n.checked_mul(if method == Method::GaussSeidel {
+        52
+    } else {
+        44
+    })?;
     if method != Method::PolicyIteration {
         return Some(vectors);
     }
@@ -307,19 +337,27 @@ fn finish_average(
 }
 
 /// Relative value iteration and plain value iteration (average cost).
-/// `limit` overrides the iteration limit (warm start of policy iteration).
-fn value_iteration_average(mdp: &Mdp, o: &Options, limit: Option<usize>) -> Result<Solution> {
+/// `limit` overrides the iteration limit (warm start of policy iteration);
+/// `start` replaces h = 0 and `done` iterations count as already spent
+/// (hand-over from Gauss–Seidel).
+fn value_iteration_average(
+    mdp: &Mdp,
+    o: &Options,
+    limit: Option<usize>,
+    start: Option<Vec<f64>>,
+    done: usize,
+) -> Result<Solution> {
     let n = mdp.n_states;
     let tau = choose_tau(mdp, o);
     let relative = o.method != Method::ValueIteration;
     let x_hat = o.reference_state;
     let max_it = o.control.iteration_limit(limit.unwrap_or(o.max_iterations));
-    let mut h = vec![0.0; n];
+    let mut h = start.unwrap_or_else(|| vec![0.0; n]);
     let mut th = vec![0.0; n];
     let mut policy = vec![0u32; n];
     let mut converged = false;
     let mut cancelled = false;
-    let mut it = 0;
+    let mut it = done;
     while it < max_it {
         if o.control.is_cancelled() {
             cancelled = true;
@@ -358,6 +396,16 @@ fn value_iteration_average(mdp: &Mdp, o: &Options, limit: Option<usize>) -> Resu
 /// updated in this sweep; then g absorbs the drift of h(x̂) and h is
 /// re-normalised. At a fixed point h is the bias and g the gain; the final
 /// Jacobi certificate checks it.
+///
+/// Unlike the Jacobi sweep of relative value iteration, whose certificate
+/// span max(T h − h) − min(T h − h) never grows, these in-place sweeps
+/// coupled with the gain update carry no convergence guarantee: on the
+/// 3-cycle 0 → 1 → 2 → 0 with costs (0, 0, 1) and τ = 0.9 one sweep has
+/// spectral radius 1.2. So the certificate is checked every
+/// `GS_CHECK` sweeps, and when its span has not improved over `GS_STALL`
+/// checks (or the values stop being finite) the solve continues with
+/// relative value iteration, same τ, from the best values seen: the
+/// method then converges wherever relative value iteration does.
 fn gauss_seidel_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let n = mdp.n_states;
     let tau = choose_tau(mdp, o);
@@ -370,6 +418,11 @@ fn gauss_seidel_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let mut cancelled = false;
     let max_it = o.control.iteration_limit(o.max_iterations);
     let mut it = 0;
+    // The values with the narrowest certificate so far (h = 0 to start).
+    let mut best_span = f64::INFINITY;
+    let mut best = vec![0.0; n];
+    let mut stalled = 0;
+    let mut hand_over = false;
     while it < max_it {
         if o.control.is_cancelled() {
             cancelled = true;
@@ -378,26 +431,25 @@ fn gauss_seidel_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
         it += 1;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for s in 0..n {
-            let mut best = f64::INFINITY;
+            let mut best_q = f64::INFINITY;
             for k in mdp.actions(s) {
-                best = best.min(mdp.q_value(k, &h, 1.0));
+                best_q = best_q.min(mdp.q_value(k, &h, 1.0));
             }
-            let new = (1.0 - tau) * h[s] + tau * (best - g);
+            let new = (1.0 - tau) * h[s] + tau * (best_q - g);
             let d = new - h[s];
             lo = lo.min(d);
             hi = hi.max(d);
             h[s] = new;
         }
         if !(lo.is_finite() && hi.is_finite()) {
-            return Err(Error::Numerical(
-                "Gauss-Seidel diverged (non-finite values)".into(),
-            ));
+            hand_over = true;
+            break;
         }
         let drift = h[x_hat];
         g += drift / tau;
         h.iter_mut().for_each(|v| *v -= drift);
         // Changes of h small: check the real certificate (one Jacobi sweep).
-        if hi - lo <= o.tolerance || it % 16 == 0 {
+        if hi - lo <= o.tolerance || it % GS_CHECK == 0 {
             let (clo, chi) = sweep(mdp, &h, 1.0, &mut th, &mut pol);
             if o.stopping == Stopping::Span && chi - clo <= o.tolerance {
                 converged = true;
@@ -407,10 +459,38 @@ fn gauss_seidel_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
                 converged = true;
                 break;
             }
+            let span = chi - clo;
+            if span < best_span {
+                best_span = span;
+                best.copy_from_slice(&h);
+                stalled = 0;
+            } else {
+                stalled += 1;
+                if stalled >= GS_STALL || !span.is_finite() {
+                    hand_over = true;
+                    break;
+                }
+            }
         }
+    }
+    if hand_over && it < max_it {
+        let rvi = Options {
+            method: Method::RelativeValueIteration,
+            ..o.clone()
+        };
+        return value_iteration_average(mdp, &rvi, None, Some(best), it);
+    }
+    if hand_over {
+        h = best;
     }
     finish_average(mdp, h, x_hat, it, converged, tau).map(|s| mark(s, cancelled))
 }
+
+/// Gauss–Seidel checks its certificate every `GS_CHECK` sweeps ...
+const GS_CHECK: usize = 16;
+/// ... and hands over to relative value iteration after `GS_STALL` checks
+/// without a narrower certificate.
+const GS_STALL: usize = 8;
 
 /// Symmetric Gauss–Seidel sweeps of the optimality operator between two
 /// exact evaluations of policy iteration (see `policy_iteration_average`).
@@ -490,7 +570,7 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
                 method: Method::RelativeValueIteration,
                 ..o.clone()
             };
-            let sol = value_iteration_average(mdp, &warm, Some(50.min(o.max_iterations)))?;
+            let sol = value_iteration_average(mdp, &warm, Some(50.min(o.max_iterations)), None, 0)?;
             if sol.cancelled {
                 return Ok(Solution {
                     iterations: 0,
@@ -516,7 +596,25 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let mut seen = std::collections::HashSet::new();
     let mut best_gain = f64::INFINITY;
     loop {
-        let result = evaluate_average(mdp, &policy);
+        let result = evaluate_average_in(mdp, &policy, Reduction::Auto, &o.control, true);
+        match &result {
+            // The LU of this policy's equations would not fit the memory
+            // cap: relative value iteration (no factorisation) from the
+            // last exact bias, with the iterations left.
+            Err(Error::TooLarge(_)) => {
+                let rvi = Options {
+                    method: Method::RelativeValueIteration,
+                    ..o.clone()
+                };
+                let start = accepted.take().map(|(e, _)| e.bias);
+                return value_iteration_average(mdp, &rvi, None, start, it);
+            }
+            Err(Error::Cancelled(_)) => {
+                cancelled = true;
+                break;
+            }
+            _ => {}
+        }
         let prev_gain_floor = accepted.as_ref().map_or(f64::NEG_INFINITY, |(p, _)| {
             p.gain - 1e-13 * (1.0 + p.gain.abs())
         });
@@ -582,8 +680,11 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
         }
         accepted = Some((eval, evaluated));
     }
-    let (eval, evaluated) = accepted
-        .ok_or_else(|| Error::Numerical("policy iteration ended without an evaluation".into()))?;
+    let Some((eval, evaluated)) = accepted else {
+        // Cancelled during the first evaluation: the certificate of h = 0.
+        return finish_average(mdp, vec![0.0; n], o.reference_state, it, false, 1.0)
+            .map(|s| mark(s, true));
+    };
     // The last evaluated policy is feasible, so its gain bounds g* from
     // above; the Jacobi sweep bounds it from below.
     let mut th = vec![0.0; n];
@@ -591,12 +692,17 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
     let (lo, _) = sweep(mdp, &eval.bias, 1.0, &mut th, &mut greedy);
     let lo = floored(floor, lo, eval.gain);
     let (classes, _) = recurrent_classes(mdp, &evaluated)?;
+    // The evaluation's own reference is a recurrent state of its choice;
+    // the caller's promise is h = 0 at `reference_state`.
+    let mut values = eval.bias;
+    let r = values[o.reference_state];
+    values.iter_mut().for_each(|v| *v -= r);
     Ok(mark(
         Solution {
             gain: eval.gain,
             bound_lo: lo.min(eval.gain),
             bound_hi: eval.gain,
-            values: eval.bias,
+            values,
             policy: evaluated,
             iterations: it,
             converged,
@@ -723,9 +829,29 @@ fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solu
     let mut it = 0;
     let mut converged = false;
     let mut cancelled = false;
-    let mut v;
+    let mut v = Vec::new();
     loop {
-        v = evaluate_discounted(mdp, &policy, beta)?;
+        v = match evaluate_discounted_in(mdp, &policy, beta, Reduction::Auto, &o.control, true) {
+            Ok(v) => v,
+            // No room for the LU: Gauss-Seidel sweeps, a contraction for
+            // beta < 1, with the iterations left.
+            Err(Error::TooLarge(_)) => {
+                let gs = Options {
+                    max_iterations: o.max_iterations.saturating_sub(it).max(1),
+                    ..o.clone()
+                };
+                return gauss_seidel_discounted(mdp, &gs, beta);
+            }
+            Err(Error::Cancelled(_)) => {
+                // The last values (any values give a certificate).
+                if it == 0 {
+                    v = vec![0.0; n];
+                }
+                cancelled = true;
+                break;
+            }
+            Err(e) => return Err(e),
+        };
         it += 1;
         let mut changed = false;
         for s in 0..n {

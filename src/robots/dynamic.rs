@@ -4,6 +4,7 @@
 use super::model::{ARRIVAL, DEPARTURE, Params, RobotsMdp};
 use super::static_policy::optimal_static;
 use crate::error::{Error, Result};
+use crate::limits::Control;
 use crate::mdp::{self, Options};
 
 /// A policy given by the caller, to evaluate exactly.
@@ -77,8 +78,8 @@ pub struct DynamicSolution {
 }
 
 /// Exact measures of the chain of an MDP policy (local action indices).
-fn performance(m: &RobotsMdp, policy: &[u32]) -> Result<Performance> {
-    let e = mdp::evaluate_average(&m.mdp, policy)?;
+fn performance(m: &RobotsMdp, policy: &[u32], control: &Control) -> Result<Performance> {
+    let e = mdp::evaluate_average_in(&m.mdp, policy, mdp::Reduction::Auto, control, false)?;
     let (_, class) = mdp::recurrent_classes(&m.mdp, policy)?;
     let p = &m.params;
     let mut stationary = vec![0.0; p.slots()?];
@@ -117,18 +118,14 @@ fn performance(m: &RobotsMdp, policy: &[u32]) -> Result<Performance> {
 
 /// Exact measures of a caller's policy for the model `params`.
 pub fn evaluate(params: &Params, policy: &Policy) -> Result<Performance> {
-    evaluate_with(params, policy, &crate::limits::Control::default())
+    evaluate_with(params, policy, &Control::default())
 }
 
 /// [`evaluate`] under a control: its memory cap is checked against the
 /// model and one sparse LU evaluation before anything is built, and a
 /// cancelled control gives `Cancelled` before the model is built and
 /// before it is evaluated (the LU solve itself has no cancel point).
-pub fn evaluate_with(
-    params: &Params,
-    policy: &Policy,
-    control: &crate::limits::Control,
-) -> Result<Performance> {
+pub fn evaluate_with(params: &Params, policy: &Policy, control: &Control) -> Result<Performance> {
     control.check("robots policy evaluation", 0)?;
     let slots = params.slots()?;
     control.check_memory(
@@ -146,8 +143,9 @@ pub fn evaluate_with(
             let n = *n;
             if n < 1 || n > p.n {
                 return Err(Error::invalid(format!(
-                    "static policy needs 1 <= n <= N = {}, got {n}",
-                    p.n
+                    "static policy needs 1 <= n <= N = {}, got {}",
+                    p.n,
+                    crate::error::Num(n as f64)
                 )));
             }
             m.policy_from(|_, r, s| if s == DEPARTURE { r < n } else { r <= n })?
@@ -181,7 +179,7 @@ pub fn evaluate_with(
         }
     };
     control.check("robots policy evaluation", 0)?;
-    performance(&m, &pol)
+    performance(&m, &pol, control)
 }
 
 /// Solves the MDP exactly (policy iteration with sparse LU evaluation) and
@@ -228,10 +226,10 @@ pub fn solve_with(params: &Params, options: &Options) -> Result<DynamicSolution>
             *a = u32::from(q1 < q0 - 1e-10 * (1.0 + q0.abs()));
         }
     }
-    let (canon, perf) = match performance(&m, &canon) {
+    let (canon, perf) = match performance(&m, &canon, &options.control) {
         Ok(perf) => (canon, perf),
         Err(_) => {
-            let perf = performance(&m, &sol.policy)?;
+            let perf = performance(&m, &sol.policy, &options.control)?;
             (sol.policy.clone(), perf)
         }
     };

@@ -1,7 +1,7 @@
 //! The controlled queue of §2 as an MDP, with the transition semantics of
 //! the errata (the text's eqs. (2)–(3) are garbled): see the module docs.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::mdp::{MAX_STATES, Mdp, MdpBuilder};
 use crate::validate;
 
@@ -56,14 +56,18 @@ impl Params {
     }
     /// (K + 1)(N + 1)·3, the size of the (q, r, s) grid, checked.
     pub(crate) fn slots(&self) -> Result<usize> {
-        let s = (self.k + 1)
-            .checked_mul(self.n + 1)
+        let s = self
+            .k
+            .checked_add(1)
+            .zip(self.n.checked_add(1))
+            .and_then(|(k1, n1)| k1.checked_mul(n1))
             .and_then(|x| x.checked_mul(3))
             .filter(|&x| x <= MAX_STATES)
             .ok_or_else(|| {
                 Error::TooLarge(format!(
-                    "N = {}, K = {}: the state space exceeds {MAX_STATES} states",
-                    self.n, self.k
+                    "the state space exceeds {MAX_STATES} states (N = {}, K = {})",
+                    Num(self.n as f64),
+                    Num(self.k as f64)
                 ))
             })?;
         Ok(s)
