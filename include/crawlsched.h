@@ -583,7 +583,9 @@ crawlsched_status_t crawlsched_dist_hyperexponential_new(const double *probs,
 /**
  * Phase-type PH(alpha, S) of order n: alpha has n entries (sum <= 1, the
  * rest is an atom at zero), S is the n x n sub-generator in row-major
- * order (s_len = n*n). The arrays are copied.
+ * order (s_len = n*n). The arrays are copied. CRAWLSCHED_TOO_LARGE when
+ * the dense n x n working matrices (16 n^2 doubles, for the cdf) would
+ * exceed the process-wide memory cap (crawlsched_set_default_memory_limit).
  */
 crawlsched_status_t crawlsched_dist_phase_type_new(const double *alpha,
                                                    size_t n,
@@ -594,7 +596,9 @@ crawlsched_status_t crawlsched_dist_phase_type_new(const double *alpha,
 
 /**
  * Coxian of n phases: phase i has rate rates[i] and continues to phase
- * i+1 with probability cont[i] (cont_len = n-1), else ends.
+ * i+1 with probability cont[i] (cont_len = n-1), else ends. Stored as a
+ * dense phase-type: CRAWLSCHED_TOO_LARGE as for
+ * crawlsched_dist_phase_type_new (16 n^2 doubles against the memory cap).
  */
 crawlsched_status_t crawlsched_dist_coxian_new(const double *rates,
                                                size_t n,
@@ -659,6 +663,10 @@ crawlsched_status_t crawlsched_dist_cdf(const struct crawlsched_dist_t *dist,
 /**
  * Fills out[0..n] with independent draws of X from a generator seeded by
  * `seed` (same seed, same draws, on every platform and binding).
+ * CRAWLSCHED_NUMERICAL, with out untouched, when a draw is not a finite
+ * double (a scale near the largest double, e.g. exponential(5e-324)) or a
+ * phase-type draw takes more than 10^8 phase changes; the draws are made
+ * twice (checked, then written), so a call costs two passes.
  */
 crawlsched_status_t crawlsched_dist_sample(const struct crawlsched_dist_t *dist,
                                            uint64_t seed,
@@ -2113,7 +2121,12 @@ crawlsched_status_t crawlsched_threshold_fit_h2_new(double m1,
  * process with r active robots (all of the same order); service is the PH
  * service time; obsolescence the PH time a waiting page stays valid (NULL:
  * pages never become obsolete); buffer the number of waiting places.
- * Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
+ * The distributions are copied; the arrival processes are shared with
+ * their handles (which may be freed at any time), so n_arrivals pointers
+ * to one process cost one pointer each. A hyperexponential or Erlang
+ * service is converted to a dense phase-type, refused with
+ * CRAWLSCHED_TOO_LARGE before the conversion when its working matrices
+ * (16 n^2 doubles) exceed the memory cap. CRAWLSCHED_TOO_LARGE (with the state count) when
  * the chain would exceed 50,000,000 states, or when evaluating it would
  * need more memory than the process-wide cap
  * (crawlsched_set_default_memory_limit(); message: states, bytes, limit),

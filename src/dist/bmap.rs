@@ -6,11 +6,36 @@
 //! Used by the threshold model (Avrachenkov et al., paper 002) for page
 //! arrivals and by the routing model (Altman et al., paper 003, §5).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use nalgebra::{DMatrix, DVector};
 
 /// Tolerance, relative to the largest rate in a row, for "rows sum to zero".
 const ROW_SUM_TOL: f64 = 1e-9;
+
+/// n x n matrices a BMAP's computations hold besides its own D₀..D_k (the
+/// generator, GTH's copy, an LU factor, Σ_{j≥1} D_j, ...): an upper bound.
+const WORK_MATRICES: u128 = 6;
+
+/// Bytes to build a BMAP of order `n` from `matrices` = k + 1 matrices
+/// when `copies` full copies of them are alive at once (the input and the
+/// stored matrices count; `None` on overflow), plus the working matrices.
+pub fn build_bytes(n: usize, matrices: usize, copies: u128) -> Option<u128> {
+    let n2 = u128::try_from(n).ok()?.checked_pow(2)?;
+    let m = u128::try_from(matrices).ok()?;
+    m.checked_mul(copies)?
+        .checked_add(WORK_MATRICES)?
+        .checked_mul(n2)?
+        .checked_mul(8)
+}
+
+/// `TooLarge` when [`build_bytes`] exceeds the memory cap; `what` names
+/// the process, e.g. "a BMAP of order 4 with 1001 matrices".
+pub(crate) fn check_build(n: usize, matrices: usize, copies: u128) -> Result<()> {
+    crate::limits::check_memory(
+        build_bytes(n, matrices, copies),
+        &format!("a BMAP of order {n} with {matrices} matrices D0..Dk"),
+    )
+}
 
 /// A BMAP of order n with batches of size 1..=k.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +61,8 @@ impl Bmap {
         let n2 = n
             .checked_mul(n)
             .ok_or_else(|| Error::TooLarge(format!("BMAP order {n} overflows")))?;
+        // The caller's matrices and the stored copy.
+        check_build(n, matrices.len(), 2)?;
         let mut d = Vec::with_capacity(matrices.len());
         for (j, m) in matrices.iter().enumerate() {
             if m.len() != n2 {
@@ -46,19 +73,26 @@ impl Bmap {
             }
             for (idx, &v) in m.iter().enumerate() {
                 let (r, c) = (idx / n, idx % n);
+                // The index in the C API's one array of matrices, too.
+                let at = j * n2 + idx;
                 if !v.is_finite() {
                     return Err(Error::invalid(format!(
-                        "D{j}[{r}][{c}] must be finite, got {v}"
+                        "D{j}[{r}][{c}] (matrices[{at}]) must be finite, got {}",
+                        Num(v)
                     )));
                 }
                 let diag0 = j == 0 && r == c;
                 if !diag0 && v < 0.0 {
                     return Err(Error::invalid(format!(
-                        "D{j}[{r}][{c}] must be >= 0, got {v}"
+                        "D{j}[{r}][{c}] (matrices[{at}]) must be >= 0, got {}",
+                        Num(v)
                     )));
                 }
                 if diag0 && v >= 0.0 {
-                    return Err(Error::invalid(format!("D0[{r}][{r}] must be < 0, got {v}")));
+                    return Err(Error::invalid(format!(
+                        "D0[{r}][{r}] (matrices[{at}]) must be < 0, got {}",
+                        Num(v)
+                    )));
                 }
             }
             d.push(DMatrix::from_row_slice(n, n, m));
@@ -66,9 +100,11 @@ impl Bmap {
         for r in 0..n {
             let sum: f64 = d.iter().map(|m| m.row(r).sum()).sum();
             let scale = d[0][(r, r)].abs();
-            if sum.abs() > ROW_SUM_TOL * scale {
+            // Negated: a sum that overflowed (inf or NaN) is refused too.
+            if !(sum.abs() <= ROW_SUM_TOL * scale) {
                 return Err(Error::invalid(format!(
-                    "row {r} of D0 + D1 + ... sums to {sum}, not 0: not a generator"
+                    "row {r} of D0 + D1 + ... sums to {}, not 0: not a generator",
+                    Num(sum)
                 )));
             }
         }
@@ -93,13 +129,17 @@ impl Bmap {
     pub fn mmpp(q: &[f64], rates: &[f64]) -> Result<Self> {
         let n = rates.len();
         crate::validate::all_non_negative("rates", rates)?;
-        if q.len() != n * n {
+        let n2 = n
+            .checked_mul(n)
+            .ok_or_else(|| Error::TooLarge(format!("MMPP order {n} overflows")))?;
+        if q.len() != n2 {
             return Err(Error::invalid(format!(
-                "Q must have n*n = {} entries, got {}",
-                n * n,
+                "Q must have n*n = {n2} entries, got {}",
                 q.len()
             )));
         }
+        // D0 and D1 built here, then the stored copy.
+        check_build(n, 2, 2)?;
         let mut d0 = q.to_vec();
         let mut d1 = vec![0.0; n * n];
         for i in 0..n {
@@ -160,6 +200,8 @@ impl Bmap {
     /// same order (same checks as [`Bmap::new`]).
     pub fn from_matrices(d: &[DMatrix<f64>]) -> Result<Self> {
         let n = d.first().map(|m| m.nrows()).unwrap_or(0);
+        // The caller's d, the row-major copy here and the stored one.
+        check_build(n, d.len(), 3)?;
         let mut rows: Vec<Vec<f64>> = Vec::with_capacity(d.len());
         for (j, m) in d.iter().enumerate() {
             if m.nrows() != n || m.ncols() != n {

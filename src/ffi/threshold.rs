@@ -25,7 +25,8 @@ use crate::threshold::{
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_bmap_t {
     magic: u64,
-    inner: Bmap,
+    /// Shared with the models built from it (never copied).
+    inner: std::sync::Arc<Bmap>,
 }
 impl_handle!(crawlsched_bmap_t, "BMAP", 0x6372_6177_6c62_6d61);
 
@@ -119,7 +120,7 @@ fn publish_bmap(b: crate::Result<Bmap>, out: Out<*mut crawlsched_bmap_t>) -> Ffi
     new_handle(
         crawlsched_bmap_t {
             magic: <crawlsched_bmap_t as Handle>::MAGIC,
-            inner: b?,
+            inner: std::sync::Arc::new(b?),
         },
         out,
     );
@@ -303,7 +304,7 @@ pub unsafe extern "C" fn crawlsched_bmap_compose_new(
                 }
                 // Only the BMAP asked for is built (the Rust API builds all).
                 if how == CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT {
-                    compose::independent_active(&vec![b.inner.clone(); total], active)
+                    compose::independent_active(&vec![&*b.inner; total], active)
                 } else {
                     compose::scaled_active(&b.inner, active)
                 }
@@ -434,7 +435,12 @@ pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
 /// process with r active robots (all of the same order); service is the PH
 /// service time; obsolescence the PH time a waiting page stays valid (NULL:
 /// pages never become obsolete); buffer the number of waiting places.
-/// Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
+/// The distributions are copied; the arrival processes are shared with
+/// their handles (which may be freed at any time), so n_arrivals pointers
+/// to one process cost one pointer each. A hyperexponential or Erlang
+/// service is converted to a dense phase-type, refused with
+/// CRAWLSCHED_TOO_LARGE before the conversion when its working matrices
+/// (16 n^2 doubles) exceed the memory cap. CRAWLSCHED_TOO_LARGE (with the state count) when
 /// the chain would exceed 50,000,000 states, or when evaluating it would
 /// need more memory than the process-wide cap
 /// (crawlsched_set_default_memory_limit(); message: states, bytes, limit),
@@ -452,13 +458,16 @@ pub unsafe extern "C" fn crawlsched_threshold_model_new(
     guard(err, || {
         let out = Out::new(out, "out")?;
         let list = unsafe { slice_in(arrivals, n_arrivals, "arrivals")? };
+        // One shared pointer per mode (the processes are not copied).
+        crate::limits::check_memory(
+            crate::limits::bytes(list.len(), 8),
+            &format!("a list of {} arrival processes", list.len()),
+        )?;
         let mut procs = Vec::with_capacity(list.len());
         for (i, &p) in list.iter().enumerate() {
-            procs.push(
-                unsafe { handle(p, &format!("arrivals[{i}]"))? }
-                    .inner
-                    .clone(),
-            );
+            procs.push(std::sync::Arc::clone(
+                &unsafe { handle(p, &format!("arrivals[{i}]"))? }.inner,
+            ));
         }
         let s = phase_type_of(&unsafe { handle(service, "service")? }.inner)?;
         let ob = if obsolescence.is_null() {
@@ -675,11 +684,7 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
                 "unknown sojourn selection {which}"
             )));
         }
-        if let Some(x) = t.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
-            return Err(FfiError::invalid(format!(
-                "times must be finite and >= 0, got {x}"
-            )));
-        }
+        crate::validate::all_non_negative("times", t)?;
         let s = sojourn(&m.inner, &policy)?;
         let values = if which == CRAWLSCHED_THRESHOLD_SOJOURN_ALL {
             s.cdf(t)?
