@@ -31,8 +31,10 @@ pub fn build_bytes(n: usize, matrices: usize, copies: u128) -> Option<u128> {
 /// `TooLarge` when [`build_bytes`] exceeds the memory cap; `what` names
 /// the process, e.g. "a BMAP of order 4 with 1001 matrices".
 pub(crate) fn check_build(n: usize, matrices: usize, copies: u128) -> Result<()> {
+    // Beyond the address space as such (the byte count would print with
+    // 20+ digits).
     crate::limits::check_memory(
-        build_bytes(n, matrices, copies),
+        build_bytes(n, matrices, copies).filter(|&b| b <= isize::MAX as u128),
         &format!("a BMAP of order {n} with {matrices} matrices D0..Dk"),
     )
 }

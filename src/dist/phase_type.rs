@@ -38,8 +38,10 @@ pub fn working_bytes(n: usize) -> Option<u128> {
 /// of 100000 phases") would exceed the memory cap; called before anything
 /// of that size is allocated.
 pub(crate) fn check_order(n: usize, what: &str) -> Result<()> {
+    // Beyond the address space as such (the byte count would print with
+    // 20+ digits).
     crate::limits::check_memory(
-        working_bytes(n),
+        working_bytes(n).filter(|&b| b <= isize::MAX as u128),
         &format!("{what} (dense {n} x {n} sub-generator)"),
     )
 }

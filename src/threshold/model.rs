@@ -96,7 +96,8 @@ impl ThresholdModel {
                     &super::solve::RowPattern::of(&service, obsolescence.as_ref()),
                 )
                 .zip(own)
-                .and_then(|(a, b)| a.checked_add(b)),
+                .and_then(|(a, b)| a.checked_add(b))
+                .filter(|&b| b <= isize::MAX as u128),
                 &format!("a threshold chain of {count} states"),
             )?;
         }

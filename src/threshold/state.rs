@@ -44,8 +44,14 @@ impl StateSpace {
         }
         let count = Self::count(w, m, r, max_level)?;
         if count > MAX_STATES as u128 {
+            // Counts beyond 10^15 in exponent form (up to 39 digits otherwise).
+            let shown = if count < 1_000_000_000_000_000 {
+                count.to_string()
+            } else {
+                format!("~{}", crate::error::Num(count as f64))
+            };
             return Err(Error::TooLarge(format!(
-                "the chain has {count} states (W={w}, M={m}, R={r}, levels 0..={max_level}), more than {MAX_STATES}"
+                "the chain has {shown} states (W={w}, M={m}, R={r}, levels 0..={max_level}), more than {MAX_STATES}"
             )));
         }
         let mut offsets = Vec::with_capacity(max_level + 2);
