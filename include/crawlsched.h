@@ -2013,6 +2013,8 @@ crawlsched_status_t crawlsched_routing_router_next_batch(const struct crawlsched
  * negative diagonal and non-negative off-diagonal, D1..Dk non-negative
  * entries, the rows of D0+...+Dk must sum to zero and the phase process
  * must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
+ * CRAWLSCHED_TOO_LARGE when the copy and working matrices ((k + 1 + 6)
+ * n x n doubles beyond the input) exceed the process-wide memory cap.
  */
 crawlsched_status_t crawlsched_bmap_new(size_t n,
                                         const double *matrices,
@@ -2032,7 +2034,9 @@ crawlsched_status_t crawlsched_bmap_poisson_new(double rate,
  * correlation) and the mean batch size on sizes 1..max_batch: two regimes
  * of Erlang times with persistent switching, maximum-entropy batch sizes
  * (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
- * the family cannot reach the figures.
+ * the family cannot reach the figures. The result holds max_batch + 1
+ * matrices of order up to 128: CRAWLSCHED_TOO_LARGE, before they are
+ * built, when three copies exceed the process-wide memory cap.
  */
 crawlsched_status_t crawlsched_bmap_fit_new(double mean,
                                             double variance,
@@ -2049,6 +2053,9 @@ crawlsched_status_t crawlsched_bmap_fit_new(double mean,
  * common process, batches kept with probability prob in (0, 1]; active and
  * total are not used) or SCALED (active times faster). All results for one
  * `total` share a phase space, as the threshold model requires.
+ * INDEPENDENT has order^total phases (at most 4096) and as many batch
+ * matrices as robot: CRAWLSCHED_TOO_LARGE, before anything is built, when
+ * three copies of the result exceed the process-wide memory cap.
  */
 crawlsched_status_t crawlsched_bmap_compose_new(const struct crawlsched_bmap_t *robot,
                                                 int32_t how,
@@ -2087,6 +2094,9 @@ crawlsched_status_t crawlsched_bmap_interarrival_moment(const struct crawlsched_
 
 /**
  * Lag-k (k >= 1) correlation of successive times between batches.
+ * CRAWLSCHED_TOO_LARGE when the k products with the batch-to-batch phase
+ * matrix (4 n^2 multiply-adds each; they stop early once its powers have
+ * converged) would pass 2e10 multiply-adds.
  */
 crawlsched_status_t crawlsched_bmap_lag_correlation(const struct crawlsched_bmap_t *bmap,
                                                     uint32_t k,
@@ -2223,7 +2233,10 @@ crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_thresh
  * page: out receives CRAWLSCHED_THRESHOLD_RESPONSE_COUNT values indexed by
  * the CRAWLSCHED_THRESHOLD_RESPONSE_* constants (mean, probability of
  * being served, mean conditional on service, mean conditional on
- * obsolescence).
+ * obsolescence). CRAWLSCHED_TOO_LARGE, before anything is built, when the
+ * chain's evaluation plus the tagged page's chain and its sparse LU (48
+ * bytes per entry of its level blocks, which grow like R^level with R
+ * obsolescence phases) exceed the process-wide memory cap.
  */
 crawlsched_status_t crawlsched_threshold_response_time(const struct crawlsched_threshold_model_t *model,
                                                        const uint32_t *modes,
@@ -2241,7 +2254,8 @@ crawlsched_status_t crawlsched_threshold_response_time(const struct crawlsched_t
  * gives P(sojourn <= t), CRAWLSCHED_THRESHOLD_SOJOURN_SERVED gives
  * P(sojourn <= t | served) (CRAWLSCHED_INVALID_ARGUMENT if no page is
  * served). out (capacity out_cap >= n_times) receives n_times values.
- * CRAWLSCHED_TOO_LARGE when the largest t needs more than 2e10
+ * CRAWLSCHED_TOO_LARGE as for crawlsched_threshold_response_time (memory),
+ * and when the largest t needs more than 2e10
  * multiply-adds (about 3 x the largest rate of the tagged page's chain x t
  * vector-matrix products, uniformization).
  */

@@ -9,6 +9,10 @@
 use crate::error::{Error, Num, Result};
 use nalgebra::{DMatrix, DVector};
 
+/// Work bound of [`Bmap::lag_correlation_bounded`], in multiply-adds (some
+/// seconds).
+pub const MAX_LAG_WORK: f64 = 2e10;
+
 /// Tolerance, relative to the largest rate in a row, for "rows sum to zero".
 const ROW_SUM_TOL: f64 = 1e-9;
 
@@ -255,7 +259,17 @@ impl Bmap {
     /// Lag-k correlation of successive times between batches (k ≥ 1):
     /// (φ(−D₀)⁻¹ Pᵏ (−D₀)⁻¹1 − E\[T]²)/Var\[T], P = (−D₀)⁻¹ Σ_{j≥1} D_j the
     /// phase transition matrix from batch to batch. Returns 0 when Var\[T] = 0.
+    /// NaN where [`Bmap::lag_correlation_bounded`] gives up.
     pub fn lag_correlation(&self, k: u32) -> f64 {
+        self.lag_correlation_bounded(k).unwrap_or(f64::NAN)
+    }
+
+    /// [`Bmap::lag_correlation`], or `TooLarge` once the k products with P
+    /// (4 n² multiply-adds each) pass [`MAX_LAG_WORK`]: k = 10⁶ on 4096
+    /// phases was 3·10¹³. The products stop early once Pʲ v no longer
+    /// changes (P is stochastic: Pʲ v converges), so a large k costs only
+    /// as many products as the convergence takes.
+    pub fn lag_correlation_bounded(&self, k: u32) -> Result<f64> {
         let n = self.order();
         let lu = (-&self.d[0]).lu();
         let ones = DVector::from_element(n, 1.0);
@@ -263,16 +277,28 @@ impl Bmap {
         let m1 = self.interarrival_moment(1);
         let var = self.interarrival_variance();
         if var <= 0.0 {
-            return 0.0;
+            return Ok(0.0);
         }
         // Right to left: v = Pᵏ (−D₀)⁻¹ 1.
         let mut v = lu.solve(&ones).unwrap_or_else(nan);
         let dplus = self.batch_matrix();
-        for _ in 0..k {
-            v = lu.solve(&(&dplus * v)).unwrap_or_else(nan);
+        let per_step = 4.0 * (n as f64) * (n as f64);
+        for j in 0..k {
+            if f64::from(j) * per_step > MAX_LAG_WORK {
+                return Err(Error::TooLarge(format!(
+                    "the lag-{k} correlation of a BMAP of order {n} needs more than {MAX_LAG_WORK:e} multiply-adds \
+                     (P^j has not converged after {j} products)"
+                )));
+            }
+            let next = lu.solve(&(&dplus * &v)).unwrap_or_else(nan);
+            let same = next == v;
+            v = next;
+            if same {
+                break;
+            }
         }
         let w = lu.solve(&v).unwrap_or_else(nan);
-        (self.batch_epoch_phase().dot(&w) - m1 * m1) / var
+        Ok((self.batch_epoch_phase().dot(&w) - m1 * m1) / var)
     }
 
     /// Mean batch size E\[B] = λ/λ_b.

@@ -80,12 +80,12 @@ impl ThresholdModel {
         let m = service.order();
         let r = obsolescence.as_ref().map_or(1, PhaseType::order);
         // Refused before anything is built when evaluating the chain would
-        // exceed the memory cap (StateSpace::new reports the state limit);
-        // the model's own copy of the obsolescence matrix counts too.
+        // exceed the memory cap (StateSpace::new reports the state limit).
+        // The model's own copy of the obsolescence PH below (r² + 2r
+        // doubles) is within the 16 r² its constructor checked.
         let count = StateSpace::count(w, m, r, max_level)?;
         if count <= super::state::MAX_STATES as u128 {
             let k = arrivals.iter().map(|b| b.max_batch()).max().unwrap_or(1);
-            let own = crate::limits::bytes(r, 8).and_then(|b| b.checked_mul(r as u128 + 2));
             crate::limits::check_memory(
                 super::solve::evaluation_bytes(
                     w,
@@ -94,10 +94,7 @@ impl ThresholdModel {
                     max_level,
                     k,
                     &super::solve::RowPattern::of(&service, obsolescence.as_ref()),
-                )
-                .zip(own)
-                .and_then(|(a, b)| a.checked_add(b))
-                .filter(|&b| b <= isize::MAX as u128),
+                ),
                 &format!("a threshold chain of {count} states"),
             )?;
         }

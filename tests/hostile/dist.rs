@@ -756,3 +756,48 @@ fn bmap_exports_at_extreme_values_give_finite_values_or_a_status() {
         }
     });
 }
+
+#[test]
+fn lag_correlation_of_a_large_lag_stops_once_the_powers_converge() {
+    let _g = serial();
+    // Two-phase MMPP robots, 8 independent copies: 256 joint phases.
+    let m = [-1.5, 1.0, 1.0, -3.0, 0.5, 0.0, 0.0, 2.0];
+    let mut b = null_mut();
+    assert_eq!(
+        unsafe { crawlsched_bmap_new(2, m.as_ptr(), 8, &mut b, null_mut()) },
+        CRAWLSCHED_OK
+    );
+    let mut c = null_mut();
+    let mut e = err();
+    let st = unsafe {
+        crawlsched_bmap_compose_new(
+            b,
+            CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT,
+            8,
+            8,
+            0.0,
+            &mut c,
+            &mut e,
+        )
+    };
+    assert_eq!(st, CRAWLSCHED_OK, "{}", message(&e));
+    let (mut x, mut y) = (f64::NAN, f64::NAN);
+    let (st, t) =
+        timed(|| unsafe { crawlsched_bmap_lag_correlation(c, 1_000_000, &mut x, &mut e) });
+    assert!(
+        st == CRAWLSCHED_OK || st == CRAWLSCHED_TOO_LARGE,
+        "{}",
+        message(&e)
+    );
+    assert!(t.as_secs() < 60, "{t:?}");
+    if st == CRAWLSCHED_OK {
+        // Converged: the lag-10^6 correlation is the limit, as at lag 10^5.
+        let st = unsafe { crawlsched_bmap_lag_correlation(c, 100_000, &mut y, &mut e) };
+        assert_eq!(st, CRAWLSCHED_OK);
+        assert!((x - y).abs() <= 1e-12, "{x} {y}");
+    }
+    unsafe {
+        crawlsched_bmap_free(c);
+        crawlsched_bmap_free(b);
+    }
+}
