@@ -106,8 +106,8 @@ impl Bmap {
         for r in 0..n {
             let sum: f64 = d.iter().map(|m| m.row(r).sum()).sum();
             let scale = d[0][(r, r)].abs();
-            // Negated: a sum that overflowed (inf or NaN) is refused too.
-            if !(sum.abs() <= ROW_SUM_TOL * scale) {
+            // A sum that overflowed (inf or NaN) is refused too.
+            if sum.is_nan() || sum.abs() > ROW_SUM_TOL * scale {
                 return Err(Error::invalid(format!(
                     "row {r} of D0 + D1 + ... sums to {}, not 0: not a generator",
                     Num(sum)

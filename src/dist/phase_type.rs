@@ -105,9 +105,8 @@ impl PhaseType {
                 )));
             }
             let scale = m[(i, i)].abs();
-            // Negated so that a NaN sum (cannot arise from finite entries
-            // today, but an overflow to inf can) is refused too.
-            if !(row <= 1e-12 * scale) {
+            // A sum that overflowed (inf, or NaN) is refused too.
+            if row.is_nan() || row > 1e-12 * scale {
                 return Err(Error::invalid(format!(
                     "row {i} of S sums to {} > 0: not a sub-generator",
                     Num(row)

@@ -67,7 +67,7 @@ impl ThresholdModel {
         ] {
             let Some(ph) = ph else { continue };
             let s: f64 = ph.alpha().iter().sum();
-            if !((s - 1.0).abs() <= 1e-9) {
+            if s.is_nan() || (s - 1.0).abs() > 1e-9 {
                 return Err(Error::invalid(format!(
                     "the {name} initial vector must sum to 1, sums to {}",
                     crate::error::Num(s)
