@@ -291,3 +291,45 @@ fn model_sizes_at_the_extremes_are_refused_within_the_cap() {
         crawlsched_dist_free(ob);
     }
 }
+
+#[test]
+fn huge_search_spaces_are_refused_with_a_short_count() {
+    let _g = serial();
+    let b = poisson(1.0);
+    let s = exp_dist(2.0);
+    let arr = vec![b as *const crawlsched_bmap_t; 64];
+    let mut m = null_mut();
+    let mut e = err();
+    let st = unsafe {
+        crawlsched_threshold_model_new(arr.as_ptr(), 64, s, null(), 1_000_000, &mut m, &mut e)
+    };
+    assert_eq!(st, CRAWLSCHED_OK, "{}", message(&e));
+    let modes: Vec<u32> = (1..=64).rev().collect();
+    let w = [1.0; 5];
+    for max_eval in [0, u64::MAX] {
+        let mut th = vec![0u32; 63];
+        let (mut c, mut n) = (0.0, 0u64);
+        let st = unsafe {
+            crawlsched_threshold_optimize(
+                m,
+                modes.as_ptr(),
+                64,
+                w.as_ptr(),
+                5,
+                max_eval,
+                th.as_mut_ptr(),
+                63,
+                &mut c,
+                &mut n,
+                &mut e,
+            )
+        };
+        assert_eq!(st, CRAWLSCHED_TOO_LARGE, "{}", message(&e));
+        assert_clean_message(&message(&e));
+    }
+    unsafe {
+        crawlsched_threshold_model_free(m);
+        crawlsched_bmap_free(b);
+        crawlsched_dist_free(s);
+    }
+}
