@@ -801,3 +801,75 @@ fn lag_correlation_of_a_large_lag_stops_once_the_powers_converge() {
         crawlsched_bmap_free(b);
     }
 }
+
+#[test]
+fn copies_of_input_arrays_are_checked_against_the_cap() {
+    let _g = serial();
+    let n = 100_000;
+    let probs = vec![1.0 / n as f64; n];
+    let rates = vec![1.0; n];
+    with_default_cap(MIB, || {
+        let mut d = null_mut();
+        let mut e = err();
+        let (st, peak) = peak_during(|| unsafe {
+            crawlsched_dist_hyperexponential_new(probs.as_ptr(), rates.as_ptr(), n, &mut d, &mut e)
+        });
+        assert_eq!(st, CRAWLSCHED_TOO_LARGE, "{}", message(&e));
+        assert!(peak < MIB as usize, "peak {peak}");
+        let (st, peak) = peak_during(|| unsafe {
+            crawlsched_dist_empirical_new(rates.as_ptr(), n, &mut d, &mut e)
+        });
+        assert_eq!(st, CRAWLSCHED_OK, "800 KB fit: {}", message(&e));
+        assert!(peak <= MIB as usize, "peak {peak}");
+        free(d);
+    });
+}
+
+/// The complements of the closed forms keep relative precision where they
+/// are tiny (s -> 0) and the transforms where those are (s -> infinity).
+#[test]
+fn complements_of_closed_forms_keep_relative_precision() {
+    let _g = serial();
+    use crawlsched::dist::Distribution;
+    let ex = Distribution::exponential(2.0).unwrap();
+    let er = Distribution::erlang(3, 2.0).unwrap();
+    let det = Distribution::deterministic(2.394).unwrap();
+    for e in (-300..=300).step_by(3) {
+        let s = 10f64.powi(e) * 1.37;
+        let q = s / 2.0;
+        let c1 = if q.is_finite() {
+            1.0 / (1.0 + 1.0 / q)
+        } else {
+            1.0
+        };
+        close(
+            ex.laplace_complement(s),
+            c1,
+            1.0,
+            &format!("exp 1-h at {s}"),
+        );
+        let l3 = -3.0
+            * if q.is_finite() {
+                q.ln_1p()
+            } else {
+                s.ln() - 2f64.ln()
+            };
+        close(
+            er.laplace_complement(s),
+            -l3.exp_m1(),
+            -l3,
+            &format!("Erlang 1-h at {s}"),
+        );
+        close(er.log_laplace(s), l3, 1.0, &format!("Erlang ln h at {s}"));
+        close(
+            det.laplace_complement(s),
+            -(-s * 2.394).exp_m1(),
+            s,
+            &format!("det 1-h at {s}"),
+        );
+        for d in [&ex, &er, &det] {
+            let (h, c) = (d.laplace(s), d.laplace_complement(s));
+            assert!((h + c - 1.0).abs() <= 4e-16, "{d:?} at {s}: {h} + {c}");
+        }
+    }
+}
