@@ -583,7 +583,9 @@ crawlsched_status_t crawlsched_dist_hyperexponential_new(const double *probs,
 /**
  * Phase-type PH(alpha, S) of order n: alpha has n entries (sum <= 1, the
  * rest is an atom at zero), S is the n x n sub-generator in row-major
- * order (s_len = n*n). The arrays are copied.
+ * order (s_len = n*n). The arrays are copied. CRAWLSCHED_TOO_LARGE when
+ * the dense n x n working matrices (16 n^2 doubles, for the cdf) would
+ * exceed the process-wide memory cap (crawlsched_set_default_memory_limit).
  */
 crawlsched_status_t crawlsched_dist_phase_type_new(const double *alpha,
                                                    size_t n,
@@ -594,7 +596,9 @@ crawlsched_status_t crawlsched_dist_phase_type_new(const double *alpha,
 
 /**
  * Coxian of n phases: phase i has rate rates[i] and continues to phase
- * i+1 with probability cont[i] (cont_len = n-1), else ends.
+ * i+1 with probability cont[i] (cont_len = n-1), else ends. Stored as a
+ * dense phase-type: CRAWLSCHED_TOO_LARGE as for
+ * crawlsched_dist_phase_type_new (16 n^2 doubles against the memory cap).
  */
 crawlsched_status_t crawlsched_dist_coxian_new(const double *rates,
                                                size_t n,
@@ -659,6 +663,10 @@ crawlsched_status_t crawlsched_dist_cdf(const struct crawlsched_dist_t *dist,
 /**
  * Fills out[0..n] with independent draws of X from a generator seeded by
  * `seed` (same seed, same draws, on every platform and binding).
+ * CRAWLSCHED_NUMERICAL, with out untouched, when a draw is not a finite
+ * double (a scale near the largest double, e.g. exponential(5e-324)) or a
+ * phase-type draw takes more than 10^8 phase changes; the draws are made
+ * twice (checked, then written), so a call costs two passes.
  */
 crawlsched_status_t crawlsched_dist_sample(const struct crawlsched_dist_t *dist,
                                            uint64_t seed,
@@ -2010,6 +2018,8 @@ crawlsched_status_t crawlsched_routing_router_next_batch(const struct crawlsched
  * negative diagonal and non-negative off-diagonal, D1..Dk non-negative
  * entries, the rows of D0+...+Dk must sum to zero and the phase process
  * must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
+ * CRAWLSCHED_TOO_LARGE when the copy and working matrices ((k + 1 + 6)
+ * n x n doubles beyond the input) exceed the process-wide memory cap.
  */
 crawlsched_status_t crawlsched_bmap_new(size_t n,
                                         const double *matrices,
@@ -2029,7 +2039,9 @@ crawlsched_status_t crawlsched_bmap_poisson_new(double rate,
  * correlation) and the mean batch size on sizes 1..max_batch: two regimes
  * of Erlang times with persistent switching, maximum-entropy batch sizes
  * (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
- * the family cannot reach the figures.
+ * the family cannot reach the figures. The result holds max_batch + 1
+ * matrices of order up to 128: CRAWLSCHED_TOO_LARGE, before they are
+ * built, when three copies exceed the process-wide memory cap.
  */
 crawlsched_status_t crawlsched_bmap_fit_new(double mean,
                                             double variance,
@@ -2046,6 +2058,9 @@ crawlsched_status_t crawlsched_bmap_fit_new(double mean,
  * common process, batches kept with probability prob in (0, 1]; active and
  * total are not used) or SCALED (active times faster). All results for one
  * `total` share a phase space, as the threshold model requires.
+ * INDEPENDENT has order^total phases (at most 4096) and as many batch
+ * matrices as robot: CRAWLSCHED_TOO_LARGE, before anything is built, when
+ * three copies of the result exceed the process-wide memory cap.
  */
 crawlsched_status_t crawlsched_bmap_compose_new(const struct crawlsched_bmap_t *robot,
                                                 int32_t how,
@@ -2084,6 +2099,9 @@ crawlsched_status_t crawlsched_bmap_interarrival_moment(const struct crawlsched_
 
 /**
  * Lag-k (k >= 1) correlation of successive times between batches.
+ * CRAWLSCHED_TOO_LARGE when the k products with the batch-to-batch phase
+ * matrix (4 n^2 multiply-adds each; they stop early once its powers have
+ * converged) would pass 2e10 multiply-adds.
  */
 crawlsched_status_t crawlsched_bmap_lag_correlation(const struct crawlsched_bmap_t *bmap,
                                                     uint32_t k,
@@ -2118,7 +2136,12 @@ crawlsched_status_t crawlsched_threshold_fit_h2_new(double m1,
  * process with r active robots (all of the same order); service is the PH
  * service time; obsolescence the PH time a waiting page stays valid (NULL:
  * pages never become obsolete); buffer the number of waiting places.
- * Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
+ * The distributions are copied; the arrival processes are shared with
+ * their handles (which may be freed at any time), so n_arrivals pointers
+ * to one process cost one pointer each. A hyperexponential or Erlang
+ * service is converted to a dense phase-type, refused with
+ * CRAWLSCHED_TOO_LARGE before the conversion when its working matrices
+ * (16 n^2 doubles) exceed the memory cap. CRAWLSCHED_TOO_LARGE (with the state count) when
  * the chain would exceed 50,000,000 states, or when evaluating it would
  * need more memory than the process-wide cap
  * (crawlsched_set_default_memory_limit(); message: states, bytes, limit),
@@ -2215,7 +2238,10 @@ crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_thresh
  * page: out receives CRAWLSCHED_THRESHOLD_RESPONSE_COUNT values indexed by
  * the CRAWLSCHED_THRESHOLD_RESPONSE_* constants (mean, probability of
  * being served, mean conditional on service, mean conditional on
- * obsolescence).
+ * obsolescence). CRAWLSCHED_TOO_LARGE, before anything is built, when the
+ * chain's evaluation plus the tagged page's chain and its sparse LU (48
+ * bytes per entry of its level blocks, which grow like R^level with R
+ * obsolescence phases) exceed the process-wide memory cap.
  */
 crawlsched_status_t crawlsched_threshold_response_time(const struct crawlsched_threshold_model_t *model,
                                                        const uint32_t *modes,
@@ -2233,7 +2259,8 @@ crawlsched_status_t crawlsched_threshold_response_time(const struct crawlsched_t
  * gives P(sojourn <= t), CRAWLSCHED_THRESHOLD_SOJOURN_SERVED gives
  * P(sojourn <= t | served) (CRAWLSCHED_INVALID_ARGUMENT if no page is
  * served). out (capacity out_cap >= n_times) receives n_times values.
- * CRAWLSCHED_TOO_LARGE when the largest t needs more than 2e10
+ * CRAWLSCHED_TOO_LARGE as for crawlsched_threshold_response_time (memory),
+ * and when the largest t needs more than 2e10
  * multiply-adds (about 3 x the largest rate of the tagged page's chain x t
  * vector-matrix products, uniformization).
  */

@@ -6,11 +6,42 @@
 //! Used by the threshold model (Avrachenkov et al., paper 002) for page
 //! arrivals and by the routing model (Altman et al., paper 003, §5).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use nalgebra::{DMatrix, DVector};
+
+/// Work bound of [`Bmap::lag_correlation_bounded`], in multiply-adds (some
+/// seconds).
+pub const MAX_LAG_WORK: f64 = 2e10;
 
 /// Tolerance, relative to the largest rate in a row, for "rows sum to zero".
 const ROW_SUM_TOL: f64 = 1e-9;
+
+/// n x n matrices a BMAP's computations hold besides its own D₀..D_k (the
+/// generator, GTH's copy, an LU factor, Σ_{j≥1} D_j, ...): an upper bound.
+const WORK_MATRICES: u128 = 6;
+
+/// Bytes to build a BMAP of order `n` from `matrices` = k + 1 matrices
+/// when `copies` full copies of them are alive at once (the input and the
+/// stored matrices count; `None` on overflow), plus the working matrices.
+pub fn build_bytes(n: usize, matrices: usize, copies: u128) -> Option<u128> {
+    let n2 = u128::try_from(n).ok()?.checked_pow(2)?;
+    let m = u128::try_from(matrices).ok()?;
+    m.checked_mul(copies)?
+        .checked_add(WORK_MATRICES)?
+        .checked_mul(n2)?
+        .checked_mul(8)
+}
+
+/// `TooLarge` when [`build_bytes`] exceeds the memory cap; `what` names
+/// the process, e.g. "a BMAP of order 4 with 1001 matrices".
+pub(crate) fn check_build(n: usize, matrices: usize, copies: u128) -> Result<()> {
+    // Beyond the address space as such (the byte count would print with
+    // 20+ digits).
+    crate::limits::check_memory(
+        build_bytes(n, matrices, copies).filter(|&b| b <= isize::MAX as u128),
+        &format!("a BMAP of order {n} with {matrices} matrices D0..Dk"),
+    )
+}
 
 /// A BMAP of order n with batches of size 1..=k.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +67,8 @@ impl Bmap {
         let n2 = n
             .checked_mul(n)
             .ok_or_else(|| Error::TooLarge(format!("BMAP order {n} overflows")))?;
+        // The caller's matrices and the stored copy.
+        check_build(n, matrices.len(), 2)?;
         let mut d = Vec::with_capacity(matrices.len());
         for (j, m) in matrices.iter().enumerate() {
             if m.len() != n2 {
@@ -46,19 +79,26 @@ impl Bmap {
             }
             for (idx, &v) in m.iter().enumerate() {
                 let (r, c) = (idx / n, idx % n);
+                // The index in the C API's one array of matrices, too.
+                let at = j * n2 + idx;
                 if !v.is_finite() {
                     return Err(Error::invalid(format!(
-                        "D{j}[{r}][{c}] must be finite, got {v}"
+                        "D{j}[{r}][{c}] (matrices[{at}]) must be finite, got {}",
+                        Num(v)
                     )));
                 }
                 let diag0 = j == 0 && r == c;
                 if !diag0 && v < 0.0 {
                     return Err(Error::invalid(format!(
-                        "D{j}[{r}][{c}] must be >= 0, got {v}"
+                        "D{j}[{r}][{c}] (matrices[{at}]) must be >= 0, got {}",
+                        Num(v)
                     )));
                 }
                 if diag0 && v >= 0.0 {
-                    return Err(Error::invalid(format!("D0[{r}][{r}] must be < 0, got {v}")));
+                    return Err(Error::invalid(format!(
+                        "D0[{r}][{r}] (matrices[{at}]) must be < 0, got {}",
+                        Num(v)
+                    )));
                 }
             }
             d.push(DMatrix::from_row_slice(n, n, m));
@@ -66,9 +106,11 @@ impl Bmap {
         for r in 0..n {
             let sum: f64 = d.iter().map(|m| m.row(r).sum()).sum();
             let scale = d[0][(r, r)].abs();
-            if sum.abs() > ROW_SUM_TOL * scale {
+            // A sum that overflowed (inf or NaN) is refused too.
+            if sum.is_nan() || sum.abs() > ROW_SUM_TOL * scale {
                 return Err(Error::invalid(format!(
-                    "row {r} of D0 + D1 + ... sums to {sum}, not 0: not a generator"
+                    "row {r} of D0 + D1 + ... sums to {}, not 0: not a generator",
+                    Num(sum)
                 )));
             }
         }
@@ -93,13 +135,17 @@ impl Bmap {
     pub fn mmpp(q: &[f64], rates: &[f64]) -> Result<Self> {
         let n = rates.len();
         crate::validate::all_non_negative("rates", rates)?;
-        if q.len() != n * n {
+        let n2 = n
+            .checked_mul(n)
+            .ok_or_else(|| Error::TooLarge(format!("MMPP order {n} overflows")))?;
+        if q.len() != n2 {
             return Err(Error::invalid(format!(
-                "Q must have n*n = {} entries, got {}",
-                n * n,
+                "Q must have n*n = {n2} entries, got {}",
                 q.len()
             )));
         }
+        // D0 and D1 built here, then the stored copy.
+        check_build(n, 2, 2)?;
         let mut d0 = q.to_vec();
         let mut d1 = vec![0.0; n * n];
         for i in 0..n {
@@ -160,6 +206,8 @@ impl Bmap {
     /// same order (same checks as [`Bmap::new`]).
     pub fn from_matrices(d: &[DMatrix<f64>]) -> Result<Self> {
         let n = d.first().map(|m| m.nrows()).unwrap_or(0);
+        // The caller's d, the row-major copy here and the stored one.
+        check_build(n, d.len(), 3)?;
         let mut rows: Vec<Vec<f64>> = Vec::with_capacity(d.len());
         for (j, m) in d.iter().enumerate() {
             if m.nrows() != n || m.ncols() != n {
@@ -211,7 +259,17 @@ impl Bmap {
     /// Lag-k correlation of successive times between batches (k ≥ 1):
     /// (φ(−D₀)⁻¹ Pᵏ (−D₀)⁻¹1 − E\[T]²)/Var\[T], P = (−D₀)⁻¹ Σ_{j≥1} D_j the
     /// phase transition matrix from batch to batch. Returns 0 when Var\[T] = 0.
+    /// NaN where [`Bmap::lag_correlation_bounded`] gives up.
     pub fn lag_correlation(&self, k: u32) -> f64 {
+        self.lag_correlation_bounded(k).unwrap_or(f64::NAN)
+    }
+
+    /// [`Bmap::lag_correlation`], or `TooLarge` once the k products with P
+    /// (4 n² multiply-adds each) pass [`MAX_LAG_WORK`]: k = 10⁶ on 4096
+    /// phases was 3·10¹³. The products stop early once Pʲ v no longer
+    /// changes (P is stochastic: Pʲ v converges), so a large k costs only
+    /// as many products as the convergence takes.
+    pub fn lag_correlation_bounded(&self, k: u32) -> Result<f64> {
         let n = self.order();
         let lu = (-&self.d[0]).lu();
         let ones = DVector::from_element(n, 1.0);
@@ -219,16 +277,28 @@ impl Bmap {
         let m1 = self.interarrival_moment(1);
         let var = self.interarrival_variance();
         if var <= 0.0 {
-            return 0.0;
+            return Ok(0.0);
         }
         // Right to left: v = Pᵏ (−D₀)⁻¹ 1.
         let mut v = lu.solve(&ones).unwrap_or_else(nan);
         let dplus = self.batch_matrix();
-        for _ in 0..k {
-            v = lu.solve(&(&dplus * v)).unwrap_or_else(nan);
+        let per_step = 4.0 * (n as f64) * (n as f64);
+        for j in 0..k {
+            if f64::from(j) * per_step > MAX_LAG_WORK {
+                return Err(Error::TooLarge(format!(
+                    "the lag-{k} correlation of a BMAP of order {n} needs more than {MAX_LAG_WORK:e} multiply-adds \
+                     (P^j has not converged after {j} products)"
+                )));
+            }
+            let next = lu.solve(&(&dplus * &v)).unwrap_or_else(nan);
+            let same = next == v;
+            v = next;
+            if same {
+                break;
+            }
         }
         let w = lu.solve(&v).unwrap_or_else(nan);
-        (self.batch_epoch_phase().dot(&w) - m1 * m1) / var
+        Ok((self.batch_epoch_phase().dot(&w) - m1 * m1) / var)
     }
 
     /// Mean batch size E\[B] = λ/λ_b.

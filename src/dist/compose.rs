@@ -6,8 +6,10 @@
 //! phase is kept.
 
 use super::Bmap;
-use crate::error::{Error, Result};
+use super::bmap::check_build;
+use crate::error::{Error, Num, Result};
 use nalgebra::DMatrix;
+use std::borrow::Borrow;
 
 /// Largest phase space [`independent`] builds (the product grows like Wᴿ).
 pub const MAX_COMPOSED_PHASES: usize = 4096;
@@ -30,6 +32,9 @@ pub fn independent(robots: &[Bmap]) -> Result<Vec<Bmap>> {
     if robots.is_empty() {
         return Err(Error::invalid("at least one robot is needed"));
     }
+    // All R results are kept: check them together (each call checks its own).
+    let (total, matrices) = joint_size(robots)?;
+    check_build(total, matrices, robots.len() as u128 + 2)?;
     (1..=robots.len())
         .map(|r| independent_active(robots, r))
         .collect()
@@ -39,7 +44,9 @@ pub fn independent(robots: &[Bmap]) -> Result<Vec<Bmap>> {
 /// C API asks for one, and each is a dense solve on up to
 /// [`MAX_COMPOSED_PHASES`] phases (building all R to keep one cost R times
 /// the time and memory; found by fuzzing).
-pub fn independent_active(robots: &[Bmap], r: usize) -> Result<Bmap> {
+/// Robots may be given by value or by reference (`&[&Bmap]`: the C API
+/// composes copies of one robot without cloning it).
+pub fn independent_active<B: Borrow<Bmap>>(robots: &[B], r: usize) -> Result<Bmap> {
     if robots.is_empty() {
         return Err(Error::invalid("at least one robot is needed"));
     }
@@ -49,20 +56,17 @@ pub fn independent_active(robots: &[Bmap], r: usize) -> Result<Bmap> {
             robots.len()
         )));
     }
-    let mut total: usize = 1;
-    for b in robots {
-        total = total.checked_mul(b.order()).filter(|&t| t <= MAX_COMPOSED_PHASES).ok_or_else(|| {
-            Error::TooLarge(format!(
-                "the joint phase space of {} independent robots exceeds {MAX_COMPOSED_PHASES} phases",
-                robots.len()
-            ))
-        })?;
-    }
-    let kmax = robots.iter().map(|b| b.max_batch()).max().unwrap_or(1);
-    let orders: Vec<usize> = robots.iter().map(|b| b.order()).collect();
+    let (total, matrices) = joint_size(robots)?;
+    // d below, the copies of Bmap::from_matrices, and the Kronecker
+    // temporaries (within the working matrices of check_build): checked
+    // before d is allocated (1000 batch matrices on 4096 phases are 134 GB).
+    check_build(total, matrices, 3)?;
+    let kmax = matrices - 1;
+    let orders: Vec<usize> = robots.iter().map(|b| b.borrow().order()).collect();
     let mut d = vec![DMatrix::zeros(total, total); kmax + 1];
     let mut before = 1;
     for (q, b) in robots.iter().enumerate() {
+        let b = b.borrow();
         let after = total / (before * orders[q]);
         if q < r {
             for (j, m) in b.matrices().iter().enumerate() {
@@ -78,16 +82,47 @@ pub fn independent_active(robots: &[Bmap], r: usize) -> Result<Bmap> {
     Bmap::from_matrices(&d)
 }
 
+/// (joint phases, matrices D0..Dk) of independent robots: the product of
+/// their orders (`TooLarge` above [`MAX_COMPOSED_PHASES`]) and 1 + the
+/// largest batch.
+fn joint_size<B: Borrow<Bmap>>(robots: &[B]) -> Result<(usize, usize)> {
+    let mut total: usize = 1;
+    for b in robots {
+        total = total
+            .checked_mul(b.borrow().order())
+            .filter(|&t| t <= MAX_COMPOSED_PHASES)
+            .ok_or_else(|| {
+                Error::TooLarge(format!(
+                    "the joint phase space of {} independent robots exceeds {MAX_COMPOSED_PHASES} phases",
+                    robots.len()
+                ))
+            })?;
+    }
+    let kmax = robots
+        .iter()
+        .map(|b| b.borrow().max_batch())
+        .max()
+        .unwrap_or(1);
+    Ok((total, kmax + 1))
+}
+
 /// Interpretation 2: one common BMAP `common` for all robots; with r
 /// active, each batch is accepted with probability `probs[r − 1]` and
 /// otherwise discarded: D₀(r) = D₀ + (1 − p_r) Σ_{j≥1} D_j, D_j(r) = p_r D_j.
 pub fn thinning(common: &Bmap, probs: &[f64]) -> Result<Vec<Bmap>> {
     crate::validate::non_empty("probs", probs)?;
+    // Every result is kept; each is built through two more copies.
+    check_build(
+        common.order(),
+        common.matrices().len(),
+        (probs.len() as u128).saturating_add(3),
+    )?;
     let mut out = Vec::with_capacity(probs.len());
     for (i, &p) in probs.iter().enumerate() {
         if !(p > 0.0 && p <= 1.0) {
             return Err(Error::invalid(format!(
-                "probs[{i}] must be in (0, 1], got {p}"
+                "probs[{i}] must be in (0, 1], got {}",
+                Num(p)
             )));
         }
         let mut d: Vec<DMatrix<f64>> = common.matrices().to_vec();
@@ -113,6 +148,7 @@ pub fn marked(d0: &DMatrix<f64>, marked: &[Vec<DMatrix<f64>>]) -> Result<Vec<Bma
     }
     let n = d0.nrows();
     let kmax = marked.iter().map(|m| m.len()).max().unwrap_or(0).max(1);
+    check_build(n, kmax + 1, (marked.len() as u128).saturating_add(3))?;
     let mut out = Vec::with_capacity(marked.len());
     for r in 1..=marked.len() {
         let mut d = vec![DMatrix::zeros(n, n); kmax + 1];
@@ -165,6 +201,7 @@ pub fn scaled_active(robot: &Bmap, r: usize) -> Result<Bmap> {
     if r == 0 {
         return Err(Error::invalid("at least one robot is needed"));
     }
+    check_build(robot.order(), robot.matrices().len(), 3)?;
     let d: Vec<DMatrix<f64>> = robot.matrices().iter().map(|m| m * r as f64).collect();
     Bmap::from_matrices(&d)
 }

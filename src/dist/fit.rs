@@ -5,7 +5,7 @@
 //! a distribution on 1..k with the measured mean.
 
 use super::{Bmap, PhaseType};
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 use nalgebra::DMatrix;
 
@@ -32,23 +32,49 @@ pub fn fit_aph2(m1: f64, m2: f64, m3: f64) -> Result<PhaseType> {
     validate::positive("m1", m1)?;
     validate::positive("m2", m2)?;
     validate::positive("m3", m3)?;
-    let n2 = m2 / (m1 * m1);
-    let n3 = m1 * m3 / (m2 * m2);
-    if n2 < 1.0 {
-        return Err(Error::Infeasible(format!(
-            "E[X^2] = {m2} < E[X]^2 = {}: no distribution has these moments",
-            m1 * m1
+    // The fit is scale-free: it is done for the moments of X/m1 (1, n2,
+    // m3/m1^3) and the rates divided by m1 at the end, so that m1 = 1e300
+    // or 1e-300 does not overflow m1^2 or m1^3 on the way.
+    let n2 = m2 / m1 / m1;
+    let t3 = m3 / m1 / m1 / m1;
+    if !(n2.is_finite() && n2 > 0.0 && t3.is_finite() && t3 > 0.0) {
+        return Err(Error::Numerical(format!(
+            "moments m1 = {}, m2 = {}, m3 = {} differ too much in scale: m2/m1^2 or m3/m1^3 is not a finite positive double",
+            Num(m1),
+            Num(m2),
+            Num(m3)
         )));
     }
-    let (r1, r2, r3) = (m1, m2 / 2.0, m3 / 6.0);
+    let n3 = t3 / (n2 * n2);
+    if n2 < 1.0 {
+        return Err(Error::Infeasible(format!(
+            "m2/m1^2 = {} < 1: no distribution has these moments",
+            Num(n2)
+        )));
+    }
+    let unscale = |l: f64| {
+        let v = l / m1;
+        if v.is_finite() && v >= f64::MIN_POSITIVE {
+            Ok(v)
+        } else {
+            Err(Error::Numerical(format!(
+                "a fitted rate, {} / m1 with m1 = {}, is not a normal double",
+                Num(l),
+                Num(m1)
+            )))
+        }
+    };
+    let (r1, r2, r3) = (1.0, n2 / 2.0, t3 / 6.0);
     // [r1 −r2; r2 −r3] (b1, b0)ᵀ = (1, r1)ᵀ
     let det = r2 * r2 - r1 * r3;
     if det.abs() <= 1e-12 * r2 * r2 {
         if (n2 - 2.0).abs() <= 1e-9 {
-            return PhaseType::exponential(1.0 / m1);
+            return PhaseType::exponential(unscale(1.0)?);
         }
         return Err(Error::Infeasible(format!(
-            "moments give n2 = {n2}, n3 = m1*m3/m2^2 = {n3}: n3 = 3/2 is reachable by ACPH(2) only with n2 = 2"
+            "moments give n2 = m2/m1^2 = {}, n3 = m1*m3/m2^2 = {}: n3 = 3/2 is reachable by ACPH(2) only with n2 = 2",
+            Num(n2),
+            Num(n3)
         )));
     }
     let b1 = (r1 * r2 - r3) / det;
@@ -56,8 +82,10 @@ pub fn fit_aph2(m1: f64, m2: f64, m3: f64) -> Result<PhaseType> {
     let disc = b1 * b1 - 4.0 * b0;
     let outside = || {
         Error::Infeasible(format!(
-            "moments (n2 = {n2:.6}, n3 = m1*m3/m2^2 = {n3:.6}) lie outside the ACPH(2) region \
-             (needs n2 >= 1.5; for n2 > 2, n3 > 1.5)"
+            "moments (n2 = m2/m1^2 = {}, n3 = m1*m3/m2^2 = {}) lie outside the ACPH(2) region \
+             (needs n2 >= 1.5; for n2 > 2, n3 > 1.5)",
+            Num(n2),
+            Num(n3)
         ))
     };
     if !(b0 > 0.0 && b1 > 0.0 && disc >= -1e-12 * b1 * b1) {
@@ -71,6 +99,7 @@ pub fn fit_aph2(m1: f64, m2: f64, m3: f64) -> Result<PhaseType> {
         return Err(outside());
     }
     let p = (1.0 - a1 / l2).clamp(0.0, 1.0);
+    let (l1, l2) = (unscale(l1)?, unscale(l2)?);
     let ph = PhaseType::new(&[p, 1.0 - p], &[-l1, l1, 0.0, -l2])?;
     check_moments(&ph, [m1, m2, m3])?;
     Ok(ph)
@@ -91,8 +120,8 @@ pub fn fit_hyperexponential2(m1: f64, m2: f64, m3: f64) -> Result<PhaseType> {
     let a1 = (1.0 - aph.alpha()[0]) * l2;
     if l2 - l1 <= 1e-12 * l2 || a1 < l1 * (1.0 - 1e-12) {
         return Err(Error::Infeasible(format!(
-            "moments have squared coefficient of variation {:.6} <= 1: not hyperexponential",
-            m2 / (m1 * m1) - 1.0
+            "moments have squared coefficient of variation {} <= 1: not hyperexponential",
+            Num(m2 / m1 / m1 - 1.0)
         )));
     }
     let q = ((l2 - a1) / (l2 - l1)).clamp(0.0, 1.0);
@@ -106,8 +135,10 @@ fn check_moments(ph: &PhaseType, m: [f64; 3]) -> Result<()> {
         let got = ph.moment(k as u32 + 1);
         if (got - want).abs() > FIT_CHECK * want || got.is_nan() {
             return Err(Error::Numerical(format!(
-                "fitted moment {} is {got}, target {want}: ill-conditioned fit",
-                k + 1
+                "fitted moment m{} is {}, target {}: ill-conditioned fit",
+                k + 1,
+                Num(got),
+                Num(want)
             )));
         }
     }
@@ -141,10 +172,19 @@ pub fn fit_map(mean: f64, variance: f64, lag1: f64, lag2: Option<f64>) -> Result
     }
     if !(0.0..1.0).contains(&lag1) {
         return Err(Error::Infeasible(format!(
-            "lag-1 correlation {lag1} outside [0, 1): the two-regime Erlang MAP family has non-negative correlations below 1"
+            "lag1 = {} outside [0, 1): the two-regime Erlang MAP family has non-negative correlations below 1",
+            Num(lag1)
         )));
     }
-    let c2 = variance / (mean * mean);
+    let c2 = variance / mean / mean;
+    if !(c2.is_finite() && c2 > 0.0) {
+        return Err(Error::Numerical(format!(
+            "variance/mean^2 = {} with mean = {}, variance = {}: not a finite positive double",
+            Num(c2),
+            Num(mean),
+            Num(variance)
+        )));
+    }
     let mut best: Option<(f64, usize, f64, f64)> = None;
     for k in 1..=MAP_FIT_MAX_ERLANG {
         let kf = k as f64;
@@ -172,7 +212,9 @@ pub fn fit_map(mean: f64, variance: f64, lag1: f64, lag2: Option<f64>) -> Result
     }
     let Some((_, k, delta2, gamma)) = best else {
         return Err(Error::Infeasible(format!(
-            "no two-regime Erlang(k <= {MAP_FIT_MAX_ERLANG}) MAP has squared CV {c2} and lag-1 correlation {lag1}"
+            "no two-regime Erlang(k <= {MAP_FIT_MAX_ERLANG}) MAP has squared CV variance/mean^2 = {} and lag1 = {}",
+            Num(c2),
+            Num(lag1)
         )));
     };
     let delta = delta2.sqrt();
@@ -182,6 +224,13 @@ pub fn fit_map(mean: f64, variance: f64, lag1: f64, lag2: Option<f64>) -> Result
     for i in 0..2 {
         let c = mean * if i == 0 { 1.0 - delta } else { 1.0 + delta };
         let rate = k as f64 / c;
+        if !(rate.is_finite() && rate >= f64::MIN_POSITIVE) {
+            return Err(Error::Numerical(format!(
+                "mean = {} gives a phase rate {} that is not a normal double",
+                Num(mean),
+                Num(rate)
+            )));
+        }
         for s in 0..k {
             let from = i * k + s;
             d0[(from, from)] = -rate;
@@ -202,8 +251,8 @@ pub fn fit_map(mean: f64, variance: f64, lag1: f64, lag2: Option<f64>) -> Result
 /// mean `mean` (a truncated geometric p_j ∝ xʲ, x found by bisection); the
 /// paper's batch-size probabilities were lost, only their mean survives.
 /// Index 0 of the result is P(batch = 1).
-pub fn batch_sizes_with_mean(mean: f64, max_batch: usize) -> Result<Vec<f64>> {
-    validate::finite("mean", mean)?;
+pub fn batch_sizes_with_mean(batch_mean: f64, max_batch: usize) -> Result<Vec<f64>> {
+    let mean = validate::finite("batch_mean", batch_mean)?;
     if max_batch == 0 || max_batch > 1 << 16 {
         return Err(Error::invalid(format!(
             "max_batch must be in 1..=65536, got {max_batch}"
@@ -212,7 +261,8 @@ pub fn batch_sizes_with_mean(mean: f64, max_batch: usize) -> Result<Vec<f64>> {
     let kmax = max_batch as f64;
     if !(mean >= 1.0 && mean <= kmax) {
         return Err(Error::Infeasible(format!(
-            "a batch mean of {mean} is outside [1, {max_batch}]"
+            "batch_mean = {} is outside [1, max_batch = {max_batch}]",
+            Num(mean)
         )));
     }
     if max_batch == 1 || (mean - 1.0).abs() < 1e-15 || (mean - kmax).abs() < 1e-15 {
@@ -258,7 +308,12 @@ pub fn bmap_with_batches(batches: &Bmap, batch_probs: &[f64]) -> Result<Bmap> {
             "the batch-epoch process must be a MAP (single arrivals)",
         ));
     }
-    let mut d = vec![batches.d(0).clone()];
+    // d here, then the two copies of Bmap::from_matrices: checked before
+    // d is built (65,537 matrices of order 128 are 8.6 GB each copy).
+    let matrices = batch_probs.len().saturating_add(1);
+    super::bmap::check_build(batches.order(), matrices, 3)?;
+    let mut d = Vec::with_capacity(matrices);
+    d.push(batches.d(0).clone());
     for &p in batch_probs {
         d.push(batches.d(1) * p);
     }

@@ -7,7 +7,7 @@
 //! that changes rarely), the transform is also available as its complement
 //! 1 − h and its logarithm ln h, each computed without cancellation.
 
-mod bmap;
+pub(crate) mod bmap;
 pub mod compose;
 pub mod fit;
 mod phase_type;
@@ -15,8 +15,9 @@ mod phase_type;
 pub use bmap::Bmap;
 pub(crate) use bmap::stationary_gth;
 pub use phase_type::PhaseType;
+pub(crate) use phase_type::check_order as check_phase_type_order;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 use rand::{Rng, RngExt};
 use rand_distr::Distribution as _;
@@ -70,19 +71,41 @@ impl Distribution {
     }
 
     /// Hyperexponential: branch probabilities summing to one, positive rates.
-    pub fn hyperexponential(probs: Vec<f64>, rates: Vec<f64>) -> Result<Self> {
-        validate::non_empty("probs", &probs)?;
-        validate::same_len("probs", probs.len(), "rates", rates.len())?;
-        validate::probability_vector("probs", &probs)?;
-        validate::all_positive("rates", &rates)?;
-        Ok(Distribution::HyperExponential { probs, rates })
+    /// Takes vectors or slices; a slice is copied only after the checks,
+    /// including the memory cap for the copy.
+    pub fn hyperexponential<P, R>(probs: P, rates: R) -> Result<Self>
+    where
+        P: AsRef<[f64]> + Into<Vec<f64>>,
+        R: AsRef<[f64]> + Into<Vec<f64>>,
+    {
+        let (p, r) = (probs.as_ref(), rates.as_ref());
+        validate::non_empty("probs", p)?;
+        validate::same_len("probs", p.len(), "rates", r.len())?;
+        validate::probability_vector("probs", p)?;
+        validate::all_positive("rates", r)?;
+        crate::limits::check_memory(
+            crate::limits::bytes(p.len(), 16),
+            &format!("a hyperexponential of {} branches", p.len()),
+        )?;
+        Ok(Distribution::HyperExponential {
+            probs: probs.into(),
+            rates: rates.into(),
+        })
     }
 
-    /// Empirical distribution of non-negative, finite samples.
-    pub fn empirical(samples: Vec<f64>) -> Result<Self> {
-        validate::non_empty("samples", &samples)?;
-        validate::all_non_negative("samples", &samples)?;
-        Ok(Distribution::Empirical { samples })
+    /// Empirical distribution of non-negative, finite samples (a vector or
+    /// a slice, copied after the checks as in [`Self::hyperexponential`]).
+    pub fn empirical<S: AsRef<[f64]> + Into<Vec<f64>>>(samples: S) -> Result<Self> {
+        let xs = samples.as_ref();
+        validate::non_empty("samples", xs)?;
+        validate::all_non_negative("samples", xs)?;
+        crate::limits::check_memory(
+            crate::limits::bytes(xs.len(), 8),
+            &format!("an empirical distribution of {} samples", xs.len()),
+        )?;
+        Ok(Distribution::Empirical {
+            samples: samples.into(),
+        })
     }
 
     /// E\[X].
@@ -104,7 +127,9 @@ impl Distribution {
             Distribution::Gamma { shape, rate } => shape / (rate * rate),
             _ => {
                 let m = self.mean();
-                (self.moment(2) - m * m).max(0.0)
+                // inf − inf is NaN, which max(0) would turn into 0.
+                let v = self.moment(2) - m * m;
+                if v.is_nan() { v } else { v.max(0.0) }
             }
         }
     }
@@ -114,62 +139,122 @@ impl Distribution {
         if k == 0 {
             return 1.0;
         }
-        let kf = f64::from(k);
         match self {
             Distribution::Deterministic { value } => pow_u32(*value, k),
             // E[X^k] = k!/rate^k
-            Distribution::Exponential { rate } => {
-                settled_product((1..=k).map(|j| f64::from(j) / rate))
-            }
+            Distribution::Exponential { rate } => gamma_moment(1.0, *rate, k),
             // E[X^k] = Γ(shape+k)/(Γ(shape) rate^k) = Π_{j<k} (shape+j)/rate
             Distribution::Erlang { k: n, rate } => gamma_moment(f64::from(*n), *rate, k),
             Distribution::Gamma { shape, rate } => gamma_moment(*shape, *rate, k),
-            Distribution::HyperExponential { probs, rates } => {
-                let fact = settled_product((1..=k).map(f64::from));
-                probs
-                    .iter()
-                    .zip(rates)
-                    .map(|(p, r)| p * fact / r.powf(kf))
-                    .sum()
-            }
+            // Σ p_i k!/r_i^k, each term a product of factors j/r_i, so
+            // that neither k! nor r_i^k overflows on its own.
+            Distribution::HyperExponential { probs, rates } => probs
+                .iter()
+                .zip(rates)
+                .map(|(p, &r)| p * gamma_moment(1.0, r, k))
+                .sum(),
             Distribution::PhaseType(ph) => ph.moment(k),
+            // Each term divided first: the mean of values near f64::MAX is finite.
             Distribution::Empirical { samples } => {
-                samples.iter().map(|&x| pow_u32(x, k)).sum::<f64>() / samples.len() as f64
+                let n = samples.len() as f64;
+                samples.iter().map(|&x| pow_u32(x, k) / n).sum::<f64>()
             }
         }
     }
 
-    /// The Laplace–Stieltjes transform E\[exp(−sX)] for s ≥ 0.
+    /// The Laplace–Stieltjes transform E\[exp(−sX)] for s ≥ 0, computed
+    /// directly (a sum of non-negative terms), so that a tiny transform
+    /// keeps its relative precision: 1 − complement rounded e^{−40} to 0.
     pub fn laplace(&self, s: f64) -> f64 {
-        1.0 - self.laplace_complement(s)
+        match self {
+            Distribution::Deterministic { value } => (-s * value).exp(),
+            Distribution::Exponential { rate } => 1.0 / (1.0 + s / rate),
+            Distribution::Erlang { k, rate } => (-f64::from(*k) * ln1p_ratio(s, *rate)).exp(),
+            Distribution::Gamma { shape, rate } => (-shape * ln1p_ratio(s, *rate)).exp(),
+            Distribution::HyperExponential { probs, rates } => probs
+                .iter()
+                .zip(rates)
+                .map(|(p, r)| p / (1.0 + s / r))
+                .sum(),
+            Distribution::PhaseType(ph) => ph.laplace(s),
+            Distribution::Empirical { samples } => {
+                let n = samples.len() as f64;
+                samples.iter().map(|x| (-s * x).exp() / n).sum()
+            }
+        }
     }
 
-    /// 1 − E\[exp(−sX)] = E\[1 − exp(−sX)], computed without cancellation.
+    /// 1 − E\[exp(−sX)] = E\[1 − exp(−sX)], computed without cancellation
+    /// (and with ratios rather than sums such as rate + s, which overflow).
     pub fn laplace_complement(&self, s: f64) -> f64 {
         match self {
             Distribution::Deterministic { value } => -(-s * value).exp_m1(),
-            Distribution::Exponential { rate } => s / (rate + s),
-            Distribution::Erlang { k, rate } => -(-f64::from(*k) * (s / rate).ln_1p()).exp_m1(),
-            Distribution::Gamma { shape, rate } => -(-shape * (s / rate).ln_1p()).exp_m1(),
-            Distribution::HyperExponential { probs, rates } => {
-                probs.iter().zip(rates).map(|(p, r)| p * s / (r + s)).sum()
-            }
+            Distribution::Exponential { rate } => 1.0 / (1.0 + rate / s),
+            Distribution::Erlang { k, rate } => -(-f64::from(*k) * ln1p_ratio(s, *rate)).exp_m1(),
+            Distribution::Gamma { shape, rate } => -(-shape * ln1p_ratio(s, *rate)).exp_m1(),
+            Distribution::HyperExponential { probs, rates } => probs
+                .iter()
+                .zip(rates)
+                .map(|(p, r)| p / (1.0 + r / s))
+                .sum(),
             Distribution::PhaseType(ph) => ph.laplace_complement(s),
             Distribution::Empirical { samples } => {
-                samples.iter().map(|x| -(-s * x).exp_m1()).sum::<f64>() / samples.len() as f64
+                let n = samples.len() as f64;
+                samples.iter().map(|x| -(-s * x).exp_m1() / n).sum()
             }
         }
     }
 
-    /// ln E\[exp(−sX)], accurate when the transform is close to one.
+    /// ln E\[exp(−sX)], accurate both when the transform is close to one
+    /// (through the complement) and when it is tiny (in logarithms, so that
+    /// it stays finite below 1e−308).
     pub fn log_laplace(&self, s: f64) -> f64 {
         match self {
             Distribution::Deterministic { value } => -s * value,
-            Distribution::Exponential { rate } => -(s / rate).ln_1p(),
-            Distribution::Erlang { k, rate } => -f64::from(*k) * (s / rate).ln_1p(),
-            Distribution::Gamma { shape, rate } => -shape * (s / rate).ln_1p(),
-            _ => (-self.laplace_complement(s)).ln_1p(),
+            Distribution::Exponential { rate } => -ln1p_ratio(s, *rate),
+            Distribution::Erlang { k, rate } => -f64::from(*k) * ln1p_ratio(s, *rate),
+            Distribution::Gamma { shape, rate } => -shape * ln1p_ratio(s, *rate),
+            Distribution::PhaseType(ph) => ph.log_laplace(s),
+            Distribution::HyperExponential { probs, rates } => {
+                let c = self.laplace_complement(s);
+                if c <= 0.5 {
+                    return (-c).ln_1p();
+                }
+                log_sum_exp(
+                    probs
+                        .iter()
+                        .zip(rates)
+                        .map(|(p, &r)| p.ln() - ln1p_ratio(s, r)),
+                )
+            }
+            Distribution::Empirical { samples } => {
+                let c = self.laplace_complement(s);
+                if c <= 0.5 {
+                    return (-c).ln_1p();
+                }
+                log_sum_exp(samples.iter().map(|x| -s * x)) - (samples.len() as f64).ln()
+            }
         }
+    }
+
+    /// One draw of X, or `Numerical` when it is not a finite double (a mean
+    /// near f64::MAX, a subnormal rate) or a phase-type draw gave up
+    /// (see [`PhaseType::sample`]).
+    pub fn try_sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<f64> {
+        let x = self.sample(rng);
+        if x.is_finite() {
+            return Ok(x);
+        }
+        Err(Error::Numerical(match self {
+            Distribution::PhaseType(_) if x.is_nan() => format!(
+                "a phase-type draw did not reach absorption within {} phase changes",
+                phase_type::MAX_SAMPLE_JUMPS
+            ),
+            _ => format!(
+                "a draw overflowed to {} (the distribution's scale is near the largest double)",
+                Num(x)
+            ),
+        }))
     }
 
     /// P(X ≤ x).
@@ -241,6 +326,26 @@ impl Distribution {
             Distribution::Empirical { samples } => samples[rng.random_range(0..samples.len())],
         }
     }
+}
+
+/// ln(1 + s/r) for s ≥ 0, r > 0, also when s/r overflows (then it is
+/// ln s − ln r to full precision).
+fn ln1p_ratio(s: f64, r: f64) -> f64 {
+    let q = s / r;
+    if q.is_finite() {
+        q.ln_1p()
+    } else {
+        s.ln() - r.ln()
+    }
+}
+
+/// ln Σ e^{x_i}, without overflow or underflow of the terms.
+fn log_sum_exp(xs: impl Iterator<Item = f64> + Clone) -> f64 {
+    let m = xs.clone().fold(f64::NEG_INFINITY, f64::max);
+    if !m.is_finite() {
+        return m;
+    }
+    m + xs.map(|x| (x - m).exp()).sum::<f64>().ln()
 }
 
 /// Exponential draw by inversion; `random::<f64>()` is in [0, 1), so 1 − u > 0.
@@ -355,7 +460,14 @@ fn pow_u32(x: f64, k: u32) -> f64 {
 /// whose next term, 1/(360 shape³), is below 10^-20 there.
 fn gamma_moment(shape: f64, rate: f64, k: u32) -> f64 {
     if k <= 1000 || shape < 1e6 {
-        return settled_product((0..k).map(|j| (shape + f64::from(j)) / rate));
+        let p = settled_product((0..k).map(|j| (shape + f64::from(j)) / rate));
+        // The factors increase with j: a product that underflowed to 0
+        // while a later factor exceeds 1 may still be huge (E[X^(2^32-1)]
+        // of an exponential of rate 1e6 came out 0). Not known: NaN.
+        if p == 0.0 && (shape + f64::from(k - 1)) / rate > 1.0 {
+            return f64::NAN;
+        }
+        return p;
     }
     let (s, kf) = (shape, f64::from(k));
     let log = (s - 0.5) * (kf / s).ln_1p() + kf * ((s + kf) / rate).ln() - kf

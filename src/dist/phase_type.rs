@@ -2,7 +2,7 @@
 //! a finite Markov chain started in phase i with probability α_i (and
 //! absorbed at once with probability α₀ = 1 − Σα_i), with sub-generator S.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use nalgebra::{DMatrix, DVector};
 use rand::{Rng, RngExt};
 
@@ -17,6 +17,34 @@ pub struct PhaseType {
 
 /// Largest Erlang order turned into a (dense) phase-type: 32 MiB.
 pub const MAX_ERLANG_PHASES: usize = 2048;
+
+/// n x n matrices a phase-type of order n may hold at once: S, its
+/// construction buffer and the temporaries of the matrix exponential in
+/// [`PhaseType::cdf`] (nalgebra's Padé step holds about ten), an upper bound.
+pub const WORK_MATRICES: u128 = 16;
+
+/// Phase changes after which one draw of [`PhaseType::sample`] gives up
+/// (NaN): a few seconds of work for an order-2 chain.
+pub const MAX_SAMPLE_JUMPS: u64 = 100_000_000;
+
+/// Bytes a phase-type of order `n` may hold during its computations
+/// (`None` on overflow): [`WORK_MATRICES`] dense n x n matrices.
+pub fn working_bytes(n: usize) -> Option<u128> {
+    let n = u128::try_from(n).ok()?;
+    n.checked_mul(n)?.checked_mul(WORK_MATRICES)?.checked_mul(8)
+}
+
+/// `TooLarge` when a dense phase-type of order `n` (`what`, e.g. "a Coxian
+/// of 100000 phases") would exceed the memory cap; called before anything
+/// of that size is allocated.
+pub(crate) fn check_order(n: usize, what: &str) -> Result<()> {
+    // Beyond the address space as such (the byte count would print with
+    // 20+ digits).
+    crate::limits::check_memory(
+        working_bytes(n).filter(|&b| b <= isize::MAX as u128),
+        &format!("{what} (dense {n} x {n} sub-generator)"),
+    )
+}
 
 impl PhaseType {
     /// Build from the initial vector `alpha` (length n, entries ≥ 0, sum ≤ 1)
@@ -42,9 +70,11 @@ impl PhaseType {
         let total: f64 = alpha.iter().sum();
         if total > 1.0 + 1e-9 {
             return Err(Error::invalid(format!(
-                "alpha must sum to at most 1, sums to {total}"
+                "alpha must sum to at most 1, sums to {}",
+                Num(total)
             )));
         }
+        check_order(n, &format!("a phase-type of order {n}"))?;
         let m = DMatrix::from_row_slice(n, n, s);
         let mut exit = DVector::zeros(n);
         for i in 0..n {
@@ -53,26 +83,33 @@ impl PhaseType {
                 let v = m[(i, j)];
                 if !v.is_finite() {
                     return Err(Error::invalid(format!(
-                        "S[{i}][{j}] must be finite, got {v}"
+                        "S[{i}][{j}] (s[{}]) must be finite, got {}",
+                        i * n + j,
+                        Num(v)
                     )));
                 }
                 if i != j && v < 0.0 {
                     return Err(Error::invalid(format!(
-                        "S[{i}][{j}] is off-diagonal and must be >= 0, got {v}"
+                        "S[{i}][{j}] (s[{}]) is off-diagonal and must be >= 0, got {}",
+                        i * n + j,
+                        Num(v)
                     )));
                 }
                 row += v;
             }
             if m[(i, i)] >= 0.0 {
                 return Err(Error::invalid(format!(
-                    "S[{i}][{i}] must be < 0, got {}",
-                    m[(i, i)]
+                    "S[{i}][{i}] (s[{}]) must be < 0, got {}",
+                    i * n + i,
+                    Num(m[(i, i)])
                 )));
             }
             let scale = m[(i, i)].abs();
-            if row > 1e-12 * scale {
+            // A sum that overflowed (inf, or NaN) is refused too.
+            if row.is_nan() || row > 1e-12 * scale {
                 return Err(Error::invalid(format!(
-                    "row {i} of S sums to {row} > 0: not a sub-generator"
+                    "row {i} of S sums to {} > 0: not a sub-generator",
+                    Num(row)
                 )));
             }
             exit[i] = (-row).max(0.0);
@@ -122,6 +159,7 @@ impl PhaseType {
                 "Erlang with {k} phases as a phase-type (dense {k} x {k} matrix; limit {MAX_ERLANG_PHASES})"
             )));
         }
+        check_order(k, &format!("an Erlang of {k} phases"))?;
         let mut s = vec![0.0; k * k];
         for i in 0..k {
             s[i * k + i] = -rate;
@@ -140,6 +178,7 @@ impl PhaseType {
         crate::validate::probability_vector("probs", probs)?;
         crate::validate::all_positive("rates", rates)?;
         let k = rates.len();
+        check_order(k, &format!("a hyperexponential of {k} branches"))?;
         let mut s = vec![0.0; k * k];
         for i in 0..k {
             s[i * k + i] = -rates[i];
@@ -162,10 +201,12 @@ impl PhaseType {
         for (i, &p) in cont.iter().enumerate() {
             if !(0.0..=1.0).contains(&p) {
                 return Err(Error::invalid(format!(
-                    "cont[{i}] must be in [0, 1], got {p}"
+                    "cont[{i}] must be in [0, 1], got {}",
+                    Num(p)
                 )));
             }
         }
+        check_order(k, &format!("a Coxian of {k} phases"))?;
         let mut s = vec![0.0; k * k];
         for i in 0..k {
             s[i * k + i] = -rates[i];
@@ -223,15 +264,66 @@ impl PhaseType {
         if s == 0.0 {
             return 0.0;
         }
-        let n = self.order();
-        let m = DMatrix::identity(n, n) * s - &self.s;
-        let ones = DVector::from_element(n, 1.0);
+        let (m, sr, _) = self.scaled_resolvent(s);
+        let ones = DVector::from_element(self.order(), 1.0);
         let x = m
             .lu()
             .solve(&ones)
-            .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
+            .unwrap_or_else(|| DVector::from_element(self.order(), f64::NAN));
         // Mass at zero (1 − Σα) also contributes 1 − e^{0} = 0.
-        s * self.alpha.dot(&x)
+        sr * self.alpha.dot(&x)
+    }
+
+    /// E\[e^{−sX}] = (1 − Σα) + α (sI − S)^{−1} s₀, a sum of non-negative
+    /// terms, so accurate also where it is tiny (1 − complement is not).
+    pub fn laplace(&self, s: f64) -> f64 {
+        if s == 0.0 {
+            return 1.0;
+        }
+        let atom = (1.0 - self.alpha.sum()).max(0.0);
+        atom + self.absorbed_transform(s)
+    }
+
+    /// ln E\[e^{−sX}], accurate near 0 (through the complement) and where
+    /// the transform is tiny (through the direct form, in logarithms).
+    pub fn log_laplace(&self, s: f64) -> f64 {
+        let c = self.laplace_complement(s);
+        if c <= 0.5 {
+            return (-c).ln_1p();
+        }
+        let atom = (1.0 - self.alpha.sum()).max(0.0);
+        if atom > 0.0 {
+            return self.laplace(s).ln();
+        }
+        self.absorbed_transform(s).ln()
+    }
+
+    /// (M, s/r, r) with r = max(s, largest rate) and M = (s/r) I − S/r, whose
+    /// entries are at most 1 in magnitude (an off-diagonal row sum is at
+    /// most the diagonal rate): (sI − S)^{−1} = M^{−1}/r, and nothing in M
+    /// overflows for any s and S.
+    fn scaled_resolvent(&self, s: f64) -> (DMatrix<f64>, f64, f64) {
+        let n = self.order();
+        let rmax = (0..n).map(|i| -self.s[(i, i)]).fold(0.0, f64::max);
+        let r = s.max(rmax);
+        let sr = s / r;
+        let mut m = self.s.map(|v| -(v / r));
+        for i in 0..n {
+            m[(i, i)] += sr;
+        }
+        (m, sr, r)
+    }
+
+    /// α (sI − S)^{−1} s₀ for s > 0, from M y = s₀/r of
+    /// [`Self::scaled_resolvent`].
+    fn absorbed_transform(&self, s: f64) -> f64 {
+        let n = self.order();
+        let (m, _, r) = self.scaled_resolvent(s);
+        let y = m
+            .lu()
+            .solve(&self.exit.map(|v| v / r))
+            .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
+        self.alpha.dot(&y)
     }
 
     /// P(X ≤ x) = 1 − α e^{Sx} 1 = (1 − Σα) − α (e^{Sx} − I) 1, the
@@ -264,7 +356,9 @@ impl PhaseType {
         (self.alpha.transpose() * e * &self.exit)[0]
     }
 
-    /// One draw by simulating the absorbing chain.
+    /// One draw by simulating the absorbing chain: NaN when the draw took
+    /// more than [`MAX_SAMPLE_JUMPS`] phase changes (absorption so unlikely
+    /// per jump that a draw would not end in reasonable time).
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
         let n = self.order();
         let mut t = 0.0;
@@ -279,7 +373,12 @@ impl PhaseType {
                 break;
             }
         }
+        let mut jumps: u64 = 0;
         while phase < n {
+            jumps += 1;
+            if jumps > MAX_SAMPLE_JUMPS {
+                return f64::NAN;
+            }
             let rate = -self.s[(phase, phase)];
             t += super::exp_sample(rng, rate);
             let u: f64 = rng.random::<f64>() * rate;

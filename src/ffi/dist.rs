@@ -94,13 +94,15 @@ pub unsafe extern "C" fn crawlsched_dist_hyperexponential_new(
         let out = Out::new(out, "out")?;
         let p = unsafe { slice_in(probs, n, "probs")? };
         let r = unsafe { slice_in(rates, n, "rates")? };
-        publish(Distribution::hyperexponential(p.to_vec(), r.to_vec()), out)
+        publish(Distribution::hyperexponential(p, r), out)
     })
 }
 
 /// Phase-type PH(alpha, S) of order n: alpha has n entries (sum <= 1, the
 /// rest is an atom at zero), S is the n x n sub-generator in row-major
-/// order (s_len = n*n). The arrays are copied.
+/// order (s_len = n*n). The arrays are copied. CRAWLSCHED_TOO_LARGE when
+/// the dense n x n working matrices (16 n^2 doubles, for the cdf) would
+/// exceed the process-wide memory cap (crawlsched_set_default_memory_limit).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_dist_phase_type_new(
     alpha: *const f64,
@@ -119,7 +121,9 @@ pub unsafe extern "C" fn crawlsched_dist_phase_type_new(
 }
 
 /// Coxian of n phases: phase i has rate rates[i] and continues to phase
-/// i+1 with probability cont[i] (cont_len = n-1), else ends.
+/// i+1 with probability cont[i] (cont_len = n-1), else ends. Stored as a
+/// dense phase-type: CRAWLSCHED_TOO_LARGE as for
+/// crawlsched_dist_phase_type_new (16 n^2 doubles against the memory cap).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_dist_coxian_new(
     rates: *const f64,
@@ -149,7 +153,7 @@ pub unsafe extern "C" fn crawlsched_dist_empirical_new(
     guard(err, || {
         let out = Out::new(out, "out")?;
         let xs = unsafe { slice_in(samples, n, "samples")? };
-        publish(Distribution::empirical(xs.to_vec()), out)
+        publish(Distribution::empirical(xs), out)
     })
 }
 
@@ -242,6 +246,10 @@ pub unsafe extern "C" fn crawlsched_dist_cdf(
 
 /// Fills out[0..n] with independent draws of X from a generator seeded by
 /// `seed` (same seed, same draws, on every platform and binding).
+/// CRAWLSCHED_NUMERICAL, with out untouched, when a draw is not a finite
+/// double (a scale near the largest double, e.g. exponential(5e-324)) or a
+/// phase-type draw takes more than 10^8 phase changes; the draws are made
+/// twice (checked, then written), so a call costs two passes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_dist_sample(
     dist: *const crawlsched_dist_t,
@@ -253,6 +261,11 @@ pub unsafe extern "C" fn crawlsched_dist_sample(
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
         let buf = unsafe { slice_out(out, n, "out")? };
+        // Checked before anything is written: out is untouched on error.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for _ in 0..buf.len() {
+            d.inner.try_sample(&mut rng)?;
+        }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         for x in buf.iter_mut() {
             *x = d.inner.sample(&mut rng);

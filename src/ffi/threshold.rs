@@ -25,7 +25,8 @@ use crate::threshold::{
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_bmap_t {
     magic: u64,
-    inner: Bmap,
+    /// Shared with the models built from it (never copied).
+    inner: std::sync::Arc<Bmap>,
 }
 impl_handle!(crawlsched_bmap_t, "BMAP", 0x6372_6177_6c62_6d61);
 
@@ -119,7 +120,7 @@ fn publish_bmap(b: crate::Result<Bmap>, out: Out<*mut crawlsched_bmap_t>) -> Ffi
     new_handle(
         crawlsched_bmap_t {
             magic: <crawlsched_bmap_t as Handle>::MAGIC,
-            inner: b?,
+            inner: std::sync::Arc::new(b?),
         },
         out,
     );
@@ -213,6 +214,8 @@ fn measures_array(m: &Measures) -> [f64; CRAWLSCHED_THRESHOLD_MEASURE_COUNT] {
 /// negative diagonal and non-negative off-diagonal, D1..Dk non-negative
 /// entries, the rows of D0+...+Dk must sum to zero and the phase process
 /// must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
+/// CRAWLSCHED_TOO_LARGE when the copy and working matrices ((k + 1 + 6)
+/// n x n doubles beyond the input) exceed the process-wide memory cap.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_bmap_new(
     n: usize,
@@ -253,7 +256,9 @@ pub unsafe extern "C" fn crawlsched_bmap_poisson_new(
 /// correlation) and the mean batch size on sizes 1..max_batch: two regimes
 /// of Erlang times with persistent switching, maximum-entropy batch sizes
 /// (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
-/// the family cannot reach the figures.
+/// the family cannot reach the figures. The result holds max_batch + 1
+/// matrices of order up to 128: CRAWLSCHED_TOO_LARGE, before they are
+/// built, when three copies exceed the process-wide memory cap.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_bmap_fit_new(
     mean: f64,
@@ -279,6 +284,9 @@ pub unsafe extern "C" fn crawlsched_bmap_fit_new(
 /// common process, batches kept with probability prob in (0, 1]; active and
 /// total are not used) or SCALED (active times faster). All results for one
 /// `total` share a phase space, as the threshold model requires.
+/// INDEPENDENT has order^total phases (at most 4096) and as many batch
+/// matrices as robot: CRAWLSCHED_TOO_LARGE, before anything is built, when
+/// three copies of the result exceed the process-wide memory cap.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_bmap_compose_new(
     robot: *const crawlsched_bmap_t,
@@ -303,7 +311,7 @@ pub unsafe extern "C" fn crawlsched_bmap_compose_new(
                 }
                 // Only the BMAP asked for is built (the Rust API builds all).
                 if how == CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT {
-                    compose::independent_active(&vec![b.inner.clone(); total], active)
+                    compose::independent_active(&vec![&*b.inner; total], active)
                 } else {
                     compose::scaled_active(&b.inner, active)
                 }
@@ -374,6 +382,9 @@ pub unsafe extern "C" fn crawlsched_bmap_interarrival_moment(
 }
 
 /// Lag-k (k >= 1) correlation of successive times between batches.
+/// CRAWLSCHED_TOO_LARGE when the k products with the batch-to-batch phase
+/// matrix (4 n^2 multiply-adds each; they stop early once its powers have
+/// converged) would pass 2e10 multiply-adds.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_bmap_lag_correlation(
     bmap: *const crawlsched_bmap_t,
@@ -389,7 +400,7 @@ pub unsafe extern "C" fn crawlsched_bmap_lag_correlation(
                 "lag k must be in 1..=1000000, got {k}"
             )));
         }
-        out.write(finite("correlation", b.inner.lag_correlation(k))?);
+        out.write(finite("correlation", b.inner.lag_correlation_bounded(k)?)?);
         Ok(())
     })
 }
@@ -434,7 +445,12 @@ pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
 /// process with r active robots (all of the same order); service is the PH
 /// service time; obsolescence the PH time a waiting page stays valid (NULL:
 /// pages never become obsolete); buffer the number of waiting places.
-/// Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
+/// The distributions are copied; the arrival processes are shared with
+/// their handles (which may be freed at any time), so n_arrivals pointers
+/// to one process cost one pointer each. A hyperexponential or Erlang
+/// service is converted to a dense phase-type, refused with
+/// CRAWLSCHED_TOO_LARGE before the conversion when its working matrices
+/// (16 n^2 doubles) exceed the memory cap. CRAWLSCHED_TOO_LARGE (with the state count) when
 /// the chain would exceed 50,000,000 states, or when evaluating it would
 /// need more memory than the process-wide cap
 /// (crawlsched_set_default_memory_limit(); message: states, bytes, limit),
@@ -452,13 +468,16 @@ pub unsafe extern "C" fn crawlsched_threshold_model_new(
     guard(err, || {
         let out = Out::new(out, "out")?;
         let list = unsafe { slice_in(arrivals, n_arrivals, "arrivals")? };
+        // One shared pointer per mode (the processes are not copied).
+        crate::limits::check_memory(
+            crate::limits::bytes(list.len(), 8),
+            &format!("a list of {} arrival processes", list.len()),
+        )?;
         let mut procs = Vec::with_capacity(list.len());
         for (i, &p) in list.iter().enumerate() {
-            procs.push(
-                unsafe { handle(p, &format!("arrivals[{i}]"))? }
-                    .inner
-                    .clone(),
-            );
+            procs.push(std::sync::Arc::clone(
+                &unsafe { handle(p, &format!("arrivals[{i}]"))? }.inner,
+            ));
         }
         let s = phase_type_of(&unsafe { handle(service, "service")? }.inner)?;
         let ob = if obsolescence.is_null() {
@@ -615,7 +634,10 @@ pub unsafe extern "C" fn crawlsched_threshold_optimize(
 /// page: out receives CRAWLSCHED_THRESHOLD_RESPONSE_COUNT values indexed by
 /// the CRAWLSCHED_THRESHOLD_RESPONSE_* constants (mean, probability of
 /// being served, mean conditional on service, mean conditional on
-/// obsolescence).
+/// obsolescence). CRAWLSCHED_TOO_LARGE, before anything is built, when the
+/// chain's evaluation plus the tagged page's chain and its sparse LU (48
+/// bytes per entry of its level blocks, which grow like R^level with R
+/// obsolescence phases) exceed the process-wide memory cap.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_response_time(
     model: *const crawlsched_threshold_model_t,
@@ -647,7 +669,8 @@ pub unsafe extern "C" fn crawlsched_threshold_response_time(
 /// gives P(sojourn <= t), CRAWLSCHED_THRESHOLD_SOJOURN_SERVED gives
 /// P(sojourn <= t | served) (CRAWLSCHED_INVALID_ARGUMENT if no page is
 /// served). out (capacity out_cap >= n_times) receives n_times values.
-/// CRAWLSCHED_TOO_LARGE when the largest t needs more than 2e10
+/// CRAWLSCHED_TOO_LARGE as for crawlsched_threshold_response_time (memory),
+/// and when the largest t needs more than 2e10
 /// multiply-adds (about 3 x the largest rate of the tagged page's chain x t
 /// vector-matrix products, uniformization).
 #[unsafe(no_mangle)]
@@ -675,11 +698,7 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
                 "unknown sojourn selection {which}"
             )));
         }
-        if let Some(x) = t.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
-            return Err(FfiError::invalid(format!(
-                "times must be finite and >= 0, got {x}"
-            )));
-        }
+        crate::validate::all_non_negative("times", t)?;
         let s = sojourn(&m.inner, &policy)?;
         let values = if which == CRAWLSCHED_THRESHOLD_SOJOURN_ALL {
             s.cdf(t)?

@@ -96,7 +96,10 @@ impl Reduced {
             }
             let d = val[self.diag[i]];
             if !(d.is_finite() && d != 0.0) {
-                return Err(Error::Numerical(format!("ILU(0) pivot {i} is {d}")));
+                return Err(Error::Numerical(format!(
+                    "ILU(0) pivot {i} is {}",
+                    crate::error::Num(d)
+                )));
             }
             for p in s..e {
                 pos[self.idx[p]] = usize::MAX;

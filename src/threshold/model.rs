@@ -5,6 +5,7 @@ use super::state::StateSpace;
 use crate::dist::{Bmap, PhaseType};
 use crate::error::{Error, Result};
 use nalgebra::DMatrix;
+use std::sync::Arc;
 
 /// The crawler: one server (the indexing engine) with a buffer of N
 /// waiting places, so at most N + 1 pages in the system.
@@ -23,7 +24,9 @@ use nalgebra::DMatrix;
 ///   system, min(j, N + 1 − i) are admitted, the rest lost.
 #[derive(Debug, Clone)]
 pub struct ThresholdModel {
-    arrivals: Vec<Bmap>,
+    /// Shared, not copied: one process may serve every mode (a fitted BMAP
+    /// with 65,536 batch sizes is megabytes).
+    arrivals: Vec<Arc<Bmap>>,
     service: PhaseType,
     obsolescence: Option<PhaseType>,
     /// (γ, Γ, γ₀) of the obsolescence PH; one phase with rate 0 when pages
@@ -39,15 +42,18 @@ impl ThresholdModel {
     /// Checks the inputs and the size of the chain (`TooLarge` with the
     /// state count above [`super::state::MAX_STATES`]). `obsolescence` None
     /// means pages never become obsolete (the model of Talim et al.).
-    pub fn new(
-        arrivals: Vec<Bmap>,
+    /// The arrival processes are given by value or as `Arc`s (shared, not
+    /// copied).
+    pub fn new<A: Into<Arc<Bmap>>>(
+        arrivals: Vec<A>,
         service: PhaseType,
         obsolescence: Option<PhaseType>,
         buffer: usize,
     ) -> Result<Self> {
+        let arrivals: Vec<Arc<Bmap>> = arrivals.into_iter().map(Into::into).collect();
         let w = arrivals
             .first()
-            .map(Bmap::order)
+            .map(|b| b.order())
             .ok_or_else(|| Error::invalid("arrivals must not be empty"))?;
         if let Some(i) = arrivals.iter().position(|b| b.order() != w) {
             return Err(Error::invalid(format!(
@@ -61,29 +67,25 @@ impl ThresholdModel {
         ] {
             let Some(ph) = ph else { continue };
             let s: f64 = ph.alpha().iter().sum();
-            if (s - 1.0).abs() > 1e-9 {
+            if s.is_nan() || (s - 1.0).abs() > 1e-9 {
                 return Err(Error::invalid(format!(
-                    "the {name} initial vector must sum to 1, sums to {s}"
+                    "the {name} initial vector must sum to 1, sums to {}",
+                    crate::error::Num(s)
                 )));
             }
         }
         let max_level = buffer
             .checked_add(1)
             .ok_or_else(|| Error::TooLarge("buffer size overflows".into()))?;
-        let (ob_alpha, ob_sub, ob_exit) = match &obsolescence {
-            Some(ph) => (
-                ph.alpha().to_vec(),
-                ph.sub_generator().clone(),
-                ph.exit_rates().to_vec(),
-            ),
-            None => (vec![1.0], DMatrix::zeros(1, 1), vec![0.0]),
-        };
-        let (m, r) = (service.order(), ob_alpha.len());
+        let m = service.order();
+        let r = obsolescence.as_ref().map_or(1, PhaseType::order);
         // Refused before anything is built when evaluating the chain would
         // exceed the memory cap (StateSpace::new reports the state limit).
+        // The model's own copy of the obsolescence PH below (r² + 2r
+        // doubles) is within the 16 r² its constructor checked.
         let count = StateSpace::count(w, m, r, max_level)?;
         if count <= super::state::MAX_STATES as u128 {
-            let k = arrivals.iter().map(Bmap::max_batch).max().unwrap_or(1);
+            let k = arrivals.iter().map(|b| b.max_batch()).max().unwrap_or(1);
             crate::limits::check_memory(
                 super::solve::evaluation_bytes(
                     w,
@@ -96,6 +98,14 @@ impl ThresholdModel {
                 &format!("a threshold chain of {count} states"),
             )?;
         }
+        let (ob_alpha, ob_sub, ob_exit) = match &obsolescence {
+            Some(ph) => (
+                ph.alpha().to_vec(),
+                ph.sub_generator().clone(),
+                ph.exit_rates().to_vec(),
+            ),
+            None => (vec![1.0], DMatrix::zeros(1, 1), vec![0.0]),
+        };
         let space = StateSpace::new(w, m, r, max_level)?;
         Ok(ThresholdModel {
             arrivals,
@@ -248,7 +258,11 @@ pub fn phase_type_of(d: &crate::dist::Distribution) -> Result<PhaseType> {
         D::Exponential { rate } => PhaseType::exponential(*rate),
         D::Erlang { k, rate } => PhaseType::erlang(*k as usize, *rate),
         D::HyperExponential { probs, rates } => PhaseType::hyperexponential(probs, rates),
-        D::PhaseType(ph) => Ok(ph.clone()),
+        D::PhaseType(ph) => {
+            // A copy of a dense n x n matrix: checked like a new one.
+            crate::dist::check_phase_type_order(ph.order(), "a copy of a phase-type")?;
+            Ok(ph.clone())
+        }
         other => Err(Error::invalid(format!(
             "a phase-type distribution is required, got {}",
             match other {

@@ -81,8 +81,10 @@ pub fn optimize_with(
     let size = search_space_size(model, j);
     if size > u128::from(max_evaluations) {
         return Err(Error::TooLarge(format!(
-            "{size} threshold vectors for {j} modes on a chain of {} states (limit {max_evaluations})",
-            model.space().len()
+            "{} threshold vectors for {j} modes on a chain of {} states (limit {})",
+            super::state::count_text(size),
+            model.space().len(),
+            super::state::count_text(u128::from(max_evaluations))
         )));
     }
     let top = model.space().max_level();
@@ -91,7 +93,13 @@ pub fn optimize_with(
     let mut evaluated = 0u64;
     loop {
         let policy = Policy::new(modes.to_vec(), t.clone())?;
-        control.check(&format!("threshold search ({size} vectors)"), evaluated)?;
+        control.check(
+            &format!(
+                "threshold search ({} vectors)",
+                super::state::count_text(size)
+            ),
+            evaluated,
+        )?;
         let m = evaluate_with(model, &policy, control)?;
         let c = m.cost(weights);
         evaluated += 1;

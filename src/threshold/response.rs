@@ -68,10 +68,57 @@ pub const MAX_UNIFORMIZATION_WORK: f64 = 2e10;
 
 /// Solves the chain of `model` under `policy` ([`stationary`]) and builds
 /// the tagged page's sojourn.
+/// `TooLarge` (before anything is built) when the chain's evaluation and
+/// the tagged page's chain with its sparse LU would exceed the process-wide
+/// memory cap.
 pub fn sojourn(model: &ThresholdModel, policy: &Policy) -> Result<Sojourn> {
+    let sp = model.space();
+    let (w, m, r) = sp.phases();
+    let k = (1..=model.max_robots())
+        .map(|i| model.arrivals(i).max_batch())
+        .max()
+        .unwrap_or(1);
+    let bytes = super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern())
+        .zip(tagged_bytes(m, r, sp.max_level()))
+        .and_then(|(a, b)| a.checked_add(b));
+    crate::limits::check_memory(
+        bytes.filter(|&b| b <= isize::MAX as u128),
+        &format!(
+            "the sojourn of a page in a threshold chain of {} states",
+            sp.len()
+        ),
+    )?;
     let q = generator(model, policy)?;
     let (pi, _) = stationary(model.space(), &q)?;
     sojourn_from(model, policy, &pi)
+}
+
+/// Bytes of the tagged page's chain on levels 1..=`top` (M·R^(ℓ−1)
+/// states each) and of its sparse LU: T keeps or lowers the level by one,
+/// so the factors fill at most the diagonal level blocks (L and U) and L
+/// the blocks one level down: 3 Σ (level size)² entries of 16 bytes (value
+/// and index), plus T and ten vectors.
+fn tagged_bytes(m: usize, r: usize, top: usize) -> Option<u128> {
+    let (m, r) = (m as u128, r as u128);
+    let mut total: u128 = 0;
+    let mut states: u128 = 0;
+    let mut size = m;
+    for level in 1..=top {
+        if level > 1 {
+            size = size.checked_mul(r)?;
+        }
+        states = states.checked_add(size)?;
+        total = total.checked_add(size.checked_mul(size)?.checked_mul(48)?)?;
+        if r == 1 && level > 1 {
+            // Equal levels: the rest adds the same each time.
+            let rest = (top - level) as u128;
+            states = states.checked_add(size.checked_mul(rest)?)?;
+            total =
+                total.checked_add(size.checked_mul(size)?.checked_mul(48)?.checked_mul(rest)?)?;
+            break;
+        }
+    }
+    total.checked_add(states.checked_mul(10 * 8 + 4 * 16)?)
 }
 
 /// Means of [`sojourn`].
@@ -379,11 +426,7 @@ impl Sojourn {
     /// α e^{Tt} f for each t, by uniformization in steps of Λt ≤ 32 so
     /// that the Poisson weights neither underflow nor lose mass.
     fn survival(&self, times: &[f64], f: &[f64]) -> Result<Vec<f64>> {
-        if let Some(t) = times.iter().find(|t| !(t.is_finite() && **t >= 0.0)) {
-            return Err(Error::invalid(format!(
-                "times must be finite and >= 0, got {t}"
-            )));
-        }
+        crate::validate::all_non_negative("times", times)?;
         let n = self.alpha.len();
         let lambda = (0..n)
             .map(|i| -self.t.get(i, i).copied().unwrap_or(0.0))
@@ -393,8 +436,10 @@ impl Sojourn {
         let nnz = self.t.nnz() as f64;
         if steps * nnz > MAX_UNIFORMIZATION_WORK {
             return Err(Error::TooLarge(format!(
-                "the distribution at t = {t_max} needs about {steps:.3e} uniformization steps (largest rate {lambda}) \
-                 over {nnz} entries, more than {MAX_UNIFORMIZATION_WORK:e} multiply-adds"
+                "the distribution at t = {} needs about {steps:.3e} uniformization steps (largest rate {}) \
+                 over {nnz} entries, more than {MAX_UNIFORMIZATION_WORK:e} multiply-adds",
+                crate::error::Num(t_max),
+                crate::error::Num(lambda)
             )));
         }
         let mut order: Vec<usize> = (0..times.len()).collect();

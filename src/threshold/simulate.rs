@@ -146,7 +146,8 @@ pub fn simulate_sojourns_with(
 ) -> Result<SimMeasures> {
     if let Some(t) = times.iter().find(|t| !(t.is_finite() && **t >= 0.0)) {
         return Err(Error::invalid(format!(
-            "times must be finite and >= 0, got {t}"
+            "times must be finite and >= 0, got {}",
+            crate::error::Num(*t)
         )));
     }
     model.check_policy(policy)?;

@@ -759,7 +759,8 @@ pub(crate) fn normalise(mut pi: Vec<f64>) -> Result<Vec<f64>> {
     for (k, v) in pi.iter_mut().enumerate() {
         if !v.is_finite() || *v < -1e-10 * max {
             return Err(Error::Numerical(format!(
-                "stationary probability {k} is {v}"
+                "stationary probability {k} is {}",
+                crate::error::Num(*v)
             )));
         }
         *v = v.max(0.0);

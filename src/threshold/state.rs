@@ -45,7 +45,8 @@ impl StateSpace {
         let count = Self::count(w, m, r, max_level)?;
         if count > MAX_STATES as u128 {
             return Err(Error::TooLarge(format!(
-                "the chain has {count} states (W={w}, M={m}, R={r}, levels 0..={max_level}), more than {MAX_STATES}"
+                "the chain has {} states (W={w}, M={m}, R={r}, levels 0..={max_level}), more than {MAX_STATES}",
+                count_text(count)
             )));
         }
         let mut offsets = Vec::with_capacity(max_level + 2);
@@ -182,6 +183,16 @@ impl StateSpace {
             service,
             obsolescence: obs,
         }
+    }
+}
+
+/// A count for messages: exact below 10^15, else "~3.6893488147419103e19"
+/// (u128 counts have up to 39 digits).
+pub(crate) fn count_text(n: u128) -> String {
+    if n < 1_000_000_000_000_000 {
+        n.to_string()
+    } else {
+        format!("~{}", crate::error::Num(n as f64))
     }
 }
 
