@@ -408,13 +408,17 @@ public interface NativeApi {
     /**
      * Phase-type PH(alpha, S) of order n: alpha has n entries (sum &lt;= 1, the
      * rest is an atom at zero), S is the n x n sub-generator in row-major
-     * order (s_len = n*n). The arrays are copied.
+     * order (s_len = n*n). The arrays are copied. CRAWLSCHED_TOO_LARGE when
+     * the dense n x n working matrices (16 n^2 doubles, for the cdf) would
+     * exceed the process-wide memory cap (crawlsched_set_default_memory_limit).
      */
     int crawlsched_dist_phase_type_new(double[] alpha, long n, double[] s, long s_len, long[] out, byte[] err);
 
     /**
      * Coxian of n phases: phase i has rate rates[i] and continues to phase
-     * i+1 with probability cont[i] (cont_len = n-1), else ends.
+     * i+1 with probability cont[i] (cont_len = n-1), else ends. Stored as a
+     * dense phase-type: CRAWLSCHED_TOO_LARGE as for
+     * crawlsched_dist_phase_type_new (16 n^2 doubles against the memory cap).
      */
     int crawlsched_dist_coxian_new(double[] rates, long n, double[] cont, long cont_len, long[] out, byte[] err);
 
@@ -458,6 +462,10 @@ public interface NativeApi {
     /**
      * Fills out[0..n] with independent draws of X from a generator seeded by
      * `seed` (same seed, same draws, on every platform and binding).
+     * CRAWLSCHED_NUMERICAL, with out untouched, when a draw is not a finite
+     * double (a scale near the largest double, e.g. exponential(5e-324)) or a
+     * phase-type draw takes more than 10^8 phase changes; the draws are made
+     * twice (checked, then written), so a call costs two passes.
      */
     int crawlsched_dist_sample(long dist, long seed, double[] out, long n, byte[] err);
 
@@ -849,7 +857,12 @@ public interface NativeApi {
      * far is readable with the crawlsched_mdp_solver_* read functions, and
      * crawlsched_mdp_solver_stats() reports converged = 0. A run whose
      * memory estimate exceeds the cap gives CRAWLSCHED_TOO_LARGE before
-     * allocating. If the arguments are refused (NULL or wrong handle) the
+     * allocating. Policy iteration bounds each policy's LU factors before
+     * computing them: when they would not fit the cap (or, under a control,
+     * would take more than about 1e10 flops, which could not be cancelled)
+     * the run continues with relative value iteration. Average-cost
+     * Gauss-Seidel continues with relative value iteration (same tau) when
+     * its certificate stops narrowing. If the arguments are refused (NULL or wrong handle) the
      * previous result is kept; any other failure (e.g. CRAWLSCHED_INFEASIBLE
      * when policy iteration meets a multichain policy) discards it.
      */
@@ -1338,6 +1351,8 @@ public interface NativeApi {
      * negative diagonal and non-negative off-diagonal, D1..Dk non-negative
      * entries, the rows of D0+...+Dk must sum to zero and the phase process
      * must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
+     * CRAWLSCHED_TOO_LARGE when the copy and working matrices ((k + 1 + 6)
+     * n x n doubles beyond the input) exceed the process-wide memory cap.
      */
     int crawlsched_bmap_new(long n, double[] matrices, long len, long[] out, byte[] err);
 
@@ -1351,7 +1366,9 @@ public interface NativeApi {
      * correlation) and the mean batch size on sizes 1..max_batch: two regimes
      * of Erlang times with persistent switching, maximum-entropy batch sizes
      * (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
-     * the family cannot reach the figures.
+     * the family cannot reach the figures. The result holds max_batch + 1
+     * matrices of order up to 128: CRAWLSCHED_TOO_LARGE, before they are
+     * built, when three copies exceed the process-wide memory cap.
      */
     int crawlsched_bmap_fit_new(double mean, double variance, double lag1, double batch_mean, int max_batch, long[] out, byte[] err);
 
@@ -1362,6 +1379,9 @@ public interface NativeApi {
      * common process, batches kept with probability prob in (0, 1]; active and
      * total are not used) or SCALED (active times faster). All results for one
      * `total` share a phase space, as the threshold model requires.
+     * INDEPENDENT has order^total phases (at most 4096) and as many batch
+     * matrices as robot: CRAWLSCHED_TOO_LARGE, before anything is built, when
+     * three copies of the result exceed the process-wide memory cap.
      */
     int crawlsched_bmap_compose_new(long robot, int how, int active, int total, double prob, long[] out, byte[] err);
 
@@ -1387,6 +1407,9 @@ public interface NativeApi {
 
     /**
      * Lag-k (k &gt;= 1) correlation of successive times between batches.
+     * CRAWLSCHED_TOO_LARGE when the k products with the batch-to-batch phase
+     * matrix (4 n^2 multiply-adds each; they stop early once its powers have
+     * converged) would pass 2e10 multiply-adds.
      */
     int crawlsched_bmap_lag_correlation(long bmap, int k, double[] out, byte[] err);
 
@@ -1410,7 +1433,12 @@ public interface NativeApi {
      * process with r active robots (all of the same order); service is the PH
      * service time; obsolescence the PH time a waiting page stays valid (NULL:
      * pages never become obsolete); buffer the number of waiting places.
-     * Everything is copied. CRAWLSCHED_TOO_LARGE (with the state count) when
+     * The distributions are copied; the arrival processes are shared with
+     * their handles (which may be freed at any time), so n_arrivals pointers
+     * to one process cost one pointer each. A hyperexponential or Erlang
+     * service is converted to a dense phase-type, refused with
+     * CRAWLSCHED_TOO_LARGE before the conversion when its working matrices
+     * (16 n^2 doubles) exceed the memory cap. CRAWLSCHED_TOO_LARGE (with the state count) when
      * the chain would exceed 50,000,000 states, or when evaluating it would
      * need more memory than the process-wide cap
      * (crawlsched_set_default_memory_limit(); message: states, bytes, limit),
@@ -1466,7 +1494,10 @@ public interface NativeApi {
      * page: out receives CRAWLSCHED_THRESHOLD_RESPONSE_COUNT values indexed by
      * the CRAWLSCHED_THRESHOLD_RESPONSE_* constants (mean, probability of
      * being served, mean conditional on service, mean conditional on
-     * obsolescence).
+     * obsolescence). CRAWLSCHED_TOO_LARGE, before anything is built, when the
+     * chain's evaluation plus the tagged page's chain and its sparse LU (48
+     * bytes per entry of its level blocks, which grow like R^level with R
+     * obsolescence phases) exceed the process-wide memory cap.
      */
     int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err);
 
@@ -1477,7 +1508,8 @@ public interface NativeApi {
      * gives P(sojourn &lt;= t), CRAWLSCHED_THRESHOLD_SOJOURN_SERVED gives
      * P(sojourn &lt;= t | served) (CRAWLSCHED_INVALID_ARGUMENT if no page is
      * served). out (capacity out_cap &gt;= n_times) receives n_times values.
-     * CRAWLSCHED_TOO_LARGE when the largest t needs more than 2e10
+     * CRAWLSCHED_TOO_LARGE as for crawlsched_threshold_response_time (memory),
+     * and when the largest t needs more than 2e10
      * multiply-adds (about 3 x the largest rate of the tagged page's chain x t
      * vector-matrix products, uniformization).
      */
