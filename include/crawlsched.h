@@ -996,7 +996,8 @@ crawlsched_status_t crawlsched_scheduler_next(const struct crawlsched_scheduler_
  * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
  * the number of pages (variable size: see docs/c-api.md). One O(N)
  * computation for all pages, where N calls of crawlsched_scheduler_frequency
- * after rates changed cost O(N) each.
+ * after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
+ * scheduled.
  */
 crawlsched_status_t crawlsched_scheduler_frequencies(const struct crawlsched_scheduler_t *s,
                                                      uint64_t *out_ids,

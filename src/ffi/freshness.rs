@@ -808,7 +808,8 @@ pub unsafe extern "C" fn crawlsched_scheduler_next(
 /// share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
 /// the number of pages (variable size: see docs/c-api.md). One O(N)
 /// computation for all pages, where N calls of crawlsched_scheduler_frequency
-/// after rates changed cost O(N) each.
+/// after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
+/// scheduled.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
     s: *const crawlsched_scheduler_t,

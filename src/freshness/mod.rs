@@ -27,7 +27,7 @@ pub mod scheduler;
 pub mod simulate;
 
 use crate::dist::Distribution;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 
 /// N pages with change rates μ_i and cost weights c_i, crawled by one robot
@@ -52,11 +52,11 @@ impl Model {
     /// `weights = None` the weights are c_i = μ_i (c₀ = 1), the case of
     /// Theorem 3.4 where the cost is the expected rate of changes missed.
     pub fn new(access: Distribution, mu: &[f64], weights: Option<&[f64]>) -> Result<Self> {
-        validate::non_empty("change rates", mu)?;
-        validate::all_positive("change rates", mu)?;
+        validate::non_empty("change_rates", mu)?;
+        validate::all_positive("change_rates", mu)?;
         let weights = match weights {
             Some(w) => {
-                validate::same_len("change rates", mu.len(), "weights", w.len())?;
+                validate::same_len("change_rates", mu.len(), "weights", w.len())?;
                 validate::all_positive("weights", w)?;
                 w.to_vec()
             }
@@ -65,7 +65,8 @@ impl Model {
         let mean_access = access.mean();
         if !(mean_access.is_finite() && mean_access > 0.0) {
             return Err(Error::invalid(format!(
-                "the access time must have a finite, positive mean, got E[X] = {mean_access}"
+                "the access time must have a finite, positive mean, got E[X] = {}",
+                Num(mean_access)
             )));
         }
         let one_minus_h: Vec<f64> = mu.iter().map(|&m| access.laplace_complement(m)).collect();
@@ -75,8 +76,11 @@ impl Model {
         for (i, (&c, &l)) in one_minus_h.iter().zip(&log_h).enumerate() {
             if !(c > 0.0 && l < 0.0 && l.is_finite()) {
                 return Err(Error::invalid(format!(
-                    "page {i}: h = E[exp(-mu X)] must lie strictly in (0, 1), got 1 - h = {c}, ln h = {l} \
-                     (change rate too large or too small for this access time)"
+                    "change_rates[{i}] = {} is too large or too small for this access time: \
+                     h = E[exp(-mu X)] must lie strictly in (0, 1), got 1 - h = {}, ln h = {}",
+                    Num(mu[i]),
+                    Num(c),
+                    Num(l)
                 )));
             }
         }

@@ -12,7 +12,7 @@
 
 use super::frequencies::{jensen_gap, q_and_a};
 use super::{Model, check_frequencies};
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
 fn log_gap(a: f64, b: f64) -> f64 {
@@ -109,7 +109,10 @@ pub fn optimal_frequencies(model: &Model) -> Result<Vec<f64>> {
 fn normalise(mut x: Vec<f64>) -> Result<Vec<f64>> {
     let s: f64 = x.iter().sum();
     if !(s.is_finite() && s > 0.0) {
-        return Err(Error::NotConverged(format!("frequencies sum to {s}")));
+        return Err(Error::NotConverged(format!(
+            "frequencies sum to {}",
+            Num(s)
+        )));
     }
     for v in &mut x {
         *v /= s;

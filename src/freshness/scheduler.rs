@@ -32,7 +32,7 @@ use std::collections::{BinaryHeap, HashMap};
 use super::estimator::ChangeRateEstimator;
 use super::{Model, cyclic, frequencies};
 use crate::dist::Distribution;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 
 /// Most pages a scheduler accepts (about 4.2 million). The golden-ratio
@@ -177,7 +177,8 @@ impl Scheduler {
         let mean = access.mean();
         if !(mean.is_finite() && mean > 0.0) {
             return Err(Error::invalid(format!(
-                "the access time must have a finite, positive mean, got E[X] = {mean}"
+                "the access time must have a finite, positive mean, got E[X] = {}",
+                Num(mean)
             )));
         }
         Ok(Scheduler {
@@ -349,7 +350,13 @@ impl Scheduler {
     /// id: what [`frequency`](Self::frequency) gives page by page, but with
     /// one O(N) recomputation in all when the cached frequencies are out of
     /// date (instead of one per page).
+    ///
+    /// Errors: `NotFound` when the scheduler has no page (as for
+    /// [`next`](Self::next)).
     pub fn frequencies(&self) -> Result<Vec<(u64, f64)>> {
+        if self.len == 0 {
+            return Err(Error::NotFound("the scheduler has no pages".into()));
+        }
         let mut all: Vec<(u64, f64)> = if !self.structure_changed && self.pending_estimates == 0 {
             self.slots
                 .iter()
@@ -562,13 +569,14 @@ impl Scheduler {
     /// A rate must be finite, > 0 and give 0 < h < 1 (as [`Model::new`]
     /// requires) for this access-time distribution.
     fn check_rate(&self, rate: f64) -> Result<()> {
-        validate::positive("change rate", rate)?;
+        validate::positive("change_rate", rate)?;
         if rate_is_usable(&self.access, rate) {
             Ok(())
         } else {
             Err(Error::invalid(format!(
-                "change rate {rate} is too large or too small for this access time \
-                 (E[exp(-mu X)] rounds to 0 or 1)"
+                "change_rate = {} is too large or too small for this access time \
+                 (E[exp(-mu X)] rounds to 0 or 1)",
+                Num(rate)
             )))
         }
     }

@@ -99,7 +99,10 @@ pub fn control_with_cap(bytes: u64) -> *mut crawlsched::ffi::limits::crawlsched_
     let mut c = std::ptr::null_mut();
     // SAFETY: valid out-pointers.
     unsafe {
-        assert_eq!(crawlsched_control_new(&mut c, std::ptr::null_mut()), CRAWLSCHED_OK);
+        assert_eq!(
+            crawlsched_control_new(&mut c, std::ptr::null_mut()),
+            CRAWLSCHED_OK
+        );
         assert_eq!(
             crawlsched_control_set_memory_limit(c, bytes, std::ptr::null_mut()),
             CRAWLSCHED_OK
