@@ -14,7 +14,7 @@
 //! (10) holds when c_i ∝ μ_i (Theorem 3.4), otherwise the KKT system
 //! (8)–(9) is solved by a one-dimensional root find on the multiplier.
 
-use super::{Model, check_frequencies};
+use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Num, Result};
 
 /// ψ(s) = 1 − (1 − e^{−s})/s = (s − 1 + e^{−s})/s for s ≥ 0, in [0, 1).
@@ -290,79 +290,6 @@ where
         Num(lo),
         Num(hi)
     )))
-}
-
-/// A positive finite value as m·2^e with m ∈ [1, 2): the weights
-/// w_i = c_i/(μ_i E\[X\]) of the general solver, whose quotient may over- or
-/// underflow f64 (c = DBL_MAX, or μ = 1e−200 with c = 1e200), are kept
-/// exactly to rounding, and compared and divided without leaving the range.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Scaled {
-    m: f64,
-    e: i64,
-}
-
-impl Scaled {
-    /// `x` must be finite and > 0 (subnormals included).
-    pub(crate) fn new(x: f64) -> Scaled {
-        debug_assert!(x.is_finite() && x > 0.0);
-        // 2^64 lifts a subnormal into the normal range.
-        let (y, bias) = if x < f64::MIN_POSITIVE {
-            (x * 18_446_744_073_709_551_616.0, -64)
-        } else {
-            (x, 0)
-        };
-        let bits = y.to_bits();
-        let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
-        let m = f64::from_bits((bits & ((1u64 << 52) - 1)) | (1023u64 << 52));
-        Scaled { m, e: e + bias }
-    }
-
-    pub(crate) fn div(self, o: Scaled) -> Scaled {
-        let r = Scaled::new(self.m / o.m);
-        Scaled {
-            m: r.m,
-            e: self.e - o.e + r.e,
-        }
-    }
-
-    pub(crate) fn mul(self, o: Scaled) -> Scaled {
-        let r = Scaled::new(self.m * o.m);
-        Scaled {
-            m: r.m,
-            e: self.e + o.e + r.e,
-        }
-    }
-
-    /// Ordering of the values.
-    pub(crate) fn cmp(self, o: Scaled) -> std::cmp::Ordering {
-        self.e.cmp(&o.e).then(self.m.total_cmp(&o.m))
-    }
-
-    /// self/o as an f64: 0 or +∞ beyond 2^∓1000.
-    pub(crate) fn ratio(self, o: Scaled) -> f64 {
-        let de = self.e - o.e;
-        let r = self.m / o.m;
-        if de < -1000 {
-            0.0
-        } else if de > 1000 {
-            f64::INFINITY
-        } else {
-            // |de| ≤ 1000: 2^de is exact and r·2^de is normal.
-            r * 2f64.powi(de as i32)
-        }
-    }
-
-    /// ln(self/o), with a relative error of a few ulps even when the
-    /// ratio is close to 1.
-    pub(crate) fn ln_ratio(self, o: Scaled) -> f64 {
-        let de = self.e - o.e;
-        if de.abs() <= 1000 {
-            self.ratio(o).ln()
-        } else {
-            (self.m / o.m).ln() + de as f64 * std::f64::consts::LN_2
-        }
-    }
 }
 
 /// G(s_half) = 1/2 for G(s) = g(e^{−s}) = 1 − (1 + s)e^{−s}.
@@ -699,15 +626,15 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
 ///
 /// Errors: as [`optimal_frequencies`].
 pub fn lower_bound(model: &Model) -> Result<f64> {
-    match model.c0() {
-        Some(c0) => {
-            let (q, a) = q_and_a(model);
-            let gap: f64 = q.iter().zip(&a).map(|(&q, &a)| jensen_gap(q, a)).sum();
-            let big_a: f64 = a.iter().sum();
-            Ok(c0 / model.mean_access() * (gap + e1(big_a)))
+    if model.is_proportional() {
+        let (q, a) = q_and_a(model);
+        let gap: f64 = q.iter().zip(&a).map(|(&q, &a)| jensen_gap(q, a)).sum();
+        let big_a: f64 = a.iter().sum();
+        if let Some(lb) = model.c0_over_mean_times(gap + e1(big_a)) {
+            return Ok(lb);
         }
-        None => cost(model, &optimal_frequencies_general(model)?),
     }
+    cost(model, &optimal_frequencies_general(model)?)
 }
 
 #[cfg(test)]
@@ -1249,6 +1176,7 @@ mod tests {
 mod kkt_tests {
     use super::*;
     use crate::dist::{Distribution, PhaseType};
+    use proptest::prelude::*;
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -1270,61 +1198,172 @@ mod kkt_tests {
         }
     }
 
-    /// Worst relative violation of the KKT conditions (8)–(9).
+    /// ln G(s), with ln(G/s²) from the series for small s.
+    fn ln_big_g(s: f64) -> f64 {
+        if s < 0.5 {
+            2.0 * s.ln() + (big_g(s) / (s * s)).ln()
+        } else {
+            big_g(s).ln()
+        }
+    }
+
+    /// big_g(s)/s² for s < 1/2 without forming s² (s may be 1e−200).
+    fn g_over_s2_series(s: f64) -> f64 {
+        let (mut term, mut sum) = (0.5_f64, 0.0_f64);
+        let mut n = 0.0_f64;
+        while term.abs() > 1e-18 * sum.abs() || n < 2.0 {
+            sum += term;
+            term *= -s * (n + 2.0) / ((n + 1.0) * (n + 3.0));
+            n += 1.0;
+        }
+        sum
+    }
+
+    /// Worst violation of the KKT conditions (8)–(9), relative: on visited
+    /// pages the spread of w_i G(a_i/f_i), on the others how far w_i
+    /// exceeds λ. Computed in logs (w_i may over- or underflow), from
+    /// the model's a_i = −ln h_i only.
     fn kkt_violation(m: &Model, f: &[f64]) -> f64 {
-        let e = m.mean_access();
+        let ln_e = m.mean_access().ln();
         let n = m.len();
-        let w: Vec<f64> = (0..n)
-            .map(|i| m.weights()[i] / (m.change_rates()[i] * e))
+        let ln_w: Vec<f64> = (0..n)
+            .map(|i| m.weights()[i].ln() - m.change_rates()[i].ln() - ln_e)
             .collect();
-        let lam: Vec<f64> = (0..n)
+        let ln_lam: Vec<f64> = (0..n)
             .filter(|&i| f[i] > 0.0)
-            .map(|i| w[i] * big_g(-m.log_h()[i] / f[i]))
+            .map(|i| {
+                let s = -m.log_h()[i] / f[i];
+                let lg = if s < 0.5 {
+                    2.0 * s.ln() + g_over_s2_series(s).ln()
+                } else {
+                    ln_big_g(s)
+                };
+                ln_w[i] + lg
+            })
             .collect();
-        let lmax = lam.iter().copied().fold(0.0, f64::max);
-        let lmin = lam.iter().copied().fold(f64::INFINITY, f64::min);
-        let mut worst = lmax / lmin - 1.0;
+        let hi = ln_lam.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let lo = ln_lam.iter().copied().fold(f64::INFINITY, f64::min);
+        let mut worst = (hi - lo).exp_m1();
         for i in 0..n {
             if f[i] == 0.0 {
-                worst = worst.max(w[i] / lmax - 1.0);
+                worst = worst.max((ln_w[i] - hi).exp_m1());
             }
         }
         worst
     }
 
+    fn log_uniform<R: rand::Rng>(rng: &mut R, lo: f64, hi: f64) -> f64 {
+        10f64.powf(rng.random_range(lo.log10()..hi.log10()))
+    }
+
+    /// The issue's instance class: N = 1,935 pages, Coxian crawl time,
+    /// rates log-uniform on [1e−6, 1e3], weights on [1e−3, 1e3]. The
+    /// multiplier condition missed by up to 1.4e−10 (the issue saw 4e−7)
+    /// where the inner inversion of g stopped on an absolute tolerance.
     #[test]
-    fn issue_coxian_instance() {
+    fn kkt_holds_on_coxian_instances() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let mut worst = 0.0f64;
-        for k in 0..40 {
-            let d = Distribution::PhaseType(
-                PhaseType::coxian(
-                    &[
-                        10f64.powf(rng.random_range(-2.0..2.0)),
-                        10f64.powf(rng.random_range(-2.0..2.0)),
-                        10f64.powf(rng.random_range(-2.0..2.0)),
-                    ],
-                    &[rng.random_range(0.0..1.0), rng.random_range(0.0..1.0)],
-                )
-                .unwrap(),
-            );
+        for _ in 0..6 {
+            let rates: Vec<f64> = (0..3).map(|_| log_uniform(&mut rng, 1e-2, 1e2)).collect();
+            let cont = [rng.random_range(0.0..1.0), rng.random_range(0.0..1.0)];
+            let d = Distribution::PhaseType(PhaseType::coxian(&rates, &cont).unwrap());
             let n = 1935;
-            let mu: Vec<f64> = (0..n)
-                .map(|_| 10f64.powf(rng.random_range(-6.0..3.0)))
-                .collect();
-            let c: Vec<f64> = (0..n)
-                .map(|_| 10f64.powf(rng.random_range(-3.0..3.0)))
-                .collect();
-            let m = Model::new(d.clone(), &mu, Some(&c)).unwrap();
+            let mu: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, 1e-6, 1e3)).collect();
+            let c: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, 1e-3, 1e3)).collect();
+            let m = Model::new(d, &mu, Some(&c)).unwrap();
             let f = optimal_frequencies(&m).unwrap();
+            assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-14);
             let v = kkt_violation(&m, &f);
-            if v > 1e-12 {
-                eprintln!("{k}: {v:e} {:?}", d);
-            }
-            worst = worst.max(v);
+            assert!(v < 1e-12, "{v:e}");
+            // The check has teeth: moving 1e−10 of mass between two
+            // visited pages breaks it.
+            let (i, j) = (
+                f.iter().position(|&x| x > 1e-3).unwrap(),
+                f.iter().rposition(|&x| x > 1e-3).unwrap(),
+            );
+            let mut g = f.clone();
+            g[i] += 1e-10;
+            g[j] -= 1e-10;
+            assert!(kkt_violation(&m, &g) > 1e-9);
         }
-        eprintln!("worst {worst:e}");
-        assert!(worst < 1e-12, "{worst:e}");
+    }
+
+    fn any_dist() -> impl Strategy<Value = Distribution> {
+        prop_oneof![
+            (-3.0f64..3.0).prop_map(|v| Distribution::deterministic(10f64.powf(v)).unwrap()),
+            (-3.0f64..3.0).prop_map(|r| Distribution::exponential(10f64.powf(r)).unwrap()),
+            (1u32..20, -2.0f64..2.0)
+                .prop_map(|(k, r)| Distribution::erlang(k, 10f64.powf(r)).unwrap()),
+            (0.01f64..0.99, -3.0f64..0.0, 0.0f64..3.0).prop_map(|(p, a, b)| {
+                Distribution::hyperexponential(vec![p, 1.0 - p], vec![10f64.powf(a), 10f64.powf(b)])
+                    .unwrap()
+            }),
+            (
+                prop::collection::vec(-2.0f64..2.0, 3),
+                0.0f64..1.0,
+                0.0f64..1.0
+            )
+                .prop_map(|(r, p, q)| {
+                    let r: Vec<f64> = r.iter().map(|x| 10f64.powf(*x)).collect();
+                    Distribution::PhaseType(PhaseType::coxian(&r, &[p, q]).unwrap())
+                }),
+            (prop::collection::vec(0.0f64..5.0, 0..8), 0.01f64..5.0).prop_map(|(mut v, x)| {
+                v.push(x);
+                Distribution::empirical(v).unwrap()
+            }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 300,
+            failure_persistence: None,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x6b6b74),
+            ..ProptestConfig::default()
+        })]
+        /// KKT (8)–(9), checked independently of the solver: w_i G(s_i)
+        /// agrees to 1e−12 on every visited page and w_i ≤ λ on the others,
+        /// over crawl-time families and rates/weights spanning 16 decades.
+        #[test]
+        fn kkt_holds_for_random_instances(
+            d in any_dist(),
+            pages in prop::collection::vec((-8.0f64..4.0, -8.0f64..8.0), 2..60),
+        ) {
+            let mu: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.0)).collect();
+            let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1)).collect();
+            let Ok(m) = Model::new(d, &mu, Some(&c)) else {
+                // ln h not representable for this crawl time (for now h is
+                // computed as 1 − (1 − h), so it rounds to 0 once h is
+                // below 1e−16 in some families): refused, nothing to check.
+                return Ok(());
+            };
+            let f = optimal_frequencies(&m).unwrap();
+            prop_assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0));
+            prop_assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-14);
+            let v = kkt_violation(&m, &f);
+            prop_assert!(v < 1e-12, "{:e}", v);
+        }
+
+        /// Weights and rates whose quotient over- or underflows (up to
+        /// DBL_MAX): still a probability vector satisfying KKT (to 1e−10 in
+        /// logs: ln w itself carries ~1e−13 absolute rounding here).
+        #[test]
+        fn kkt_holds_for_extreme_weights(
+            pages in prop::collection::vec((-300.0f64..300.0, -300.0f64..308.0), 2..12),
+            det in any::<bool>(),
+        ) {
+            let d = if det { Distribution::deterministic(1.0).unwrap() } else { Distribution::exponential(1.0).unwrap() };
+            let mu: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.0)).collect();
+            let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1).min(f64::MAX)).collect();
+            let Ok(m) = Model::new(d, &mu, Some(&c)) else {
+                return Ok(());
+            };
+            let f = optimal_frequencies(&m).unwrap();
+            prop_assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0));
+            prop_assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-14);
+            let v = kkt_violation(&m, &f);
+            prop_assert!(v < 1e-10, "{:e} {:?}", v, f);
+        }
     }
 }
 

@@ -84,12 +84,11 @@ impl Model {
                 )));
             }
         }
-        // c_i ∝ μ_i: the ratios agree to rounding.
-        let r0 = weights[0] / mu[0];
-        let proportional = weights
-            .iter()
-            .zip(mu)
-            .all(|(w, m)| ((w / m) - r0).abs() <= 1e-12 * r0);
+        // c_i ∝ μ_i: the ratios agree to rounding (compared as exact
+        // mantissa/exponent pairs: c_i/μ_i may over- or underflow).
+        let ratio = |i: usize| Scaled::new(weights[i]).div(Scaled::new(mu[i]));
+        let r0 = ratio(0);
+        let proportional = (0..mu.len()).all(|i| (ratio(i).ratio(r0) - 1.0).abs() <= 1e-12);
         Ok(Model {
             access,
             mean_access,
@@ -157,9 +156,104 @@ impl Model {
         self.proportional
     }
 
-    /// c₀ when the weights are proportional to the change rates.
+    /// c₀ when the weights are proportional to the change rates (0 or +∞
+    /// when c₀ itself is not representable; see [`Model::c0_over_mean_times`]).
     pub fn c0(&self) -> Option<f64> {
         self.proportional.then(|| self.weights[0] / self.mu[0])
+    }
+
+    /// (c₀/E\[X\])·x for x ≥ 0 when the weights are proportional, without
+    /// the intermediate over- or underflow of c₀ = c_i/μ_i (c = 1e300 with
+    /// μ = 1e−10 gives c₀ = ∞ while (c₀/E\[X\])·x may be representable).
+    pub(crate) fn c0_over_mean_times(&self, x: f64) -> Option<f64> {
+        if !self.proportional {
+            return None;
+        }
+        if !(x.is_finite() && x > 0.0) {
+            return Some(if x == 0.0 { 0.0 } else { x });
+        }
+        let v = Scaled::new(self.weights[0])
+            .mul(Scaled::new(x))
+            .div(Scaled::new(self.mu[0]).mul(Scaled::new(self.mean_access)));
+        Some(v.value())
+    }
+}
+
+/// A positive finite value as m·2^e with m ∈ [1, 2): the weights
+/// w_i = c_i/(μ_i E\[X\]) of the general solver, whose quotient may over- or
+/// underflow f64 (c = DBL_MAX, or μ = 1e−200 with c = 1e200), are kept
+/// exactly to rounding, and compared and divided without leaving the range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Scaled {
+    m: f64,
+    e: i64,
+}
+
+impl Scaled {
+    /// `x` must be finite and > 0 (subnormals included).
+    pub(crate) fn new(x: f64) -> Scaled {
+        debug_assert!(x.is_finite() && x > 0.0);
+        // 2^64 lifts a subnormal into the normal range.
+        let (y, bias) = if x < f64::MIN_POSITIVE {
+            (x * 18_446_744_073_709_551_616.0, -64)
+        } else {
+            (x, 0)
+        };
+        let bits = y.to_bits();
+        let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+        let m = f64::from_bits((bits & ((1u64 << 52) - 1)) | (1023u64 << 52));
+        Scaled { m, e: e + bias }
+    }
+
+    pub(crate) fn div(self, o: Scaled) -> Scaled {
+        let r = Scaled::new(self.m / o.m);
+        Scaled {
+            m: r.m,
+            e: self.e - o.e + r.e,
+        }
+    }
+
+    pub(crate) fn mul(self, o: Scaled) -> Scaled {
+        let r = Scaled::new(self.m * o.m);
+        Scaled {
+            m: r.m,
+            e: self.e + o.e + r.e,
+        }
+    }
+
+    /// Ordering of the values.
+    pub(crate) fn cmp(self, o: Scaled) -> std::cmp::Ordering {
+        self.e.cmp(&o.e).then(self.m.total_cmp(&o.m))
+    }
+
+    /// self/o as an f64: 0 or +∞ beyond 2^∓1000.
+    pub(crate) fn ratio(self, o: Scaled) -> f64 {
+        let de = self.e - o.e;
+        let r = self.m / o.m;
+        if de < -1000 {
+            0.0
+        } else if de > 1000 {
+            f64::INFINITY
+        } else {
+            // |de| ≤ 1000: 2^de is exact and r·2^de is normal.
+            r * 2f64.powi(de as i32)
+        }
+    }
+
+    /// The value as an f64 (0 or +∞ outside the range).
+    pub(crate) fn value(self) -> f64 {
+        self.ratio(Scaled { m: 1.0, e: 0 })
+    }
+
+    /// ln(self/o), with a relative error of a few ulps even when the
+    /// ratio is close to 1.
+    pub(crate) fn ln_ratio(self, o: Scaled) -> f64 {
+        let de = self.e - o.e;
+        if de.abs() <= 1000 {
+            self.ratio(o).ln()
+        } else {
+            (self.m / o.m).ln() + de as f64 * std::f64::consts::LN_2
+        }
     }
 }
 
