@@ -1032,9 +1032,11 @@ crawlsched_status_t crawlsched_scheduler_change_rate(const struct crawlsched_sch
 
 /**
  * Page `id`'s current target share of all crawls (frequencies sum to 1).
- * Stride mode realises it exactly in the long run; golden-ratio mode
- * rounds each page to a whole number of crawls per cycle of F >= 8N slots,
- * so realised shares differ from it by up to about 1/F.
+ * Stride mode realises it exactly in the long run; golden-ratio mode gives
+ * each page with share * F >= 1 a whole number of crawls per cycle of
+ * F >= 8N slots and lets the pages below one crawl per cycle take turns at
+ * pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
+ * shares differ from it by less than 2/F.
  */
 crawlsched_status_t crawlsched_scheduler_frequency(const struct crawlsched_scheduler_t *s,
                                                    uint64_t id,

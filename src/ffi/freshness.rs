@@ -907,9 +907,11 @@ pub unsafe extern "C" fn crawlsched_scheduler_change_rate(
 }
 
 /// Page `id`'s current target share of all crawls (frequencies sum to 1).
-/// Stride mode realises it exactly in the long run; golden-ratio mode
-/// rounds each page to a whole number of crawls per cycle of F >= 8N slots,
-/// so realised shares differ from it by up to about 1/F.
+/// Stride mode realises it exactly in the long run; golden-ratio mode gives
+/// each page with share * F >= 1 a whole number of crawls per cycle of
+/// F >= 8N slots and lets the pages below one crawl per cycle take turns at
+/// pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
+/// shares differ from it by less than 2/F.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_scheduler_frequency(
     s: *const crawlsched_scheduler_t,
