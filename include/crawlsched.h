@@ -1008,7 +1008,10 @@ crawlsched_status_t crawlsched_scheduler_frequencies(const struct crawlsched_sch
 
 /**
  * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
- * of n, for bindings where each call is costly). All or nothing.
+ * of n, for bindings where each call is costly). All or nothing: the ids
+ * are collected first (8 bytes each, checked against the memory cap:
+ * CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n > 0 and no
+ * page is scheduled.
  */
 crawlsched_status_t crawlsched_scheduler_next_batch(const struct crawlsched_scheduler_t *s,
                                                     uint64_t *out_ids,

@@ -847,7 +847,10 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
 }
 
 /// The next n pages to crawl, in order, into out_ids[0..n] (one call instead
-/// of n, for bindings where each call is costly). All or nothing.
+/// of n, for bindings where each call is costly). All or nothing: the ids
+/// are collected first (8 bytes each, checked against the memory cap:
+/// CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n > 0 and no
+/// page is scheduled.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
     s: *const crawlsched_scheduler_t,
@@ -857,18 +860,9 @@ pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
 ) -> crawlsched_status_t {
     guard(err, || {
         let dst = unsafe { slice_out(out_ids, n, "out_ids")? };
-        let mut sched = unsafe { scheduler(s)? };
-        if n > 0 && sched.is_empty() {
-            return Err(FfiError::new(
-                CRAWLSCHED_NOT_FOUND,
-                "the scheduler has no pages",
-            ));
-        }
         // Out-parameters are written only on success: a failure after some
         // pages (found by fuzzing) must leave out_ids untouched.
-        let ids = (0..n)
-            .map(|_| sched.next())
-            .collect::<Result<Vec<u64>, _>>()?;
+        let ids = unsafe { scheduler(s)? }.next_batch(n)?;
         dst.copy_from_slice(&ids);
         Ok(())
     })

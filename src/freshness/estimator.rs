@@ -123,7 +123,10 @@ impl ChangeRateEstimator {
         validate::positive("interval", interval)?;
         let total = self.total_time + interval;
         if !total.is_finite() {
-            return Err(Error::TooLarge("total observed time overflows".into()));
+            return Err(Error::TooLarge(format!(
+                "interval = {}: the total observed time overflows",
+                Num(interval)
+            )));
         }
         self.total_time = total;
         self.n = self.n.saturating_add(1);

@@ -588,12 +588,15 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
                     })
                 };
                 let (rest, _) = pages.eval(at_wc, Some(&mut x0))?;
-                let a_tie: f64 = (0..n).filter(|&i| tie(i)).map(|i| a[i]).sum();
+                // Σ a_i over the ties, relative to the largest (a_i may be
+                // near DBL_MAX).
+                let a_max = (0..n).filter(|&i| tie(i)).map(|i| a[i]).fold(0.0, f64::max);
+                let a_tie: f64 = (0..n).filter(|&i| tie(i)).map(|i| a[i] / a_max).sum();
                 let resid = 1.0 - rest;
                 if resid > 0.0 && a_tie > 0.0 {
                     for i in 0..n {
                         x[i] = if tie(i) {
-                            resid * (a[i] / a_tie)
+                            resid * ((a[i] / a_max) / a_tie)
                         } else {
                             x0[i]
                         };

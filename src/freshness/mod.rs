@@ -162,20 +162,20 @@ impl Model {
         self.proportional.then(|| self.weights[0] / self.mu[0])
     }
 
-    /// (c₀/E\[X\])·x for x ≥ 0 when the weights are proportional, without
+    /// (c₀/E\[X\])·x when the weights are proportional, without
     /// the intermediate over- or underflow of c₀ = c_i/μ_i (c = 1e300 with
     /// μ = 1e−10 gives c₀ = ∞ while (c₀/E\[X\])·x may be representable).
     pub(crate) fn c0_over_mean_times(&self, x: f64) -> Option<f64> {
         if !self.proportional {
             return None;
         }
-        if !(x.is_finite() && x > 0.0) {
-            return Some(if x == 0.0 { 0.0 } else { x });
+        if !x.is_finite() || x == 0.0 {
+            return Some(x);
         }
         let v = Scaled::new(self.weights[0])
-            .mul(Scaled::new(x))
+            .mul(Scaled::new(x.abs()))
             .div(Scaled::new(self.mu[0]).mul(Scaled::new(self.mean_access)));
-        Some(v.value())
+        Some(v.value().copysign(x))
     }
 }
 

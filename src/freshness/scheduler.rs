@@ -415,6 +415,32 @@ impl Scheduler {
         Ok(id)
     }
 
+    /// The next `n` pages to crawl, in order: `n` calls of
+    /// [`next`](Self::next). The n ids (8 bytes each) are checked against
+    /// the process-wide memory cap before anything is allocated.
+    ///
+    /// Errors: `NotFound` when n > 0 and the scheduler has no page,
+    /// `TooLarge` beyond the memory cap, or the error of `next`.
+    pub fn next_batch(&mut self, n: usize) -> Result<Vec<u64>> {
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        if self.len == 0 {
+            return Err(Error::NotFound("the scheduler has no pages".into()));
+        }
+        crate::limits::check_memory(
+            crate::limits::bytes(n, 8),
+            &format!("a batch of n = {n} page ids"),
+        )?;
+        let mut ids = Vec::new();
+        ids.try_reserve_exact(n)
+            .map_err(|e| Error::TooLarge(format!("a batch of n = {n} page ids: {e}")))?;
+        for _ in 0..n {
+            ids.push(self.next()?);
+        }
+        Ok(ids)
+    }
+
     fn next_stride(&mut self) -> Result<u64> {
         let epoch_over = self.picks_since_recompute >= self.len as u64;
         if self.structure_changed || (self.pending_estimates > 0 && epoch_over) {
@@ -704,9 +730,11 @@ fn not_found(id: u64) -> Error {
     Error::NotFound(format!("page {id} is not scheduled"))
 }
 
-/// The estimator of a page whose rate is believed to be `rate`.
+/// The estimator of a page whose rate is believed to be `rate` (finite,
+/// > 0). Below 1/DBL_MAX (subnormal rates) the prior's weight PRIOR_CHANGES/rate
+/// would overflow; it is capped at DBL_MAX time units (worth fewer changes).
 fn prior_estimator(rate: f64) -> Result<ChangeRateEstimator> {
-    ChangeRateEstimator::with_prior(rate, PRIOR_CHANGES / rate)
+    ChangeRateEstimator::with_prior(rate, (PRIOR_CHANGES / rate).min(f64::MAX))
 }
 
 /// Same acceptance test as [`Model::new`]: 0 < 1 − h and ln h finite < 0.

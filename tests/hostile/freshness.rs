@@ -64,12 +64,13 @@ fn call(f: impl FnOnce(*mut crawlsched_error_t) -> crawlsched_status_t) -> Outco
     (st, m)
 }
 
-/// 20 consecutive digits: a double printed without `Num`.
+/// More than 20 consecutive digits: a double printed without `Num` (an
+/// integer up to UINT64_MAX has at most 20).
 fn has_long_digit_run(m: &str) -> bool {
     let mut run = 0;
     for c in m.chars() {
         run = if c.is_ascii_digit() { run + 1 } else { 0 };
-        if run >= 20 {
+        if run > 20 {
             return true;
         }
     }
@@ -457,5 +458,487 @@ fn golden_ratio_shares_within_two_over_f() {
                 assert_eq!(*share, 0.0);
             }
         }
+    }
+}
+
+/// Extreme doubles for every double parameter of the sweeps.
+const EXTREMES: [f64; 22] = [
+    0.0,
+    5e-324,
+    1e-310,
+    2.2250738585072014e-308,
+    1e-300,
+    1e-200,
+    1e-30,
+    1e-6,
+    0.5,
+    0.9999999999999999,
+    1.0,
+    3.0,
+    1e6,
+    1e30,
+    1e200,
+    1e300,
+    f64::MAX,
+    -1.0,
+    -0.0,
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+];
+
+#[derive(Debug, Clone)]
+enum Op {
+    Add(u64, usize, Option<usize>),
+    Remove(u64),
+    SetRate(u64, usize),
+    Observe(u64, usize, bool),
+    Next(usize),
+}
+
+fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+    use proptest::prelude::*;
+    let x = 0..EXTREMES.len();
+    prop_oneof![
+        3 => (0u64..6, x.clone(), proptest::option::of(x.clone())).prop_map(|(i, r, w)| Op::Add(i, r, w)),
+        1 => (0u64..6).prop_map(Op::Remove),
+        2 => (0u64..6, x.clone()).prop_map(|(i, r)| Op::SetRate(i, r)),
+        3 => (0u64..6, x, any::<bool>()).prop_map(|(i, t, c)| Op::Observe(i, t, c)),
+        1 => (0usize..40).prop_map(Op::Next),
+    ]
+}
+
+/// Crawl times for the sweeps: ordinary, and extreme means.
+fn sweep_dists() -> Vec<Dist> {
+    vec![
+        exp1(),
+        deterministic(1.0),
+        deterministic(1e-300),
+        deterministic(1e300),
+        {
+            let mut d = null_mut();
+            // SAFETY: valid arrays and out-pointer.
+            let st = unsafe {
+                crawlsched_dist_hyperexponential_new(
+                    [0.9, 0.1].as_ptr(),
+                    [100.0, 1e-3].as_ptr(),
+                    2,
+                    &mut d,
+                    null_mut(),
+                )
+            };
+            assert_eq!(st, CRAWLSCHED_OK);
+            Dist(d)
+        },
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 400,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5c4ed),
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+    /// The class of item 1: random sequences of add / remove /
+    /// set_change_rate / observe / next with extreme doubles, in both
+    /// modes and for several crawl times. No call reaches PANIC, a refused
+    /// call leaves the page set unchanged, and after every call next,
+    /// next_batch, frequency, frequencies and change_rate work for the pages
+    /// that are there.
+    #[test]
+    fn no_accepted_call_poisons_the_scheduler(
+        dist in 0usize..5,
+        golden in proptest::prelude::any::<bool>(),
+        ops in proptest::collection::vec(op(), 1..40),
+    ) {
+        let _g = serial();
+        let dists = sweep_dists();
+        let s = Sched::new(&dists[dist], if golden { GOLDEN } else { STRIDE });
+        let mut live: Vec<u64> = Vec::new();
+        for op in ops {
+            let before = s.len();
+            let (st, m) = match op {
+                Op::Add(id, r, w) => {
+                    let out = match w {
+                        None => s.add(id, EXTREMES[r]),
+                        Some(w) => s.add_w(id, EXTREMES[r], EXTREMES[w]),
+                    };
+                    if out.0 == CRAWLSCHED_OK {
+                        live.push(id);
+                    }
+                    out
+                }
+                Op::Remove(id) => {
+                    let out = s.remove(id);
+                    if out.0 == CRAWLSCHED_OK {
+                        live.retain(|&x| x != id);
+                    }
+                    out
+                }
+                Op::SetRate(id, r) => {
+                    let out = s.set_rate(id, EXTREMES[r]);
+                    if out.0 == CRAWLSCHED_OK {
+                        proptest::prop_assert_eq!(s.change_rate(id).unwrap(), EXTREMES[r]);
+                    }
+                    out
+                }
+                Op::Observe(id, t, c) => s.observe(id, EXTREMES[t], c),
+                Op::Next(k) => match s.next_batch(k) {
+                    Ok(ids) => {
+                        for id in ids {
+                            proptest::prop_assert!(live.contains(&id));
+                        }
+                        (CRAWLSCHED_OK, String::new())
+                    }
+                    Err(e) => e,
+                },
+            };
+            proptest::prop_assert!(
+                [CRAWLSCHED_OK, CRAWLSCHED_INVALID_ARGUMENT, CRAWLSCHED_NOT_FOUND, CRAWLSCHED_TOO_LARGE].contains(&st),
+                "{:?}: status {} {}", op, st, m
+            );
+            if st != CRAWLSCHED_OK {
+                proptest::prop_assert_eq!(s.len(), before, "refused {:?} changed the page set", op);
+                // The message names the caller's parameter (or the page).
+                let names: &[&str] = match op {
+                    Op::Add(..) => &["change_rate", "weight", "already scheduled"],
+                    Op::SetRate(..) => &["change_rate", "not scheduled"],
+                    Op::Observe(..) => &["interval", "not scheduled"],
+                    Op::Remove(..) => &["not scheduled"],
+                    Op::Next(..) => &["no pages"],
+                };
+                proptest::prop_assert!(names.iter().any(|n| m.contains(n)), "{:?}: {}", op, m);
+            }
+            proptest::prop_assert_eq!(s.len(), live.len());
+            assert_healthy(&s, &live);
+        }
+    }
+}
+
+/// The class for the model exports: two-page models with extreme rates and
+/// weights, for several crawl times. Every export either succeeds with
+/// finite outputs (frequencies summing to one) or returns a clear status
+/// (INVALID_ARGUMENT for an unusable rate or a bound that needs
+/// proportional weights, NUMERICAL for a result beyond the doubles); never
+/// PANIC or NOT_CONVERGED.
+#[test]
+fn model_exports_with_extreme_doubles() {
+    let _g = serial();
+    let dists = sweep_dists();
+    let ok_or_clear = |what: &str, r: &Outcome, allowed: &[crawlsched_status_t]| {
+        assert!(
+            r.0 == CRAWLSCHED_OK || allowed.contains(&r.0),
+            "{what}: status {} {}",
+            r.0,
+            r.1
+        );
+    };
+    let mut accepted = 0;
+    for d in &dists {
+        for &r0 in &EXTREMES {
+            for r1 in [0.5, 1e-6, 1e30] {
+                let weights: Vec<Option<[f64; 2]>> = std::iter::once(None)
+                    .chain(EXTREMES.iter().map(|&w| Some([w, 1.0])))
+                    .collect();
+                for w in weights {
+                    let mu = [r0, r1];
+                    let mut m = null_mut();
+                    let wp = w.as_ref().map_or(null(), |w| w.as_ptr());
+                    // SAFETY: two-element arrays, valid out-pointer.
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_model_new(d.0, mu.as_ptr(), wp, 2, &mut m, e)
+                    });
+                    let ctx = format!("mu {mu:?} w {w:?}");
+                    ok_or_clear(&ctx, &r, &[CRAWLSCHED_INVALID_ARGUMENT]);
+                    if r.0 != CRAWLSCHED_OK {
+                        assert!(
+                            r.1.contains("change_rates") || r.1.contains("weights"),
+                            "{ctx}: {}",
+                            r.1
+                        );
+                        continue;
+                    }
+                    accepted += 1;
+                    let mut f = [f64::NAN; 2];
+                    let mut out = [f64::NAN; 2];
+                    let mut x = f64::NAN;
+                    let numerical = [CRAWLSCHED_NUMERICAL];
+                    let invalid_or_numerical = [CRAWLSCHED_INVALID_ARGUMENT, CRAWLSCHED_NUMERICAL];
+                    // SAFETY (all calls below): live model, arrays of 2.
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_model_h(m, out.as_mut_ptr(), 2, e)
+                    });
+                    ok_or_clear(&ctx, &r, &numerical);
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_optimal_frequencies(m, f.as_mut_ptr(), 2, e)
+                    });
+                    assert_eq!(r.0, CRAWLSCHED_OK, "{ctx}: optimal frequencies: {}", r.1);
+                    assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0), "{ctx}: {f:?}");
+                    assert!((f[0] + f[1] - 1.0).abs() < 1e-14, "{ctx}: {f:?}");
+                    let r =
+                        call(|e| unsafe { crawlsched_freshness_cost(m, f.as_ptr(), 2, &mut x, e) });
+                    ok_or_clear(&ctx, &r, &numerical);
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_obsolescence_bound(
+                            m,
+                            f.as_ptr(),
+                            2,
+                            out.as_mut_ptr(),
+                            2,
+                            e,
+                        )
+                    });
+                    assert_eq!(r.0, CRAWLSCHED_OK, "{ctx}: {}", r.1);
+                    assert!(
+                        out.iter().all(|r| (0.0..=1.0).contains(r)),
+                        "{ctx}: {out:?}"
+                    );
+                    let r = call(|e| unsafe { crawlsched_freshness_lower_bound(m, &mut x, e) });
+                    ok_or_clear(&ctx, &r, &numerical);
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_randomized_optimal_frequencies(
+                            m,
+                            out.as_mut_ptr(),
+                            2,
+                            e,
+                        )
+                    });
+                    assert_eq!(r.0, CRAWLSCHED_OK, "{ctx}: randomized frequencies: {}", r.1);
+                    assert!((out[0] + out[1] - 1.0).abs() < 1e-14, "{ctx}: {out:?}");
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_randomized_optimal_cost(m, &mut x, e)
+                    });
+                    ok_or_clear(&ctx, &r, &numerical);
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_randomized_cost(m, [0.5, 0.5].as_ptr(), 2, &mut x, e)
+                    });
+                    ok_or_clear(&ctx, &r, &numerical);
+                    let r =
+                        call(|e| unsafe { crawlsched_freshness_golden_ratio_bound(m, &mut x, e) });
+                    ok_or_clear(&ctx, &r, &invalid_or_numerical);
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_cyclic_cost(m, [0u32, 1].as_ptr(), 2, &mut x, e)
+                    });
+                    ok_or_clear(&ctx, &r, &numerical);
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_cyclic_obsolescence(
+                            m,
+                            [0u32, 1, 1].as_ptr(),
+                            3,
+                            out.as_mut_ptr(),
+                            2,
+                            e,
+                        )
+                    });
+                    ok_or_clear(&ctx, &r, &numerical);
+                    let (mut c, mut se) = (f64::NAN, f64::NAN);
+                    let r = call(|e| unsafe {
+                        crawlsched_freshness_simulate_cyclic(
+                            m,
+                            [0u32, 1].as_ptr(),
+                            2,
+                            5,
+                            1,
+                            &mut c,
+                            &mut se,
+                            e,
+                        )
+                    });
+                    ok_or_clear(&ctx, &r, &numerical);
+                    // SAFETY: live handle, freed once.
+                    unsafe { crawlsched_freshness_model_free(m) };
+                }
+            }
+        }
+    }
+    assert!(accepted > 1000, "{accepted}");
+}
+
+/// The class for the estimator exports: priors and intervals from the
+/// extreme doubles. No PANIC; a refusal names the parameter; an estimate
+/// is finite and >= 0, or NUMERICAL (not representable), or NOT_FOUND only
+/// while there is no prior and no visit.
+#[test]
+fn estimator_exports_with_extreme_doubles() {
+    let _g = serial();
+    let positive: Vec<f64> = EXTREMES
+        .iter()
+        .copied()
+        .filter(|x| *x > 0.0 && x.is_finite())
+        .collect();
+    let estimate = |est: *mut crawlsched_estimator_t, has_data: bool, ctx: &str| {
+        let mut x = f64::NAN;
+        // SAFETY: live handle, valid out-pointer.
+        let r = call(|e| unsafe { crawlsched_estimator_estimate(est, &mut x, e) });
+        match r.0 {
+            CRAWLSCHED_OK => assert!(x.is_finite() && x >= 0.0, "{ctx}: {x}"),
+            CRAWLSCHED_NUMERICAL => {}
+            CRAWLSCHED_NOT_FOUND => assert!(!has_data, "{ctx}: {}", r.1),
+            s => panic!("{ctx}: status {s} {}", r.1),
+        }
+    };
+    let mut priors: Vec<Option<(f64, f64)>> = vec![None];
+    for &g in &EXTREMES {
+        for &w in &EXTREMES {
+            priors.push(Some((g, w)));
+        }
+    }
+    for prior in priors {
+        for &t in &positive {
+            for pattern in 0..4u32 {
+                let mut est = null_mut();
+                // SAFETY: valid out-pointer.
+                let r = match prior {
+                    None => call(|e| unsafe { crawlsched_estimator_new(&mut est, e) }),
+                    Some((g, w)) => {
+                        call(|e| unsafe { crawlsched_estimator_new_with_prior(g, w, &mut est, e) })
+                    }
+                };
+                let ctx = format!("prior {prior:?} interval {t} pattern {pattern}");
+                if r.0 != CRAWLSCHED_OK {
+                    assert_eq!(r.0, CRAWLSCHED_INVALID_ARGUMENT, "{ctx}: {}", r.1);
+                    assert!(
+                        r.1.contains("rate_guess") || r.1.contains("weight_time"),
+                        "{ctx}: {}",
+                        r.1
+                    );
+                    break;
+                }
+                estimate(est, prior.is_some(), &ctx);
+                let mut visits = 0;
+                for (k, &u) in [t, 1.0, t, f64::MAX, t].iter().enumerate() {
+                    let changed = (pattern >> (k % 2)) & 1 == 1;
+                    // SAFETY: live handle.
+                    let r = call(|e| unsafe {
+                        crawlsched_estimator_observe(est, u, i32::from(changed), e)
+                    });
+                    if r.0 == CRAWLSCHED_OK {
+                        visits += 1;
+                    } else {
+                        assert_eq!(r.0, CRAWLSCHED_TOO_LARGE, "{ctx}: {}", r.1);
+                        assert!(r.1.contains("interval"), "{ctx}: {}", r.1);
+                    }
+                    estimate(est, prior.is_some() || visits > 0, &ctx);
+                }
+                for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+                    // SAFETY: live handle.
+                    let r = call(|e| unsafe { crawlsched_estimator_observe(est, bad, 1, e) });
+                    assert_eq!(r.0, CRAWLSCHED_INVALID_ARGUMENT);
+                    assert!(r.1.contains("interval"), "{}", r.1);
+                }
+                let mut n = 0u64;
+                // SAFETY: live handle.
+                assert_eq!(
+                    unsafe { crawlsched_estimator_observations(est, &mut n, null_mut()) },
+                    CRAWLSCHED_OK
+                );
+                assert_eq!(n, visits);
+                // SAFETY: live handle, freed once.
+                unsafe { crawlsched_estimator_free(est) };
+            }
+        }
+    }
+}
+
+/// The class for sizes: 0, 1, huge, SIZE_MAX, UINT64_MAX in the sized
+/// freshness and scheduler exports. Clear statuses, nothing written on
+/// failure, and a batch beyond the memory cap is refused before the ids
+/// are collected.
+#[test]
+fn sizes_in_freshness_exports() {
+    let _g = serial();
+    use crawlsched::ffi::limits::*;
+    let d = exp1();
+    let s = Sched::new(&d, STRIDE);
+    assert_eq!(s.next_batch(0).unwrap(), Vec::<u64>::new());
+    // SAFETY (whole test): live handles; NULL only with the sizes shown.
+    let r = call(|e| unsafe { crawlsched_scheduler_next_batch(s.0, null_mut(), 3, e) });
+    assert_eq!(r.0, CRAWLSCHED_NULL_ARGUMENT, "{}", r.1);
+    for i in 0..5 {
+        assert_eq!(s.add(i, 0.1 * (i + 1) as f64).0, CRAWLSCHED_OK);
+    }
+    let r = call(|e| unsafe { crawlsched_scheduler_next_batch(s.0, null_mut(), usize::MAX, e) });
+    assert_eq!(r.0, CRAWLSCHED_NULL_ARGUMENT, "{}", r.1);
+    let old = crawlsched_get_default_memory_limit();
+    crawlsched_set_default_memory_limit(4096);
+    let mut ids = vec![u64::MAX; 1000];
+    let (r, peak) = peak_during(|| {
+        call(|e| unsafe { crawlsched_scheduler_next_batch(s.0, ids.as_mut_ptr(), 1000, e) })
+    });
+    crawlsched_set_default_memory_limit(old);
+    assert_eq!(r.0, CRAWLSCHED_TOO_LARGE, "{}", r.1);
+    assert!(r.1.contains("n = 1000"), "{}", r.1);
+    assert!(peak < 4096, "{peak}");
+    assert!(ids.iter().all(|&x| x == u64::MAX));
+    assert_eq!(s.next_batch(1000).unwrap().len(), 1000);
+    let mut len = 0usize;
+    let r = call(|e| unsafe {
+        crawlsched_scheduler_frequencies(s.0, null_mut(), null_mut(), usize::MAX, &mut len, e)
+    });
+    assert_eq!(r.0, CRAWLSCHED_NULL_ARGUMENT, "{}", r.1);
+
+    let f = [0.25, 0.75];
+    let mut out = [7u64; 2];
+    for (total, want) in [
+        (0u64, CRAWLSCHED_INVALID_ARGUMENT),
+        (1, CRAWLSCHED_OK),
+        (1 << 52, CRAWLSCHED_OK),
+        ((1 << 52) + 1, CRAWLSCHED_TOO_LARGE),
+        (u64::MAX, CRAWLSCHED_TOO_LARGE),
+    ] {
+        for at_least_one in [0, 1] {
+            let r = call(|e| unsafe {
+                crawlsched_freshness_integer_counts(
+                    f.as_ptr(),
+                    2,
+                    total,
+                    at_least_one,
+                    out.as_mut_ptr(),
+                    2,
+                    e,
+                )
+            });
+            let want = if total == 1 && at_least_one == 1 {
+                CRAWLSCHED_INFEASIBLE
+            } else {
+                want
+            };
+            assert_eq!(r.0, want, "total {total}: {}", r.1);
+        }
+    }
+    let r = call(|e| unsafe {
+        crawlsched_freshness_integer_counts(null(), usize::MAX, 5, 0, out.as_mut_ptr(), 2, e)
+    });
+    assert!(
+        r.0 == CRAWLSCHED_NULL_ARGUMENT || r.0 == CRAWLSCHED_TOO_LARGE,
+        "{}",
+        r.1
+    );
+    let mut fib = 0u64;
+    let r = call(|e| unsafe { crawlsched_freshness_fibonacci_at_least(u64::MAX, &mut fib, e) });
+    assert_eq!(r.0, CRAWLSCHED_TOO_LARGE, "{}", r.1);
+    let r = call(|e| unsafe { crawlsched_freshness_fibonacci_at_least(0, &mut fib, e) });
+    assert_eq!((r.0, fib), (CRAWLSCHED_OK, 1));
+    let mut got = 0usize;
+    for counts in [[u64::MAX, 1], [1 << 27, 1], [0, 0]] {
+        let (r, peak) = peak_during(|| {
+            call(|e| unsafe {
+                crawlsched_freshness_golden_ratio_sequence(
+                    counts.as_ptr(),
+                    2,
+                    null_mut(),
+                    0,
+                    &mut got,
+                    e,
+                )
+            })
+        });
+        assert!(
+            r.0 == CRAWLSCHED_TOO_LARGE || r.0 == CRAWLSCHED_INVALID_ARGUMENT,
+            "{counts:?}: {}",
+            r.1
+        );
+        assert!(peak < 1 << 16, "{peak}");
     }
 }
