@@ -730,9 +730,10 @@ fn not_found(id: u64) -> Error {
     Error::NotFound(format!("page {id} is not scheduled"))
 }
 
-/// The estimator of a page whose rate is believed to be `rate` (finite,
-/// > 0). Below 1/DBL_MAX (subnormal rates) the prior's weight PRIOR_CHANGES/rate
-/// would overflow; it is capped at DBL_MAX time units (worth fewer changes).
+/// The estimator of a page whose rate is believed to be `rate` (finite and
+/// positive). Below 1/DBL_MAX (subnormal rates) the prior's weight
+/// PRIOR_CHANGES/rate would overflow; it is capped at DBL_MAX time units
+/// (then worth fewer changes).
 fn prior_estimator(rate: f64) -> Result<ChangeRateEstimator> {
     ChangeRateEstimator::with_prior(rate, (PRIOR_CHANGES / rate).min(f64::MAX))
 }
