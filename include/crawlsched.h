@@ -671,7 +671,8 @@ crawlsched_status_t crawlsched_dist_sample(const struct crawlsched_dist_t *dist,
  * and weighs weights[i] > 0 in the cost C = sum c_i r_i. weights may be
  * NULL, meaning c_i = change_rates[i] (the cost is then the rate of missed
  * changes, the case of Theorem 3.4). The access distribution is copied:
- * `access` may be freed afterwards.
+ * `access` may be freed afterwards. The model holds 40 bytes per page,
+ * checked against the process-wide memory cap (CRAWLSCHED_TOO_LARGE).
  */
 crawlsched_status_t crawlsched_freshness_model_new(const struct crawlsched_dist_t *access,
                                                    const double *change_rates,
@@ -703,7 +704,10 @@ crawlsched_status_t crawlsched_freshness_model_h(const struct crawlsched_freshne
 /**
  * Optimal access frequencies (they sum to 1) into out[0..N]: Theorem 3.4's
  * closed form f_i ∝ ln(1/h_i) when weights are proportional to change
- * rates, otherwise the Lagrange conditions (8)-(9). A page may get 0.
+ * rates, otherwise the Lagrange conditions (8)-(9), solved to about 1e-14
+ * relative in the multiplier (O(N) per outer step, a handful of steps;
+ * 96 bytes per page checked against the process-wide memory cap). A page
+ * may get 0.
  */
 crawlsched_status_t crawlsched_freshness_optimal_frequencies(const struct crawlsched_freshness_model_t *model,
                                                              double *out,
@@ -939,7 +943,9 @@ void crawlsched_scheduler_free(struct crawlsched_scheduler_t *s);
 
 /**
  * Adds page `id` with an initial change-rate guess > 0; its cost weight is
- * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT.
+ * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
+ * beyond the memory cap (400 bytes per page, so that the recomputations
+ * of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
  */
 crawlsched_status_t crawlsched_scheduler_add_page(const struct crawlsched_scheduler_t *s,
                                                   uint64_t id,

@@ -55,7 +55,8 @@ fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
 /// and weighs weights[i] > 0 in the cost C = sum c_i r_i. weights may be
 /// NULL, meaning c_i = change_rates[i] (the cost is then the rate of missed
 /// changes, the case of Theorem 3.4). The access distribution is copied:
-/// `access` may be freed afterwards.
+/// `access` may be freed afterwards. The model holds 40 bytes per page,
+/// checked against the process-wide memory cap (CRAWLSCHED_TOO_LARGE).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_freshness_model_new(
     access: *const crawlsched_dist_t,
@@ -123,7 +124,10 @@ pub unsafe extern "C" fn crawlsched_freshness_model_h(
 
 /// Optimal access frequencies (they sum to 1) into out[0..N]: Theorem 3.4's
 /// closed form f_i ∝ ln(1/h_i) when weights are proportional to change
-/// rates, otherwise the Lagrange conditions (8)-(9). A page may get 0.
+/// rates, otherwise the Lagrange conditions (8)-(9), solved to about 1e-14
+/// relative in the multiplier (O(N) per outer step, a handful of steps;
+/// 96 bytes per page checked against the process-wide memory cap). A page
+/// may get 0.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_freshness_optimal_frequencies(
     model: *const crawlsched_freshness_model_t,
@@ -721,7 +725,9 @@ pub unsafe extern "C" fn crawlsched_scheduler_free(s: *mut crawlsched_scheduler_
 }
 
 /// Adds page `id` with an initial change-rate guess > 0; its cost weight is
-/// its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT.
+/// its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
+/// beyond the memory cap (400 bytes per page, so that the recomputations
+/// of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_scheduler_add_page(
     s: *const crawlsched_scheduler_t,

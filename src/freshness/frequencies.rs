@@ -417,6 +417,10 @@ impl GeneralPages<'_> {
     }
 }
 
+/// Bytes [`optimal_frequencies_general`] holds per page (eleven arrays of
+/// 8 bytes, one of 16), checked against the process-wide memory cap.
+pub const GENERAL_BYTES_PER_PAGE: u128 = 96;
+
 /// Optimal frequencies of problem (7) for arbitrary positive weights, from
 /// the KKT form of the Lagrange conditions (8)–(9).
 ///
@@ -443,12 +447,17 @@ impl GeneralPages<'_> {
 /// x to within e^{−700}, and they take the residual mass 1 − Σ_{others} x_i
 /// (split ∝ a_i, i.e. equal s_i as (8) requires).
 ///
-/// Errors: `NotConverged` if a root find fails.
+/// Errors: `TooLarge` beyond the memory cap, `NotConverged` if a root find
+/// fails.
 pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let n = model.len();
     if n == 1 {
         return Ok(vec![1.0]);
     }
+    crate::limits::check_memory(
+        crate::limits::bytes(n, GENERAL_BYTES_PER_PAGE),
+        &format!("the general-weights optimum of {n} pages"),
+    )?;
     let a: Vec<f64> = model.log_h().iter().map(|l| -l).collect();
     let e = Scaled::new(model.mean_access());
     let w: Vec<Scaled> = model

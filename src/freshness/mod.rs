@@ -30,6 +30,10 @@ use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
 use crate::validate;
 
+/// Bytes a [`Model`] holds per page (five arrays of f64), checked against
+/// the process-wide memory cap by [`Model::new`].
+pub const MODEL_BYTES_PER_PAGE: u128 = 40;
+
 /// N pages with change rates μ_i and cost weights c_i, crawled by one robot
 /// whose access times are i.i.d. copies of X.
 #[derive(Debug, Clone)]
@@ -51,8 +55,16 @@ impl Model {
     /// Pages with change rates `mu` (> 0) and weights `weights` (> 0); with
     /// `weights = None` the weights are c_i = μ_i (c₀ = 1), the case of
     /// Theorem 3.4 where the cost is the expected rate of changes missed.
+    ///
+    /// Errors: `InvalidArgument` for an empty, non-finite or non-positive
+    /// input or a rate whose h rounds to 0 or 1; `TooLarge` when the model
+    /// ([`MODEL_BYTES_PER_PAGE`] per page) exceeds the memory cap.
     pub fn new(access: Distribution, mu: &[f64], weights: Option<&[f64]>) -> Result<Self> {
         validate::non_empty("change_rates", mu)?;
+        crate::limits::check_memory(
+            crate::limits::bytes(mu.len(), MODEL_BYTES_PER_PAGE),
+            &format!("a freshness model of {} pages", mu.len()),
+        )?;
         validate::all_positive("change_rates", mu)?;
         let weights = match weights {
             Some(w) => {

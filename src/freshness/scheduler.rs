@@ -42,6 +42,14 @@ use crate::validate;
 /// recomputation is O(N), so larger sets are refused as `TooLarge`.
 pub const MAX_PAGES: usize = 1 << 22;
 
+/// Upper bound on the bytes a scheduler holds per page: its state (~200:
+/// page record, index and heap entries, up to 13 template positions) plus
+/// what a recomputation holds (a [`Model`], the general-weights optimum and
+/// the page order, ~170). `add_page` checks it against the process-wide
+/// memory cap, so that a page accepted there never makes a later
+/// recomputation exceed the cap.
+pub const SCHEDULER_BYTES_PER_PAGE: u128 = 400;
+
 /// GoldenRatio mode: the cycle length is the smallest Fibonacci number
 /// F_k ≥ CYCLE_FACTOR·N (so between 8N and 13N accesses). A page with
 /// f_i·F_k ≥ 1 gets f_i·F_k rounded to a whole count per cycle; pages below
@@ -241,7 +249,8 @@ impl Scheduler {
     /// ([`PRIOR_CHANGES`]).
     ///
     /// Errors: `InvalidArgument` for a duplicate id or a bad rate/weight,
-    /// `TooLarge` beyond [`MAX_PAGES`] pages.
+    /// `TooLarge` beyond [`MAX_PAGES`] pages or when the pages would need
+    /// more than the memory cap ([`SCHEDULER_BYTES_PER_PAGE`] each).
     pub fn add_page(&mut self, id: u64, change_rate: f64, weight: Option<f64>) -> Result<()> {
         if self.index.contains_key(&id) {
             return Err(Error::invalid(format!("page {id} is already scheduled")));
@@ -255,6 +264,10 @@ impl Scheduler {
         if let Some(w) = weight {
             validate::positive("weight", w)?;
         }
+        crate::limits::check_memory(
+            crate::limits::bytes(self.len + 1, SCHEDULER_BYTES_PER_PAGE),
+            &format!("a scheduler of {} pages", self.len + 1),
+        )?;
         let estimator = prior_estimator(change_rate)?;
         let page = Page {
             id,

@@ -942,3 +942,79 @@ fn sizes_in_freshness_exports() {
         assert!(peak < 1 << 16, "{peak}");
     }
 }
+
+/// The model constructor and the general-weights optimum check their
+/// arrays against the process-wide memory cap before allocating them.
+#[test]
+fn model_and_optimum_respect_the_memory_cap() {
+    let _g = serial();
+    use crawlsched::ffi::limits::*;
+    let d = exp1();
+    let n = 20_000usize;
+    let mu: Vec<f64> = (0..n).map(|i| 1e-3 * (1.0 + i as f64)).collect();
+    let w: Vec<f64> = (0..n).map(|i| 1.0 + (i % 7) as f64).collect();
+    let old = crawlsched_get_default_memory_limit();
+    // The model needs 40 bytes per page (800 kB): refused under 256 kB.
+    crawlsched_set_default_memory_limit(256 << 10);
+    let mut m = null_mut();
+    // SAFETY: arrays of n, valid out-pointer.
+    let (r, peak) = peak_during(|| {
+        call(|e| unsafe {
+            crawlsched_freshness_model_new(d.0, mu.as_ptr(), w.as_ptr(), n, &mut m, e)
+        })
+    });
+    assert_eq!(r.0, CRAWLSCHED_TOO_LARGE, "{}", r.1);
+    assert!(r.1.contains("20000 pages"), "{}", r.1);
+    assert!(peak < 256 << 10, "{peak}");
+    assert!(m.is_null());
+    // Under 1.2 MB the model fits, the optimum (96 bytes per page) does not.
+    crawlsched_set_default_memory_limit(1_200_000);
+    // SAFETY: as above.
+    let r = call(|e| unsafe {
+        crawlsched_freshness_model_new(d.0, mu.as_ptr(), w.as_ptr(), n, &mut m, e)
+    });
+    assert_eq!(r.0, CRAWLSCHED_OK, "{}", r.1);
+    let mut f = vec![f64::NAN; n];
+    // SAFETY: live model, n outputs.
+    let (r, peak) = peak_during(|| {
+        call(|e| unsafe { crawlsched_freshness_optimal_frequencies(m, f.as_mut_ptr(), n, e) })
+    });
+    crawlsched_set_default_memory_limit(old);
+    assert_eq!(r.0, CRAWLSCHED_TOO_LARGE, "{}", r.1);
+    assert!(peak < 1_200_000, "{peak}");
+    assert!(f.iter().all(|x| x.is_nan()));
+    // SAFETY: as above.
+    let r = call(|e| unsafe { crawlsched_freshness_optimal_frequencies(m, f.as_mut_ptr(), n, e) });
+    assert_eq!(r.0, CRAWLSCHED_OK, "{}", r.1);
+    assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    // SAFETY: live handle, freed once.
+    unsafe { crawlsched_freshness_model_free(m) };
+}
+
+/// Under a memory cap the scheduler refuses the page that would not fit at
+/// add time (400 bytes per page), and the pages it holds keep working.
+#[test]
+fn scheduler_refuses_pages_beyond_the_memory_cap() {
+    let _g = serial();
+    use crawlsched::ffi::limits::*;
+    let d = exp1();
+    for mode in MODES {
+        let s = Sched::new(&d, mode);
+        let old = crawlsched_get_default_memory_limit();
+        crawlsched_set_default_memory_limit(400 * 50);
+        let mut added = 0u64;
+        let refusal = loop {
+            let r = s.add(added, 0.01 * (1 + added % 13) as f64);
+            if r.0 != CRAWLSCHED_OK {
+                break r;
+            }
+            added += 1;
+        };
+        let live: Vec<u64> = (0..added).collect();
+        assert_healthy(&s, &live);
+        crawlsched_set_default_memory_limit(old);
+        assert_eq!(refusal.0, CRAWLSCHED_TOO_LARGE, "{}", refusal.1);
+        assert_eq!(added, 50);
+        assert_eq!(s.len(), 50);
+    }
+}
