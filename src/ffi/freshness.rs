@@ -55,7 +55,8 @@ fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
 /// and weighs weights[i] > 0 in the cost C = sum c_i r_i. weights may be
 /// NULL, meaning c_i = change_rates[i] (the cost is then the rate of missed
 /// changes, the case of Theorem 3.4). The access distribution is copied:
-/// `access` may be freed afterwards.
+/// `access` may be freed afterwards. The model holds 40 bytes per page,
+/// checked against the process-wide memory cap (CRAWLSCHED_TOO_LARGE).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_freshness_model_new(
     access: *const crawlsched_dist_t,
@@ -123,7 +124,10 @@ pub unsafe extern "C" fn crawlsched_freshness_model_h(
 
 /// Optimal access frequencies (they sum to 1) into out[0..N]: Theorem 3.4's
 /// closed form f_i ∝ ln(1/h_i) when weights are proportional to change
-/// rates, otherwise the Lagrange conditions (8)-(9). A page may get 0.
+/// rates, otherwise the Lagrange conditions (8)-(9), solved to about 1e-14
+/// relative in the multiplier (O(N) per outer step, a handful of steps;
+/// 96 bytes per page checked against the process-wide memory cap). A page
+/// may get 0.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_freshness_optimal_frequencies(
     model: *const crawlsched_freshness_model_t,
@@ -721,7 +725,9 @@ pub unsafe extern "C" fn crawlsched_scheduler_free(s: *mut crawlsched_scheduler_
 }
 
 /// Adds page `id` with an initial change-rate guess > 0; its cost weight is
-/// its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT.
+/// its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
+/// beyond the memory cap (400 bytes per page, so that the recomputations
+/// of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_scheduler_add_page(
     s: *const crawlsched_scheduler_t,
@@ -808,7 +814,8 @@ pub unsafe extern "C" fn crawlsched_scheduler_next(
 /// share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
 /// the number of pages (variable size: see docs/c-api.md). One O(N)
 /// computation for all pages, where N calls of crawlsched_scheduler_frequency
-/// after rates changed cost O(N) each.
+/// after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
+/// scheduled.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
     s: *const crawlsched_scheduler_t,
@@ -846,7 +853,10 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
 }
 
 /// The next n pages to crawl, in order, into out_ids[0..n] (one call instead
-/// of n, for bindings where each call is costly). All or nothing.
+/// of n, for bindings where each call is costly). All or nothing: the ids
+/// are collected first (8 bytes each, checked against the memory cap:
+/// CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n > 0 and no
+/// page is scheduled.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
     s: *const crawlsched_scheduler_t,
@@ -856,18 +866,9 @@ pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
 ) -> crawlsched_status_t {
     guard(err, || {
         let dst = unsafe { slice_out(out_ids, n, "out_ids")? };
-        let mut sched = unsafe { scheduler(s)? };
-        if n > 0 && sched.is_empty() {
-            return Err(FfiError::new(
-                CRAWLSCHED_NOT_FOUND,
-                "the scheduler has no pages",
-            ));
-        }
         // Out-parameters are written only on success: a failure after some
         // pages (found by fuzzing) must leave out_ids untouched.
-        let ids = (0..n)
-            .map(|_| sched.next())
-            .collect::<Result<Vec<u64>, _>>()?;
+        let ids = unsafe { scheduler(s)? }.next_batch(n)?;
         dst.copy_from_slice(&ids);
         Ok(())
     })
@@ -906,9 +907,11 @@ pub unsafe extern "C" fn crawlsched_scheduler_change_rate(
 }
 
 /// Page `id`'s current target share of all crawls (frequencies sum to 1).
-/// Stride mode realises it exactly in the long run; golden-ratio mode
-/// rounds each page to a whole number of crawls per cycle of F >= 8N slots,
-/// so realised shares differ from it by up to about 1/F.
+/// Stride mode realises it exactly in the long run; golden-ratio mode gives
+/// each page with share * F >= 1 a whole number of crawls per cycle of
+/// F >= 8N slots and lets the pages below one crawl per cycle take turns at
+/// pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
+/// shares differ from it by less than 2/F.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_scheduler_frequency(
     s: *const crawlsched_scheduler_t,

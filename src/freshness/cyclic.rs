@@ -489,14 +489,14 @@ pub fn bound_ratio(q: f64) -> f64 {
 /// Errors: `InvalidArgument` unless the weights are proportional to the
 /// change rates (c_i = c₀μ_i), the assumption of §5.
 pub fn golden_ratio_asymptotic_bound(model: &Model) -> Result<f64> {
-    let c0 = model.c0().ok_or_else(|| {
+    let e = model.mean_access();
+    let q = model.total_change_rate() * e;
+    let sum = W_ALPHA.iter().map(|(w, al)| w * e1(al * q)).sum::<f64>();
+    model.c0_over_mean_times(sum).ok_or_else(|| {
         Error::invalid(
             "the golden-ratio bound (18) requires weights proportional to the change rates",
         )
-    })?;
-    let e = model.mean_access();
-    let q = model.total_change_rate() * e;
-    Ok(c0 / e * W_ALPHA.iter().map(|(w, al)| w * e1(al * q)).sum::<f64>())
+    })
 }
 
 /// The large-N limit of the lower bound (6) as used in Corollary 5.1
@@ -506,13 +506,14 @@ pub fn golden_ratio_asymptotic_bound(model: &Model) -> Result<f64> {
 ///
 /// Errors: `InvalidArgument` unless the weights are proportional.
 pub fn asymptotic_lower_bound(model: &Model) -> Result<f64> {
-    let c0 = model.c0().ok_or_else(|| {
-        Error::invalid(
-            "the asymptotic bound (17) requires weights proportional to the change rates",
-        )
-    })?;
     let e = model.mean_access();
-    Ok(c0 / e * e1(model.total_change_rate() * e))
+    model
+        .c0_over_mean_times(e1(model.total_change_rate() * e))
+        .ok_or_else(|| {
+            Error::invalid(
+                "the asymptotic bound (17) requires weights proportional to the change rates",
+            )
+        })
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@
 //! (see [`ChangeRateEstimator::with_prior`]) the posterior mode is always
 //! finite and is returned instead.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 
 /// Most distinct interval values kept for the "changed" visits. Beyond it
@@ -99,12 +99,13 @@ impl ChangeRateEstimator {
     /// accumulate the prior's influence fades like weight_time / (time
     /// observed). Both arguments must be finite and > 0.
     pub fn with_prior(rate_guess: f64, weight_time: f64) -> Result<Self> {
-        validate::positive("rate guess", rate_guess)?;
-        validate::positive("prior weight (time)", weight_time)?;
+        validate::positive("rate_guess", rate_guess)?;
+        validate::positive("weight_time", weight_time)?;
         let alpha = rate_guess * weight_time;
         if !(alpha.is_finite() && alpha > 0.0) {
             return Err(Error::invalid(format!(
-                "rate guess × prior weight must be finite and > 0, got {alpha}"
+                "rate_guess * weight_time must be finite and > 0, got {}",
+                Num(alpha)
             )));
         }
         Ok(Self {
@@ -122,7 +123,10 @@ impl ChangeRateEstimator {
         validate::positive("interval", interval)?;
         let total = self.total_time + interval;
         if !total.is_finite() {
-            return Err(Error::TooLarge("total observed time overflows".into()));
+            return Err(Error::TooLarge(format!(
+                "interval = {}: the total observed time overflows",
+                Num(interval)
+            )));
         }
         self.total_time = total;
         self.n = self.n.saturating_add(1);

@@ -27,8 +27,12 @@ pub mod scheduler;
 pub mod simulate;
 
 use crate::dist::Distribution;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
+
+/// Bytes a [`Model`] holds per page (five arrays of f64), checked against
+/// the process-wide memory cap by [`Model::new`].
+pub const MODEL_BYTES_PER_PAGE: u128 = 40;
 
 /// N pages with change rates μ_i and cost weights c_i, crawled by one robot
 /// whose access times are i.i.d. copies of X.
@@ -51,12 +55,20 @@ impl Model {
     /// Pages with change rates `mu` (> 0) and weights `weights` (> 0); with
     /// `weights = None` the weights are c_i = μ_i (c₀ = 1), the case of
     /// Theorem 3.4 where the cost is the expected rate of changes missed.
+    ///
+    /// Errors: `InvalidArgument` for an empty, non-finite or non-positive
+    /// input or a rate whose h rounds to 0 or 1; `TooLarge` when the model
+    /// ([`MODEL_BYTES_PER_PAGE`] per page) exceeds the memory cap.
     pub fn new(access: Distribution, mu: &[f64], weights: Option<&[f64]>) -> Result<Self> {
-        validate::non_empty("change rates", mu)?;
-        validate::all_positive("change rates", mu)?;
+        validate::non_empty("change_rates", mu)?;
+        crate::limits::check_memory(
+            crate::limits::bytes(mu.len(), MODEL_BYTES_PER_PAGE),
+            &format!("a freshness model of {} pages", mu.len()),
+        )?;
+        validate::all_positive("change_rates", mu)?;
         let weights = match weights {
             Some(w) => {
-                validate::same_len("change rates", mu.len(), "weights", w.len())?;
+                validate::same_len("change_rates", mu.len(), "weights", w.len())?;
                 validate::all_positive("weights", w)?;
                 w.to_vec()
             }
@@ -65,7 +77,8 @@ impl Model {
         let mean_access = access.mean();
         if !(mean_access.is_finite() && mean_access > 0.0) {
             return Err(Error::invalid(format!(
-                "the access time must have a finite, positive mean, got E[X] = {mean_access}"
+                "the access time must have a finite, positive mean, got E[X] = {}",
+                Num(mean_access)
             )));
         }
         let one_minus_h: Vec<f64> = mu.iter().map(|&m| access.laplace_complement(m)).collect();
@@ -75,17 +88,19 @@ impl Model {
         for (i, (&c, &l)) in one_minus_h.iter().zip(&log_h).enumerate() {
             if !(c > 0.0 && l < 0.0 && l.is_finite()) {
                 return Err(Error::invalid(format!(
-                    "page {i}: h = E[exp(-mu X)] must lie strictly in (0, 1), got 1 - h = {c}, ln h = {l} \
-                     (change rate too large or too small for this access time)"
+                    "change_rates[{i}] = {} is too large or too small for this access time: \
+                     h = E[exp(-mu X)] must lie strictly in (0, 1), got 1 - h = {}, ln h = {}",
+                    Num(mu[i]),
+                    Num(c),
+                    Num(l)
                 )));
             }
         }
-        // c_i ∝ μ_i: the ratios agree to rounding.
-        let r0 = weights[0] / mu[0];
-        let proportional = weights
-            .iter()
-            .zip(mu)
-            .all(|(w, m)| ((w / m) - r0).abs() <= 1e-12 * r0);
+        // c_i ∝ μ_i: the ratios agree to rounding (compared as exact
+        // mantissa/exponent pairs: c_i/μ_i may over- or underflow).
+        let ratio = |i: usize| Scaled::new(weights[i]).div(Scaled::new(mu[i]));
+        let r0 = ratio(0);
+        let proportional = (0..mu.len()).all(|i| (ratio(i).ratio(r0) - 1.0).abs() <= 1e-12);
         Ok(Model {
             access,
             mean_access,
@@ -153,9 +168,104 @@ impl Model {
         self.proportional
     }
 
-    /// c₀ when the weights are proportional to the change rates.
+    /// c₀ when the weights are proportional to the change rates (0 or +∞
+    /// when c₀ itself is not representable; see [`Model::c0_over_mean_times`]).
     pub fn c0(&self) -> Option<f64> {
         self.proportional.then(|| self.weights[0] / self.mu[0])
+    }
+
+    /// (c₀/E\[X\])·x when the weights are proportional, without
+    /// the intermediate over- or underflow of c₀ = c_i/μ_i (c = 1e300 with
+    /// μ = 1e−10 gives c₀ = ∞ while (c₀/E\[X\])·x may be representable).
+    pub(crate) fn c0_over_mean_times(&self, x: f64) -> Option<f64> {
+        if !self.proportional {
+            return None;
+        }
+        if !x.is_finite() || x == 0.0 {
+            return Some(x);
+        }
+        let v = Scaled::new(self.weights[0])
+            .mul(Scaled::new(x.abs()))
+            .div(Scaled::new(self.mu[0]).mul(Scaled::new(self.mean_access)));
+        Some(v.value().copysign(x))
+    }
+}
+
+/// A positive finite value as m·2^e with m ∈ [1, 2): the weights
+/// w_i = c_i/(μ_i E\[X\]) of the general solver, whose quotient may over- or
+/// underflow f64 (c = DBL_MAX, or μ = 1e−200 with c = 1e200), are kept
+/// exactly to rounding, and compared and divided without leaving the range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Scaled {
+    m: f64,
+    e: i64,
+}
+
+impl Scaled {
+    /// `x` must be finite and > 0 (subnormals included).
+    pub(crate) fn new(x: f64) -> Scaled {
+        debug_assert!(x.is_finite() && x > 0.0);
+        // 2^64 lifts a subnormal into the normal range.
+        let (y, bias) = if x < f64::MIN_POSITIVE {
+            (x * 18_446_744_073_709_551_616.0, -64)
+        } else {
+            (x, 0)
+        };
+        let bits = y.to_bits();
+        let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+        let m = f64::from_bits((bits & ((1u64 << 52) - 1)) | (1023u64 << 52));
+        Scaled { m, e: e + bias }
+    }
+
+    pub(crate) fn div(self, o: Scaled) -> Scaled {
+        let r = Scaled::new(self.m / o.m);
+        Scaled {
+            m: r.m,
+            e: self.e - o.e + r.e,
+        }
+    }
+
+    pub(crate) fn mul(self, o: Scaled) -> Scaled {
+        let r = Scaled::new(self.m * o.m);
+        Scaled {
+            m: r.m,
+            e: self.e + o.e + r.e,
+        }
+    }
+
+    /// Ordering of the values.
+    pub(crate) fn cmp(self, o: Scaled) -> std::cmp::Ordering {
+        self.e.cmp(&o.e).then(self.m.total_cmp(&o.m))
+    }
+
+    /// self/o as an f64: 0 or +∞ beyond 2^∓1000.
+    pub(crate) fn ratio(self, o: Scaled) -> f64 {
+        let de = self.e - o.e;
+        let r = self.m / o.m;
+        if de < -1000 {
+            0.0
+        } else if de > 1000 {
+            f64::INFINITY
+        } else {
+            // |de| ≤ 1000: 2^de is exact and r·2^de is normal.
+            r * 2f64.powi(de as i32)
+        }
+    }
+
+    /// The value as an f64 (0 or +∞ outside the range).
+    pub(crate) fn value(self) -> f64 {
+        self.ratio(Scaled { m: 1.0, e: 0 })
+    }
+
+    /// ln(self/o), with a relative error of a few ulps even when the
+    /// ratio is close to 1.
+    pub(crate) fn ln_ratio(self, o: Scaled) -> f64 {
+        let de = self.e - o.e;
+        if de.abs() <= 1000 {
+            self.ratio(o).ln()
+        } else {
+            (self.m / o.m).ln() + de as f64 * std::f64::consts::LN_2
+        }
     }
 }
 

@@ -11,8 +11,8 @@
 //! its series −ln(1 − b) − b = Σ_{k≥2} b^k/k when b is small.
 
 use super::frequencies::{jensen_gap, q_and_a};
-use super::{Model, check_frequencies};
-use crate::error::{Error, Result};
+use super::{Model, Scaled, check_frequencies};
+use crate::error::{Error, Num, Result};
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
 fn log_gap(a: f64, b: f64) -> f64 {
@@ -109,7 +109,10 @@ pub fn optimal_frequencies(model: &Model) -> Result<Vec<f64>> {
 fn normalise(mut x: Vec<f64>) -> Result<Vec<f64>> {
     let s: f64 = x.iter().sum();
     if !(s.is_finite() && s > 0.0) {
-        return Err(Error::NotConverged(format!("frequencies sum to {s}")));
+        return Err(Error::NotConverged(format!(
+            "frequencies sum to {}",
+            Num(s)
+        )));
     }
     for v in &mut x {
         *v /= s;
@@ -132,21 +135,23 @@ fn normalise(mut x: Vec<f64>) -> Result<Vec<f64>> {
 /// Errors: `NotConverged` only if the result cannot be normalised.
 pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let n = model.len();
-    let (q, a) = q_and_a(model);
-    // σ_i normalised by the largest (ρ absorbs the scale).
-    let sig: Vec<f64> = model
+    let (_, a) = q_and_a(model);
+    // σ_i normalised by the largest (ρ absorbs the scale), from the weights
+    // c_i/(μ_i E[X]) as mantissa/exponent pairs: the quotient itself may
+    // over- or underflow.
+    let e = Scaled::new(model.mean_access());
+    let w: Vec<Scaled> = model
         .weights()
         .iter()
-        .zip(&q)
-        .map(|(c, q)| (c / q).sqrt())
+        .zip(model.change_rates())
+        .map(|(&c, &m)| Scaled::new(c).div(Scaled::new(m).mul(e)))
         .collect();
-    let smax = sig.iter().copied().fold(0.0_f64, f64::max);
-    if !(smax.is_finite() && smax > 0.0) {
-        return Err(Error::invalid(
-            "weights / (mu E[X]) must be finite and positive",
-        ));
-    }
-    let sig: Vec<f64> = sig.iter().map(|s| s / smax).collect();
+    let wmax = w
+        .iter()
+        .copied()
+        .max_by(|x, y| x.cmp(*y))
+        .ok_or_else(|| Error::invalid("no pages"))?;
+    let sig: Vec<f64> = w.iter().map(|x| (0.5 * x.ln_ratio(wmax)).exp()).collect();
     // Scaled β' = β/β_max, κ = 1/β_max: Σ (ρσ − 1)⁺ β' = κ.
     let (beta, bmax) = scaled_beta(&a);
     let kappa = 1.0 / bmax;
@@ -172,18 +177,47 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         k += 1;
     }
     // On the active set, (ρσ_i − 1)·Σ_P σβ = σ_i κ − D_i + U_i with
-    // U_i = Σ_{i<j<k} β'_j(σ_i − σ_j) (backward recurrence, also
-    // non-negative terms); the common factor is dropped by normalising.
-    let mut x = vec![0.0; n];
-    let mut u = 0.0;
-    let mut tail = 0.0;
-    for r in (0..k).rev() {
-        if r + 1 < k {
-            tail += bt[r + 1];
-            u += (sg[r] - sg[r + 1]) * tail;
+    // D_i = Σ_{j<i} β'_j(σ_j − σ_i) and U_i = Σ_{i<j<k} β'_j(σ_i − σ_j)
+    // (forward and backward recurrences of non-negative terms); the common
+    // factor is dropped by normalising.
+    let active = |bt: &[f64], kappa: f64| -> Vec<f64> {
+        let mut x = vec![0.0; n];
+        let (mut d, mut head) = (0.0, 0.0);
+        let mut dv = vec![0.0; k];
+        for r in 1..k {
+            head += bt[r - 1];
+            d += (sg[r - 1] - sg[r]) * head;
+            dv[r] = d;
         }
-        let num = sg[r] * kappa - d_prev[r] + u;
-        x[order[r]] = num.max(0.0) * bt[r];
+        let (mut u, mut tail) = (0.0, 0.0);
+        for r in (0..k).rev() {
+            if r + 1 < k {
+                tail += bt[r + 1];
+                u += (sg[r] - sg[r + 1]) * tail;
+            }
+            // κ = ∞ (every β below 1/DBL_MAX): the σκ term dominates.
+            let num = if kappa.is_finite() {
+                sg[r] * kappa - dv[r] + u
+            } else {
+                sg[r]
+            };
+            x[order[r]] = num.max(0.0) * bt[r];
+        }
+        x
+    };
+    let mut x = active(&bt, kappa);
+    let s: f64 = x.iter().sum();
+    if !(s.is_finite() && s > 0.0) {
+        // Every active β_i underflowed relative to the largest β (an
+        // inactive page changing far faster): the same with β scaled by
+        // the active set's largest, in logs.
+        let ln_beta: Vec<f64> = order[..k]
+            .iter()
+            .map(|&i| a[i].min(700.0).exp_m1().ln())
+            .collect();
+        let ln_bact = ln_beta.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let b2: Vec<f64> = ln_beta.iter().map(|l| (l - ln_bact).exp()).collect();
+        x = active(&b2, (-ln_bact).exp());
     }
     normalise(x)
 }
@@ -198,16 +232,17 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
 ///
 /// Errors: as [`optimal_frequencies`].
 pub fn optimal_cost(model: &Model) -> Result<f64> {
-    let Some(c0) = model.c0() else {
+    if !model.is_proportional() {
         return cost(model, &optimal_frequencies_general(model)?);
-    };
-    let e = model.mean_access();
+    }
+    // (c₀/E[X])·x without the intermediate over- or underflow of c₀.
+    let scaled = |x: f64| model.c0_over_mean_times(x).unwrap_or(f64::NAN);
     let (q, a) = q_and_a(model);
     let b_total: f64 = a.iter().map(|x| x.exp_m1()).sum();
     if b_total > 0.5 || !b_total.is_finite() {
         let qt: f64 = q.iter().sum();
         // B/(1+B) written as 1/(1 + 1/B) stays finite for B = ∞.
-        return Ok(c0 / e * (qt - 1.0 / (1.0 + 1.0 / b_total)));
+        return Ok(scaled(qt - 1.0 / (1.0 + 1.0 / b_total)));
     }
     let gap: f64 = q.iter().zip(&a).map(|(&q, &a)| jensen_gap(q, a)).sum();
     // e^{a} − 1 − a by its series (a ≤ B ≤ 0.5 here).
@@ -226,7 +261,7 @@ pub fn optimal_cost(model: &Model) -> Result<f64> {
             s
         })
         .sum();
-    Ok(c0 / e * (gap - curv + b_total * b_total / (1.0 + b_total)))
+    Ok(scaled(gap - curv + b_total * b_total / (1.0 + b_total)))
 }
 
 #[cfg(test)]
