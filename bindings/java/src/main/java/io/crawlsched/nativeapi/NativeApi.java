@@ -474,7 +474,8 @@ public interface NativeApi {
      * and weighs weights[i] &gt; 0 in the cost C = sum c_i r_i. weights may be
      * NULL, meaning c_i = change_rates[i] (the cost is then the rate of missed
      * changes, the case of Theorem 3.4). The access distribution is copied:
-     * `access` may be freed afterwards.
+     * `access` may be freed afterwards. The model holds 40 bytes per page,
+     * checked against the process-wide memory cap (CRAWLSCHED_TOO_LARGE).
      */
     int crawlsched_freshness_model_new(long access, double[] change_rates, double[] weights, long n, long[] out, byte[] err);
 
@@ -496,7 +497,10 @@ public interface NativeApi {
     /**
      * Optimal access frequencies (they sum to 1) into out[0..N]: Theorem 3.4's
      * closed form f_i ∝ ln(1/h_i) when weights are proportional to change
-     * rates, otherwise the Lagrange conditions (8)-(9). A page may get 0.
+     * rates, otherwise the Lagrange conditions (8)-(9), solved to about 1e-14
+     * relative in the multiplier (O(N) per outer step, a handful of steps;
+     * 96 bytes per page checked against the process-wide memory cap). A page
+     * may get 0.
      */
     int crawlsched_freshness_optimal_frequencies(long model, double[] out, long out_cap, byte[] err);
 
@@ -649,7 +653,9 @@ public interface NativeApi {
 
     /**
      * Adds page `id` with an initial change-rate guess &gt; 0; its cost weight is
-     * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT.
+     * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
+     * beyond the memory cap (400 bytes per page, so that the recomputations
+     * of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
      */
     int crawlsched_scheduler_add_page(long s, long id, double change_rate, byte[] err);
 
@@ -688,13 +694,17 @@ public interface NativeApi {
      * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
      * the number of pages (variable size: see docs/c-api.md). One O(N)
      * computation for all pages, where N calls of crawlsched_scheduler_frequency
-     * after rates changed cost O(N) each.
+     * after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
+     * scheduled.
      */
     int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err);
 
     /**
      * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
-     * of n, for bindings where each call is costly). All or nothing.
+     * of n, for bindings where each call is costly). All or nothing: the ids
+     * are collected first (8 bytes each, checked against the memory cap:
+     * CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n &gt; 0 and no
+     * page is scheduled.
      */
     int crawlsched_scheduler_next_batch(long s, long[] out_ids, long n, byte[] err);
 
@@ -710,9 +720,11 @@ public interface NativeApi {
 
     /**
      * Page `id`'s current target share of all crawls (frequencies sum to 1).
-     * Stride mode realises it exactly in the long run; golden-ratio mode
-     * rounds each page to a whole number of crawls per cycle of F &gt;= 8N slots,
-     * so realised shares differ from it by up to about 1/F.
+     * Stride mode realises it exactly in the long run; golden-ratio mode gives
+     * each page with share * F &gt;= 1 a whole number of crawls per cycle of
+     * F &gt;= 8N slots and lets the pages below one crawl per cycle take turns at
+     * pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
+     * shares differ from it by less than 2/F.
      */
     int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err);
 
