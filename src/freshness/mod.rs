@@ -86,6 +86,15 @@ impl Model {
         // exp(ln h) keeps full relative accuracy when h is tiny; 1 − (1 − h) does not.
         let h: Vec<f64> = log_h.iter().map(|&l| l.exp()).collect();
         for (i, (&c, &l)) in one_minus_h.iter().zip(&log_h).enumerate() {
+            // q_i = μ_i E[X] (changes per mean crawl time) enters every bound.
+            if !(mu[i] * mean_access).is_finite() {
+                return Err(Error::invalid(format!(
+                    "change_rates[{i}] = {} is too large for this access time: \
+                     change_rate * E[X] overflows (E[X] = {})",
+                    Num(mu[i]),
+                    Num(mean_access)
+                )));
+            }
             if !(c > 0.0 && l < 0.0 && l.is_finite()) {
                 return Err(Error::invalid(format!(
                     "change_rates[{i}] = {} is too large or too small for this access time: \

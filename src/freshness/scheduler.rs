@@ -751,9 +751,10 @@ fn prior_estimator(rate: f64) -> Result<ChangeRateEstimator> {
     ChangeRateEstimator::with_prior(rate, (PRIOR_CHANGES / rate).min(f64::MAX))
 }
 
-/// Same acceptance test as [`Model::new`]: 0 < 1 − h and ln h finite < 0.
+/// Same acceptance test as [`Model::new`]: μ E[X] finite, 0 < 1 − h and
+/// ln h finite < 0.
 fn rate_is_usable(access: &Distribution, rate: f64) -> bool {
-    if !(rate.is_finite() && rate > 0.0) {
+    if !(rate.is_finite() && rate > 0.0 && (rate * access.mean()).is_finite()) {
         return false;
     }
     let c = access.laplace_complement(rate);

@@ -635,7 +635,7 @@ fn model_exports_with_extreme_doubles() {
         );
     };
     let mut accepted = 0;
-    for d in &dists {
+    for (di, d) in dists.iter().enumerate() {
         for &r0 in &EXTREMES {
             for r1 in [0.5, 1e-6, 1e30] {
                 let weights: Vec<Option<[f64; 2]>> = std::iter::once(None)
@@ -649,7 +649,7 @@ fn model_exports_with_extreme_doubles() {
                     let r = call(|e| unsafe {
                         crawlsched_freshness_model_new(d.0, mu.as_ptr(), wp, 2, &mut m, e)
                     });
-                    let ctx = format!("mu {mu:?} w {w:?}");
+                    let ctx = format!("dist {di} mu {mu:?} w {w:?}");
                     ok_or_clear(&ctx, &r, &[CRAWLSCHED_INVALID_ARGUMENT]);
                     if r.0 != CRAWLSCHED_OK {
                         assert!(
