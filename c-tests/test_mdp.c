@@ -57,6 +57,28 @@ int main(void) {
         CHECK_CLOSE(h[1] - h[0], -0.25, 1e-8);
         CHECK_OK(crawlsched_mdp_solver_stats(s, &it, &conv, &classes, &err), err);
         CHECK(conv == 1 && classes == 1 && it >= 1);
+        double tau = -1;
+        CHECK_OK(crawlsched_mdp_solver_tau(s, &tau, &err), err);
+        if (methods[i] == CRAWLSCHED_MDP_POLICY_ITERATION) {
+            CHECK(tau == 1.0); /* exact evaluation: no transform */
+        } else {
+            CHECK(tau > 0.0 && tau <= 1.0);
+        }
+        crawlsched_mdp_solver_free(s);
+    }
+
+    /* The tau a run used: the one set, else the automatic choice. */
+    {
+        crawlsched_mdp_solver_t *s = NULL;
+        double tau = -1;
+        CHECK_OK(crawlsched_mdp_solver_new(CRAWLSCHED_MDP_RELATIVE_VALUE_ITERATION, &s, &err), err);
+        CHECK_STATUS(crawlsched_mdp_solver_tau(s, &tau, &err), CRAWLSCHED_NOT_FOUND, err);
+        CHECK(tau == -1);
+        CHECK_OK(crawlsched_mdp_solver_set_criterion(s, CRAWLSCHED_MDP_AVERAGE, 0.0, 0.5, &err), err);
+        CHECK_OK(crawlsched_mdp_solver_run(s, m, &err), err);
+        CHECK_OK(crawlsched_mdp_solver_tau(s, &tau, &err), err);
+        CHECK(tau == 0.5);
+        CHECK_STATUS(crawlsched_mdp_solver_tau(s, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
         crawlsched_mdp_solver_free(s);
     }
 

@@ -1271,6 +1271,18 @@ crawlsched_status_t crawlsched_mdp_solver_size(const struct crawlsched_mdp_solve
                                                struct crawlsched_error_t *err);
 
 /**
+ * The aperiodicity transform tau the last run used (see
+ * crawlsched_mdp_solver_set_criterion(): the one set, or the automatic
+ * choice); 1 for methods and criteria that use none (policy iteration's
+ * exact evaluation, the discounted criterion). A Gauss-Seidel or policy
+ * iteration run that handed over to relative value iteration reports the
+ * tau of that phase.
+ */
+crawlsched_status_t crawlsched_mdp_solver_tau(const struct crawlsched_mdp_solver_t *s,
+                                              double *out_tau,
+                                              struct crawlsched_error_t *err);
+
+/**
  * The last run's iterations, whether it converged (1/0) and the number of
  * recurrent classes of its policy's chain (1 = unichain).
  */

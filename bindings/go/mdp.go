@@ -279,6 +279,24 @@ func (s *MDPSolver) Stats() (MDPStats, error) {
 	return MDPStats{uint64(it), conv != 0, uint64(rc)}, nil
 }
 
+// Tau is the aperiodicity transform the last run used: the one set with
+// SetCriterion, or the automatic choice; 1 when the run used none (policy
+// iteration's exact evaluation, the discounted criterion).
+func (s *MDPSolver) Tau() (float64, error) {
+	p, err := s.ptr()
+	if err != nil {
+		return 0, err
+	}
+	var e cerr
+	var t C.double
+	st := C.crawlsched_mdp_solver_tau(p, &t, &e)
+	runtime.KeepAlive(s)
+	if err := check(st, &e); err != nil {
+		return 0, err
+	}
+	return float64(t), nil
+}
+
 // Policy is the last run's action index per state.
 func (s *MDPSolver) Policy() ([]uint32, error) {
 	p, err := s.ptr()

@@ -59,6 +59,10 @@ func TestMDP(t *testing.T) {
 		if !st.Converged || st.RecurrentClasses != 1 || st.Iterations < 1 {
 			t.Errorf("stats %+v", st)
 		}
+		tau := must[float64](t)(s.Tau())
+		if (method == PolicyIteration && tau != 1) || tau <= 0 || tau > 1 {
+			t.Errorf("%v: tau %g", method, tau)
+		}
 		s.Close()
 	}
 	s := must[*MDPSolver](t)(NewMDPSolver(PolicyIteration))
@@ -69,6 +73,8 @@ func TestMDP(t *testing.T) {
 	wantErr(t, "size before run", err, ErrNotFound)
 	_, err = s.Policy()
 	wantErr(t, "policy before run", err, ErrNotFound)
+	_, err = s.Tau()
+	wantErr(t, "tau before run", err, ErrNotFound)
 	// The result's size follows the MDP of the last run.
 	m3 := cycle3(t)
 	ok(t, s.Run(m3))

@@ -445,6 +445,27 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_size(
     })
 }
 
+/// The aperiodicity transform tau the last run used (see
+/// crawlsched_mdp_solver_set_criterion(): the one set, or the automatic
+/// choice); 1 for methods and criteria that use none (policy iteration's
+/// exact evaluation, the discounted criterion). A Gauss-Seidel or policy
+/// iteration run that handed over to relative value iteration reports the
+/// tau of that phase.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_mdp_solver_tau(
+    s: *const crawlsched_mdp_solver_t,
+    out_tau: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let h = unsafe { handle(s, "solver")? };
+        let out = Out::new(out_tau, "out_tau")?;
+        let g = lock(&h.inner, "MDP solver")?;
+        out.write(last(&g)?.aperiodicity);
+        Ok(())
+    })
+}
+
 /// The last run's iterations, whether it converged (1/0) and the number of
 /// recurrent classes of its policy's chain (1 = unichain).
 #[unsafe(no_mangle)]

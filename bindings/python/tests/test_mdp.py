@@ -29,6 +29,19 @@ def test_average_cost(method):
         assert h[1] - h[0] == pytest.approx(-0.25, abs=1e-8)
         st = s.stats()
         assert st.converged and st.recurrent_classes == 1 and st.iterations >= 1
+        if method == "policy_iteration":
+            assert s.tau() == 1.0
+        else:
+            assert 0.0 < s.tau() <= 1.0
+
+
+def test_tau_reports_the_transform_set(raises_status):
+    with two_state() as m, cs.MDPSolver("relative_value_iteration") as s:
+        with raises_status(cs.NotFoundError):
+            s.tau()
+        s.set_criterion("average", 0.0, 0.5)
+        s.run(m)
+        assert s.tau() == 0.5
 
 
 def test_discounted(raises_status):

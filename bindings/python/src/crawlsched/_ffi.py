@@ -164,6 +164,7 @@ FUNCTIONS = {
     "crawlsched_mdp_solver_run": (c_int32, [("s", c_void_p), ("mdp", c_void_p), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_solver_gain": (c_int32, [("s", c_void_p), ("out_gain", POINTER(c_double)), ("out_lo", POINTER(c_double)), ("out_hi", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_solver_size": (c_int32, [("s", c_void_p), ("out_states", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_mdp_solver_tau": (c_int32, [("s", c_void_p), ("out_tau", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_solver_stats": (c_int32, [("s", c_void_p), ("out_iterations", POINTER(c_uint64)), ("out_converged", POINTER(c_int32)), ("out_recurrent_classes", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_solver_policy": (c_int32, [("s", c_void_p), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_solver_values": (c_int32, [("s", c_void_p), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),

@@ -120,6 +120,14 @@ class MDPSolver(Handle):
         call(lib.crawlsched_mdp_solver_stats, self._ptr, ctypes.byref(it), ctypes.byref(conv), ctypes.byref(rc))
         return SolverStats(it.value, conv.value != 0, rc.value)
 
+    def tau(self):
+        """The aperiodicity transform the last run used: the one set with
+        set_criterion, or the automatic choice; 1 when the run used none
+        (policy iteration's exact evaluation, the discounted criterion)."""
+        out = ctypes.c_double()
+        call(lib.crawlsched_mdp_solver_tau, self._ptr, ctypes.byref(out))
+        return out.value
+
     def policy(self):
         """The last run's action index per state (uint32 array)."""
         out = np.empty(self.size(), dtype=np.uint32)

@@ -130,6 +130,17 @@ public final class MdpSolver extends NativeHandle {
         return new Stats(it[0], conv[0] != 0, rc[0]);
     }
 
+    /**
+     * The aperiodicity transform tau the last run used: the one set with
+     * {@code setCriterion}, or the automatic choice; 1 when the run used none
+     * (policy iteration's exact evaluation, the discounted criterion).
+     */
+    public double tau() {
+        double[] t = new double[1];
+        call((h, e) -> Lib.API.crawlsched_mdp_solver_tau(h, t, e));
+        return t[0];
+    }
+
     /** The last run's action index per state. */
     public int[] policy() {
         int[] out = new int[Lib.arrayLen(size(), "states")];

@@ -40,6 +40,12 @@ class MdpTest {
                     near("bias", h[1] - h[0], -0.25, 1e-8);
                     MdpSolver.Stats st = s.stats();
                     assertTrue(st.converged() && st.recurrentClasses() == 1 && st.iterations() >= 1, st.toString());
+                    double tau = s.tau();
+                    if (method == MdpSolver.Method.POLICY_ITERATION) {
+                        assertEquals(1.0, tau);
+                    } else {
+                        assertTrue(tau > 0 && tau <= 1, "tau " + tau);
+                    }
                 }
             }
             try (MdpSolver s = MdpSolver.create(MdpSolver.Method.POLICY_ITERATION)) {
@@ -64,6 +70,7 @@ class MdpTest {
                 fails("not converged", Status.NOT_CONVERGED, () -> s.run(m));
                 assertEquals(2, s.policy().length);
                 assertTrue(!s.stats().converged());
+                assertEquals(0.5, s.tau()); // the tau set, reported even when not converged
             }
         }
     }

@@ -98,6 +98,7 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_mdp_solver_run(long s, long mdp, byte[] err);
         static native int crawlsched_mdp_solver_gain(long s, double[] out_gain, double[] out_lo, double[] out_hi, byte[] err);
         static native int crawlsched_mdp_solver_size(long s, long[] out_states, byte[] err);
+        static native int crawlsched_mdp_solver_tau(long s, double[] out_tau, byte[] err);
         static native int crawlsched_mdp_solver_stats(long s, long[] out_iterations, int[] out_converged, long[] out_recurrent_classes, byte[] err);
         static native int crawlsched_mdp_solver_policy(long s, int[] out, long out_cap, byte[] err);
         static native int crawlsched_mdp_solver_values(long s, double[] out, long out_cap, byte[] err);
@@ -604,6 +605,11 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_mdp_solver_size(long s, long[] out_states, byte[] err) {
         return Direct.crawlsched_mdp_solver_size(s, out_states, err);
+    }
+
+    @Override
+    public int crawlsched_mdp_solver_tau(long s, double[] out_tau, byte[] err) {
+        return Direct.crawlsched_mdp_solver_tau(s, out_tau, err);
     }
 
     @Override

@@ -895,6 +895,16 @@ public interface NativeApi {
     int crawlsched_mdp_solver_size(long s, long[] out_states, byte[] err);
 
     /**
+     * The aperiodicity transform tau the last run used (see
+     * crawlsched_mdp_solver_set_criterion(): the one set, or the automatic
+     * choice); 1 for methods and criteria that use none (policy iteration's
+     * exact evaluation, the discounted criterion). A Gauss-Seidel or policy
+     * iteration run that handed over to relative value iteration reports the
+     * tau of that phase.
+     */
+    int crawlsched_mdp_solver_tau(long s, double[] out_tau, byte[] err);
+
+    /**
      * The last run's iterations, whether it converged (1/0) and the number of
      * recurrent classes of its policy's chain (1 = unichain).
      */
@@ -1623,6 +1633,7 @@ public interface NativeApi {
         "crawlsched_mdp_solver_run",
         "crawlsched_mdp_solver_gain",
         "crawlsched_mdp_solver_size",
+        "crawlsched_mdp_solver_tau",
         "crawlsched_mdp_solver_stats",
         "crawlsched_mdp_solver_policy",
         "crawlsched_mdp_solver_values",
