@@ -1392,7 +1392,11 @@ crawlsched_status_t crawlsched_probe_policy_schedule(const struct crawlsched_pro
 /**
  * The threshold or first-arrival schedule with exactly n probes: the
  * policy's parameter is tuned by bisection and written to *out_parameter;
- * the probes go to out[0..n]. NOT_CONVERGED if no parameter gives n.
+ * the probes go to out[0..n]. The parameter written, given to
+ * crawlsched_probe_policy_schedule(), yields exactly these n probes.
+ * NOT_CONVERGED if no parameter gives n; for first arrival this includes
+ * a budget so small that it needs a probability closer to 1 than any
+ * double below 1 (1 - 2^-53).
  */
 crawlsched_status_t crawlsched_probe_policy_with_budget(const struct crawlsched_probe_profile_t *profile,
                                                         int32_t policy,
@@ -1407,6 +1411,11 @@ crawlsched_status_t crawlsched_probe_policy_with_budget(const struct crawlsched_
  * greedy mu-moves with mu0, mu_min, rho, iota (the paper uses 0.5,
  * 1/512, 0.5 and a small iota > 0). Writes the improved times to out[0..n]
  * and the number of moves to *out_moves. The result never costs more.
+ * Bounded cost: the L = floor(ln(mu_min/mu0)/ln(rho)) + 1 levels of mu
+ * each scan the 2(n - 1) moves, and L * max(2(n - 1), 1) must not exceed
+ * 1e7 (CRAWLSCHED_TOO_LARGE, checked before any work: a rho near 1 gives
+ * billions of levels); at most 2,000,000 moves are made, after which the
+ * times reached so far are written (they never cost more either).
  */
 crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profile_t *profile,
                                              const double *probes,

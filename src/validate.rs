@@ -10,7 +10,8 @@ pub fn positive(name: &str, x: f64) -> Result<f64> {
         Ok(x)
     } else {
         Err(Error::invalid(format!(
-            "{name} must be finite and > 0, got {}", Num(x)
+            "{name} must be finite and > 0, got {}",
+            Num(x)
         )))
     }
 }
@@ -21,7 +22,8 @@ pub fn non_negative(name: &str, x: f64) -> Result<f64> {
         Ok(x)
     } else {
         Err(Error::invalid(format!(
-            "{name} must be finite and >= 0, got {}", Num(x)
+            "{name} must be finite and >= 0, got {}",
+            Num(x)
         )))
     }
 }
@@ -31,7 +33,10 @@ pub fn finite(name: &str, x: f64) -> Result<f64> {
     if x.is_finite() {
         Ok(x)
     } else {
-        Err(Error::invalid(format!("{name} must be finite, got {}", Num(x))))
+        Err(Error::invalid(format!(
+            "{name} must be finite, got {}",
+            Num(x)
+        )))
     }
 }
 
@@ -49,7 +54,8 @@ pub fn all_positive(name: &str, xs: &[f64]) -> Result<()> {
     for (i, &x) in xs.iter().enumerate() {
         if !(x.is_finite() && x > 0.0) {
             return Err(Error::invalid(format!(
-                "{name}[{i}] must be finite and > 0, got {}", Num(x)
+                "{name}[{i}] must be finite and > 0, got {}",
+                Num(x)
             )));
         }
     }
@@ -61,7 +67,8 @@ pub fn all_non_negative(name: &str, xs: &[f64]) -> Result<()> {
     for (i, &x) in xs.iter().enumerate() {
         if !(x.is_finite() && x >= 0.0) {
             return Err(Error::invalid(format!(
-                "{name}[{i}] must be finite and >= 0, got {}", Num(x)
+                "{name}[{i}] must be finite and >= 0, got {}",
+                Num(x)
             )));
         }
     }
@@ -84,7 +91,10 @@ pub fn probability_vector(name: &str, p: &[f64]) -> Result<()> {
     all_non_negative(name, p)?;
     let s: f64 = p.iter().sum();
     if (s - 1.0).abs() > 1e-9 * (p.len().max(1) as f64) {
-        return Err(Error::invalid(format!("{name} must sum to 1, sums to {}", Num(s))));
+        return Err(Error::invalid(format!(
+            "{name} must sum to 1, sums to {}",
+            Num(s)
+        )));
     }
     Ok(())
 }

@@ -318,7 +318,11 @@ pub unsafe extern "C" fn crawlsched_probe_policy_schedule(
 
 /// The threshold or first-arrival schedule with exactly n probes: the
 /// policy's parameter is tuned by bisection and written to *out_parameter;
-/// the probes go to out[0..n]. NOT_CONVERGED if no parameter gives n.
+/// the probes go to out[0..n]. The parameter written, given to
+/// crawlsched_probe_policy_schedule(), yields exactly these n probes.
+/// NOT_CONVERGED if no parameter gives n; for first arrival this includes
+/// a budget so small that it needs a probability closer to 1 than any
+/// double below 1 (1 - 2^-53).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_probe_policy_with_budget(
     profile: *const crawlsched_probe_profile_t,
@@ -351,6 +355,11 @@ pub unsafe extern "C" fn crawlsched_probe_policy_with_budget(
 /// greedy mu-moves with mu0, mu_min, rho, iota (the paper uses 0.5,
 /// 1/512, 0.5 and a small iota > 0). Writes the improved times to out[0..n]
 /// and the number of moves to *out_moves. The result never costs more.
+/// Bounded cost: the L = floor(ln(mu_min/mu0)/ln(rho)) + 1 levels of mu
+/// each scan the 2(n - 1) moves, and L * max(2(n - 1), 1) must not exceed
+/// 1e7 (CRAWLSCHED_TOO_LARGE, checked before any work: a rho near 1 gives
+/// billions of levels); at most 2,000,000 moves are made, after which the
+/// times reached so far are written (they never cost more either).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_probe_improve(
     profile: *const crawlsched_probe_profile_t,
@@ -376,7 +385,7 @@ pub unsafe extern "C" fn crawlsched_probe_improve(
             mu_min,
             rho,
             iota,
-            ..ImproverParams::default()
+            max_moves: IMPROVE_MAX_MOVES,
         };
         let r = improve(&p.inner, v, delta, &params)?;
         write_finite(dst, &r.times, "probe time")?;
@@ -384,6 +393,9 @@ pub unsafe extern "C" fn crawlsched_probe_improve(
         Ok(())
     })
 }
+
+/// Moves crawlsched_probe_improve() makes at most (about a microsecond each).
+const IMPROVE_MAX_MOVES: usize = 2_000_000;
 
 /// # Safety
 /// `p` is NULL or a live planner handle.

@@ -5,7 +5,7 @@
 //! Each schedule ends with a probe at T, as in problem (7).
 
 use super::profile::Profile;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 
 /// Most probes a threshold/first-arrival schedule may place.
@@ -69,7 +69,7 @@ fn chain_up_to(
 /// Threshold policy: the next probe is the first time the expected cost
 /// C̄(last probe, t) reaches `pi_cost` > 0.
 pub fn threshold(profile: &Profile, pi_cost: f64) -> Result<Vec<f64>> {
-    validate::positive("threshold", pi_cost)?;
+    validate::positive("parameter (the cost level)", pi_cost)?;
     chain(profile, pi_cost, |cost, _| cost)
 }
 
@@ -78,7 +78,8 @@ pub fn threshold(profile: &Profile, pi_cost: f64) -> Result<Vec<f64>> {
 pub fn first_arrival(profile: &Profile, pi_prob: f64) -> Result<Vec<f64>> {
     if !(pi_prob > 0.0 && pi_prob < 1.0) {
         return Err(Error::invalid(format!(
-            "probability threshold must be in (0, 1), got {pi_prob}"
+            "parameter (the probability) must be in (0, 1), got {}",
+            Num(pi_prob)
         )));
     }
     let need = -(-pi_prob).ln_1p();
@@ -97,7 +98,83 @@ pub enum Policy {
 /// Tunes the policy's parameter by bisection until it places exactly `n`
 /// probes (the paper compares policies at equal n). Returns the parameter
 /// and the schedule; NotConverged if no parameter gives exactly n.
+///
+/// The parameter returned, given back to [`threshold`] or
+/// [`first_arrival`], places exactly these n probes. A probability near 1
+/// has few doubles (none between 1 − 2^−53 and 1), so when the tuned
+/// expected-update target does not survive the round trip through π, the
+/// doubles π themselves are searched (bisection on their bit patterns,
+/// which order positive doubles); NotConverged when no double π < 1 gives n.
 pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> {
+    let (x, s) = tune(profile, policy, n)?;
+    match policy {
+        Policy::Threshold => Ok((x, s)),
+        Policy::FirstArrival => {
+            let pi = -(-x).exp_m1();
+            if pi < 1.0 {
+                let s = first_arrival_up_to(profile, pi, n);
+                if s.len() == n {
+                    return Ok((pi, s));
+                }
+            }
+            probability_by_bits(profile, n)
+        }
+    }
+}
+
+/// The first-arrival schedule of [`first_arrival`] for π ∈ (0, 1), cut
+/// after n + 1 probes.
+fn first_arrival_up_to(profile: &Profile, pi: f64, n: usize) -> Vec<f64> {
+    let need = -(-pi).ln_1p();
+    // chain_up_to fails only past MAX_PROBES, and n <= MAX_PROBES here.
+    chain_up_to(profile, need, |_, expected| expected, n).unwrap_or_default()
+}
+
+/// Bisection over the doubles π in (0, 1) (as bit patterns: positive
+/// doubles sort like their bits) for one whose first-arrival schedule has
+/// n probes; the count does not increase with π.
+fn probability_by_bits(profile: &Profile, n: usize) -> Result<(f64, Vec<f64>)> {
+    let (mut lo, mut hi) = (f64::from_bits(1).to_bits(), 1.0_f64.next_down().to_bits());
+    for bits in [hi, lo] {
+        let pi = f64::from_bits(bits);
+        let s = first_arrival_up_to(profile, pi, n);
+        if s.len() == n {
+            return Ok((pi, s));
+        }
+        if (bits == hi) != (s.len() < n) {
+            return Err(Error::NotConverged(format!(
+                "no probability in (0, 1) places exactly {n} probes: {} places {}{}",
+                Num(pi),
+                if s.len() > n { "more" } else { "fewer" },
+                if bits == hi {
+                    " (the largest double below 1)"
+                } else {
+                    ""
+                }
+            )));
+        }
+    }
+    // count(lo) > n > count(hi).
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        let pi = f64::from_bits(mid);
+        let s = first_arrival_up_to(profile, pi, n);
+        match s.len().cmp(&n) {
+            std::cmp::Ordering::Equal => return Ok((pi, s)),
+            std::cmp::Ordering::Greater => lo = mid,
+            std::cmp::Ordering::Less => hi = mid,
+        }
+    }
+    Err(Error::NotConverged(format!(
+        "no probability places exactly {n} probes: {} places more and the next double, {}, fewer",
+        Num(f64::from_bits(lo)),
+        Num(f64::from_bits(hi))
+    )))
+}
+
+/// [`with_budget`]'s search on the internal scale: Π for the threshold
+/// policy, the expected-update target −ln(1 − π) for first arrival.
+fn tune(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> {
     if n == 0 {
         return Err(Error::invalid("the budget n must be >= 1"));
     }
@@ -115,7 +192,8 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
             if !c.is_finite() {
                 // The search below would never leave [c·1e−12, c] (found by fuzzing).
                 return Err(Error::Numerical(format!(
-                    "the expected cost over the horizon is {c}: nothing to tune"
+                    "the expected cost over the horizon is {}: nothing to tune",
+                    Num(c)
                 )));
             }
             (c * 1e-12, c * (1.0 + 1e-9))
@@ -129,7 +207,8 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
             }
             if !l.is_finite() {
                 return Err(Error::Numerical(format!(
-                    "the expected updates over the horizon are {l}: nothing to tune"
+                    "the expected updates over the horizon are {}: nothing to tune",
+                    Num(l)
                 )));
             }
             (l * 1e-12, l * (1.0 + 1e-9))
@@ -147,13 +226,9 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
             Policy::FirstArrival => chain_up_to(profile, x, |_, expected| expected, n),
         }
     };
-    let to_param = |x: f64| match policy {
-        Policy::Threshold => x,
-        Policy::FirstArrival => -(-x).exp_m1(),
-    };
     let s_hi = run(hi_bound)?;
     if s_hi.len() == n {
-        return Ok((to_param(hi_bound), s_hi));
+        return Ok((hi_bound, s_hi));
     }
     if s_hi.len() > n {
         return Err(Error::NotConverged(format!(
@@ -173,7 +248,7 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
         }
         let s = run(lo)?;
         match s.len().cmp(&n) {
-            std::cmp::Ordering::Equal => return Ok((to_param(lo), s)),
+            std::cmp::Ordering::Equal => return Ok((lo, s)),
             std::cmp::Ordering::Greater => break,
             std::cmp::Ordering::Less => {
                 hi = lo;
@@ -193,7 +268,7 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
         }
         let s = run(mid)?;
         match s.len().cmp(&n) {
-            std::cmp::Ordering::Equal => return Ok((to_param(mid), s)),
+            std::cmp::Ordering::Equal => return Ok((mid, s)),
             std::cmp::Ordering::Greater => lo = mid,
             std::cmp::Ordering::Less => hi = mid,
         }

@@ -1,4 +1,199 @@
 //! Hostile calls: probe.
 
-#[allow(unused_imports)]
 use super::support::*;
+use crawlsched::ffi::common::*;
+use crawlsched::ffi::probe::*;
+use std::ptr::null_mut;
+use std::time::Duration;
+
+fn dbworld(ratio: f64, days: f64) -> *mut crawlsched_probe_profile_t {
+    let mut p = null_mut();
+    let mut e = err();
+    // SAFETY: valid out-pointers.
+    let st = unsafe { crawlsched_probe_profile_dbworld(ratio, days, &mut p, &mut e) };
+    assert_eq!(st, CRAWLSCHED_OK, "{}", message(&e));
+    p
+}
+
+/// The schedule crawlsched_probe_policy_schedule gives, or its status.
+fn schedule(
+    p: *const crawlsched_probe_profile_t,
+    policy: i32,
+    x: f64,
+) -> Result<Vec<f64>, (i32, String)> {
+    let mut e = err();
+    let mut len = 0usize;
+    // SAFETY: size query (NULL, 0), then a buffer of that size.
+    unsafe {
+        let st = crawlsched_probe_policy_schedule(p, policy, x, null_mut(), 0, &mut len, &mut e);
+        if st != CRAWLSCHED_BUFFER_TOO_SMALL && st != CRAWLSCHED_OK {
+            return Err((st, message(&e)));
+        }
+        let mut out = vec![0.0; len];
+        let st =
+            crawlsched_probe_policy_schedule(p, policy, x, out.as_mut_ptr(), len, &mut len, &mut e);
+        if st != CRAWLSCHED_OK {
+            return Err((st, message(&e)));
+        }
+        out.truncate(len);
+        Ok(out)
+    }
+}
+
+/// Issue item: rho = nextafter(1, 0) made Algorithm 10 halve mu about
+/// 5·10^16 times (rho = 0.9999999: 41 s). The number of mu levels times the
+/// moves scanned per level is now checked up front.
+#[test]
+fn improve_with_rho_just_below_one_is_refused_at_once() {
+    let _g = serial();
+    let p = dbworld(3.0, 28.0);
+    let probes: Vec<f64> = (1..=8).map(|i| 3.5 * i as f64).collect();
+    for rho in [1.0_f64.next_down(), 0.9999999, 1.0 - 1e-12] {
+        let mut out = [0.0; 8];
+        let mut moves = 0u64;
+        let mut e = err();
+        let (st, t) = timed(|| unsafe {
+            crawlsched_probe_improve(
+                p,
+                probes.as_ptr(),
+                8,
+                0.0,
+                0.5,
+                1.0 / 512.0,
+                rho,
+                1e-9,
+                out.as_mut_ptr(),
+                8,
+                &mut moves,
+                &mut e,
+            )
+        });
+        assert_eq!(st, CRAWLSCHED_TOO_LARGE, "rho = {rho}: {}", message(&e));
+        assert!(message(&e).contains("rho"), "{}", message(&e));
+        assert!(t < Duration::from_secs(5), "rho = {rho}: {t:?}");
+    }
+    // A single probe has no move to scan, but the levels still count.
+    let mut out = [0.0; 1];
+    let (mut moves, mut e) = (0u64, err());
+    let st = unsafe {
+        crawlsched_probe_improve(
+            p,
+            [28.0].as_ptr(),
+            1,
+            0.0,
+            0.5,
+            1e-300,
+            0.5,
+            1e-9,
+            out.as_mut_ptr(),
+            1,
+            &mut moves,
+            &mut e,
+        )
+    };
+    // 0.5 · 0.5^j >= 1e-300 for j <= 995: 996 levels, fine.
+    assert_eq!(st, CRAWLSCHED_OK, "{}", message(&e));
+    assert_eq!(out[0], 28.0);
+    // The paper's parameters are unaffected: the result never costs more.
+    let mut out = [0.0; 8];
+    let st = unsafe {
+        crawlsched_probe_improve(
+            p,
+            probes.as_ptr(),
+            8,
+            0.0,
+            0.5,
+            1.0 / 512.0,
+            0.5,
+            1e-9,
+            out.as_mut_ptr(),
+            8,
+            &mut moves,
+            &mut e,
+        )
+    };
+    assert_eq!(st, CRAWLSCHED_OK, "{}", message(&e));
+    let mut cost = |v: &[f64]| {
+        let mut c = 0.0;
+        assert_eq!(
+            unsafe { crawlsched_probe_expected_cost(p, v.as_ptr(), v.len(), &mut c, &mut e) },
+            CRAWLSCHED_OK
+        );
+        c
+    };
+    assert!(cost(&out) < cost(&probes));
+    unsafe { crawlsched_probe_profile_free(p) };
+}
+
+/// Issue item: with_budget returned a first-arrival probability 1.0 (n = 2
+/// on DBWorld, ratio 3, 28 days) that policy_schedule refuses, or one that
+/// rounds to a schedule of another length. Now the parameter returned gives
+/// exactly the schedule written when fed back, or the status is
+/// NOT_CONVERGED.
+#[test]
+fn with_budget_parameter_round_trips_through_policy_schedule() {
+    let _g = serial();
+    for (ratio, days) in [(3.0, 28.0), (1.0, 7.0), (10.0, 1.0), (3.0, 365.0)] {
+        let p = dbworld(ratio, days);
+        for policy in [
+            CRAWLSCHED_PROBE_POLICY_THRESHOLD,
+            CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
+        ] {
+            for n in 1..=12usize {
+                let mut x = 0.0;
+                let mut out = vec![0.0; n];
+                let mut e = err();
+                let st = unsafe {
+                    crawlsched_probe_policy_with_budget(
+                        p,
+                        policy,
+                        n as u64,
+                        &mut x,
+                        out.as_mut_ptr(),
+                        n,
+                        &mut e,
+                    )
+                };
+                let m = message(&e);
+                match st {
+                    CRAWLSCHED_OK => {
+                        let again = schedule(p, policy, x);
+                        assert_eq!(
+                            again.as_deref(),
+                            Ok(&out[..]),
+                            "ratio {ratio}, {days} days, policy {policy}, n = {n}: parameter {x:e}"
+                        );
+                    }
+                    CRAWLSCHED_NOT_CONVERGED => {
+                        // Only where no double gives n: the largest
+                        // probability below 1 then gives more than n.
+                        assert_eq!(policy, CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL, "{m}");
+                        let most = schedule(p, policy, 1.0_f64.next_down()).unwrap();
+                        assert!(most.len() > n || m.contains("next double"), "n = {n}: {m}");
+                    }
+                    _ => panic!("ratio {ratio}, policy {policy}, n = {n}: status {st}: {m}"),
+                }
+            }
+        }
+        unsafe { crawlsched_probe_profile_free(p) };
+    }
+    // The issue's case: about 55 expected updates per interval are needed
+    // for 2 probes, so π = 1 − e^−55 rounds to 1: no double gives 2.
+    let p = dbworld(3.0, 28.0);
+    let mut x = 0.0;
+    let mut out = [0.0; 2];
+    let mut e = err();
+    let st = unsafe {
+        crawlsched_probe_policy_with_budget(
+            p,
+            CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
+            2,
+            &mut x,
+            out.as_mut_ptr(),
+            2,
+            &mut e,
+        )
+    };
+    assert_eq!(st, CRAWLSCHED_NOT_CONVERGED, "{x}: {}", message(&e));
+    unsafe { crawlsched_probe_profile_free(p) };
+}
