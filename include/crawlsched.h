@@ -1379,7 +1379,12 @@ crawlsched_status_t crawlsched_probe_uniform(const struct crawlsched_probe_profi
  * The threshold (policy CRAWLSCHED_PROBE_POLICY_THRESHOLD, parameter: the
  * expected-cost level > 0) or first-arrival (CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
  * parameter: the probability in (0, 1)) schedule. Variable-size output
- * (see docs/c-api.md); the last probe is T.
+ * (see docs/c-api.md); the last probe is T. At most 10,000,000 probes
+ * (CRAWLSCHED_TOO_LARGE): a parameter whose schedule is known to be
+ * longer (first arrival: Lambda(0, T) / -ln(1 - p); threshold: each piece
+ * of constant lambda, a and length h holds floor(h sqrt(lambda a / 2 level))
+ * probes) is refused before any probe is placed; otherwise the cost is
+ * O(K + probes) for a profile of K pieces, well under a microsecond a probe.
  */
 crawlsched_status_t crawlsched_probe_policy_schedule(const struct crawlsched_probe_profile_t *profile,
                                                      int32_t policy,

@@ -293,7 +293,12 @@ pub unsafe extern "C" fn crawlsched_probe_uniform(
 /// The threshold (policy CRAWLSCHED_PROBE_POLICY_THRESHOLD, parameter: the
 /// expected-cost level > 0) or first-arrival (CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
 /// parameter: the probability in (0, 1)) schedule. Variable-size output
-/// (see docs/c-api.md); the last probe is T.
+/// (see docs/c-api.md); the last probe is T. At most 10,000,000 probes
+/// (CRAWLSCHED_TOO_LARGE): a parameter whose schedule is known to be
+/// longer (first arrival: Lambda(0, T) / -ln(1 - p); threshold: each piece
+/// of constant lambda, a and length h holds floor(h sqrt(lambda a / 2 level))
+/// probes) is refused before any probe is placed; otherwise the cost is
+/// O(K + probes) for a profile of K pieces, well under a microsecond a probe.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_probe_policy_schedule(
     profile: *const crawlsched_probe_profile_t,

@@ -25,20 +25,25 @@ pub fn uniform(profile: &Profile, n: usize) -> Result<Vec<f64>> {
         .collect())
 }
 
-fn chain(profile: &Profile, target: f64, g: impl Fn(f64, f64) -> f64) -> Result<Vec<f64>> {
-    chain_up_to(profile, target, g, MAX_PROBES)
+/// What a policy's chain accumulates from the last probe until it reaches
+/// its target.
+#[derive(Clone, Copy)]
+enum Measure {
+    /// The expected cost C̄(last, t) (threshold policy).
+    Cost,
+    /// The expected updates Λ(last, t) (first-arrival policy).
+    Updates,
+}
+
+fn chain(profile: &Profile, target: f64, measure: Measure) -> Result<Vec<f64>> {
+    chain_up_to(profile, target, measure, MAX_PROBES)
 }
 
 /// [`chain`], stopping after `limit` + 1 probes: a longer schedule is
 /// returned cut there (its length says "more than `limit`"), which is all
 /// [`with_budget`]'s search needs, so that each of its trials costs O(n)
 /// however small the trial parameter.
-fn chain_up_to(
-    profile: &Profile,
-    target: f64,
-    g: impl Fn(f64, f64) -> f64,
-    limit: usize,
-) -> Result<Vec<f64>> {
+fn chain_up_to(profile: &Profile, target: f64, measure: Measure, limit: usize) -> Result<Vec<f64>> {
     let h = profile.horizon();
     let mut out = Vec::new();
     let mut s = 0.0;
@@ -47,7 +52,10 @@ fn chain_up_to(
             return Ok(out);
         }
         let p0 = profile.prefix(s);
-        let next = profile.first_reaching(s, target, |x| g(p0.cost_to(x), x.p - p0.p));
+        let next = match measure {
+            Measure::Cost => profile.first_reaching(s, target, true, |x| p0.cost_to(x)),
+            Measure::Updates => profile.first_reaching(s, target, false, |x| x.p - p0.p),
+        };
         match next {
             Some(x) if x < h && x > s => {
                 out.push(x);
@@ -66,11 +74,27 @@ fn chain_up_to(
     }
 }
 
+/// TooLarge, before any probe is placed, when a lower bound on the
+/// schedule's length (exact arithmetic) exceeds [`MAX_PROBES`]: a tiny
+/// parameter is refused in O(K), not after 10^7 probes.
+fn too_many(parameter: f64, least: f64) -> Result<()> {
+    if least <= MAX_PROBES as f64 {
+        return Ok(());
+    }
+    Err(Error::TooLarge(format!(
+        "parameter = {} places at least {} probes (limit {MAX_PROBES}); raise it",
+        Num(parameter),
+        Num(least)
+    )))
+}
+
 /// Threshold policy: the next probe is the first time the expected cost
 /// C̄(last probe, t) reaches `pi_cost` > 0.
 pub fn threshold(profile: &Profile, pi_cost: f64) -> Result<Vec<f64>> {
     validate::positive("parameter (the cost level)", pi_cost)?;
-    chain(profile, pi_cost, |cost, _| cost)
+    let least = profile.threshold_probes_at_least(pi_cost, MAX_PROBES as f64);
+    too_many(pi_cost, least)?;
+    chain(profile, pi_cost, Measure::Cost)
 }
 
 /// First-arrival policy: the next probe is the first time
@@ -83,7 +107,12 @@ pub fn first_arrival(profile: &Profile, pi_prob: f64) -> Result<Vec<f64>> {
         )));
     }
     let need = -(-pi_prob).ln_1p();
-    chain(profile, need, |_, expected| expected)
+    // Every interval but the last holds exactly `need` expected updates.
+    too_many(
+        pi_prob,
+        (profile.expected_updates(0.0, profile.horizon()) / need).floor(),
+    )?;
+    chain(profile, need, Measure::Updates)
 }
 
 /// Which parametric baseline [`with_budget`] tunes.
@@ -127,14 +156,15 @@ pub fn with_budget(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, 
 fn first_arrival_up_to(profile: &Profile, pi: f64, n: usize) -> Vec<f64> {
     let need = -(-pi).ln_1p();
     // chain_up_to fails only past MAX_PROBES, and n <= MAX_PROBES here.
-    chain_up_to(profile, need, |_, expected| expected, n).unwrap_or_default()
+    chain_up_to(profile, need, Measure::Updates, n).unwrap_or_default()
 }
 
 /// Bisection over the doubles π in (0, 1) (as bit patterns: positive
 /// doubles sort like their bits) for one whose first-arrival schedule has
 /// n probes; the count does not increase with π.
 fn probability_by_bits(profile: &Profile, n: usize) -> Result<(f64, Vec<f64>)> {
-    let (mut lo, mut hi) = (f64::from_bits(1).to_bits(), 1.0_f64.next_down().to_bits());
+    // From the smallest positive double to the largest below 1.
+    let (mut lo, mut hi) = (1u64, 1.0_f64.to_bits() - 1);
     for bits in [hi, lo] {
         let pi = f64::from_bits(bits);
         let s = first_arrival_up_to(profile, pi, n);
@@ -221,9 +251,9 @@ fn tune(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> 
     // tiny trial parameter placed up to 10^7 probes, hundreds of times).
     let run = |x: f64| -> Result<Vec<f64>> {
         match policy {
-            Policy::Threshold => chain_up_to(profile, x, |cost, _| cost, n),
+            Policy::Threshold => chain_up_to(profile, x, Measure::Cost, n),
             // Expected-update target x ↔ π = 1 − e^{−x}.
-            Policy::FirstArrival => chain_up_to(profile, x, |_, expected| expected, n),
+            Policy::FirstArrival => chain_up_to(profile, x, Measure::Updates, n),
         }
     };
     let s_hi = run(hi_bound)?;

@@ -345,18 +345,7 @@ impl Profile {
     /// P, A, Q at time x, clamped to `[0, T]`.
     pub fn prefix(&self, x: f64) -> Prefix {
         let x = x.clamp(0.0, self.horizon);
-        let k = self
-            .b
-            .partition_point(|&b| b <= x)
-            .saturating_sub(1)
-            .min(self.lam.len() - 1);
-        let h = x - self.b[k];
-        let (l, w) = (self.lam[k], self.imp[k]);
-        Prefix {
-            p: self.p[k] + l * h,
-            a: self.a[k] + w * h,
-            q: self.q[k] + l * (self.a[k] * h + 0.5 * w * h * h),
-        }
+        self.prefix_in(self.piece_of(x), x)
     }
 
     /// Λ(s, f) = ∫_s^f λ: expected updates in (s, f].
@@ -374,35 +363,151 @@ impl Profile {
         self.prefix(s).cost_to(&self.prefix(f))
     }
 
+    /// A lower bound on the probes of the threshold policy at cost level
+    /// `level` > 0, counted until it exceeds `stop`: where λ and a are the
+    /// constants λ_k, a_k of a piece of length h_k, an interval inside it
+    /// costs λ_k a_k L²/2, so successive probes there are L_k =
+    /// √(2 level/(λ_k a_k)) apart and the first comes within L_k of its
+    /// start (C̄(s, f) only grows as s moves back): at least ⌊h_k/L_k⌋
+    /// probes per piece. O(K).
+    pub(crate) fn threshold_probes_at_least(&self, level: f64, stop: f64) -> f64 {
+        let mut total = 0.0;
+        for k in 0..self.lam.len() {
+            let rate = self.lam[k] * self.imp[k];
+            if rate > 0.0 {
+                let h = self.b[k + 1].min(self.horizon) - self.b[k];
+                total += (h * (rate / (2.0 * level)).sqrt()).floor();
+                if !(total <= stop) {
+                    return total;
+                }
+            }
+        }
+        total
+    }
+
+    /// Merged piece holding x ∈ [0, T] (the last piece holds T).
+    fn piece_of(&self, x: f64) -> usize {
+        self.b
+            .partition_point(|&b| b <= x)
+            .saturating_sub(1)
+            .min(self.lam.len() - 1)
+    }
+
+    /// [`Profile::prefix`] for x in piece k (bit-identical there: the same
+    /// formula with the same k), without the search for k.
+    #[inline]
+    fn prefix_in(&self, k: usize, x: f64) -> Prefix {
+        let h = x - self.b[k];
+        let (l, w) = (self.lam[k], self.imp[k]);
+        Prefix {
+            p: self.p[k] + l * h,
+            a: self.a[k] + w * h,
+            q: self.q[k] + l * (self.a[k] * h + 0.5 * w * h * h),
+        }
+    }
+
     /// Smallest x in `[s, T]` with `g(prefix(x)) >= target`, for a `g`
     /// non-decreasing in x; None when even x = T falls short. Used by the
-    /// threshold and first-arrival policies.
+    /// threshold and first-arrival policies. `quadratic`: g grows like the
+    /// square of x − s (an interval's cost), else linearly (updates).
+    ///
+    /// Walks the merged pieces from s to the first whose end reaches the
+    /// target, then bisects inside it over the doubles' bit patterns
+    /// (non-negative doubles sort like their bits) with that piece's
+    /// formula: O(pieces passed + 64) cheap evaluations, so that a whole
+    /// chain costs O(K + 64 n) rather than 64 searches of the breakpoints
+    /// per probe.
     pub(crate) fn first_reaching(
         &self,
         s: f64,
         target: f64,
+        quadratic: bool,
         g: impl Fn(&Prefix) -> f64,
     ) -> Option<f64> {
         if g(&self.prefix(self.horizon)) < target {
             return None;
         }
-        // g is continuous and non-decreasing: bisection to full precision.
-        let (mut x_lo, mut x_hi) = (s, self.horizon);
         if g(&self.prefix(s)) >= target {
             return Some(s);
         }
-        for _ in 0..200 {
-            let mid = 0.5 * (x_lo + x_hi);
-            if mid <= x_lo || mid >= x_hi {
+        let last = self.lam.len() - 1;
+        let mut k = self.piece_of(s);
+        // g(prefix(b[k])) < target: the answer lies in (max(s, b[k]), end of k].
+        while k < last && g(&self.prefix(self.b[k + 1])) < target {
+            k += 1;
+        }
+        let end = if k == last {
+            self.horizon
+        } else {
+            self.b[k + 1]
+        };
+        let lo_x = s.max(self.b[k]);
+        if !(lo_x >= 0.0 && end > lo_x) {
+            return Some(end);
+        }
+        // In piece k: g(prefix(x)) (x < end, or x ≤ T in the last piece).
+        let gk = |x: f64| g(&self.prefix_in(k, x));
+        // Illinois false position narrows the bracket, on √g when g grows
+        // quadratically (then nearly linear); the sides are decided by
+        // g >= target itself, so the answer does not depend on the guesses.
+        let shape = |v: f64| if quadratic { v.max(0.0).sqrt() } else { v };
+        let goal = shape(target);
+        let (mut xa, mut xb) = (lo_x, end);
+        let (mut fa, mut fb) = (shape(gk(xa)) - goal, shape(g(&self.prefix(end))) - goal);
+        let mut side = 0;
+        for _ in 0..8 {
+            let x = xa + (xb - xa) * (-fa / (fb - fa));
+            if !(x > xa && x < xb) {
                 break;
             }
-            if g(&self.prefix(mid)) >= target {
-                x_hi = mid;
+            let gx = gk(x);
+            if gx >= target {
+                (xb, fb) = (x, (shape(gx) - goal).max(0.0));
+                if side == 1 {
+                    fa *= 0.5;
+                }
+                side = 1;
             } else {
-                x_lo = mid;
+                (xa, fa) = (x, (shape(gx) - goal).min(0.0));
+                if side == -1 {
+                    fb *= 0.5;
+                }
+                side = -1;
             }
         }
-        Some(x_hi)
+        let excess = |x: f64| gk(x) - target;
+        // Gallop from the last point evaluated (the other end may have
+        // stayed far), then bisect over the doubles between, to the last bit.
+        let (mut lo, mut hi) = (xa.to_bits(), xb.to_bits());
+        let mut step = 1u64;
+        while hi - lo > 1 {
+            let probe = if side >= 0 {
+                hi.saturating_sub(step).max(lo + 1)
+            } else {
+                (lo + step).min(hi - 1)
+            };
+            if excess(f64::from_bits(probe)) >= 0.0 {
+                hi = probe;
+                if side < 0 {
+                    break;
+                }
+            } else {
+                lo = probe;
+                if side >= 0 {
+                    break;
+                }
+            }
+            step = step.saturating_mul(2);
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if excess(f64::from_bits(mid)) >= 0.0 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Some(f64::from_bits(hi))
     }
 }
 

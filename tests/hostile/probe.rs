@@ -15,6 +15,11 @@ fn dbworld(ratio: f64, days: f64) -> *mut crawlsched_probe_profile_t {
     p
 }
 
+/// The largest double below x > 0.
+fn below(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() - 1)
+}
+
 /// The schedule crawlsched_probe_policy_schedule gives, or its status.
 fn schedule(
     p: *const crawlsched_probe_profile_t,
@@ -48,7 +53,7 @@ fn improve_with_rho_just_below_one_is_refused_at_once() {
     let _g = serial();
     let p = dbworld(3.0, 28.0);
     let probes: Vec<f64> = (1..=8).map(|i| 3.5 * i as f64).collect();
-    for rho in [1.0_f64.next_down(), 0.9999999, 1.0 - 1e-12] {
+    for rho in [below(1.0), 0.9999999, 1.0 - 1e-12] {
         let mut out = [0.0; 8];
         let mut moves = 0u64;
         let mut e = err();
@@ -168,7 +173,7 @@ fn with_budget_parameter_round_trips_through_policy_schedule() {
                         // Only where no double gives n: the largest
                         // probability below 1 then gives more than n.
                         assert_eq!(policy, CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL, "{m}");
-                        let most = schedule(p, policy, 1.0_f64.next_down()).unwrap();
+                        let most = schedule(p, policy, below(1.0)).unwrap();
                         assert!(most.len() > n || m.contains("next double"), "n = {n}: {m}");
                     }
                     _ => panic!("ratio {ratio}, policy {policy}, n = {n}: status {st}: {m}"),
@@ -196,4 +201,110 @@ fn with_budget_parameter_round_trips_through_policy_schedule() {
     };
     assert_eq!(st, CRAWLSCHED_NOT_CONVERGED, "{x}: {}", message(&e));
     unsafe { crawlsched_probe_profile_free(p) };
+}
+
+/// Issue item: a level or probability of 1e-300, DBL_MIN or a subnormal
+/// (1e-7 for first arrival: 25.7 s) ran the policy to 10^7 probes, 53-59 s,
+/// before TOO_LARGE, even for the size query. A lower bound on the length
+/// (Λ/need; per piece h√(λa/2Π)) now refuses it before any probe.
+#[test]
+fn policy_schedule_with_tiny_parameters_is_refused_at_once() {
+    let _g = serial();
+    let p = dbworld(3.0, 28.0);
+    let sub = f64::from_bits(1);
+    for policy in [
+        CRAWLSCHED_PROBE_POLICY_THRESHOLD,
+        CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
+    ] {
+        // Level 1e-7 is fine (154,552 probes); probability 1e-7 is not.
+        let small = if policy == CRAWLSCHED_PROBE_POLICY_THRESHOLD {
+            1e-14
+        } else {
+            1e-7
+        };
+        for x in [1e-300, f64::MIN_POSITIVE, sub, small] {
+            let (mut len, mut e) = (0usize, err());
+            let (st, t) = timed(|| unsafe {
+                crawlsched_probe_policy_schedule(p, policy, x, null_mut(), 0, &mut len, &mut e)
+            });
+            assert_eq!(
+                st,
+                CRAWLSCHED_TOO_LARGE,
+                "policy {policy}, {x:e}: {}",
+                message(&e)
+            );
+            assert!(t < Duration::from_secs(1), "policy {policy}, {x:e}: {t:?}");
+            assert!(message(&e).len() < 200, "{}", message(&e));
+        }
+    }
+    unsafe { crawlsched_probe_profile_free(p) };
+}
+
+/// The policies' chains (piece walk, then false position and bisection
+/// over the doubles inside one piece) place each probe where the measure
+/// since the last probe first reaches the target: the interval's expected
+/// updates equal −ln(1 − π) and its cost equals the level (eq. 5), and the
+/// double just before each probe falls short.
+#[test]
+fn policy_schedule_places_each_probe_where_the_level_is_first_reached() {
+    let _g = serial();
+    let p = dbworld(3.0, 28.0);
+    let mut e = err();
+    let cost = |s: f64, f: f64| {
+        let mut c = 0.0;
+        let mut e = err();
+        assert_eq!(
+            unsafe { crawlsched_probe_interval_cost(p, s, f, &mut c, &mut e) },
+            CRAWLSCHED_OK
+        );
+        c
+    };
+    for level in [0.05, 1.0, 20.0] {
+        let s = schedule(p, CRAWLSCHED_PROBE_POLICY_THRESHOLD, level).unwrap();
+        let mut last = 0.0;
+        for &x in &s[..s.len() - 1] {
+            assert!(
+                (cost(last, x) - level).abs() <= 1e-9 * level,
+                "level {level}: {}",
+                cost(last, x)
+            );
+            assert!(cost(last, below(x)) < level);
+            last = x;
+        }
+        assert!(cost(last, 28.0) < level);
+    }
+    // Constant λ = 4 on [0, 10]: probes exactly −ln(1 − π)/4 apart.
+    let lb = [0.0, 1.0];
+    let mut q = null_mut();
+    let st = unsafe {
+        crawlsched_probe_profile_new(
+            lb.as_ptr(),
+            [4.0].as_ptr(),
+            1,
+            1,
+            lb.as_ptr(),
+            [1.0].as_ptr(),
+            1,
+            1,
+            10.0,
+            &mut q,
+            &mut e,
+        )
+    };
+    assert_eq!(st, CRAWLSCHED_OK, "{}", message(&e));
+    for pi in [0.1_f64, 0.5, 0.99] {
+        let s = schedule(q, CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL, pi).unwrap();
+        let len = -(-pi).ln_1p() / 4.0;
+        assert_eq!(s.len(), (10.0 / len).ceil() as usize, "pi {pi}");
+        for (i, &x) in s[..s.len() - 1].iter().enumerate() {
+            assert!(
+                (x - (i + 1) as f64 * len).abs() <= 1e-12 * 10.0,
+                "pi {pi}, probe {i}: {x}"
+            );
+        }
+    }
+    unsafe {
+        crawlsched_probe_profile_free(q);
+        crawlsched_probe_profile_free(p);
+    }
 }
