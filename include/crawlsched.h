@@ -1749,7 +1749,8 @@ crawlsched_status_t crawlsched_routing_arrivals_rate(const struct crawlsched_rou
 /**
  * E exp(-mu (tau_1 + ... + tau_k)) = q f*(mu)^k e (Lemma 5.2): the
  * probability that a packet on an exponential server of rate mu > 0 is
- * still in service k >= 1 arrivals later.
+ * still in service k >= 1 arrivals later. Cost O(k d^2) for arrivals of
+ * order d: CRAWLSCHED_TOO_LARGE, before any work, when k * 2d^2 > 2^31.
  */
 crawlsched_status_t crawlsched_routing_arrivals_transform(const struct crawlsched_routing_arrivals_t *a,
                                                           double mu,
@@ -1786,6 +1787,8 @@ crawlsched_status_t crawlsched_routing_servers_len(const struct crawlsched_routi
  * The immediate cost f_m(k) = c(x, m) of routing to server m when k >= 1
  * arrivals have passed since its last packet (losses: c_m E exp(-mu_m sum
  * tau); robot: Remark 6.1). CRAWLSCHED_NOT_FOUND if m >= M.
+ * CRAWLSCHED_TOO_LARGE, before any work, when k * 2d^2 > 2^31 (arrivals
+ * of order d).
  */
 crawlsched_status_t crawlsched_routing_immediate_cost(const struct crawlsched_routing_servers_t *s,
                                                       uint32_t server,
@@ -1798,7 +1801,9 @@ crawlsched_status_t crawlsched_routing_immediate_cost(const struct crawlsched_ro
  * eq. (6): per packet into *out_per_packet and per unit time (times
  * lambda) into *out_per_unit_time. A server absent from the period costs
  * lim f_m(k)/k per packet (0 for losses; c_m E tau for robot scheduling,
- * the page being always stale). len must be in 1..=2^20 (TOO_LARGE above).
+ * the page being always stale). len must be in 1..=2^20 (TOO_LARGE above),
+ * and M * len * 2d^2 <= 2^31 for arrivals of order d (the cost table;
+ * TOO_LARGE above, before any work).
  */
 crawlsched_status_t crawlsched_routing_cost(const struct crawlsched_routing_servers_t *s,
                                             const uint32_t *seq,
@@ -1813,7 +1818,9 @@ crawlsched_status_t crawlsched_routing_cost(const struct crawlsched_routing_serv
  * sum M^n / n sequences; TOO_LARGE beyond 5e7). The period goes to out
  * (variable size: see docs/c-api.md), its cost per packet to *out_cost and
  * the number of sequences evaluated to *out_evaluations. A server may be
- * absent from the optimum (Remark 6.1): check the period.
+ * absent from the optimum (Remark 6.1): check the period. The cost table
+ * must take at most 2^31 multiply-adds (M * max_period * 2d^2 for
+ * arrivals of order d; TOO_LARGE above, before any work).
  */
 crawlsched_status_t crawlsched_routing_optimize_exhaustive(const struct crawlsched_routing_servers_t *s,
                                                            uint64_t min_period,
@@ -1831,8 +1838,9 @@ crawlsched_status_t crawlsched_routing_optimize_exhaustive(const struct crawlsch
  * cost table, its iteration cap to the sequences evaluated
  * (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
  * nothing, so nothing is written), and cancelling it from another thread
- * returns CRAWLSCHED_CANCELLED within 65,536 sequences. An interrupted
- * search writes no output.
+ * returns CRAWLSCHED_CANCELLED within 65,536 sequences or 2^20
+ * multiply-adds of the cost table (which has no work bound here). An
+ * interrupted search writes no output.
  */
 crawlsched_status_t crawlsched_routing_optimize_exhaustive_with_control(const struct crawlsched_routing_servers_t *s,
                                                                         uint64_t min_period,
@@ -1852,6 +1860,15 @@ crawlsched_status_t crawlsched_routing_optimize_exhaustive_with_control(const st
  * period found. Outputs as crawlsched_routing_optimize_exhaustive, with
  * *out_evaluations the number of neighbours evaluated. Exact for the
  * instances tested against enumeration; a heuristic in general.
+ * Bounded cost (a few seconds): at most 2^27 neighbour evaluations in all
+ * (each scan of a period n's neighbourhood is about n^2/2 + nM of them);
+ * CRAWLSCHED_TOO_LARGE, before any work, when one scan of every period
+ * in the range already exceeds that (sum of n(n-1)/2 + 2nM; e.g.
+ * max_period near 2^20), or when the cost table takes more than 2^31
+ * multiply-adds (M * max_period * 2d^2 for arrivals of order d);
+ * CRAWLSCHED_NOT_CONVERGED, with nothing written, when the search reaches
+ * the bound. crawlsched_routing_optimize_local_with_control() has neither
+ * bound.
  */
 crawlsched_status_t crawlsched_routing_optimize_local(const struct crawlsched_routing_servers_t *s,
                                                       uint64_t min_period,
@@ -1870,8 +1887,9 @@ crawlsched_status_t crawlsched_routing_optimize_local(const struct crawlsched_ro
  * one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
  * the period is then not known to be a local optimum, so nothing is
  * written), and cancelling it returns
- * CRAWLSCHED_CANCELLED within one position's neighbours. An interrupted
- * search writes no output.
+ * CRAWLSCHED_CANCELLED within one position's neighbours (O(max_period +
+ * M)), 65,536 steps of the balanced start counts or 2^20 multiply-adds
+ * of the cost table. An interrupted search writes no output.
  */
 crawlsched_status_t crawlsched_routing_optimize_local_with_control(const struct crawlsched_routing_servers_t *s,
                                                                    uint64_t min_period,
