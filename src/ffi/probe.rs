@@ -9,6 +9,7 @@
 
 use super::common::*;
 use super::limits::{control_in, crawlsched_control_t};
+use crate::error::Num;
 use crate::probe::baselines::{self, Policy};
 use crate::probe::improve::{ImproverParams, improve};
 use crate::probe::planner::Planner;
@@ -89,17 +90,18 @@ unsafe fn piecewise(
     periodic: i32,
     name: &str,
 ) -> FfiResult<PiecewiseConstant> {
-    let nb = pieces
-        .checked_add(1)
-        .ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, "pieces overflows"))?;
-    let b = unsafe { slice_in(breaks, nb, name)? };
-    let v = unsafe { slice_in(values, pieces, name)? };
+    let nb = pieces.checked_add(1).ok_or_else(|| {
+        FfiError::new(CRAWLSCHED_TOO_LARGE, format!("{name}_pieces + 1 overflows"))
+    })?;
+    let (bn, vn) = (format!("{name}_breaks"), format!("{name}_values"));
+    let b = unsafe { slice_in(breaks, nb, &bn)? };
+    let v = unsafe { slice_in(values, pieces, &vn)? };
     if pieces == 0 {
         return Err(FfiError::invalid(format!(
-            "{name}: at least one piece is needed"
+            "{name}_pieces must be >= 1 (one piece at least)"
         )));
     }
-    Ok(PiecewiseConstant::new(b, v, periodic != 0)?)
+    Ok(PiecewiseConstant::named(b, v, periodic != 0, &bn, &vn)?)
 }
 
 /// A profile from two piecewise-constant functions: lambda(t) =
@@ -135,7 +137,7 @@ pub unsafe extern "C" fn crawlsched_probe_profile_new(
                 "lambda",
             )?
         };
-        let a = unsafe { piecewise(a_breaks, a_values, a_pieces, a_periodic, "importance")? };
+        let a = unsafe { piecewise(a_breaks, a_values, a_pieces, a_periodic, "a")? };
         publish_profile(Profile::new(l, a, horizon)?, out);
         Ok(())
     })
@@ -194,7 +196,10 @@ pub unsafe extern "C" fn crawlsched_probe_interval_cost(
         let h = p.inner.horizon();
         if !(s.is_finite() && f.is_finite() && 0.0 <= s && s <= f && f <= h) {
             return Err(FfiError::invalid(format!(
-                "need 0 <= s <= f <= T = {h}, got s = {s}, f = {f}"
+                "need 0 <= s <= f <= T = {}, got s = {}, f = {}",
+                Num(h),
+                Num(s),
+                Num(f)
             )));
         }
         out.write(finite("cost", p.inner.interval_cost(s, f))?);

@@ -2,7 +2,7 @@
 //! prefix integrals, the paper's DBWorld and MicroNet profiles (Tables 2, 3)
 //! and maximum-likelihood estimation of λ from observed update times (§5.1).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 
 /// Most pieces a profile may hold over its horizon (a finer profile is
@@ -23,35 +23,47 @@ impl PiecewiseConstant {
     /// Checks `breaks` (strictly increasing from 0, finite) and `values`
     /// (one per piece, finite, ≥ 0).
     pub fn new(breaks: &[f64], values: &[f64], periodic: bool) -> Result<Self> {
+        Self::named(breaks, values, periodic, "breaks", "values")
+    }
+
+    /// [`PiecewiseConstant::new`], its messages naming the arrays as the
+    /// caller does (e.g. `lambda_breaks`, `lambda_values`).
+    pub fn named(
+        breaks: &[f64],
+        values: &[f64],
+        periodic: bool,
+        breaks_name: &str,
+        values_name: &str,
+    ) -> Result<Self> {
         if breaks.len() < 2 {
-            return Err(Error::invalid(
-                "breaks must hold at least 2 points (one piece)",
-            ));
+            return Err(Error::invalid(format!(
+                "{breaks_name} must hold at least 2 points (one piece)"
+            )));
         }
         validate::same_len(
-            "values",
+            values_name,
             values.len(),
-            "pieces (breaks - 1)",
+            &format!("pieces ({breaks_name} - 1)"),
             breaks.len() - 1,
         )?;
         if breaks[0] != 0.0 {
             return Err(Error::invalid(format!(
-                "breaks[0] must be 0, got {}",
-                breaks[0]
+                "{breaks_name}[0] must be 0, got {}",
+                Num(breaks[0])
             )));
         }
         for (k, w) in breaks.windows(2).enumerate() {
-            validate::finite("breaks", w[1])?;
+            validate::finite(&format!("{breaks_name}[{}]", k + 1), w[1])?;
             if !(w[1] > w[0]) {
                 return Err(Error::invalid(format!(
-                    "breaks must be strictly increasing: breaks[{}] = {} <= breaks[{k}] = {}",
+                    "{breaks_name} must be strictly increasing: {breaks_name}[{}] = {} <= {breaks_name}[{k}] = {}",
                     k + 1,
-                    w[1],
-                    w[0]
+                    Num(w[1]),
+                    Num(w[0])
                 )));
             }
         }
-        validate::all_non_negative("values", values)?;
+        validate::all_non_negative(values_name, values)?;
         Ok(PiecewiseConstant {
             breaks: breaks.to_vec(),
             values: values.to_vec(),
@@ -99,13 +111,16 @@ impl PiecewiseConstant {
         let span = self.span();
         if !self.periodic && horizon > span * (1.0 + 1e-12) {
             return Err(Error::invalid(format!(
-                "horizon {horizon} exceeds the domain [0, {span}] of a non-periodic function"
+                "horizon {} exceeds the domain [0, {}] of a non-periodic function",
+                Num(horizon),
+                Num(span)
             )));
         }
         let pieces = self.pieces_until(horizon);
         if pieces > MAX_PIECES as f64 {
             return Err(Error::TooLarge(format!(
-                "{pieces} pieces over the horizon (limit {MAX_PIECES})"
+                "{} pieces over the horizon (limit {MAX_PIECES})",
+                Num(pieces)
             )));
         }
         let mut rep = 0.0_f64;
@@ -199,7 +214,11 @@ impl Profile {
         };
         crate::limits::check_memory(
             need,
-            &format!("a profile of {pieces} pieces over the horizon {horizon}"),
+            &format!(
+                "a profile of {} pieces over the horizon {}",
+                Num(pieces),
+                Num(horizon)
+            ),
         )?;
         let mut bl = Vec::new();
         intensity.breakpoints_until(horizon, &mut bl)?;
@@ -517,7 +536,9 @@ pub fn work_hours(ratio: f64, start_hour: f64, end_hour: f64) -> Result<Piecewis
     validate::positive("preference ratio", ratio)?;
     if !(0.0 < start_hour && start_hour < end_hour && end_hour < 24.0) {
         return Err(Error::invalid(format!(
-            "work hours must satisfy 0 < start < end < 24, got [{start_hour}, {end_hour})"
+            "work hours must satisfy 0 < start < end < 24, got [{}, {})",
+            Num(start_hour),
+            Num(end_hour)
         )));
     }
     let mut breaks = Vec::new();
@@ -539,7 +560,7 @@ pub fn work_hour_windows(start_hour: f64, end_hour: f64, horizon: f64) -> Result
     validate::positive("horizon", horizon)?;
     let days = horizon.ceil();
     if days > 1e7 {
-        return Err(Error::TooLarge(format!("{days} days of windows")));
+        return Err(Error::TooLarge(format!("{} days of windows", Num(days))));
     }
     let mut w = Vec::new();
     let mut d = 0.0;
@@ -581,7 +602,10 @@ pub fn estimate_intensity(
     let span = shape.span();
     if !periodic && window > span {
         return Err(Error::invalid(format!(
-            "window {window} exceeds the pieces' span {span}"
+            "window {} exceeds the pieces' span breaks[{}] = {}",
+            Num(window),
+            breaks.len() - 1,
+            Num(span)
         )));
     }
     let k = breaks.len() - 1;
@@ -590,18 +614,23 @@ pub fn estimate_intensity(
     for (i, &t) in times.iter().enumerate() {
         if !t.is_finite() {
             return Err(Error::invalid(format!(
-                "times[{i}] must be finite, got {t}"
+                "times[{i}] must be finite, got {}",
+                Num(t)
             )));
         }
         if t < prev {
             return Err(Error::invalid(format!(
-                "times must be sorted: times[{i}] = {t} < times[{}] = {prev}",
-                i - 1
+                "times must be sorted: times[{i}] = {} < times[{}] = {}",
+                Num(t),
+                i - 1,
+                Num(prev)
             )));
         }
         if !(0.0..=window).contains(&t) {
             return Err(Error::invalid(format!(
-                "times[{i}] = {t} is outside [0, {window}]"
+                "times[{i}] = {} is outside [0, window = {}]",
+                Num(t),
+                Num(window)
             )));
         }
         prev = t;
@@ -635,8 +664,8 @@ pub fn estimate_intensity(
         if denom <= 0.0 {
             return Err(Error::invalid(format!(
                 "piece {j} [{}, {}) is never observed in the window; use smoothing > 0",
-                breaks[j],
-                breaks[j + 1]
+                Num(breaks[j]),
+                Num(breaks[j + 1])
             )));
         }
         values.push((count[j] + smoothing * overall) / denom);
