@@ -1419,7 +1419,7 @@ crawlsched_status_t crawlsched_probe_policy_with_budget(const struct crawlsched_
  * Bounded cost: the L = floor(ln(mu_min/mu0)/ln(rho)) + 1 levels of mu
  * each scan the 2(n - 1) moves, and L * max(2(n - 1), 1) must not exceed
  * 1e7 (CRAWLSCHED_TOO_LARGE, checked before any work: a rho near 1 gives
- * billions of levels); at most 2,000,000 moves are made, after which the
+ * billions of levels); at most 1,000,000 moves are made, after which the
  * times reached so far are written (they never cost more either).
  */
 crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profile_t *profile,

@@ -368,7 +368,7 @@ pub unsafe extern "C" fn crawlsched_probe_policy_with_budget(
 /// Bounded cost: the L = floor(ln(mu_min/mu0)/ln(rho)) + 1 levels of mu
 /// each scan the 2(n - 1) moves, and L * max(2(n - 1), 1) must not exceed
 /// 1e7 (CRAWLSCHED_TOO_LARGE, checked before any work: a rho near 1 gives
-/// billions of levels); at most 2,000,000 moves are made, after which the
+/// billions of levels); at most 1,000,000 moves are made, after which the
 /// times reached so far are written (they never cost more either).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_probe_improve(
@@ -405,7 +405,7 @@ pub unsafe extern "C" fn crawlsched_probe_improve(
 }
 
 /// Moves crawlsched_probe_improve() makes at most (about a microsecond each).
-const IMPROVE_MAX_MOVES: usize = 2_000_000;
+const IMPROVE_MAX_MOVES: usize = 1_000_000;
 
 /// # Safety
 /// `p` is NULL or a live planner handle.

@@ -308,3 +308,304 @@ fn policy_schedule_places_each_probe_where_the_level_is_first_reached() {
         crawlsched_probe_profile_free(p);
     }
 }
+
+/// Extreme doubles for the sweeps.
+pub(crate) const EXTREMES: [f64; 13] = [
+    0.0,
+    -0.0,
+    5e-324,
+    f64::MIN_POSITIVE,
+    1e-300,
+    1e-7,
+    0.9999999999999999,
+    1.0,
+    1e300,
+    f64::MAX,
+    -1.0,
+    f64::INFINITY,
+    f64::NAN,
+];
+
+/// One hostile call: no PANIC, a bounded time, a short message without
+/// 20-digit runs (doubles through Num), and, when OK, the finite outputs
+/// the caller checks in `ok`.
+pub(crate) fn hostile_call(
+    what: &str,
+    limit: Duration,
+    f: impl FnOnce(&mut crawlsched_error_t) -> i32,
+) -> i32 {
+    let mut e = err();
+    let (st, t) = timed(|| f(&mut e));
+    let m = message(&e);
+    assert_ne!(st, CRAWLSCHED_PANIC, "{what}: {m}");
+    assert_ne!(st, CRAWLSCHED_INTERNAL, "{what}: {m}");
+    assert!(t < limit, "{what}: {t:?} (status {st}: {m})");
+    assert!(m.len() < 255, "{what}: {} bytes: {m}", m.len());
+    let digits = m
+        .split(|c: char| !c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    // 20 digits is UINT64_MAX; a double in full runs longer.
+    assert!(digits <= 20, "{what}: {m}");
+    st
+}
+
+/// Class search for the probe exports: every double parameter over the
+/// extremes (others at ordinary values) and sizes 0, 1, huge: no PANIC,
+/// each call within seconds, finite outputs or a clear status, short
+/// messages. (The planner's plan and all_costs take a control through
+/// crawlsched_probe_planner_set_control, so only sizes are swept there.)
+#[test]
+fn probe_exports_survive_extreme_doubles_and_sizes() {
+    let _g = serial();
+    // Generous (debug builds): the guard is against hangs, not for speed.
+    let lim = Duration::from_secs(20);
+    let p = dbworld(3.0, 28.0);
+    let fin = |v: &[f64]| v.iter().all(|x| x.is_finite());
+    unsafe {
+        for &x in &EXTREMES {
+            for &y in &[1.0, 28.0, x] {
+                let mut q = null_mut();
+                let st = hostile_call(&format!("dbworld({x:e}, {y:e})"), lim, |e| {
+                    crawlsched_probe_profile_dbworld(x, y, &mut q, e)
+                });
+                if st == CRAWLSCHED_OK {
+                    crawlsched_probe_profile_free(q);
+                }
+                let st = hostile_call(&format!("micronet({y:e}, {x:e})"), lim, |e| {
+                    crawlsched_probe_profile_micronet(y, x, &mut q, e)
+                });
+                if st == CRAWLSCHED_OK {
+                    crawlsched_probe_profile_free(q);
+                }
+            }
+            // profile_new: a break, a value and the horizon extreme.
+            let lb = [0.0, 1.0, 1.0 + x.abs().min(1e300)];
+            for (b, v, h) in [
+                ([0.0, x, f64::MAX], [1.0, 1.0], 2.0),
+                (lb, [x, 1.0], 1.5),
+                ([0.0, 1.0, 2.0], [1.0, 1.0], x),
+            ] {
+                let mut q = null_mut();
+                let st = hostile_call(&format!("profile_new({b:?}, {v:?}, {h:e})"), lim, |e| {
+                    crawlsched_probe_profile_new(
+                        b.as_ptr(),
+                        v.as_ptr(),
+                        2,
+                        1,
+                        b.as_ptr(),
+                        v.as_ptr(),
+                        2,
+                        1,
+                        h,
+                        &mut q,
+                        e,
+                    )
+                });
+                if st == CRAWLSCHED_OK {
+                    crawlsched_probe_profile_free(q);
+                }
+            }
+            let mut c = 0.0;
+            for (s, f) in [(x, 28.0), (0.0, x), (x, x)] {
+                if hostile_call("interval_cost", lim, |e| {
+                    crawlsched_probe_interval_cost(p, s, f, &mut c, e)
+                }) == CRAWLSCHED_OK
+                {
+                    assert!(c.is_finite());
+                }
+            }
+            let probes = [x, 28.0];
+            hostile_call("expected_cost", lim, |e| {
+                crawlsched_probe_expected_cost(p, probes.as_ptr(), 2, &mut c, e)
+            });
+            hostile_call("realized_cost", lim, |e| {
+                crawlsched_probe_realized_cost(
+                    p,
+                    [14.0, 28.0].as_ptr(),
+                    2,
+                    [x].as_ptr(),
+                    1,
+                    &mut c,
+                    e,
+                )
+            });
+            let mut out = [0.0; 2];
+            for (w, sm, t) in [(x, 0.0, 0.5), (10.0, x, 0.5), (1e300, 0.0, x), (x, x, x)] {
+                for periodic in [0, 1] {
+                    let st = hostile_call(
+                        &format!("estimate_intensity({w:e}, {sm:e}, {t:e})"),
+                        lim,
+                        |e| {
+                            crawlsched_probe_estimate_intensity(
+                                [t, 0.7].as_ptr(),
+                                2,
+                                w,
+                                [0.0, 0.5, 1.0].as_ptr(),
+                                2,
+                                periodic,
+                                sm,
+                                out.as_mut_ptr(),
+                                2,
+                                e,
+                            )
+                        },
+                    );
+                    if st == CRAWLSCHED_OK {
+                        assert!(fin(&out));
+                    }
+                }
+            }
+            for policy in [
+                CRAWLSCHED_PROBE_POLICY_THRESHOLD,
+                CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
+                7,
+            ] {
+                let mut len = 0usize;
+                hostile_call(&format!("policy_schedule({policy}, {x:e})"), lim, |e| {
+                    crawlsched_probe_policy_schedule(p, policy, x, null_mut(), 0, &mut len, e)
+                });
+            }
+            let good = [3.5, 7.0, 10.5, 14.0, 17.5, 21.0, 24.5, 28.0];
+            for (d, mu0, mu_min, rho, iota) in [
+                (x, 0.5, 1.0 / 512.0, 0.5, 1e-9),
+                (0.0, x, 1.0 / 512.0, 0.5, 1e-9),
+                (0.0, 0.5, x, 0.5, 1e-9),
+                (0.0, 0.5, 1.0 / 512.0, x, 1e-9),
+                (0.0, 0.5, 1.0 / 512.0, 0.5, x),
+                (0.0, 1.0, x, x, x),
+            ] {
+                let mut out = [0.0; 8];
+                let mut moves = 0u64;
+                let st = hostile_call(
+                    &format!("improve({d:e}, {mu0:e}, {mu_min:e}, {rho:e}, {iota:e})"),
+                    lim,
+                    |e| {
+                        crawlsched_probe_improve(
+                            p,
+                            good.as_ptr(),
+                            8,
+                            d,
+                            mu0,
+                            mu_min,
+                            rho,
+                            iota,
+                            out.as_mut_ptr(),
+                            8,
+                            &mut moves,
+                            e,
+                        )
+                    },
+                );
+                if st == CRAWLSCHED_OK {
+                    assert!(fin(&out));
+                }
+            }
+            let mut pl = null_mut();
+            let st = hostile_call(&format!("planner_new(delta {x:e})"), lim, |e| {
+                crawlsched_probe_planner_new(p, 100, x, &mut pl, e)
+            });
+            if st == CRAWLSCHED_OK {
+                hostile_call("planner_set_constraints", lim, |e| {
+                    crawlsched_probe_planner_set_constraints(
+                        pl,
+                        x,
+                        [x, 1.0].as_ptr(),
+                        [2.0, x].as_ptr(),
+                        2,
+                        e,
+                    )
+                });
+                let mut out = [0.0; 4];
+                let mut c = 0.0;
+                for m in 0..4 {
+                    hostile_call("planner_plan", lim, |e| {
+                        crawlsched_probe_planner_plan(pl, 4, m, out.as_mut_ptr(), 4, &mut c, e)
+                    });
+                }
+                crawlsched_probe_planner_free(pl);
+            }
+        }
+        // Sizes.
+        for n in [0u64, 1, 2, 1 << 24, 1 << 40, u64::MAX] {
+            let mut x = 0.0;
+            let mut one = [0.0; 1];
+            let ptr = one.as_mut_ptr();
+            hostile_call(&format!("uniform({n})"), lim, |e| {
+                crawlsched_probe_uniform(p, n, ptr, 1.min(n as usize), e)
+            });
+            for policy in [
+                CRAWLSCHED_PROBE_POLICY_THRESHOLD,
+                CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
+            ] {
+                hostile_call(&format!("with_budget({policy}, {n})"), lim, |e| {
+                    crawlsched_probe_policy_with_budget(
+                        p,
+                        policy,
+                        n,
+                        &mut x,
+                        ptr,
+                        1.min(n as usize),
+                        e,
+                    )
+                });
+            }
+            let mut pl = null_mut();
+            let st = hostile_call(&format!("planner_new({n})"), lim, |e| {
+                crawlsched_probe_planner_new(p, n, 0.0, &mut pl, e)
+            });
+            if st == CRAWLSCHED_OK {
+                let mut c = 0.0;
+                for m in [n, 1 << 20, u64::MAX] {
+                    hostile_call(&format!("planner_plan({m})"), lim, |e| {
+                        crawlsched_probe_planner_plan(
+                            pl,
+                            m,
+                            CRAWLSCHED_PROBE_METHOD_LAGRANGIAN,
+                            ptr,
+                            1,
+                            &mut c,
+                            e,
+                        )
+                    });
+                    hostile_call(&format!("all_costs({m})"), lim, |e| {
+                        crawlsched_probe_planner_all_costs(pl, m, ptr, 1, e)
+                    });
+                }
+                crawlsched_probe_planner_free(pl);
+            }
+        }
+        // with_budget on a long horizon: each call bounded.
+        let long = dbworld(3.0, 3650.0);
+        for n in [1u64, 2, 3, 10, 100, 1000, 100_000] {
+            let mut x = 0.0;
+            let mut out = vec![0.0; n as usize];
+            for policy in [
+                CRAWLSCHED_PROBE_POLICY_THRESHOLD,
+                CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
+            ] {
+                let st = hostile_call(
+                    &format!("with_budget({policy}, {n}) on 10 years"),
+                    lim,
+                    |e| {
+                        crawlsched_probe_policy_with_budget(
+                            long,
+                            policy,
+                            n,
+                            &mut x,
+                            out.as_mut_ptr(),
+                            n as usize,
+                            e,
+                        )
+                    },
+                );
+                if st == CRAWLSCHED_OK {
+                    assert!(fin(&out) && x.is_finite());
+                }
+            }
+        }
+        crawlsched_probe_profile_free(long);
+        crawlsched_probe_profile_free(p);
+    }
+}
