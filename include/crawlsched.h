@@ -1953,11 +1953,11 @@ crawlsched_status_t crawlsched_routing_balanced_sequence(const uint64_t *counts,
  * Monte Carlo of `periods` repetitions of seq[0..len] (after one warm-up
  * period) with the server set's arrivals and exponential services,
  * seeded: the cost per packet, its batch-means standard error, and the
- * cost per unit time. Validates crawlsched_routing_cost. Cost: (periods +
- * 1) * len packets, each about Sum theta_i r_i / lambda phase transitions
- * of an MMPP/MAP (theta stationary, r_i the phase's total rate; 1 for
- * Poisson); CRAWLSCHED_TOO_LARGE, before any work, beyond 10^10 of them
- * (e.g. arrival rates tiny against the phase changes).
+ * cost per unit time. Validates crawlsched_routing_cost. Cost: len times
+ * (periods + 1) packets, each about Sum theta_i r_i / lambda phase
+ * transitions of an MMPP/MAP (theta stationary, r_i the phase's total
+ * rate; one for Poisson); CRAWLSCHED_TOO_LARGE, before any work, beyond
+ * 10^10 of them (e.g. arrival rates tiny against the phase changes).
  */
 crawlsched_status_t crawlsched_routing_simulate(const struct crawlsched_routing_servers_t *s,
                                                 const uint32_t *seq,

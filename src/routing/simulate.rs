@@ -173,7 +173,7 @@ pub fn simulate_with(
     // unbounded as λ → 0 against the phase rates, so counted as work too.
     let per_arrival = transitions_per_arrival(system.arrivals());
     let work = (periods as f64 + 1.0) * n as f64 * per_arrival;
-    if !(work <= MAX_PACKETS as f64) {
+    if work.is_nan() || work > MAX_PACKETS as f64 {
         return Err(Error::TooLarge(format!(
             "{periods} periods of {n} packets take about {} phase transitions of the arrival process \
              ({} per arrival; limit {MAX_PACKETS})",
