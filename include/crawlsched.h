@@ -1416,7 +1416,12 @@ crawlsched_status_t crawlsched_probe_uniform(const struct crawlsched_probe_profi
  * The threshold (policy CRAWLSCHED_PROBE_POLICY_THRESHOLD, parameter: the
  * expected-cost level > 0) or first-arrival (CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
  * parameter: the probability in (0, 1)) schedule. Variable-size output
- * (see docs/c-api.md); the last probe is T.
+ * (see docs/c-api.md); the last probe is T. At most 10,000,000 probes
+ * (CRAWLSCHED_TOO_LARGE): a parameter whose schedule is known to be
+ * longer (first arrival: Lambda(0, T) / -ln(1 - p); threshold: each piece
+ * of constant lambda, a and length h holds floor(h sqrt(lambda a / 2 level))
+ * probes) is refused before any probe is placed; otherwise the cost is
+ * O(K + probes) for a profile of K pieces, well under a microsecond a probe.
  */
 crawlsched_status_t crawlsched_probe_policy_schedule(const struct crawlsched_probe_profile_t *profile,
                                                      int32_t policy,
@@ -1429,7 +1434,11 @@ crawlsched_status_t crawlsched_probe_policy_schedule(const struct crawlsched_pro
 /**
  * The threshold or first-arrival schedule with exactly n probes: the
  * policy's parameter is tuned by bisection and written to *out_parameter;
- * the probes go to out[0..n]. NOT_CONVERGED if no parameter gives n.
+ * the probes go to out[0..n]. The parameter written, given to
+ * crawlsched_probe_policy_schedule(), yields exactly these n probes.
+ * NOT_CONVERGED if no parameter gives n; for first arrival this includes
+ * a budget so small that it needs a probability closer to 1 than any
+ * double below 1 (1 - 2^-53).
  */
 crawlsched_status_t crawlsched_probe_policy_with_budget(const struct crawlsched_probe_profile_t *profile,
                                                         int32_t policy,
@@ -1444,6 +1453,11 @@ crawlsched_status_t crawlsched_probe_policy_with_budget(const struct crawlsched_
  * greedy mu-moves with mu0, mu_min, rho, iota (the paper uses 0.5,
  * 1/512, 0.5 and a small iota > 0). Writes the improved times to out[0..n]
  * and the number of moves to *out_moves. The result never costs more.
+ * Bounded cost: the L = floor(ln(mu_min/mu0)/ln(rho)) + 1 levels of mu
+ * each scan the 2(n - 1) moves, and L * max(2(n - 1), 1) must not exceed
+ * 1e7 (CRAWLSCHED_TOO_LARGE, checked before any work: a rho near 1 gives
+ * billions of levels); at most 1,000,000 moves are made, after which the
+ * times reached so far are written (they never cost more either).
  */
 crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profile_t *profile,
                                              const double *probes,
@@ -1772,7 +1786,8 @@ crawlsched_status_t crawlsched_routing_arrivals_rate(const struct crawlsched_rou
 /**
  * E exp(-mu (tau_1 + ... + tau_k)) = q f*(mu)^k e (Lemma 5.2): the
  * probability that a packet on an exponential server of rate mu > 0 is
- * still in service k >= 1 arrivals later.
+ * still in service k >= 1 arrivals later. Cost O(k d^2) for arrivals of
+ * order d: CRAWLSCHED_TOO_LARGE, before any work, when k * 2d^2 > 2^31.
  */
 crawlsched_status_t crawlsched_routing_arrivals_transform(const struct crawlsched_routing_arrivals_t *a,
                                                           double mu,
@@ -1809,6 +1824,8 @@ crawlsched_status_t crawlsched_routing_servers_len(const struct crawlsched_routi
  * The immediate cost f_m(k) = c(x, m) of routing to server m when k >= 1
  * arrivals have passed since its last packet (losses: c_m E exp(-mu_m sum
  * tau); robot: Remark 6.1). CRAWLSCHED_NOT_FOUND if m >= M.
+ * CRAWLSCHED_TOO_LARGE, before any work, when k * 2d^2 > 2^31 (arrivals
+ * of order d).
  */
 crawlsched_status_t crawlsched_routing_immediate_cost(const struct crawlsched_routing_servers_t *s,
                                                       uint32_t server,
@@ -1821,7 +1838,9 @@ crawlsched_status_t crawlsched_routing_immediate_cost(const struct crawlsched_ro
  * eq. (6): per packet into *out_per_packet and per unit time (times
  * lambda) into *out_per_unit_time. A server absent from the period costs
  * lim f_m(k)/k per packet (0 for losses; c_m E tau for robot scheduling,
- * the page being always stale). len must be in 1..=2^20 (TOO_LARGE above).
+ * the page being always stale). len must be in 1..=2^20 (TOO_LARGE above),
+ * and M * len * 2d^2 <= 2^31 for arrivals of order d (the cost table;
+ * TOO_LARGE above, before any work).
  */
 crawlsched_status_t crawlsched_routing_cost(const struct crawlsched_routing_servers_t *s,
                                             const uint32_t *seq,
@@ -1836,7 +1855,9 @@ crawlsched_status_t crawlsched_routing_cost(const struct crawlsched_routing_serv
  * sum M^n / n sequences; TOO_LARGE beyond 5e7). The period goes to out
  * (variable size: see docs/c-api.md), its cost per packet to *out_cost and
  * the number of sequences evaluated to *out_evaluations. A server may be
- * absent from the optimum (Remark 6.1): check the period.
+ * absent from the optimum (Remark 6.1): check the period. The cost table
+ * must take at most 2^31 multiply-adds (M * max_period * 2d^2 for
+ * arrivals of order d; TOO_LARGE above, before any work).
  */
 crawlsched_status_t crawlsched_routing_optimize_exhaustive(const struct crawlsched_routing_servers_t *s,
                                                            uint64_t min_period,
@@ -1854,8 +1875,9 @@ crawlsched_status_t crawlsched_routing_optimize_exhaustive(const struct crawlsch
  * cost table, its iteration cap to the sequences evaluated
  * (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
  * nothing, so nothing is written), and cancelling it from another thread
- * returns CRAWLSCHED_CANCELLED within 65,536 sequences. An interrupted
- * search writes no output.
+ * returns CRAWLSCHED_CANCELLED within 65,536 sequences or 2^20
+ * multiply-adds of the cost table (which has no work bound here). An
+ * interrupted search writes no output.
  */
 crawlsched_status_t crawlsched_routing_optimize_exhaustive_with_control(const struct crawlsched_routing_servers_t *s,
                                                                         uint64_t min_period,
@@ -1875,6 +1897,15 @@ crawlsched_status_t crawlsched_routing_optimize_exhaustive_with_control(const st
  * period found. Outputs as crawlsched_routing_optimize_exhaustive, with
  * *out_evaluations the number of neighbours evaluated. Exact for the
  * instances tested against enumeration; a heuristic in general.
+ * Bounded cost (a few seconds): at most 2^27 neighbour evaluations in all
+ * (each scan of a period n's neighbourhood is about n^2/2 + nM of them);
+ * CRAWLSCHED_TOO_LARGE, before any work, when one scan of every period
+ * in the range already exceeds that (sum of n(n-1)/2 + 2nM; e.g.
+ * max_period near 2^20), or when the cost table takes more than 2^31
+ * multiply-adds (M * max_period * 2d^2 for arrivals of order d);
+ * CRAWLSCHED_NOT_CONVERGED, with nothing written, when the search reaches
+ * the bound. crawlsched_routing_optimize_local_with_control() has neither
+ * bound.
  */
 crawlsched_status_t crawlsched_routing_optimize_local(const struct crawlsched_routing_servers_t *s,
                                                       uint64_t min_period,
@@ -1893,8 +1924,9 @@ crawlsched_status_t crawlsched_routing_optimize_local(const struct crawlsched_ro
  * one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
  * the period is then not known to be a local optimum, so nothing is
  * written), and cancelling it returns
- * CRAWLSCHED_CANCELLED within one position's neighbours. An interrupted
- * search writes no output.
+ * CRAWLSCHED_CANCELLED within one position's neighbours (O(max_period +
+ * M)), 65,536 steps of the balanced start counts or 2^20 multiply-adds
+ * of the cost table. An interrupted search writes no output.
  */
 crawlsched_status_t crawlsched_routing_optimize_local_with_control(const struct crawlsched_routing_servers_t *s,
                                                                    uint64_t min_period,
@@ -1958,7 +1990,11 @@ crawlsched_status_t crawlsched_routing_balanced_sequence(const uint64_t *counts,
  * Monte Carlo of `periods` repetitions of seq[0..len] (after one warm-up
  * period) with the server set's arrivals and exponential services,
  * seeded: the cost per packet, its batch-means standard error, and the
- * cost per unit time. Validates crawlsched_routing_cost.
+ * cost per unit time. Validates crawlsched_routing_cost. Cost: len times
+ * (periods + 1) packets, each about Sum theta_i r_i / lambda phase
+ * transitions of an MMPP/MAP (theta stationary, r_i the phase's total
+ * rate; one for Poisson); CRAWLSCHED_TOO_LARGE, before any work, beyond
+ * 10^10 of them (e.g. arrival rates tiny against the phase changes).
  */
 crawlsched_status_t crawlsched_routing_simulate(const struct crawlsched_routing_servers_t *s,
                                                 const uint32_t *seq,

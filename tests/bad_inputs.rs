@@ -343,6 +343,13 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let mut p = null_mut(); crawlsched_probe_planner_new(profile as *const _, 0, 0.0, &mut p, e) }),
         row("probe", "crawlsched_probe_estimate_intensity", "a timestamp is NaN", INVALID, "",
             move |e| { let mut o = [0.0; 1]; crawlsched_probe_estimate_intensity([0.5, f64::NAN].as_ptr(), 2, 4.0, [0.0, 1.0].as_ptr(), 1, 1, 0.0, o.as_mut_ptr(), 1, e) }),
+        row("probe", "crawlsched_probe_improve", "rho = nextafter(1, 0) (about 5e16 levels of mu)", CRAWLSCHED_TOO_LARGE, "rho",
+            move |e| { let (mut o, mut m) = ([0.0; 2], 0u64); crawlsched_probe_improve(profile as *const _, [2.0, 4.0].as_ptr(), 2, 0.0, 0.5, 1.0 / 512.0, f64::from_bits(1.0f64.to_bits() - 1), 1e-9, o.as_mut_ptr(), 2, &mut m, e) }),
+        row("probe", "crawlsched_probe_policy_schedule", "threshold level = 1e-300 (over 10^7 probes)", CRAWLSCHED_TOO_LARGE, "at least",
+            move |e| { let mut n = 0usize; crawlsched_probe_policy_schedule(profile as *const _, CRAWLSCHED_PROBE_POLICY_THRESHOLD, 1e-300, null_mut(), 0, &mut n, e) }),
+        row("probe", "crawlsched_probe_policy_with_budget", "first arrival, n = 2 on DBWorld (ratio 3, 28 days): needs a probability above 1 - 2^-53", CRAWLSCHED_NOT_CONVERGED, "no probability",
+            move |e| { let (mut p, mut x, mut o) = (null_mut(), 0.0, [0.0; 2]); assert_eq!(crawlsched_probe_profile_dbworld(3.0, 28.0, &mut p, null_mut()), CRAWLSCHED_OK);
+                let st = crawlsched_probe_policy_with_budget(p, CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL, 2, &mut x, o.as_mut_ptr(), 2, e); crawlsched_probe_profile_free(p); st }),
         // ---- robots ----
         row("robots", "crawlsched_robots_solve", "lambda = -1 (negative rate)", INVALID, "",
             move |e| { let mut r = null_mut(); crawlsched_robots_solve(2, 1, -1.0, 1.0, 1.0, &mut r, e) }),
@@ -365,6 +372,11 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let mut a = null_mut(); crawlsched_routing_arrivals_mmpp_new([-1.0, 2.0, 1.0, -1.0].as_ptr(), 4, [1.0, 2.0].as_ptr(), 2, &mut a, e) }),
         row("routing", "crawlsched_routing_arrivals_map_new", "D0 + D1 rows do not sum to 0", INVALID, "",
             move |e| { let mut a = null_mut(); crawlsched_routing_arrivals_map_new(1, [-1.0].as_ptr(), 1, [2.0].as_ptr(), 1, &mut a, e) }),
+        row("routing", "crawlsched_routing_arrivals_mmpp_new", "q[0] = NaN", INVALID, "q[0]",
+            move |e| { let mut a = null_mut(); crawlsched_routing_arrivals_mmpp_new([f64::NAN, 1.0, 1.0, -1.0].as_ptr(), 4, [1.0, 2.0].as_ptr(), 2, &mut a, e) }),
+        row("routing", "crawlsched_routing_optimize_local", "min_period = max_period = 2^20 (beyond the work bound)", CRAWLSCHED_TOO_LARGE, "_with_control",
+            move |e| with_servers(pois as *const _, |s| { let (mut n, mut c, mut ev) = (0usize, 0.0, 0u64);
+                crawlsched_routing_optimize_local(s, 1 << 20, 1 << 20, null_mut(), 0, &mut n, &mut c, &mut ev, e) })),
         row("routing", "crawlsched_routing_servers_new", "a service rate is 0", INVALID, "",
             move |e| { let mut s = null_mut(); crawlsched_routing_servers_new(pois as *const _, [1.0, 0.0].as_ptr(), null(), 2, 0, &mut s, e) }),
         row("routing", "crawlsched_routing_servers_new", "m = 0 (zero size)", INVALID, "",

@@ -9,6 +9,7 @@
 
 use super::common::*;
 use super::limits::{control_in, crawlsched_control_t};
+use crate::error::Num;
 use crate::probe::baselines::{self, Policy};
 use crate::probe::improve::{ImproverParams, improve};
 use crate::probe::planner::Planner;
@@ -89,17 +90,18 @@ unsafe fn piecewise(
     periodic: i32,
     name: &str,
 ) -> FfiResult<PiecewiseConstant> {
-    let nb = pieces
-        .checked_add(1)
-        .ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, "pieces overflows"))?;
-    let b = unsafe { slice_in(breaks, nb, name)? };
-    let v = unsafe { slice_in(values, pieces, name)? };
+    let nb = pieces.checked_add(1).ok_or_else(|| {
+        FfiError::new(CRAWLSCHED_TOO_LARGE, format!("{name}_pieces + 1 overflows"))
+    })?;
+    let (bn, vn) = (format!("{name}_breaks"), format!("{name}_values"));
+    let b = unsafe { slice_in(breaks, nb, &bn)? };
+    let v = unsafe { slice_in(values, pieces, &vn)? };
     if pieces == 0 {
         return Err(FfiError::invalid(format!(
-            "{name}: at least one piece is needed"
+            "{name}_pieces must be >= 1 (one piece at least)"
         )));
     }
-    Ok(PiecewiseConstant::new(b, v, periodic != 0)?)
+    Ok(PiecewiseConstant::named(b, v, periodic != 0, &bn, &vn)?)
 }
 
 /// A profile from two piecewise-constant functions: lambda(t) =
@@ -135,7 +137,7 @@ pub unsafe extern "C" fn crawlsched_probe_profile_new(
                 "lambda",
             )?
         };
-        let a = unsafe { piecewise(a_breaks, a_values, a_pieces, a_periodic, "importance")? };
+        let a = unsafe { piecewise(a_breaks, a_values, a_pieces, a_periodic, "a")? };
         publish_profile(Profile::new(l, a, horizon)?, out);
         Ok(())
     })
@@ -194,7 +196,10 @@ pub unsafe extern "C" fn crawlsched_probe_interval_cost(
         let h = p.inner.horizon();
         if !(s.is_finite() && f.is_finite() && 0.0 <= s && s <= f && f <= h) {
             return Err(FfiError::invalid(format!(
-                "need 0 <= s <= f <= T = {h}, got s = {s}, f = {f}"
+                "need 0 <= s <= f <= T = {}, got s = {}, f = {}",
+                Num(h),
+                Num(s),
+                Num(f)
             )));
         }
         out.write(finite("cost", p.inner.interval_cost(s, f))?);
@@ -293,7 +298,12 @@ pub unsafe extern "C" fn crawlsched_probe_uniform(
 /// The threshold (policy CRAWLSCHED_PROBE_POLICY_THRESHOLD, parameter: the
 /// expected-cost level > 0) or first-arrival (CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
 /// parameter: the probability in (0, 1)) schedule. Variable-size output
-/// (see docs/c-api.md); the last probe is T.
+/// (see docs/c-api.md); the last probe is T. At most 10,000,000 probes
+/// (CRAWLSCHED_TOO_LARGE): a parameter whose schedule is known to be
+/// longer (first arrival: Lambda(0, T) / -ln(1 - p); threshold: each piece
+/// of constant lambda, a and length h holds floor(h sqrt(lambda a / 2 level))
+/// probes) is refused before any probe is placed; otherwise the cost is
+/// O(K + probes) for a profile of K pieces, well under a microsecond a probe.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_probe_policy_schedule(
     profile: *const crawlsched_probe_profile_t,
@@ -318,7 +328,11 @@ pub unsafe extern "C" fn crawlsched_probe_policy_schedule(
 
 /// The threshold or first-arrival schedule with exactly n probes: the
 /// policy's parameter is tuned by bisection and written to *out_parameter;
-/// the probes go to out[0..n]. NOT_CONVERGED if no parameter gives n.
+/// the probes go to out[0..n]. The parameter written, given to
+/// crawlsched_probe_policy_schedule(), yields exactly these n probes.
+/// NOT_CONVERGED if no parameter gives n; for first arrival this includes
+/// a budget so small that it needs a probability closer to 1 than any
+/// double below 1 (1 - 2^-53).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_probe_policy_with_budget(
     profile: *const crawlsched_probe_profile_t,
@@ -351,6 +365,11 @@ pub unsafe extern "C" fn crawlsched_probe_policy_with_budget(
 /// greedy mu-moves with mu0, mu_min, rho, iota (the paper uses 0.5,
 /// 1/512, 0.5 and a small iota > 0). Writes the improved times to out[0..n]
 /// and the number of moves to *out_moves. The result never costs more.
+/// Bounded cost: the L = floor(ln(mu_min/mu0)/ln(rho)) + 1 levels of mu
+/// each scan the 2(n - 1) moves, and L * max(2(n - 1), 1) must not exceed
+/// 1e7 (CRAWLSCHED_TOO_LARGE, checked before any work: a rho near 1 gives
+/// billions of levels); at most 1,000,000 moves are made, after which the
+/// times reached so far are written (they never cost more either).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_probe_improve(
     profile: *const crawlsched_probe_profile_t,
@@ -376,7 +395,7 @@ pub unsafe extern "C" fn crawlsched_probe_improve(
             mu_min,
             rho,
             iota,
-            ..ImproverParams::default()
+            max_moves: IMPROVE_MAX_MOVES,
         };
         let r = improve(&p.inner, v, delta, &params)?;
         write_finite(dst, &r.times, "probe time")?;
@@ -384,6 +403,9 @@ pub unsafe extern "C" fn crawlsched_probe_improve(
         Ok(())
     })
 }
+
+/// Moves crawlsched_probe_improve() makes at most (about a microsecond each).
+const IMPROVE_MAX_MOVES: usize = 1_000_000;
 
 /// # Safety
 /// `p` is NULL or a live planner handle.

@@ -176,7 +176,8 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_rate(
 
 /// E exp(-mu (tau_1 + ... + tau_k)) = q f*(mu)^k e (Lemma 5.2): the
 /// probability that a packet on an exponential server of rate mu > 0 is
-/// still in service k >= 1 arrivals later.
+/// still in service k >= 1 arrivals later. Cost O(k d^2) for arrivals of
+/// order d: CRAWLSCHED_TOO_LARGE, before any work, when k * 2d^2 > 2^31.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_arrivals_transform(
     a: *const crawlsched_routing_arrivals_t,
@@ -261,6 +262,8 @@ pub unsafe extern "C" fn crawlsched_routing_servers_len(
 /// The immediate cost f_m(k) = c(x, m) of routing to server m when k >= 1
 /// arrivals have passed since its last packet (losses: c_m E exp(-mu_m sum
 /// tau); robot: Remark 6.1). CRAWLSCHED_NOT_FOUND if m >= M.
+/// CRAWLSCHED_TOO_LARGE, before any work, when k * 2d^2 > 2^31 (arrivals
+/// of order d).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_immediate_cost(
     s: *const crawlsched_routing_servers_t,
@@ -284,7 +287,9 @@ pub unsafe extern "C" fn crawlsched_routing_immediate_cost(
 /// eq. (6): per packet into *out_per_packet and per unit time (times
 /// lambda) into *out_per_unit_time. A server absent from the period costs
 /// lim f_m(k)/k per packet (0 for losses; c_m E tau for robot scheduling,
-/// the page being always stale). len must be in 1..=2^20 (TOO_LARGE above).
+/// the page being always stale). len must be in 1..=2^20 (TOO_LARGE above),
+/// and M * len * 2d^2 <= 2^31 for arrivals of order d (the cost table;
+/// TOO_LARGE above, before any work).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_cost(
     s: *const crawlsched_routing_servers_t,
@@ -325,7 +330,7 @@ unsafe fn optimize(
     min_period: u64,
     max_period: u64,
     method: Method,
-    control: &Control,
+    control: Option<&Control>,
     out: *mut u32,
     out_cap: usize,
     out_len: *mut usize,
@@ -340,9 +345,12 @@ unsafe fn optimize(
         usize_from(min_period, "min_period")?,
         usize_from(max_period, "max_period")?,
     );
-    let r = match method {
-        Method::Exhaustive => search::exhaustive_with(&s.inner, lo, hi, control)?,
-        Method::Local => search::optimize_local_with(&s.inner, lo, hi, control)?,
+    // No control: the plain exports, with their documented bounds.
+    let r = match (method, control) {
+        (Method::Exhaustive, None) => search::exhaustive(&s.inner, lo, hi)?,
+        (Method::Exhaustive, Some(c)) => search::exhaustive_with(&s.inner, lo, hi, c)?,
+        (Method::Local, None) => search::optimize_local(&s.inner, lo, hi)?,
+        (Method::Local, Some(c)) => search::optimize_local_with(&s.inner, lo, hi, c)?,
     };
     let c = finite("cost", r.evaluation.per_packet)?;
     buf.write(&to_u32(&r.period)?)?;
@@ -356,7 +364,9 @@ unsafe fn optimize(
 /// sum M^n / n sequences; TOO_LARGE beyond 5e7). The period goes to out
 /// (variable size: see docs/c-api.md), its cost per packet to *out_cost and
 /// the number of sequences evaluated to *out_evaluations. A server may be
-/// absent from the optimum (Remark 6.1): check the period.
+/// absent from the optimum (Remark 6.1): check the period. The cost table
+/// must take at most 2^31 multiply-adds (M * max_period * 2d^2 for
+/// arrivals of order d; TOO_LARGE above, before any work).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive(
     s: *const crawlsched_routing_servers_t,
@@ -370,13 +380,12 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
-        let c = Control::default();
         optimize(
             s,
             min_period,
             max_period,
             Method::Exhaustive,
-            &c,
+            None,
             out,
             out_cap,
             out_len,
@@ -391,8 +400,9 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive(
 /// cost table, its iteration cap to the sequences evaluated
 /// (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
 /// nothing, so nothing is written), and cancelling it from another thread
-/// returns CRAWLSCHED_CANCELLED within 65,536 sequences. An interrupted
-/// search writes no output.
+/// returns CRAWLSCHED_CANCELLED within 65,536 sequences or 2^20
+/// multiply-adds of the cost table (which has no work bound here). An
+/// interrupted search writes no output.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive_with_control(
     s: *const crawlsched_routing_servers_t,
@@ -413,7 +423,7 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive_with_control(
             min_period,
             max_period,
             Method::Exhaustive,
-            &c,
+            Some(&c),
             out,
             out_cap,
             out_len,
@@ -429,6 +439,15 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive_with_control(
 /// period found. Outputs as crawlsched_routing_optimize_exhaustive, with
 /// *out_evaluations the number of neighbours evaluated. Exact for the
 /// instances tested against enumeration; a heuristic in general.
+/// Bounded cost (a few seconds): at most 2^27 neighbour evaluations in all
+/// (each scan of a period n's neighbourhood is about n^2/2 + nM of them);
+/// CRAWLSCHED_TOO_LARGE, before any work, when one scan of every period
+/// in the range already exceeds that (sum of n(n-1)/2 + 2nM; e.g.
+/// max_period near 2^20), or when the cost table takes more than 2^31
+/// multiply-adds (M * max_period * 2d^2 for arrivals of order d);
+/// CRAWLSCHED_NOT_CONVERGED, with nothing written, when the search reaches
+/// the bound. crawlsched_routing_optimize_local_with_control() has neither
+/// bound.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_optimize_local(
     s: *const crawlsched_routing_servers_t,
@@ -442,13 +461,12 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_local(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
-        let c = Control::default();
         optimize(
             s,
             min_period,
             max_period,
             Method::Local,
-            &c,
+            None,
             out,
             out_cap,
             out_len,
@@ -464,8 +482,9 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_local(
 /// one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
 /// the period is then not known to be a local optimum, so nothing is
 /// written), and cancelling it returns
-/// CRAWLSCHED_CANCELLED within one position's neighbours. An interrupted
-/// search writes no output.
+/// CRAWLSCHED_CANCELLED within one position's neighbours (O(max_period +
+/// M)), 65,536 steps of the balanced start counts or 2^20 multiply-adds
+/// of the cost table. An interrupted search writes no output.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_optimize_local_with_control(
     s: *const crawlsched_routing_servers_t,
@@ -486,7 +505,7 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_local_with_control(
             min_period,
             max_period,
             Method::Local,
-            &c,
+            Some(&c),
             out,
             out_cap,
             out_len,
@@ -641,7 +660,11 @@ pub unsafe extern "C" fn crawlsched_routing_balanced_sequence(
 /// Monte Carlo of `periods` repetitions of seq[0..len] (after one warm-up
 /// period) with the server set's arrivals and exponential services,
 /// seeded: the cost per packet, its batch-means standard error, and the
-/// cost per unit time. Validates crawlsched_routing_cost.
+/// cost per unit time. Validates crawlsched_routing_cost. Cost: len times
+/// (periods + 1) packets, each about Sum theta_i r_i / lambda phase
+/// transitions of an MMPP/MAP (theta stationary, r_i the phase's total
+/// rate; one for Poisson); CRAWLSCHED_TOO_LARGE, before any work, beyond
+/// 10^10 of them (e.g. arrival rates tiny against the phase changes).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_simulate(
     s: *const crawlsched_routing_servers_t,

@@ -3,7 +3,7 @@
 //! of a schedule on an actual update trace (eq. 3, 4).
 
 use super::profile::{Prefix, Profile};
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 
 /// Largest candidate grid (N) accepted: 3 prefix arrays of N + 1 doubles.
 pub const MAX_GRID: usize = 100_000_000;
@@ -78,9 +78,9 @@ impl CostTable {
         if times[0] != 0.0 || times[times.len() - 1] != profile.horizon() {
             return Err(Error::invalid(format!(
                 "grid must run from t_0 = 0 to t_N = T = {}, got [{}, {}]",
-                profile.horizon(),
-                times[0],
-                times[times.len() - 1]
+                Num(profile.horizon()),
+                Num(times[0]),
+                Num(times[times.len() - 1])
             )));
         }
         for (i, w) in times.windows(2).enumerate() {
@@ -173,19 +173,24 @@ pub fn check_schedule(profile: &Profile, probes: &[f64]) -> Result<Vec<f64>> {
     for (i, &p) in probes.iter().enumerate() {
         if !p.is_finite() {
             return Err(Error::invalid(format!(
-                "probes[{i}] must be finite, got {p}"
+                "probes[{i}] must be finite, got {}",
+                Num(p)
             )));
         }
         if p < prev {
             return Err(Error::invalid(format!(
-                "probes must be sorted and >= 0: probes[{i}] = {p} < {prev}"
+                "probes must be sorted and >= 0: probes[{i}] = {} < {}",
+                Num(p),
+                Num(prev)
             )));
         }
         prev = p;
     }
     if (last - h).abs() > 1e-9 * h.max(1.0) {
         return Err(Error::invalid(format!(
-            "the last probe must be at T = {h}, got {last}"
+            "the last probe must be at T = {}, got {}",
+            Num(h),
+            Num(last)
         )));
     }
     let mut v = probes.to_vec();
@@ -224,17 +229,22 @@ pub fn realized_cost(profile: &Profile, probes: &[f64], updates: &[f64]) -> Resu
     for (r, &t) in updates.iter().enumerate() {
         if !t.is_finite() {
             return Err(Error::invalid(format!(
-                "updates[{r}] must be finite, got {t}"
+                "updates[{r}] must be finite, got {}",
+                Num(t)
             )));
         }
         if t < prev {
             return Err(Error::invalid(format!(
-                "updates must be sorted: updates[{r}] = {t} < {prev}"
+                "updates must be sorted: updates[{r}] = {} < {}",
+                Num(t),
+                Num(prev)
             )));
         }
         if !(0.0..=h).contains(&t) {
             return Err(Error::invalid(format!(
-                "updates[{r}] = {t} is outside [0, T = {h}]"
+                "updates[{r}] = {} is outside [0, T = {}]",
+                Num(t),
+                Num(h)
             )));
         }
         prev = t;

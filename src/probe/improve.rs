@@ -6,10 +6,16 @@
 
 use super::cost::{check_schedule, expected_cost};
 use super::profile::Profile;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+
+/// Most move-gain evaluations the μ-levels may need before any move: the
+/// levels μ₀, ρμ₀, … ≥ μ_* times the 2(n − 1) moves each level scans. A ρ
+/// near 1 gives ln(μ_*/μ₀)/ln ρ levels (about 5·10^16 for the double just
+/// below 1), so the parameters are refused (TooLarge) up front beyond this.
+pub const MAX_LEVEL_WORK: f64 = 1e7;
 
 /// Parameters of Algorithm 10. The paper's experiments use μ₀ = 1/2,
 /// μ_* = 1/512, ρ = 1/2 (§5.2), the [`Default`].
@@ -89,33 +95,55 @@ pub fn improve(
     if !(params.mu0 > 0.0 && params.mu0 <= 1.0) {
         return Err(Error::invalid(format!(
             "mu0 must be in (0, 1], got {}",
-            params.mu0
+            Num(params.mu0)
         )));
     }
     if !(params.mu_min > 0.0 && params.mu_min <= params.mu0) {
         return Err(Error::invalid(format!(
             "mu_min must be in (0, mu0], got {}",
-            params.mu_min
+            Num(params.mu_min)
         )));
     }
     if !(params.rho > 0.0 && params.rho < 1.0) {
         return Err(Error::invalid(format!(
             "rho must be in (0, 1), got {}",
-            params.rho
+            Num(params.rho)
         )));
     }
     validate::positive("iota", params.iota)?;
     let v = check_schedule(profile, probes)?;
+    // Levels μ₀ρ^j ≥ μ_*: j ≤ ln(μ_*/μ₀)/ln ρ (both logs ≤ 0, ln ρ < 0).
+    let levels = ((params.mu_min / params.mu0).ln() / params.rho.ln()).floor() + 1.0;
+    let scans = levels * (2.0 * (v.len() as f64 - 1.0)).max(1.0);
+    if !(scans <= MAX_LEVEL_WORK) {
+        return Err(Error::TooLarge(format!(
+            "rho = {} gives {} levels of mu from mu0 = {} to mu_min = {}, {} move scans for {} probes \
+             (limit {}): lower rho or raise mu_min",
+            Num(params.rho),
+            Num(levels),
+            Num(params.mu0),
+            Num(params.mu_min),
+            Num(scans),
+            v.len(),
+            Num(MAX_LEVEL_WORK)
+        )));
+    }
     let tol = 1e-9 * delta;
     let mut p = Vec::with_capacity(v.len() + 1);
     p.push(0.0);
     p.extend_from_slice(&v);
     for k in 1..p.len() {
         if p[k] - p[k - 1] < delta - tol {
+            // p[k] is the caller's probes[k - 1]; p[0] = 0 is not a probe.
+            let gap = if k == 1 {
+                "probes[0] - 0".to_string()
+            } else {
+                format!("probes[{}] - probes[{}]", k - 1, k - 2)
+            };
             return Err(Error::invalid(format!(
-                "the start violates the spacing: p_{k} - p_{} = {} < delta = {delta}",
-                k - 1,
-                p[k] - p[k - 1]
+                "the start violates the spacing: {gap} = {} < delta = {}",
+                Num(p[k] - p[k - 1]),
+                Num(delta)
             )));
         }
     }

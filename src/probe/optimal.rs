@@ -28,7 +28,7 @@
 //! the optima coincide (an extra probe never raises the cost, Lemma 3).
 
 use super::cost::CostTable;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::limits::Control;
 use crate::validate;
 
@@ -93,7 +93,9 @@ impl Problem {
             for (k, &(s, e)) in w.iter().enumerate() {
                 if !(s.is_finite() && e.is_finite() && s <= e) {
                     return Err(Error::invalid(format!(
-                        "window {k} = [{s}, {e}] must be finite with start <= end"
+                        "starts[{k}] = {} and ends[{k}] = {} must be finite with start <= end",
+                        Num(s),
+                        Num(e)
                     )));
                 }
             }
@@ -188,7 +190,7 @@ impl Problem {
     fn infeasible(&self, n: usize) -> Error {
         Error::Infeasible(format!(
             "no schedule of {n} probes on this grid meets spacing delta = {} and the allowed windows",
-            self.delta
+            Num(self.delta)
         ))
     }
 

@@ -2,7 +2,7 @@
 //! prefix integrals, the paper's DBWorld and MicroNet profiles (Tables 2, 3)
 //! and maximum-likelihood estimation of λ from observed update times (§5.1).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 
 /// Most pieces a profile may hold over its horizon (a finer profile is
@@ -23,35 +23,47 @@ impl PiecewiseConstant {
     /// Checks `breaks` (strictly increasing from 0, finite) and `values`
     /// (one per piece, finite, ≥ 0).
     pub fn new(breaks: &[f64], values: &[f64], periodic: bool) -> Result<Self> {
+        Self::named(breaks, values, periodic, "breaks", "values")
+    }
+
+    /// [`PiecewiseConstant::new`], its messages naming the arrays as the
+    /// caller does (e.g. `lambda_breaks`, `lambda_values`).
+    pub fn named(
+        breaks: &[f64],
+        values: &[f64],
+        periodic: bool,
+        breaks_name: &str,
+        values_name: &str,
+    ) -> Result<Self> {
         if breaks.len() < 2 {
-            return Err(Error::invalid(
-                "breaks must hold at least 2 points (one piece)",
-            ));
+            return Err(Error::invalid(format!(
+                "{breaks_name} must hold at least 2 points (one piece)"
+            )));
         }
         validate::same_len(
-            "values",
+            values_name,
             values.len(),
-            "pieces (breaks - 1)",
+            &format!("pieces ({breaks_name} - 1)"),
             breaks.len() - 1,
         )?;
         if breaks[0] != 0.0 {
             return Err(Error::invalid(format!(
-                "breaks[0] must be 0, got {}",
-                breaks[0]
+                "{breaks_name}[0] must be 0, got {}",
+                Num(breaks[0])
             )));
         }
         for (k, w) in breaks.windows(2).enumerate() {
-            validate::finite("breaks", w[1])?;
+            validate::finite(&format!("{breaks_name}[{}]", k + 1), w[1])?;
             if !(w[1] > w[0]) {
                 return Err(Error::invalid(format!(
-                    "breaks must be strictly increasing: breaks[{}] = {} <= breaks[{k}] = {}",
+                    "{breaks_name} must be strictly increasing: {breaks_name}[{}] = {} <= {breaks_name}[{k}] = {}",
                     k + 1,
-                    w[1],
-                    w[0]
+                    Num(w[1]),
+                    Num(w[0])
                 )));
             }
         }
-        validate::all_non_negative("values", values)?;
+        validate::all_non_negative(values_name, values)?;
         Ok(PiecewiseConstant {
             breaks: breaks.to_vec(),
             values: values.to_vec(),
@@ -99,13 +111,16 @@ impl PiecewiseConstant {
         let span = self.span();
         if !self.periodic && horizon > span * (1.0 + 1e-12) {
             return Err(Error::invalid(format!(
-                "horizon {horizon} exceeds the domain [0, {span}] of a non-periodic function"
+                "horizon {} exceeds the domain [0, {}] of a non-periodic function",
+                Num(horizon),
+                Num(span)
             )));
         }
         let pieces = self.pieces_until(horizon);
         if pieces > MAX_PIECES as f64 {
             return Err(Error::TooLarge(format!(
-                "{pieces} pieces over the horizon (limit {MAX_PIECES})"
+                "{} pieces over the horizon (limit {MAX_PIECES})",
+                Num(pieces)
             )));
         }
         let mut rep = 0.0_f64;
@@ -199,7 +214,11 @@ impl Profile {
         };
         crate::limits::check_memory(
             need,
-            &format!("a profile of {pieces} pieces over the horizon {horizon}"),
+            &format!(
+                "a profile of {} pieces over the horizon {}",
+                Num(pieces),
+                Num(horizon)
+            ),
         )?;
         let mut bl = Vec::new();
         intensity.breakpoints_until(horizon, &mut bl)?;
@@ -345,18 +364,7 @@ impl Profile {
     /// P, A, Q at time x, clamped to `[0, T]`.
     pub fn prefix(&self, x: f64) -> Prefix {
         let x = x.clamp(0.0, self.horizon);
-        let k = self
-            .b
-            .partition_point(|&b| b <= x)
-            .saturating_sub(1)
-            .min(self.lam.len() - 1);
-        let h = x - self.b[k];
-        let (l, w) = (self.lam[k], self.imp[k]);
-        Prefix {
-            p: self.p[k] + l * h,
-            a: self.a[k] + w * h,
-            q: self.q[k] + l * (self.a[k] * h + 0.5 * w * h * h),
-        }
+        self.prefix_in(self.piece_of(x), x)
     }
 
     /// Λ(s, f) = ∫_s^f λ: expected updates in (s, f].
@@ -374,35 +382,151 @@ impl Profile {
         self.prefix(s).cost_to(&self.prefix(f))
     }
 
+    /// A lower bound on the probes of the threshold policy at cost level
+    /// `level` > 0, counted until it exceeds `stop`: where λ and a are the
+    /// constants λ_k, a_k of a piece of length h_k, an interval inside it
+    /// costs λ_k a_k L²/2, so successive probes there are L_k =
+    /// √(2 level/(λ_k a_k)) apart and the first comes within L_k of its
+    /// start (C̄(s, f) only grows as s moves back): at least ⌊h_k/L_k⌋
+    /// probes per piece. O(K).
+    pub(crate) fn threshold_probes_at_least(&self, level: f64, stop: f64) -> f64 {
+        let mut total = 0.0;
+        for k in 0..self.lam.len() {
+            let rate = self.lam[k] * self.imp[k];
+            if rate > 0.0 {
+                let h = self.b[k + 1].min(self.horizon) - self.b[k];
+                total += (h * (rate / (2.0 * level)).sqrt()).floor();
+                if !(total <= stop) {
+                    return total;
+                }
+            }
+        }
+        total
+    }
+
+    /// Merged piece holding x ∈ [0, T] (the last piece holds T).
+    fn piece_of(&self, x: f64) -> usize {
+        self.b
+            .partition_point(|&b| b <= x)
+            .saturating_sub(1)
+            .min(self.lam.len() - 1)
+    }
+
+    /// [`Profile::prefix`] for x in piece k (bit-identical there: the same
+    /// formula with the same k), without the search for k.
+    #[inline]
+    fn prefix_in(&self, k: usize, x: f64) -> Prefix {
+        let h = x - self.b[k];
+        let (l, w) = (self.lam[k], self.imp[k]);
+        Prefix {
+            p: self.p[k] + l * h,
+            a: self.a[k] + w * h,
+            q: self.q[k] + l * (self.a[k] * h + 0.5 * w * h * h),
+        }
+    }
+
     /// Smallest x in `[s, T]` with `g(prefix(x)) >= target`, for a `g`
     /// non-decreasing in x; None when even x = T falls short. Used by the
-    /// threshold and first-arrival policies.
+    /// threshold and first-arrival policies. `quadratic`: g grows like the
+    /// square of x − s (an interval's cost), else linearly (updates).
+    ///
+    /// Walks the merged pieces from s to the first whose end reaches the
+    /// target, then bisects inside it over the doubles' bit patterns
+    /// (non-negative doubles sort like their bits) with that piece's
+    /// formula: O(pieces passed + 64) cheap evaluations, so that a whole
+    /// chain costs O(K + 64 n) rather than 64 searches of the breakpoints
+    /// per probe.
     pub(crate) fn first_reaching(
         &self,
         s: f64,
         target: f64,
+        quadratic: bool,
         g: impl Fn(&Prefix) -> f64,
     ) -> Option<f64> {
         if g(&self.prefix(self.horizon)) < target {
             return None;
         }
-        // g is continuous and non-decreasing: bisection to full precision.
-        let (mut x_lo, mut x_hi) = (s, self.horizon);
         if g(&self.prefix(s)) >= target {
             return Some(s);
         }
-        for _ in 0..200 {
-            let mid = 0.5 * (x_lo + x_hi);
-            if mid <= x_lo || mid >= x_hi {
+        let last = self.lam.len() - 1;
+        let mut k = self.piece_of(s);
+        // g(prefix(b[k])) < target: the answer lies in (max(s, b[k]), end of k].
+        while k < last && g(&self.prefix(self.b[k + 1])) < target {
+            k += 1;
+        }
+        let end = if k == last {
+            self.horizon
+        } else {
+            self.b[k + 1]
+        };
+        let lo_x = s.max(self.b[k]);
+        if !(lo_x >= 0.0 && end > lo_x) {
+            return Some(end);
+        }
+        // In piece k: g(prefix(x)) (x < end, or x ≤ T in the last piece).
+        let gk = |x: f64| g(&self.prefix_in(k, x));
+        // Illinois false position narrows the bracket, on √g when g grows
+        // quadratically (then nearly linear); the sides are decided by
+        // g >= target itself, so the answer does not depend on the guesses.
+        let shape = |v: f64| if quadratic { v.max(0.0).sqrt() } else { v };
+        let goal = shape(target);
+        let (mut xa, mut xb) = (lo_x, end);
+        let (mut fa, mut fb) = (shape(gk(xa)) - goal, shape(g(&self.prefix(end))) - goal);
+        let mut side = 0;
+        for _ in 0..8 {
+            let x = xa + (xb - xa) * (-fa / (fb - fa));
+            if !(x > xa && x < xb) {
                 break;
             }
-            if g(&self.prefix(mid)) >= target {
-                x_hi = mid;
+            let gx = gk(x);
+            if gx >= target {
+                (xb, fb) = (x, (shape(gx) - goal).max(0.0));
+                if side == 1 {
+                    fa *= 0.5;
+                }
+                side = 1;
             } else {
-                x_lo = mid;
+                (xa, fa) = (x, (shape(gx) - goal).min(0.0));
+                if side == -1 {
+                    fb *= 0.5;
+                }
+                side = -1;
             }
         }
-        Some(x_hi)
+        let excess = |x: f64| gk(x) - target;
+        // Gallop from the last point evaluated (the other end may have
+        // stayed far), then bisect over the doubles between, to the last bit.
+        let (mut lo, mut hi) = (xa.to_bits(), xb.to_bits());
+        let mut step = 1u64;
+        while hi - lo > 1 {
+            let probe = if side >= 0 {
+                hi.saturating_sub(step).max(lo + 1)
+            } else {
+                (lo + step).min(hi - 1)
+            };
+            if excess(f64::from_bits(probe)) >= 0.0 {
+                hi = probe;
+                if side < 0 {
+                    break;
+                }
+            } else {
+                lo = probe;
+                if side >= 0 {
+                    break;
+                }
+            }
+            step = step.saturating_mul(2);
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if excess(f64::from_bits(mid)) >= 0.0 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Some(f64::from_bits(hi))
     }
 }
 
@@ -412,7 +536,9 @@ pub fn work_hours(ratio: f64, start_hour: f64, end_hour: f64) -> Result<Piecewis
     validate::positive("preference ratio", ratio)?;
     if !(0.0 < start_hour && start_hour < end_hour && end_hour < 24.0) {
         return Err(Error::invalid(format!(
-            "work hours must satisfy 0 < start < end < 24, got [{start_hour}, {end_hour})"
+            "work hours must satisfy 0 < start < end < 24, got [{}, {})",
+            Num(start_hour),
+            Num(end_hour)
         )));
     }
     let mut breaks = Vec::new();
@@ -434,7 +560,7 @@ pub fn work_hour_windows(start_hour: f64, end_hour: f64, horizon: f64) -> Result
     validate::positive("horizon", horizon)?;
     let days = horizon.ceil();
     if days > 1e7 {
-        return Err(Error::TooLarge(format!("{days} days of windows")));
+        return Err(Error::TooLarge(format!("{} days of windows", Num(days))));
     }
     let mut w = Vec::new();
     let mut d = 0.0;
@@ -476,7 +602,10 @@ pub fn estimate_intensity(
     let span = shape.span();
     if !periodic && window > span {
         return Err(Error::invalid(format!(
-            "window {window} exceeds the pieces' span {span}"
+            "window {} exceeds the pieces' span breaks[{}] = {}",
+            Num(window),
+            breaks.len() - 1,
+            Num(span)
         )));
     }
     let k = breaks.len() - 1;
@@ -485,18 +614,23 @@ pub fn estimate_intensity(
     for (i, &t) in times.iter().enumerate() {
         if !t.is_finite() {
             return Err(Error::invalid(format!(
-                "times[{i}] must be finite, got {t}"
+                "times[{i}] must be finite, got {}",
+                Num(t)
             )));
         }
         if t < prev {
             return Err(Error::invalid(format!(
-                "times must be sorted: times[{i}] = {t} < times[{}] = {prev}",
-                i - 1
+                "times must be sorted: times[{i}] = {} < times[{}] = {}",
+                Num(t),
+                i - 1,
+                Num(prev)
             )));
         }
         if !(0.0..=window).contains(&t) {
             return Err(Error::invalid(format!(
-                "times[{i}] = {t} is outside [0, {window}]"
+                "times[{i}] = {} is outside [0, window = {}]",
+                Num(t),
+                Num(window)
             )));
         }
         prev = t;
@@ -530,8 +664,8 @@ pub fn estimate_intensity(
         if denom <= 0.0 {
             return Err(Error::invalid(format!(
                 "piece {j} [{}, {}) is never observed in the window; use smoothing > 0",
-                breaks[j],
-                breaks[j + 1]
+                Num(breaks[j]),
+                Num(breaks[j + 1])
             )));
         }
         values.push((count[j] + smoothing * overall) / denom);

@@ -10,9 +10,58 @@
 //! transform reads E\[e^{μτ}…]; the exponent is −μτ, as in its derivation.
 
 use crate::dist::Bmap;
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
+use crate::limits::Control;
 use crate::validate;
 use nalgebra::{DMatrix, DVector};
+
+/// Most multiply-adds [`ArrivalProcess::transforms`] (and the cost tables
+/// built from it without a control) may take: about 2 d² per k for a
+/// process of order d (2 for Poisson), so kmax · d² ≤ 2^30, a second or two.
+pub const MAX_TRANSFORM_WORK: f64 = (1u64 << 31) as f64;
+
+/// Multiply-adds between two checks of a control inside the transforms.
+const CHECK_WORK: u64 = 1 << 20;
+
+/// Every entry of a caller's row-major n×n matrix `name` finite, the
+/// off-diagonal ones ≥ 0 and the diagonal ones ≤ 0 if `generator_like`
+/// (else ≥ 0 too); messages name the caller's flat array.
+fn check_matrix(name: &str, m: &[f64], n: usize, generator_like: bool) -> Result<()> {
+    for (i, &v) in m.iter().enumerate() {
+        let (r, c) = (i / n, i % n);
+        if !v.is_finite() {
+            return Err(Error::invalid(format!(
+                "{name}[{i}] (row {r}, column {c}) must be finite, got {}",
+                Num(v)
+            )));
+        }
+        let diagonal = r == c && generator_like;
+        if diagonal && v > 0.0 {
+            return Err(Error::invalid(format!(
+                "{name}[{i}] (diagonal, row {r}) must be <= 0, got {}",
+                Num(v)
+            )));
+        }
+        if !diagonal && v < 0.0 {
+            return Err(Error::invalid(format!(
+                "{name}[{i}] (row {r}, column {c}) must be >= 0, got {}",
+                Num(v)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A caller's n×n matrix `name` must have n*n entries.
+fn order_of(name: &str, len: usize, n: usize) -> Result<()> {
+    match n.checked_mul(n) {
+        Some(n2) if n2 == len => Ok(()),
+        Some(n2) => Err(Error::invalid(format!(
+            "{name} must have n*n = {n2} entries, got {len}"
+        ))),
+        None => Err(Error::TooLarge(format!("order {n} overflows n*n"))),
+    }
+}
 
 /// A stationary arrival process with single arrivals (§2: the τ_n form a
 /// stationary sequence). Poisson is kept apart for its closed form.
@@ -42,12 +91,35 @@ impl ArrivalProcess {
     /// MMPP with phase generator `q` (row-major n×n) and arrival rates
     /// `rates` (≥ 0, not all zero) in the phases (§5.1).
     pub fn mmpp(q: &[f64], rates: &[f64]) -> Result<Self> {
-        validate::non_empty("MMPP rates", rates)?;
+        validate::non_empty("rates", rates)?;
+        validate::all_non_negative("rates", rates)?;
+        let n = rates.len();
+        order_of("q", q.len(), n)?;
+        // The caller's names, before the BMAP (D0 = Q - diag(rates)) checks.
+        check_matrix("q", q, n, true)?;
+        for r in 0..n {
+            let row = &q[r * n..(r + 1) * n];
+            let sum: f64 = row.iter().sum();
+            let scale = row.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+            if sum.abs() > 1e-9 * scale {
+                return Err(Error::invalid(format!(
+                    "row {r} of q sums to {}, not 0: not a generator",
+                    Num(sum)
+                )));
+            }
+        }
         Self::from_bmap(Bmap::mmpp(q, rates)?)
     }
 
     /// MAP with matrices C = D₀ and D = D₁ (row-major n×n each, §5.2).
     pub fn map(n: usize, d0: &[f64], d1: &[f64]) -> Result<Self> {
+        if n == 0 {
+            return Err(Error::invalid("the order n must be >= 1"));
+        }
+        order_of("d0", d0.len(), n)?;
+        order_of("d1", d1.len(), n)?;
+        check_matrix("d0", d0, n, true)?;
+        check_matrix("d1", d1, n, false)?;
         Self::from_bmap(Bmap::map(n, d0, d1)?)
     }
 
@@ -97,12 +169,48 @@ impl ArrivalProcess {
         }
     }
 
+    /// Order d of the phase process (1 for Poisson).
+    pub fn order(&self) -> usize {
+        match self {
+            ArrivalProcess::Poisson { .. } => 1,
+            ArrivalProcess::Map { q, .. } => q.len(),
+        }
+    }
+
+    /// Multiply-adds of [`ArrivalProcess::transforms`] up to kmax (≥ 1 per k).
+    pub fn transform_work(&self, kmax: usize) -> f64 {
+        let d = self.order() as f64;
+        kmax as f64 * (2.0 * d * d).max(2.0)
+    }
+
     /// (f_m(1), …, f_m(kmax)) and their complements (1 − f_m(k)) for an
     /// exponential server of rate `mu` (Lemma 5.2), each computed without
     /// cancellation: v_k = f* v_{k−1} (v₀ = e) gives f_m(k) = q v_k, and
     /// u_k = e − v_k obeys u_k = u₁ + f* u_{k−1} with u₁ = μ(μI − C)⁻¹e
-    /// (because De = −Ce), a sum of non-negative terms.
+    /// (because De = −Ce), a sum of non-negative terms. TooLarge beyond
+    /// [`MAX_TRANSFORM_WORK`] (kmax · 2d² multiply-adds), before any work;
+    /// [`ArrivalProcess::transforms_with`] has no such bound.
     pub fn transforms(&self, mu: f64, kmax: usize) -> Result<(Vec<f64>, Vec<f64>)> {
+        let work = self.transform_work(kmax);
+        if work.is_nan() || work > MAX_TRANSFORM_WORK {
+            return Err(Error::TooLarge(format!(
+                "{kmax} transform values of an order-{} process take {} multiply-adds (limit {})",
+                self.order(),
+                Num(work),
+                Num(MAX_TRANSFORM_WORK)
+            )));
+        }
+        self.transforms_with(mu, kmax, &Control::default())
+    }
+
+    /// [`ArrivalProcess::transforms`] under a control, without the work
+    /// bound: a cancel is seen within 2^20 multiply-adds (`Cancelled`).
+    pub fn transforms_with(
+        &self,
+        mu: f64,
+        kmax: usize,
+        control: &Control,
+    ) -> Result<(Vec<f64>, Vec<f64>)> {
         validate::positive("service rate", mu)?;
         let mut f = Vec::new();
         let mut g = Vec::new();
@@ -110,11 +218,15 @@ impl ArrivalProcess {
             .map_err(|_| Error::TooLarge(format!("{kmax} transform values")))?;
         g.try_reserve_exact(kmax)
             .map_err(|_| Error::TooLarge(format!("{kmax} transform values")))?;
+        const WHAT: &str = "routing transforms";
         match self {
             ArrivalProcess::Poisson { rate } => {
                 // ln(λ/(λ+μ)) = −ln(1 + μ/λ).
                 let log_rho = -(mu / rate).ln_1p();
                 for k in 1..=kmax {
+                    if k as u64 % CHECK_WORK == 0 {
+                        control.check(WHAT, k as u64)?;
+                    }
                     let x = k as f64 * log_rho;
                     f.push(x.exp());
                     g.push(-x.exp_m1());
@@ -123,9 +235,16 @@ impl ArrivalProcess {
             ArrivalProcess::Map { bmap, q } => {
                 let (a, u1) = shifted(bmap, mu)?;
                 let n = q.len();
+                let per_k = (2 * n as u64).saturating_mul(n as u64).max(1);
+                let mut since = 0u64;
                 let mut v = DVector::from_element(n, 1.0);
                 let mut u = DVector::zeros(n);
-                for _ in 0..kmax {
+                for k in 0..kmax {
+                    since = since.saturating_add(per_k);
+                    if since >= CHECK_WORK {
+                        control.check(WHAT, k as u64)?;
+                        since = 0;
+                    }
                     v = &a * &v;
                     u = &u1 + &a * &u;
                     f.push(q.dot(&v).clamp(0.0, 1.0));

@@ -9,7 +9,7 @@
 //! excludes; such a sequence is refused as [`Error::Infeasible`].
 
 use super::system::{CostTable, MAX_PERIOD, RoutingSystem};
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 
 /// The exact cost of a periodic sequence.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,7 +129,8 @@ pub fn evaluate_with(
     let per_packet = total / seq.len() as f64;
     if !per_packet.is_finite() {
         return Err(Error::Numerical(format!(
-            "the cost is not finite ({per_packet})"
+            "the cost is not finite ({})",
+            Num(per_packet)
         )));
     }
     Ok(Evaluation {

@@ -25,7 +25,7 @@
 
 use super::cost::{Evaluation, evaluate_with, period_total};
 use super::system::{CostTable, MAX_PERIOD, RoutingSystem};
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::limits::{self, Control};
 
 /// Sequences (exhaustive) or neighbours (local search) between two checks
@@ -90,14 +90,25 @@ fn finish(
     })
 }
 
-/// The cost table up to `kmax`, its memory checked against `control` first.
-fn table_with(system: &RoutingSystem, kmax: usize, control: &Control) -> Result<CostTable> {
+/// The cost table up to `kmax`, its memory checked against `control`
+/// first; `bounded`: with [`RoutingSystem::table`]'s work bound, else
+/// under the control's cancel flag.
+fn table_with(
+    system: &RoutingSystem,
+    kmax: usize,
+    control: &Control,
+    bounded: bool,
+) -> Result<CostTable> {
     control.check_memory(
         kmax.checked_mul(system.len())
             .and_then(|c| limits::bytes(c, 8)),
         &format!("a cost table of {} servers x {kmax} periods", system.len()),
     )?;
-    system.table(kmax)
+    if bounded {
+        system.table(kmax)
+    } else {
+        system.table_with(kmax, control)
+    }
 }
 
 /// The exact optimum over all periods of length min_period..=max_period.
@@ -107,7 +118,7 @@ pub fn exhaustive(
     min_period: usize,
     max_period: usize,
 ) -> Result<SearchResult> {
-    exhaustive_with(system, min_period, max_period, &Control::default())
+    exhaustive_inner(system, min_period, max_period, &Control::default(), true)
 }
 
 /// [`exhaustive`] under a control: its memory cap applies to the cost
@@ -121,6 +132,16 @@ pub fn exhaustive_with(
     max_period: usize,
     control: &Control,
 ) -> Result<SearchResult> {
+    exhaustive_inner(system, min_period, max_period, control, false)
+}
+
+fn exhaustive_inner(
+    system: &RoutingSystem,
+    min_period: usize,
+    max_period: usize,
+    control: &Control,
+    bounded: bool,
+) -> Result<SearchResult> {
     check_range(min_period, max_period)?;
     let m = system.len();
     let work: f64 = (min_period..=max_period)
@@ -133,7 +154,7 @@ pub fn exhaustive_with(
         )));
     }
     control.check("exhaustive routing search", 0)?;
-    let table = table_with(system, max_period, control)?;
+    let table = table_with(system, max_period, control, bounded)?;
     let mut best: Option<(f64, Vec<usize>)> = None;
     let mut evaluations = 0u64;
     let mut stop = Ok(());
@@ -219,6 +240,12 @@ fn regular_cost(table: &CostTable, m: usize, n: usize, c: usize) -> f64 {
 /// Σ_m h_m(c_m), h_m the regular-spacing cost). `Infeasible` when n is
 /// smaller than the number of servers that must be visited.
 pub fn balanced_counts(table: &CostTable, n: usize) -> Result<Vec<usize>> {
+    balanced_counts_with(table, n, &Control::default())
+}
+
+/// [`balanced_counts`] (O(nM)) under a control: a cancel is seen within
+/// 2^16 servers' marginal costs.
+fn balanced_counts_with(table: &CostTable, n: usize, control: &Control) -> Result<Vec<usize>> {
     if n == 0 || n > table.kmax() {
         return Err(Error::invalid(format!(
             "period {n} outside the table (1..={})",
@@ -235,7 +262,13 @@ pub fn balanced_counts(table: &CostTable, n: usize) -> Result<Vec<usize>> {
             "period {n} cannot visit the {used} servers whose cost grows superlinearly"
         )));
     }
+    let mut since = 0usize;
     while used < n {
+        since += m;
+        if since >= CHECK_EVERY as usize {
+            control.check("routing local search", 0)?;
+            since = 0;
+        }
         let mut best = (f64::INFINITY, usize::MAX);
         for (s, &cs) in c.iter().enumerate() {
             let d = regular_cost(table, s, n, cs + 1) - regular_cost(table, s, n, cs);
@@ -415,19 +448,34 @@ pub fn local_search_with(
     neighbourhood: Neighbourhood,
     control: &Control,
 ) -> Result<SearchResult> {
-    local_search_counted(system, table, start, neighbourhood, control, &mut 0)
+    let mut work = Work {
+        steps: 0,
+        spent: 0,
+        limit: u64::MAX,
+    };
+    local_search_counted(system, table, start, neighbourhood, control, &mut work)
 }
 
-/// [`local_search_with`], counting neighbourhood scans in `steps` (shared
-/// by the periods of [`optimize_local_with`]).
+/// Effort shared by the periods of [`optimize_local_with`].
+struct Work {
+    /// Neighbourhood scans (a control's iteration cap counts these).
+    steps: u64,
+    /// Neighbours evaluated (and balanced-count steps) by earlier periods.
+    spent: u64,
+    /// Most neighbours the search may evaluate in all (plain calls).
+    limit: u64,
+}
+
+/// [`local_search_with`], counting its effort in `work`.
 fn local_search_counted(
     system: &RoutingSystem,
     table: &CostTable,
     start: &[usize],
     neighbourhood: Neighbourhood,
     control: &Control,
-    steps: &mut u64,
+    work: &mut Work,
 ) -> Result<SearchResult> {
+    let steps = &mut work.steps;
     const WHAT: &str = "routing local search";
     super::cost::check_sequence(start, system.len())?;
     let n = start.len();
@@ -509,6 +557,13 @@ fn local_search_counted(
                 for i in 0..n {
                     // One position's neighbours are O(n + M): check per position.
                     control.check(WHAT, *steps)?;
+                    if work.spent.saturating_add(evaluations) > work.limit {
+                        return Err(Error::NotConverged(format!(
+                            "routing local search stopped after {} neighbour evaluations (the bound of \
+                             this call; the _with_control variant has none)",
+                            work.limit
+                        )));
+                    }
                     let a = st.seq[i];
                     let da = st.remove(a, i);
                     for b in (0..m).filter(|&b| b != a) {
@@ -555,32 +610,85 @@ fn local_search_counted(
     })
 }
 
+/// Most neighbours (and balanced-count steps) [`optimize_local`]
+/// evaluates in all, a few seconds: TooLarge up front when one scan of
+/// every period's neighbourhood already exceeds it (Σ n(n − 1)/2 + 2nM),
+/// NotConverged when it is reached.
+pub const MAX_LOCAL_WORK: u64 = 1 << 27;
+
 /// Local search ([`Neighbourhood::Pairs`]) from the balanced sequence of
 /// every period length in min_period..=max_period; the best one found.
+/// Bounded: at most [`MAX_LOCAL_WORK`] neighbour evaluations, and the cost
+/// table within [`RoutingSystem::table`]'s work bound; for more, use
+/// [`optimize_local_with`].
 pub fn optimize_local(
     system: &RoutingSystem,
     min_period: usize,
     max_period: usize,
 ) -> Result<SearchResult> {
-    optimize_local_with(system, min_period, max_period, &Control::default())
+    check_range(min_period, max_period)?;
+    let m = system.len() as f64;
+    let first_scans: f64 = (min_period..=max_period)
+        .map(|n| {
+            let n = n as f64;
+            n * (n - 1.0) / 2.0 + 2.0 * n * m
+        })
+        .sum();
+    if first_scans > MAX_LOCAL_WORK as f64 {
+        return Err(Error::TooLarge(format!(
+            "local search over periods {min_period}..{max_period} and {} servers evaluates at least {} \
+             neighbours (limit {MAX_LOCAL_WORK}); use the _with_control variant",
+            system.len(),
+            Num(first_scans)
+        )));
+    }
+    optimize_local_inner(
+        system,
+        min_period,
+        max_period,
+        &Control::default(),
+        MAX_LOCAL_WORK,
+    )
 }
 
-/// [`optimize_local`] under a control, as [`local_search_with`]; the
-/// iteration cap counts the neighbourhood scans of all periods together.
+/// [`optimize_local`] under a control, as [`local_search_with`], without
+/// its bounds; the iteration cap counts the neighbourhood scans of all
+/// periods together, and a cancel is seen within one position's
+/// neighbours, 2^16 steps of the balanced counts or 2^20 multiply-adds of
+/// the cost table.
 pub fn optimize_local_with(
     system: &RoutingSystem,
     min_period: usize,
     max_period: usize,
     control: &Control,
 ) -> Result<SearchResult> {
+    optimize_local_inner(system, min_period, max_period, control, u64::MAX)
+}
+
+fn optimize_local_inner(
+    system: &RoutingSystem,
+    min_period: usize,
+    max_period: usize,
+    control: &Control,
+    limit: u64,
+) -> Result<SearchResult> {
     check_range(min_period, max_period)?;
     control.check("routing local search", 0)?;
-    let table = table_with(system, max_period, control)?;
+    let bounded = limit != u64::MAX;
+    let table = table_with(system, max_period, control, bounded)?;
     let mut best: Option<SearchResult> = None;
     let mut evaluations = 0u64;
-    let mut steps = 0u64;
+    let mut work = Work {
+        steps: 0,
+        spent: 0,
+        limit,
+    };
     for n in min_period..=max_period {
-        let counts = match balanced_counts(&table, n) {
+        control.check("routing local search", work.steps)?;
+        work.spent = work
+            .spent
+            .saturating_add((n as u64).saturating_mul(system.len() as u64));
+        let counts = match balanced_counts_with(&table, n, control) {
             Ok(c) => c,
             Err(Error::Infeasible(_)) => continue,
             Err(e) => return Err(e),
@@ -592,9 +700,10 @@ pub fn optimize_local_with(
             &start,
             Neighbourhood::Pairs,
             control,
-            &mut steps,
+            &mut work,
         )?;
         evaluations += r.evaluations;
+        work.spent = work.spent.saturating_add(r.evaluations);
         if best
             .as_ref()
             .is_none_or(|b| r.evaluation.per_packet < b.evaluation.per_packet)

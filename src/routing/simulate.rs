@@ -17,7 +17,7 @@ use super::arrivals::ArrivalProcess;
 use super::cost::check_sequence;
 use super::system::{Objective, RoutingSystem};
 use crate::dist::{exp_sample, pick};
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::limits::Control;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -38,6 +38,23 @@ pub struct SimulationResult {
     pub per_unit_time: f64,
     /// Packets measured.
     pub packets: u64,
+}
+
+/// Expected phase transitions per arrival (1 for Poisson): Σ θ_i r_i / λ.
+fn transitions_per_arrival(a: &ArrivalProcess) -> f64 {
+    match a {
+        ArrivalProcess::Poisson { .. } => 1.0,
+        ArrivalProcess::Map { bmap, .. } => {
+            let d0 = bmap.d(0);
+            let events: f64 = bmap
+                .stationary()
+                .iter()
+                .enumerate()
+                .map(|(i, t)| t * -d0[(i, i)])
+                .sum();
+            (events / bmap.fundamental_rate()).max(1.0)
+        }
+    }
 }
 
 /// Draws interarrival times of a stationary arrival process.
@@ -151,6 +168,19 @@ pub fn simulate_with(
                 "{periods} periods of {n} packets exceed {MAX_PACKETS} packets"
             ))
         })?;
+    // A MAP draws each interarrival as a run of phase transitions, about
+    // Σ θ_i r_i / λ per arrival (θ stationary, r_i the phase's outflow):
+    // unbounded as λ → 0 against the phase rates, so counted as work too.
+    let per_arrival = transitions_per_arrival(system.arrivals());
+    let work = (periods as f64 + 1.0) * n as f64 * per_arrival;
+    if work.is_nan() || work > MAX_PACKETS as f64 {
+        return Err(Error::TooLarge(format!(
+            "{periods} periods of {n} packets take about {} phase transitions of the arrival process \
+             ({} per arrival; limit {MAX_PACKETS})",
+            Num(work),
+            Num(per_arrival)
+        )));
+    }
     let m = system.len();
     let (mu, w) = (system.rates(), system.weights());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);

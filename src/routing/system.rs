@@ -2,8 +2,9 @@
 //! x_a = k (§2): weighted losses (Example 2.1, §5), the robot-scheduling
 //! cost of §6 (Remark 6.1), or any user cost satisfying §3's conditions.
 
-use super::arrivals::ArrivalProcess;
-use crate::error::{Error, Result};
+use super::arrivals::{ArrivalProcess, MAX_TRANSFORM_WORK};
+use crate::error::{Error, Num, Result};
+use crate::limits::Control;
 use crate::validate;
 use std::fmt;
 use std::sync::Arc;
@@ -160,8 +161,29 @@ impl RoutingSystem {
         }
     }
 
-    /// Tabulates f_m(k) for k = 1..=kmax and every server.
+    /// Tabulates f_m(k) for k = 1..=kmax and every server. Bounded work:
+    /// TooLarge, before any, when the M tables of kmax transforms exceed
+    /// [`MAX_TRANSFORM_WORK`] multiply-adds; see [`RoutingSystem::table_with`].
     pub fn table(&self, kmax: usize) -> Result<CostTable> {
+        self.check_table_work(kmax, self.len())?;
+        self.table_with(kmax, &Control::default())
+    }
+
+    fn check_table_work(&self, kmax: usize, servers: usize) -> Result<()> {
+        let work = self.arrivals.transform_work(kmax) * servers as f64;
+        if work.is_nan() || work > MAX_TRANSFORM_WORK {
+            return Err(Error::TooLarge(format!(
+                "costs of {servers} servers up to k = {kmax} with an order-{} arrival process take {} \
+                 multiply-adds (limit {})",
+                self.arrivals.order(),
+                Num(work),
+                Num(MAX_TRANSFORM_WORK)
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_kmax(&self, kmax: usize) -> Result<()> {
         if kmax == 0 {
             return Err(Error::invalid("the cost table needs kmax >= 1"));
         }
@@ -170,6 +192,13 @@ impl RoutingSystem {
                 "periods longer than {MAX_PERIOD} are refused, got {kmax}"
             )));
         }
+        Ok(())
+    }
+
+    /// [`RoutingSystem::table`] under a control instead of the work bound:
+    /// a cancel is seen within 2^20 multiply-adds of the transforms.
+    pub fn table_with(&self, kmax: usize, control: &Control) -> Result<CostTable> {
+        self.check_kmax(kmax)?;
         let cells = kmax.checked_mul(self.len()).filter(|&c| c <= 1 << 26);
         if cells.is_none() {
             return Err(Error::TooLarge(format!(
@@ -177,35 +206,49 @@ impl RoutingSystem {
                 self.len()
             )));
         }
-        let et = self.arrivals.mean_interarrival();
         let mut f = Vec::with_capacity(self.len());
         for m in 0..self.len() {
-            let (mu, w) = (self.rates[m], self.weights[m]);
-            let row: Vec<f64> = match &self.objective {
-                Objective::Losses => self
-                    .arrivals
-                    .transforms(mu, kmax)?
-                    .0
-                    .into_iter()
-                    .map(|x| w * x)
-                    .collect(),
-                Objective::RobotScheduling => {
-                    let (_, comp) = self.arrivals.transforms(mu, kmax)?;
-                    // c k Eτ − (c/μ)(1 − E e^{−μΣτ}), Remark 6.1.
-                    comp.iter()
-                        .enumerate()
-                        .map(|(i, c)| w * (i + 1) as f64 * et - w / mu * c)
-                        .collect()
-                }
-                Objective::Custom { f: func, .. } => (1..=kmax).map(|k| func(m, k)).collect(),
-            };
-            if let Some(k) = row.iter().position(|x| !x.is_finite()) {
-                return Err(Error::Numerical(format!("f_{m}({}) is not finite", k + 1)));
-            }
-            f.push(row);
+            f.push(self.row(m, kmax, control)?);
         }
         let slopes = (0..self.len()).map(|m| self.slope(m)).collect();
         Ok(CostTable { f, slopes })
+    }
+
+    /// f_m(1..=kmax) of server m.
+    fn row(&self, m: usize, kmax: usize, control: &Control) -> Result<Vec<f64>> {
+        let et = self.arrivals.mean_interarrival();
+        let (mu, w) = (self.rates[m], self.weights[m]);
+        let row: Vec<f64> = match &self.objective {
+            Objective::Losses => self
+                .arrivals
+                .transforms_with(mu, kmax, control)?
+                .0
+                .into_iter()
+                .map(|x| w * x)
+                .collect(),
+            Objective::RobotScheduling => {
+                let (_, comp) = self.arrivals.transforms_with(mu, kmax, control)?;
+                // c k Eτ − (c/μ)(1 − E e^{−μΣτ}), Remark 6.1.
+                comp.iter()
+                    .enumerate()
+                    .map(|(i, c)| w * (i + 1) as f64 * et - w / mu * c)
+                    .collect()
+            }
+            Objective::Custom { f: func, .. } => {
+                let mut row = Vec::with_capacity(kmax);
+                for k in 1..=kmax {
+                    if k % (1 << 16) == 0 {
+                        control.check("routing cost table", k as u64)?;
+                    }
+                    row.push(func(m, k));
+                }
+                row
+            }
+        };
+        if let Some(k) = row.iter().position(|x| !x.is_finite()) {
+            return Err(Error::Numerical(format!("f_{m}({}) is not finite", k + 1)));
+        }
+        Ok(row)
     }
 
     /// The immediate cost f_m(k) of routing to server m after k ≥ 1 arrivals.
@@ -219,7 +262,9 @@ impl RoutingSystem {
         if k == 0 {
             return Err(Error::invalid("k must be >= 1"));
         }
-        let t = self.table(k)?;
-        Ok(t.value(m, k))
+        // Only server m's row: the work bound counts one server.
+        self.check_kmax(k)?;
+        self.check_table_work(k, 1)?;
+        Ok(self.row(m, k, &Control::default())?[k - 1])
     }
 }

@@ -5,7 +5,7 @@
 //! length moves from n to n + 1 where g(n, μ₂) = g(n + 1, μ₂):
 //! μ₂ = 1 + √2 for (1, 2) → (1, 2, 2).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::validate;
 
 /// Largest n accepted (the switch points grow roughly like 2^n / n).
@@ -70,7 +70,8 @@ pub fn optimal_length(mu2: f64) -> Result<u32> {
     validate::positive("mu2", mu2)?;
     if mu2 < 1.0 {
         return Err(Error::invalid(format!(
-            "Figure 1 assumes mu2 >= mu1 = 1, got {mu2}"
+            "Figure 1 assumes mu2 >= mu1 = 1, got {}",
+            Num(mu2)
         )));
     }
     let mut best = (f64::INFINITY, 2);
