@@ -985,14 +985,23 @@ public interface NativeApi {
      * The threshold (policy CRAWLSCHED_PROBE_POLICY_THRESHOLD, parameter: the
      * expected-cost level &gt; 0) or first-arrival (CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL,
      * parameter: the probability in (0, 1)) schedule. Variable-size output
-     * (see docs/c-api.md); the last probe is T.
+     * (see docs/c-api.md); the last probe is T. At most 10,000,000 probes
+     * (CRAWLSCHED_TOO_LARGE): a parameter whose schedule is known to be
+     * longer (first arrival: Lambda(0, T) / -ln(1 - p); threshold: each piece
+     * of constant lambda, a and length h holds floor(h sqrt(lambda a / 2 level))
+     * probes) is refused before any probe is placed; otherwise the cost is
+     * O(K + probes) for a profile of K pieces, well under a microsecond a probe.
      */
     int crawlsched_probe_policy_schedule(long profile, int policy, double parameter, double[] out, long out_cap, long[] out_len, byte[] err);
 
     /**
      * The threshold or first-arrival schedule with exactly n probes: the
      * policy's parameter is tuned by bisection and written to *out_parameter;
-     * the probes go to out[0..n]. NOT_CONVERGED if no parameter gives n.
+     * the probes go to out[0..n]. The parameter written, given to
+     * crawlsched_probe_policy_schedule(), yields exactly these n probes.
+     * NOT_CONVERGED if no parameter gives n; for first arrival this includes
+     * a budget so small that it needs a probability closer to 1 than any
+     * double below 1 (1 - 2^-53).
      */
     int crawlsched_probe_policy_with_budget(long profile, int policy, long n, double[] out_parameter, double[] out, long out_cap, byte[] err);
 
@@ -1001,6 +1010,11 @@ public interface NativeApi {
      * greedy mu-moves with mu0, mu_min, rho, iota (the paper uses 0.5,
      * 1/512, 0.5 and a small iota &gt; 0). Writes the improved times to out[0..n]
      * and the number of moves to *out_moves. The result never costs more.
+     * Bounded cost: the L = floor(ln(mu_min/mu0)/ln(rho)) + 1 levels of mu
+     * each scan the 2(n - 1) moves, and L * max(2(n - 1), 1) must not exceed
+     * 1e7 (CRAWLSCHED_TOO_LARGE, checked before any work: a rho near 1 gives
+     * billions of levels); at most 1,000,000 moves are made, after which the
+     * times reached so far are written (they never cost more either).
      */
     int crawlsched_probe_improve(long profile, double[] probes, long n, double delta, double mu0, double mu_min, double rho, double iota, double[] out, long out_cap, long[] out_moves, byte[] err);
 
@@ -1211,7 +1225,8 @@ public interface NativeApi {
     /**
      * E exp(-mu (tau_1 + ... + tau_k)) = q f*(mu)^k e (Lemma 5.2): the
      * probability that a packet on an exponential server of rate mu &gt; 0 is
-     * still in service k &gt;= 1 arrivals later.
+     * still in service k &gt;= 1 arrivals later. Cost O(k d^2) for arrivals of
+     * order d: CRAWLSCHED_TOO_LARGE, before any work, when k * 2d^2 &gt; 2^31.
      */
     int crawlsched_routing_arrivals_transform(long a, double mu, int k, double[] out, byte[] err);
 
@@ -1236,6 +1251,8 @@ public interface NativeApi {
      * The immediate cost f_m(k) = c(x, m) of routing to server m when k &gt;= 1
      * arrivals have passed since its last packet (losses: c_m E exp(-mu_m sum
      * tau); robot: Remark 6.1). CRAWLSCHED_NOT_FOUND if m &gt;= M.
+     * CRAWLSCHED_TOO_LARGE, before any work, when k * 2d^2 &gt; 2^31 (arrivals
+     * of order d).
      */
     int crawlsched_routing_immediate_cost(long s, int server, int k, double[] out, byte[] err);
 
@@ -1244,7 +1261,9 @@ public interface NativeApi {
      * eq. (6): per packet into *out_per_packet and per unit time (times
      * lambda) into *out_per_unit_time. A server absent from the period costs
      * lim f_m(k)/k per packet (0 for losses; c_m E tau for robot scheduling,
-     * the page being always stale). len must be in 1..=2^20 (TOO_LARGE above).
+     * the page being always stale). len must be in 1..=2^20 (TOO_LARGE above),
+     * and M * len * 2d^2 &lt;= 2^31 for arrivals of order d (the cost table;
+     * TOO_LARGE above, before any work).
      */
     int crawlsched_routing_cost(long s, int[] seq, long len, double[] out_per_packet, double[] out_per_unit_time, byte[] err);
 
@@ -1254,7 +1273,9 @@ public interface NativeApi {
      * sum M^n / n sequences; TOO_LARGE beyond 5e7). The period goes to out
      * (variable size: see docs/c-api.md), its cost per packet to *out_cost and
      * the number of sequences evaluated to *out_evaluations. A server may be
-     * absent from the optimum (Remark 6.1): check the period.
+     * absent from the optimum (Remark 6.1): check the period. The cost table
+     * must take at most 2^31 multiply-adds (M * max_period * 2d^2 for
+     * arrivals of order d; TOO_LARGE above, before any work).
      */
     int crawlsched_routing_optimize_exhaustive(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
@@ -1264,8 +1285,9 @@ public interface NativeApi {
      * cost table, its iteration cap to the sequences evaluated
      * (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
      * nothing, so nothing is written), and cancelling it from another thread
-     * returns CRAWLSCHED_CANCELLED within 65,536 sequences. An interrupted
-     * search writes no output.
+     * returns CRAWLSCHED_CANCELLED within 65,536 sequences or 2^20
+     * multiply-adds of the cost table (which has no work bound here). An
+     * interrupted search writes no output.
      */
     int crawlsched_routing_optimize_exhaustive_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
@@ -1276,6 +1298,15 @@ public interface NativeApi {
      * period found. Outputs as crawlsched_routing_optimize_exhaustive, with
      * *out_evaluations the number of neighbours evaluated. Exact for the
      * instances tested against enumeration; a heuristic in general.
+     * Bounded cost (a few seconds): at most 2^27 neighbour evaluations in all
+     * (each scan of a period n's neighbourhood is about n^2/2 + nM of them);
+     * CRAWLSCHED_TOO_LARGE, before any work, when one scan of every period
+     * in the range already exceeds that (sum of n(n-1)/2 + 2nM; e.g.
+     * max_period near 2^20), or when the cost table takes more than 2^31
+     * multiply-adds (M * max_period * 2d^2 for arrivals of order d);
+     * CRAWLSCHED_NOT_CONVERGED, with nothing written, when the search reaches
+     * the bound. crawlsched_routing_optimize_local_with_control() has neither
+     * bound.
      */
     int crawlsched_routing_optimize_local(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
@@ -1286,8 +1317,9 @@ public interface NativeApi {
      * one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
      * the period is then not known to be a local optimum, so nothing is
      * written), and cancelling it returns
-     * CRAWLSCHED_CANCELLED within one position's neighbours. An interrupted
-     * search writes no output.
+     * CRAWLSCHED_CANCELLED within one position's neighbours (O(max_period +
+     * M)), 65,536 steps of the balanced start counts or 2^20 multiply-adds
+     * of the cost table. An interrupted search writes no output.
      */
     int crawlsched_routing_optimize_local_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
@@ -1320,7 +1352,11 @@ public interface NativeApi {
      * Monte Carlo of `periods` repetitions of seq[0..len] (after one warm-up
      * period) with the server set's arrivals and exponential services,
      * seeded: the cost per packet, its batch-means standard error, and the
-     * cost per unit time. Validates crawlsched_routing_cost.
+     * cost per unit time. Validates crawlsched_routing_cost. Cost: len times
+     * (periods + 1) packets, each about Sum theta_i r_i / lambda phase
+     * transitions of an MMPP/MAP (theta stationary, r_i the phase's total
+     * rate; one for Poisson); CRAWLSCHED_TOO_LARGE, before any work, beyond
+     * 10^10 of them (e.g. arrival rates tiny against the phase changes).
      */
     int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
 
