@@ -268,11 +268,10 @@ fn cpp_frontier_example() {
     );
 
     // Scheduler: targets are the optimal frequencies; a golden-ratio cycle of
-    // F fetches realises the rounded counts exactly, here within 2/F of the
-    // frequencies (the rounding can exceed 1/F when many pages are tiny).
+    // F fetches realises every share within 2/F of its frequency (pages below
+    // one fetch per cycle take turns at pooled positions).
     let sched = line_with(&stdout, "scheduler: targets equal");
     assert!(number_after(sched, "frequencies to") < 1e-12, "{sched}");
-    assert!(sched.contains("exactly its rounded count"), "{sched}");
     let within = number_after(
         line_with(&stdout, "realised shares are within"),
         "are within",

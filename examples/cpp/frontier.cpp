@@ -207,23 +207,21 @@ void recrawl(std::size_t n_pages, int days, std::uint64_t seed) {
     double target_diff = 0;
     for (std::size_t i = 0; i < n_pages; i++)
         target_diff = std::max(target_diff, std::fabs(sched.frequency(i) - f_learnt[i]));
-    // Over any F consecutive fetches of one template every page gets exactly
-    // its whole count per cycle: f_i F rounded, at least 1 for f_i > 0 (the
-    // units those pages get are taken from the largest counts, so a share
-    // may differ from f_i by more than 1/F when many pages are tiny).
-    const auto counts = cs::freshness::integer_counts(f_learnt, cycle, true);
+    // Over any F consecutive fetches of one template every page with
+    // f_i F >= 1 gets its whole count per cycle (f_i F rounded); pages below
+    // one fetch per cycle take turns at pooled positions, so every realised
+    // share is within 2/F of f_i.
     std::vector<std::uint64_t> fetched(n_pages, 0);
     for (std::uint64_t id : sched.next_batch(cycle)) fetched[id]++;
     double share_diff = 0;
     for (std::size_t i = 0; i < n_pages; i++)
         share_diff = std::max(share_diff, std::fabs(static_cast<double>(fetched[i]) / static_cast<double>(cycle) -
                                                     f_learnt[i]));
-    std::printf("  scheduler: targets equal the optimal frequencies to %.1e; one cycle of F = %llu fetches gives "
-                "each page %s its rounded count,\n    so realised shares are within %.2f/F of the frequencies\n",
-                target_diff, static_cast<unsigned long long>(cycle), fetched == counts ? "exactly" : "NOT",
-                share_diff * static_cast<double>(cycle));
+    std::printf("  scheduler: targets equal the optimal frequencies to %.1e; over one cycle of F = %llu fetches\n"
+                "    realised shares are within %.2f/F of the frequencies\n",
+                target_diff, static_cast<unsigned long long>(cycle), share_diff * static_cast<double>(cycle));
     expect(target_diff < 1e-12, "scheduler targets are the model's optimal frequencies");
-    expect(fetched == counts, "one cycle realises the rounded optimal counts exactly");
+    expect(share_diff * static_cast<double>(cycle) <= 2.0, "one cycle realises every share within 2/F");
 }
 
 // ------------------------------------------------------ indexing queue
