@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Generates the raw Java layer of the crawlsched binding from the C header.
+"""Generates the raw Java layer of the crawlsched binding from the API description.
 
-    python3 bindings/java/gen_native_api.py          # rewrite the files
-    python3 bindings/java/gen_native_api.py --check  # exit 1 if they drift
+    python3 bindings/api/gen_api.py                  # header -> bindings/api/crawlsched-api.json
+    python3 bindings/java/gen_native_api.py          # JSON -> the files below
+    python3 bindings/java/gen_native_api.py --check  # exit 1 if they drift from the JSON
 
 Writes, under src/main/java/io/crawlsched/nativeapi/:
   NativeApi.java   the backend facade: one method per header function with
@@ -10,16 +11,16 @@ Writes, under src/main/java/io/crawlsched/nativeapi/:
                    numbers as primitive arrays, the error struct as byte[]),
                    and the header's #define constants;
   JnaBackend.java  its JNA implementation (direct mapping).
-A C function added to the header therefore needs only a re-run of this
-script (and a wrapper in the idiomatic layer). The JUnit test
-HeaderDriftTest runs --check.
+A C function added to the header therefore needs only a re-run of both
+scripts (and a wrapper in the idiomatic layer). The JUnit test
+HeaderDriftTest runs both with --check.
 """
+import json
 import pathlib
-import re
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-HEADER = HERE.parent.parent / "include" / "crawlsched.h"
+API = HERE.parent / "api" / "crawlsched-api.json"
 OUT = HERE / "src" / "main" / "java" / "io" / "crawlsched" / "nativeapi"
 
 # Scalar C types -> Java types (LP64: size_t and pointers are 64 bits; the
@@ -43,54 +44,67 @@ ARRAY = {
     "uint64_t": "long[]",
     "size_t": "long[]",
 }
+# Bytes of the scalar types that may appear in a struct passed as byte[].
+SIZE = {"char": 1, "int32_t": 4, "crawlsched_status_t": 4}
 
-def java_type(ctype):
-    """The Java type of one C parameter type (without its name)."""
-    t = " ".join(ctype.replace("*", " * ").split())
-    stars = t.count("*")
-    base = t.replace("const", "").replace("struct", "").replace("*", "").split()
-    assert len(base) == 1, ctype
-    base = base[0]
+def fail(msg):
+    sys.exit(f"gen_native_api: {msg}")
+
+def java_type(t):
+    """The Java type of one C parameter type (a type object of the JSON)."""
+    base, stars = t["base"], t["pointers"]
     if stars == 0:
+        if base not in SCALAR:
+            fail(f"no Java mapping for C type {t['c']!r}")
         return SCALAR[base]
     if base == "crawlsched_error_t":
-        assert stars == 1
+        if stars != 1:
+            fail(f"no Java mapping for C type {t['c']!r}")
         return "byte[]"  # int32 status + char message[256], native byte order
-    if base.startswith("crawlsched_") and base.endswith("_t"):
+    if t["kind"] == "opaque":
         # a handle (address as long), or an array/out-slot of handles
         return "long" if stars == 1 else "long[]"
-    assert stars == 1, ctype
+    if stars != 1 or base not in ARRAY:
+        fail(f"no Java mapping for C type {t['c']!r}")
     return ARRAY[base]
 
-def java_return(ctype):
-    t = " ".join(ctype.split())
-    if t == "void":
+def java_return(t):
+    if t["c"] == "void":
         return "void"
-    if t == "const char *":
+    if t["c"] == "const char *":
         return "String"
-    return SCALAR[t]
+    if t["pointers"] or t["base"] not in SCALAR:
+        fail(f"no Java mapping for return type {t['c']!r}")
+    return SCALAR[t["base"]]
 
-def parse(text):
+def error_struct_size(api):
+    """'4 + 256': the byte sizes of crawlsched_error_t's fields, which
+    NativeApi passes as a byte[] (no padding: int32 then chars)."""
+    (struct,) = [s for s in api["structs"] if s["name"] == "crawlsched_error_t"]
+    sizes = []
+    for f in struct["fields"]:
+        t = f["type"]
+        if t["pointers"] or t["base"] not in SIZE:
+            fail(f"crawlsched_error_t.{f['name']}: no byte size for {t['c']!r}")
+        sizes.append(SIZE[t["base"]] * f.get("length", {"value": 1})["value"])
+    return " + ".join(str(n) for n in sizes)
+
+def parse(api):
     """(constants, functions): functions are (doc, ret, name, [(jtype, pname)])."""
-    consts = []
-    for m in re.finditer(r"/\*\*((?:(?!\*/).)*)\*/\s*#define (CRAWLSCHED_[A-Z0-9_]+) (-?\d+)\n", text, re.S):
-        consts.append((clean_doc(m.group(1)), m.group(2), int(m.group(3))))
-    funcs = []
-    pat = re.compile(
-        r"/\*\*((?:(?!\*/).)*)\*/\s*\n([a-z][a-z0-9_ ]*?\*?)\s*\b(crawlsched_[a-z0-9_]+)\(([^)]*)\);", re.S)
-    for m in pat.finditer(text):
-        params = []
-        raw = " ".join(m.group(4).split())
-        if raw not in ("", "void"):
-            for p in raw.split(","):
-                p = p.strip()
-                pm = re.match(r"(.*?)([A-Za-z_][A-Za-z0-9_]*)$", p)
-                params.append((java_type(pm.group(1)), pm.group(2)))
-        funcs.append((clean_doc(m.group(1)), java_return(m.group(2)), m.group(3), params))
+    consts, funcs = [], []
+    for c in api["constants"]:
+        if not c["doc"] or c["type"] != "int":
+            fail(f"constant {c['name']}: needs a doc comment and an int value")
+        consts.append((clean_doc(c["doc"]), c["name"], c["value"]))
+    for f in api["functions"]:
+        if not f["doc"]:
+            fail(f"function {f['name']} has no doc comment in the header")
+        params = [(java_type(p["type"]), p["name"]) for p in f["params"]]
+        funcs.append((clean_doc(f["doc"]), java_return(f["return"]), f["name"], params))
     return consts, funcs
 
-def clean_doc(doc):
-    lines = [re.sub(r"^\s*\* ?", "", l).rstrip() for l in doc.strip("\n").split("\n")]
+def clean_doc(lines):
+    """Javadoc lines: "*/" and HTML escaped, blank lines dropped."""
     lines = [l.replace("*/", "* /").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
              for l in lines]
     return [l for l in lines if l.strip()]
@@ -104,7 +118,7 @@ def javadoc(doc, indent):
 BANNER = ("// Generated by bindings/java/gen_native_api.py from include/crawlsched.h.\n"
           "// Do not edit: change the header (the Rust source) and re-run the script.\n")
 
-def gen_api(consts, funcs):
+def gen_api(consts, funcs, error_size):
     o = [BANNER, "package io.crawlsched.nativeapi;", "",
          "/**",
          " * The raw crawlsched C API as a backend-neutral Java interface: one method",
@@ -118,7 +132,7 @@ def gen_api(consts, funcs):
          " */",
          "public interface NativeApi {",
          "    /** Bytes of a {@code crawlsched_error_t}: int32 status + message. */",
-         "    int ERROR_STRUCT_SIZE = 4 + 256;",
+         f"    int ERROR_STRUCT_SIZE = {error_size};",
          ""]
     for doc, name, value in consts:
         o.append(javadoc(doc, "    "))
@@ -169,18 +183,14 @@ def gen_jna(funcs):
     return "\n".join(o) + "\n"
 
 def main():
-    text = HEADER.read_text()
-    consts, funcs = parse(text)
-    declared = re.findall(r"(?m)^[a-z][a-z0-9_ *]*?\b(crawlsched_[a-z0-9_]+)\(", text)
-    parsed = [f[2] for f in funcs]
-    if declared != parsed:
-        sys.exit(f"gen_native_api: parsed {len(parsed)} of {len(declared)} functions; "
-                 f"missing {sorted(set(declared) - set(parsed))} (a declaration without a doc comment?)")
-    files = {OUT / "NativeApi.java": gen_api(consts, funcs), OUT / "JnaBackend.java": gen_jna(funcs)}
+    api = json.loads(API.read_text())
+    consts, funcs = parse(api)
+    files = {OUT / "NativeApi.java": gen_api(consts, funcs, error_struct_size(api)),
+             OUT / "JnaBackend.java": gen_jna(funcs)}
     if "--check" in sys.argv:
         stale = [str(p.relative_to(HERE)) for p, s in files.items() if not p.exists() or p.read_text() != s]
         if stale:
-            sys.exit("stale (include/crawlsched.h changed): " + ", ".join(stale) +
+            sys.exit("stale (bindings/api/crawlsched-api.json changed): " + ", ".join(stale) +
                      "; run python3 bindings/java/gen_native_api.py and commit the result")
         print(f"gen_native_api: {len(funcs)} functions, {len(consts)} constants, up to date")
         return

@@ -2,6 +2,7 @@
 library lookup, the ABI check, errors."""
 
 import importlib.util
+import json
 import os
 import pathlib
 import re
@@ -19,7 +20,16 @@ PKG = pathlib.Path(cs.__file__).resolve().parent
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 HEADER = REPO / "include" / "crawlsched.h"
+API = REPO / "bindings" / "api" / "crawlsched-api.json"
+GEN_API = REPO / "bindings" / "api" / "gen_api.py"
 GEN = HERE.parent / "tools" / "gen_ffi.py"
+
+
+def load_script(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def header_functions():
@@ -27,11 +37,16 @@ def header_functions():
     return set(re.findall(r"\b(crawlsched_\w+)\(", text))
 
 
+def test_api_description_is_up_to_date():
+    gen_api = load_script("gen_api", GEN_API)
+    assert gen_api.render(HEADER.read_text()) == API.read_text(), (
+        "bindings/api/crawlsched-api.json is out of date: run python3 bindings/api/gen_api.py"
+    )
+
+
 def test_generated_module_is_up_to_date():
-    spec = importlib.util.spec_from_file_location("gen_ffi", GEN)
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    assert gen.render(HEADER.read_text()) == (PKG / "_ffi.py").read_text(), (
+    gen = load_script("gen_ffi", GEN)
+    assert gen.render(json.loads(API.read_text())) == (PKG / "_ffi.py").read_text(), (
         "src/crawlsched/_ffi.py is out of date: run python3 bindings/python/tools/gen_ffi.py"
     )
 

@@ -1,24 +1,25 @@
 #!/usr/bin/env python3
 """Generates src/crawlsched/_ffi.py (constants, the error struct and the
-ctypes signature of every function) from include/crawlsched.h.
+ctypes signature of every function) from the API description
+bindings/api/crawlsched-api.json, which bindings/api/gen_api.py extracts
+from include/crawlsched.h. A test (tests/test_lib.py) regenerates both
+and fails if either differs from the committed file; after adding C
+functions run:
 
-The header is cbindgen's output, one declaration per function in a fixed
-style, so a small parser suffices and no C toolchain is needed. A test
-(tests/test_ffi.py) regenerates the module and fails if it differs from
-the committed one; after adding C functions run:
-
+    python3 bindings/api/gen_api.py
     python3 bindings/python/tools/gen_ffi.py
 """
 
+import json
 import pathlib
-import re
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-HEADER = HERE.parents[2] / "include" / "crawlsched.h"
+API = HERE.parents[1] / "api" / "crawlsched-api.json"
 OUTPUT = HERE.parent / "src" / "crawlsched" / "_ffi.py"
 
 SCALARS = {
+    "char": "c_char",
     "double": "c_double",
     "float": "c_float",
     "uint8_t": "c_uint8",
@@ -32,67 +33,64 @@ SCALARS = {
 }
 
 
-def ctype(decl: str) -> str:
-    """The ctypes type of one C parameter or return type (without name)."""
-    t = " ".join(decl.replace("*", " * ").split())
-    stars = t.count("*")
-    words = [w for w in t.split() if w not in ("const", "struct", "*")]
-    if len(words) != 1:
-        raise ValueError(f"cannot map C type {decl!r}")
-    base = words[0]
+def ctype(t: dict) -> str:
+    """The ctypes type of one C parameter or return type (a type object of the JSON)."""
+    base, stars = t["base"], t["pointers"]
     if base == "char":
         if stars != 1:
-            raise ValueError(f"cannot map C type {decl!r}")
+            raise ValueError(f"cannot map C type {t['c']!r}")
         return "c_char_p"
     if base == "crawlsched_error_t":
         if stars != 1:
-            raise ValueError(f"cannot map C type {decl!r}")
+            raise ValueError(f"cannot map C type {t['c']!r}")
         return "POINTER(crawlsched_error_t)"
-    if base.startswith("crawlsched_") and base.endswith("_t") and base not in SCALARS:
+    if t["kind"] == "opaque":
         # Opaque handles: passed as void pointers; the library checks each
         # handle's type tag, so a wrong handle is an error, not a crash.
         if stars == 1:
             return "c_void_p"
         if stars == 2:
             return "POINTER(c_void_p)"
-        raise ValueError(f"cannot map C type {decl!r}")
+        raise ValueError(f"cannot map C type {t['c']!r}")
     if base not in SCALARS:
-        raise ValueError(f"cannot map C type {decl!r}")
-    t = SCALARS[base]
+        raise ValueError(f"cannot map C type {t['c']!r}")
+    out = SCALARS[base]
     for _ in range(stars):
-        t = f"POINTER({t})"
-    return t
+        out = f"POINTER({out})"
+    return out
 
 
-def split_param(p: str):
-    """'const double *rates' -> ('const double *', 'rates')."""
-    m = re.match(r"^(.*?)(\w+)$", p.strip())
-    if not m:
-        raise ValueError(f"cannot parse parameter {p!r}")
-    return m.group(1), m.group(2)
+def error_fields(api: dict) -> str:
+    """The _fields_ of crawlsched_error_t, from its struct description."""
+    (struct,) = [s for s in api["structs"] if s["name"] == "crawlsched_error_t"]
+    fields = []
+    for f in struct["fields"]:
+        if f["type"]["pointers"] or f["type"]["base"] not in SCALARS:
+            raise ValueError(f"cannot map field crawlsched_error_t.{f['name']}")
+        t = SCALARS[f["type"]["base"]]
+        if "length" in f:
+            t += f" * {f['length'].get('constant', f['length']['value'])}"
+        fields.append(f'("{f["name"]}", {t})')
+    return ", ".join(fields)
 
 
-def parse(text: str):
-    body = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    body = re.sub(r"//[^\n]*", "", body)
-    defines = re.findall(r"^#define\s+(CRAWLSCHED_[A-Z0-9_]+)\s+(-?\d+)\s*$", body, flags=re.M)
+def parse(api: dict):
+    defines = []
+    for c in api["constants"]:
+        if c["type"] != "int":
+            raise ValueError(f"constant {c['name']} is not an int")
+        defines.append((c["name"], c["value"]))
     functions = []
-    for m in re.finditer(r"^([A-Za-z_][\w \*]*?)\s*\b(crawlsched_\w+)\(([^)]*)\);", body, flags=re.M):
-        ret, name, params = m.group(1), m.group(2), m.group(3)
-        params = " ".join(params.split())
-        args = []
-        if params and params != "void":
-            for p in params.split(","):
-                ptype, pname = split_param(p)
-                args.append((pname, ctype(ptype)))
-        functions.append((name, ctype(ret), args))
+    for f in api["functions"]:
+        args = [(p["name"], ctype(p["type"])) for p in f["params"]]
+        functions.append((f["name"], ctype(f["return"]), args))
     if not functions:
-        raise ValueError("no function found in the header")
+        raise ValueError("no function in the API description")
     return defines, functions
 
 
-def render(text: str) -> str:
-    defines, functions = parse(text)
+def render(api: dict) -> str:
+    defines, functions = parse(api)
     out = [
         '"""ctypes declarations of the crawlsched C API.',
         "",
@@ -112,7 +110,7 @@ def render(text: str) -> str:
         "class crawlsched_error_t(Structure):",
         '    """Caller-owned error details (status and NUL-terminated message)."""',
         "",
-        '    _fields_ = [("status", c_int32), ("message", c_char * CRAWLSCHED_ERROR_MESSAGE_SIZE)]',
+        f"    _fields_ = [{error_fields(api)}]",
         "",
         "",
         "# name: (restype, [(parameter name, argtype), ...]), in header order.",
@@ -127,11 +125,11 @@ def render(text: str) -> str:
 
 def main() -> int:
     check = "--check" in sys.argv[1:]
-    new = render(HEADER.read_text())
+    new = render(json.loads(API.read_text()))
     if check:
         old = OUTPUT.read_text() if OUTPUT.exists() else ""
         if old != new:
-            print(f"{OUTPUT} is out of date: run {pathlib.Path(__file__).name}", file=sys.stderr)
+            print(f"{OUTPUT} is out of date: run python3 bindings/python/tools/gen_ffi.py", file=sys.stderr)
             return 1
         return 0
     OUTPUT.write_text(new)
