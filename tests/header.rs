@@ -88,3 +88,28 @@ fn every_header_function_is_called_from_c() {
         .collect();
     assert!(missing.is_empty(), "functions no C test calls: {missing:?}");
 }
+
+/// bindings/api/crawlsched-api.json, from which the Java and Python
+/// bindings are generated, describes the header cbindgen generates now.
+/// Needs python3; without it the test is skipped, except on CI.
+#[test]
+fn api_description_matches_header() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let header = concat!(env!("OUT_DIR"), "/crawlsched.h");
+    let run = Command::new("python3")
+        .arg(format!("{root}/bindings/api/gen_api.py"))
+        .args(["--check", "--header", header])
+        .output();
+    match run {
+        Ok(out) => assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!("api_description_matches_header skipped: python3 not runnable ({e})");
+        }
+        Err(e) => panic!("python3 is required on CI (CI is set): {e}"),
+    }
+}
