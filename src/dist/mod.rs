@@ -13,7 +13,6 @@ pub mod fit;
 mod phase_type;
 
 pub use bmap::Bmap;
-pub(crate) use bmap::stationary_gth;
 pub use phase_type::PhaseType;
 pub(crate) use phase_type::check_order as check_phase_type_order;
 

@@ -18,8 +18,9 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
 use super::Model;
-use super::frequencies::{e1, jensen_gap, q_and_a};
+use super::frequencies::{jensen_gap, q_and_a};
 use crate::error::{Error, Result};
+use crate::numeric::special::{e1, e1_over_x2};
 use crate::validate;
 
 /// Largest cycle length (number of accesses) that the sequence builders
@@ -430,16 +431,6 @@ pub const GOLDEN_RATIO_BOUND: f64 = 1.047_213_595_499_958;
 const PHI: f64 = 1.618_033_988_749_895;
 /// √5.
 const SQRT5: f64 = 2.236_067_977_499_79;
-
-/// E1(x)/x² = (x − 1 + e^{−x})/x² = ψ(x)/x, 1/2 at x = 0 (ψ is accurate
-/// for small x, so the division loses nothing).
-fn e1_over_x2(x: f64) -> f64 {
-    if x <= 0.0 {
-        0.5
-    } else {
-        super::frequencies::psi(x) / x
-    }
-}
 
 /// The two exponents and weights of (18): the bound is
 /// Σ_k w_k E1(α_k q) with w = (1 − φ⁻¹, φ⁻¹), α = (φ/√5, φ²/√5);
