@@ -8,6 +8,7 @@
 
 use crate::error::{Error, Num, Result};
 use crate::numeric::markov::stationary_gth;
+use crate::numeric::matrix::absorption_moment;
 use nalgebra::{DMatrix, DVector};
 
 /// Work bound of [`Bmap::lag_correlation_bounded`], in multiply-adds (some
@@ -238,17 +239,7 @@ impl Bmap {
 
     /// E\[T^k] of the stationary time T between batches: k! φ (−D₀)^{−k} 1.
     pub fn interarrival_moment(&self, k: u32) -> f64 {
-        let n = self.order();
-        let lu = (-&self.d[0]).lu();
-        let mut v = DVector::from_element(n, 1.0);
-        let mut fact = 1.0;
-        for j in 1..=k {
-            v = lu
-                .solve(&v)
-                .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
-            fact *= f64::from(j);
-        }
-        fact * self.batch_epoch_phase().dot(&v)
+        absorption_moment(&self.batch_epoch_phase(), &self.d[0], k)
     }
 
     /// Var\[T] of the stationary time between batches.

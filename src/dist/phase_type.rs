@@ -3,7 +3,7 @@
 //! absorbed at once with probability α₀ = 1 − Σα_i), with sub-generator S.
 
 use crate::error::{Error, Num, Result};
-use crate::numeric::matrix::{exp_sx, expm1};
+use crate::numeric::matrix::{absorption_moment, exp_sx, expm1};
 use nalgebra::{DMatrix, DVector};
 use rand::{Rng, RngExt};
 
@@ -242,22 +242,7 @@ impl PhaseType {
 
     /// E\[X^k] = k! α (−S)^{−k} 1.
     pub fn moment(&self, k: u32) -> f64 {
-        let n = self.order();
-        let lu = (-&self.s).lu();
-        let mut v = DVector::from_element(n, 1.0);
-        let mut fact = 1.0;
-        for j in 1..=k {
-            v = lu
-                .solve(&v)
-                .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
-            fact *= f64::from(j);
-            // From j = 171 on, j! is infinite and so is the result (or NaN):
-            // stop rather than run up to 2^32 solves.
-            if fact.is_infinite() {
-                break;
-            }
-        }
-        fact * self.alpha.dot(&v)
+        absorption_moment(&self.alpha, &self.s, k)
     }
 
     /// 1 − E\[e^{−sX}] = s·α (sI − S)^{−1} 1: the form without cancellation.

@@ -1,6 +1,27 @@
 //! Matrix exponentials of sub-generators, scaled so that nothing overflows.
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, DVector};
+
+/// E\[T^k] = k! α (−S)^{−k} 1 of the time T to absorption of a chain with
+/// sub-generator S started in distribution α: k solves with one LU of −S.
+/// NaN when −S is singular. From k = 171 on, k! is infinite and so is the
+/// result (or NaN): the solves stop there rather than run up to 2^32.
+pub(crate) fn absorption_moment(alpha: &DVector<f64>, s: &DMatrix<f64>, k: u32) -> f64 {
+    let n = s.nrows();
+    let lu = (-s).lu();
+    let mut v = DVector::from_element(n, 1.0);
+    let mut fact = 1.0;
+    for j in 1..=k {
+        v = lu
+            .solve(&v)
+            .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
+        fact *= f64::from(j);
+        if fact.is_infinite() {
+            break;
+        }
+    }
+    fact * alpha.dot(&v)
+}
 
 /// e^{Sx} − I for a sub-generator S and x > 0, accurate entry by entry
 /// even when the rates of S span many orders of magnitude.
