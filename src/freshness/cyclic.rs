@@ -512,13 +512,10 @@ mod tests {
     use super::*;
     use crate::dist::Distribution;
     use crate::freshness::frequencies;
+    use crate::numeric::tolerance::rel;
     use proptest::prelude::*;
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
-
-    fn rel(a: f64, b: f64) -> f64 {
-        (a - b).abs() / b.abs().max(1e-300)
-    }
 
     /// eq. (3) + Lemma 3.1 literally, for cross-checking.
     fn literal_cost(m: &Model, seq: &[usize]) -> f64 {

@@ -541,13 +541,10 @@ pub fn lower_bound(model: &Model) -> Result<f64> {
 mod tests {
     use super::*;
     use crate::dist::Distribution;
+    use crate::numeric::tolerance::rel;
     use proptest::prelude::*;
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
-
-    fn rel(a: f64, b: f64) -> f64 {
-        (a - b).abs() / b.abs().max(1e-300)
-    }
 
     fn exp_model(mu: &[f64], c: Option<&[f64]>) -> Model {
         Model::new(Distribution::exponential(1.0).unwrap(), mu, c).unwrap()

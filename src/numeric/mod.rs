@@ -8,3 +8,5 @@ pub(crate) mod markov;
 pub(crate) mod matrix;
 pub(crate) mod roots;
 pub(crate) mod special;
+#[cfg(test)]
+pub(crate) mod tolerance;

@@ -47,10 +47,7 @@ pub(crate) fn e1_over_x2(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rel(a: f64, b: f64) -> f64 {
-        (a - b).abs() / b.abs().max(1e-300)
-    }
+    use crate::numeric::tolerance::rel;
 
     #[test]
     fn psi_and_e1_match_direct_forms() {
