@@ -17,7 +17,7 @@
 use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Result};
 use crate::numeric::roots::newton_bisect;
-use crate::numeric::special::{e1, psi};
+use crate::numeric::special::{e1, log_sum_exp, psi};
 
 /// The Jensen gap q − a = μE\[X\] + ln E\[e^{−μX}] ≥ 0 (clamped: rounding may
 /// make the difference of the two slightly negative).
@@ -391,9 +391,7 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let lo = ln_wmin + ln_g_a;
     // Small-s start: s_i ≈ √(2λ/w_i) gives λ = (Σ a_i √w_i)²/2, with the
     // sum taken in logs (a_i √(w_i/max w) may underflow).
-    let terms: Vec<f64> = a.iter().zip(&ln_w).map(|(a, l)| a.ln() + 0.5 * l).collect();
-    let tmax = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let ln_sum = tmax + terms.iter().map(|t| (t - tmax).exp()).sum::<f64>().ln();
+    let ln_sum = log_sum_exp(a.iter().zip(&ln_w).map(|(a, l)| a.ln() + 0.5 * l));
     let guess = 2.0 * ln_sum - std::f64::consts::LN_2;
     let x0 = if guess > lo && guess < 0.0 {
         guess

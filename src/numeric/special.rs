@@ -44,6 +44,16 @@ pub(crate) fn e1_over_x2(x: f64) -> f64 {
     if x <= 0.0 { 0.5 } else { psi(x) / x }
 }
 
+/// ln Σ e^{x_i}, without overflow or underflow of the terms; the largest
+/// term itself when it is not finite (−∞ for no terms).
+pub(crate) fn log_sum_exp(xs: impl Iterator<Item = f64> + Clone) -> f64 {
+    let m = xs.clone().fold(f64::NEG_INFINITY, f64::max);
+    if !m.is_finite() {
+        return m;
+    }
+    m + xs.map(|x| (x - m).exp()).sum::<f64>().ln()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +70,16 @@ mod tests {
         assert!(rel(psi(1e-8), 0.5e-8 - 1e-16 / 6.0) < 1e-15);
         assert_eq!(psi(f64::INFINITY), 1.0);
         assert!(rel(e1(2.0), 1.0 + (-2.0f64).exp()) < 1e-15);
+    }
+
+    #[test]
+    fn log_sum_exp_is_finite_where_the_terms_are_not() {
+        assert!(rel(log_sum_exp([0.0, 2.0_f64.ln()].into_iter()), 3.0_f64.ln()) < 1e-15);
+        // e^{-1000} underflows and e^{1000} overflows; the sum of two equal terms is 2x.
+        let two = std::f64::consts::LN_2;
+        assert!(rel(log_sum_exp([-1000.0, -1000.0].into_iter()), two - 1000.0) < 1e-15);
+        assert!(rel(log_sum_exp([1000.0, 1000.0].into_iter()), two + 1000.0) < 1e-15);
+        assert_eq!(log_sum_exp(std::iter::empty()), f64::NEG_INFINITY);
+        assert_eq!(log_sum_exp([f64::NEG_INFINITY, 0.0].into_iter()), 0.0);
     }
 }
