@@ -29,6 +29,7 @@ pub mod error;
 pub mod freshness;
 pub mod limits;
 pub mod mdp;
+pub(crate) mod numeric;
 pub mod probe;
 pub mod robots;
 pub mod routing;

@@ -7,6 +7,8 @@
 //! arrivals and by the routing model (Altman et al., paper 003, §5).
 
 use crate::error::{Error, Num, Result};
+use crate::numeric::markov::stationary_gth;
+use crate::numeric::matrix::absorption_moment;
 use nalgebra::{DMatrix, DVector};
 
 /// Work bound of [`Bmap::lag_correlation_bounded`], in multiply-adds (some
@@ -237,17 +239,7 @@ impl Bmap {
 
     /// E\[T^k] of the stationary time T between batches: k! φ (−D₀)^{−k} 1.
     pub fn interarrival_moment(&self, k: u32) -> f64 {
-        let n = self.order();
-        let lu = (-&self.d[0]).lu();
-        let mut v = DVector::from_element(n, 1.0);
-        let mut fact = 1.0;
-        for j in 1..=k {
-            v = lu
-                .solve(&v)
-                .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
-            fact *= f64::from(j);
-        }
-        fact * self.batch_epoch_phase().dot(&v)
+        absorption_moment(&self.batch_epoch_phase(), &self.d[0], k)
     }
 
     /// Var\[T] of the stationary time between batches.
@@ -316,47 +308,6 @@ impl Bmap {
             .map(|m| self.theta.dot(&(m * &ones)) / lb)
             .collect()
     }
-}
-
-/// The stationary distribution of a generator Q by the GTH algorithm
-/// (Grassmann, Taksar and Heyman), which uses only the off-diagonal rates
-/// and has no subtraction. The diagonal is a sum of user entries such as
-/// −q12 − λ1 + λ1: with q12 = 4e−9 next to λ1 = 1 it kept eight digits of
-/// q12 and the fundamental rate of a stiff MMPP was off by 2e−9 relative
-/// with an LU solve (found by tests/robustness.rs).
-pub(crate) fn stationary_gth(q: &DMatrix<f64>) -> Result<DVector<f64>> {
-    let n = q.nrows();
-    let reducible = || {
-        Error::invalid("the phase process is not irreducible: no unique stationary distribution")
-    };
-    let mut a = q.clone();
-    // Censor states n−1, ..., 1 one at a time: state k's rate to the lower
-    // states is s, and the path i → k → j adds a(i, k) a(k, j)/s to i → j.
-    for k in (1..n).rev() {
-        let s: f64 = (0..k).map(|j| a[(k, j)]).sum();
-        if !(s > 0.0 && s.is_finite()) {
-            return Err(reducible());
-        }
-        for i in 0..k {
-            let f = a[(i, k)] / s;
-            if f != 0.0 {
-                for j in (0..k).filter(|&j| j != i) {
-                    a[(i, j)] += f * a[(k, j)];
-                }
-            }
-        }
-    }
-    let mut theta = DVector::zeros(n);
-    theta[0] = 1.0;
-    for k in 1..n {
-        let s: f64 = (0..k).map(|j| a[(k, j)]).sum();
-        theta[k] = (0..k).map(|i| theta[i] * a[(i, k)]).sum::<f64>() / s;
-    }
-    let total = theta.sum();
-    if !(total.is_finite() && total > 0.0) {
-        return Err(reducible());
-    }
-    Ok(theta / total)
 }
 
 #[cfg(test)]

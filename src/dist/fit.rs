@@ -339,10 +339,7 @@ pub fn fit_bmap(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rel(a: f64, b: f64) -> f64 {
-        (a - b).abs() / b.abs()
-    }
+    use crate::numeric::tolerance::rel;
 
     #[test]
     fn aph2_recovers_random_aph2_and_h2() {

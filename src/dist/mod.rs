@@ -13,11 +13,11 @@ pub mod fit;
 mod phase_type;
 
 pub use bmap::Bmap;
-pub(crate) use bmap::stationary_gth;
 pub use phase_type::PhaseType;
 pub(crate) use phase_type::check_order as check_phase_type_order;
 
 use crate::error::{Error, Num, Result};
+use crate::numeric::special::log_sum_exp;
 use crate::validate;
 use rand::{Rng, RngExt};
 use rand_distr::Distribution as _;
@@ -337,15 +337,6 @@ fn ln1p_ratio(s: f64, r: f64) -> f64 {
     } else {
         s.ln() - r.ln()
     }
-}
-
-/// ln Σ e^{x_i}, without overflow or underflow of the terms.
-fn log_sum_exp(xs: impl Iterator<Item = f64> + Clone) -> f64 {
-    let m = xs.clone().fold(f64::NEG_INFINITY, f64::max);
-    if !m.is_finite() {
-        return m;
-    }
-    m + xs.map(|x| (x - m).exp()).sum::<f64>().ln()
 }
 
 /// Exponential draw by inversion; `random::<f64>()` is in [0, 1), so 1 − u > 0.

@@ -1,10 +1,7 @@
 use super::*;
+use crate::numeric::tolerance::close;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-
-fn close(a: f64, b: f64, tol: f64) -> bool {
-    (a - b).abs() <= tol * b.abs().max(1.0)
-}
 
 /// Every closed form against the matching phase-type representation.
 #[test]

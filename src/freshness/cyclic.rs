@@ -18,8 +18,9 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
 use super::Model;
-use super::frequencies::{e1, jensen_gap, q_and_a};
+use super::frequencies::{jensen_gap, q_and_a};
 use crate::error::{Error, Result};
+use crate::numeric::special::{e1, e1_over_x2};
 use crate::validate;
 
 /// Largest cycle length (number of accesses) that the sequence builders
@@ -431,16 +432,6 @@ const PHI: f64 = 1.618_033_988_749_895;
 /// √5.
 const SQRT5: f64 = 2.236_067_977_499_79;
 
-/// E1(x)/x² = (x − 1 + e^{−x})/x² = ψ(x)/x, 1/2 at x = 0 (ψ is accurate
-/// for small x, so the division loses nothing).
-fn e1_over_x2(x: f64) -> f64 {
-    if x <= 0.0 {
-        0.5
-    } else {
-        super::frequencies::psi(x) / x
-    }
-}
-
 /// The two exponents and weights of (18): the bound is
 /// Σ_k w_k E1(α_k q) with w = (1 − φ⁻¹, φ⁻¹), α = (φ/√5, φ²/√5);
 /// Σ w_k = Σ w_k α_k = 1, which is what makes (18) equal to this sum.
@@ -521,13 +512,10 @@ mod tests {
     use super::*;
     use crate::dist::Distribution;
     use crate::freshness::frequencies;
+    use crate::numeric::tolerance::rel;
     use proptest::prelude::*;
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
-
-    fn rel(a: f64, b: f64) -> f64 {
-        (a - b).abs() / b.abs().max(1e-300)
-    }
 
     /// eq. (3) + Lemma 3.1 literally, for cross-checking.
     fn literal_cost(m: &Model, seq: &[usize]) -> f64 {

@@ -15,45 +15,9 @@
 //! (8)–(9) is solved by a one-dimensional root find on the multiplier.
 
 use super::{Model, Scaled, check_frequencies};
-use crate::error::{Error, Num, Result};
-
-/// ψ(s) = 1 − (1 − e^{−s})/s = (s − 1 + e^{−s})/s for s ≥ 0, in [0, 1).
-///
-/// Small s uses the alternating series Σ_{k≥1} (−1)^{k+1} s^k/(k+1)!,
-/// because the direct form cancels (ψ(s) ≈ s/2). ψ(+∞) = 1.
-pub(crate) fn psi(s: f64) -> f64 {
-    if s.is_nan() {
-        return f64::NAN;
-    }
-    if s <= 0.0 {
-        return 0.0;
-    }
-    if s < 1.0 {
-        let mut term = s / 2.0;
-        let mut sum = 0.0;
-        for k in 1..40 {
-            sum += term;
-            term *= -s / f64::from(k + 2);
-            if term.abs() <= 1e-17 * sum.abs() {
-                break;
-            }
-        }
-        sum
-    } else {
-        // (1 − e^{−s})/s ≤ 0.64 here, so the subtraction loses at most a few ulps;
-        // also correct for s = +∞.
-        1.0 + (-s).exp_m1() / s
-    }
-}
-
-/// E1(x) = x − 1 + e^{−x} = x ψ(x) ≥ 0, without cancellation.
-pub(crate) fn e1(x: f64) -> f64 {
-    if x == f64::INFINITY {
-        f64::INFINITY
-    } else {
-        x * psi(x)
-    }
-}
+use crate::error::{Error, Result};
+use crate::numeric::roots::newton_bisect;
+use crate::numeric::special::{e1, log_sum_exp, psi};
 
 /// The Jensen gap q − a = μE\[X\] + ln E\[e^{−μX}] ≥ 0 (clamped: rounding may
 /// make the difference of the two slightly negative).
@@ -214,82 +178,6 @@ fn invert_g(ln_t: f64, ln_p: f64) -> Result<f64> {
             200,
         )
     }
-}
-
-/// Root of a monotone function on [lo, hi] by Newton's method, safeguarded
-/// by bisection: a Newton step that leaves the current bracket, or a bracket
-/// that fails to halve every few steps, falls back to the midpoint.
-///
-/// `f` returns (value, derivative); `increasing` tells the sign convention
-/// (increasing: f(lo) ≤ 0 ≤ f(hi)). Stops when a step, or the bracket, is
-/// below `xtol` (at least 4 ulps of x) or |f| ≤ `ftol`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn newton_bisect<F>(
-    mut f: F,
-    mut lo: f64,
-    mut hi: f64,
-    x0: f64,
-    increasing: bool,
-    xtol: f64,
-    ftol: f64,
-    max_iter: usize,
-) -> Result<f64>
-where
-    F: FnMut(f64) -> Result<(f64, f64)>,
-{
-    if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
-        return Err(Error::NotConverged(format!(
-            "invalid root bracket [{}, {}]",
-            Num(lo),
-            Num(hi)
-        )));
-    }
-    let mut x = if x0 >= lo && x0 <= hi {
-        x0
-    } else {
-        0.5 * (lo + hi)
-    };
-    let mut width_ref = hi - lo;
-    for it in 0..max_iter {
-        let (v, d) = f(x)?;
-        if v == 0.0 || v.abs() <= ftol {
-            return Ok(x);
-        }
-        if v.is_nan() {
-            return Err(Error::NotConverged(format!(
-                "function value is NaN at {}",
-                Num(x)
-            )));
-        }
-        // Root to the right of x?
-        if (v < 0.0) == increasing {
-            lo = x;
-        } else {
-            hi = x;
-        }
-        let tol = xtol
-            .max(4.0 * f64::EPSILON * x.abs())
-            .max(f64::MIN_POSITIVE);
-        if hi - lo <= tol {
-            return Ok(x);
-        }
-        let newton = x - v / d;
-        let stalled = it % 4 == 3 && hi - lo > 0.5 * width_ref;
-        if it % 4 == 3 {
-            width_ref = hi - lo;
-        }
-        let use_newton = !stalled && d.is_finite() && d != 0.0 && newton > lo && newton < hi;
-        let cand = if use_newton { newton } else { 0.5 * (lo + hi) };
-        if use_newton && (cand - x).abs() <= tol {
-            return Ok(cand);
-        }
-        x = cand;
-    }
-    Err(Error::NotConverged(format!(
-        "root finder did not converge in {max_iter} iterations (bracket [{}, {}])",
-        Num(lo),
-        Num(hi)
-    )))
 }
 
 /// G(s_half) = 1/2 for G(s) = g(e^{−s}) = 1 − (1 + s)e^{−s}.
@@ -503,9 +391,7 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let lo = ln_wmin + ln_g_a;
     // Small-s start: s_i ≈ √(2λ/w_i) gives λ = (Σ a_i √w_i)²/2, with the
     // sum taken in logs (a_i √(w_i/max w) may underflow).
-    let terms: Vec<f64> = a.iter().zip(&ln_w).map(|(a, l)| a.ln() + 0.5 * l).collect();
-    let tmax = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let ln_sum = tmax + terms.iter().map(|t| (t - tmax).exp()).sum::<f64>().ln();
+    let ln_sum = log_sum_exp(a.iter().zip(&ln_w).map(|(a, l)| a.ln() + 0.5 * l));
     let guess = 2.0 * ln_sum - std::f64::consts::LN_2;
     let x0 = if guess > lo && guess < 0.0 {
         guess
@@ -653,29 +539,13 @@ pub fn lower_bound(model: &Model) -> Result<f64> {
 mod tests {
     use super::*;
     use crate::dist::Distribution;
+    use crate::numeric::tolerance::rel;
     use proptest::prelude::*;
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    fn rel(a: f64, b: f64) -> f64 {
-        (a - b).abs() / b.abs().max(1e-300)
-    }
-
     fn exp_model(mu: &[f64], c: Option<&[f64]>) -> Model {
         Model::new(Distribution::exponential(1.0).unwrap(), mu, c).unwrap()
-    }
-
-    #[test]
-    fn psi_and_e1_match_direct_forms() {
-        for &s in &[1e-3_f64, 0.3, 0.99, 1.0, 2.5, 30.0, 700.0] {
-            let direct = (s - 1.0 + (-s).exp()) / s;
-            let tol = if s < 0.5 { 1e-9 } else { 1e-14 };
-            assert!(rel(psi(s), direct) < tol, "s={s}");
-        }
-        // Series accuracy where the direct form is useless: ψ(s) ≈ s/2 − s²/6.
-        assert!(rel(psi(1e-8), 0.5e-8 - 1e-16 / 6.0) < 1e-15);
-        assert_eq!(psi(f64::INFINITY), 1.0);
-        assert!(rel(e1(2.0), 1.0 + (-2.0f64).exp()) < 1e-15);
     }
 
     #[test]

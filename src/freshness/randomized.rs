@@ -269,13 +269,10 @@ mod tests {
     use super::*;
     use crate::dist::Distribution;
     use crate::freshness::frequencies;
+    use crate::numeric::tolerance::rel;
     use proptest::prelude::*;
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
-
-    fn rel(a: f64, b: f64) -> f64 {
-        (a - b).abs() / b.abs().max(1e-300)
-    }
 
     /// Lemma 4.1 in the paper's literal form.
     fn literal_rate(m: &Model, i: usize, f: f64) -> f64 {

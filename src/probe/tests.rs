@@ -9,6 +9,7 @@ use super::optimal::{Method, Problem};
 use super::planner::Planner;
 use super::profile::{self, PiecewiseConstant, Profile};
 use crate::error::Error;
+use crate::numeric::tolerance::rel;
 use proptest::prelude::*;
 
 const ALL: [Method; 4] = [
@@ -17,10 +18,6 @@ const ALL: [Method; 4] = [
     Method::Hull,
     Method::Lagrangian,
 ];
-
-fn rel(a: f64, b: f64) -> f64 {
-    (a - b).abs() / b.abs().max(1e-300)
-}
 
 fn dbworld_problem() -> Problem {
     let p = Profile::dbworld(3.0, 28.0).unwrap();

@@ -414,8 +414,8 @@ pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
     }
     // π₀ from the censored chain on level 0, then forward.
     let q00 = DMatrix::from_fn(d(0), d(0), |r, c| up[0][0][(r, c)]);
-    let pi0 =
-        crate::dist::stationary_gth(&q00).map_err(|e| Error::Numerical(format!("level 0: {e}")))?;
+    let pi0 = crate::numeric::markov::stationary_gth(&q00)
+        .map_err(|e| Error::Numerical(format!("level 0: {e}")))?;
     let mut pi: Vec<Mat<f64>> = Vec::with_capacity(l + 1);
     pi.push(Mat::from_fn(d(0), 1, |r, _| pi0[r]));
     for n in 1..=l {
