@@ -27,5 +27,7 @@ case "$whl" in *-py3-none-linux_*.whl) ;; *) echo "build_wheel: not a platform w
 # policies (only glibc/libgcc_s/libm here, so nothing is grafted) and
 # retags the wheel with the newest policy it satisfies.
 rm -f "$out"/crawlsched-*.whl
-PATH=$root/$venv/bin:$PATH "$venv/bin/python" -m auditwheel repair -w "$out" "$whl" >&2
+PATH=$root/$venv/bin:$PATH "$venv/bin/python" -m auditwheel repair -w "$out" "$whl" >"$raw/auditwheel.log" 2>&1 \
+    || { cat "$raw/auditwheel.log" >&2; echo "build_wheel: auditwheel repair failed" >&2; exit 1; }
+grep -h 'New filename tags' "$raw/auditwheel.log" | sed 's/^INFO:[a-z_.]*:/build_wheel: auditwheel: /' >&2
 ls "$out"/crawlsched-*manylinux*.whl
