@@ -1417,7 +1417,7 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
 
 /// The largest time t for which crawlsched_threshold_response_cdf costs
 /// about 10^7 multiply-adds at most, or None if the call fails for another
-/// reason. The library refuses work above 2e10 (seconds) with TOO_LARGE,
+/// reason (among them a tagged chain too large for the memory cap). The library refuses work above 2e10 (seconds) with TOO_LARGE,
 /// naming the chain's largest rate and nonzero count: a probe at t = 1e300
 /// reads them.
 unsafe fn cheap_horizon(
@@ -1456,6 +1456,11 @@ unsafe fn cheap_horizon(
             let msg = unsafe { CStr::from_ptr(crawlsched_last_error_message()) }
                 .to_string_lossy()
                 .into_owned();
+            // Refused for memory (the tagged chain does not fit the cap):
+            // no t is cheap enough.
+            if msg.contains("memory limit") {
+                return None;
+            }
             let field = |after: &str, until: &str| -> Option<f64> {
                 let rest = &msg[msg.find(after)? + after.len()..];
                 rest[..rest.find(until)?].parse().ok()
