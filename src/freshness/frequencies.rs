@@ -14,7 +14,7 @@
 //! (10) holds when c_i ∝ μ_i (Theorem 3.4), otherwise the KKT system
 //! (8)–(9) is solved by a one-dimensional root find on the multiplier.
 
-use super::{Model, Scaled, check_frequencies};
+use super::{Model, check_frequencies};
 use crate::error::{Error, Result};
 use crate::numeric::roots::newton_bisect;
 use crate::numeric::special::{e1, log_sum_exp, psi};
@@ -347,18 +347,7 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         &format!("the general-weights optimum of {n} pages"),
     )?;
     let a: Vec<f64> = model.log_h().iter().map(|l| -l).collect();
-    let e = Scaled::new(model.mean_access());
-    let w: Vec<Scaled> = model
-        .weights()
-        .iter()
-        .zip(model.change_rates())
-        .map(|(&c, &m)| Scaled::new(c).div(Scaled::new(m).mul(e)))
-        .collect();
-    let wmax = w
-        .iter()
-        .copied()
-        .max_by(|x, y| x.cmp(*y))
-        .ok_or_else(|| Error::invalid("no pages"))?;
+    let (w, wmax) = model.scaled_weights();
     // ln(w_i / max w) ≤ 0; the multiplier is searched as ℓ = ln(λ / max w).
     let ln_w: Vec<f64> = w.iter().map(|x| x.ln_ratio(wmax)).collect();
     let mut pages = GeneralPages {

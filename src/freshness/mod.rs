@@ -172,6 +172,25 @@ impl Model {
         &self.log_h
     }
 
+    /// The weights w_i = c_i/(μ_i E\[X\]) of the Lagrange conditions as
+    /// mantissa/exponent pairs (the quotient itself may over- or
+    /// underflow), and the largest of them.
+    pub(crate) fn scaled_weights(&self) -> (Vec<Scaled>, Scaled) {
+        let e = Scaled::new(self.mean_access);
+        let w: Vec<Scaled> = self
+            .weights
+            .iter()
+            .zip(&self.mu)
+            .map(|(&c, &m)| Scaled::new(c).div(Scaled::new(m).mul(e)))
+            .collect();
+        // A model has at least one page (Model::new refuses none).
+        let wmax = w
+            .iter()
+            .copied()
+            .fold(w[0], |x, y| if y.cmp(x).is_gt() { y } else { x });
+        (w, wmax)
+    }
+
     /// True when c_i = c₀ μ_i for one c₀ (Theorems 3.4 and 4.1 apply).
     pub fn is_proportional(&self) -> bool {
         self.proportional

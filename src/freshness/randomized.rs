@@ -11,7 +11,7 @@
 //! its series −ln(1 − b) − b = Σ_{k≥2} b^k/k when b is small.
 
 use super::frequencies::{jensen_gap, q_and_a};
-use super::{Model, Scaled, check_frequencies};
+use super::{Model, check_frequencies};
 use crate::error::{Error, Num, Result};
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
@@ -139,18 +139,7 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     // σ_i normalised by the largest (ρ absorbs the scale), from the weights
     // c_i/(μ_i E[X]) as mantissa/exponent pairs: the quotient itself may
     // over- or underflow.
-    let e = Scaled::new(model.mean_access());
-    let w: Vec<Scaled> = model
-        .weights()
-        .iter()
-        .zip(model.change_rates())
-        .map(|(&c, &m)| Scaled::new(c).div(Scaled::new(m).mul(e)))
-        .collect();
-    let wmax = w
-        .iter()
-        .copied()
-        .max_by(|x, y| x.cmp(*y))
-        .ok_or_else(|| Error::invalid("no pages"))?;
+    let (w, wmax) = model.scaled_weights();
     let sig: Vec<f64> = w.iter().map(|x| (0.5 * x.ln_ratio(wmax)).exp()).collect();
     // Scaled β' = β/β_max, κ = 1/β_max: Σ (ρσ − 1)⁺ β' = κ.
     let (beta, bmax) = scaled_beta(&a);
