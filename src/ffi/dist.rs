@@ -3,6 +3,7 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
+use crate::dist::fit;
 use crate::dist::{Distribution, PhaseType};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -271,5 +272,72 @@ pub unsafe extern "C" fn crawlsched_dist_sample(
             *x = d.inner.sample(&mut rng);
         }
         Ok(())
+    })
+}
+
+/// Hands a fitted PH out as a crawlsched_dist_t through the dist module's
+/// own constructor (so its handle rules stay in one place).
+fn publish_dist(
+    d: crate::Result<crate::dist::PhaseType>,
+    out: Out<*mut crawlsched_dist_t>,
+) -> FfiResult<()> {
+    let ph = d?;
+    let n = ph.order();
+    let s: Vec<f64> = ph.sub_generator().transpose().as_slice().to_vec(); // row-major
+    let mut h: *mut crawlsched_dist_t = std::ptr::null_mut();
+    // SAFETY: valid slices of the stated lengths and a valid out pointer.
+    let st = unsafe {
+        super::dist::crawlsched_dist_phase_type_new(
+            ph.alpha().as_ptr(),
+            n,
+            s.as_ptr(),
+            n * n,
+            &mut h,
+            std::ptr::null_mut(),
+        )
+    };
+    if st != CRAWLSCHED_OK || h.is_null() {
+        return Err(FfiError::new(
+            st,
+            "could not build the fitted phase-type distribution",
+        ));
+    }
+    out.write(h);
+    Ok(())
+}
+
+/// An acyclic phase-type distribution of order 2 with moments E[X] = m1,
+/// E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
+/// CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
+/// coefficient of variation < 1/2). The result is a crawlsched_dist_t.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_fit_aph2_new(
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        publish_dist(fit::fit_aph2(m1, m2, m3), Out::new(out, "out")?)
+    })
+}
+
+/// A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
+/// of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 > 2 and
+/// m1*m3/m2^2 > 3/2.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        publish_dist(
+            fit::fit_hyperexponential2(m1, m2, m3),
+            Out::new(out, "out")?,
+        )
     })
 }

@@ -6,7 +6,7 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use super::limits::{control_in, crawlsched_control_t};
+use super::control::{control_in, crawlsched_control_t};
 use crate::mdp::Options;
 use crate::robots::{
     DynamicSolution, Params, Policy, evaluate, optimal_static, solve_unlimited_with, solve_with,
