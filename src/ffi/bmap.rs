@@ -9,15 +9,18 @@ use crate::dist::{Bmap, compose, fit};
 /// A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
 /// handle may be used from any number of threads at once. Free with
 /// crawlsched_bmap_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_bmap_t {
     magic: u64,
     /// Shared with the models built from it (never copied).
     pub(super) inner: std::sync::Arc<Bmap>,
 }
-impl_handle!(crawlsched_bmap_t, "BMAP", 0x6372_6177_6c62_6d61);
+impl_handle!(
+    crawlsched_bmap_t,
+    std::sync::Arc<Bmap>,
+    "BMAP",
+    0x6372_6177_6c62_6d61
+);
 
 /// crawlsched_bmap_compose_new: robots are independent copies of the given
 /// process (Kronecker sum; inactive robots keep moving, deliver nothing).
@@ -28,17 +31,6 @@ pub const CRAWLSCHED_BMAP_COMPOSE_THINNING: i32 = 2;
 /// crawlsched_bmap_compose_new: r active robots run the given process r
 /// times faster (D_k(r) = r D_k).
 pub const CRAWLSCHED_BMAP_COMPOSE_SCALED: i32 = 3;
-
-fn publish_bmap(b: crate::Result<Bmap>, out: Out<*mut crawlsched_bmap_t>) -> FfiResult<()> {
-    new_handle(
-        crawlsched_bmap_t {
-            magic: <crawlsched_bmap_t as Handle>::MAGIC,
-            inner: std::sync::Arc::new(b?),
-        },
-        out,
-    );
-    Ok(())
-}
 
 /// A BMAP of order n from `n_matrices` = len / (n*n) >= 2 matrices D0, D1,
 /// ..., Dk stored one after another, each row-major n x n. D0 must have a
@@ -67,7 +59,7 @@ pub unsafe extern "C" fn crawlsched_bmap_new(
             )));
         }
         let parts: Vec<&[f64]> = m.chunks(nn).collect();
-        publish_bmap(Bmap::new(n, &parts), out)
+        publish(Bmap::new(n, &parts), out)
     })
 }
 
@@ -78,9 +70,7 @@ pub unsafe extern "C" fn crawlsched_bmap_poisson_new(
     out: *mut *mut crawlsched_bmap_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        publish_bmap(Bmap::poisson(rate), Out::new(out, "out")?)
-    })
+    guard(err, || publish(Bmap::poisson(rate), Out::new(out, "out")?))
 }
 
 /// A BMAP fitted to the time between batches (mean, variance, lag-1
@@ -102,7 +92,7 @@ pub unsafe extern "C" fn crawlsched_bmap_fit_new(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        publish_bmap(
+        publish(
             fit::fit_bmap(mean, variance, lag1, None, batch_mean, max_batch as usize),
             out,
         )
@@ -150,7 +140,7 @@ pub unsafe extern "C" fn crawlsched_bmap_compose_new(
             CRAWLSCHED_BMAP_COMPOSE_THINNING => pick(compose::thinning(&b.inner, &[prob]), 0),
             _ => return Err(FfiError::invalid(format!("unknown composition {how}"))),
         };
-        publish_bmap(result, out)
+        publish(result, out)
     })
 }
 

@@ -366,17 +366,31 @@ pub(crate) fn finite(name: &str, x: f64) -> FfiResult<f64> {
 // Opaque handles.
 // ---------------------------------------------------------------------------
 
-/// Implemented by every opaque handle type: a tag that catches a wrong,
-/// freed or foreign pointer in most cases before it is used.
+/// Implemented by every opaque handle type (through [`impl_handle!`]): a
+/// tag that catches a wrong, freed or foreign pointer in most cases before
+/// it is used, and the Rust value the handle wraps.
 pub(crate) trait Handle: Sized {
     const KIND: &'static str;
     const MAGIC: u64;
+    type Inner;
+    /// The handle owning `inner`, tagged live.
+    fn wrap(inner: Self::Inner) -> Self;
     fn magic_mut(&mut self) -> &mut u64;
 }
 
 /// Moves `value` to the heap and gives its pointer to the caller.
-pub(crate) fn new_handle<H: Handle>(value: H, out: Out<*mut H>) {
+fn new_handle<H: Handle>(value: H, out: Out<*mut H>) {
     out.write(Box::into_raw(Box::new(value)));
+}
+
+/// Hands `value` (a model's result, checked here, after `out`) to the
+/// caller as a new handle; `Into` adds the handle's wrapper (`Mutex`, `Arc`).
+pub(crate) fn publish<H: Handle>(
+    value: crate::Result<impl Into<H::Inner>>,
+    out: Out<*mut H>,
+) -> FfiResult<()> {
+    new_handle(H::wrap(value?.into()), out);
+    Ok(())
 }
 
 /// Borrows the object behind a caller's handle.
@@ -446,12 +460,28 @@ pub(crate) fn lock<'a, T>(m: &'a Mutex<T>, kind: &str) -> FfiResult<MutexGuard<'
     })
 }
 
-/// Declares the tag of a handle type (a `magic` field holds it). The type
-/// must be `#[cfg_attr(all(), repr(C))]` with `magic` as its first field:
-/// the tag then sits at offset 0 of every handle, so a handle of the wrong
-/// type is recognised without reading outside its allocation.
+/// Declares a handle type: its tag, what the C messages call it and the
+/// Rust value it wraps. Every handle is written as
+///
+/// ```ignore
+/// /// Doc comment for C readers.
+/// #[cfg_attr(all(), repr(C))]
+/// pub struct crawlsched_x_t {
+///     magic: u64,
+///     pub(super) inner: Inner,
+/// }
+/// impl_handle!(crawlsched_x_t, Inner, "x", 0x6372_6177_...);
+/// ```
+///
+/// plus a `crawlsched_x_free` whose body is `free_handle`. cbindgen does not
+/// expand macros, so the struct and the `_free` export stay plain items
+/// that the header sees. `repr(C)` with `magic` first puts the tag at offset
+/// 0 of every handle (asserted here), so a handle of the wrong type is
+/// recognised without reading outside its allocation; it is written as
+/// `cfg_attr` because cbindgen reads only a plain `#[repr]` and would then
+/// emit the fields instead of an opaque type.
 macro_rules! impl_handle {
-    ($ty:ident, $kind:literal, $magic:literal) => {
+    ($ty:ident, $inner:ty, $kind:literal, $magic:literal) => {
         const _: () = assert!(
             ::std::mem::offset_of!($ty, magic) == 0
                 && ::std::mem::size_of::<$ty>() >= 8
@@ -461,6 +491,13 @@ macro_rules! impl_handle {
         impl $crate::ffi::common::Handle for $ty {
             const KIND: &'static str = $kind;
             const MAGIC: u64 = $magic;
+            type Inner = $inner;
+            fn wrap(inner: $inner) -> Self {
+                Self {
+                    magic: $magic,
+                    inner,
+                }
+            }
             fn magic_mut(&mut self) -> &mut u64 {
                 &mut self.magic
             }

@@ -11,25 +11,17 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// A probability distribution of a non-negative time (e.g. the time one
 /// crawl takes). Immutable after creation: one handle may be used from any
 /// number of threads at once. Free with crawlsched_dist_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_dist_t {
     magic: u64,
-    pub(crate) inner: Distribution,
+    pub(super) inner: Distribution,
 }
-impl_handle!(crawlsched_dist_t, "distribution", 0x6372_6177_6c64_6973);
-
-fn publish(d: crate::Result<Distribution>, out: Out<*mut crawlsched_dist_t>) -> FfiResult<()> {
-    new_handle(
-        crawlsched_dist_t {
-            magic: <crawlsched_dist_t as Handle>::MAGIC,
-            inner: d?,
-        },
-        out,
-    );
-    Ok(())
-}
+impl_handle!(
+    crawlsched_dist_t,
+    Distribution,
+    "distribution",
+    0x6372_6177_6c64_6973
+);
 
 /// X = value (>= 0) with probability one. On success `*out` owns a new handle.
 #[unsafe(no_mangle)]
@@ -275,37 +267,6 @@ pub unsafe extern "C" fn crawlsched_dist_sample(
     })
 }
 
-/// Hands a fitted PH out as a crawlsched_dist_t through the dist module's
-/// own constructor (so its handle rules stay in one place).
-fn publish_dist(
-    d: crate::Result<crate::dist::PhaseType>,
-    out: Out<*mut crawlsched_dist_t>,
-) -> FfiResult<()> {
-    let ph = d?;
-    let n = ph.order();
-    let s: Vec<f64> = ph.sub_generator().transpose().as_slice().to_vec(); // row-major
-    let mut h: *mut crawlsched_dist_t = std::ptr::null_mut();
-    // SAFETY: valid slices of the stated lengths and a valid out pointer.
-    let st = unsafe {
-        super::dist::crawlsched_dist_phase_type_new(
-            ph.alpha().as_ptr(),
-            n,
-            s.as_ptr(),
-            n * n,
-            &mut h,
-            std::ptr::null_mut(),
-        )
-    };
-    if st != CRAWLSCHED_OK || h.is_null() {
-        return Err(FfiError::new(
-            st,
-            "could not build the fitted phase-type distribution",
-        ));
-    }
-    out.write(h);
-    Ok(())
-}
-
 /// An acyclic phase-type distribution of order 2 with moments E[X] = m1,
 /// E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
 /// CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
@@ -319,7 +280,10 @@ pub unsafe extern "C" fn crawlsched_threshold_fit_aph2_new(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        publish_dist(fit::fit_aph2(m1, m2, m3), Out::new(out, "out")?)
+        publish(
+            fit::fit_aph2(m1, m2, m3).map(Distribution::PhaseType),
+            Out::new(out, "out")?,
+        )
     })
 }
 
@@ -335,8 +299,8 @@ pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        publish_dist(
-            fit::fit_hyperexponential2(m1, m2, m3),
+        publish(
+            fit::fit_hyperexponential2(m1, m2, m3).map(Distribution::PhaseType),
             Out::new(out, "out")?,
         )
     })

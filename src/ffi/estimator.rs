@@ -1,5 +1,5 @@
-//! C API of [`crate::freshness::estimator`] (Cho, Garcia-Molina): the
-//! freshness estimator of one page's change rate from censored visits.
+//! C API of [`crate::freshness::estimator`]: the freshness estimator of one
+//! page's change rate (the μ_i of the freshness model) from censored visits.
 
 #![allow(non_camel_case_types)]
 
@@ -13,25 +13,17 @@ use std::sync::Mutex;
 /// naive ratio changes/time). Mutable; calls are serialised internally, so
 /// a handle may be shared between threads. Free with
 /// crawlsched_estimator_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_estimator_t {
     magic: u64,
-    inner: Mutex<ChangeRateEstimator>,
+    pub(super) inner: Mutex<ChangeRateEstimator>,
 }
-impl_handle!(crawlsched_estimator_t, "estimator", 0x6372_6177_6c65_7374);
-
-fn publish_estimator(e: ChangeRateEstimator, out: Out<*mut crawlsched_estimator_t>) {
-    let magic = <crawlsched_estimator_t as Handle>::MAGIC;
-    new_handle(
-        crawlsched_estimator_t {
-            magic,
-            inner: Mutex::new(e),
-        },
-        out,
-    );
-}
+impl_handle!(
+    crawlsched_estimator_t,
+    Mutex<ChangeRateEstimator>,
+    "estimator",
+    0x6372_6177_6c65_7374
+);
 
 /// A new estimator without prior knowledge.
 #[unsafe(no_mangle)]
@@ -40,8 +32,7 @@ pub unsafe extern "C" fn crawlsched_estimator_new(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        publish_estimator(ChangeRateEstimator::new(), Out::new(out, "out")?);
-        Ok(())
+        publish(Ok(ChangeRateEstimator::new()), Out::new(out, "out")?)
     })
 }
 
@@ -56,11 +47,10 @@ pub unsafe extern "C" fn crawlsched_estimator_new_with_prior(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        publish_estimator(
-            ChangeRateEstimator::with_prior(rate_guess, weight_time)?,
+        publish(
+            Ok(ChangeRateEstimator::with_prior(rate_guess, weight_time)?),
             out,
-        );
-        Ok(())
+        )
     })
 }
 

@@ -16,15 +16,14 @@ use crate::limits::Control;
 /// N pages (change rates, cost weights) and the access-time distribution.
 /// Immutable: one handle may be used from any number of threads at once.
 /// Free with crawlsched_freshness_model_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_freshness_model_t {
     magic: u64,
-    inner: Model,
+    pub(super) inner: Model,
 }
 impl_handle!(
     crawlsched_freshness_model_t,
+    Model,
     "freshness model",
     0x6372_6177_6c66_7265
 );
@@ -76,14 +75,7 @@ pub unsafe extern "C" fn crawlsched_freshness_model_new(
             Some(unsafe { slice_in(weights, n, "weights")? })
         };
         let model = Model::new(d.inner.clone(), mu, w)?;
-        new_handle(
-            crawlsched_freshness_model_t {
-                magic: <crawlsched_freshness_model_t as Handle>::MAGIC,
-                inner: model,
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(model), out)
     })
 }
 

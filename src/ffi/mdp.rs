@@ -11,14 +11,12 @@ pub use super::{mdp_builder::*, mdp_solver::*};
 
 /// A finished sparse MDP. Immutable: shareable between threads.
 /// Free with crawlsched_mdp_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_mdp_t {
-    pub(super) magic: u64,
+    magic: u64,
     pub(super) inner: Mdp,
 }
-impl_handle!(crawlsched_mdp_t, "MDP", 0x6372_6177_6d64_7070);
+impl_handle!(crawlsched_mdp_t, Mdp, "MDP", 0x6372_6177_6d64_7070);
 
 /// Releases an MDP. NULL is a no-op.
 #[unsafe(no_mangle)]

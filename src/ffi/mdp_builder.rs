@@ -10,15 +10,14 @@ use std::sync::Mutex;
 /// An MDP under construction: add (state, action) rows in any order, then
 /// crawlsched_mdp_build(). Mutable: calls are serialised by an internal
 /// mutex. Free with crawlsched_mdp_builder_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_mdp_builder_t {
     magic: u64,
-    inner: Mutex<Option<MdpBuilder>>,
+    pub(super) inner: Mutex<Option<MdpBuilder>>,
 }
 impl_handle!(
     crawlsched_mdp_builder_t,
+    Mutex<Option<MdpBuilder>>,
     "MDP builder",
     0x6372_6177_6d64_6262
 );
@@ -36,15 +35,7 @@ pub unsafe extern "C" fn crawlsched_mdp_builder_new(
     guard(err, || {
         let out = Out::new(out, "out")?;
         let b = MdpBuilder::new(n_states)?;
-        let magic = <crawlsched_mdp_builder_t as Handle>::MAGIC;
-        new_handle(
-            crawlsched_mdp_builder_t {
-                magic,
-                inner: Mutex::new(Some(b)),
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(Some(b)), out)
     })
 }
 
@@ -107,13 +98,6 @@ pub unsafe extern "C" fn crawlsched_mdp_build(
             .take()
             .ok_or_else(|| FfiError::invalid("this builder was already built"))?
             .build()?;
-        new_handle(
-            crawlsched_mdp_t {
-                magic: <crawlsched_mdp_t as Handle>::MAGIC,
-                inner: mdp,
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(mdp), out)
     })
 }

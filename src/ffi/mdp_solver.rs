@@ -36,21 +36,24 @@ pub const CRAWLSCHED_MDP_STOP_SPAN: i32 = 0;
 /// Stopping: the paper's relative change of h < tolerance.
 pub const CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE: i32 = 1;
 
-struct SolverState {
+pub(crate) struct SolverState {
     options: Options,
     last: Option<Solution>,
 }
 
 /// Solver settings and the result of its last run. Mutable: calls are
 /// serialised by an internal mutex. Free with crawlsched_mdp_solver_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_mdp_solver_t {
     magic: u64,
-    inner: Mutex<SolverState>,
+    pub(super) inner: Mutex<SolverState>,
 }
-impl_handle!(crawlsched_mdp_solver_t, "MDP solver", 0x6372_6177_6d64_736f);
+impl_handle!(
+    crawlsched_mdp_solver_t,
+    Mutex<SolverState>,
+    "MDP solver",
+    0x6372_6177_6d64_736f
+);
 
 /// A solver using `method` (CRAWLSCHED_MDP_*: RELATIVE_VALUE_ITERATION,
 /// VALUE_ITERATION, GAUSS_SEIDEL, POLICY_ITERATION) with the defaults:
@@ -78,15 +81,7 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_new(
             },
             last: None,
         };
-        let magic = <crawlsched_mdp_solver_t as Handle>::MAGIC;
-        new_handle(
-            crawlsched_mdp_solver_t {
-                magic,
-                inner: Mutex::new(state),
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(state), out)
     })
 }
 

@@ -23,15 +23,14 @@ pub const CRAWLSCHED_PROBE_METHOD_LAGRANGIAN: i32 = 3;
 /// spacing and allowed windows; re-plans after crawlsched_probe_planner_set_*.
 /// Mutable; calls are serialised internally, so threads may share one
 /// handle. Free with crawlsched_probe_planner_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_probe_planner_t {
     magic: u64,
-    inner: Mutex<Planner>,
+    pub(super) inner: Mutex<Planner>,
 }
 impl_handle!(
     crawlsched_probe_planner_t,
+    Mutex<Planner>,
     "probe planner",
     0x6372_6177_706c_616e
 );
@@ -62,15 +61,7 @@ pub unsafe extern "C" fn crawlsched_probe_planner_new(
         let p = unsafe { handle(profile, "profile")? };
         let grid = usize_from(grid, "grid")?;
         let pl = Planner::new(p.inner.clone(), grid, delta, None)?;
-        let magic = <crawlsched_probe_planner_t as Handle>::MAGIC;
-        new_handle(
-            crawlsched_probe_planner_t {
-                magic,
-                inner: Mutex::new(pl),
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(pl), out)
     })
 }
 

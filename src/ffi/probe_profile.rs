@@ -25,8 +25,6 @@ pub const CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL: i32 = 1;
 /// with prefix integrals for O(1)-per-interval costs. Immutable: one handle
 /// may be used from any number of threads at once. Free with
 /// crawlsched_probe_profile_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_probe_profile_t {
     magic: u64,
@@ -34,14 +32,10 @@ pub struct crawlsched_probe_profile_t {
 }
 impl_handle!(
     crawlsched_probe_profile_t,
+    Profile,
     "probe profile",
     0x6372_6177_7072_6f66
 );
-
-fn publish_profile(p: Profile, out: Out<*mut crawlsched_probe_profile_t>) {
-    let magic = <crawlsched_probe_profile_t as Handle>::MAGIC;
-    new_handle(crawlsched_probe_profile_t { magic, inner: p }, out);
-}
 
 pub(super) fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
     usize::try_from(n).map_err(|_| {
@@ -109,8 +103,7 @@ pub unsafe extern "C" fn crawlsched_probe_profile_new(
             )?
         };
         let a = unsafe { piecewise(a_breaks, a_values, a_pieces, a_periodic, "a")? };
-        publish_profile(Profile::new(l, a, horizon)?, out);
-        Ok(())
+        publish(Ok(Profile::new(l, a, horizon)?), out)
     })
 }
 
@@ -125,8 +118,7 @@ pub unsafe extern "C" fn crawlsched_probe_profile_dbworld(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        publish_profile(Profile::dbworld(ratio, horizon_days)?, out);
-        Ok(())
+        publish(Ok(Profile::dbworld(ratio, horizon_days)?), out)
     })
 }
 
@@ -140,8 +132,7 @@ pub unsafe extern "C" fn crawlsched_probe_profile_micronet(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        publish_profile(Profile::micronet(ratio, horizon_days)?, out);
-        Ok(())
+        publish(Ok(Profile::micronet(ratio, horizon_days)?), out)
     })
 }
 

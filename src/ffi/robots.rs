@@ -15,15 +15,14 @@ use crate::robots::{
 
 /// The optimal dynamic policy of one model and its measures. Immutable:
 /// shareable between threads. Free with crawlsched_robots_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_robots_t {
     magic: u64,
-    inner: DynamicSolution,
+    pub(super) inner: DynamicSolution,
 }
 impl_handle!(
     crawlsched_robots_t,
+    DynamicSolution,
     "robots solution",
     0x6372_6177_726f_626f
 );
@@ -144,7 +143,7 @@ unsafe fn solve_into(
             ..Options::default()
         },
     )?;
-    give(sol, out)
+    publish(Ok(sol), out)
 }
 
 /// The search behind crawlsched_robots_solve_unlimited() and its
@@ -163,21 +162,16 @@ unsafe fn solve_unlimited_into(
         control,
         ..Options::default()
     };
-    give(
-        solve_unlimited_with(lambda, mu, gamma, size(k, "k")?, &options)?,
+    publish(
+        Ok(solve_unlimited_with(
+            lambda,
+            mu,
+            gamma,
+            size(k, "k")?,
+            &options,
+        )?),
         out,
     )
-}
-
-fn give(sol: DynamicSolution, out: Out<*mut crawlsched_robots_t>) -> FfiResult<()> {
-    new_handle(
-        crawlsched_robots_t {
-            magic: <crawlsched_robots_t as Handle>::MAGIC,
-            inner: sol,
-        },
-        out,
-    );
-    Ok(())
 }
 
 /// Releases a solution. NULL is a no-op.

@@ -9,8 +9,6 @@ use crate::routing::ArrivalProcess;
 /// A stationary arrival process with single arrivals: Poisson, MMPP or MAP
 /// (paper §5). Immutable: one handle may be used from any number of threads
 /// at once. Free with crawlsched_routing_arrivals_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_routing_arrivals_t {
     magic: u64,
@@ -18,18 +16,10 @@ pub struct crawlsched_routing_arrivals_t {
 }
 impl_handle!(
     crawlsched_routing_arrivals_t,
+    ArrivalProcess,
     "routing arrivals",
     0x6372_6177_6c72_6172
 );
-
-fn publish_arrivals(
-    a: crate::Result<ArrivalProcess>,
-    out: Out<*mut crawlsched_routing_arrivals_t>,
-) -> FfiResult<()> {
-    let magic = <crawlsched_routing_arrivals_t as Handle>::MAGIC;
-    new_handle(crawlsched_routing_arrivals_t { magic, inner: a? }, out);
-    Ok(())
-}
 
 /// Poisson arrivals of rate > 0. On success `*out` owns a new handle.
 #[unsafe(no_mangle)]
@@ -39,7 +29,7 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_poisson_new(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        publish_arrivals(ArrivalProcess::poisson(rate), Out::new(out, "out")?)
+        publish(ArrivalProcess::poisson(rate), Out::new(out, "out")?)
     })
 }
 
@@ -59,7 +49,7 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_mmpp_new(
         let out = Out::new(out, "out")?;
         let q = unsafe { slice_in(q, q_len, "q")? };
         let r = unsafe { slice_in(rates, n, "rates")? };
-        publish_arrivals(ArrivalProcess::mmpp(q, r), out)
+        publish(ArrivalProcess::mmpp(q, r), out)
     })
 }
 
@@ -80,7 +70,7 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_map_new(
         let out = Out::new(out, "out")?;
         let c = unsafe { slice_in(d0, d0_len, "d0")? };
         let d = unsafe { slice_in(d1, d1_len, "d1")? };
-        publish_arrivals(ArrivalProcess::map(n, c, d), out)
+        publish(ArrivalProcess::map(n, c, d), out)
     })
 }
 

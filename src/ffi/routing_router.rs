@@ -11,14 +11,17 @@ use crate::routing::Router;
 /// request in O(1). Its position is an atomic counter, so threads may share
 /// one handle without a lock; each call takes the next request(s) of the
 /// single stream. Free with crawlsched_routing_router_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_routing_router_t {
     magic: u64,
-    inner: Router,
+    pub(super) inner: Router,
 }
-impl_handle!(crawlsched_routing_router_t, "router", 0x6372_6177_6c72_7274);
+impl_handle!(
+    crawlsched_routing_router_t,
+    Router,
+    "router",
+    0x6372_6177_6c72_7274
+);
 
 /// A router repeating seq[0..len] (indices < servers, len in 1..=2^20;
 /// TOO_LARGE above). The sequence is copied.
@@ -40,9 +43,7 @@ pub unsafe extern "C" fn crawlsched_routing_router_new(
         }
         let seq = unsafe { slice_in(seq, len, "seq")? };
         let r = Router::new(&indices(seq), servers as usize)?;
-        let magic = <crawlsched_routing_router_t as Handle>::MAGIC;
-        new_handle(crawlsched_routing_router_t { magic, inner: r }, out);
-        Ok(())
+        publish(Ok(r), out)
     })
 }
 

@@ -25,15 +25,14 @@ pub const CRAWLSCHED_ROUTING_ROBOT: i32 = 1;
 /// M servers (exponential service rates, cost weights) fed by one arrival
 /// process, with an objective. Immutable: shareable between threads.
 /// Free with crawlsched_routing_servers_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_routing_servers_t {
     magic: u64,
-    inner: RoutingSystem,
+    pub(super) inner: RoutingSystem,
 }
 impl_handle!(
     crawlsched_routing_servers_t,
+    RoutingSystem,
     "routing server set",
     0x6372_6177_6c72_7376
 );
@@ -88,9 +87,7 @@ pub unsafe extern "C" fn crawlsched_routing_servers_new(
             o => return Err(FfiError::invalid(format!("unknown routing objective {o}"))),
         };
         let sys = RoutingSystem::new(a.inner.clone(), r, w, objective)?;
-        let magic = <crawlsched_routing_servers_t as Handle>::MAGIC;
-        new_handle(crawlsched_routing_servers_t { magic, inner: sys }, out);
-        Ok(())
+        publish(Ok(sys), out)
     })
 }
 

@@ -18,14 +18,17 @@ pub const CRAWLSCHED_SCHEDULER_GOLDEN_RATIO: i32 = 1;
 /// frequencies for the current change-rate estimates. Mutable; calls are
 /// serialised internally, so crawler threads may share one handle. Free
 /// with crawlsched_scheduler_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_scheduler_t {
     magic: u64,
-    inner: Mutex<Scheduler>,
+    pub(super) inner: Mutex<Scheduler>,
 }
-impl_handle!(crawlsched_scheduler_t, "scheduler", 0x6372_6177_6c73_6368);
+impl_handle!(
+    crawlsched_scheduler_t,
+    Mutex<Scheduler>,
+    "scheduler",
+    0x6372_6177_6c73_6368
+);
 
 /// # Safety
 /// `s` is NULL or a live scheduler handle.
@@ -54,15 +57,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_new(
             m => return Err(FfiError::invalid(format!("unknown scheduler mode {m}"))),
         };
         let s = Scheduler::new(d.inner.clone(), mode)?;
-        let magic = <crawlsched_scheduler_t as Handle>::MAGIC;
-        new_handle(
-            crawlsched_scheduler_t {
-                magic,
-                inner: Mutex::new(s),
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(s), out)
     })
 }
 

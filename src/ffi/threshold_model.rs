@@ -21,15 +21,14 @@ use crate::threshold::{
 /// PH service, PH obsolescence, buffer. Immutable: one handle may be used
 /// from any number of threads at once. Free with
 /// crawlsched_threshold_model_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_threshold_model_t {
     magic: u64,
-    inner: ThresholdModel,
+    pub(super) inner: ThresholdModel,
 }
 impl_handle!(
     crawlsched_threshold_model_t,
+    ThresholdModel,
     "threshold model",
     0x6372_6177_6c74_6872
 );
@@ -191,14 +190,7 @@ pub unsafe extern "C" fn crawlsched_threshold_model_new(
             )?)
         };
         let model = ThresholdModel::new(procs, s, ob, buffer as usize)?;
-        new_handle(
-            crawlsched_threshold_model_t {
-                magic: <crawlsched_threshold_model_t as Handle>::MAGIC,
-                inner: model,
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(model), out)
     })
 }
 
