@@ -288,13 +288,9 @@ impl<'a, T: Copy> OutBuffer<'a, T> {
     /// BUFFER_TOO_SMALL (with `need` in `out_len`) when `need` elements do
     /// not fit: checked before computing a result that could not be written.
     pub fn reserve(self, need: usize) -> FfiResult<Self> {
-        if need > self.buf.len() {
-            let have = self.buf.len();
-            self.len.write(need);
-            return Err(FfiError::new(
-                CRAWLSCHED_BUFFER_TOO_SMALL,
-                format!("output buffer holds {have} elements, {need} needed"),
-            ));
+        let have = self.buf.len();
+        if need > have {
+            return Err(too_small(self.len, "output buffer holds", have, need));
         }
         Ok(self)
     }
@@ -302,18 +298,51 @@ impl<'a, T: Copy> OutBuffer<'a, T> {
     /// Copies `data` out, or reports how much room it needs.
     pub fn write(self, data: &[T]) -> FfiResult<()> {
         let need = data.len();
-        if need > self.buf.len() {
-            let have = self.buf.len();
-            self.len.write(need);
-            return Err(FfiError::new(
-                CRAWLSCHED_BUFFER_TOO_SMALL,
-                format!("output buffer holds {have} elements, {need} needed"),
-            ));
-        }
-        self.buf[..need].copy_from_slice(data);
-        self.len.write(need);
+        let OutBuffer { buf, len } = self.reserve(need)?;
+        buf[..need].copy_from_slice(data);
+        len.write(need);
         Ok(())
     }
+}
+
+/// CRAWLSCHED_BUFFER_TOO_SMALL after writing `need` to `out_len`; `holds`
+/// names the caller's buffer(s) and verb ("output buffer holds").
+pub(crate) fn too_small(out_len: Out<usize>, holds: &str, have: usize, need: usize) -> FfiError {
+    out_len.write(need);
+    FfiError::new(
+        CRAWLSCHED_BUFFER_TOO_SMALL,
+        format!("{holds} {have} elements, {need} needed"),
+    )
+}
+
+/// A C `uint64_t` count as a `usize` (CRAWLSCHED_TOO_LARGE on 32-bit
+/// targets when it does not fit).
+pub(crate) fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
+    usize::try_from(n).map_err(|_| {
+        FfiError::new(
+            CRAWLSCHED_TOO_LARGE,
+            format!("{name} = {n} does not fit in size_t"),
+        )
+    })
+}
+
+/// C `uint32_t` indices as `usize` indices.
+pub(crate) fn indices(seq: &[u32]) -> Vec<usize> {
+    seq.iter().map(|&i| i as usize).collect()
+}
+
+/// `usize` indices as C `uint32_t`; `what` names them ("page", "server").
+pub(crate) fn to_u32(seq: &[usize], what: &str) -> FfiResult<Vec<u32>> {
+    seq.iter()
+        .map(|&i| {
+            u32::try_from(i).map_err(|_| {
+                FfiError::new(
+                    CRAWLSCHED_TOO_LARGE,
+                    format!("{what} index exceeds uint32_t"),
+                )
+            })
+        })
+        .collect()
 }
 
 /// An output array whose length the caller already knows (one per input).

@@ -28,28 +28,6 @@ impl_handle!(
     0x6372_6177_6c66_7265
 );
 
-fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(n).map_err(|_| {
-        FfiError::new(
-            CRAWLSCHED_TOO_LARGE,
-            format!("{name} = {n} does not fit in size_t"),
-        )
-    })
-}
-
-fn page_indices(seq: &[u32]) -> Vec<usize> {
-    seq.iter().map(|&p| p as usize).collect()
-}
-
-fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
-    seq.iter()
-        .map(|&p| {
-            u32::try_from(p)
-                .map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "page index exceeds uint32_t"))
-        })
-        .collect()
-}
-
 /// Builds a model of n pages: page i changes at rate change_rates[i] > 0
 /// and weighs weights[i] > 0 in the cost C = sum c_i r_i. weights may be
 /// NULL, meaning c_i = change_rates[i] (the cost is then the rate of missed
@@ -322,7 +300,7 @@ unsafe fn sequence_export(
     // up to 2^27 entries (seconds and a gigabyte; found by fuzzing).
     let buf = buf.reserve(cyclic::checked_total(&c)?)?;
     let seq = build(&c)?;
-    buf.write(&to_u32(&seq)?)
+    buf.write(&to_u32(&seq, "page")?)
 }
 
 /// The golden-ratio cyclic sequence (paper §5) for integer access counts:
@@ -387,7 +365,7 @@ pub unsafe extern "C" fn crawlsched_freshness_cyclic_cost(
         let m = unsafe { handle(model, "model")? };
         let out = Out::new(out, "out")?;
         let s = unsafe { slice_in(seq, len, "seq")? };
-        out.write(finite("cost", cyclic::cost(&m.inner, &page_indices(s))?)?);
+        out.write(finite("cost", cyclic::cost(&m.inner, &indices(s))?)?);
         Ok(())
     })
 }
@@ -409,7 +387,7 @@ pub unsafe extern "C" fn crawlsched_freshness_cyclic_obsolescence(
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
         write_finite(
             dst,
-            &cyclic::obsolescence(&m.inner, &page_indices(s))?,
+            &cyclic::obsolescence(&m.inner, &indices(s))?,
             "obsolescence",
         )
     })
@@ -517,7 +495,7 @@ unsafe fn simulate_cyclic_impl(
     let out_cost = Out::new(out_cost, "out_cost")?;
     let out_se = Out::new(out_std_error, "out_std_error")?;
     let s = unsafe { slice_in(seq, len, "seq")? };
-    let r = simulate::simulate_cyclic_with(&m.inner, &page_indices(s), cycles, seed, control)?;
+    let r = simulate::simulate_cyclic_with(&m.inner, &indices(s), cycles, seed, control)?;
     let (c, se) = (finite("cost", r.cost)?, finite("std_error", r.std_error)?);
     out_cost.write(c);
     out_se.write(se);

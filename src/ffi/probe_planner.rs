@@ -5,7 +5,7 @@
 
 use super::common::*;
 use super::control::{control_in, crawlsched_control_t};
-use super::probe_profile::{crawlsched_probe_profile_t, usize_from};
+use super::probe_profile::crawlsched_probe_profile_t;
 use crate::probe::Method;
 use crate::probe::planner::Planner;
 use std::sync::Mutex;

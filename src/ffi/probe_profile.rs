@@ -37,15 +37,6 @@ impl_handle!(
     0x6372_6177_7072_6f66
 );
 
-pub(super) fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(n).map_err(|_| {
-        FfiError::new(
-            CRAWLSCHED_TOO_LARGE,
-            format!("{name} = {n} does not fit in size_t"),
-        )
-    })
-}
-
 /// # Safety
 /// `breaks` points to pieces + 1 doubles and `values` to `pieces`.
 unsafe fn piecewise(

@@ -27,15 +27,6 @@ impl_handle!(
     0x6372_6177_726f_626f
 );
 
-fn size(x: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(x).map_err(|_| {
-        FfiError::new(
-            CRAWLSCHED_TOO_LARGE,
-            format!("{name} = {x} does not fit in size_t"),
-        )
-    })
-}
-
 /// Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
 /// rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0.
 /// The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
@@ -135,7 +126,7 @@ unsafe fn solve_into(
 ) -> FfiResult<()> {
     let out = Out::new(out, "out")?;
     let control = unsafe { control_in(ctl)? };
-    let p = Params::new(size(n, "n")?, size(k, "k")?, lambda, mu, gamma)?;
+    let p = Params::new(usize_from(n, "n")?, usize_from(k, "k")?, lambda, mu, gamma)?;
     let sol = solve_with(
         &p,
         &Options {
@@ -167,7 +158,7 @@ unsafe fn solve_unlimited_into(
             lambda,
             mu,
             gamma,
-            size(k, "k")?,
+            usize_from(k, "k")?,
             &options,
         )?),
         out,
@@ -393,7 +384,7 @@ pub unsafe extern "C" fn crawlsched_robots_evaluate_static(
     guard(err, || {
         let h = unsafe { handle(r, "robots")? };
         let out = Out::new(out_cost, "out_cost")?;
-        let perf = evaluate(&h.inner.params, &Policy::Static(size(n, "n")?))?;
+        let perf = evaluate(&h.inner.params, &Policy::Static(usize_from(n, "n")?))?;
         out.write(finite("cost", perf.cost)?);
         Ok(())
     })
@@ -412,7 +403,10 @@ pub unsafe extern "C" fn crawlsched_robots_static_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        out.write(finite("cost", static_cost(rho, gamma, size(k, "k")?, mu)?)?);
+        out.write(finite(
+            "cost",
+            static_cost(rho, gamma, usize_from(k, "k")?, mu)?,
+        )?);
         Ok(())
     })
 }
@@ -431,7 +425,7 @@ pub unsafe extern "C" fn crawlsched_robots_optimal_static(
 ) -> crawlsched_status_t {
     guard(err, || {
         let (on, oc) = (Out::new(out_n, "out_n")?, Out::new(out_cost, "out_cost")?);
-        let (n, c) = optimal_static(lambda, mu, gamma, size(k, "k")?)?;
+        let (n, c) = optimal_static(lambda, mu, gamma, usize_from(k, "k")?)?;
         let c = finite("cost", c)?;
         on.write(n as u64);
         oc.write(c);

@@ -4,7 +4,6 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use super::routing_servers::indices;
 use crate::routing::Router;
 
 /// A streaming router repeating a period: next() gives the server for each

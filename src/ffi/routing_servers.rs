@@ -37,28 +37,6 @@ impl_handle!(
     0x6372_6177_6c72_7376
 );
 
-pub(super) fn indices(seq: &[u32]) -> Vec<usize> {
-    seq.iter().map(|&s| s as usize).collect()
-}
-
-fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
-    seq.iter()
-        .map(|&s| {
-            u32::try_from(s)
-                .map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "server index exceeds uint32_t"))
-        })
-        .collect()
-}
-
-fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(n).map_err(|_| {
-        FfiError::new(
-            CRAWLSCHED_TOO_LARGE,
-            format!("{name} = {n} does not fit in size_t"),
-        )
-    })
-}
-
 /// A server set of m >= 1 servers: service rates[i] > 0, weights[i] > 0
 /// (NULL: all 1), objective CRAWLSCHED_ROUTING_LOSSES or _ROBOT. The
 /// arrival process is copied.
@@ -205,7 +183,7 @@ unsafe fn optimize(
         (Method::Local, Some(c)) => search::optimize_local_with(&s.inner, lo, hi, c)?,
     };
     let c = finite("cost", r.evaluation.per_packet)?;
-    buf.write(&to_u32(&r.period)?)?;
+    buf.write(&to_u32(&r.period, "server")?)?;
     oc.write(c);
     oe.write(r.evaluations);
     Ok(())
@@ -478,7 +456,7 @@ unsafe fn multimodular(
             control,
         )?;
         let c = finite("cost", r.evaluation.per_packet)?;
-        buf.write(&to_u32(&r.period)?)?;
+        buf.write(&to_u32(&r.period, "server")?)?;
         oc.write(c);
         oe.write(r.evaluations);
         Ok(())
@@ -505,7 +483,7 @@ pub unsafe extern "C" fn crawlsched_routing_balanced_sequence(
             .map(|&x| usize_from(x, "count"))
             .collect::<FfiResult<_>>()?;
         let seq = search::balanced_sequence(&c)?;
-        buf.write(&to_u32(&seq)?)
+        buf.write(&to_u32(&seq, "server")?)
     })
 }
 

@@ -174,14 +174,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
         let freqs = unsafe { slice_out(out_freqs, out_cap, "out_freqs")? };
         let all = unsafe { scheduler(s)? }.frequencies()?;
         if all.len() > out_cap {
-            len.write(all.len());
-            return Err(FfiError::new(
-                CRAWLSCHED_BUFFER_TOO_SMALL,
-                format!(
-                    "output buffers hold {out_cap} elements, {} needed",
-                    all.len()
-                ),
-            ));
+            return Err(too_small(len, "output buffers hold", out_cap, all.len()));
         }
         for &(_, f) in &all {
             finite("frequency", f)?; // checked before writing anything

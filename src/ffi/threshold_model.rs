@@ -92,10 +92,6 @@ pub const CRAWLSCHED_THRESHOLD_WEIGHT_STARVATION: usize = 4;
 /// Length of the weights array.
 pub const CRAWLSCHED_THRESHOLD_WEIGHT_COUNT: usize = 5;
 
-fn to_usize(xs: &[u32]) -> Vec<usize> {
-    xs.iter().map(|&x| x as usize).collect()
-}
-
 unsafe fn policy_in(
     modes: *const u32,
     n_modes: usize,
@@ -104,7 +100,7 @@ unsafe fn policy_in(
 ) -> FfiResult<Policy> {
     let m = unsafe { slice_in(modes, n_modes, "modes")? };
     let t = unsafe { slice_in(thresholds, n_thresholds, "thresholds")? };
-    Ok(Policy::new(to_usize(m), to_usize(t))?)
+    Ok(Policy::new(indices(m), indices(t))?)
 }
 
 unsafe fn weights_in(weights: *const f64, n: usize) -> FfiResult<CostWeights> {
@@ -461,7 +457,7 @@ unsafe fn optimize_into(
     let m = unsafe { handle(model, "model")? };
     let md = unsafe { slice_in(modes, n_modes, "modes")? };
     let w = unsafe { weights_in(weights, n_weights)? };
-    let opt = optimize_with(&m.inner, &to_usize(md), &w, max_evaluations, &control)?;
+    let opt = optimize_with(&m.inner, &indices(md), &w, max_evaluations, &control)?;
     let cost = finite("cost", opt.cost)?;
     let mut thresholds = Vec::with_capacity(need);
     for &t in opt.policy.thresholds() {
