@@ -190,20 +190,11 @@ where
 /// # Safety
 /// When non-NULL, `ptr` must point to `len` readable values.
 pub(crate) unsafe fn slice_in<'a, T>(ptr: *const T, len: usize, name: &str) -> FfiResult<&'a [T]> {
-    if len == 0 {
+    if !check_array(ptr, len, name)? {
         return Ok(&[]);
     }
-    if ptr.is_null() {
-        return Err(FfiError::null(name));
-    }
-    check_len::<T>(len, name)?;
-    if !ptr.is_aligned() {
-        return Err(FfiError::invalid(format!(
-            "{name} is not aligned for its element type"
-        )));
-    }
-    // SAFETY: non-NULL, aligned, length checked against isize::MAX bytes;
-    // validity of the memory is the caller's documented contract.
+    // SAFETY: checked by check_array; validity of the memory is the
+    // caller's documented contract.
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
@@ -216,8 +207,18 @@ pub(crate) unsafe fn slice_out<'a, T>(
     len: usize,
     name: &str,
 ) -> FfiResult<&'a mut [T]> {
-    if len == 0 {
+    if !check_array(ptr, len, name)? {
         return Ok(&mut []);
+    }
+    // SAFETY: as in slice_in, for writable memory.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// The checks of a caller's array: false when it is empty (any pointer),
+/// true when it is non-NULL, aligned and at most isize::MAX bytes.
+fn check_array<T>(ptr: *const T, len: usize, name: &str) -> FfiResult<bool> {
+    if len == 0 {
+        return Ok(false);
     }
     if ptr.is_null() {
         return Err(FfiError::null(name));
@@ -228,8 +229,7 @@ pub(crate) unsafe fn slice_out<'a, T>(
             "{name} is not aligned for its element type"
         )));
     }
-    // SAFETY: as in slice_in, for writable memory.
-    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+    Ok(true)
 }
 
 /// A length whose byte size would overflow is refused before any use.
