@@ -537,20 +537,21 @@ const GS_STALL: usize = 8;
 /// exact evaluations of policy iteration (see `policy_iteration_average`).
 const LOOKAHEAD_SWEEPS: usize = 50;
 
-/// The greedy policy for `h`, keeping `policy`'s action unless another is
-/// better by more than round-off (so that policy iteration cannot cycle).
-/// Returns whether an action changed and min_s (T h − h)(s).
-fn improve(mdp: &Mdp, h: &[f64], policy: &mut [u32]) -> (bool, f64) {
+/// The greedy policy for `h` (discount `factor`, 1 for the average
+/// criterion), keeping `policy`'s action unless another is better by more
+/// than round-off (so that policy iteration cannot cycle). Returns whether
+/// an action changed and min_s (T h − h)(s).
+fn improve(mdp: &Mdp, h: &[f64], factor: f64, policy: &mut [u32]) -> (bool, f64) {
     let mut changed = false;
     let mut lo = f64::INFINITY;
     for s in 0..mdp.n_states {
-        let cur = mdp.q_value(mdp.chosen(policy, s), h, 1.0);
+        let cur = mdp.q_value(mdp.chosen(policy, s), h, factor);
         let eps = 1e-11 * (1.0 + cur.abs());
         let (mut best, mut arg) = (cur - eps, policy[s]);
         let mut min_q = cur;
         let first = mdp.state_start[s];
         for k in mdp.actions(s) {
-            let q = mdp.q_value(k, h, 1.0);
+            let q = mdp.q_value(k, h, factor);
             min_q = min_q.min(q);
             if q < best {
                 best = q;
@@ -717,7 +718,7 @@ impl<'a> Howard<'a> {
             let (eval, evaluated) = self.choose(result)?;
             self.policy.copy_from_slice(&evaluated);
             let cycled = self.revisited(&eval, &evaluated);
-            let (changed, lo) = improve(mdp, &eval.bias, &mut self.policy);
+            let (changed, lo) = improve(mdp, &eval.bias, 1.0, &mut self.policy);
             // g* lies in [lo, g].
             let done = !changed || (o.stopping == Stopping::Span && eval.gain - lo <= o.tolerance);
             let exit = if done || cycled || self.iterations >= max_it {
@@ -798,7 +799,7 @@ impl<'a> Howard<'a> {
             }
         }
         self.policy.copy_from_slice(evaluated);
-        improve(mdp, h, &mut self.policy);
+        improve(mdp, h, 1.0, &mut self.policy);
     }
 }
 
@@ -962,24 +963,7 @@ fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solu
             Err(e) => return Err(e),
         };
         it += 1;
-        let mut changed = false;
-        for s in 0..n {
-            let cur = mdp.q_value(mdp.chosen(&policy, s), &v, beta);
-            let eps = 1e-11 * (1.0 + cur.abs());
-            let (mut best, mut arg) = (cur - eps, policy[s]);
-            let first = mdp.state_start[s];
-            for k in mdp.actions(s) {
-                let q = mdp.q_value(k, &v, beta);
-                if q < best {
-                    best = q;
-                    arg = (k - first) as u32;
-                }
-            }
-            if arg != policy[s] {
-                policy[s] = arg;
-                changed = true;
-            }
-        }
+        let (changed, _) = improve(mdp, &v, beta, &mut policy);
         if !changed {
             converged = true;
             break;
