@@ -434,15 +434,37 @@ const MAX_REFINEMENTS: usize = 6;
 const REFINED: f64 = 1e-15;
 
 /// Gain, bias (0 at the reference) and stationary distribution of a
-/// unichain `chain`; the reference is the recurrent state (per
-/// `recurrent`) with most mass after a few steps from uniform, so that
-/// the hitting times w stay moderate and h = u − g·w does not cancel badly.
+/// unichain `chain`, and the reference (see [`reference_state`]).
 fn average_of_chain(
     chain: &Chain,
     recurrent: &[bool],
     control: &Control,
     bound_work: bool,
 ) -> Result<(f64, Vec<f64>, Vec<f64>, usize)> {
+    let reference = reference_state(chain, recurrent);
+    let (g, bias, mut stationary) = if chain.n() == 1 {
+        (chain.cost[0], vec![0.0], vec![1.0])
+    } else {
+        let system = Reduced::new(chain, reference, control, bound_work)?;
+        let (g, bias) = system.gain_and_bias(control)?;
+        (g, bias, system.stationary(control)?)
+    };
+    let total: f64 = stationary.iter().sum();
+    if !total.is_finite() || total <= 0.0 || !g.is_finite() || bias.iter().any(|v| !v.is_finite()) {
+        return Err(Error::Numerical(
+            "the policy's evaluation equations are singular".into(),
+        ));
+    }
+    for v in stationary.iter_mut() {
+        *v /= total;
+    }
+    Ok((g, bias, stationary, reference))
+}
+
+/// The recurrent state (per `recurrent`) with most mass after 64 steps
+/// from uniform, so that the hitting times w stay moderate and
+/// h = u − g·w does not cancel badly.
+fn reference_state(chain: &Chain, recurrent: &[bool]) -> usize {
     let n = chain.n();
     let mut mass = vec![1.0 / n as f64; n];
     let mut next_mass = vec![0.0; n];
@@ -456,17 +478,33 @@ fn average_of_chain(
         }
         std::mem::swap(&mut mass, &mut next_mass);
     }
-    let reference = (0..n)
+    (0..n)
         .filter(|&s| recurrent[s])
         .max_by(|&a, &b| mass[a].total_cmp(&mass[b]))
-        .unwrap_or(0);
-    // Index of state j in the reduced system (j != ref).
-    let red = |j: usize| if j < reference { j } else { j - 1 };
-    let (ref_next, ref_prob) = chain.row(reference);
-    let (g, bias, stationary) = if n == 1 {
-        (chain.cost[0], vec![0.0], vec![1.0])
-    } else {
-        let m = n - 1;
+        .unwrap_or(0)
+}
+
+/// The evaluation equations of a chain of n ≥ 2 states with the row and
+/// column of `reference` removed: the LU of M = I − P on the other
+/// states, and w = M⁻¹ 1 (the mean hitting times of the reference).
+struct Reduced<'a> {
+    chain: &'a Chain,
+    reference: usize,
+    f: Factor,
+    w: Vec<f64>,
+    /// Σ_j P(ref, j) w(j).
+    pw: f64,
+}
+
+impl<'a> Reduced<'a> {
+    fn new(
+        chain: &'a Chain,
+        reference: usize,
+        control: &Control,
+        bound_work: bool,
+    ) -> Result<Self> {
+        let m = chain.n() - 1;
+        let red = |j: usize| if j < reference { j } else { j - 1 };
         let f = factorize(m, control, bound_work, |i, out| {
             let s = if i < reference { i } else { i + 1 };
             out.push((i, 1.0));
@@ -479,117 +517,135 @@ fn average_of_chain(
         })?;
         let mut w = vec![1.0; m];
         f.solve_a(&mut w);
-        let pw: f64 = ref_next
+        let mut system = Reduced {
+            chain,
+            reference,
+            f,
+            w,
+            pw: 0.0,
+        };
+        system.pw = system.reference_row_dot(&system.w);
+        Ok(system)
+    }
+
+    /// Index of state j (≠ ref) in the reduced system.
+    fn red(&self, j: usize) -> usize {
+        if j < self.reference { j } else { j - 1 }
+    }
+
+    /// Σ_{j ≠ ref} P(ref, j) x(red(j)).
+    fn reference_row_dot(&self, x: &[f64]) -> f64 {
+        let (ref_next, ref_prob) = self.chain.row(self.reference);
+        ref_next
             .iter()
             .zip(ref_prob)
-            .filter(|e| *e.0 as usize != reference)
-            .map(|(&j, &pj)| pj * w[red(j as usize)])
-            .sum();
-        // (g, h) with g + h(s) − Σ P(s, j) h(j) = rho(s) for all s and
-        // h(ref) = 0, through the factors: u = M⁻¹ rho, g from the
-        // equation at ref, h = u − g·w.
-        let solve = |rho: &[f64]| -> (f64, Vec<f64>) {
-            let mut u: Vec<f64> = (0..n).filter(|&s| s != reference).map(|s| rho[s]).collect();
-            f.solve_a(&mut u);
-            let pu: f64 = ref_next
-                .iter()
-                .zip(ref_prob)
-                .filter(|e| *e.0 as usize != reference)
-                .map(|(&j, &pj)| pj * u[red(j as usize)])
-                .sum();
-            let g = (rho[reference] + pu) / (1.0 + pw);
-            let mut h = vec![0.0; n];
-            for s in (0..n).filter(|&s| s != reference) {
-                h[s] = u[red(s)] - g * w[red(s)];
-            }
-            (g, h)
-        };
-        // rho = c − g − h + P h; returns max |rho|.
-        let residual = |g: f64, h: &[f64], rho: &mut [f64]| -> f64 {
-            let mut worst: f64 = 0.0;
-            for (s, r) in rho.iter_mut().enumerate() {
-                let (nx, p) = chain.row(s);
-                let ph: f64 = nx.iter().zip(p).map(|(&j, &pj)| pj * h[j as usize]).sum();
-                *r = chain.cost[s] - g - h[s] + ph;
-                worst = worst.max(r.abs());
-            }
-            worst
-        };
-        let (mut g, mut bias) = solve(&chain.cost);
-        // Iterative refinement: h = u − g·w cancels when the hitting times w
-        // are long (slowly mixing chains of 10^5+ states), so h carries the
-        // rounding of u and g·w, which the residual check or the gain
-        // certificate can notice. Solving again for the residual with the
-        // same factors recovers the lost digits (one solve per step).
+            .filter(|e| *e.0 as usize != self.reference)
+            .map(|(&j, &pj)| pj * x[self.red(j as usize)])
+            .sum()
+    }
+
+    /// (g, h) with g + h(s) − Σ P(s, j) h(j) = rho(s) for all s and
+    /// h(ref) = 0, through the factors: u = M⁻¹ rho, g from the equation
+    /// at ref, h = u − g·w.
+    fn solve(&self, rho: &[f64]) -> (f64, Vec<f64>) {
+        let (n, reference) = (self.chain.n(), self.reference);
+        let mut u: Vec<f64> = (0..n).filter(|&s| s != reference).map(|s| rho[s]).collect();
+        self.f.solve_a(&mut u);
+        let pu = self.reference_row_dot(&u);
+        let g = (rho[reference] + pu) / (1.0 + self.pw);
+        let mut h = vec![0.0; n];
+        for s in (0..n).filter(|&s| s != reference) {
+            h[s] = u[self.red(s)] - g * self.w[self.red(s)];
+        }
+        (g, h)
+    }
+
+    /// rho = c − g − h + P h; returns max |rho|.
+    fn residual(&self, g: f64, h: &[f64], rho: &mut [f64]) -> f64 {
+        let mut worst: f64 = 0.0;
+        for (s, r) in rho.iter_mut().enumerate() {
+            let (nx, p) = self.chain.row(s);
+            let ph: f64 = nx.iter().zip(p).map(|(&j, &pj)| pj * h[j as usize]).sum();
+            *r = self.chain.cost[s] - g - h[s] + ph;
+            worst = worst.max(r.abs());
+        }
+        worst
+    }
+
+    /// Gain and bias, iteratively refined: h = u − g·w cancels when the
+    /// hitting times w are long (slowly mixing chains of 10^5+ states), so
+    /// h carries the rounding of u and g·w, which the residual check or the
+    /// gain certificate can notice. Solving again for the residual with the
+    /// same factors recovers the lost digits (one solve per step).
+    fn gain_and_bias(&self, control: &Control) -> Result<(f64, Vec<f64>)> {
+        let n = self.chain.n();
+        let (mut g, mut bias) = self.solve(&self.chain.cost);
         let mut rho = vec![0.0; n];
-        let mut res = residual(g, &bias, &mut rho);
+        let mut res = self.residual(g, &bias, &mut rho);
         for _ in 0..MAX_REFINEMENTS {
             control.check("policy evaluation", 0)?;
             let scale = bias.iter().fold(g.abs(), |m, v| m.max(v.abs()));
             if res.is_nan() || res <= REFINED * scale {
                 break;
             }
-            let (dg, dh) = solve(&rho);
+            let (dg, dh) = self.solve(&rho);
             let g2 = g + dg;
             let h2: Vec<f64> = bias.iter().zip(&dh).map(|(a, b)| a + b).collect();
             let mut rho2 = vec![0.0; n];
-            let res2 = residual(g2, &h2, &mut rho2);
+            let res2 = self.residual(g2, &h2, &mut rho2);
             if res2.is_nan() || res2 >= 0.5 * res {
                 if res2 < res {
-                    (g, bias, res) = (g2, h2, res2);
+                    (g, bias) = (g2, h2);
                 }
                 break;
             }
             (g, bias, rho, res) = (g2, h2, rho2, res2);
         }
-        let _ = res;
-        // The stationary distribution, π(ref) = 1: Mᵀ y = P(ref, ·), refined
-        // the same way on the balance residual P(ref, j) + Σ_s≠ref y(s) P(s, j) − y(j).
-        let balance = |y: &[f64], r: &mut [f64]| -> f64 {
-            r.iter_mut().zip(y).for_each(|(r, y)| *r = -y);
-            for s in 0..n {
-                let ys = if s == reference { 1.0 } else { y[red(s)] };
-                let (nx, p) = chain.row(s);
-                for (&j, &pj) in nx.iter().zip(p) {
-                    if j as usize != reference {
-                        r[red(j as usize)] += ys * pj;
-                    }
+        Ok((g, bias))
+    }
+
+    /// The balance residual r = P(ref, ·) + Σ_{s ≠ ref} y(s) P(s, ·) − y on
+    /// the states other than ref; returns max |r|.
+    fn balance(&self, y: &[f64], r: &mut [f64]) -> f64 {
+        let reference = self.reference;
+        r.iter_mut().zip(y).for_each(|(r, y)| *r = -y);
+        for s in 0..self.chain.n() {
+            let ys = if s == reference { 1.0 } else { y[self.red(s)] };
+            let (nx, p) = self.chain.row(s);
+            for (&j, &pj) in nx.iter().zip(p) {
+                if j as usize != reference {
+                    r[self.red(j as usize)] += ys * pj;
                 }
             }
-            r.iter().fold(0.0, |m: f64, v| m.max(v.abs()))
-        };
+        }
+        r.iter().fold(0.0, |m: f64, v| m.max(v.abs()))
+    }
+
+    /// The stationary distribution scaled to π(ref) = 1: Mᵀ y = P(ref, ·),
+    /// refined like the bias on the balance residual.
+    fn stationary(&self, control: &Control) -> Result<Vec<f64>> {
+        let (n, m) = (self.chain.n(), self.chain.n() - 1);
         let mut y = vec![0.0; m];
         let mut r = vec![0.0; m];
-        balance(&y, &mut r);
+        self.balance(&y, &mut r);
         for step in 0..=MAX_REFINEMENTS {
             control.check("policy evaluation", 0)?;
-            f.solve_at(&mut r);
+            self.f.solve_at(&mut r);
             y.iter_mut().zip(&r).for_each(|(y, d)| *y += d);
             let scale = y.iter().fold(1.0, |m: f64, v| m.max(v.abs()));
-            let left = balance(&y, &mut r);
+            let left = self.balance(&y, &mut r);
             if step == MAX_REFINEMENTS || left.is_nan() || left <= REFINED * scale {
                 break;
             }
         }
         let mut stationary = vec![0.0; n];
-        stationary[reference] = 1.0;
-        for s in (0..n).filter(|&s| s != reference) {
+        stationary[self.reference] = 1.0;
+        for s in (0..n).filter(|&s| s != self.reference) {
             // Round-off leaves tiny negatives on transient states.
-            stationary[s] = y[red(s)].max(0.0);
+            stationary[s] = y[self.red(s)].max(0.0);
         }
-        (g, bias, stationary)
-    };
-    let mut stationary = stationary;
-    let total: f64 = stationary.iter().sum();
-    if !total.is_finite() || total <= 0.0 || !g.is_finite() || bias.iter().any(|v| !v.is_finite()) {
-        return Err(Error::Numerical(
-            "the policy's evaluation equations are singular".into(),
-        ));
+        Ok(stationary)
     }
-    for v in stationary.iter_mut() {
-        *v /= total;
-    }
-    Ok((g, bias, stationary, reference))
 }
 
 /// Evaluates `policy` exactly (average cost): the gain g, the bias h with

@@ -11,6 +11,7 @@ use super::chain::{
 use super::model::Mdp;
 use crate::error::{Error, Num, Result};
 use crate::limits::Control;
+use crate::numeric::iterate::{Outcome, Step, iterate};
 
 /// What is minimised.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -351,19 +352,11 @@ fn value_iteration_average(
     let tau = choose_tau(mdp, o);
     let relative = o.method != Method::ValueIteration;
     let x_hat = o.reference_state;
-    let max_it = o.control.iteration_limit(limit.unwrap_or(o.max_iterations));
     let mut h = start.unwrap_or_else(|| vec![0.0; n]);
     let mut th = vec![0.0; n];
     let mut policy = vec![0u32; n];
-    let mut converged = false;
-    let mut cancelled = false;
-    let mut it = done;
-    while it < max_it {
-        if o.control.is_cancelled() {
-            cancelled = true;
-            break;
-        }
-        it += 1;
+    let limit = limit.unwrap_or(o.max_iterations);
+    let run = iterate(&o.control, limit, done, |it| {
         let (lo, hi) = sweep(mdp, &h, 1.0, &mut th, &mut policy);
         if !(lo.is_finite() && hi.is_finite()) {
             return Err(Error::Numerical(
@@ -371,24 +364,31 @@ fn value_iteration_average(
             ));
         }
         if o.stopping == Stopping::Span && hi - lo <= o.tolerance {
-            converged = true;
-            break;
+            return Ok(Step::Converged);
         }
         let shift = if relative { th[x_hat] } else { 0.0 };
-        let mut rel_change: f64 = 0.0;
-        for s in 0..n {
-            let new = (1.0 - tau) * h[s] + tau * (th[s] - shift);
-            if h[s] != 0.0 {
-                rel_change = rel_change.max(((new - h[s]) / h[s]).abs());
-            }
-            h[s] = new;
-        }
+        let rel_change = relax(&mut h, &th, tau, shift);
         if o.stopping == Stopping::RelativeChange && it > 1 && rel_change < o.tolerance {
-            converged = true;
-            break;
+            return Ok(Step::Converged);
         }
+        Ok(Step::Continue)
+    })?;
+    finish_average(mdp, h, x_hat, run.iterations, run.converged(), tau)
+        .map(|s| mark(s, run.cancelled()))
+}
+
+/// h ← (1 − τ) h + τ (T h − shift); returns the largest relative change
+/// |Δh(x) / h(x)| over the x with h(x) ≠ 0.
+fn relax(h: &mut [f64], th: &[f64], tau: f64, shift: f64) -> f64 {
+    let mut rel_change: f64 = 0.0;
+    for (hs, &ts) in h.iter_mut().zip(th) {
+        let new = (1.0 - tau) * *hs + tau * (ts - shift);
+        if *hs != 0.0 {
+            rel_change = rel_change.max(((new - *hs) / *hs).abs());
+        }
+        *hs = new;
     }
-    finish_average(mdp, h, x_hat, it, converged, tau).map(|s| mark(s, cancelled))
+    rel_change
 }
 
 /// Gauss–Seidel with a running gain estimate g: in state order,
@@ -407,83 +407,124 @@ fn value_iteration_average(
 /// relative value iteration, same τ, from the best values seen: the
 /// method then converges wherever relative value iteration does.
 fn gauss_seidel_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
-    let n = mdp.n_states;
     let tau = choose_tau(mdp, o);
-    let x_hat = o.reference_state;
-    let mut h = vec![0.0; n];
-    let mut th = vec![0.0; n];
-    let mut pol = vec![0u32; n];
-    let mut g = 0.0;
-    let mut converged = false;
-    let mut cancelled = false;
-    let max_it = o.control.iteration_limit(o.max_iterations);
-    let mut it = 0;
-    // The values with the narrowest certificate so far (h = 0 to start).
-    let mut best_span = f64::INFINITY;
-    let mut best = vec![0.0; n];
-    let mut stalled = 0;
-    let mut hand_over = false;
-    while it < max_it {
-        if o.control.is_cancelled() {
-            cancelled = true;
-            break;
+    let mut gs = GaussSeidelAverage::new(mdp.n_states);
+    let run = iterate(&o.control, o.max_iterations, 0, |it| {
+        Ok::<_, Error>(gs.step(mdp, o, tau, it))
+    })?;
+    let GaussSeidelAverage { mut h, best, .. } = gs;
+    // Stopped: the sweeps diverged or stalled.
+    if run.outcome == Outcome::Stopped {
+        if run.iterations < run.limit {
+            let rvi = Options {
+                method: Method::RelativeValueIteration,
+                ..o.clone()
+            };
+            return value_iteration_average(mdp, &rvi, None, Some(best), run.iterations);
         }
-        it += 1;
+        h = best;
+    }
+    finish_average(
+        mdp,
+        h,
+        o.reference_state,
+        run.iterations,
+        run.converged(),
+        tau,
+    )
+    .map(|s| mark(s, run.cancelled()))
+}
+
+/// The state of [`gauss_seidel_average`].
+struct GaussSeidelAverage {
+    /// Relative values, 0 at the reference state after each sweep.
+    h: Vec<f64>,
+    /// T h and the greedy policy of the last certificate check.
+    th: Vec<f64>,
+    policy: Vec<u32>,
+    /// Running gain estimate.
+    g: f64,
+    /// The values with the narrowest certificate so far (h = 0 to start)
+    /// and that certificate's span.
+    best: Vec<f64>,
+    best_span: f64,
+    /// Certificate checks since the span last narrowed.
+    stalled: usize,
+}
+
+impl GaussSeidelAverage {
+    fn new(n: usize) -> Self {
+        GaussSeidelAverage {
+            h: vec![0.0; n],
+            th: vec![0.0; n],
+            policy: vec![0u32; n],
+            g: 0.0,
+            best: vec![0.0; n],
+            best_span: f64::INFINITY,
+            stalled: 0,
+        }
+    }
+
+    /// One in-place sweep, the gain update, and every `GS_CHECK` sweeps
+    /// (or once the changes are small) the certificate check. `Stop` hands
+    /// over to relative value iteration from `best`.
+    fn step(&mut self, mdp: &Mdp, o: &Options, tau: f64, it: usize) -> Step {
+        let (lo, hi) = self.sweep(mdp, tau);
+        if !(lo.is_finite() && hi.is_finite()) {
+            return Step::Stop;
+        }
+        let drift = self.h[o.reference_state];
+        self.g += drift / tau;
+        self.h.iter_mut().for_each(|v| *v -= drift);
+        if hi - lo <= o.tolerance || it % GS_CHECK == 0 {
+            self.check(mdp, o, hi - lo)
+        } else {
+            Step::Continue
+        }
+    }
+
+    /// h(s) ← (1 − τ) h(s) + τ (min_a c − g + Σ p h) in state order;
+    /// returns min and max of the changes.
+    fn sweep(&mut self, mdp: &Mdp, tau: f64) -> (f64, f64) {
+        let h = &mut self.h;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for s in 0..n {
+        for s in 0..mdp.n_states {
             let mut best_q = f64::INFINITY;
             for k in mdp.actions(s) {
-                best_q = best_q.min(mdp.q_value(k, &h, 1.0));
+                best_q = best_q.min(mdp.q_value(k, h, 1.0));
             }
-            let new = (1.0 - tau) * h[s] + tau * (best_q - g);
+            let new = (1.0 - tau) * h[s] + tau * (best_q - self.g);
             let d = new - h[s];
             lo = lo.min(d);
             hi = hi.max(d);
             h[s] = new;
         }
-        if !(lo.is_finite() && hi.is_finite()) {
-            hand_over = true;
-            break;
+        (lo, hi)
+    }
+
+    /// The certificate of h (one Jacobi sweep) against the stopping rule
+    /// (`change`: the span of the last sweep's changes), and the stall count.
+    fn check(&mut self, mdp: &Mdp, o: &Options, change: f64) -> Step {
+        let (clo, chi) = sweep(mdp, &self.h, 1.0, &mut self.th, &mut self.policy);
+        if o.stopping == Stopping::Span && chi - clo <= o.tolerance {
+            return Step::Converged;
         }
-        let drift = h[x_hat];
-        g += drift / tau;
-        h.iter_mut().for_each(|v| *v -= drift);
-        // Changes of h small: check the real certificate (one Jacobi sweep).
-        if hi - lo <= o.tolerance || it % GS_CHECK == 0 {
-            let (clo, chi) = sweep(mdp, &h, 1.0, &mut th, &mut pol);
-            if o.stopping == Stopping::Span && chi - clo <= o.tolerance {
-                converged = true;
-                break;
-            }
-            if o.stopping == Stopping::RelativeChange && hi - lo <= o.tolerance * (1.0 + g.abs()) {
-                converged = true;
-                break;
-            }
-            let span = chi - clo;
-            if span < best_span {
-                best_span = span;
-                best.copy_from_slice(&h);
-                stalled = 0;
-            } else {
-                stalled += 1;
-                if stalled >= GS_STALL || !span.is_finite() {
-                    hand_over = true;
-                    break;
-                }
+        if o.stopping == Stopping::RelativeChange && change <= o.tolerance * (1.0 + self.g.abs()) {
+            return Step::Converged;
+        }
+        let span = chi - clo;
+        if span < self.best_span {
+            self.best_span = span;
+            self.best.copy_from_slice(&self.h);
+            self.stalled = 0;
+        } else {
+            self.stalled += 1;
+            if self.stalled >= GS_STALL || !span.is_finite() {
+                return Step::Stop;
             }
         }
+        Step::Continue
     }
-    if hand_over && it < max_it {
-        let rvi = Options {
-            method: Method::RelativeValueIteration,
-            ..o.clone()
-        };
-        return value_iteration_average(mdp, &rvi, None, Some(best), it);
-    }
-    if hand_over {
-        h = best;
-    }
-    finish_average(mdp, h, x_hat, it, converged, tau).map(|s| mark(s, cancelled))
 }
 
 /// Gauss–Seidel checks its certificate every `GS_CHECK` sweeps ...
@@ -496,20 +537,21 @@ const GS_STALL: usize = 8;
 /// exact evaluations of policy iteration (see `policy_iteration_average`).
 const LOOKAHEAD_SWEEPS: usize = 50;
 
-/// The greedy policy for `h`, keeping `policy`'s action unless another is
-/// better by more than round-off (so that policy iteration cannot cycle).
-/// Returns whether an action changed and min_s (T h − h)(s).
-fn improve(mdp: &Mdp, h: &[f64], policy: &mut [u32]) -> (bool, f64) {
+/// The greedy policy for `h` (discount `factor`, 1 for the average
+/// criterion), keeping `policy`'s action unless another is better by more
+/// than round-off (so that policy iteration cannot cycle). Returns whether
+/// an action changed and min_s (T h − h)(s).
+fn improve(mdp: &Mdp, h: &[f64], factor: f64, policy: &mut [u32]) -> (bool, f64) {
     let mut changed = false;
     let mut lo = f64::INFINITY;
     for s in 0..mdp.n_states {
-        let cur = mdp.q_value(mdp.chosen(policy, s), h, 1.0);
+        let cur = mdp.q_value(mdp.chosen(policy, s), h, factor);
         let eps = 1e-11 * (1.0 + cur.abs());
         let (mut best, mut arg) = (cur - eps, policy[s]);
         let mut min_q = cur;
         let first = mdp.state_start[s];
         for k in mdp.actions(s) {
-            let q = mdp.q_value(k, h, 1.0);
+            let q = mdp.q_value(k, h, factor);
             min_q = min_q.min(q);
             if q < best {
                 best = q;
@@ -556,12 +598,9 @@ fn floored(floor: f64, lo: f64, hi: f64) -> f64 {
 /// is worse (or not unichain), PI returns to the last exact evaluation and
 /// continues with plain greedy steps; if it is only as good (near the
 /// optimum), its evaluation is kept (any evaluated policy gives a valid
-/// certificate) and PI continues with plain greedy steps, which saves the
-/// evaluation the old rule threw away (robots, 10^6 states: 7 → 6 steps).
+/// certificate) and PI continues from it with plain greedy steps.
 fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
-    let floor = mdp.min_cost();
-    let n = mdp.n_states;
-    let mut policy = match &o.initial_policy {
+    let policy = match &o.initial_policy {
         Some(p) => p.clone(),
         None => {
             // Warm start: a greedy policy after a few relative sweeps is
@@ -580,138 +619,224 @@ fn policy_iteration_average(mdp: &Mdp, o: &Options) -> Result<Solution> {
             sol.policy
         }
     };
-    let max_it = o.control.iteration_limit(o.max_iterations);
-    let mut it = 0;
-    let mut converged = false;
-    let mut cancelled = false;
-    let mut lookahead = true;
-    // The last exact evaluation and its policy.
-    let mut accepted: Option<(PolicyEvaluation, Vec<u32>)> = None;
-    let mut h = vec![0.0; n];
-    // Hashes of the policies evaluated since the gain last fell. Plain
-    // policy iteration never returns to a policy in exact arithmetic; when
-    // round-off makes it do so (costs and rates spread over more orders of
-    // magnitude than a double resolves) it would cycle to the iteration
-    // limit, so it stops there, not converged.
-    let mut seen = std::collections::HashSet::new();
-    let mut best_gain = f64::INFINITY;
-    loop {
-        let result = evaluate_average_in(mdp, &policy, Reduction::Auto, &o.control, true);
-        match &result {
-            // The LU of this policy's equations would not fit the memory
-            // cap: relative value iteration (no factorisation) from the
-            // last exact bias, with the iterations left.
-            Err(Error::TooLarge(_)) => {
-                let rvi = Options {
-                    method: Method::RelativeValueIteration,
-                    ..o.clone()
-                };
-                let start = accepted.take().map(|(e, _)| e.bias);
-                return value_iteration_average(mdp, &rvi, None, start, it);
-            }
-            Err(Error::Cancelled(_)) => {
-                cancelled = true;
-                break;
-            }
-            _ => {}
+    let mut howard = Howard::new(mdp, o, policy);
+    let exit = howard.run()?;
+    let it = howard.iterations;
+    if exit == Exit::NoRoom {
+        // The LU of a policy's equations would not fit the memory cap:
+        // relative value iteration (no factorisation) from the last exact
+        // bias, with the iterations left.
+        let rvi = Options {
+            method: Method::RelativeValueIteration,
+            ..o.clone()
+        };
+        let start = howard.accepted.map(|(e, _)| e.bias);
+        return value_iteration_average(mdp, &rvi, None, start, it);
+    }
+    let cancelled = exit == Exit::Cancelled;
+    let Some((eval, evaluated)) = howard.accepted else {
+        // Cancelled during the first evaluation: the certificate of h = 0.
+        return finish_average(
+            mdp,
+            vec![0.0; mdp.n_states],
+            o.reference_state,
+            it,
+            false,
+            1.0,
+        )
+        .map(|s| mark(s, true));
+    };
+    let sol = certify_evaluation(mdp, o, eval, evaluated, it, exit == Exit::Converged)?;
+    Ok(mark(sol, cancelled))
+}
+
+/// How [`Howard::run`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    /// No action changed, or the certificate is within the tolerance.
+    Converged,
+    /// A policy came back, or the iteration limit was reached.
+    Stopped,
+    Cancelled,
+    /// A policy's LU would not fit the memory cap.
+    NoRoom,
+}
+
+/// The state of policy iteration (average cost).
+struct Howard<'a> {
+    mdp: &'a Mdp,
+    o: &'a Options,
+    /// The policy to evaluate next.
+    policy: Vec<u32>,
+    /// Policies evaluated.
+    iterations: usize,
+    /// Whether the next policy comes from the lookahead.
+    lookahead: bool,
+    /// The last exact evaluation and its policy.
+    accepted: Option<(PolicyEvaluation, Vec<u32>)>,
+    /// The lookahead's values.
+    h: Vec<f64>,
+    /// Hashes of the policies evaluated since the gain last fell. Plain
+    /// policy iteration never returns to a policy in exact arithmetic; when
+    /// round-off makes it do so (costs and rates spread over more orders of
+    /// magnitude than a double resolves) it would cycle to the iteration
+    /// limit, so it stops there, not converged.
+    seen: std::collections::HashSet<u64>,
+    /// The lowest gain evaluated.
+    best_gain: f64,
+}
+
+impl<'a> Howard<'a> {
+    fn new(mdp: &'a Mdp, o: &'a Options, policy: Vec<u32>) -> Self {
+        Howard {
+            mdp,
+            o,
+            policy,
+            iterations: 0,
+            lookahead: true,
+            accepted: None,
+            h: vec![0.0; mdp.n_states],
+            seen: std::collections::HashSet::new(),
+            best_gain: f64::INFINITY,
         }
-        let prev_gain_floor = accepted.as_ref().map_or(f64::NEG_INFINITY, |(p, _)| {
+    }
+
+    /// Evaluates and improves until the stopping rule, a cycle, the
+    /// iteration limit or a cancel; `accepted` then holds the last exact
+    /// evaluation (none if the first one was cancelled).
+    fn run(&mut self) -> Result<Exit> {
+        let (mdp, o) = (self.mdp, self.o);
+        let max_it = o.control.iteration_limit(o.max_iterations);
+        loop {
+            let result = evaluate_average_in(mdp, &self.policy, Reduction::Auto, &o.control, true);
+            match &result {
+                Err(Error::TooLarge(_)) => return Ok(Exit::NoRoom),
+                Err(Error::Cancelled(_)) => return Ok(Exit::Cancelled),
+                _ => {}
+            }
+            self.iterations += 1;
+            let (eval, evaluated) = self.choose(result)?;
+            self.policy.copy_from_slice(&evaluated);
+            let cycled = self.revisited(&eval, &evaluated);
+            let (changed, lo) = improve(mdp, &eval.bias, 1.0, &mut self.policy);
+            // g* lies in [lo, g].
+            let done = !changed || (o.stopping == Stopping::Span && eval.gain - lo <= o.tolerance);
+            let exit = if done || cycled || self.iterations >= max_it {
+                Some(if done { Exit::Converged } else { Exit::Stopped })
+            } else if o.control.is_cancelled() {
+                Some(Exit::Cancelled)
+            } else {
+                None
+            };
+            if exit.is_none() && self.lookahead {
+                self.lookahead_policy(&eval, &evaluated);
+            }
+            self.accepted = Some((eval, evaluated));
+            if let Some(exit) = exit {
+                return Ok(exit);
+            }
+        }
+    }
+
+    /// The evaluation to improve on, and its policy: the new one, or the
+    /// last accepted one when the lookahead's policy is worse or could not
+    /// be evaluated (then plain greedy steps from there on).
+    fn choose(&mut self, result: Result<PolicyEvaluation>) -> Result<(PolicyEvaluation, Vec<u32>)> {
+        let prev_gain_floor = self.accepted.as_ref().map_or(f64::NEG_INFINITY, |(p, _)| {
             p.gain - 1e-13 * (1.0 + p.gain.abs())
         });
-        it += 1;
-        let (eval, evaluated) = match (result, accepted.take()) {
+        Ok(match (result, self.accepted.take()) {
             (Ok(e), Some((prev, prev_policy)))
-                if lookahead && e.gain > prev.gain + 1e-13 * (1.0 + prev.gain.abs()) =>
+                if self.lookahead && e.gain > prev.gain + 1e-13 * (1.0 + prev.gain.abs()) =>
             {
                 // The lookahead made things worse: a plain greedy step from
                 // the previous evaluation instead.
                 let _ = e;
-                lookahead = false;
+                self.lookahead = false;
                 (prev, prev_policy)
             }
-            (Ok(e), Some(_)) if lookahead && e.gain >= prev_gain_floor => {
+            (Ok(e), Some(_)) if self.lookahead && e.gain >= prev_gain_floor => {
                 // As good as before (near the optimum): its exact
                 // evaluation is as valid a certificate as the previous
                 // one, so keep it, and continue with plain (monotone)
                 // greedy steps so that PI cannot cycle.
-                lookahead = false;
-                (e, policy.clone())
+                self.lookahead = false;
+                (e, self.policy.clone())
             }
-            (Err(_), Some((prev, prev_policy))) if lookahead => {
-                lookahead = false;
+            (Err(_), Some((prev, prev_policy))) if self.lookahead => {
+                self.lookahead = false;
                 (prev, prev_policy)
             }
-            (Ok(e), _) => (e, policy.clone()),
+            (Ok(e), _) => (e, self.policy.clone()),
             (Err(e), _) => return Err(e),
-        };
-        policy.copy_from_slice(&evaluated);
-        if eval.gain < best_gain - 1e-13 * (1.0 + best_gain.abs()) || !best_gain.is_finite() {
-            seen.clear();
-        }
-        best_gain = best_gain.min(eval.gain);
-        let cycled = !lookahead && !seen.insert(policy_hash(&evaluated));
-        let (changed, lo) = improve(mdp, &eval.bias, &mut policy);
-        // g* lies in [lo, g].
-        let done = !changed || (o.stopping == Stopping::Span && eval.gain - lo <= o.tolerance);
-        if done || cycled || it >= max_it {
-            converged = done;
-            accepted = Some((eval, evaluated));
-            break;
-        }
-        if o.control.is_cancelled() {
-            cancelled = true;
-            accepted = Some((eval, evaluated));
-            break;
-        }
-        if lookahead {
-            h.copy_from_slice(&eval.bias);
-            for k in 0..LOOKAHEAD_SWEEPS {
-                for i in 0..n {
-                    let s = if k % 2 == 0 { i } else { n - 1 - i };
-                    let best = mdp
-                        .actions(s)
-                        .map(|a| mdp.q_value(a, &h, 1.0))
-                        .fold(f64::INFINITY, f64::min);
-                    h[s] = best - eval.gain;
-                }
-            }
-            policy.copy_from_slice(&evaluated);
-            improve(mdp, &h, &mut policy);
-        }
-        accepted = Some((eval, evaluated));
+        })
     }
-    let Some((eval, evaluated)) = accepted else {
-        // Cancelled during the first evaluation: the certificate of h = 0.
-        return finish_average(mdp, vec![0.0; n], o.reference_state, it, false, 1.0)
-            .map(|s| mark(s, true));
-    };
-    // The last evaluated policy is feasible, so its gain bounds g* from
-    // above; the Jacobi sweep bounds it from below.
+
+    /// Whether plain greedy steps came back to `evaluated` since the gain
+    /// last fell (round-off cycling).
+    fn revisited(&mut self, eval: &PolicyEvaluation, evaluated: &[u32]) -> bool {
+        let best = self.best_gain;
+        if eval.gain < best - 1e-13 * (1.0 + best.abs()) || !best.is_finite() {
+            self.seen.clear();
+        }
+        self.best_gain = best.min(eval.gain);
+        !self.lookahead && !self.seen.insert(policy_hash(evaluated))
+    }
+
+    /// The next policy: greedy after `LOOKAHEAD_SWEEPS` symmetric
+    /// Gauss–Seidel sweeps h ← T h − g from the exact bias.
+    fn lookahead_policy(&mut self, eval: &PolicyEvaluation, evaluated: &[u32]) {
+        let (mdp, n, h) = (self.mdp, self.mdp.n_states, &mut self.h);
+        h.copy_from_slice(&eval.bias);
+        for k in 0..LOOKAHEAD_SWEEPS {
+            for i in 0..n {
+                let s = if k % 2 == 0 { i } else { n - 1 - i };
+                let best = mdp
+                    .actions(s)
+                    .map(|a| mdp.q_value(a, h, 1.0))
+                    .fold(f64::INFINITY, f64::min);
+                h[s] = best - eval.gain;
+            }
+        }
+        self.policy.copy_from_slice(evaluated);
+        improve(mdp, h, 1.0, &mut self.policy);
+    }
+}
+
+/// The answer of policy iteration from its last exact evaluation: the
+/// evaluated policy is feasible, so its gain bounds g* from above; a
+/// Jacobi sweep on its bias bounds it from below.
+fn certify_evaluation(
+    mdp: &Mdp,
+    o: &Options,
+    eval: PolicyEvaluation,
+    evaluated: Vec<u32>,
+    iterations: usize,
+    converged: bool,
+) -> Result<Solution> {
+    let n = mdp.n_states;
     let mut th = vec![0.0; n];
     let mut greedy = vec![0u32; n];
     let (lo, _) = sweep(mdp, &eval.bias, 1.0, &mut th, &mut greedy);
-    let lo = floored(floor, lo, eval.gain);
+    let lo = floored(mdp.min_cost(), lo, eval.gain);
     let (classes, _) = recurrent_classes(mdp, &evaluated)?;
     // The evaluation's own reference is a recurrent state of its choice;
     // the caller's promise is h = 0 at `reference_state`.
     let mut values = eval.bias;
     let r = values[o.reference_state];
     values.iter_mut().for_each(|v| *v -= r);
-    Ok(mark(
-        Solution {
-            gain: eval.gain,
-            bound_lo: lo.min(eval.gain),
-            bound_hi: eval.gain,
-            values,
-            policy: evaluated,
-            iterations: it,
-            converged,
-            cancelled: false,
-            recurrent_classes: classes,
-            aperiodicity: 1.0,
-        },
-        cancelled,
-    ))
+    Ok(Solution {
+        gain: eval.gain,
+        bound_lo: lo.min(eval.gain),
+        bound_hi: eval.gain,
+        values,
+        policy: evaluated,
+        iterations,
+        converged,
+        cancelled: false,
+        recurrent_classes: classes,
+        aperiodicity: 1.0,
+    })
 }
 
 fn finish_discounted(
@@ -752,46 +877,30 @@ fn finish_discounted(
 
 fn value_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution> {
     let n = mdp.n_states;
-    let mut v = vec![0.0; n];
-    let mut th = vec![0.0; n];
-    let mut pol = vec![0u32; n];
+    let (mut v, mut th, mut pol) = (vec![0.0; n], vec![0.0; n], vec![0u32; n]);
     let k = beta / (1.0 - beta);
-    let mut it = 0;
-    let mut converged = false;
-    let mut cancelled = false;
-    let max_it = o.control.iteration_limit(o.max_iterations);
-    while it < max_it {
-        if o.control.is_cancelled() {
-            cancelled = true;
-            break;
-        }
-        it += 1;
+    let run = iterate(&o.control, o.max_iterations, 0, |_| {
         let (lo, hi) = sweep(mdp, &v, beta, &mut th, &mut pol);
         std::mem::swap(&mut v, &mut th);
-        if k * (hi - lo) <= o.tolerance || !(lo.is_finite() && hi.is_finite()) {
-            converged = lo.is_finite() && hi.is_finite();
-            break;
-        }
-    }
-    finish_discounted(mdp, v, beta, it, converged).map(|s| mark(s, cancelled))
+        Ok::<_, Error>(if !(lo.is_finite() && hi.is_finite()) {
+            Step::Stop
+        } else if k * (hi - lo) <= o.tolerance {
+            Step::Converged
+        } else {
+            Step::Continue
+        })
+    })?;
+    finish_discounted(mdp, v, beta, run.iterations, run.converged())
+        .map(|s| mark(s, run.cancelled()))
 }
 
+/// In-place sweeps in state order; the certificate (one Jacobi sweep) is
+/// checked once a sweep's largest change says it may hold.
 fn gauss_seidel_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution> {
     let n = mdp.n_states;
-    let mut v = vec![0.0; n];
-    let mut th = vec![0.0; n];
-    let mut pol = vec![0u32; n];
+    let (mut v, mut th, mut pol) = (vec![0.0; n], vec![0.0; n], vec![0u32; n]);
     let k = beta / (1.0 - beta);
-    let mut it = 0;
-    let mut converged = false;
-    let mut cancelled = false;
-    let max_it = o.control.iteration_limit(o.max_iterations);
-    while it < max_it {
-        if o.control.is_cancelled() {
-            cancelled = true;
-            break;
-        }
-        it += 1;
+    let run = iterate(&o.control, o.max_iterations, 0, |_| {
         let mut change: f64 = 0.0;
         for s in 0..n {
             let mut best = f64::INFINITY;
@@ -802,17 +911,18 @@ fn gauss_seidel_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution
             v[s] = best;
         }
         if !change.is_finite() {
-            break;
+            return Ok::<_, Error>(Step::Stop);
         }
         if 2.0 * k * change <= o.tolerance {
             let (lo, hi) = sweep(mdp, &v, beta, &mut th, &mut pol);
             if k * (hi - lo) <= o.tolerance {
-                converged = true;
-                break;
+                return Ok(Step::Converged);
             }
         }
-    }
-    finish_discounted(mdp, v, beta, it, converged).map(|s| mark(s, cancelled))
+        Ok(Step::Continue)
+    })?;
+    finish_discounted(mdp, v, beta, run.iterations, run.converged())
+        .map(|s| mark(s, run.cancelled()))
 }
 
 fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solution> {
@@ -853,24 +963,7 @@ fn policy_iteration_discounted(mdp: &Mdp, o: &Options, beta: f64) -> Result<Solu
             Err(e) => return Err(e),
         };
         it += 1;
-        let mut changed = false;
-        for s in 0..n {
-            let cur = mdp.q_value(mdp.chosen(&policy, s), &v, beta);
-            let eps = 1e-11 * (1.0 + cur.abs());
-            let (mut best, mut arg) = (cur - eps, policy[s]);
-            let first = mdp.state_start[s];
-            for k in mdp.actions(s) {
-                let q = mdp.q_value(k, &v, beta);
-                if q < best {
-                    best = q;
-                    arg = (k - first) as u32;
-                }
-            }
-            if arg != policy[s] {
-                policy[s] = arg;
-                changed = true;
-            }
-        }
+        let (changed, _) = improve(mdp, &v, beta, &mut policy);
         if !changed {
             converged = true;
             break;

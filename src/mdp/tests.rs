@@ -521,7 +521,7 @@ fn memory_cap_refuses_the_solve_with_states_and_bytes() {
 /// other takes ~1.5^(n/2) steps. The reference lies in one well, the mean
 /// times w to reach it from the other are ~1e10, and h = u − g·w cancels
 /// ten digits: a plain LU solve leaves a residual of ~1e-6 relative to h
-/// (found at 10^6 states in the robots model), iterative refinement
+/// (as the robots model at 10^6 states does), iterative refinement
 /// brings it back to round-off.
 fn two_wells(n: usize) -> Mdp {
     let mut b = MdpBuilder::new(n).expect("builder");

@@ -6,9 +6,9 @@ use nalgebra::{DMatrix, DVector};
 /// The stationary distribution of a generator Q by the GTH algorithm
 /// (Grassmann, Taksar and Heyman), which uses only the off-diagonal rates
 /// and has no subtraction. The diagonal is a sum of user entries such as
-/// −q12 − λ1 + λ1: with q12 = 4e−9 next to λ1 = 1 it kept eight digits of
-/// q12 and the fundamental rate of a stiff MMPP was off by 2e−9 relative
-/// with an LU solve (found by tests/robustness.rs).
+/// −q12 − λ1 + λ1, which cancels: with q12 = 4e−9 next to λ1 = 1 it keeps
+/// only eight digits of q12, enough to put an LU solve's fundamental rate
+/// of a stiff MMPP off by 2e−9 relative; GTH never reads it.
 pub(crate) fn stationary_gth(q: &DMatrix<f64>) -> Result<DVector<f64>> {
     let n = q.nrows();
     let reducible = || {

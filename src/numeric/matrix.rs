@@ -68,10 +68,10 @@ pub(crate) fn expm1(s: &DMatrix<f64>, x: f64) -> DMatrix<f64> {
 /// e^{S x} for finite x >= 0, by scaling and squaring. nalgebra's `exp`
 /// picks its number of squarings from norms of powers of its argument;
 /// when those overflow (‖Sx‖ above about 1e30, or Sx not finite) the count
-/// becomes u64::MAX and the call never returns: crawlsched_dist_cdf hung at
-/// x = 3e103 (found by fuzzing). Scaling Sx to a 1-norm <= 1 keeps nalgebra
-/// in range; the squarings here are ceil(log2 ‖Sx‖) <= about 2100, no more
-/// than nalgebra would do if it could.
+/// becomes u64::MAX and the call never returns (x = 3e103 in a CDF is
+/// enough). Scaling Sx to a 1-norm <= 1 keeps nalgebra in range; the
+/// squarings here are ceil(log2 ‖Sx‖) <= about 2100, no more than
+/// nalgebra would do if it could.
 pub(crate) fn exp_sx(s: &DMatrix<f64>, x: f64) -> DMatrix<f64> {
     // log2 of the 1-norm of S (column sums scaled by 2^-64: no overflow).
     let tiny = 2f64.powi(-64);

@@ -1,9 +1,10 @@
 //! General numerics shared by the paper modules: special functions, scalar
-//! root finding, Markov-chain stationary distributions and matrix
-//! exponentials. Nothing here knows about a paper's model.
+//! root finding, a driver for iterative solvers, Markov-chain stationary
+//! distributions and matrix exponentials. Nothing here knows about a paper's model.
 
 #![forbid(unsafe_code)]
 
+pub(crate) mod iterate;
 pub(crate) mod markov;
 pub(crate) mod matrix;
 pub(crate) mod roots;

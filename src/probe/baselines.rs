@@ -208,47 +208,12 @@ fn tune(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> 
     if n == 0 {
         return Err(Error::invalid("the budget n must be >= 1"));
     }
-    // Count is non-increasing in the parameter; bisect on a log scale for
-    // Π and on the expected-update scale for π.
-    let h = profile.horizon();
-    let (lo_bound, hi_bound) = match policy {
-        Policy::Threshold => {
-            let c = profile.interval_cost(0.0, h);
-            if c <= 0.0 {
-                return Err(Error::invalid(
-                    "the profile has zero expected cost: nothing to tune",
-                ));
-            }
-            if !c.is_finite() {
-                // The search below would never leave [c·1e−12, c] (found by fuzzing).
-                return Err(Error::Numerical(format!(
-                    "the expected cost over the horizon is {}: nothing to tune",
-                    Num(c)
-                )));
-            }
-            (c * 1e-12, c * (1.0 + 1e-9))
-        }
-        Policy::FirstArrival => {
-            let l = profile.expected_updates(0.0, h);
-            if l <= 0.0 {
-                return Err(Error::invalid(
-                    "the profile has no updates: nothing to tune",
-                ));
-            }
-            if !l.is_finite() {
-                return Err(Error::Numerical(format!(
-                    "the expected updates over the horizon are {}: nothing to tune",
-                    Num(l)
-                )));
-            }
-            (l * 1e-12, l * (1.0 + 1e-9))
-        }
-    };
+    let (lo_bound, hi_bound) = parameter_range(profile, policy)?;
     if n > MAX_PROBES {
         return Err(Error::TooLarge(format!("{n} probes (limit {MAX_PROBES})")));
     }
-    // Each trial stops once it has more than n probes (found by fuzzing: a
-    // tiny trial parameter placed up to 10^7 probes, hundreds of times).
+    // Each trial stops once it has more than n probes, so a tiny trial
+    // parameter costs no more than n + 1 probes.
     let run = |x: f64| -> Result<Vec<f64>> {
         match policy {
             Policy::Threshold => chain_up_to(profile, x, Measure::Cost, n),
@@ -265,32 +230,103 @@ fn tune(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> 
             "even the largest parameter gives more than {n} probes"
         )));
     }
-    // Shrink until at least n probes (so runs stay near n probes long).
-    let mut hi = hi_bound;
+    match shrink(&run, hi_bound, lo_bound, n)? {
+        Bracket::Exact(x, s) => Ok((x, s)),
+        Bracket::Between(lo, hi) => bisect_count(&run, lo, hi, n),
+    }
+}
+
+/// The range of the tuned parameter (count non-increasing in it): Π on
+/// [c·1e−12, c·(1 + 1e−9)] for the threshold policy with c the expected
+/// cost over the horizon, the expected-update target likewise for first
+/// arrival. Both totals must be finite and > 0.
+fn parameter_range(profile: &Profile, policy: Policy) -> Result<(f64, f64)> {
+    let h = profile.horizon();
+    match policy {
+        Policy::Threshold => {
+            let c = profile.interval_cost(0.0, h);
+            if c <= 0.0 {
+                return Err(Error::invalid(
+                    "the profile has zero expected cost: nothing to tune",
+                ));
+            }
+            if !c.is_finite() {
+                return Err(Error::Numerical(format!(
+                    "the expected cost over the horizon is {}: nothing to tune",
+                    Num(c)
+                )));
+            }
+            Ok((c * 1e-12, c * (1.0 + 1e-9)))
+        }
+        Policy::FirstArrival => {
+            let l = profile.expected_updates(0.0, h);
+            if l <= 0.0 {
+                return Err(Error::invalid(
+                    "the profile has no updates: nothing to tune",
+                ));
+            }
+            if !l.is_finite() {
+                return Err(Error::Numerical(format!(
+                    "the expected updates over the horizon are {}: nothing to tune",
+                    Num(l)
+                )));
+            }
+            Ok((l * 1e-12, l * (1.0 + 1e-9)))
+        }
+    }
+}
+
+/// Where [`shrink`] ended.
+enum Bracket {
+    /// A parameter with exactly n probes, and its schedule.
+    Exact(f64, Vec<f64>),
+    /// count(lo) > n > count(hi).
+    Between(f64, f64),
+}
+
+/// From `hi` (fewer than n probes), parameters divided by 4 until one
+/// places at least n probes (so the bisection's runs stay near n probes).
+/// At most 25 divisions (4^25 > 10^12 spans the range) and none below
+/// `lo_bound` or at 0 (a subnormal total makes `lo_bound` 0).
+fn shrink(
+    run: &impl Fn(f64) -> Result<Vec<f64>>,
+    hi: f64,
+    lo_bound: f64,
+    n: usize,
+) -> Result<Bracket> {
+    let mut hi = hi;
     let mut lo = hi / 4.0;
-    // At most 4^25 > 10^12 shrinks: a bound in steps as well as in value,
-    // since a subnormal total makes lo_bound 0 (found by fuzzing).
     for shrinks in 0.. {
         if shrinks > 25 || lo <= 0.0 {
-            return Err(Error::NotConverged(format!(
-                "no parameter of this policy places {n} probes"
-            )));
+            break;
         }
         let s = run(lo)?;
         match s.len().cmp(&n) {
-            std::cmp::Ordering::Equal => return Ok((lo, s)),
-            std::cmp::Ordering::Greater => break,
+            std::cmp::Ordering::Equal => return Ok(Bracket::Exact(lo, s)),
+            std::cmp::Ordering::Greater => return Ok(Bracket::Between(lo, hi)),
             std::cmp::Ordering::Less => {
                 hi = lo;
                 lo /= 4.0;
             }
         }
         if lo < lo_bound {
-            return Err(Error::NotConverged(format!(
-                "no parameter of this policy places {n} probes"
-            )));
+            break;
         }
     }
+    Err(Error::NotConverged(format!(
+        "no parameter of this policy places {n} probes"
+    )))
+}
+
+/// Bisection on a log scale between count(lo) > n > count(hi) for a
+/// parameter with exactly n probes (at most 200 steps, and none once
+/// the geometric mean no longer separates lo and hi).
+fn bisect_count(
+    run: &impl Fn(f64) -> Result<Vec<f64>>,
+    mut lo: f64,
+    mut hi: f64,
+    n: usize,
+) -> Result<(f64, Vec<f64>)> {
     for _ in 0..200 {
         let mid = (lo * hi).sqrt();
         if mid <= lo || mid >= hi {

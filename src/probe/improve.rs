@@ -91,6 +91,33 @@ pub fn improve(
     delta: f64,
     params: &ImproverParams,
 ) -> Result<Improved> {
+    check_params(delta, params)?;
+    let v = check_schedule(profile, probes)?;
+    check_level_work(params, v.len())?;
+    let p = spaced_start(&v, delta)?;
+    let start_cost = expected_cost(profile, &v)?;
+    let n = p.len() - 1;
+    let mut mover = Mover {
+        profile,
+        delta,
+        p,
+        version: vec![0u64; n + 1],
+        moves: 0,
+    };
+    let converged = mover.run(params);
+    let times = mover.p[1..].to_vec();
+    let cost = expected_cost(profile, &times)?;
+    Ok(Improved {
+        times,
+        start_cost,
+        cost,
+        moves: mover.moves,
+        converged,
+    })
+}
+
+/// δ ≥ 0 and the ranges of μ₀, μ_*, ρ and ι.
+fn check_params(delta: f64, params: &ImproverParams) -> Result<()> {
     validate::non_negative("delta", delta)?;
     if !(params.mu0 > 0.0 && params.mu0 <= 1.0) {
         return Err(Error::invalid(format!(
@@ -111,10 +138,14 @@ pub fn improve(
         )));
     }
     validate::positive("iota", params.iota)?;
-    let v = check_schedule(profile, probes)?;
+    Ok(())
+}
+
+/// The move scans of all μ-levels for `probes` probes within [`MAX_LEVEL_WORK`].
+fn check_level_work(params: &ImproverParams, probes: usize) -> Result<()> {
     // Levels μ₀ρ^j ≥ μ_*: j ≤ ln(μ_*/μ₀)/ln ρ (both logs ≤ 0, ln ρ < 0).
     let levels = ((params.mu_min / params.mu0).ln() / params.rho.ln()).floor() + 1.0;
-    let scans = levels * (2.0 * (v.len() as f64 - 1.0)).max(1.0);
+    let scans = levels * (2.0 * (probes as f64 - 1.0)).max(1.0);
     if !(scans <= MAX_LEVEL_WORK) {
         return Err(Error::TooLarge(format!(
             "rho = {} gives {} levels of mu from mu0 = {} to mu_min = {}, {} move scans for {} probes \
@@ -124,14 +155,20 @@ pub fn improve(
             Num(params.mu0),
             Num(params.mu_min),
             Num(scans),
-            v.len(),
+            probes,
             Num(MAX_LEVEL_WORK)
         )));
     }
+    Ok(())
+}
+
+/// p_0 = 0 followed by the probes `v`, checked to be spaced by δ (up to
+/// a relative 1e−9).
+fn spaced_start(v: &[f64], delta: f64) -> Result<Vec<f64>> {
     let tol = 1e-9 * delta;
     let mut p = Vec::with_capacity(v.len() + 1);
     p.push(0.0);
-    p.extend_from_slice(&v);
+    p.extend_from_slice(v);
     for k in 1..p.len() {
         if p[k] - p[k - 1] < delta - tol {
             // p[k] is the caller's probes[k - 1]; p[0] = 0 is not a probe.
@@ -147,14 +184,77 @@ pub fn improve(
             )));
         }
     }
-    let start_cost = expected_cost(profile, &v)?;
-    let n = p.len() - 1;
-    let mut version = vec![0u64; n + 1];
-    let mut moves = 0;
-    let mut converged = true;
-    let c = |s: f64, t: f64, u: f64| profile.interval_cost(s, t) + profile.interval_cost(t, u);
-    // The move of p_k a fraction μ toward p_{k−1} + δ (left) or p_{k+1} − δ.
-    let target = |p: &[f64], k: usize, right: bool, mu: f64| {
+    Ok(p)
+}
+
+/// The state of Algorithm 10: probes p_0 = 0, p_1, …, p_n (p_0 and p_n
+/// fixed), a version per probe (heap entries of an older version are
+/// stale), and the moves made.
+struct Mover<'a> {
+    profile: &'a Profile,
+    delta: f64,
+    p: Vec<f64>,
+    version: Vec<u64>,
+    moves: usize,
+}
+
+impl Mover<'_> {
+    /// Runs the μ-levels; false if `max_moves` stopped it before μ < μ_*.
+    fn run(&mut self, params: &ImproverParams) -> bool {
+        let mut mu = params.mu0;
+        while mu >= params.mu_min {
+            if !self.level(mu, params) {
+                return false;
+            }
+            mu *= params.rho;
+        }
+        true
+    }
+
+    /// Greedy moves at fraction μ, best gain first, while one gains at
+    /// least ι; false if `max_moves` was reached.
+    fn level(&mut self, mu: f64, params: &ImproverParams) -> bool {
+        let n = self.p.len() - 1;
+        let mut heap = BinaryHeap::with_capacity(2 * n);
+        for k in 1..n {
+            self.push(&mut heap, k, mu);
+        }
+        while let Some(e) = heap.pop() {
+            if e.version != self.version[e.k] {
+                continue;
+            }
+            if !(e.gain >= params.iota) {
+                break;
+            }
+            if self.moves >= params.max_moves {
+                return false;
+            }
+            self.p[e.k] = self.target(e.k, e.right, mu);
+            self.moves += 1;
+            for k in e.k.saturating_sub(1).max(1)..=(e.k + 1).min(n - 1) {
+                self.version[k] += 1;
+                self.push(&mut heap, k, mu);
+            }
+        }
+        true
+    }
+
+    /// Heap entries for both moves of probe k.
+    fn push(&self, heap: &mut BinaryHeap<Entry>, k: usize, mu: f64) {
+        for right in [false, true] {
+            heap.push(Entry {
+                gain: self.gain(k, right, mu),
+                k,
+                right,
+                version: self.version[k],
+            });
+        }
+    }
+
+    /// Where the move of p_k a fraction μ toward p_{k−1} + δ (left) or
+    /// p_{k+1} − δ (right) puts it.
+    fn target(&self, k: usize, right: bool, mu: f64) -> f64 {
+        let (p, delta) = (&self.p, self.delta);
         let end = if right {
             p[k + 1] - delta
         } else {
@@ -163,58 +263,16 @@ pub fn improve(
         // Clamp: rounding must not push a probe past its neighbour's bound.
         let t = (1.0 - mu) * p[k] + mu * end;
         t.clamp(p[k - 1] + delta, (p[k + 1] - delta).max(p[k - 1] + delta))
-    };
-    let gain = |p: &[f64], k: usize, right: bool, mu: f64| {
-        let t = target(p, k, right, mu);
-        c(p[k - 1], p[k], p[k + 1]) - c(p[k - 1], t, p[k + 1])
-    };
-    let mut mu = params.mu0;
-    'outer: while mu >= params.mu_min {
-        let mut heap = BinaryHeap::with_capacity(2 * n);
-        for k in 1..n {
-            for right in [false, true] {
-                heap.push(Entry {
-                    gain: gain(&p, k, right, mu),
-                    k,
-                    right,
-                    version: version[k],
-                });
-            }
-        }
-        while let Some(e) = heap.pop() {
-            if e.version != version[e.k] {
-                continue;
-            }
-            if !(e.gain >= params.iota) {
-                break;
-            }
-            if moves >= params.max_moves {
-                converged = false;
-                break 'outer;
-            }
-            p[e.k] = target(&p, e.k, e.right, mu);
-            moves += 1;
-            for k in e.k.saturating_sub(1).max(1)..=(e.k + 1).min(n - 1) {
-                version[k] += 1;
-                for right in [false, true] {
-                    heap.push(Entry {
-                        gain: gain(&p, k, right, mu),
-                        k,
-                        right,
-                        version: version[k],
-                    });
-                }
-            }
-        }
-        mu *= params.rho;
     }
-    let times = p[1..].to_vec();
-    let cost = expected_cost(profile, &times)?;
-    Ok(Improved {
-        times,
-        start_cost,
-        cost,
-        moves,
-        converged,
-    })
+
+    /// The cost decrease of that move.
+    fn gain(&self, k: usize, right: bool, mu: f64) -> f64 {
+        let p = &self.p;
+        let t = self.target(k, right, mu);
+        self.cost(p[k - 1], p[k], p[k + 1]) - self.cost(p[k - 1], t, p[k + 1])
+    }
+
+    fn cost(&self, s: f64, t: f64, u: f64) -> f64 {
+        self.profile.interval_cost(s, t) + self.profile.interval_cost(t, u)
+    }
 }

@@ -255,9 +255,9 @@ pub fn solve_with(params: &Params, options: &Options) -> Result<DynamicSolution>
 }
 
 /// Policy iteration's default warm start (greedy after a few sweeps) can
-/// be a multichain policy, which it cannot evaluate: with λ/μ = 4e-15 the
-/// solve failed with `Infeasible` (found by tests/robustness.rs). "Always
-/// activate" is unichain (r climbs to N and stays), so start there instead;
+/// be a multichain policy, which it cannot evaluate (`Infeasible`, e.g. at
+/// λ/μ = 4e-15). "Always activate" is unichain (r climbs to N and stays),
+/// so the solve then starts there;
 /// if a greedy step still lands on a multichain policy (λ/μ = 3e-16,
 /// N = 3, K = 30), relative value iteration, which evaluates no policy.
 fn solve_mdp(m: &RobotsMdp, options: &Options) -> Result<mdp::Solution> {

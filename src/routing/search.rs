@@ -475,139 +475,180 @@ fn local_search_counted(
     control: &Control,
     work: &mut Work,
 ) -> Result<SearchResult> {
-    let steps = &mut work.steps;
-    const WHAT: &str = "routing local search";
     super::cost::check_sequence(start, system.len())?;
     let n = start.len();
     if n > table.kmax() || table.servers() != system.len() {
         return Err(Error::invalid("the cost table does not cover this period"));
     }
-    let mut total = period_total(table, start).ok_or_else(|| {
+    let total = period_total(table, start).ok_or_else(|| {
         Error::Infeasible(
             "the start sequence leaves out a server whose cost grows superlinearly".into(),
         )
     })?;
-    let mut evaluations = 1u64;
-    let m = system.len();
-    let seq = match neighbourhood {
-        Neighbourhood::Multimodular => {
-            if m != 2 {
-                return Err(Error::invalid(format!(
-                    "the multimodular neighbourhood needs M = 2 servers, got {m}"
-                )));
-            }
-            if n > MAX_MULTIMODULAR_PERIOD {
-                return Err(Error::TooLarge(format!(
-                    "the multimodular neighbourhood has 2^(n+1) - 2 points; n = {n} exceeds {MAX_MULTIMODULAR_PERIOD}"
-                )));
-            }
-            let mut x = start.to_vec();
-            let mut y = vec![0usize; n];
-            loop {
-                control.step(WHAT, *steps)?;
-                let mut best: Option<(f64, Vec<usize>)> = None;
-                // y_k = x_k + α_k − α_{k−1} (1-based k; b_i = e_i − e_{i+1}, e_0 = e_{n+1} = 0).
-                for alpha in 1u64..(1u64 << (n + 1)) - 1 {
-                    if alpha % CHECK_EVERY == 0 {
-                        control.check(WHAT, *steps)?;
-                    }
-                    let mut ok = true;
-                    for k in 1..=n {
-                        let v = x[k - 1] as i64 + ((alpha >> k) & 1) as i64
-                            - ((alpha >> (k - 1)) & 1) as i64;
-                        if !(0..=1).contains(&v) {
-                            ok = false;
-                            break;
-                        }
-                        y[k - 1] = v as usize;
-                    }
-                    if !ok {
-                        continue;
-                    }
-                    evaluations += 1;
-                    if let Some(t) = period_total(table, &y) {
-                        if t < total - 1e-12 * total.abs().max(1e-300)
-                            && best.as_ref().is_none_or(|b| t < b.0)
-                        {
-                            best = Some((t, y.clone()));
-                        }
-                    }
-                }
-                match best {
-                    Some((t, b)) => {
-                        total = t;
-                        x = b;
-                        *steps += 1;
-                    }
-                    None => break x,
-                }
-            }
-        }
-        Neighbourhood::Pairs => {
-            // prev and next: M x n positions each.
-            control.check_memory(
-                m.checked_mul(n).and_then(|c| limits::bytes(c, 16)),
-                &format!("local search tables of {m} servers x period {n}"),
-            )?;
-            let mut st = State::new(table, start.to_vec());
-            loop {
-                control.step(WHAT, *steps)?;
-                let tol = 1e-12 * total.abs().max(1e-300);
-                let mut best = (-tol, None::<(usize, usize, bool)>);
-                for i in 0..n {
-                    // One position's neighbours are O(n + M): check per position.
-                    control.check(WHAT, *steps)?;
-                    if work.spent.saturating_add(evaluations) > work.limit {
-                        return Err(Error::NotConverged(format!(
-                            "routing local search stopped after {} neighbour evaluations (the bound of \
-                             this call; the _with_control variant has none)",
-                            work.limit
-                        )));
-                    }
-                    let a = st.seq[i];
-                    let da = st.remove(a, i);
-                    for b in (0..m).filter(|&b| b != a) {
-                        evaluations += 1;
-                        let d = da + st.add(b, i);
-                        if d < best.0 {
-                            best = (d, Some((i, b, false)));
-                        }
-                    }
-                    for j in i + 1..n {
-                        let b = st.seq[j];
-                        if b == a {
-                            continue;
-                        }
-                        evaluations += 1;
-                        let d = st.shift(a, i, j) + st.shift(b, j, i);
-                        if d < best.0 {
-                            best = (d, Some((i, j, true)));
-                        }
-                    }
-                }
-                match best.1 {
-                    None => break st.seq,
-                    Some((i, x, swap)) => {
-                        *steps += 1;
-                        if swap {
-                            st.seq.swap(i, x);
-                        } else {
-                            st.seq[i] = x;
-                        }
-                        st.rebuild();
-                        // Recompute rather than accumulate deltas: no drift.
-                        total = period_total(table, &st.seq).unwrap_or(f64::INFINITY);
-                    }
-                }
-            }
-        }
+    let mut search = Descent {
+        table,
+        control,
+        work,
+        total,
+        evaluations: 1,
     };
+    let seq = match neighbourhood {
+        Neighbourhood::Multimodular => search.multimodular(system.len(), start)?,
+        Neighbourhood::Pairs => search.pairs(system.len(), start)?,
+    };
+    let evaluations = search.evaluations;
     let evaluation = evaluate_with(system, table, &seq)?;
     Ok(SearchResult {
         period: seq,
         evaluation,
         evaluations,
     })
+}
+
+/// A steepest descent of [`local_search_counted`]: the cost of the current
+/// sequence and the neighbours evaluated so far.
+struct Descent<'a> {
+    table: &'a CostTable,
+    control: &'a Control,
+    work: &'a mut Work,
+    /// Period total of the current sequence.
+    total: f64,
+    /// Sequences costed, the start included.
+    evaluations: u64,
+}
+
+const WHAT: &str = "routing local search";
+
+impl Descent<'_> {
+    /// Steepest descent over the multimodular neighbourhood of M = 2
+    /// servers: x + Σ_{i ∈ S} b_i for the 2^(n+1) − 2 proper subsets S.
+    fn multimodular(&mut self, m: usize, start: &[usize]) -> Result<Vec<usize>> {
+        let n = start.len();
+        if m != 2 {
+            return Err(Error::invalid(format!(
+                "the multimodular neighbourhood needs M = 2 servers, got {m}"
+            )));
+        }
+        if n > MAX_MULTIMODULAR_PERIOD {
+            return Err(Error::TooLarge(format!(
+                "the multimodular neighbourhood has 2^(n+1) - 2 points; n = {n} exceeds {MAX_MULTIMODULAR_PERIOD}"
+            )));
+        }
+        let mut x = start.to_vec();
+        let mut y = vec![0usize; n];
+        loop {
+            self.control.step(WHAT, self.work.steps)?;
+            let mut best: Option<(f64, Vec<usize>)> = None;
+            for alpha in 1u64..(1u64 << (n + 1)) - 1 {
+                if alpha % CHECK_EVERY == 0 {
+                    self.control.check(WHAT, self.work.steps)?;
+                }
+                if !multimodular_neighbour(&x, alpha, &mut y) {
+                    continue;
+                }
+                self.evaluations += 1;
+                if let Some(t) = period_total(self.table, &y) {
+                    let total = self.total;
+                    if t < total - 1e-12 * total.abs().max(1e-300)
+                        && best.as_ref().is_none_or(|b| t < b.0)
+                    {
+                        best = Some((t, y.clone()));
+                    }
+                }
+            }
+            match best {
+                Some((t, b)) => {
+                    self.total = t;
+                    x = b;
+                    self.work.steps += 1;
+                }
+                None => return Ok(x),
+            }
+        }
+    }
+
+    /// Steepest descent over moves of one position to another server and
+    /// swaps of two positions, on occurrence tables updated per move.
+    fn pairs(&mut self, m: usize, start: &[usize]) -> Result<Vec<usize>> {
+        let n = start.len();
+        // prev and next: M x n positions each.
+        self.control.check_memory(
+            m.checked_mul(n).and_then(|c| limits::bytes(c, 16)),
+            &format!("local search tables of {m} servers x period {n}"),
+        )?;
+        let mut st = State::new(self.table, start.to_vec());
+        loop {
+            self.control.step(WHAT, self.work.steps)?;
+            match self.best_pair_move(&st, m)? {
+                None => return Ok(st.seq),
+                Some((i, x, swap)) => {
+                    self.work.steps += 1;
+                    if swap {
+                        st.seq.swap(i, x);
+                    } else {
+                        st.seq[i] = x;
+                    }
+                    st.rebuild();
+                    // Recompute rather than accumulate deltas: no drift.
+                    self.total = period_total(self.table, &st.seq).unwrap_or(f64::INFINITY);
+                }
+            }
+        }
+    }
+
+    /// The best improving move (position, server or position, swap) of
+    /// one scan, if any.
+    fn best_pair_move(&mut self, st: &State, m: usize) -> Result<Option<(usize, usize, bool)>> {
+        let n = st.seq.len();
+        let tol = 1e-12 * self.total.abs().max(1e-300);
+        let mut best = (-tol, None::<(usize, usize, bool)>);
+        for i in 0..n {
+            // One position's neighbours are O(n + M): check per position.
+            self.control.check(WHAT, self.work.steps)?;
+            if self.work.spent.saturating_add(self.evaluations) > self.work.limit {
+                return Err(Error::NotConverged(format!(
+                    "routing local search stopped after {} neighbour evaluations (the bound of \
+                     this call; the _with_control variant has none)",
+                    self.work.limit
+                )));
+            }
+            let a = st.seq[i];
+            let da = st.remove(a, i);
+            for b in (0..m).filter(|&b| b != a) {
+                self.evaluations += 1;
+                let d = da + st.add(b, i);
+                if d < best.0 {
+                    best = (d, Some((i, b, false)));
+                }
+            }
+            for j in i + 1..n {
+                let b = st.seq[j];
+                if b == a {
+                    continue;
+                }
+                self.evaluations += 1;
+                let d = st.shift(a, i, j) + st.shift(b, j, i);
+                if d < best.0 {
+                    best = (d, Some((i, j, true)));
+                }
+            }
+        }
+        Ok(best.1)
+    }
+}
+
+/// y = x + Σ_{i: bit i of alpha} b_i, that is y_k = x_k + α_k − α_{k−1}
+/// (1-based k; b_i = e_i − e_{i+1}, e_0 = e_{n+1} = 0); false when y
+/// leaves {0, 1}^n.
+fn multimodular_neighbour(x: &[usize], alpha: u64, y: &mut [usize]) -> bool {
+    for k in 1..=x.len() {
+        let v = x[k - 1] as i64 + ((alpha >> k) & 1) as i64 - ((alpha >> (k - 1)) & 1) as i64;
+        if !(0..=1).contains(&v) {
+            return false;
+        }
+        y[k - 1] = v as usize;
+    }
+    true
 }
 
 /// Most neighbours (and balanced-count steps) [`optimize_local`]

@@ -145,6 +145,15 @@ pub fn simulate_with(
     seed: u64,
     control: &Control,
 ) -> Result<SimulationResult> {
+    let robot = check_simulation(system, seq, periods)?;
+    let mut tally = Tally::new(periods, seq.len() as u64);
+    run_periods(system, seq, seed, robot, control, &mut tally)?;
+    Ok(tally.result())
+}
+
+/// The arguments of [`simulate_with`] and its work bound; whether the
+/// objective is robot scheduling (else losses).
+fn check_simulation(system: &RoutingSystem, seq: &[usize], periods: u64) -> Result<bool> {
     check_sequence(seq, system.len())?;
     if periods == 0 {
         return Err(Error::invalid("periods must be >= 1"));
@@ -181,6 +190,18 @@ pub fn simulate_with(
             Num(per_arrival)
         )));
     }
+    Ok(robot)
+}
+
+/// Runs one unmeasured period, then `tally.periods` measured ones.
+fn run_periods(
+    system: &RoutingSystem,
+    seq: &[usize],
+    seed: u64,
+    robot: bool,
+    control: &Control,
+    tally: &mut Tally,
+) -> Result<()> {
     let m = system.len();
     let (mu, w) = (system.rates(), system.weights());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -194,19 +215,8 @@ pub fn simulate_with(
     // first change after its last visit.
     let mut clock = vec![f64::NEG_INFINITY; m];
     let mut now = 0.0;
-    let batches = BATCHES.min(periods);
-    let per_batch = periods / batches;
-    let mut batch_sum = vec![0.0; batches as usize];
-    let (mut total_cost, mut measured, mut elapsed) = (0.0, 0u64, 0.0);
     let mut packets = 0u64;
-    for p in 0..=periods {
-        let measuring = p > 0;
-        // The last batch absorbs the remainder of periods / batches.
-        let b = if measuring {
-            ((p - 1) / per_batch).min(batches - 1) as usize
-        } else {
-            0
-        };
+    for p in 0..=tally.periods {
         for &s in seq {
             if packets % (1 << 16) == 0 {
                 control.check("routing simulation", packets)?;
@@ -220,50 +230,90 @@ pub fn simulate_with(
                 if clock[s].is_finite() {
                     cost += w[s] * (now - clock[s]).max(0.0);
                 }
-                clock[s] = now + exp_sample(&mut rng, mu[s]);
-            } else {
-                if clock[s] > now {
-                    cost += w[s];
-                }
-                clock[s] = now + exp_sample(&mut rng, mu[s]);
+            } else if clock[s] > now {
+                cost += w[s];
             }
-            if measuring {
-                total_cost += cost;
-                elapsed += dt;
-                measured += 1;
-                batch_sum[b] += cost;
+            clock[s] = now + exp_sample(&mut rng, mu[s]);
+            if p > 0 {
+                tally.add(p, cost, dt);
             }
         }
     }
-    let batch_costs: Vec<f64> = batch_sum
-        .iter()
-        .enumerate()
-        .map(|(b, s)| {
-            let periods_in = if b as u64 == batches - 1 {
-                periods - per_batch * (batches - 1)
-            } else {
-                per_batch
-            };
-            s / (periods_in * n) as f64
-        })
-        .collect();
-    let per_packet = total_cost / measured as f64;
-    let k = batch_costs.len();
-    let std_error = if k < 2 {
-        f64::INFINITY
-    } else {
-        let mean = batch_costs.iter().sum::<f64>() / k as f64;
-        let var = batch_costs
+    Ok(())
+}
+
+/// Costs of the measured periods, in `batches` batches of `per_batch`
+/// periods (the last batch absorbs the remainder of periods / batches).
+struct Tally {
+    periods: u64,
+    /// Packets per period.
+    n: u64,
+    batches: u64,
+    per_batch: u64,
+    batch_sum: Vec<f64>,
+    total_cost: f64,
+    measured: u64,
+    elapsed: f64,
+}
+
+impl Tally {
+    fn new(periods: u64, n: u64) -> Self {
+        let batches = BATCHES.min(periods);
+        Tally {
+            periods,
+            n,
+            batches,
+            per_batch: periods / batches,
+            batch_sum: vec![0.0; batches as usize],
+            total_cost: 0.0,
+            measured: 0,
+            elapsed: 0.0,
+        }
+    }
+
+    /// A packet of measured period `p` (1-based) costing `cost` after an
+    /// interarrival time `dt`.
+    fn add(&mut self, p: u64, cost: f64, dt: f64) {
+        let b = ((p - 1) / self.per_batch).min(self.batches - 1) as usize;
+        self.total_cost += cost;
+        self.elapsed += dt;
+        self.measured += 1;
+        self.batch_sum[b] += cost;
+    }
+
+    /// The estimates, with the batch-means standard error.
+    fn result(&self) -> SimulationResult {
+        let (batches, per_batch) = (self.batches, self.per_batch);
+        let batch_costs: Vec<f64> = self
+            .batch_sum
             .iter()
-            .map(|x| (x - mean) * (x - mean))
-            .sum::<f64>()
-            / (k - 1) as f64;
-        (var / k as f64).sqrt()
-    };
-    Ok(SimulationResult {
-        per_packet,
-        std_error,
-        per_unit_time: total_cost / elapsed,
-        packets: measured,
-    })
+            .enumerate()
+            .map(|(b, s)| {
+                let periods_in = if b as u64 == batches - 1 {
+                    self.periods - per_batch * (batches - 1)
+                } else {
+                    per_batch
+                };
+                s / (periods_in * self.n) as f64
+            })
+            .collect();
+        let k = batch_costs.len();
+        let std_error = if k < 2 {
+            f64::INFINITY
+        } else {
+            let mean = batch_costs.iter().sum::<f64>() / k as f64;
+            let var = batch_costs
+                .iter()
+                .map(|x| (x - mean) * (x - mean))
+                .sum::<f64>()
+                / (k - 1) as f64;
+            (var / k as f64).sqrt()
+        };
+        SimulationResult {
+            per_packet: self.total_cost / self.measured as f64,
+            std_error,
+            per_unit_time: self.total_cost / self.elapsed,
+            packets: self.measured,
+        }
+    }
 }
