@@ -560,7 +560,7 @@ fn local_search_counted(
                     if work.spent.saturating_add(evaluations) > work.limit {
                         return Err(Error::NotConverged(format!(
                             "routing local search stopped after {} neighbour evaluations (the bound of \
-                             this call; the _with_control variant has none)",
+                             a call without a control; a control lifts it)",
                             work.limit
                         )));
                     }
@@ -637,7 +637,7 @@ pub fn optimize_local(
     if first_scans > MAX_LOCAL_WORK as f64 {
         return Err(Error::TooLarge(format!(
             "local search over periods {min_period}..{max_period} and {} servers evaluates at least {} \
-             neighbours (limit {MAX_LOCAL_WORK}); use the _with_control variant",
+             neighbours (limit {MAX_LOCAL_WORK}); pass a control (ctl) to lift the limit",
             system.len(),
             Num(first_scans)
         )));
