@@ -185,28 +185,28 @@ int main(void) {
                  CRAWLSCHED_TOO_LARGE, err);
     CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
     /* The evaluations: the control's memory cap, then its cancel flag. */
-    const uint32_t th[1] = {3};
+    const uint32_t thr[1] = {3};
     double meas1[CRAWLSCHED_THRESHOLD_MEASURE_COUNT], meas2[CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
     double resp[CRAWLSCHED_THRESHOLD_RESPONSE_COUNT], levels[16], tcost = 0, cdf = -1;
     const double one[1] = {1.0};
     size_t nlev = 0;
-    CHECK_OK(crawlsched_threshold_measures(tm, modes, 2, th, 1, NULL, meas1, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err),
+    CHECK_OK(crawlsched_threshold_measures(tm, modes, 2, thr, 1, NULL, meas1, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err),
              err);
-    CHECK_OK(crawlsched_threshold_measures(tm, modes, 2, th, 1, ctl, meas2, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err),
+    CHECK_OK(crawlsched_threshold_measures(tm, modes, 2, thr, 1, ctl, meas2, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err),
              err);
     CHECK(memcmp(meas1, meas2, sizeof meas1) == 0);
     CHECK_OK(crawlsched_control_set_memory_limit(ctl, 1000, &err), err);
-    CHECK_STATUS(crawlsched_threshold_measures(tm, modes, 2, th, 1, ctl, meas2, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err),
+    CHECK_STATUS(crawlsched_threshold_measures(tm, modes, 2, thr, 1, ctl, meas2, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err),
                  CRAWLSCHED_TOO_LARGE, err);
-    CHECK_STATUS(crawlsched_threshold_response_time(tm, modes, 2, th, 1, ctl, resp, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT,
+    CHECK_STATUS(crawlsched_threshold_response_time(tm, modes, 2, thr, 1, ctl, resp, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT,
                                                     &err),
                  CRAWLSCHED_TOO_LARGE, err);
     CHECK_OK(crawlsched_control_set_memory_limit(ctl, 0, &err), err);
     CHECK_OK(crawlsched_control_cancel(ctl, &err), err);
-    CHECK_STATUS(crawlsched_threshold_level_distribution(tm, modes, 2, th, 1, ctl, levels, 16, &nlev, &err),
+    CHECK_STATUS(crawlsched_threshold_level_distribution(tm, modes, 2, thr, 1, ctl, levels, 16, &nlev, &err),
                  CRAWLSCHED_CANCELLED, err);
-    CHECK_STATUS(crawlsched_threshold_cost(tm, modes, 2, th, 1, w, 5, ctl, &tcost, &err), CRAWLSCHED_CANCELLED, err);
-    CHECK_STATUS(crawlsched_threshold_response_cdf(tm, modes, 2, th, 1, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, one, 1, ctl,
+    CHECK_STATUS(crawlsched_threshold_cost(tm, modes, 2, thr, 1, w, 5, ctl, &tcost, &err), CRAWLSCHED_CANCELLED, err);
+    CHECK_STATUS(crawlsched_threshold_response_cdf(tm, modes, 2, thr, 1, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, one, 1, ctl,
                                                    &cdf, 1, &err),
                  CRAWLSCHED_CANCELLED, err);
     CHECK(cdf == -1);
