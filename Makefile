@@ -47,7 +47,8 @@ INCLUDEDIR_REL  = $(shell realpath -m --relative-to=$(PREFIX) $(INCLUDEDIR))
 
 SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	-e 's|@VERSION_MAJOR@|$(VMAJOR)|g' -e 's|@ABI@|$(ABI)|g' \
+	-e 's|@VERSION_MAJOR@|$(VMAJOR)|g' -e 's|@VERSION_MINOR@|$(VMINOR)|g' \
+	-e 's|@ABI@|$(ABI)|g' \
 	-e 's|@SONAME@|$(SONAME)|g' -e 's|@REALNAME@|$(REALNAME)|g' \
 	-e 's|@CMAKE_TO_PREFIX@|$(CMAKE_TO_PREFIX)|g' \
 	-e 's|@LIBDIR_REL@|$(LIBDIR_REL)|g' -e 's|@INCLUDEDIR_REL@|$(INCLUDEDIR_REL)|g' \

@@ -119,7 +119,7 @@ int main(void) {
     /* Simulation agrees with the exact cyclic cost. */
     double sim = 0.0, se = 0.0, exact = 0.0;
     CHECK_OK(crawlsched_freshness_cyclic_cost(m, seq, 13, &exact, &err), err);
-    CHECK_OK(crawlsched_freshness_simulate_cyclic(m, seq, 13, 20000, 7, &sim, &se, &err), err);
+    CHECK_OK(crawlsched_freshness_simulate_cyclic(m, seq, 13, 20000, 7, NULL, &sim, &se, &err), err);
     CHECK(se > 0.0 && fabs(sim - exact) < 5.0 * se);
 
     /* General weights: frequencies still sum to one and cost(opt) = bound. */
@@ -194,9 +194,9 @@ int main(void) {
     CHECK_STATUS(crawlsched_freshness_cyclic_obsolescence(m, rr, N, r, 3, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
     CHECK_STATUS(crawlsched_freshness_bound_ratio(-1.0, &keep, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
     CHECK_STATUS(crawlsched_freshness_bound_ratio(NAN, &keep, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_freshness_simulate_cyclic(m, rr, N, 0, 1, &keep, &keep, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_freshness_simulate_cyclic(m, rr, N, 10, 1, &keep, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_freshness_simulate_cyclic(m, rr, N, UINT64_MAX, 1, &keep, &keep, &err), CRAWLSCHED_TOO_LARGE, err);
+    CHECK_STATUS(crawlsched_freshness_simulate_cyclic(m, rr, N, 0, 1, NULL, &keep, &keep, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_freshness_simulate_cyclic(m, rr, N, 10, 1, NULL, &keep, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_freshness_simulate_cyclic(m, rr, N, UINT64_MAX, 1, NULL, &keep, &keep, &err), CRAWLSCHED_TOO_LARGE, err);
     CHECK(keep == 99.0);
 
     /* ---- estimator: equal intervals give -ln(1 - X/n)/I exactly ---- */

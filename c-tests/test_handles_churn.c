@@ -119,7 +119,7 @@ static int cycle(int k, unsigned i) {
     }
     case 9: {
         crawlsched_robots_t *r = NULL;
-        bad |= crawlsched_robots_solve(2, 1, 1.0, 2.0, 0.5, &r, &err) != CRAWLSCHED_OK;
+        bad |= crawlsched_robots_solve(2, 1, 1.0, 2.0, 0.5, NULL, &r, &err) != CRAWLSCHED_OK;
         crawlsched_robots_free(r);
         break;
     }

@@ -143,18 +143,18 @@ int main(void) {
     double c1 = 0, c2 = 0, x = 0, y = 0;
     CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
     CHECK_OK(crawlsched_control_set_memory_limit(ctl, 0, &err), err);
-    CHECK_OK(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, &r, &err), err);
-    CHECK_OK(crawlsched_robots_solve_with_control(7, 5, 0.1, 1.0, 0.4, ctl, &r2, &err), err);
+    CHECK_OK(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, NULL, &r, &err), err);
+    CHECK_OK(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, ctl, &r2, &err), err);
     CHECK_OK(crawlsched_robots_cost(r, &c1, &x, &y, &err), err);
     CHECK_OK(crawlsched_robots_cost(r2, &c2, &x, &y, &err), err);
     CHECK(c1 == c2);
     crawlsched_robots_free(r2);
     r2 = NULL;
-    CHECK_OK(crawlsched_robots_solve_with_control(7, 5, 0.1, 1.0, 0.4, NULL, &r2, &err), err);
+    CHECK_OK(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, NULL, &r2, &err), err);
     crawlsched_robots_free(r2);
     r2 = NULL;
     CHECK_OK(crawlsched_control_cancel(ctl, &err), err);
-    CHECK_STATUS(crawlsched_robots_solve_with_control(7, 5, 0.1, 1.0, 0.4, ctl, &r2, &err), CRAWLSCHED_CANCELLED, err);
+    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, ctl, &r2, &err), CRAWLSCHED_CANCELLED, err);
     CHECK(r2 == NULL);
     crawlsched_robots_free(r);
 
@@ -171,18 +171,46 @@ int main(void) {
     uint32_t t1 = 99, t2 = 98;
     double cost1 = 0, cost2 = 0;
     uint64_t ev1 = 0, ev2 = 0;
-    CHECK_OK(crawlsched_threshold_optimize(tm, modes, 2, w, 5, 1000, &t1, 1, &cost1, &ev1, &err), err);
+    CHECK_OK(crawlsched_threshold_optimize(tm, modes, 2, w, 5, 1000, NULL, &t1, 1, &cost1, &ev1, &err), err);
     /* Cancelled: nothing written. */
-    CHECK_STATUS(crawlsched_threshold_optimize_with_control(tm, modes, 2, w, 5, 1000, ctl, &t2, 1, &cost2, &ev2, &err),
+    CHECK_STATUS(crawlsched_threshold_optimize(tm, modes, 2, w, 5, 1000, ctl, &t2, 1, &cost2, &ev2, &err),
                  CRAWLSCHED_CANCELLED, err);
     CHECK(t2 == 98 && ev2 == 0);
     CHECK_OK(crawlsched_control_reset(ctl, &err), err);
-    CHECK_OK(crawlsched_threshold_optimize_with_control(tm, modes, 2, w, 5, 1000, ctl, &t2, 1, &cost2, &ev2, &err), err);
+    CHECK_OK(crawlsched_threshold_optimize(tm, modes, 2, w, 5, 1000, ctl, &t2, 1, &cost2, &ev2, &err), err);
     CHECK(t1 == t2 && cost1 == cost2 && ev1 == ev2 && ev1 == 11);
     /* An iteration cap below the 11 vectors refuses the search up front. */
     CHECK_OK(crawlsched_control_set_max_iterations(ctl, 5, &err), err);
-    CHECK_STATUS(crawlsched_threshold_optimize_with_control(tm, modes, 2, w, 5, 1000, ctl, &t2, 1, &cost2, &ev2, &err),
+    CHECK_STATUS(crawlsched_threshold_optimize(tm, modes, 2, w, 5, 1000, ctl, &t2, 1, &cost2, &ev2, &err),
                  CRAWLSCHED_TOO_LARGE, err);
+    CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
+    /* The evaluations: the control's memory cap, then its cancel flag. */
+    const uint32_t thr[1] = {3};
+    double meas1[CRAWLSCHED_THRESHOLD_MEASURE_COUNT], meas2[CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
+    double resp[CRAWLSCHED_THRESHOLD_RESPONSE_COUNT], levels[16], tcost = 0, cdf = -1;
+    const double one[1] = {1.0};
+    size_t nlev = 0;
+    CHECK_OK(crawlsched_threshold_measures(tm, modes, 2, thr, 1, NULL, meas1, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err),
+             err);
+    CHECK_OK(crawlsched_threshold_measures(tm, modes, 2, thr, 1, ctl, meas2, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err),
+             err);
+    CHECK(memcmp(meas1, meas2, sizeof meas1) == 0);
+    CHECK_OK(crawlsched_control_set_memory_limit(ctl, 1000, &err), err);
+    CHECK_STATUS(crawlsched_threshold_measures(tm, modes, 2, thr, 1, ctl, meas2, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err),
+                 CRAWLSCHED_TOO_LARGE, err);
+    CHECK_STATUS(crawlsched_threshold_response_time(tm, modes, 2, thr, 1, ctl, resp, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT,
+                                                    &err),
+                 CRAWLSCHED_TOO_LARGE, err);
+    CHECK_OK(crawlsched_control_set_memory_limit(ctl, 0, &err), err);
+    CHECK_OK(crawlsched_control_cancel(ctl, &err), err);
+    CHECK_STATUS(crawlsched_threshold_level_distribution(tm, modes, 2, thr, 1, ctl, levels, 16, &nlev, &err),
+                 CRAWLSCHED_CANCELLED, err);
+    CHECK_STATUS(crawlsched_threshold_cost(tm, modes, 2, thr, 1, w, 5, ctl, &tcost, &err), CRAWLSCHED_CANCELLED, err);
+    CHECK_STATUS(crawlsched_threshold_response_cdf(tm, modes, 2, thr, 1, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, one, 1, ctl,
+                                                   &cdf, 1, &err),
+                 CRAWLSCHED_CANCELLED, err);
+    CHECK(cdf == -1);
+    CHECK_OK(crawlsched_control_reset(ctl, &err), err);
     crawlsched_threshold_model_free(tm);
 
     /* ---- probe planner, routing searches and simulation, unlimited robots ---- */
@@ -229,47 +257,47 @@ int main(void) {
     size_t len1 = 0, len2 = 0;
     double rc1 = 0, rc2 = 0;
     uint64_t re1 = 0, re2 = 0;
-    CHECK_OK(crawlsched_routing_optimize_exhaustive(rs, 1, 8, per1, 8, &len1, &rc1, &re1, &err), err);
-    CHECK_OK(crawlsched_routing_optimize_exhaustive_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_exhaustive(rs, 1, 8, NULL, per1, 8, &len1, &rc1, &re1, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_exhaustive(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err), err);
     CHECK(len1 == len2 && rc1 == rc2 && re1 == re2 && memcmp(per1, per2, len1 * sizeof *per1) == 0);
     /* The cap counts sequences: one short of all of them proves nothing. */
     CHECK_OK(crawlsched_control_set_max_iterations(ctl, re1 - 1, &err), err);
     re2 = 0;
-    CHECK_STATUS(crawlsched_routing_optimize_exhaustive_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err),
                  CRAWLSCHED_NOT_CONVERGED, err);
     CHECK(re2 == 0);
     CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
-    CHECK_OK(crawlsched_routing_optimize_local(rs, 1, 8, per1, 8, &len1, &rc1, &re1, &err), err);
-    CHECK_OK(crawlsched_routing_optimize_local_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_local(rs, 1, 8, NULL, per1, 8, &len1, &rc1, &re1, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_local(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err), err);
     CHECK(len1 == len2 && rc1 == rc2 && re1 == re2);
     CHECK_OK(crawlsched_control_set_max_iterations(ctl, 1, &err), err);
-    CHECK_STATUS(crawlsched_routing_optimize_local_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_local(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err),
                  CRAWLSCHED_NOT_CONVERGED, err);
     CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
     double sp1 = 0, se1 = 0, su1 = 0, sp2 = 0, se2 = 0, su2 = 0;
-    CHECK_OK(crawlsched_routing_simulate(rs, per1, len1, 1000, 5, &sp1, &se1, &su1, &err), err);
-    CHECK_OK(crawlsched_routing_simulate_with_control(rs, per1, len1, 1000, 5, ctl, &sp2, &se2, &su2, &err), err);
+    CHECK_OK(crawlsched_routing_simulate(rs, per1, len1, 1000, 5, NULL, &sp1, &se1, &su1, &err), err);
+    CHECK_OK(crawlsched_routing_simulate(rs, per1, len1, 1000, 5, ctl, &sp2, &se2, &su2, &err), err);
     CHECK(sp1 == sp2 && se1 == se2 && su1 == su2);
     /* Cancelled from a pthread: 10^9 periods would take many minutes. */
     CHECK(pthread_create(&th, NULL, cancel_later, ctl) == 0);
     sp2 = -1;
-    CHECK_STATUS(crawlsched_routing_simulate_with_control(rs, per1, len1, 1000000000ULL, 5, ctl, &sp2, &se2, &su2, &err),
+    CHECK_STATUS(crawlsched_routing_simulate(rs, per1, len1, 1000000000ULL, 5, ctl, &sp2, &se2, &su2, &err),
                  CRAWLSCHED_CANCELLED, err);
     pthread_join(th, NULL);
     CHECK(sp2 == -1 && contains(&err, "routing simulation cancelled"));
     /* Still cancelled: every search stops at once. */
-    CHECK_STATUS(crawlsched_routing_optimize_exhaustive_with_control(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(rs, 1, 8, ctl, per2, 8, &len2, &rc2, &re2, &err),
                  CRAWLSCHED_CANCELLED, err);
     crawlsched_routing_servers_t *rs2 = NULL;
     const double mu2[2] = {1.0, 0.4};
     const uint32_t start[6] = {0, 0, 0, 0, 0, 1};
     CHECK_OK(crawlsched_routing_servers_new(ra, mu2, NULL, 2, CRAWLSCHED_ROUTING_LOSSES, &rs2, &err), err);
-    CHECK_STATUS(crawlsched_routing_local_search_multimodular_with_control(rs2, start, 6, ctl, per2, 8, &len2, &rc2, &re2,
+    CHECK_STATUS(crawlsched_routing_local_search_multimodular(rs2, start, 6, ctl, per2, 8, &len2, &rc2, &re2,
                                                                             &err),
                  CRAWLSCHED_CANCELLED, err);
     CHECK_OK(crawlsched_control_reset(ctl, &err), err);
-    CHECK_OK(crawlsched_routing_local_search_multimodular(rs2, start, 6, per1, 8, &len1, &rc1, &re1, &err), err);
-    CHECK_OK(crawlsched_routing_local_search_multimodular_with_control(rs2, start, 6, NULL, per2, 8, &len2, &rc2, &re2,
+    CHECK_OK(crawlsched_routing_local_search_multimodular(rs2, start, 6, NULL, per1, 8, &len1, &rc1, &re1, &err), err);
+    CHECK_OK(crawlsched_routing_local_search_multimodular(rs2, start, 6, NULL, per2, 8, &len2, &rc2, &re2,
                                                                         &err),
              err);
     CHECK(len1 == len2 && rc1 == rc2 && re1 == re2);
@@ -285,12 +313,12 @@ int main(void) {
     double fc1 = 0, fs1 = 0, fc2 = 0, fs2 = 0;
     CHECK_OK(crawlsched_dist_exponential_new(2.0, &acc, &err), err);
     CHECK_OK(crawlsched_freshness_model_new(acc, fmu, NULL, 3, &fm, &err), err);
-    CHECK_OK(crawlsched_freshness_simulate_cyclic(fm, fseq, 6, 100, 7, &fc1, &fs1, &err), err);
-    CHECK_OK(crawlsched_freshness_simulate_cyclic_with_control(fm, fseq, 6, 100, 7, ctl, &fc2, &fs2, &err), err);
+    CHECK_OK(crawlsched_freshness_simulate_cyclic(fm, fseq, 6, 100, 7, NULL, &fc1, &fs1, &err), err);
+    CHECK_OK(crawlsched_freshness_simulate_cyclic(fm, fseq, 6, 100, 7, ctl, &fc2, &fs2, &err), err);
     CHECK(fc1 == fc2 && fs1 == fs2);
     CHECK(pthread_create(&th, NULL, cancel_later, ctl) == 0);
     fc2 = -1;
-    CHECK_STATUS(crawlsched_freshness_simulate_cyclic_with_control(fm, fseq, 6, 10000000000ULL, 7, ctl, &fc2, &fs2, &err),
+    CHECK_STATUS(crawlsched_freshness_simulate_cyclic(fm, fseq, 6, 10000000000ULL, 7, ctl, &fc2, &fs2, &err),
                  CRAWLSCHED_CANCELLED, err);
     pthread_join(th, NULL);
     CHECK(fc2 == -1 && contains(&err, "freshness simulation cancelled"));
@@ -301,19 +329,19 @@ int main(void) {
     /* Unlimited robots (Table 2: C_d = 0.11097 for lambda 0.1, K 5, gamma 0.4). */
     r = NULL;
     r2 = NULL;
-    CHECK_OK(crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, &r, &err), err);
-    CHECK_OK(crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, ctl, &r2, &err), err);
+    CHECK_OK(crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, NULL, &r, &err), err);
+    CHECK_OK(crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, ctl, &r2, &err), err);
     CHECK_OK(crawlsched_robots_cost(r, &c1, &x, &y, &err), err);
     CHECK_OK(crawlsched_robots_cost(r2, &c2, &x, &y, &err), err);
     CHECK(c1 == c2 && fabs(c1 - 0.11097) < 1e-4);
     crawlsched_robots_free(r2);
     r2 = NULL;
     CHECK_OK(crawlsched_control_set_max_iterations(ctl, 1, &err), err);
-    CHECK_STATUS(crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, ctl, &r2, &err),
+    CHECK_STATUS(crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, ctl, &r2, &err),
                  CRAWLSCHED_NOT_CONVERGED, err);
     CHECK_OK(crawlsched_control_set_max_iterations(ctl, 0, &err), err);
     CHECK_OK(crawlsched_control_cancel(ctl, &err), err);
-    CHECK_STATUS(crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, ctl, &r2, &err), CRAWLSCHED_CANCELLED,
+    CHECK_STATUS(crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, ctl, &r2, &err), CRAWLSCHED_CANCELLED,
                  err);
     CHECK(r2 == NULL);
     CHECK_OK(crawlsched_control_reset(ctl, &err), err);
@@ -343,11 +371,11 @@ int main(void) {
     CHECK(contains(&err, "pieces") && contains(&err, "bytes"));
 
     r = NULL;
-    CHECK_STATUS(crawlsched_robots_solve(1000, 10000, 0.001, 1.0, 1.0, &r, &err), CRAWLSCHED_TOO_LARGE, err);
+    CHECK_STATUS(crawlsched_robots_solve(1000, 10000, 0.001, 1.0, 1.0, NULL, &r, &err), CRAWLSCHED_TOO_LARGE, err);
     CHECK(contains(&err, "30033003 state slots"));
     /* A control's own cap replaces the default for the solve. */
     CHECK_OK(crawlsched_control_set_memory_limit(ctl, 1000, &err), err);
-    CHECK_STATUS(crawlsched_robots_solve_with_control(7, 5, 0.1, 1.0, 0.4, ctl, &r, &err), CRAWLSCHED_TOO_LARGE, err);
+    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, ctl, &r, &err), CRAWLSCHED_TOO_LARGE, err);
 
     /* Back to the initial default: small models are unaffected throughout. */
     crawlsched_set_default_memory_limit(initial);

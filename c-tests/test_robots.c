@@ -14,7 +14,7 @@ int main(void) {
 
     /* Table 1, lambda = 0.1, K = 5, gamma = 0.4: N_s = 7, C_d = 0.15239,
      * N_min = 1, N-bar = 6.5. */
-    CHECK_OK(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, &r, &err), err);
+    CHECK_OK(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, NULL, &r, &err), err);
     uint64_t n = 0, k = 0, nmin = 99;
     double cost = 0, starv = 0, loss = 0, nbar = 0;
     int64_t nmax = -7;
@@ -97,7 +97,7 @@ int main(void) {
 
     /* Table 2, same row with N free: C_d = 0.11097, N_min 2, N-bar 8.2, N_max 12. */
     r = NULL;
-    CHECK_OK(crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, &r, &err), err);
+    CHECK_OK(crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, NULL, &r, &err), err);
     CHECK_OK(crawlsched_robots_cost(r, &cost, &starv, &loss, &err), err);
     CHECK_CLOSE(cost, 0.11097, 1e-4);
     CHECK_OK(crawlsched_robots_counts(r, &nmin, &nbar, &nmax, &err), err);
@@ -120,15 +120,15 @@ int main(void) {
 
     /* Error paths. */
     r = NULL;
-    CHECK_STATUS(crawlsched_robots_solve(0, 5, 0.1, 1.0, 0.4, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_robots_solve(7, 0, 0.1, 1.0, 0.4, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_robots_solve(7, 5, NAN, 1.0, 0.4, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, -1.0, 0.4, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, 1.0, -0.4, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, 1.0, INFINITY, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_robots_solve(UINT64_MAX / 4, 5, 0.1, 1.0, 0.4, &r, &err), CRAWLSCHED_TOO_LARGE, err);
-    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_robots_solve_unlimited(5, 0.0, 1.0, 0.4, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_solve(0, 5, 0.1, 1.0, 0.4, NULL, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_solve(7, 0, 0.1, 1.0, 0.4, NULL, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_solve(7, 5, NAN, 1.0, 0.4, NULL, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, -1.0, 0.4, NULL, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, 1.0, -0.4, NULL, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, 1.0, INFINITY, NULL, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_solve(UINT64_MAX / 4, 5, 0.1, 1.0, 0.4, NULL, &r, &err), CRAWLSCHED_TOO_LARGE, err);
+    CHECK_STATUS(crawlsched_robots_solve(7, 5, 0.1, 1.0, 0.4, NULL, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_robots_solve_unlimited(5, 0.0, 1.0, 0.4, NULL, &r, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
     CHECK(r == NULL);
     CHECK_STATUS(crawlsched_robots_size(NULL, &n, &k, &err), CRAWLSCHED_NULL_ARGUMENT, err);
     CHECK_STATUS(crawlsched_robots_cost(NULL, &cost, &starv, &loss, &err), CRAWLSCHED_NULL_ARGUMENT, err);

@@ -158,37 +158,37 @@ int main(void) {
     size_t len = 0;
     uint64_t evals = 0;
     double cost = 0.0;
-    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 1, 8, NULL, 0, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 1, 8, NULL, NULL, 0, &len, &cost, &evals, &err),
                  CRAWLSCHED_BUFFER_TOO_SMALL, err);
     CHECK(len == 3);
-    CHECK_OK(crawlsched_routing_optimize_exhaustive(s2, 1, 8, best, 16, &len, &cost, &evals, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_exhaustive(s2, 1, 8, NULL, best, 16, &len, &cost, &evals, &err), err);
     CHECK(len == 3);
     CHECK_CLOSE(cost, g_fig1(3, 3.0), 1e-15);
     CHECK(evals == 2 + 3 + 4 + 6 + 8 + 14 + 20 + 36); /* binary necklaces, n <= 8 */
     CHECK_CLOSE(two_server_eq6(best, (int)len, 1.0, 3.0), cost, 1e-15);
-    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 1, 40, best, 16, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 1, 40, NULL, best, 16, &len, &cost, &evals, &err),
                  CRAWLSCHED_TOO_LARGE, err);
-    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 4, 3, best, 16, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 4, 3, NULL, best, 16, &len, &cost, &evals, &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 0, 3, best, 16, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 0, 3, NULL, best, 16, &len, &cost, &evals, &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(NULL, 1, 3, best, 16, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(NULL, 1, 3, NULL, best, 16, &len, &cost, &evals, &err),
                  CRAWLSCHED_NULL_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 1, 3, best, 16, &len, NULL, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 1, 3, NULL, best, 16, &len, NULL, &evals, &err),
                  CRAWLSCHED_NULL_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 1, 3, best, 16, &len, &cost, NULL, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_exhaustive(s2, 1, 3, NULL, best, 16, &len, &cost, NULL, &err),
                  CRAWLSCHED_NULL_ARGUMENT, err);
 
-    CHECK_OK(crawlsched_routing_optimize_local(s2, 1, 12, best, 16, &len, &cost, &evals, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_local(s2, 1, 12, NULL, best, 16, &len, &cost, &evals, &err), err);
     CHECK(len == 3 && evals > 0);
     CHECK_CLOSE(cost, g_fig1(3, 3.0), 1e-15);
-    CHECK_STATUS(crawlsched_routing_optimize_local(s2, 1, ((uint64_t)1 << 20) + 1, best, 16, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_local(s2, 1, ((uint64_t)1 << 20) + 1, NULL, best, 16, &len, &cost, &evals, &err),
                  CRAWLSCHED_TOO_LARGE, err); /* period too long */
-    CHECK_STATUS(crawlsched_routing_optimize_local(s2, 1, 12, best, 2, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_optimize_local(s2, 1, 12, NULL, best, 2, &len, &cost, &evals, &err),
                  CRAWLSCHED_BUFFER_TOO_SMALL, err);
     CHECK(len == 3);
     /* Remark 6.1: the optimum never visits page 2 (reported, no loop). */
-    CHECK_OK(crawlsched_routing_optimize_local(robot, 1, 20, best, 16, &len, &cost, &evals, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_local(robot, 1, 20, NULL, best, 16, &len, &cost, &evals, &err), err);
     CHECK(len >= 1);
     int visits_page2 = 0;
     for (size_t i = 0; i < len; i++) visits_page2 |= best[i] == 1;
@@ -196,8 +196,8 @@ int main(void) {
     /* Three servers, MMPP arrivals: local search finds the exact optimum
      * over periods <= 6 on this instance. */
     double exact3 = 0.0;
-    CHECK_OK(crawlsched_routing_optimize_exhaustive(s3, 1, 6, best, 16, &len, &exact3, &evals, &err), err);
-    CHECK_OK(crawlsched_routing_optimize_local(s3, 1, 6, best, 16, &len, &cost, &evals, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_exhaustive(s3, 1, 6, NULL, best, 16, &len, &exact3, &evals, &err), err);
+    CHECK_OK(crawlsched_routing_optimize_local(s3, 1, 6, NULL, best, 16, &len, &cost, &evals, &err), err);
     CHECK_CLOSE(cost, exact3, 1e-12);
 
     /* Theorem 4.2 neighbourhood, two servers, period 7, mu2 = 3: compare
@@ -210,18 +210,18 @@ int main(void) {
         if (g < brute) brute = g;
     }
     const uint32_t start7[7] = {0, 0, 0, 0, 0, 0, 0};
-    CHECK_OK(crawlsched_routing_local_search_multimodular(s2, start7, 7, best, 16, &len, &cost, &evals, &err), err);
+    CHECK_OK(crawlsched_routing_local_search_multimodular(s2, start7, 7, NULL, best, 16, &len, &cost, &evals, &err), err);
     CHECK(len == 7 && evals > 0);
     CHECK_CLOSE(cost, brute, 1e-14);
     CHECK_CLOSE(two_server_eq6(best, 7, 1.0, 3.0), brute, 1e-14);
     uint32_t start21[21] = {0};
-    CHECK_STATUS(crawlsched_routing_local_search_multimodular(s2, start21, 21, best, 32, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_local_search_multimodular(s2, start21, 21, NULL, best, 32, &len, &cost, &evals, &err),
                  CRAWLSCHED_TOO_LARGE, err);
-    CHECK_STATUS(crawlsched_routing_local_search_multimodular(s3, start7, 7, best, 16, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_local_search_multimodular(s3, start7, 7, NULL, best, 16, &len, &cost, &evals, &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_routing_local_search_multimodular(s2, start7, 0, best, 16, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_local_search_multimodular(s2, start7, 0, NULL, best, 16, &len, &cost, &evals, &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_routing_local_search_multimodular(s2, start7, 7, best, 3, &len, &cost, &evals, &err),
+    CHECK_STATUS(crawlsched_routing_local_search_multimodular(s2, start7, 7, NULL, best, 3, &len, &cost, &evals, &err),
                  CRAWLSCHED_BUFFER_TOO_SMALL, err);
     CHECK(len == 7);
 
@@ -259,13 +259,13 @@ int main(void) {
     const uint32_t p5[5] = {0, 2, 1, 2, 1};
     double exact = 0.0, exact_t = 0.0;
     CHECK_OK(crawlsched_routing_cost(s3, p5, 5, &exact, &exact_t, &err), err);
-    CHECK_OK(crawlsched_routing_simulate(s3, p5, 5, 20000, 42, &x, &y, &z, &err), err);
+    CHECK_OK(crawlsched_routing_simulate(s3, p5, 5, 20000, 42, NULL, &x, &y, &z, &err), err);
     CHECK(fabs(x - exact) < 4.0 * y);
     CHECK(y > 0.0 && y < 0.05 * exact);
     CHECK(fabs(z - exact_t) < 0.05 * exact_t);
-    CHECK_STATUS(crawlsched_routing_simulate(s3, p5, 5, 0, 42, &x, &y, &z, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_routing_simulate(s3, p5, 5, UINT64_MAX, 42, &x, &y, &z, &err), CRAWLSCHED_TOO_LARGE, err);
-    CHECK_STATUS(crawlsched_routing_simulate(s3, p5, 5, 10, 42, &x, NULL, &z, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_routing_simulate(s3, p5, 5, 0, 42, NULL, &x, &y, &z, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_routing_simulate(s3, p5, 5, UINT64_MAX, 42, NULL, &x, &y, &z, &err), CRAWLSCHED_TOO_LARGE, err);
+    CHECK_STATUS(crawlsched_routing_simulate(s3, p5, 5, 10, 42, NULL, &x, NULL, &z, &err), CRAWLSCHED_NULL_ARGUMENT, err);
 
     /* --- Figure 1 --- */
     CHECK_OK(crawlsched_routing_two_server_cost(5, 2.0, &x, &err), err);

@@ -105,25 +105,25 @@ int main(void) {
 
     /* ---- Phase-type fits ---- */
     crawlsched_dist_t *ph = NULL;
-    CHECK_OK(crawlsched_threshold_fit_aph2_new(1.0, 2.0, 6.0, &ph, &err), err); /* exponential(1) */
+    CHECK_OK(crawlsched_dist_fit_aph2_new(1.0, 2.0, 6.0, &ph, &err), err); /* exponential(1) */
     CHECK_OK(crawlsched_dist_moment(ph, 3, &x, &err), err);
     CHECK_CLOSE(x, 6.0, 1e-12);
     crawlsched_dist_free(ph);
     /* Erlang-2 of rate 2: E = 1, E2 = 1.5, E3 = 3. */
-    CHECK_OK(crawlsched_threshold_fit_aph2_new(1.0, 1.5, 3.0, &ph, &err), err);
+    CHECK_OK(crawlsched_dist_fit_aph2_new(1.0, 1.5, 3.0, &ph, &err), err);
     CHECK_OK(crawlsched_dist_variance(ph, &x, &err), err);
     CHECK_CLOSE(x, 0.5, 1e-10);
     crawlsched_dist_free(ph);
-    CHECK_STATUS(crawlsched_threshold_fit_aph2_new(1.0, 1.2, 2.0, &ph, &err), CRAWLSCHED_INFEASIBLE, err);
-    CHECK_STATUS(crawlsched_threshold_fit_aph2_new(NAN, 1.2, 2.0, &ph, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_OK(crawlsched_threshold_fit_h2_new(49207.0356, 2.0527e11, 2.5773e18, &ph, &err), err);
+    CHECK_STATUS(crawlsched_dist_fit_aph2_new(1.0, 1.2, 2.0, &ph, &err), CRAWLSCHED_INFEASIBLE, err);
+    CHECK_STATUS(crawlsched_dist_fit_aph2_new(NAN, 1.2, 2.0, &ph, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_OK(crawlsched_dist_fit_h2_new(49207.0356, 2.0527e11, 2.5773e18, &ph, &err), err);
     CHECK_OK(crawlsched_dist_mean(ph, &x, &err), err);
     CHECK_CLOSE(x, 49207.0356, 1e-10);
     CHECK_OK(crawlsched_dist_moment(ph, 3, &x, &err), err);
     CHECK_CLOSE(x, 2.5773e18, 1e-9);
     crawlsched_dist_free(ph);
-    CHECK_STATUS(crawlsched_threshold_fit_h2_new(1.0, 1.5, 3.0, &ph, &err), CRAWLSCHED_INFEASIBLE, err);
-    CHECK_STATUS(crawlsched_threshold_fit_h2_new(1.0, 3.0, 9.0, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_dist_fit_h2_new(1.0, 1.5, 3.0, &ph, &err), CRAWLSCHED_INFEASIBLE, err);
+    CHECK_STATUS(crawlsched_dist_fit_h2_new(1.0, 3.0, 9.0, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
 
     /* ---- M/M/1/K: one robot, Poisson 0.8, exponential service 1, buffer 5 ---- */
     crawlsched_bmap_t *p08 = NULL;
@@ -138,7 +138,7 @@ int main(void) {
     CHECK(states == 7);
     const uint32_t one[1] = {1};
     double meas[CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
-    CHECK_OK(crawlsched_threshold_measures(m, one, 1, NULL, 0, meas, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err), err);
+    CHECK_OK(crawlsched_threshold_measures(m, one, 1, NULL, 0, NULL, meas, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, &err), err);
     double p[16];
     birth_death(0.8, 1.0, 0.0, 6, p);
     CHECK_CLOSE(meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS], p[6], 1e-13);
@@ -153,24 +153,24 @@ int main(void) {
     CHECK_CLOSE(meas[CRAWLSCHED_THRESHOLD_MEASURE_RESPONSE_TIME], l / (0.8 * (1.0 - p[6])), 1e-12);
     double lev[16];
     size_t len = 0;
-    CHECK_STATUS(crawlsched_threshold_level_distribution(m, one, 1, NULL, 0, NULL, 0, &len, &err),
+    CHECK_STATUS(crawlsched_threshold_level_distribution(m, one, 1, NULL, 0, NULL, NULL, 0, &len, &err),
                  CRAWLSCHED_BUFFER_TOO_SMALL, err);
     CHECK(len == 7);
-    CHECK_OK(crawlsched_threshold_level_distribution(m, one, 1, NULL, 0, lev, 16, &len, &err), err);
+    CHECK_OK(crawlsched_threshold_level_distribution(m, one, 1, NULL, 0, NULL, lev, 16, &len, &err), err);
     CHECK(len == 7);
     for (int i = 0; i <= 6; i++) CHECK_CLOSE(lev[i], p[i], 1e-13);
     /* Response time: an admitted page finding n pages stays Erlang(n + 1, 1). */
     double resp[CRAWLSCHED_THRESHOLD_RESPONSE_COUNT];
-    CHECK_OK(crawlsched_threshold_response_time(m, one, 1, NULL, 0, resp, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, &err), err);
+    CHECK_OK(crawlsched_threshold_response_time(m, one, 1, NULL, 0, NULL, resp, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, &err), err);
     CHECK_CLOSE(resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN], meas[CRAWLSCHED_THRESHOLD_MEASURE_RESPONSE_TIME], 1e-12);
     CHECK_CLOSE(resp[CRAWLSCHED_THRESHOLD_RESPONSE_SERVED_PROBABILITY], 1.0, 1e-13);
     CHECK_CLOSE(resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_SERVED], resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN], 1e-12);
     CHECK(resp[CRAWLSCHED_THRESHOLD_RESPONSE_MEAN_OBSOLETE] == 0.0);
     const double ts[3] = {2.0, 0.5, 5.0};
     double cdf[3], cdf_s[3];
-    CHECK_OK(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, ts, 3, cdf, 3, &err),
+    CHECK_OK(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, ts, 3, NULL, cdf, 3, &err),
              err);
-    CHECK_OK(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_SERVED, ts, 3, cdf_s, 3,
+    CHECK_OK(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_SERVED, ts, 3, NULL, cdf_s, 3,
                                                &err),
              err);
     for (int k = 0; k < 3; k++) {
@@ -186,28 +186,29 @@ int main(void) {
         CHECK_CLOSE(cdf[k], exact, 1e-12);
         CHECK_CLOSE(cdf_s[k], exact, 1e-12);
     }
-    CHECK_STATUS(crawlsched_threshold_response_time(m, one, 1, NULL, 0, resp, 3, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
-    CHECK_STATUS(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, 5, ts, 3, cdf, 3, &err),
+    CHECK_STATUS(crawlsched_threshold_response_time(m, one, 1, NULL, 0, NULL, resp, 3, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
+    CHECK_STATUS(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, 5, ts, 3, NULL, cdf, 3, &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
     const double bad_t[1] = {-1.0};
-    CHECK_STATUS(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, bad_t, 1, cdf, 3,
+    CHECK_STATUS(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, bad_t, 1, NULL, cdf, 3,
                                                    &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, ts, 3, cdf, 2, &err),
+    CHECK_STATUS(crawlsched_threshold_response_cdf(m, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, ts, 3, NULL, cdf, 2, &err),
                  CRAWLSCHED_BUFFER_TOO_SMALL, err);
-    CHECK_STATUS(crawlsched_threshold_response_cdf(NULL, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, ts, 3, cdf, 3,
+    CHECK_STATUS(crawlsched_threshold_response_cdf(NULL, one, 1, NULL, 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, ts, 3, NULL, cdf, 3,
                                                    &err),
                  CRAWLSCHED_NULL_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_threshold_measures(m, one, 1, NULL, 0, meas, 3, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
+    CHECK_STATUS(crawlsched_threshold_measures(m, one, 1, NULL, 0, NULL, meas, 3, &err), CRAWLSCHED_BUFFER_TOO_SMALL, err);
     const uint32_t up[2] = {1, 2}, zero_mode[1] = {0};
     const uint32_t t0[1] = {0};
-    CHECK_STATUS(crawlsched_threshold_measures(m, up, 2, t0, 1, meas, 12, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_threshold_measures(m, zero_mode, 1, NULL, 0, meas, 12, &err),
+    CHECK_STATUS(crawlsched_threshold_measures(m, up, 2, t0, 1, NULL, meas, 12, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_threshold_measures(m, zero_mode, 1, NULL, 0, NULL, meas, 12, &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
     const uint32_t two[1] = {2};
-    CHECK_STATUS(crawlsched_threshold_measures(m, two, 1, NULL, 0, meas, 12, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_threshold_measures(NULL, one, 1, NULL, 0, meas, 12, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_threshold_measures(m, two, 1, NULL, 0, NULL, meas, 12, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_threshold_measures(NULL, one, 1, NULL, 0, NULL, meas, 12, &err), CRAWLSCHED_NULL_ARGUMENT, err);
     CHECK_STATUS(crawlsched_threshold_measures((const crawlsched_threshold_model_t *)(const void *)mm, one, 1, NULL, 0,
+                                               NULL,
                                                meas, 12, &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
     crawlsched_threshold_model_free(m);
@@ -218,7 +219,7 @@ int main(void) {
     CHECK_OK(crawlsched_dist_exponential_new(0.3, &obs, &err), err);
     const crawlsched_bmap_t *arr2[1] = {p17};
     CHECK_OK(crawlsched_threshold_model_new(arr2, 1, srv, obs, 6, &m, &err), err);
-    CHECK_OK(crawlsched_threshold_measures(m, one, 1, NULL, 0, meas, 12, &err), err);
+    CHECK_OK(crawlsched_threshold_measures(m, one, 1, NULL, 0, NULL, meas, 12, &err), err);
     birth_death(1.7, 1.0, 0.3, 7, p);
     double orate = 0.0;
     for (int i = 2; i <= 7; i++) orate += p[i] * (i - 1) * 0.3;
@@ -226,7 +227,7 @@ int main(void) {
     CHECK_CLOSE(meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS], p[7], 1e-13);
     CHECK_CLOSE(meas[CRAWLSCHED_THRESHOLD_MEASURE_SUCCESS], (1.0 - p[0]) / 1.7, 1e-13);
     /* A page finding n pages is served w.p. 1/(1 + 0.3 n) after a mean 1 + sum_{j<=n} 1/(1 + 0.3 j). */
-    CHECK_OK(crawlsched_threshold_response_time(m, one, 1, NULL, 0, resp, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, &err), err);
+    CHECK_OK(crawlsched_threshold_response_time(m, one, 1, NULL, 0, NULL, resp, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, &err), err);
     double ps = 0.0, ms = 0.0;
     for (int n = 0; n < 7; n++) {
         double wn = p[n] / (1.0 - p[7]), sn = 1.0 / (1.0 + 0.3 * n), mean = 1.0;
@@ -245,12 +246,12 @@ int main(void) {
     const crawlsched_bmap_t *arr3[1] = {p1};
     CHECK_OK(crawlsched_threshold_model_new(arr3, 1, srv, NULL, 14, &m, &err), err);
     const double talim_w[5] = {1.0, 0.0, 0.0, 0.0, 1.13};
-    CHECK_OK(crawlsched_threshold_cost(m, one, 1, NULL, 0, talim_w, 5, &x, &err), err);
+    CHECK_OK(crawlsched_threshold_cost(m, one, 1, NULL, 0, talim_w, 5, NULL, &x, &err), err);
     CHECK_CLOSE(x, 0.133125, 1e-13);
-    CHECK_STATUS(crawlsched_threshold_cost(m, one, 1, NULL, 0, talim_w, 4, &x, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_threshold_cost(m, one, 1, NULL, 0, talim_w, 4, NULL, &x, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
     const double neg_w[5] = {1.0, -1.0, 0.0, 0.0, 1.0};
-    CHECK_STATUS(crawlsched_threshold_cost(m, one, 1, NULL, 0, neg_w, 5, &x, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_threshold_cost(m, one, 1, NULL, 0, talim_w, 5, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_threshold_cost(m, one, 1, NULL, 0, neg_w, 5, NULL, &x, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_threshold_cost(m, one, 1, NULL, 0, talim_w, 5, NULL, NULL, &err), CRAWLSCHED_NULL_ARGUMENT, err);
     crawlsched_threshold_model_free(m);
 
     /* ---- Optimal threshold: 1 or 2 Poisson robots (scaled), buffer 4 ---- */
@@ -267,24 +268,24 @@ int main(void) {
     uint32_t topt[1] = {99};
     double copt = 0.0;
     uint64_t evaluated = 0;
-    CHECK_OK(crawlsched_threshold_optimize(m, modes, 2, w, 5, 100, topt, 1, &copt, &evaluated, &err), err);
+    CHECK_OK(crawlsched_threshold_optimize(m, modes, 2, w, 5, 100, NULL, topt, 1, &copt, &evaluated, &err), err);
     CHECK(evaluated == 5); /* t in 0..4 */
     double best = 1e300;
     for (uint32_t t = 0; t < 5; t++) {
         uint32_t tt[1] = {t};
-        CHECK_OK(crawlsched_threshold_cost(m, modes, 2, tt, 1, w, 5, &x, &err), err);
+        CHECK_OK(crawlsched_threshold_cost(m, modes, 2, tt, 1, w, 5, NULL, &x, &err), err);
         if (x < best) best = x;
     }
     CHECK_CLOSE(copt, best, 1e-15);
-    CHECK_OK(crawlsched_threshold_cost(m, modes, 2, topt, 1, w, 5, &x, &err), err);
+    CHECK_OK(crawlsched_threshold_cost(m, modes, 2, topt, 1, w, 5, NULL, &x, &err), err);
     CHECK_CLOSE(x, copt, 1e-15);
-    CHECK_STATUS(crawlsched_threshold_optimize(m, modes, 2, w, 5, 4, topt, 1, &copt, &evaluated, &err),
+    CHECK_STATUS(crawlsched_threshold_optimize(m, modes, 2, w, 5, 4, NULL, topt, 1, &copt, &evaluated, &err),
                  CRAWLSCHED_TOO_LARGE, err);
-    CHECK_STATUS(crawlsched_threshold_optimize(m, modes, 2, w, 5, 100, topt, 0, &copt, &evaluated, &err),
+    CHECK_STATUS(crawlsched_threshold_optimize(m, modes, 2, w, 5, 100, NULL, topt, 0, &copt, &evaluated, &err),
                  CRAWLSCHED_BUFFER_TOO_SMALL, err);
-    CHECK_STATUS(crawlsched_threshold_optimize(m, modes, 2, w, 5, 100, topt, 1, NULL, &evaluated, &err),
+    CHECK_STATUS(crawlsched_threshold_optimize(m, modes, 2, w, 5, 100, NULL, topt, 1, NULL, &evaluated, &err),
                  CRAWLSCHED_NULL_ARGUMENT, err);
-    CHECK_STATUS(crawlsched_threshold_optimize(m, up, 2, w, 5, 100, topt, 1, &copt, &evaluated, &err),
+    CHECK_STATUS(crawlsched_threshold_optimize(m, up, 2, w, 5, 100, NULL, topt, 1, &copt, &evaluated, &err),
                  CRAWLSCHED_INVALID_ARGUMENT, err);
     crawlsched_threshold_model_free(m);
 

@@ -505,14 +505,8 @@ unsafe fn new_dist(h: &mut Harness) -> *mut crawlsched_dist_t {
                 let len = h.len_for(n);
                 make!(h, crawlsched_dist_empirical_new(h.ptr(&s), len))
             }
-            8 => make!(
-                h,
-                crawlsched_threshold_fit_aph2_new(h.f64(), h.f64(), h.f64())
-            ),
-            9 => make!(
-                h,
-                crawlsched_threshold_fit_h2_new(h.f64(), h.f64(), h.f64())
-            ),
+            8 => make!(h, crawlsched_dist_fit_aph2_new(h.f64(), h.f64(), h.f64())),
+            9 => make!(h, crawlsched_dist_fit_h2_new(h.f64(), h.f64(), h.f64())),
             _ => {
                 // A valid phase-type with fuzzer-scaled rates (extreme but legal).
                 let scale = h.pos(1e9).max(1e-9);
@@ -698,6 +692,7 @@ unsafe fn freshness_model(h: &mut Harness) {
                                 ls,
                                 cycles,
                                 seed,
+                                std::ptr::null(),
                                 &mut c,
                                 &mut se,
                                 e,
@@ -1018,19 +1013,25 @@ unsafe fn robots(h: &mut Harness) {
         let small_static =
             st == CRAWLSCHED_OK && nn <= 16 && lambda / mu <= 8.0 && gamma / mu <= 1e4;
         let r = match h.byte() % 4 {
-            0 | 1 => Robots(make!(h, crawlsched_robots_solve(n, k, lambda, mu, gamma))),
+            0 | 1 => Robots(make!(
+                h,
+                crawlsched_robots_solve(n, k, lambda, mu, gamma, std::ptr::null())
+            )),
             2 => {
                 let ctl = new_control(h);
                 Robots(make!(
                     h,
-                    crawlsched_robots_solve_with_control(n, k, lambda, mu, gamma, ctl.0)
+                    crawlsched_robots_solve(n, k, lambda, mu, gamma, ctl.0)
                 ))
             }
             _ if small_static => Robots(make!(
                 h,
-                crawlsched_robots_solve_unlimited(k, lambda, mu, gamma)
+                crawlsched_robots_solve_unlimited(k, lambda, mu, gamma, std::ptr::null())
             )),
-            _ => Robots(make!(h, crawlsched_robots_solve(n, k, lambda, mu, gamma))),
+            _ => Robots(make!(
+                h,
+                crawlsched_robots_solve(n, k, lambda, mu, gamma, std::ptr::null())
+            )),
         };
         if r.0.is_null() {
             return;
@@ -1240,8 +1241,17 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                 0 => {
                     let mut b = Buf::<f64>::new(h, CRAWLSCHED_THRESHOLD_MEASURE_COUNT);
                     let e = h.e();
-                    let st =
-                        crawlsched_threshold_measures(m.0, pm, lm, pt, lt, b.ptr(), b.cap(), e);
+                    let st = crawlsched_threshold_measures(
+                        m.0,
+                        pm,
+                        lm,
+                        pt,
+                        lt,
+                        std::ptr::null(),
+                        b.ptr(),
+                        b.cap(),
+                        e,
+                    );
                     let written = b.v.clone();
                     h.check_f("crawlsched_threshold_measures", st, b.untouched(), &written);
                 }
@@ -1255,6 +1265,7 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                         lm,
                         pt,
                         lt,
+                        std::ptr::null(),
                         b.ptr(),
                         b.cap(),
                         &mut len,
@@ -1282,7 +1293,16 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                     let lw = h.len_for(nw);
                     get_f!(
                         h,
-                        crawlsched_threshold_cost(m.0, pm, lm, pt, lt, h.ptr(&w), lw)
+                        crawlsched_threshold_cost(
+                            m.0,
+                            pm,
+                            lm,
+                            pt,
+                            lt,
+                            h.ptr(&w),
+                            lw,
+                            std::ptr::null()
+                        )
                     );
                 }
                 3 => {
@@ -1300,6 +1320,7 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                         h.ptr(&w),
                         lw,
                         max_ev,
+                        std::ptr::null(),
                         b.ptr(),
                         b.cap(),
                         &mut c,
@@ -1322,6 +1343,7 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                         lm,
                         pt,
                         lt,
+                        std::ptr::null(),
                         b.ptr(),
                         b.cap(),
                         e,
@@ -1361,6 +1383,7 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                         which,
                         h.ptr(&t),
                         ln,
+                        std::ptr::null(),
                         b.ptr(),
                         b.cap(),
                         e,
@@ -1389,7 +1412,7 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                     let max_ev = h.size(40).min(200);
                     let ctl = new_control(h);
                     let e = h.e();
-                    let st = crawlsched_threshold_optimize_with_control(
+                    let st = crawlsched_threshold_optimize(
                         m.0,
                         pm,
                         lm,
@@ -1404,7 +1427,7 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                         e,
                     );
                     h.check_f(
-                        "crawlsched_threshold_optimize_with_control",
+                        "crawlsched_threshold_optimize",
                         st,
                         b.untouched() && c.is_s() && ev.is_s(),
                         &[c],
@@ -1442,6 +1465,7 @@ unsafe fn cheap_horizon(
             which,
             t.as_ptr(),
             1,
+            std::ptr::null(),
             out.as_mut_ptr(),
             1,
             e,
@@ -1644,6 +1668,7 @@ unsafe fn routing(h: &mut Harness) {
                         ls,
                         periods,
                         seed,
+                        std::ptr::null(),
                         &mut pp,
                         &mut se,
                         &mut pu,
@@ -1669,6 +1694,7 @@ unsafe fn routing(h: &mut Harness) {
                                 s.0,
                                 lo,
                                 hi,
+                                std::ptr::null(),
                                 b.ptr(),
                                 b.cap(),
                                 &mut len,
@@ -1683,6 +1709,7 @@ unsafe fn routing(h: &mut Harness) {
                                 s.0,
                                 lo,
                                 hi,
+                                std::ptr::null(),
                                 b.ptr(),
                                 b.cap(),
                                 &mut len,
@@ -1697,6 +1724,7 @@ unsafe fn routing(h: &mut Harness) {
                                 s.0,
                                 h.ptr(&seq),
                                 ls,
+                                std::ptr::null(),
                                 b.ptr(),
                                 b.cap(),
                                 &mut len,

@@ -58,7 +58,7 @@
 /**
  * Library version, minor part.
  */
-#define CRAWLSCHED_VERSION_MINOR 1
+#define CRAWLSCHED_VERSION_MINOR 2
 
 /**
  * Library version, patch part.
@@ -69,7 +69,7 @@
  * ABI version: the N of `libcrawlsched.so.N`. It changes only when a
  * symbol is removed or a signature, struct layout or status meaning changes.
  */
-#define CRAWLSCHED_ABI_VERSION 1
+#define CRAWLSCHED_ABI_VERSION 2
 
 /**
  * Method: relative value iteration (Talim et al., Proposition 2).
@@ -843,22 +843,22 @@ crawlsched_status_t crawlsched_dist_sample(const struct crawlsched_dist_t *dist,
  * CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
  * coefficient of variation < 1/2). The result is a crawlsched_dist_t.
  */
-crawlsched_status_t crawlsched_threshold_fit_aph2_new(double m1,
-                                                      double m2,
-                                                      double m3,
-                                                      struct crawlsched_dist_t **out,
-                                                      struct crawlsched_error_t *err);
+crawlsched_status_t crawlsched_dist_fit_aph2_new(double m1,
+                                                 double m2,
+                                                 double m3,
+                                                 struct crawlsched_dist_t **out,
+                                                 struct crawlsched_error_t *err);
 
 /**
  * A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
  * of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 > 2 and
  * m1*m3/m2^2 > 3/2.
  */
-crawlsched_status_t crawlsched_threshold_fit_h2_new(double m1,
-                                                    double m2,
-                                                    double m3,
-                                                    struct crawlsched_dist_t **out,
-                                                    struct crawlsched_error_t *err);
+crawlsched_status_t crawlsched_dist_fit_h2_new(double m1,
+                                               double m2,
+                                               double m3,
+                                               struct crawlsched_dist_t **out,
+                                               struct crawlsched_error_t *err);
 
 /**
  * A new estimator without prior knowledge.
@@ -1094,32 +1094,20 @@ crawlsched_status_t crawlsched_freshness_bound_ratio(double q,
 /**
  * Monte Carlo of `cycles` repetitions of the cyclic sequence with random
  * access times and Poisson page changes (seeded): the estimated cost and
- * its standard error (batch means), to validate the exact cost.
+ * its standard error (batch means), to validate the exact cost. Under the
+ * control ctl (NULL: none), cancelling it from another thread returns
+ * CRAWLSCHED_CANCELLED within 65,536 accesses, with no output written;
+ * its iteration cap does not apply (cycles already bounds the run).
  */
 crawlsched_status_t crawlsched_freshness_simulate_cyclic(const struct crawlsched_freshness_model_t *model,
                                                          const uint32_t *seq,
                                                          size_t len,
                                                          uint64_t cycles,
                                                          uint64_t seed,
+                                                         const struct crawlsched_control_t *ctl,
                                                          double *out_cost,
                                                          double *out_std_error,
                                                          struct crawlsched_error_t *err);
-
-/**
- * As crawlsched_freshness_simulate_cyclic() under a control (NULL: none):
- * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
- * 65,536 accesses, with no output written. Its iteration cap does not
- * apply (cycles already bounds the run).
- */
-crawlsched_status_t crawlsched_freshness_simulate_cyclic_with_control(const struct crawlsched_freshness_model_t *model,
-                                                                      const uint32_t *seq,
-                                                                      size_t len,
-                                                                      uint64_t cycles,
-                                                                      uint64_t seed,
-                                                                      const struct crawlsched_control_t *ctl,
-                                                                      double *out_cost,
-                                                                      double *out_std_error,
-                                                                      struct crawlsched_error_t *err);
 
 /**
  * Releases an MDP. NULL is a no-op.
@@ -1546,69 +1534,46 @@ crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profi
 
 /**
  * Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
- * rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0.
- * The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
- * beyond 2^32, or when model and solver would need more memory than the
- * process-wide cap, checked before allocating).
+ * rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0,
+ * under the control ctl (NULL: none). The state space has about
+ * 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE beyond 2^32, or when model and
+ * solver would need more memory than the control's cap, else the
+ * process-wide one, checked before anything is built). The control's
+ * iteration cap limits the policy-iteration steps
+ * (CRAWLSCHED_NOT_CONVERGED when reached), and cancelling it from another
+ * thread makes the call return CRAWLSCHED_CANCELLED within one policy
+ * evaluation. An interrupted solve returns no solution (*out is left
+ * alone).
  */
 crawlsched_status_t crawlsched_robots_solve(uint64_t n,
                                             uint64_t k,
                                             double lambda,
                                             double mu,
                                             double gamma,
+                                            const struct crawlsched_control_t *ctl,
                                             struct crawlsched_robots_t **out,
                                             struct crawlsched_error_t *err);
-
-/**
- * As crawlsched_robots_solve() under a control (NULL: none): its memory
- * cap (else the process-wide default) is checked against the model and
- * solver memory before anything is built, its iteration cap limits the
- * policy-iteration steps (CRAWLSCHED_NOT_CONVERGED when reached), and
- * cancelling it from another thread makes the call return
- * CRAWLSCHED_CANCELLED within one policy evaluation. An interrupted solve
- * returns no solution (*out is left alone).
- */
-crawlsched_status_t crawlsched_robots_solve_with_control(uint64_t n,
-                                                         uint64_t k,
-                                                         double lambda,
-                                                         double mu,
-                                                         double gamma,
-                                                         const struct crawlsched_control_t *ctl,
-                                                         struct crawlsched_robots_t **out,
-                                                         struct crawlsched_error_t *err);
 
 /**
  * As crawlsched_robots_solve() with as many robots as the optimum wants
  * (the paper's Table 2); crawlsched_robots_size() tells the N used.
  * That N grows like sqrt(gamma/mu) (K = 9: about 300 robots at
  * gamma/mu = 1e5, tens of milliseconds; 9e4 at 2.5e9, 10^6-state models
- * and about 100 s): bound such calls with
- * crawlsched_robots_solve_unlimited_with_control() (memory cap, cancel).
+ * and about 100 s): bound such calls with a control ctl (NULL: none).
+ * Every N of the doubling search is solved as by crawlsched_robots_solve(),
+ * so the memory cap refuses the first N whose model would not fit
+ * (CRAWLSCHED_TOO_LARGE, before it is built), the iteration cap bounds
+ * each solve's policy-iteration steps (CRAWLSCHED_NOT_CONVERGED) and
+ * cancelling returns CRAWLSCHED_CANCELLED within one policy evaluation.
+ * An interrupted search returns no solution (*out is left alone).
  */
 crawlsched_status_t crawlsched_robots_solve_unlimited(uint64_t k,
                                                       double lambda,
                                                       double mu,
                                                       double gamma,
+                                                      const struct crawlsched_control_t *ctl,
                                                       struct crawlsched_robots_t **out,
                                                       struct crawlsched_error_t *err);
-
-/**
- * As crawlsched_robots_solve_unlimited() under a control (NULL: none):
- * every N of the doubling search is solved as by
- * crawlsched_robots_solve_with_control(), so the memory cap refuses the
- * first N whose model would not fit (CRAWLSCHED_TOO_LARGE, before it is
- * built), the iteration cap bounds each solve's policy-iteration steps
- * (CRAWLSCHED_NOT_CONVERGED) and cancelling returns CRAWLSCHED_CANCELLED
- * within one policy evaluation. An interrupted search returns no
- * solution (*out is left alone).
- */
-crawlsched_status_t crawlsched_robots_solve_unlimited_with_control(uint64_t k,
-                                                                   double lambda,
-                                                                   double mu,
-                                                                   double gamma,
-                                                                   const struct crawlsched_control_t *ctl,
-                                                                   struct crawlsched_robots_t **out,
-                                                                   struct crawlsched_error_t *err);
 
 /**
  * Releases a solution. NULL is a no-op.
@@ -1880,13 +1845,21 @@ crawlsched_status_t crawlsched_routing_cost(const struct crawlsched_routing_serv
  * sum M^n / n sequences; TOO_LARGE beyond 5e7). The period goes to out
  * (variable size: see docs/c-api.md), its cost per packet to *out_cost and
  * the number of sequences evaluated to *out_evaluations. A server may be
- * absent from the optimum (Remark 6.1): check the period. The cost table
- * must take at most 2^31 multiply-adds (M * max_period * 2d^2 for
- * arrivals of order d; TOO_LARGE above, before any work).
+ * absent from the optimum (Remark 6.1): check the period. Without a
+ * control (ctl NULL) the cost table must take at most 2^31 multiply-adds
+ * (M * max_period * 2d^2 for arrivals of order d; TOO_LARGE above, before
+ * any work). Under a control that bound is lifted: its memory cap (else
+ * the process-wide default) applies to the cost table, its iteration cap
+ * to the sequences evaluated (CRAWLSCHED_NOT_CONVERGED when reached: a
+ * partial enumeration proves nothing, so nothing is written), and
+ * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+ * 65,536 sequences or 2^20 multiply-adds of the cost table. An
+ * interrupted search writes no output.
  */
 crawlsched_status_t crawlsched_routing_optimize_exhaustive(const struct crawlsched_routing_servers_t *s,
                                                            uint64_t min_period,
                                                            uint64_t max_period,
+                                                           const struct crawlsched_control_t *ctl,
                                                            uint32_t *out,
                                                            size_t out_cap,
                                                            size_t *out_len,
@@ -1895,46 +1868,34 @@ crawlsched_status_t crawlsched_routing_optimize_exhaustive(const struct crawlsch
                                                            struct crawlsched_error_t *err);
 
 /**
- * As crawlsched_routing_optimize_exhaustive() under a control (NULL:
- * none): its memory cap (else the process-wide default) applies to the
- * cost table, its iteration cap to the sequences evaluated
- * (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
- * nothing, so nothing is written), and cancelling it from another thread
- * returns CRAWLSCHED_CANCELLED within 65,536 sequences or 2^20
- * multiply-adds of the cost table (which has no work bound here). An
- * interrupted search writes no output.
- */
-crawlsched_status_t crawlsched_routing_optimize_exhaustive_with_control(const struct crawlsched_routing_servers_t *s,
-                                                                        uint64_t min_period,
-                                                                        uint64_t max_period,
-                                                                        const struct crawlsched_control_t *ctl,
-                                                                        uint32_t *out,
-                                                                        size_t out_cap,
-                                                                        size_t *out_len,
-                                                                        double *out_cost,
-                                                                        uint64_t *out_evaluations,
-                                                                        struct crawlsched_error_t *err);
-
-/**
  * Local search (neighbourhood of Theorem 4.2 restricted to relabelling one
  * position or exchanging two) from the balanced (billiard) sequence of
  * each period length in min_period..=max_period (<= 2^20); the best
  * period found. Outputs as crawlsched_routing_optimize_exhaustive, with
  * *out_evaluations the number of neighbours evaluated. Exact for the
  * instances tested against enumeration; a heuristic in general.
- * Bounded cost (a few seconds): at most 2^27 neighbour evaluations in all
- * (each scan of a period n's neighbourhood is about n^2/2 + nM of them);
- * CRAWLSCHED_TOO_LARGE, before any work, when one scan of every period
- * in the range already exceeds that (sum of n(n-1)/2 + 2nM; e.g.
- * max_period near 2^20), or when the cost table takes more than 2^31
- * multiply-adds (M * max_period * 2d^2 for arrivals of order d);
+ * Without a control (ctl NULL) its cost is bounded (a few seconds): at
+ * most 2^27 neighbour evaluations in all (each scan of a period n's
+ * neighbourhood is about n^2/2 + nM of them); CRAWLSCHED_TOO_LARGE,
+ * before any work, when one scan of every period in the range already
+ * exceeds that (sum of n(n-1)/2 + 2nM; e.g. max_period near 2^20), or
+ * when the cost table takes more than 2^31 multiply-adds
+ * (M * max_period * 2d^2 for arrivals of order d);
  * CRAWLSCHED_NOT_CONVERGED, with nothing written, when the search reaches
- * the bound. crawlsched_routing_optimize_local_with_control() has neither
- * bound.
+ * the bound. A control lifts both
+ * bounds: its memory cap applies to the cost table and the search
+ * tables, its iteration cap to the neighbourhood scans (one per move,
+ * plus the final one) of all periods together (CRAWLSCHED_NOT_CONVERGED
+ * when reached: the period is then not known to be a local optimum, so
+ * nothing is written), and cancelling it returns CRAWLSCHED_CANCELLED
+ * within one position's neighbours (O(max_period + M)), 65,536 steps of
+ * the balanced start counts or 2^20 multiply-adds of the cost table. An
+ * interrupted search writes no output.
  */
 crawlsched_status_t crawlsched_routing_optimize_local(const struct crawlsched_routing_servers_t *s,
                                                       uint64_t min_period,
                                                       uint64_t max_period,
+                                                      const struct crawlsched_control_t *ctl,
                                                       uint32_t *out,
                                                       size_t out_cap,
                                                       size_t *out_len,
@@ -1943,61 +1904,26 @@ crawlsched_status_t crawlsched_routing_optimize_local(const struct crawlsched_ro
                                                       struct crawlsched_error_t *err);
 
 /**
- * As crawlsched_routing_optimize_local() under a control (NULL: none):
- * its memory cap applies to the cost table and the search tables, its
- * iteration cap to the neighbourhood scans (one per move, plus the final
- * one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
- * the period is then not known to be a local optimum, so nothing is
- * written), and cancelling it returns
- * CRAWLSCHED_CANCELLED within one position's neighbours (O(max_period +
- * M)), 65,536 steps of the balanced start counts or 2^20 multiply-adds
- * of the cost table. An interrupted search writes no output.
- */
-crawlsched_status_t crawlsched_routing_optimize_local_with_control(const struct crawlsched_routing_servers_t *s,
-                                                                   uint64_t min_period,
-                                                                   uint64_t max_period,
-                                                                   const struct crawlsched_control_t *ctl,
-                                                                   uint32_t *out,
-                                                                   size_t out_cap,
-                                                                   size_t *out_len,
-                                                                   double *out_cost,
-                                                                   uint64_t *out_evaluations,
-                                                                   struct crawlsched_error_t *err);
-
-/**
  * Local search from a given period seq[0..len] with the full
  * neighbourhood of Theorem 4.2 (2^(len+1) - 2 points; M = 2 servers,
  * len <= 20): by Theorems 4.2 and 4.4 the result is optimal among all
  * periods of that length. Outputs as crawlsched_routing_optimize_exhaustive.
+ * Under the control ctl (NULL: none), its iteration cap bounds the
+ * neighbourhood scans (one per move, plus the final one;
+ * CRAWLSCHED_NOT_CONVERGED when reached), and cancelling it returns
+ * CRAWLSCHED_CANCELLED within 65,536 neighbours. An interrupted search
+ * writes no output.
  */
 crawlsched_status_t crawlsched_routing_local_search_multimodular(const struct crawlsched_routing_servers_t *s,
                                                                  const uint32_t *seq,
                                                                  size_t len,
+                                                                 const struct crawlsched_control_t *ctl,
                                                                  uint32_t *out,
                                                                  size_t out_cap,
                                                                  size_t *out_len,
                                                                  double *out_cost,
                                                                  uint64_t *out_evaluations,
                                                                  struct crawlsched_error_t *err);
-
-/**
- * As crawlsched_routing_local_search_multimodular() under a control
- * (NULL: none): its iteration cap bounds the neighbourhood scans (one per
- * move, plus the final one; CRAWLSCHED_NOT_CONVERGED when reached), and
- * cancelling it returns
- * CRAWLSCHED_CANCELLED within 65,536 neighbours. An interrupted search
- * writes no output.
- */
-crawlsched_status_t crawlsched_routing_local_search_multimodular_with_control(const struct crawlsched_routing_servers_t *s,
-                                                                              const uint32_t *seq,
-                                                                              size_t len,
-                                                                              const struct crawlsched_control_t *ctl,
-                                                                              uint32_t *out,
-                                                                              size_t out_cap,
-                                                                              size_t *out_len,
-                                                                              double *out_cost,
-                                                                              uint64_t *out_evaluations,
-                                                                              struct crawlsched_error_t *err);
 
 /**
  * The balanced (billiard) sequence with counts[m] visits of server m
@@ -2020,33 +1946,21 @@ crawlsched_status_t crawlsched_routing_balanced_sequence(const uint64_t *counts,
  * transitions of an MMPP/MAP (theta stationary, r_i the phase's total
  * rate; one for Poisson); CRAWLSCHED_TOO_LARGE, before any work, beyond
  * 10^10 of them (e.g. arrival rates tiny against the phase changes).
+ * Under the control ctl (NULL: none), cancelling it from another thread
+ * returns CRAWLSCHED_CANCELLED within 65,536 packets, with no output
+ * written; its iteration cap does not apply (periods already bounds the
+ * run).
  */
 crawlsched_status_t crawlsched_routing_simulate(const struct crawlsched_routing_servers_t *s,
                                                 const uint32_t *seq,
                                                 size_t len,
                                                 uint64_t periods,
                                                 uint64_t seed,
+                                                const struct crawlsched_control_t *ctl,
                                                 double *out_per_packet,
                                                 double *out_std_error,
                                                 double *out_per_unit_time,
                                                 struct crawlsched_error_t *err);
-
-/**
- * As crawlsched_routing_simulate() under a control (NULL: none):
- * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
- * 65,536 packets, with no output written. Its iteration cap does not
- * apply (periods already bounds the run).
- */
-crawlsched_status_t crawlsched_routing_simulate_with_control(const struct crawlsched_routing_servers_t *s,
-                                                             const uint32_t *seq,
-                                                             size_t len,
-                                                             uint64_t periods,
-                                                             uint64_t seed,
-                                                             const struct crawlsched_control_t *ctl,
-                                                             double *out_per_packet,
-                                                             double *out_std_error,
-                                                             double *out_per_unit_time,
-                                                             struct crawlsched_error_t *err);
 
 /**
  * g(n, mu2) of paper §5 (Figure 1; lambda = mu1 = 1): the cost per packet
@@ -2231,27 +2145,34 @@ crawlsched_status_t crawlsched_threshold_model_state_count(const struct crawlsch
  * Stationary measures under the policy (modes r_1 > ... > r_J, thresholds
  * t_1 <= ... <= t_{J-1}: r_1 robots while pages <= t_1, ..., r_J above
  * t_{J-1}). out receives CRAWLSCHED_THRESHOLD_MEASURE_COUNT values indexed
- * by the CRAWLSCHED_THRESHOLD_MEASURE_* constants.
+ * by the CRAWLSCHED_THRESHOLD_MEASURE_* constants. Under the control ctl
+ * (NULL: none), its memory cap (else the process-wide one) is checked
+ * against the chain and its solve before anything is built
+ * (CRAWLSCHED_TOO_LARGE), and a cancelled control gives
+ * CRAWLSCHED_CANCELLED; its iteration cap does not apply. The other
+ * threshold evaluations take ctl the same way.
  */
 crawlsched_status_t crawlsched_threshold_measures(const struct crawlsched_threshold_model_t *model,
                                                   const uint32_t *modes,
                                                   size_t n_modes,
                                                   const uint32_t *thresholds,
                                                   size_t n_thresholds,
+                                                  const struct crawlsched_control_t *ctl,
                                                   double *out,
                                                   size_t out_cap,
                                                   struct crawlsched_error_t *err);
 
 /**
- * P(i pages in the system), i = 0..buffer+1, under the policy (as in
- * crawlsched_threshold_measures). Variable size: *out_len receives
- * buffer + 2 (also on CRAWLSCHED_BUFFER_TOO_SMALL).
+ * P(i pages in the system), i = 0..buffer+1, under the policy and the
+ * control ctl (as in crawlsched_threshold_measures). Variable size:
+ * *out_len receives buffer + 2 (also on CRAWLSCHED_BUFFER_TOO_SMALL).
  */
 crawlsched_status_t crawlsched_threshold_level_distribution(const struct crawlsched_threshold_model_t *model,
                                                             const uint32_t *modes,
                                                             size_t n_modes,
                                                             const uint32_t *thresholds,
                                                             size_t n_thresholds,
+                                                            const struct crawlsched_control_t *ctl,
                                                             double *out,
                                                             size_t out_cap,
                                                             size_t *out_len,
@@ -2261,6 +2182,7 @@ crawlsched_status_t crawlsched_threshold_level_distribution(const struct crawlsc
  * Cost criterion (paper eq. 2) of the policy: weights[0..5] indexed by
  * CRAWLSCHED_THRESHOLD_WEIGHT_*, all finite and >= 0:
  * w_loss*lambda*P_loss + w_obs*lambda*P_obs + w_resp*V + w_robots*R + w_starv*P_starv.
+ * Under the control ctl as in crawlsched_threshold_measures.
  */
 crawlsched_status_t crawlsched_threshold_cost(const struct crawlsched_threshold_model_t *model,
                                               const uint32_t *modes,
@@ -2269,6 +2191,7 @@ crawlsched_status_t crawlsched_threshold_cost(const struct crawlsched_threshold_
                                               size_t n_thresholds,
                                               const double *weights,
                                               size_t n_weights,
+                                              const struct crawlsched_control_t *ctl,
                                               double *out,
                                               struct crawlsched_error_t *err);
 
@@ -2278,7 +2201,13 @@ crawlsched_status_t crawlsched_threshold_cost(const struct crawlsched_threshold_
  * thresholds go to out_thresholds (capacity out_cap), the optimal cost to
  * *out_cost and the number of vectors evaluated to *out_evaluated.
  * CRAWLSCHED_TOO_LARGE (with the count) when more than max_evaluations
- * vectors would be needed.
+ * vectors would be needed. Under the control ctl (NULL: none), its
+ * iteration cap lowers max_evaluations (one iteration = one threshold
+ * vector), its memory cap (else the process-wide default) applies to each
+ * evaluation, and cancelling it from another thread makes the call return
+ * CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
+ * writes no output: the best vector of an unfinished enumeration is not
+ * the optimum.
  */
 crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_threshold_model_t *model,
                                                   const uint32_t *modes,
@@ -2286,6 +2215,7 @@ crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_thresh
                                                   const double *weights,
                                                   size_t n_weights,
                                                   uint64_t max_evaluations,
+                                                  const struct crawlsched_control_t *ctl,
                                                   uint32_t *out_thresholds,
                                                   size_t out_cap,
                                                   double *out_cost,
@@ -2301,13 +2231,16 @@ crawlsched_status_t crawlsched_threshold_optimize(const struct crawlsched_thresh
  * obsolescence). CRAWLSCHED_TOO_LARGE, before anything is built, when the
  * chain's evaluation plus the tagged page's chain and its sparse LU (48
  * bytes per entry of its level blocks, which grow like R^level with R
- * obsolescence phases) exceed the process-wide memory cap.
+ * obsolescence phases) exceed the memory cap of the control ctl (NULL:
+ * none), else the process-wide one. Cancelling the control returns
+ * CRAWLSCHED_CANCELLED within 4,096 states of either chain.
  */
 crawlsched_status_t crawlsched_threshold_response_time(const struct crawlsched_threshold_model_t *model,
                                                        const uint32_t *modes,
                                                        size_t n_modes,
                                                        const uint32_t *thresholds,
                                                        size_t n_thresholds,
+                                                       const struct crawlsched_control_t *ctl,
                                                        double *out,
                                                        size_t out_cap,
                                                        struct crawlsched_error_t *err);
@@ -2322,7 +2255,9 @@ crawlsched_status_t crawlsched_threshold_response_time(const struct crawlsched_t
  * CRAWLSCHED_TOO_LARGE as for crawlsched_threshold_response_time (memory),
  * and when the largest t needs more than 2e10
  * multiply-adds (about 3 x the largest rate of the tagged page's chain x t
- * vector-matrix products, uniformization).
+ * vector-matrix products, uniformization). Under the control ctl (NULL:
+ * none) as crawlsched_threshold_response_time; a cancel also stops the
+ * uniformization within one vector-matrix product.
  */
 crawlsched_status_t crawlsched_threshold_response_cdf(const struct crawlsched_threshold_model_t *model,
                                                       const uint32_t *modes,
@@ -2332,31 +2267,10 @@ crawlsched_status_t crawlsched_threshold_response_cdf(const struct crawlsched_th
                                                       int32_t which,
                                                       const double *times,
                                                       size_t n_times,
+                                                      const struct crawlsched_control_t *ctl,
                                                       double *out,
                                                       size_t out_cap,
                                                       struct crawlsched_error_t *err);
-
-/**
- * As crawlsched_threshold_optimize() under a control (NULL: none): its
- * iteration cap lowers max_evaluations (one iteration = one threshold
- * vector), its memory cap (else the process-wide default) applies to each
- * evaluation, and cancelling it from another thread makes the call return
- * CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
- * writes no output: the best vector of an unfinished enumeration is not
- * the optimum.
- */
-crawlsched_status_t crawlsched_threshold_optimize_with_control(const struct crawlsched_threshold_model_t *model,
-                                                               const uint32_t *modes,
-                                                               size_t n_modes,
-                                                               const double *weights,
-                                                               size_t n_weights,
-                                                               uint64_t max_evaluations,
-                                                               const struct crawlsched_control_t *ctl,
-                                                               uint32_t *out_thresholds,
-                                                               size_t out_cap,
-                                                               double *out_cost,
-                                                               uint64_t *out_evaluated,
-                                                               struct crawlsched_error_t *err);
 
 #ifdef __cplusplus
 }  // extern "C"

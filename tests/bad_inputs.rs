@@ -124,7 +124,7 @@ fn fixtures() -> Fixtures {
             CRAWLSCHED_OK
         );
         assert_eq!(
-            crawlsched_robots_solve(2, 1, 1.0, 1.0, 1.0, &mut f.robots, e),
+            crawlsched_robots_solve(2, 1, 1.0, 1.0, 1.0, std::ptr::null(), &mut f.robots, e),
             CRAWLSCHED_OK
         );
         let a = [f.bpois as *const crawlsched_bmap_t];
@@ -249,17 +249,30 @@ fn table(f: &Fixtures) -> Vec<Row> {
         row("limits", "crawlsched_mdp_solver_run", "the control's memory limit (10 bytes) is below the need", CRAWLSCHED_TOO_LARGE, "memory limit",
             move |e| with_solver(|s, m| { let c = control(|c| { crawlsched_control_set_memory_limit(c, 10, null_mut()); });
                 crawlsched_mdp_solver_set_control(s, c, null_mut()); crawlsched_control_free(c); crawlsched_mdp_solver_run(s, m, e) })),
-        row("limits", "crawlsched_robots_solve_with_control", "the control is cancelled", CRAWLSCHED_CANCELLED, "",
+        row("limits", "crawlsched_robots_solve", "the control is cancelled", CRAWLSCHED_CANCELLED, "",
             move |e| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); }); let mut r = null_mut();
-                let st = crawlsched_robots_solve_with_control(2, 1, 1.0, 1.0, 1.0, c, &mut r, e); crawlsched_control_free(c); st }),
-        row("limits", "crawlsched_robots_solve_with_control", "the control's memory limit (1000 bytes) is below the need", CRAWLSCHED_TOO_LARGE, "state slots",
+                let st = crawlsched_robots_solve(2, 1, 1.0, 1.0, 1.0, c, &mut r, e); crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_robots_solve", "the control's memory limit (1000 bytes) is below the need", CRAWLSCHED_TOO_LARGE, "state slots",
             move |e| { let c = control(|c| { crawlsched_control_set_memory_limit(c, 1000, null_mut()); }); let mut r = null_mut();
-                let st = crawlsched_robots_solve_with_control(2, 1, 1.0, 1.0, 1.0, c, &mut r, e); crawlsched_control_free(c); st }),
-        row("limits", "crawlsched_threshold_optimize_with_control", "the control's iteration cap (1) is below the search space", CRAWLSCHED_TOO_LARGE, "threshold vectors",
+                let st = crawlsched_robots_solve(2, 1, 1.0, 1.0, 1.0, c, &mut r, e); crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_threshold_optimize", "the control's iteration cap (1) is below the search space", CRAWLSCHED_TOO_LARGE, "threshold vectors",
             move |e| { let c = control(|c| { crawlsched_control_set_max_iterations(c, 1, null_mut()); });
                 let st = with_threshold(|m| { let (mut t, mut cost, mut n) = (0u32, 0.0, 0u64);
-                    crawlsched_threshold_optimize_with_control(m, [2u32, 1].as_ptr(), 2, [1.0; 5].as_ptr(), 5, 100, c, &mut t, 1, &mut cost, &mut n, e) });
+                    crawlsched_threshold_optimize(m, [2u32, 1].as_ptr(), 2, [1.0; 5].as_ptr(), 5, 100, c, &mut t, 1, &mut cost, &mut n, e) });
                 crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_threshold_measures", "the control's memory limit (1000 bytes) is below the chain", CRAWLSCHED_TOO_LARGE, "memory limit",
+            move |e| { let c = control(|c| { crawlsched_control_set_memory_limit(c, 1000, null_mut()); });
+                let st = with_threshold(|m| { let mut out = [0.0; CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
+                    crawlsched_threshold_measures(m, [1u32].as_ptr(), 1, null(), 0, c, out.as_mut_ptr(), out.len(), e) });
+                crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_threshold_response_cdf", "the control is cancelled", CRAWLSCHED_CANCELLED, "sojourn of a page cancelled",
+            move |e| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); });
+                let st = with_threshold(|m| { let mut out = [0.0];
+                    crawlsched_threshold_response_cdf(m, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [1.0].as_ptr(), 1, c, out.as_mut_ptr(), 1, e) });
+                crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_threshold_cost", "ctl is a handle of another type", INVALID, "not a live control handle",
+            move |e| with_threshold(|m| { let mut out = 0.0;
+                crawlsched_threshold_cost(m, [1u32].as_ptr(), 1, null(), 0, [1.0; 5].as_ptr(), 5, model as *const crawlsched_control_t, &mut out, e) })),
         row("limits", "crawlsched_probe_planner_set_control", "ctl is a handle of another type", INVALID, "not a live control handle",
             move |e| with_planner(profile as *const _, |p| crawlsched_probe_planner_set_control(p, model as *const crawlsched_control_t, e))),
         row("limits", "crawlsched_probe_planner_set_control", "planner = NULL", NULLARG, "planner must not be NULL",
@@ -274,37 +287,37 @@ fn table(f: &Fixtures) -> Vec<Row> {
                 crawlsched_probe_planner_set_control(p, c, null_mut()); crawlsched_control_free(c);
                 let mut g = [0.0; 3];
                 crawlsched_probe_planner_all_costs(p, 3, g.as_mut_ptr(), 3, e) })),
-        row("limits", "crawlsched_routing_optimize_exhaustive_with_control", "ctl is a handle of another type", INVALID, "not a live control handle",
+        row("limits", "crawlsched_routing_optimize_exhaustive", "ctl is a handle of another type", INVALID, "not a live control handle",
             move |e| with_servers(pois as *const _, |s| { let (mut o, mut n, mut c, mut ev) = ([0u32; 4], 0usize, 0.0, 0u64);
-                crawlsched_routing_optimize_exhaustive_with_control(s, 1, 4, model as *const crawlsched_control_t, o.as_mut_ptr(), 4, &mut n, &mut c, &mut ev, e) })),
-        row("limits", "crawlsched_routing_optimize_exhaustive_with_control", "the control's iteration cap (1) is below the sequences", CRAWLSCHED_NOT_CONVERGED, "iteration cap of 1",
+                crawlsched_routing_optimize_exhaustive(s, 1, 4, model as *const crawlsched_control_t, o.as_mut_ptr(), 4, &mut n, &mut c, &mut ev, e) })),
+        row("limits", "crawlsched_routing_optimize_exhaustive", "the control's iteration cap (1) is below the sequences", CRAWLSCHED_NOT_CONVERGED, "iteration cap of 1",
             move |e| with_servers(pois as *const _, |s| { let c = control(|c| { crawlsched_control_set_max_iterations(c, 1, null_mut()); });
                 let (mut o, mut n, mut cost, mut ev) = ([0u32; 4], 0usize, 0.0, 0u64);
-                let st = crawlsched_routing_optimize_exhaustive_with_control(s, 1, 4, c, o.as_mut_ptr(), 4, &mut n, &mut cost, &mut ev, e);
+                let st = crawlsched_routing_optimize_exhaustive(s, 1, 4, c, o.as_mut_ptr(), 4, &mut n, &mut cost, &mut ev, e);
                 crawlsched_control_free(c); st })),
-        row("limits", "crawlsched_routing_optimize_local_with_control", "the control is cancelled", CRAWLSCHED_CANCELLED, "routing local search cancelled",
+        row("limits", "crawlsched_routing_optimize_local", "the control is cancelled", CRAWLSCHED_CANCELLED, "routing local search cancelled",
             move |e| with_servers(pois as *const _, |s| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); });
                 let (mut o, mut n, mut cost, mut ev) = ([0u32; 4], 0usize, 0.0, 0u64);
-                let st = crawlsched_routing_optimize_local_with_control(s, 1, 4, c, o.as_mut_ptr(), 4, &mut n, &mut cost, &mut ev, e);
+                let st = crawlsched_routing_optimize_local(s, 1, 4, c, o.as_mut_ptr(), 4, &mut n, &mut cost, &mut ev, e);
                 crawlsched_control_free(c); st })),
-        row("limits", "crawlsched_routing_local_search_multimodular_with_control", "ctl is a handle of another type", INVALID, "not a live control handle",
+        row("limits", "crawlsched_routing_local_search_multimodular", "ctl is a handle of another type", INVALID, "not a live control handle",
             move |e| with_servers(pois as *const _, |s| { let (mut o, mut n, mut c, mut ev) = ([0u32; 4], 0usize, 0.0, 0u64);
-                crawlsched_routing_local_search_multimodular_with_control(s, [0u32, 1].as_ptr(), 2, model as *const crawlsched_control_t, o.as_mut_ptr(), 4, &mut n, &mut c, &mut ev, e) })),
-        row("limits", "crawlsched_routing_simulate_with_control", "the control is cancelled", CRAWLSCHED_CANCELLED, "routing simulation cancelled",
+                crawlsched_routing_local_search_multimodular(s, [0u32, 1].as_ptr(), 2, model as *const crawlsched_control_t, o.as_mut_ptr(), 4, &mut n, &mut c, &mut ev, e) })),
+        row("limits", "crawlsched_routing_simulate", "the control is cancelled", CRAWLSCHED_CANCELLED, "routing simulation cancelled",
             move |e| with_servers(pois as *const _, |s| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); });
                 let (mut a, mut b, mut d) = (0.0, 0.0, 0.0);
-                let st = crawlsched_routing_simulate_with_control(s, [0u32, 1].as_ptr(), 2, 10, 1, c, &mut a, &mut b, &mut d, e);
+                let st = crawlsched_routing_simulate(s, [0u32, 1].as_ptr(), 2, 10, 1, c, &mut a, &mut b, &mut d, e);
                 crawlsched_control_free(c); st })),
-        row("limits", "crawlsched_robots_solve_unlimited_with_control", "the control's memory limit (1000 bytes) is below the first model", CRAWLSCHED_TOO_LARGE, "state slots",
+        row("limits", "crawlsched_robots_solve_unlimited", "the control's memory limit (1000 bytes) is below the first model", CRAWLSCHED_TOO_LARGE, "state slots",
             move |e| { let c = control(|c| { crawlsched_control_set_memory_limit(c, 1000, null_mut()); }); let mut r = null_mut();
-                let st = crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, c, &mut r, e); crawlsched_control_free(c); st }),
-        row("limits", "crawlsched_freshness_simulate_cyclic_with_control", "the control is cancelled", CRAWLSCHED_CANCELLED, "freshness simulation cancelled",
+                let st = crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, c, &mut r, e); crawlsched_control_free(c); st }),
+        row("limits", "crawlsched_freshness_simulate_cyclic", "the control is cancelled", CRAWLSCHED_CANCELLED, "freshness simulation cancelled",
             move |e| { let c = control(|c| { crawlsched_control_cancel(c, null_mut()); }); let (mut a, mut b) = (0.0, 0.0);
-                let st = crawlsched_freshness_simulate_cyclic_with_control(model as *const _, [0u32, 1].as_ptr(), 2, 10, 1, c, &mut a, &mut b, e);
+                let st = crawlsched_freshness_simulate_cyclic(model as *const _, [0u32, 1].as_ptr(), 2, 10, 1, c, &mut a, &mut b, e);
                 crawlsched_control_free(c); st }),
-        row("limits", "crawlsched_robots_solve_unlimited_with_control", "ctl is a handle of another type", INVALID, "not a live control handle",
+        row("limits", "crawlsched_robots_solve_unlimited", "ctl is a handle of another type", INVALID, "not a live control handle",
             move |e| { let mut r = null_mut();
-                crawlsched_robots_solve_unlimited_with_control(5, 0.1, 1.0, 0.4, model as *const crawlsched_control_t, &mut r, e) }),
+                crawlsched_robots_solve_unlimited(5, 0.1, 1.0, 0.4, model as *const crawlsched_control_t, &mut r, e) }),
         // ---- mdp ----
         row("mdp", "crawlsched_mdp_builder_new", "n_states = 0 (zero size)", INVALID, "",
             move |e| { let mut b = null_mut(); crawlsched_mdp_builder_new(0, &mut b, e) }),
@@ -352,15 +365,15 @@ fn table(f: &Fixtures) -> Vec<Row> {
                 let st = crawlsched_probe_policy_with_budget(p, CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL, 2, &mut x, o.as_mut_ptr(), 2, e); crawlsched_probe_profile_free(p); st }),
         // ---- robots ----
         row("robots", "crawlsched_robots_solve", "lambda = -1 (negative rate)", INVALID, "",
-            move |e| { let mut r = null_mut(); crawlsched_robots_solve(2, 1, -1.0, 1.0, 1.0, &mut r, e) }),
+            move |e| { let mut r = null_mut(); crawlsched_robots_solve(2, 1, -1.0, 1.0, 1.0, std::ptr::null(), &mut r, e) }),
         row("robots", "crawlsched_robots_solve", "mu = NaN", INVALID, "",
-            move |e| { let mut r = null_mut(); crawlsched_robots_solve(2, 1, 1.0, f64::NAN, 1.0, &mut r, e) }),
+            move |e| { let mut r = null_mut(); crawlsched_robots_solve(2, 1, 1.0, f64::NAN, 1.0, std::ptr::null(), &mut r, e) }),
         row("robots", "crawlsched_robots_solve", "n = 2^40 (state space over the limit)", CRAWLSCHED_TOO_LARGE, "",
-            move |e| { let mut r = null_mut(); crawlsched_robots_solve(1 << 40, 1, 1.0, 1.0, 1.0, &mut r, e) }),
+            move |e| { let mut r = null_mut(); crawlsched_robots_solve(1 << 40, 1, 1.0, 1.0, 1.0, std::ptr::null(), &mut r, e) }),
         row("robots", "crawlsched_robots_solve", "n = UINT64_MAX (state count overflows)", CRAWLSCHED_TOO_LARGE, "state space exceeds",
-            move |e| { let mut r = null_mut(); crawlsched_robots_solve(u64::MAX, 1, 1.0, 1.0, 1.0, &mut r, e) }),
+            move |e| { let mut r = null_mut(); crawlsched_robots_solve(u64::MAX, 1, 1.0, 1.0, 1.0, std::ptr::null(), &mut r, e) }),
         row("robots", "crawlsched_robots_solve_unlimited", "k = UINT64_MAX (state count overflows)", CRAWLSCHED_TOO_LARGE, "state space exceeds",
-            move |e| { let mut r = null_mut(); crawlsched_robots_solve_unlimited(u64::MAX, 0.1, 1.0, 0.4, &mut r, e) }),
+            move |e| { let mut r = null_mut(); crawlsched_robots_solve_unlimited(u64::MAX, 0.1, 1.0, 0.4, std::ptr::null(), &mut r, e) }),
         row("robots", "crawlsched_robots_actions", "out_cap = 11 < 2(K+1)(N+1) = 12", CRAWLSCHED_BUFFER_TOO_SMALL, "needed",
             move |e| { let mut o = [0u8; 11]; crawlsched_robots_actions(robots as *const _, o.as_mut_ptr(), 11, e) }),
         row("robots", "crawlsched_robots_certificate", "out_hi = NULL", NULLARG, "out_hi",
@@ -374,9 +387,9 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let mut a = null_mut(); crawlsched_routing_arrivals_map_new(1, [-1.0].as_ptr(), 1, [2.0].as_ptr(), 1, &mut a, e) }),
         row("routing", "crawlsched_routing_arrivals_mmpp_new", "q[0] = NaN", INVALID, "q[0]",
             move |e| { let mut a = null_mut(); crawlsched_routing_arrivals_mmpp_new([f64::NAN, 1.0, 1.0, -1.0].as_ptr(), 4, [1.0, 2.0].as_ptr(), 2, &mut a, e) }),
-        row("routing", "crawlsched_routing_optimize_local", "min_period = max_period = 2^20 (beyond the work bound)", CRAWLSCHED_TOO_LARGE, "_with_control",
+        row("routing", "crawlsched_routing_optimize_local", "min_period = max_period = 2^20 (beyond the work bound)", CRAWLSCHED_TOO_LARGE, "pass a control",
             move |e| with_servers(pois as *const _, |s| { let (mut n, mut c, mut ev) = (0usize, 0.0, 0u64);
-                crawlsched_routing_optimize_local(s, 1 << 20, 1 << 20, null_mut(), 0, &mut n, &mut c, &mut ev, e) })),
+                crawlsched_routing_optimize_local(s, 1 << 20, 1 << 20, std::ptr::null(), null_mut(), 0, &mut n, &mut c, &mut ev, e) })),
         row("routing", "crawlsched_routing_servers_new", "a service rate is 0", INVALID, "",
             move |e| { let mut s = null_mut(); crawlsched_routing_servers_new(pois as *const _, [1.0, 0.0].as_ptr(), null(), 2, 0, &mut s, e) }),
         row("routing", "crawlsched_routing_servers_new", "m = 0 (zero size)", INVALID, "",
@@ -392,10 +405,10 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let mut b = null_mut(); crawlsched_bmap_new(1 << 32, [-1.0, 1.0].as_ptr(), 2, &mut b, e) }),
         row("threshold", "crawlsched_bmap_poisson_new", "rate = NaN", INVALID, "",
             move |e| { let mut b = null_mut(); crawlsched_bmap_poisson_new(f64::NAN, &mut b, e) }),
-        row("threshold", "crawlsched_threshold_fit_h2_new", "moments (1, 1.5, 3): no H2 has them", CRAWLSCHED_INFEASIBLE, "",
-            move |e| crawlsched_threshold_fit_h2_new(1.0, 1.5, 3.0, outd(), e)),
-        row("threshold", "crawlsched_threshold_fit_aph2_new", "moments (1e-300, 1, 1): m3/m1^3 overflows", CRAWLSCHED_NUMERICAL, "differ too much in scale",
-            move |e| crawlsched_threshold_fit_aph2_new(1e-300, 1.0, 1.0, outd(), e)),
+        row("threshold", "crawlsched_dist_fit_h2_new", "moments (1, 1.5, 3): no H2 has them", CRAWLSCHED_INFEASIBLE, "",
+            move |e| crawlsched_dist_fit_h2_new(1.0, 1.5, 3.0, outd(), e)),
+        row("threshold", "crawlsched_dist_fit_aph2_new", "moments (1e-300, 1, 1): m3/m1^3 overflows", CRAWLSCHED_NUMERICAL, "differ too much in scale",
+            move |e| crawlsched_dist_fit_aph2_new(1e-300, 1.0, 1.0, outd(), e)),
         row("threshold", "crawlsched_bmap_fit_new", "batch_mean = NaN", INVALID, "batch_mean must be finite",
             move |e| { let mut b = null_mut(); crawlsched_bmap_fit_new(212.0, 51352.0, 0.6, f64::NAN, 8, &mut b, e) }),
         row("threshold", "crawlsched_threshold_model_new", "n_arrivals = 0 (zero size)", INVALID, "",
@@ -403,21 +416,21 @@ fn table(f: &Fixtures) -> Vec<Row> {
         row("threshold", "crawlsched_threshold_model_new", "service = NULL", NULLARG, "must not be NULL",
             move |e| { let mut m = null_mut(); let a = [bpois as *const crawlsched_bmap_t]; crawlsched_threshold_model_new(a.as_ptr(), 1, null(), null(), 3, &mut m, e) }),
         row("threshold", "crawlsched_threshold_response_time", "out_cap = 3 (needs CRAWLSCHED_THRESHOLD_RESPONSE_COUNT = 4)", CRAWLSCHED_BUFFER_TOO_SMALL, "",
-            move |e| { let mut o = [0.0; 4]; crawlsched_threshold_response_time(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, o.as_mut_ptr(), 3, e) }),
+            move |e| { let mut o = [0.0; 4]; crawlsched_threshold_response_time(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, std::ptr::null(), o.as_mut_ptr(), 3, e) }),
         row("threshold", "crawlsched_threshold_response_time", "modes = {2} with one arrival process", INVALID, "",
-            move |e| { let mut o = [0.0; 4]; crawlsched_threshold_response_time(tmodel as *const _, [2u32].as_ptr(), 1, null(), 0, o.as_mut_ptr(), 4, e) }),
+            move |e| { let mut o = [0.0; 4]; crawlsched_threshold_response_time(tmodel as *const _, [2u32].as_ptr(), 1, null(), 0, std::ptr::null(), o.as_mut_ptr(), 4, e) }),
         row("threshold", "crawlsched_threshold_response_time", "model = NULL", NULLARG, "must not be NULL",
-            move |e| { let mut o = [0.0; 4]; crawlsched_threshold_response_time(null(), [1u32].as_ptr(), 1, null(), 0, o.as_mut_ptr(), 4, e) }),
+            move |e| { let mut o = [0.0; 4]; crawlsched_threshold_response_time(null(), [1u32].as_ptr(), 1, null(), 0, std::ptr::null(), o.as_mut_ptr(), 4, e) }),
         row("threshold", "crawlsched_threshold_response_cdf", "which = 7 (unknown selection)", INVALID, "",
-            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, 7, [1.0].as_ptr(), 1, o.as_mut_ptr(), 1, e) }),
+            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, 7, [1.0].as_ptr(), 1, std::ptr::null(), o.as_mut_ptr(), 1, e) }),
         row("threshold", "crawlsched_threshold_response_cdf", "times = {-1} (negative time)", INVALID, "",
-            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [-1.0].as_ptr(), 1, o.as_mut_ptr(), 1, e) }),
+            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [-1.0].as_ptr(), 1, std::ptr::null(), o.as_mut_ptr(), 1, e) }),
         row("threshold", "crawlsched_threshold_response_cdf", "times = {NaN}", INVALID, "",
-            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_SERVED, [f64::NAN].as_ptr(), 1, o.as_mut_ptr(), 1, e) }),
+            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_SERVED, [f64::NAN].as_ptr(), 1, std::ptr::null(), o.as_mut_ptr(), 1, e) }),
         row("threshold", "crawlsched_threshold_response_cdf", "times = {1e12} (too many uniformization steps)", CRAWLSCHED_TOO_LARGE, "uniformization",
-            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [1e12].as_ptr(), 1, o.as_mut_ptr(), 1, e) }),
+            move |e| { let mut o = [0.0; 1]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [1e12].as_ptr(), 1, std::ptr::null(), o.as_mut_ptr(), 1, e) }),
         row("threshold", "crawlsched_threshold_response_cdf", "out_cap = 1 for n_times = 2", CRAWLSCHED_BUFFER_TOO_SMALL, "",
-            move |e| { let mut o = [0.0; 2]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [1.0, 2.0].as_ptr(), 2, o.as_mut_ptr(), 1, e) }),
+            move |e| { let mut o = [0.0; 2]; crawlsched_threshold_response_cdf(tmodel as *const _, [1u32].as_ptr(), 1, null(), 0, CRAWLSCHED_THRESHOLD_SOJOURN_ALL, [1.0, 2.0].as_ptr(), 2, std::ptr::null(), o.as_mut_ptr(), 1, e) }),
         ]
     }
 }

@@ -347,7 +347,7 @@ proptest! {
             let modes = [1u32];
             let mut p = vec![f64::NAN; b as usize + 2];
             let mut len = 0usize;
-            let st = crawlsched_threshold_level_distribution(m, modes.as_ptr(), 1, null(), 0, p.as_mut_ptr(), p.len(), &mut len, &mut err);
+            let st = crawlsched_threshold_level_distribution(m, modes.as_ptr(), 1, null(), 0, std::ptr::null(), p.as_mut_ptr(), p.len(), &mut len, &mut err);
             if outcome("level_distribution", st, &err) {
                 // Closed form in logs (rho^61 overflows for rho = 1e18).
                 let lr = (lambda / mu).ln();
@@ -359,7 +359,7 @@ proptest! {
                     prop_assert!((got - want).abs() < 1e-9, "P({}) = {} want {} (rho {})", i, got, want, lambda / mu);
                 }
                 let mut meas = vec![f64::NAN; CRAWLSCHED_THRESHOLD_MEASURE_COUNT];
-                let st = crawlsched_threshold_measures(m, modes.as_ptr(), 1, null(), 0, meas.as_mut_ptr(), meas.len(), &mut err);
+                let st = crawlsched_threshold_measures(m, modes.as_ptr(), 1, null(), 0, std::ptr::null(), meas.as_mut_ptr(), meas.len(), &mut err);
                 if outcome("measures", st, &err) {
                     prop_assert!(meas.iter().all(|x| x.is_finite()), "measures {:?}", meas);
                     let loss = meas[CRAWLSCHED_THRESHOLD_MEASURE_LOSS];
@@ -830,7 +830,7 @@ fn robots_tiny_load_is_solved() {
     let mut err = new_err();
     unsafe {
         assert_eq!(
-            crawlsched_robots_solve(2, 1, lambda, mu, gamma, &mut r, &mut err),
+            crawlsched_robots_solve(2, 1, lambda, mu, gamma, std::ptr::null(), &mut r, &mut err),
             CRAWLSCHED_OK,
             "{}",
             msg(&err)
@@ -1031,6 +1031,7 @@ fn threshold_levels(
             1,
             null(),
             0,
+            std::ptr::null(),
             p.as_mut_ptr(),
             p.len(),
             &mut len,
@@ -1043,6 +1044,7 @@ fn threshold_levels(
                 1,
                 null(),
                 0,
+                std::ptr::null(),
                 meas.as_mut_ptr(),
                 meas.len(),
                 &mut err,
@@ -1172,7 +1174,7 @@ proptest! {
             prop_assert_eq!(crawlsched_routing_servers_new(a, rates.as_ptr(), null(), m, CRAWLSCHED_ROUTING_LOSSES, &mut s, &mut err), CRAWLSCHED_OK);
             let mut out = [u32::MAX; 8];
             let (mut len, mut cost, mut evals) = (0usize, f64::NAN, 0u64);
-            let st = crawlsched_routing_optimize_exhaustive(s, 1, 4, out.as_mut_ptr(), out.len(), &mut len, &mut cost, &mut evals, &mut err);
+            let st = crawlsched_routing_optimize_exhaustive(s, 1, 4, std::ptr::null(), out.as_mut_ptr(), out.len(), &mut len, &mut cost, &mut evals, &mut err);
             if outcome("optimize_exhaustive", st, &err) {
                 prop_assert!((0.0..=1.0).contains(&cost), "cost {}", cost);
                 let fastest = (0..m).max_by(|&i, &j| rates[i].total_cmp(&rates[j])).unwrap();
@@ -1517,7 +1519,7 @@ proptest! {
         let mut r = null_mut();
         let mut err = new_err();
         unsafe {
-            let st = crawlsched_robots_solve(n, k, lambda, mu, gamma, &mut r, &mut err);
+            let st = crawlsched_robots_solve(n, k, lambda, mu, gamma, std::ptr::null(), &mut r, &mut err);
             if !outcome("robots_solve", st, &err) { return Ok(()) }
             let (mut c, mut s, mut l) = (f64::NAN, f64::NAN, f64::NAN);
             prop_assert_eq!(crawlsched_robots_cost(r, &mut c, &mut s, &mut l, &mut err), CRAWLSCHED_OK);
@@ -1582,7 +1584,7 @@ proptest! {
             prop_assert_eq!(st, CRAWLSCHED_OK, "{}", msg(&err));
             let modes = [1u32];
             let mut r = [f64::NAN; CRAWLSCHED_THRESHOLD_RESPONSE_COUNT];
-            let st = crawlsched_threshold_response_time(m, modes.as_ptr(), 1, null(), 0, r.as_mut_ptr(), r.len(), &mut err);
+            let st = crawlsched_threshold_response_time(m, modes.as_ptr(), 1, null(), 0, std::ptr::null(), r.as_mut_ptr(), r.len(), &mut err);
             crawlsched_threshold_model_free(m);
             crawlsched_bmap_free(arr);
             if !outcome("response_time", st, &err) { return Ok(()) }
@@ -1632,6 +1634,7 @@ fn rare_obsolescence_conditional_mean() {
             1,
             null(),
             0,
+            std::ptr::null(),
             r.as_mut_ptr(),
             r.len(),
             &mut err,
@@ -1658,7 +1661,8 @@ fn robots_tiny_load_many_robots() {
     let mut r = null_mut();
     let mut err = new_err();
     unsafe {
-        let st = crawlsched_robots_solve(3, 30, lambda, mu, gamma, &mut r, &mut err);
+        let st =
+            crawlsched_robots_solve(3, 30, lambda, mu, gamma, std::ptr::null(), &mut r, &mut err);
         assert!(outcome("robots_solve", st, &err), "{}", msg(&err));
         let (mut c, mut s, mut l) = (f64::NAN, f64::NAN, f64::NAN);
         assert_eq!(

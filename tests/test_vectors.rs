@@ -188,13 +188,13 @@ fn dist(spec: &Value) -> R<*mut crawlsched_dist_t> {
             let x = fa(spec, "samples");
             c!(crawlsched_dist_empirical_new(x.as_ptr(), x.len(), &mut d))
         }
-        "aph2" => c!(crawlsched_threshold_fit_aph2_new(
+        "aph2" => c!(crawlsched_dist_fit_aph2_new(
             f(spec, "m1"),
             f(spec, "m2"),
             f(spec, "m3"),
             &mut d
         )),
-        "h2" => c!(crawlsched_threshold_fit_h2_new(
+        "h2" => c!(crawlsched_dist_fit_h2_new(
             f(spec, "m1"),
             f(spec, "m2"),
             f(spec, "m3"),
@@ -587,6 +587,7 @@ fn run(kind: &str, i: &Value) -> R<Value> {
                 seq.len(),
                 u(i, "cycles"),
                 u(i, "seed"),
+                std::ptr::null(),
                 &mut cost,
                 &mut se
             ));
@@ -739,9 +740,24 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let mut r = null_mut();
             let (k, lam, mu, gam) = (u(i, "k"), f(i, "lambda"), f(i, "mu"), f(i, "gamma"));
             if get(i, "n").is_null() {
-                c!(crawlsched_robots_solve_unlimited(k, lam, mu, gam, &mut r));
+                c!(crawlsched_robots_solve_unlimited(
+                    k,
+                    lam,
+                    mu,
+                    gam,
+                    std::ptr::null(),
+                    &mut r
+                ));
             } else {
-                c!(crawlsched_robots_solve(u(i, "n"), k, lam, mu, gam, &mut r));
+                c!(crawlsched_robots_solve(
+                    u(i, "n"),
+                    k,
+                    lam,
+                    mu,
+                    gam,
+                    std::ptr::null(),
+                    &mut r
+                ));
             }
             let (mut n, mut kk) = (0u64, 0u64);
             c!(crawlsched_robots_size(r, &mut n, &mut kk));
@@ -802,6 +818,7 @@ fn run(kind: &str, i: &Value) -> R<Value> {
                 modes.len(),
                 th.as_ptr(),
                 th.len(),
+                std::ptr::null(),
                 meas.as_mut_ptr(),
                 meas.len()
             ));
@@ -813,6 +830,7 @@ fn run(kind: &str, i: &Value) -> R<Value> {
                     modes.len(),
                     th.as_ptr(),
                     th.len(),
+                    std::ptr::null(),
                     o,
                     cap,
                     len,
@@ -828,6 +846,7 @@ fn run(kind: &str, i: &Value) -> R<Value> {
                 th.len(),
                 w.as_ptr(),
                 w.len(),
+                std::ptr::null(),
                 &mut cost
             ));
             json!({ "state_count": count, "measures": meas, "level_distribution": levels, "cost": cost })
@@ -844,6 +863,7 @@ fn run(kind: &str, i: &Value) -> R<Value> {
                 w.as_ptr(),
                 w.len(),
                 u(i, "max_evaluations"),
+                std::ptr::null(),
                 th.as_mut_ptr(),
                 th.len(),
                 &mut cost,
@@ -875,7 +895,16 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             let period = variable::<u32>(hi as usize, |o, cap, len, e| unsafe {
                 // SAFETY: o has cap elements.
                 crawlsched_routing_optimize_exhaustive(
-                    sv, lo, hi, o, cap, len, &mut cost, &mut evals, e,
+                    sv,
+                    lo,
+                    hi,
+                    std::ptr::null(),
+                    o,
+                    cap,
+                    len,
+                    &mut cost,
+                    &mut evals,
+                    e,
                 )
             })?;
             json!({ "period": period, "cost": cost, "evaluations": evals })

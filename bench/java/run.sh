@@ -10,5 +10,5 @@ cd "$(dirname "$0")/../.."
 cargo build --quiet --release --lib
 (cd bindings/java && mvn -B -q install -DskipTests \
     && mvn -B -q dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile=target/classpath.txt) 2>&1 | sed 's/\x1b\[0m//g'
-cp="bindings/java/target/crawlsched-0.1.0.jar:$(cat bindings/java/target/classpath.txt)"
+cp="bindings/java/target/crawlsched-0.2.0.jar:$(cat bindings/java/target/classpath.txt)"
 java -cp "$cp" -Djna.library.path=target/release bench/java/CallOverhead.java "$@"

@@ -34,7 +34,7 @@ import (
 )
 
 // ABIVersion is the CRAWLSCHED_ABI_VERSION this binding was written for.
-const ABIVersion = 1
+const ABIVersion = 2
 
 // Status is a crawlsched status code (crawlsched_status_t). A Status is
 // also an error, so the Err* sentinels below are Status values.

@@ -110,7 +110,7 @@ func NewEmpirical(samples []float64) (*Dist, error) {
 func FitAPH2(m1, m2, m3 float64) (*Dist, error) {
 	var e cerr
 	var p *C.crawlsched_dist_t
-	st := C.crawlsched_threshold_fit_aph2_new(C.double(m1), C.double(m2), C.double(m3), &p, &e)
+	st := C.crawlsched_dist_fit_aph2_new(C.double(m1), C.double(m2), C.double(m3), &p, &e)
 	return wrapDist(p, check(st, &e))
 }
 
@@ -118,7 +118,7 @@ func FitAPH2(m1, m2, m3 float64) (*Dist, error) {
 func FitH2(m1, m2, m3 float64) (*Dist, error) {
 	var e cerr
 	var p *C.crawlsched_dist_t
-	st := C.crawlsched_threshold_fit_h2_new(C.double(m1), C.double(m2), C.double(m3), &p, &e)
+	st := C.crawlsched_dist_fit_h2_new(C.double(m1), C.double(m2), C.double(m3), &p, &e)
 	return wrapDist(p, check(st, &e))
 }
 

@@ -185,20 +185,26 @@ func (m *FreshnessModel) CyclicObsolescence(seq []uint32) ([]float64, error) {
 }
 
 // SimulateCyclic is a seeded Monte Carlo of `cycles` repetitions of seq:
-// the estimated cost and its standard error.
-func (m *FreshnessModel) SimulateCyclic(seq []uint32, cycles, seed uint64) (cost, stdErr float64, err error) {
+// the estimated cost and its standard error, under the control c (nil:
+// none): cancelling it stops the run with ErrCancelled and no estimate.
+func (m *FreshnessModel) SimulateCyclic(seq []uint32, cycles, seed uint64, c *Control) (cost, stdErr float64, err error) {
 	p, err := m.ptr()
 	if err != nil {
 		return 0, 0, err
 	}
-	var c, s C.double
+	cp, err := c.optional()
+	if err != nil {
+		return 0, 0, err
+	}
+	var a, s C.double
 	var e cerr
-	st := C.crawlsched_freshness_simulate_cyclic(p, u32p(seq), sz(len(seq)), C.uint64_t(cycles), C.uint64_t(seed), &c, &s, &e)
+	st := C.crawlsched_freshness_simulate_cyclic(p, u32p(seq), sz(len(seq)), C.uint64_t(cycles), C.uint64_t(seed), cp, &a, &s, &e)
 	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
 	if err := check(st, &e); err != nil {
 		return 0, 0, err
 	}
-	return float64(c), float64(s), nil
+	return float64(a), float64(s), nil
 }
 
 // IntegerCounts are integer accesses per cycle of length total for freq

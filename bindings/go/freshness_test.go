@@ -86,7 +86,7 @@ func TestFreshnessDeterministic(t *testing.T) {
 	for i := range mu {
 		near(t, "cyclic r_i", cr[i], wantR[i], 1e-12)
 	}
-	sim, se, err := m.SimulateCyclic(rr, 20000, 3)
+	sim, se, err := m.SimulateCyclic(rr, 20000, 3, nil)
 	ok(t, err)
 	if math.Abs(sim-want) > 5*se || se <= 0 {
 		t.Errorf("simulated %g ± %g, exact %g", sim, se, want)
@@ -111,7 +111,7 @@ func TestFreshnessDeterministic(t *testing.T) {
 	wantErr(t, "page index", err, ErrInvalidArgument)
 	_, err = m.CyclicObsolescence(nil)
 	wantErr(t, "empty seq", err, ErrInvalidArgument)
-	_, _, err = m.SimulateCyclic(rr, 0, 1)
+	_, _, err = m.SimulateCyclic(rr, 0, 1, nil)
 	wantErr(t, "zero cycles", err, ErrInvalidArgument)
 	_, err = BoundRatio(math.NaN())
 	wantErr(t, "H(NaN)", err, ErrInvalidArgument)
@@ -134,7 +134,7 @@ func TestFreshnessDeterministic(t *testing.T) {
 		"lower":    func() error { _, e := wm.LowerBound(); return e },
 		"optimal":  func() error { _, e := wm.OptimalFrequencies(); return e },
 		"len":      func() error { _, e := wm.Len(); return e },
-		"simulate": func() error { _, _, e := wm.SimulateCyclic(rr, 1, 1); return e },
+		"simulate": func() error { _, _, e := wm.SimulateCyclic(rr, 1, 1, nil); return e },
 	} {
 		wantErr(t, "closed model "+name, call(), ErrNullArgument)
 	}

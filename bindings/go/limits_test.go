@@ -94,10 +94,10 @@ func TestControlOnRobotsAndThresholdSearch(t *testing.T) {
 	c, err := NewControl()
 	ok(t, err)
 	defer c.Close()
-	plain, err := SolveRobots(7, 5, 0.1, 1, 0.4)
+	plain, err := SolveRobots(7, 5, 0.1, 1, 0.4, nil)
 	ok(t, err)
 	defer plain.Close()
-	r, err := SolveRobotsWithControl(7, 5, 0.1, 1, 0.4, c)
+	r, err := SolveRobots(7, 5, 0.1, 1, 0.4, c)
 	ok(t, err)
 	defer r.Close()
 	c1, _, _, err := plain.Cost()
@@ -107,12 +107,9 @@ func TestControlOnRobotsAndThresholdSearch(t *testing.T) {
 	if c1 != c2 {
 		t.Errorf("cost with control %v, without %v", c2, c1)
 	}
-	r2, err := SolveRobotsWithControl(7, 5, 0.1, 1, 0.4, nil)
-	ok(t, err)
-	r2.Close()
 	ok(t, c.Cancel())
-	_, err = SolveRobotsWithControl(7, 5, 0.1, 1, 0.4, c)
-	wantErr(t, "SolveRobotsWithControl", err, ErrCancelled)
+	_, err = SolveRobots(7, 5, 0.1, 1, 0.4, c)
+	wantErr(t, "SolveRobots", err, ErrCancelled)
 
 	p1, err := NewPoissonBMAP(0.5)
 	ok(t, err)
@@ -124,21 +121,45 @@ func TestControlOnRobotsAndThresholdSearch(t *testing.T) {
 	ok(t, err)
 	defer m.Close()
 	w := []float64{3, 1, 0.2, 0.5, 2}
-	_, err = m.OptimizeWithControl([]uint32{2, 1}, w, 1000, c)
-	wantErr(t, "OptimizeWithControl", err, ErrCancelled)
+	_, err = m.Optimize([]uint32{2, 1}, w, 1000, c)
+	wantErr(t, "Optimize", err, ErrCancelled)
 	ok(t, c.Reset())
-	got, err := m.OptimizeWithControl([]uint32{2, 1}, w, 1000, c)
+	got, err := m.Optimize([]uint32{2, 1}, w, 1000, c)
 	ok(t, err)
-	want, err := m.Optimize([]uint32{2, 1}, w, 1000)
+	want, err := m.Optimize([]uint32{2, 1}, w, 1000, nil)
 	ok(t, err)
 	if got.Cost != want.Cost || got.Evaluated != 11 || got.Thresholds[0] != want.Thresholds[0] {
 		t.Errorf("with control %+v, without %+v", got, want)
 	}
 	ok(t, c.SetMaxIterations(5))
-	_, err = m.OptimizeWithControl([]uint32{2, 1}, w, 1000, c)
-	wantErr(t, "OptimizeWithControl", err, ErrTooLarge)
-	_, err = m.OptimizeWithControl([]uint32{2, 1}, w, 1000, nil)
+	_, err = m.Optimize([]uint32{2, 1}, w, 1000, c)
+	wantErr(t, "Optimize", err, ErrTooLarge)
+	_, err = m.Optimize([]uint32{2, 1}, w, 1000, nil)
 	ok(t, err)
+	ok(t, c.SetMaxIterations(0))
+
+	// The evaluations: the control's memory cap, then its cancel flag.
+	modes, th := []uint32{2, 1}, []uint32{3}
+	want2, err := m.Measures(modes, th, nil)
+	ok(t, err)
+	got2, err := m.Measures(modes, th, c)
+	ok(t, err)
+	if got2[MeasureLoss] != want2[MeasureLoss] {
+		t.Errorf("measures with control %v, without %v", got2, want2)
+	}
+	ok(t, c.SetMemoryLimit(1000))
+	_, err = m.Measures(modes, th, c)
+	wantErr(t, "Measures (1000 bytes)", err, ErrTooLarge)
+	_, err = m.ResponseTime(modes, th, c)
+	wantErr(t, "ResponseTime (1000 bytes)", err, ErrTooLarge)
+	ok(t, c.SetMemoryLimit(0))
+	ok(t, c.Cancel())
+	_, err = m.LevelDistribution(modes, th, c)
+	wantErr(t, "LevelDistribution", err, ErrCancelled)
+	_, err = m.Cost(modes, th, w, c)
+	wantErr(t, "Cost", err, ErrCancelled)
+	_, err = m.ResponseCDF(modes, th, SojournAll, []float64{1}, c)
+	wantErr(t, "ResponseCDF", err, ErrCancelled)
 }
 
 func TestDefaultMemoryLimitRefusesBigModels(t *testing.T) {
@@ -153,7 +174,7 @@ func TestDefaultMemoryLimitRefusesBigModels(t *testing.T) {
 	if err != nil && !strings.Contains(err.Error(), "4000000000 states") {
 		t.Errorf("message lacks the state count: %v", err)
 	}
-	_, err = SolveRobots(1000, 10000, 0.001, 1, 1)
+	_, err = SolveRobots(1000, 10000, 0.001, 1, 1, nil)
 	wantErr(t, "SolveRobots(1000, 10000)", err, ErrTooLarge)
 }
 
@@ -218,27 +239,27 @@ func TestControlOnPlannerRoutingAndUnlimitedRobots(t *testing.T) {
 	s, err := NewServers(a, []float64{1, 0.7, 0.4}, nil, RoutingLosses)
 	ok(t, err)
 	defer s.Close()
-	ex, err := s.OptimizeExhaustive(1, 8)
+	ex, err := s.OptimizeExhaustive(1, 8, nil)
 	ok(t, err)
-	ex2, err := s.OptimizeExhaustiveWithControl(1, 8, c)
+	ex2, err := s.OptimizeExhaustive(1, 8, c)
 	ok(t, err)
 	if ex2.Cost != ex.Cost || ex2.Evaluations != ex.Evaluations {
 		t.Errorf("exhaustive with control %+v, without %+v", ex2, ex)
 	}
 	ok(t, c.SetMaxIterations(ex.Evaluations-1))
-	_, err = s.OptimizeExhaustiveWithControl(1, 8, c)
-	wantErr(t, "OptimizeExhaustiveWithControl", err, ErrNotConverged)
+	_, err = s.OptimizeExhaustive(1, 8, c)
+	wantErr(t, "OptimizeExhaustive", err, ErrNotConverged)
 	ok(t, c.SetMaxIterations(0))
-	loc, err := s.OptimizeLocal(1, 8)
+	loc, err := s.OptimizeLocal(1, 8, nil)
 	ok(t, err)
-	loc2, err := s.OptimizeLocalWithControl(1, 8, nil)
+	loc2, err := s.OptimizeLocal(1, 8, nil)
 	ok(t, err)
 	if loc2.Cost != loc.Cost {
 		t.Errorf("local with control %+v, without %+v", loc2, loc)
 	}
-	sim, err := s.Simulate(ex.Period, 1000, 5)
+	sim, err := s.Simulate(ex.Period, 1000, 5, nil)
 	ok(t, err)
-	sim2, err := s.SimulateWithControl(ex.Period, 1000, 5, c)
+	sim2, err := s.Simulate(ex.Period, 1000, 5, c)
 	ok(t, err)
 	if sim != sim2 {
 		t.Errorf("simulation with control %+v, without %+v", sim2, sim)
@@ -246,15 +267,15 @@ func TestControlOnPlannerRoutingAndUnlimitedRobots(t *testing.T) {
 	two, err := NewServers(a, []float64{1, 0.4}, nil, RoutingLosses)
 	ok(t, err)
 	defer two.Close()
-	mm, err := two.LocalSearchMultimodularWithControl([]uint32{0, 0, 0, 0, 0, 1}, c)
+	mm, err := two.LocalSearchMultimodular([]uint32{0, 0, 0, 0, 0, 1}, c)
 	ok(t, err)
-	mm0, err := two.LocalSearchMultimodular([]uint32{0, 0, 0, 0, 0, 1})
+	mm0, err := two.LocalSearchMultimodular([]uint32{0, 0, 0, 0, 0, 1}, nil)
 	ok(t, err)
 	if mm.Cost != mm0.Cost {
 		t.Errorf("multimodular with control %+v, without %+v", mm, mm0)
 	}
 
-	r, err := SolveRobotsUnlimitedWithControl(5, 0.1, 1, 0.4, c)
+	r, err := SolveRobotsUnlimited(5, 0.1, 1, 0.4, c)
 	ok(t, err)
 	cost, _, _, err := r.Cost()
 	ok(t, err)
@@ -263,12 +284,12 @@ func TestControlOnPlannerRoutingAndUnlimitedRobots(t *testing.T) {
 		t.Errorf("unlimited C_d = %v, Table 2: 0.11097", cost)
 	}
 	ok(t, c.Cancel())
-	_, err = SolveRobotsUnlimitedWithControl(5, 0.1, 1, 0.4, c)
-	wantErr(t, "SolveRobotsUnlimitedWithControl", err, ErrCancelled)
-	_, err = s.OptimizeLocalWithControl(1, 8, c)
-	wantErr(t, "OptimizeLocalWithControl", err, ErrCancelled)
-	_, err = s.SimulateWithControl(ex.Period, 1000, 5, c)
-	wantErr(t, "SimulateWithControl", err, ErrCancelled)
+	_, err = SolveRobotsUnlimited(5, 0.1, 1, 0.4, c)
+	wantErr(t, "SolveRobotsUnlimited", err, ErrCancelled)
+	_, err = s.OptimizeLocal(1, 8, c)
+	wantErr(t, "OptimizeLocal", err, ErrCancelled)
+	_, err = s.Simulate(ex.Period, 1000, 5, c)
+	wantErr(t, "Simulate", err, ErrCancelled)
 }
 
 // A freshness simulation of 10^10 cycles is cancelled from a goroutine; a
@@ -284,9 +305,9 @@ func TestControlCancelsAFreshnessSimulation(t *testing.T) {
 	ok(t, err)
 	defer m.Close()
 	seq := []uint32{2, 1, 2, 0, 2, 1}
-	c1, s1, err := m.SimulateCyclic(seq, 100, 7)
+	c1, s1, err := m.SimulateCyclic(seq, 100, 7, nil)
 	ok(t, err)
-	c2, s2, err := m.SimulateCyclicWithControl(seq, 100, 7, c)
+	c2, s2, err := m.SimulateCyclic(seq, 100, 7, c)
 	ok(t, err)
 	if c1 != c2 || s1 != s2 {
 		t.Errorf("with control (%v, %v), without (%v, %v)", c2, s2, c1, s1)
@@ -295,6 +316,6 @@ func TestControlCancelsAFreshnessSimulation(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		_ = c.Cancel()
 	}()
-	_, _, err = m.SimulateCyclicWithControl(seq, 10_000_000_000, 7, c)
-	wantErr(t, "SimulateCyclicWithControl", err, ErrCancelled)
+	_, _, err = m.SimulateCyclic(seq, 10_000_000_000, 7, c)
+	wantErr(t, "SimulateCyclic", err, ErrCancelled)
 }

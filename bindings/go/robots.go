@@ -30,19 +30,33 @@ func wrapRobots(p *C.crawlsched_robots_t, err error) (*Robots, error) {
 }
 
 // SolveRobots solves the model with n robots, buffer k, per-robot rate
-// lambda, service rate mu and starvation weight gamma.
-func SolveRobots(n, k uint64, lambda, mu, gamma float64) (*Robots, error) {
+// lambda, service rate mu and starvation weight gamma, under the control c
+// (nil: none); an interrupted solve returns ErrCancelled or
+// ErrNotConverged and no solution.
+func SolveRobots(n, k uint64, lambda, mu, gamma float64, c *Control) (*Robots, error) {
+	cp, err := c.optional()
+	if err != nil {
+		return nil, err
+	}
 	var e cerr
 	var p *C.crawlsched_robots_t
-	st := C.crawlsched_robots_solve(C.uint64_t(n), C.uint64_t(k), C.double(lambda), C.double(mu), C.double(gamma), &p, &e)
+	st := C.crawlsched_robots_solve(C.uint64_t(n), C.uint64_t(k), C.double(lambda), C.double(mu), C.double(gamma), cp, &p, &e)
+	runtime.KeepAlive(c)
 	return wrapRobots(p, check(st, &e))
 }
 
-// SolveRobotsUnlimited lets the optimum choose the number of robots.
-func SolveRobotsUnlimited(k uint64, lambda, mu, gamma float64) (*Robots, error) {
+// SolveRobotsUnlimited lets the optimum choose the number of robots, under
+// the control c (nil: none): each N of the doubling search is solved as by
+// SolveRobots; an interrupted search returns no solution.
+func SolveRobotsUnlimited(k uint64, lambda, mu, gamma float64, c *Control) (*Robots, error) {
+	cp, err := c.optional()
+	if err != nil {
+		return nil, err
+	}
 	var e cerr
 	var p *C.crawlsched_robots_t
-	st := C.crawlsched_robots_solve_unlimited(C.uint64_t(k), C.double(lambda), C.double(mu), C.double(gamma), &p, &e)
+	st := C.crawlsched_robots_solve_unlimited(C.uint64_t(k), C.double(lambda), C.double(mu), C.double(gamma), cp, &p, &e)
+	runtime.KeepAlive(c)
 	return wrapRobots(p, check(st, &e))
 }
 

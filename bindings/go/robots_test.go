@@ -13,7 +13,7 @@ func staticCost(rho, gamma float64, k int) float64 {
 func TestRobots(t *testing.T) {
 	f := must[float64](t)
 	// Table 1, lambda = 0.1, K = 5, gamma = 0.4: C_d = 0.15239, N_min = 1, N-bar = 6.5.
-	r := must[*Robots](t)(SolveRobots(7, 5, 0.1, 1, 0.4))
+	r := must[*Robots](t)(SolveRobots(7, 5, 0.1, 1, 0.4, nil))
 	defer r.Close()
 	n, k, err := r.Size()
 	ok(t, err)
@@ -91,7 +91,7 @@ func TestRobots(t *testing.T) {
 		}
 	}
 	// Table 2: N free, C_d = 0.11097, N_min 2, N_max 12.
-	u := must[*Robots](t)(SolveRobotsUnlimited(5, 0.1, 1, 0.4))
+	u := must[*Robots](t)(SolveRobotsUnlimited(5, 0.1, 1, 0.4, nil))
 	c2, _, _, err := u.Cost()
 	ok(t, err)
 	near(t, "Table 2 C_d", c2, 0.11097, 1e-4)
@@ -102,9 +102,9 @@ func TestRobots(t *testing.T) {
 	u.Close()
 
 	// Errors.
-	_, err = SolveRobots(7, 5, math.NaN(), 1, 0.4)
+	_, err = SolveRobots(7, 5, math.NaN(), 1, 0.4, nil)
 	wantErr(t, "NaN lambda", err, ErrInvalidArgument)
-	_, err = SolveRobotsUnlimited(0, 0.1, 1, 0.4)
+	_, err = SolveRobotsUnlimited(0, 0.1, 1, 0.4, nil)
 	wantErr(t, "K = 0", err, ErrInvalidArgument)
 	_, err = r.EvaluateCurve(f0[:3], f1[:3])
 	wantErr(t, "short curve", err, ErrInvalidArgument)

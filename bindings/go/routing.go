@@ -235,37 +235,57 @@ func guessPeriod(maxPeriod uint64) int {
 }
 
 // OptimizeExhaustive is the exact optimal period over lengths
-// minPeriod..=maxPeriod by enumeration.
-func (s *Servers) OptimizeExhaustive(minPeriod, maxPeriod uint64) (RoutingPlan, error) {
+// minPeriod..=maxPeriod by enumeration, under the control c (nil: none):
+// its iteration cap counts the sequences evaluated (ErrNotConverged when
+// reached), and cancelling it gives ErrCancelled; no plan either way.
+func (s *Servers) OptimizeExhaustive(minPeriod, maxPeriod uint64, c *Control) (RoutingPlan, error) {
 	p, err := s.ptr()
 	if err != nil {
 		return RoutingPlan{}, err
 	}
-	return s.optimize(guessPeriod(maxPeriod), func(o *C.uint32_t, cp C.size_t, n *C.size_t, c *C.double, ev *C.uint64_t, e *cerr) C.crawlsched_status_t {
-		return C.crawlsched_routing_optimize_exhaustive(p, C.uint64_t(minPeriod), C.uint64_t(maxPeriod), o, cp, n, c, ev, e)
+	cp, err := c.optional()
+	if err != nil {
+		return RoutingPlan{}, err
+	}
+	defer runtime.KeepAlive(c)
+	return s.optimize(guessPeriod(maxPeriod), func(o *C.uint32_t, n0 C.size_t, n *C.size_t, cost *C.double, ev *C.uint64_t, e *cerr) C.crawlsched_status_t {
+		return C.crawlsched_routing_optimize_exhaustive(p, C.uint64_t(minPeriod), C.uint64_t(maxPeriod), cp, o, n0, n, cost, ev, e)
 	})
 }
 
-// OptimizeLocal is local search from balanced sequences of each length.
-func (s *Servers) OptimizeLocal(minPeriod, maxPeriod uint64) (RoutingPlan, error) {
+// OptimizeLocal is local search from balanced sequences of each length,
+// under the control c (nil: none): its iteration cap counts neighbourhood
+// scans of all periods together.
+func (s *Servers) OptimizeLocal(minPeriod, maxPeriod uint64, c *Control) (RoutingPlan, error) {
 	p, err := s.ptr()
 	if err != nil {
 		return RoutingPlan{}, err
 	}
-	return s.optimize(guessPeriod(maxPeriod), func(o *C.uint32_t, cp C.size_t, n *C.size_t, c *C.double, ev *C.uint64_t, e *cerr) C.crawlsched_status_t {
-		return C.crawlsched_routing_optimize_local(p, C.uint64_t(minPeriod), C.uint64_t(maxPeriod), o, cp, n, c, ev, e)
+	cp, err := c.optional()
+	if err != nil {
+		return RoutingPlan{}, err
+	}
+	defer runtime.KeepAlive(c)
+	return s.optimize(guessPeriod(maxPeriod), func(o *C.uint32_t, n0 C.size_t, n *C.size_t, cost *C.double, ev *C.uint64_t, e *cerr) C.crawlsched_status_t {
+		return C.crawlsched_routing_optimize_local(p, C.uint64_t(minPeriod), C.uint64_t(maxPeriod), cp, o, n0, n, cost, ev, e)
 	})
 }
 
 // LocalSearchMultimodular is the full Theorem 4.2 neighbourhood search from
-// seq (M = 2, len <= 20): optimal among periods of that length.
-func (s *Servers) LocalSearchMultimodular(seq []uint32) (RoutingPlan, error) {
+// seq (M = 2, len <= 20): optimal among periods of that length; under the
+// control c (nil: none) as OptimizeLocal.
+func (s *Servers) LocalSearchMultimodular(seq []uint32, c *Control) (RoutingPlan, error) {
 	p, err := s.ptr()
 	if err != nil {
 		return RoutingPlan{}, err
 	}
-	return s.optimize(len(seq), func(o *C.uint32_t, cp C.size_t, n *C.size_t, c *C.double, ev *C.uint64_t, e *cerr) C.crawlsched_status_t {
-		return C.crawlsched_routing_local_search_multimodular(p, u32p(seq), sz(len(seq)), o, cp, n, c, ev, e)
+	cp, err := c.optional()
+	if err != nil {
+		return RoutingPlan{}, err
+	}
+	defer runtime.KeepAlive(c)
+	return s.optimize(len(seq), func(o *C.uint32_t, n0 C.size_t, n *C.size_t, cost *C.double, ev *C.uint64_t, e *cerr) C.crawlsched_status_t {
+		return C.crawlsched_routing_local_search_multimodular(p, u32p(seq), sz(len(seq)), cp, o, n0, n, cost, ev, e)
 	})
 }
 
@@ -274,20 +294,27 @@ type RoutingSimulation struct {
 	PerPacket, StdError, PerUnitTime float64
 }
 
-// Simulate runs `periods` repetitions of seq (seeded).
-func (s *Servers) Simulate(seq []uint32, periods, seed uint64) (RoutingSimulation, error) {
+// Simulate runs `periods` repetitions of seq (seeded), under the control c
+// (nil: none): cancelling it stops the run with ErrCancelled and no
+// estimate.
+func (s *Servers) Simulate(seq []uint32, periods, seed uint64, c *Control) (RoutingSimulation, error) {
 	p, err := s.ptr()
 	if err != nil {
 		return RoutingSimulation{}, err
 	}
+	cp, err := c.optional()
+	if err != nil {
+		return RoutingSimulation{}, err
+	}
 	var e cerr
-	var a, b, c C.double
-	st := C.crawlsched_routing_simulate(p, u32p(seq), sz(len(seq)), C.uint64_t(periods), C.uint64_t(seed), &a, &b, &c, &e)
+	var a, b, d C.double
+	st := C.crawlsched_routing_simulate(p, u32p(seq), sz(len(seq)), C.uint64_t(periods), C.uint64_t(seed), cp, &a, &b, &d, &e)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(c)
 	if err := check(st, &e); err != nil {
 		return RoutingSimulation{}, err
 	}
-	return RoutingSimulation{float64(a), float64(b), float64(c)}, nil
+	return RoutingSimulation{float64(a), float64(b), float64(d)}, nil
 }
 
 // TwoServerCost is g(n, mu2) of §5 (Figure 1).

@@ -67,13 +67,13 @@ func TestRouting(t *testing.T) {
 	near(t, "cost per unit time", pt, gFig1(3, 3), 1e-15)
 
 	// Figure 1 at mu2 = 3: the optimal period is (1, 2, 2).
-	ex := must[RoutingPlan](t)(s2.OptimizeExhaustive(1, 8))
+	ex := must[RoutingPlan](t)(s2.OptimizeExhaustive(1, 8, nil))
 	if len(ex.Period) != 3 || ex.Evaluations != 2+3+4+6+8+14+20+36 {
 		t.Errorf("exhaustive %+v", ex)
 	}
 	near(t, "exhaustive cost", ex.Cost, gFig1(3, 3), 1e-15)
 	near(t, "exhaustive eq6", twoServerEq6(ex.Period, mu), ex.Cost, 1e-15)
-	loc := must[RoutingPlan](t)(s2.OptimizeLocal(1, 12))
+	loc := must[RoutingPlan](t)(s2.OptimizeLocal(1, 12, nil))
 	near(t, "local cost", loc.Cost, gFig1(3, 3), 1e-15)
 	// Theorem 4.2 neighbourhood vs brute force over all 2^7 periods.
 	brute := math.Inf(1)
@@ -84,12 +84,12 @@ func TestRouting(t *testing.T) {
 		}
 		brute = math.Min(brute, twoServerEq6(sq, mu))
 	}
-	mm := must[RoutingPlan](t)(s2.LocalSearchMultimodular(make([]uint32, 7)))
+	mm := must[RoutingPlan](t)(s2.LocalSearchMultimodular(make([]uint32, 7), nil))
 	near(t, "multimodular", mm.Cost, brute, 1e-14)
 	near(t, "multimodular eq6", twoServerEq6(mm.Period, mu), brute, 1e-14)
 	// A period longer than the initial guess is fetched after BUFFER_TOO_SMALL.
-	ex3 := must[RoutingPlan](t)(s3.OptimizeExhaustive(1, 6))
-	loc3 := must[RoutingPlan](t)(s3.OptimizeLocal(1, 6))
+	ex3 := must[RoutingPlan](t)(s3.OptimizeExhaustive(1, 6, nil))
+	loc3 := must[RoutingPlan](t)(s3.OptimizeLocal(1, 6, nil))
 	near(t, "local = exhaustive (3 servers)", loc3.Cost, ex3.Cost, 1e-12)
 
 	bal := must[[]uint32](t)(BalancedSequence([]uint64{3, 5}))
@@ -102,7 +102,7 @@ func TestRouting(t *testing.T) {
 	}
 	exact, exactT, err := s3.Cost([]uint32{0, 2, 1, 2, 1})
 	ok(t, err)
-	sim := must[RoutingSimulation](t)(s3.Simulate([]uint32{0, 2, 1, 2, 1}, 20000, 42))
+	sim := must[RoutingSimulation](t)(s3.Simulate([]uint32{0, 2, 1, 2, 1}, 20000, 42, nil))
 	if math.Abs(sim.PerPacket-exact) > 4*sim.StdError || math.Abs(sim.PerUnitTime-exactT) > 0.05*exactT {
 		t.Errorf("simulation %+v, exact %g %g", sim, exact, exactT)
 	}
@@ -148,13 +148,13 @@ func TestRouting(t *testing.T) {
 	wantErr(t, "unknown server", err, ErrNotFound)
 	_, _, err = s2.Cost(nil)
 	wantErr(t, "empty period", err, ErrInvalidArgument)
-	_, err = s2.OptimizeExhaustive(1, 40)
+	_, err = s2.OptimizeExhaustive(1, 40, nil)
 	wantErr(t, "enumeration too large", err, ErrTooLarge)
-	_, err = s2.OptimizeLocal(3, 2)
+	_, err = s2.OptimizeLocal(3, 2, nil)
 	wantErr(t, "min > max", err, ErrInvalidArgument)
-	_, err = s2.LocalSearchMultimodular(make([]uint32, 21))
+	_, err = s2.LocalSearchMultimodular(make([]uint32, 21), nil)
 	wantErr(t, "multimodular too long", err, ErrTooLarge)
-	_, err = s3.Simulate(per, 0, 1)
+	_, err = s3.Simulate(per, 0, 1, nil)
 	wantErr(t, "zero periods", err, ErrInvalidArgument)
 	_, err = BalancedSequence([]uint64{0, 0})
 	wantErr(t, "zero counts", err, ErrInvalidArgument)

@@ -135,25 +135,38 @@ func (m *ThresholdModel) StateCount() (uint64, error) {
 }
 
 // Measures are the stationary measures under the policy (modes r_1 > ... >
-// r_J, thresholds t_1 <= ... <= t_{J-1}), indexed by the Measure* constants.
-func (m *ThresholdModel) Measures(modes, thresholds []uint32) ([]float64, error) {
+// r_J, thresholds t_1 <= ... <= t_{J-1}), indexed by the Measure* constants,
+// under the control c (nil: none): its memory cap (else the process-wide
+// one) is checked before the chain is built (ErrTooLarge), and cancelling
+// it gives ErrCancelled. The other evaluations take c the same way.
+func (m *ThresholdModel) Measures(modes, thresholds []uint32, c *Control) ([]float64, error) {
 	p, err := m.ptr()
+	if err != nil {
+		return nil, err
+	}
+	cp, err := c.optional()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]float64, MeasureCount)
 	var e cerr
-	st := C.crawlsched_threshold_measures(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), f64p(out), sz(len(out)), &e)
+	st := C.crawlsched_threshold_measures(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), cp, f64p(out), sz(len(out)), &e)
 	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
 	if err := check(st, &e); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// LevelDistribution is P(i pages in the system), i = 0..buffer+1.
-func (m *ThresholdModel) LevelDistribution(modes, thresholds []uint32) ([]float64, error) {
+// LevelDistribution is P(i pages in the system), i = 0..buffer+1, under
+// the control c (nil: none) as Measures.
+func (m *ThresholdModel) LevelDistribution(modes, thresholds []uint32, c *Control) ([]float64, error) {
 	p, err := m.ptr()
+	if err != nil {
+		return nil, err
+	}
+	cp, err := c.optional()
 	if err != nil {
 		return nil, err
 	}
@@ -161,8 +174,9 @@ func (m *ThresholdModel) LevelDistribution(modes, thresholds []uint32) ([]float6
 	for {
 		var e cerr
 		var n C.size_t
-		st := C.crawlsched_threshold_level_distribution(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), f64p(out), sz(len(out)), &n, &e)
+		st := C.crawlsched_threshold_level_distribution(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), cp, f64p(out), sz(len(out)), &n, &e)
 		runtime.KeepAlive(m)
+		runtime.KeepAlive(c)
 		if st == C.CRAWLSCHED_BUFFER_TOO_SMALL && int(n) > len(out) {
 			out = make([]float64, int(n))
 			continue
@@ -174,16 +188,22 @@ func (m *ThresholdModel) LevelDistribution(modes, thresholds []uint32) ([]float6
 	}
 }
 
-// Cost is the cost criterion (eq. 2) with weights indexed by Weight*.
-func (m *ThresholdModel) Cost(modes, thresholds []uint32, weights []float64) (float64, error) {
+// Cost is the cost criterion (eq. 2) with weights indexed by Weight*,
+// under the control c (nil: none) as Measures.
+func (m *ThresholdModel) Cost(modes, thresholds []uint32, weights []float64, c *Control) (float64, error) {
 	p, err := m.ptr()
+	if err != nil {
+		return 0, err
+	}
+	cp, err := c.optional()
 	if err != nil {
 		return 0, err
 	}
 	var e cerr
 	var out C.double
-	st := C.crawlsched_threshold_cost(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), f64p(weights), sz(len(weights)), &out, &e)
+	st := C.crawlsched_threshold_cost(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), f64p(weights), sz(len(weights)), cp, &out, &e)
 	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
 	if err := check(st, &e); err != nil {
 		return 0, err
 	}
@@ -198,9 +218,15 @@ type ThresholdPlan struct {
 }
 
 // Optimize enumerates every threshold vector (ErrTooLarge beyond
-// maxEvaluations) and returns the best.
-func (m *ThresholdModel) Optimize(modes []uint32, weights []float64, maxEvaluations uint64) (ThresholdPlan, error) {
+// maxEvaluations) and returns the best, under the control c (nil: none):
+// its iteration cap lowers maxEvaluations, and cancelling it stops the
+// search with ErrCancelled and no result.
+func (m *ThresholdModel) Optimize(modes []uint32, weights []float64, maxEvaluations uint64, c *Control) (ThresholdPlan, error) {
 	p, err := m.ptr()
+	if err != nil {
+		return ThresholdPlan{}, err
+	}
+	cp, err := c.optional()
 	if err != nil {
 		return ThresholdPlan{}, err
 	}
@@ -212,8 +238,9 @@ func (m *ThresholdModel) Optimize(modes []uint32, weights []float64, maxEvaluati
 	var e cerr
 	var cost C.double
 	var ev C.uint64_t
-	st := C.crawlsched_threshold_optimize(p, u32p(modes), sz(len(modes)), f64p(weights), sz(len(weights)), C.uint64_t(maxEvaluations), u32p(out), sz(len(out)), &cost, &ev, &e)
+	st := C.crawlsched_threshold_optimize(p, u32p(modes), sz(len(modes)), f64p(weights), sz(len(weights)), C.uint64_t(maxEvaluations), cp, u32p(out), sz(len(out)), &cost, &ev, &e)
 	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
 	if err := check(st, &e); err != nil {
 		return ThresholdPlan{}, err
 	}
@@ -222,16 +249,21 @@ func (m *ThresholdModel) Optimize(modes []uint32, weights []float64, maxEvaluati
 
 // ResponseTime: mean sojourn of an admitted page, probability of being
 // served, mean conditional on service and on obsolescence (indexed by the
-// Response* constants).
-func (m *ThresholdModel) ResponseTime(modes, thresholds []uint32) ([]float64, error) {
+// Response* constants), under the control c (nil: none) as Measures.
+func (m *ThresholdModel) ResponseTime(modes, thresholds []uint32, c *Control) ([]float64, error) {
 	p, err := m.ptr()
+	if err != nil {
+		return nil, err
+	}
+	cp, err := c.optional()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]float64, ResponseCount)
 	var e cerr
-	st := C.crawlsched_threshold_response_time(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), f64p(out), sz(len(out)), &e)
+	st := C.crawlsched_threshold_response_time(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), cp, f64p(out), sz(len(out)), &e)
 	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
 	if err := check(st, &e); err != nil {
 		return nil, err
 	}
@@ -239,16 +271,23 @@ func (m *ThresholdModel) ResponseTime(modes, thresholds []uint32) ([]float64, er
 }
 
 // ResponseCDF: P(sojourn <= t) of an admitted page at each of times
-// (which = SojournAll), or conditional on service (SojournServed).
-func (m *ThresholdModel) ResponseCDF(modes, thresholds []uint32, which int32, times []float64) ([]float64, error) {
+// (which = SojournAll), or conditional on service (SojournServed), under
+// the control c (nil: none) as Measures; cancelling it also stops the
+// uniformization.
+func (m *ThresholdModel) ResponseCDF(modes, thresholds []uint32, which int32, times []float64, c *Control) ([]float64, error) {
 	p, err := m.ptr()
+	if err != nil {
+		return nil, err
+	}
+	cp, err := c.optional()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]float64, len(times))
 	var e cerr
-	st := C.crawlsched_threshold_response_cdf(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), C.int32_t(which), f64p(times), sz(len(times)), f64p(out), sz(len(out)), &e)
+	st := C.crawlsched_threshold_response_cdf(p, u32p(modes), sz(len(modes)), u32p(thresholds), sz(len(thresholds)), C.int32_t(which), f64p(times), sz(len(times)), cp, f64p(out), sz(len(out)), &e)
 	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
 	runtime.KeepAlive(times)
 	if err := check(st, &e); err != nil {
 		return nil, err

@@ -103,7 +103,7 @@ func TestThreshold(t *testing.T) {
 		t.Errorf("states %d", n)
 	}
 	one := []uint32{1}
-	meas := must[[]float64](t)(m.Measures(one, nil))
+	meas := must[[]float64](t)(m.Measures(one, nil, nil))
 	p := birthDeath(0.8, 1, 0, 6)
 	near(t, "loss", meas[MeasureLoss], p[6], 1e-13)
 	near(t, "starvation", meas[MeasureStarvation], p[0], 1e-13)
@@ -114,7 +114,7 @@ func TestThreshold(t *testing.T) {
 	}
 	near(t, "mean pages", meas[MeasureMeanPages], l, 1e-13)
 	near(t, "response", meas[MeasureResponseTime], l/(0.8*(1-p[6])), 1e-12)
-	lev := must[[]float64](t)(m.LevelDistribution(one, nil))
+	lev := must[[]float64](t)(m.LevelDistribution(one, nil, nil))
 	if len(lev) != 7 {
 		t.Fatalf("levels %d", len(lev))
 	}
@@ -122,12 +122,12 @@ func TestThreshold(t *testing.T) {
 		near(t, "level", lev[i], p[i], 1e-13)
 	}
 	// Response time: an admitted page finding n pages stays Erlang(n+1, 1).
-	resp := must[[]float64](t)(m.ResponseTime(one, nil))
+	resp := must[[]float64](t)(m.ResponseTime(one, nil, nil))
 	near(t, "response mean", resp[ResponseMean], meas[MeasureResponseTime], 1e-12)
 	near(t, "served probability", resp[ResponseServedProbability], 1, 1e-13)
 	near(t, "mean served", resp[ResponseMeanServed], meas[MeasureResponseTime], 1e-12)
 	times := []float64{0.5, 2, 5}
-	cdf := must[[]float64](t)(m.ResponseCDF(one, nil, SojournAll, times))
+	cdf := must[[]float64](t)(m.ResponseCDF(one, nil, SojournAll, times, nil))
 	for k, x := range times {
 		exact := 0.0
 		for n := 0; n < 6; n++ {
@@ -141,26 +141,26 @@ func TestThreshold(t *testing.T) {
 		}
 		near(t, "sojourn cdf", cdf[k], exact, 1e-12)
 	}
-	_, err = m.ResponseCDF(one, nil, 9, times)
+	_, err = m.ResponseCDF(one, nil, 9, times, nil)
 	wantErr(t, "unknown sojourn selection", err, ErrInvalidArgument)
-	_, err = m.ResponseCDF(one, nil, SojournServed, []float64{-1})
+	_, err = m.ResponseCDF(one, nil, SojournServed, []float64{-1}, nil)
 	wantErr(t, "negative time", err, ErrInvalidArgument)
-	_, err = m.Measures([]uint32{2}, nil)
+	_, err = m.Measures([]uint32{2}, nil, nil)
 	wantErr(t, "mode above robots", err, ErrInvalidArgument)
-	_, err = m.LevelDistribution([]uint32{0}, nil)
+	_, err = m.LevelDistribution([]uint32{0}, nil, nil)
 	wantErr(t, "mode 0", err, ErrInvalidArgument)
 	m.Close()
-	_, err = m.Measures(one, nil)
+	_, err = m.Measures(one, nil, nil)
 	wantErr(t, "closed model", err, ErrNullArgument)
 
 	// Talim et al. static cost at rho = 1, K = 15: (1.13 + 1)/16.
 	p1 := must[*BMAP](t)(NewPoissonBMAP(1))
 	defer p1.Close()
 	m = must[*ThresholdModel](t)(NewThresholdModel([]*BMAP{p1}, srv, nil, 14))
-	near(t, "Talim", f(m.Cost(one, nil, []float64{1, 0, 0, 0, 1.13})), 0.133125, 1e-13)
-	_, err = m.Cost(one, nil, []float64{1, -1, 0, 0, 1})
+	near(t, "Talim", f(m.Cost(one, nil, []float64{1, 0, 0, 0, 1.13}, nil)), 0.133125, 1e-13)
+	_, err = m.Cost(one, nil, []float64{1, -1, 0, 0, 1}, nil)
 	wantErr(t, "negative weight", err, ErrInvalidArgument)
-	_, err = m.Cost(one, nil, []float64{1, 0})
+	_, err = m.Cost(one, nil, []float64{1, 0}, nil)
 	wantErr(t, "short weights", err, ErrInvalidArgument)
 	m.Close()
 
@@ -173,16 +173,16 @@ func TestThreshold(t *testing.T) {
 	defer m.Close()
 	modes := []uint32{2, 1}
 	w := []float64{2, 1, 0.1, 0.3, 3}
-	plan := must[ThresholdPlan](t)(m.Optimize(modes, w, 100))
+	plan := must[ThresholdPlan](t)(m.Optimize(modes, w, 100, nil))
 	if plan.Evaluated != 5 || len(plan.Thresholds) != 1 {
 		t.Errorf("plan %+v", plan)
 	}
 	best := math.Inf(1)
 	for th := uint32(0); th < 5; th++ {
-		best = math.Min(best, f(m.Cost(modes, []uint32{th}, w)))
+		best = math.Min(best, f(m.Cost(modes, []uint32{th}, w, nil)))
 	}
 	near(t, "optimal threshold cost", plan.Cost, best, 1e-15)
-	_, err = m.Optimize(modes, w, 2)
+	_, err = m.Optimize(modes, w, 2, nil)
 	wantErr(t, "too many evaluations", err, ErrTooLarge)
 
 	// Model errors.

@@ -455,7 +455,7 @@ func (r *runner) run(kind string, i vin) (out, error) {
 		if err != nil {
 			return nil, err
 		}
-		cost, se, err := m.SimulateCyclic(i.u32s("sequence"), i.u("cycles"), i.u("seed"))
+		cost, se, err := m.SimulateCyclic(i.u32s("sequence"), i.u("cycles"), i.u("seed"), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -596,9 +596,9 @@ func (r *runner) run(kind string, i vin) (out, error) {
 		var rb *Robots
 		var err error
 		if i.null("n") {
-			rb, err = SolveRobotsUnlimited(i.u("k"), i.f("lambda"), i.f("mu"), i.f("gamma"))
+			rb, err = SolveRobotsUnlimited(i.u("k"), i.f("lambda"), i.f("mu"), i.f("gamma"), nil)
 		} else {
-			rb, err = SolveRobots(i.u("n"), i.u("k"), i.f("lambda"), i.f("mu"), i.f("gamma"))
+			rb, err = SolveRobots(i.u("n"), i.u("k"), i.f("lambda"), i.f("mu"), i.f("gamma"), nil)
 		}
 		if err != nil {
 			return nil, err
@@ -655,15 +655,15 @@ func (r *runner) run(kind string, i vin) (out, error) {
 			return nil, err
 		}
 		modes, th := i.u32s("modes"), i.u32s("thresholds")
-		meas, err := m.Measures(modes, th)
+		meas, err := m.Measures(modes, th, nil)
 		if err != nil {
 			return nil, err
 		}
-		levels, err := m.LevelDistribution(modes, th)
+		levels, err := m.LevelDistribution(modes, th, nil)
 		if err != nil {
 			return nil, err
 		}
-		cost, err := m.Cost(modes, th, i.fs("weights"))
+		cost, err := m.Cost(modes, th, i.fs("weights"), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -673,7 +673,7 @@ func (r *runner) run(kind string, i vin) (out, error) {
 		if err != nil {
 			return nil, err
 		}
-		plan, err := m.Optimize(i.u32s("modes"), i.fs("weights"), i.u("max_evaluations"))
+		plan, err := m.Optimize(i.u32s("modes"), i.fs("weights"), i.u("max_evaluations"), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -705,7 +705,7 @@ func (r *runner) run(kind string, i vin) (out, error) {
 		if err != nil {
 			return nil, err
 		}
-		plan, err := s.OptimizeExhaustive(i.u("min_period"), i.u("max_period"))
+		plan, err := s.OptimizeExhaustive(i.u("min_period"), i.u("max_period"), nil)
 		if err != nil {
 			return nil, err
 		}

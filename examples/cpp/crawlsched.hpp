@@ -68,7 +68,7 @@ private:
     status_t status_;
 };
 
-/// The library's version string, e.g. "0.1.0".
+/// The library's version string, e.g. "0.2.0".
 inline const char *version() noexcept { return crawlsched_version(); }
 
 /// Throws unless the loaded library has the ABI this header was built for.
@@ -195,13 +195,13 @@ public:
         return detail::make<distribution>(crawlsched_dist_empirical_new, detail::data_or_null(samples),
                                           samples.size());
     }
-    /// ACPH(2) with moments m1, m2, m3 (crawlsched_threshold_fit_aph2_new).
+    /// ACPH(2) with moments m1, m2, m3 (crawlsched_dist_fit_aph2_new).
     static distribution fit_aph2(double m1, double m2, double m3) {
-        return detail::make<distribution>(crawlsched_threshold_fit_aph2_new, m1, m2, m3);
+        return detail::make<distribution>(crawlsched_dist_fit_aph2_new, m1, m2, m3);
     }
-    /// H2 with moments m1, m2, m3 (crawlsched_threshold_fit_h2_new).
+    /// H2 with moments m1, m2, m3 (crawlsched_dist_fit_h2_new).
     static distribution fit_h2(double m1, double m2, double m3) {
-        return detail::make<distribution>(crawlsched_threshold_fit_h2_new, m1, m2, m3);
+        return detail::make<distribution>(crawlsched_dist_fit_h2_new, m1, m2, m3);
     }
 
     double mean() const { return value(crawlsched_dist_mean); }
@@ -285,11 +285,12 @@ public:
         return out;
     }
     double golden_ratio_bound() const { return scalar(crawlsched_freshness_golden_ratio_bound); }
+    /// Monte Carlo of `cycles` repetitions of `seq`; `control` (optional) can cancel it.
     estimate_with_error simulate_cyclic(const std::vector<std::uint32_t> &seq, std::uint64_t cycles,
-                                        std::uint64_t seed) const {
+                                        std::uint64_t seed, const crawlsched_control_t *control = nullptr) const {
         estimate_with_error r{0, 0};
         detail::call(crawlsched_freshness_simulate_cyclic, get(), detail::data_or_null(seq), seq.size(), cycles, seed,
-                     &r.value, &r.std_error);
+                     control, &r.value, &r.std_error);
         return r;
     }
 
@@ -609,11 +610,14 @@ public:
         bool is_curve;                // the optimum is exactly this curve
     };
 
-    static robots solve(std::uint64_t n, std::uint64_t k, double lambda, double mu, double gamma) {
-        return detail::make<robots>(crawlsched_robots_solve, n, k, lambda, mu, gamma);
+    /// Exact solution under an optional control (memory cap, iteration cap, cancel).
+    static robots solve(std::uint64_t n, std::uint64_t k, double lambda, double mu, double gamma,
+                        const crawlsched_control_t *control = nullptr) {
+        return detail::make<robots>(crawlsched_robots_solve, n, k, lambda, mu, gamma, control);
     }
-    static robots solve_unlimited(std::uint64_t k, double lambda, double mu, double gamma) {
-        return detail::make<robots>(crawlsched_robots_solve_unlimited, k, lambda, mu, gamma);
+    static robots solve_unlimited(std::uint64_t k, double lambda, double mu, double gamma,
+                                  const crawlsched_control_t *control = nullptr) {
+        return detail::make<robots>(crawlsched_robots_solve_unlimited, k, lambda, mu, gamma, control);
     }
     /// The model's N (robots) and K (buffer).
     std::pair<std::uint64_t, std::uint64_t> size() const {
@@ -752,28 +756,33 @@ public:
                      &c.per_unit_time);
         return c;
     }
-    /// The exact optimal period of length min_period..=max_period.
-    routing_period optimize_exhaustive(std::uint64_t min_period, std::uint64_t max_period) const {
-        return search(crawlsched_routing_optimize_exhaustive, min_period, max_period);
+    /// The exact optimal period of length min_period..=max_period (the
+    /// searches and the simulation take an optional control).
+    routing_period optimize_exhaustive(std::uint64_t min_period, std::uint64_t max_period,
+                                       const crawlsched_control_t *control = nullptr) const {
+        return search(crawlsched_routing_optimize_exhaustive, min_period, max_period, control);
     }
     /// Local search from balanced sequences (a heuristic in general).
-    routing_period optimize_local(std::uint64_t min_period, std::uint64_t max_period) const {
-        return search(crawlsched_routing_optimize_local, min_period, max_period);
+    routing_period optimize_local(std::uint64_t min_period, std::uint64_t max_period,
+                                  const crawlsched_control_t *control = nullptr) const {
+        return search(crawlsched_routing_optimize_local, min_period, max_period, control);
     }
     /// Multimodular local search from `seq` (M = 2): optimal for its length.
-    routing_period local_search_multimodular(const std::vector<std::uint32_t> &seq) const {
+    routing_period local_search_multimodular(const std::vector<std::uint32_t> &seq,
+                                             const crawlsched_control_t *control = nullptr) const {
         routing_period r{{}, 0, 0};
         r.period = detail::fill<std::uint32_t>(
             seq.size(), [&](std::uint32_t *out, std::size_t cap, std::size_t *len, crawlsched_error_t *e) {
-                return crawlsched_routing_local_search_multimodular(get(), detail::data_or_null(seq), seq.size(), out,
-                                                                    cap, len, &r.cost_per_packet, &r.evaluations, e);
+                return crawlsched_routing_local_search_multimodular(get(), detail::data_or_null(seq), seq.size(), control,
+                                                                    out, cap, len, &r.cost_per_packet, &r.evaluations,
+                                                                    e);
             });
         return r;
     }
-    routing_simulation simulate(const std::vector<std::uint32_t> &seq, std::uint64_t periods,
-                                std::uint64_t seed) const {
+    routing_simulation simulate(const std::vector<std::uint32_t> &seq, std::uint64_t periods, std::uint64_t seed,
+                                const crawlsched_control_t *control = nullptr) const {
         routing_simulation s{0, 0, 0};
-        detail::call(crawlsched_routing_simulate, get(), detail::data_or_null(seq), seq.size(), periods, seed,
+        detail::call(crawlsched_routing_simulate, get(), detail::data_or_null(seq), seq.size(), periods, seed, control,
                      &s.per_packet, &s.std_error, &s.per_unit_time);
         return s;
     }
@@ -789,14 +798,16 @@ private:
         return raw;
     }
     template <class F>
-    routing_period search(F fn, std::uint64_t min_period, std::uint64_t max_period) const {
+    routing_period search(F fn, std::uint64_t min_period, std::uint64_t max_period,
+                          const crawlsched_control_t *control) const {
         routing_period r{{}, 0, 0};
         // The period is at most max_period (and 2^20) long: one call, no
         // size query (which would repeat the search).
         r.period = detail::fill<std::uint32_t>(
             static_cast<std::size_t>(std::min<std::uint64_t>(max_period, std::uint64_t{1} << 20)),
             [&](std::uint32_t *out, std::size_t cap, std::size_t *len, crawlsched_error_t *e) {
-                return fn(get(), min_period, max_period, out, cap, len, &r.cost_per_packet, &r.evaluations, e);
+                return fn(get(), min_period, max_period, control, out, cap, len, &r.cost_per_packet, &r.evaluations,
+                          e);
             });
         return r;
     }
@@ -1081,35 +1092,39 @@ public:
         detail::call(crawlsched_threshold_model_state_count, get(), &n);
         return n;
     }
-    threshold_measures measures(const std::vector<std::uint32_t> &modes,
-                                const std::vector<std::uint32_t> &thresholds) const {
+    /// The measures under a policy; every evaluation and the search take an
+    /// optional control (memory cap, cancel; the search's iteration cap).
+    threshold_measures measures(const std::vector<std::uint32_t> &modes, const std::vector<std::uint32_t> &thresholds,
+                                const crawlsched_control_t *control = nullptr) const {
         threshold_measures m{};
         detail::call(crawlsched_threshold_measures, get(), detail::data_or_null(modes), modes.size(),
-                     detail::data_or_null(thresholds), thresholds.size(), m.data(), m.size());
+                     detail::data_or_null(thresholds), thresholds.size(), control, m.data(), m.size());
         return m;
     }
     /// P(i pages in the system), i = 0..buffer+1.
     std::vector<double> level_distribution(const std::vector<std::uint32_t> &modes,
-                                           const std::vector<std::uint32_t> &thresholds) const {
+                                           const std::vector<std::uint32_t> &thresholds,
+                                           const crawlsched_control_t *control = nullptr) const {
         return detail::fill<double>(0, [&](double *out, std::size_t cap, std::size_t *len, crawlsched_error_t *e) {
             return crawlsched_threshold_level_distribution(get(), detail::data_or_null(modes), modes.size(),
-                                                           detail::data_or_null(thresholds), thresholds.size(), out,
-                                                           cap, len, e);
+                                                           detail::data_or_null(thresholds), thresholds.size(), control,
+                                                           out, cap, len, e);
         });
     }
     double cost(const std::vector<std::uint32_t> &modes, const std::vector<std::uint32_t> &thresholds,
-                const threshold_weights &weights) const {
+                const threshold_weights &weights, const crawlsched_control_t *control = nullptr) const {
         double out = 0;
         detail::call(crawlsched_threshold_cost, get(), detail::data_or_null(modes), modes.size(),
-                     detail::data_or_null(thresholds), thresholds.size(), weights.data(), weights.size(), &out);
+                     detail::data_or_null(thresholds), thresholds.size(), weights.data(), weights.size(), control,
+                     &out);
         return out;
     }
     threshold_optimum optimize(const std::vector<std::uint32_t> &modes, const threshold_weights &weights,
-                               std::uint64_t max_evaluations) const {
+                               std::uint64_t max_evaluations, const crawlsched_control_t *control = nullptr) const {
         threshold_optimum o{std::vector<std::uint32_t>(modes.empty() ? 0 : modes.size() - 1), 0, 0};
         detail::call(crawlsched_threshold_optimize, get(), detail::data_or_null(modes), modes.size(), weights.data(),
-                     weights.size(), max_evaluations, o.thresholds.empty() ? nullptr : o.thresholds.data(), o.thresholds.size(), &o.cost,
-                     &o.evaluated);
+                     weights.size(), max_evaluations, control, o.thresholds.empty() ? nullptr : o.thresholds.data(),
+                     o.thresholds.size(), &o.cost, &o.evaluated);
         return o;
     }
 

@@ -55,7 +55,7 @@ func main() {
 	fmt.Printf("\nScheduler: next 12 crawls %v\n", next)
 
 	// 3. How many robots: 5 waiting places, 0.1 pages per robot, gamma 0.4 (Table 2).
-	robots, err := crawlsched.SolveRobotsUnlimited(5, 0.1, 1, 0.4)
+	robots, err := crawlsched.SolveRobotsUnlimited(5, 0.1, 1, 0.4, nil)
 	check(err)
 	defer robots.Close()
 	c, starv, loss, err := robots.Cost()
@@ -72,7 +72,7 @@ func main() {
 	servers, err := crawlsched.NewServers(arr, []float64{1, 3}, nil, crawlsched.RoutingLosses)
 	check(err)
 	defer servers.Close()
-	plan, err := servers.OptimizeExhaustive(1, 8)
+	plan, err := servers.OptimizeExhaustive(1, 8, nil)
 	check(err)
 	fmt.Printf("\nRouting: optimal period %v, %.5f packets lost per packet\n", plan.Period, plan.Cost)
 

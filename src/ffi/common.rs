@@ -61,12 +61,12 @@ pub struct crawlsched_error_t {
 /// Library version, major part (semantic versioning of the whole library).
 pub const CRAWLSCHED_VERSION_MAJOR: u32 = 0;
 /// Library version, minor part.
-pub const CRAWLSCHED_VERSION_MINOR: u32 = 1;
+pub const CRAWLSCHED_VERSION_MINOR: u32 = 2;
 /// Library version, patch part.
 pub const CRAWLSCHED_VERSION_PATCH: u32 = 0;
 /// ABI version: the N of `libcrawlsched.so.N`. It changes only when a
 /// symbol is removed or a signature, struct layout or status meaning changes.
-pub const CRAWLSCHED_ABI_VERSION: u32 = 1;
+pub const CRAWLSCHED_ABI_VERSION: u32 = 2;
 
 /// A failure on its way out through the boundary.
 #[derive(Debug)]
@@ -567,7 +567,7 @@ pub extern "C" fn crawlsched_status_string(status: i32) -> *const c_char {
 /// The library version as "MAJOR.MINOR.PATCH". Static string: do not free.
 #[unsafe(no_mangle)]
 pub extern "C" fn crawlsched_version() -> *const c_char {
-    guard_value(c"?".as_ptr(), || c"0.1.0".as_ptr())
+    guard_value(c"?".as_ptr(), || c"0.2.0".as_ptr())
 }
 
 /// The ABI version of the loaded library (CRAWLSCHED_ABI_VERSION at its

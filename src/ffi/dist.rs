@@ -272,7 +272,7 @@ pub unsafe extern "C" fn crawlsched_dist_sample(
 /// CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
 /// coefficient of variation < 1/2). The result is a crawlsched_dist_t.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_threshold_fit_aph2_new(
+pub unsafe extern "C" fn crawlsched_dist_fit_aph2_new(
     m1: f64,
     m2: f64,
     m3: f64,
@@ -291,7 +291,7 @@ pub unsafe extern "C" fn crawlsched_threshold_fit_aph2_new(
 /// of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 > 2 and
 /// m1*m3/m2^2 > 3/2.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
+pub unsafe extern "C" fn crawlsched_dist_fit_h2_new(
     m1: f64,
     m2: f64,
     m3: f64,

@@ -11,7 +11,6 @@ use super::common::*;
 use super::control::{control_in, crawlsched_control_t};
 use super::dist::crawlsched_dist_t;
 use crate::freshness::{Model, cyclic, frequencies, randomized, simulate};
-use crate::limits::Control;
 
 /// N pages (change rates, cost weights) and the access-time distribution.
 /// Immutable: one handle may be used from any number of threads at once.
@@ -430,38 +429,12 @@ pub unsafe extern "C" fn crawlsched_freshness_bound_ratio(
 
 /// Monte Carlo of `cycles` repetitions of the cyclic sequence with random
 /// access times and Poisson page changes (seeded): the estimated cost and
-/// its standard error (batch means), to validate the exact cost.
+/// its standard error (batch means), to validate the exact cost. Under the
+/// control ctl (NULL: none), cancelling it from another thread returns
+/// CRAWLSCHED_CANCELLED within 65,536 accesses, with no output written;
+/// its iteration cap does not apply (cycles already bounds the run).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_freshness_simulate_cyclic(
-    model: *const crawlsched_freshness_model_t,
-    seq: *const u32,
-    len: usize,
-    cycles: u64,
-    seed: u64,
-    out_cost: *mut f64,
-    out_std_error: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        simulate_cyclic_impl(
-            model,
-            seq,
-            len,
-            cycles,
-            seed,
-            &Control::default(),
-            out_cost,
-            out_std_error,
-        )
-    })
-}
-
-/// As crawlsched_freshness_simulate_cyclic() under a control (NULL: none):
-/// cancelling it from another thread returns CRAWLSCHED_CANCELLED within
-/// 65,536 accesses, with no output written. Its iteration cap does not
-/// apply (cycles already bounds the run).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_freshness_simulate_cyclic_with_control(
     model: *const crawlsched_freshness_model_t,
     seq: *const u32,
     len: usize,
@@ -472,32 +445,16 @@ pub unsafe extern "C" fn crawlsched_freshness_simulate_cyclic_with_control(
     out_std_error: *mut f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        let c = control_in(ctl)?;
-        simulate_cyclic_impl(model, seq, len, cycles, seed, &c, out_cost, out_std_error)
+    guard(err, || {
+        let control = unsafe { control_in(ctl)? };
+        let m = unsafe { handle(model, "model")? };
+        let out_cost = Out::new(out_cost, "out_cost")?;
+        let out_se = Out::new(out_std_error, "out_std_error")?;
+        let s = unsafe { slice_in(seq, len, "seq")? };
+        let r = simulate::simulate_cyclic_with(&m.inner, &indices(s), cycles, seed, &control)?;
+        let (c, se) = (finite("cost", r.cost)?, finite("std_error", r.std_error)?);
+        out_cost.write(c);
+        out_se.write(se);
+        Ok(())
     })
-}
-
-/// # Safety
-/// Pointers as documented on the exports.
-#[allow(clippy::too_many_arguments)]
-unsafe fn simulate_cyclic_impl(
-    model: *const crawlsched_freshness_model_t,
-    seq: *const u32,
-    len: usize,
-    cycles: u64,
-    seed: u64,
-    control: &Control,
-    out_cost: *mut f64,
-    out_std_error: *mut f64,
-) -> FfiResult<()> {
-    let m = unsafe { handle(model, "model")? };
-    let out_cost = Out::new(out_cost, "out_cost")?;
-    let out_se = Out::new(out_std_error, "out_std_error")?;
-    let s = unsafe { slice_in(seq, len, "seq")? };
-    let r = simulate::simulate_cyclic_with(&m.inner, &indices(s), cycles, seed, control)?;
-    let (c, se) = (finite("cost", r.cost)?, finite("std_error", r.std_error)?);
-    out_cost.write(c);
-    out_se.write(se);
-    Ok(())
 }

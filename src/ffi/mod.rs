@@ -6,8 +6,8 @@
 //! (see `build.rs`).
 //!
 //! Where an export lives: in the file of the handle type it produces (a
-//! constructor: `crawlsched_threshold_fit_h2_new` returns a
-//! `crawlsched_dist_t`, so it is in `dist.rs`), else of its first handle
+//! constructor: `crawlsched_bmap_fit_new` returns a `crawlsched_bmap_t`,
+//! so it is in `bmap.rs`), else of its first handle
 //! parameter (`crawlsched_threshold_model_new(bmap, ...)` produces a threshold
 //! model, `crawlsched_mdp_solver_new(mdp, ...)` a solver). An export without
 //! any handle goes with its paper's model type, the handle holding that
@@ -62,6 +62,5 @@ pub mod routing {
 }
 pub mod threshold {
     pub use super::bmap::*;
-    pub use super::dist::{crawlsched_threshold_fit_aph2_new, crawlsched_threshold_fit_h2_new};
     pub use super::threshold_model::*;
 }

@@ -28,10 +28,16 @@ impl_handle!(
 );
 
 /// Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
-/// rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0.
-/// The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
-/// beyond 2^32, or when model and solver would need more memory than the
-/// process-wide cap, checked before allocating).
+/// rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0,
+/// under the control ctl (NULL: none). The state space has about
+/// 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE beyond 2^32, or when model and
+/// solver would need more memory than the control's cap, else the
+/// process-wide one, checked before anything is built). The control's
+/// iteration cap limits the policy-iteration steps
+/// (CRAWLSCHED_NOT_CONVERGED when reached), and cancelling it from another
+/// thread makes the call return CRAWLSCHED_CANCELLED within one policy
+/// evaluation. An interrupted solve returns no solution (*out is left
+/// alone).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_robots_solve(
     n: u64,
@@ -39,34 +45,19 @@ pub unsafe extern "C" fn crawlsched_robots_solve(
     lambda: f64,
     mu: f64,
     gamma: f64,
-    out: *mut *mut crawlsched_robots_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        solve_into(n, k, lambda, mu, gamma, std::ptr::null(), out)
-    })
-}
-
-/// As crawlsched_robots_solve() under a control (NULL: none): its memory
-/// cap (else the process-wide default) is checked against the model and
-/// solver memory before anything is built, its iteration cap limits the
-/// policy-iteration steps (CRAWLSCHED_NOT_CONVERGED when reached), and
-/// cancelling it from another thread makes the call return
-/// CRAWLSCHED_CANCELLED within one policy evaluation. An interrupted solve
-/// returns no solution (*out is left alone).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_robots_solve_with_control(
-    n: u64,
-    k: u64,
-    lambda: f64,
-    mu: f64,
-    gamma: f64,
     ctl: *const crawlsched_control_t,
     out: *mut *mut crawlsched_robots_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        solve_into(n, k, lambda, mu, gamma, ctl, out)
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let control = unsafe { control_in(ctl)? };
+        let p = Params::new(usize_from(n, "n")?, usize_from(k, "k")?, lambda, mu, gamma)?;
+        let options = Options {
+            control,
+            ..Options::default()
+        };
+        publish(Ok(solve_with(&p, &options)?), out)
     })
 }
 
@@ -74,95 +65,41 @@ pub unsafe extern "C" fn crawlsched_robots_solve_with_control(
 /// (the paper's Table 2); crawlsched_robots_size() tells the N used.
 /// That N grows like sqrt(gamma/mu) (K = 9: about 300 robots at
 /// gamma/mu = 1e5, tens of milliseconds; 9e4 at 2.5e9, 10^6-state models
-/// and about 100 s): bound such calls with
-/// crawlsched_robots_solve_unlimited_with_control() (memory cap, cancel).
+/// and about 100 s): bound such calls with a control ctl (NULL: none).
+/// Every N of the doubling search is solved as by crawlsched_robots_solve(),
+/// so the memory cap refuses the first N whose model would not fit
+/// (CRAWLSCHED_TOO_LARGE, before it is built), the iteration cap bounds
+/// each solve's policy-iteration steps (CRAWLSCHED_NOT_CONVERGED) and
+/// cancelling returns CRAWLSCHED_CANCELLED within one policy evaluation.
+/// An interrupted search returns no solution (*out is left alone).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_robots_solve_unlimited(
     k: u64,
     lambda: f64,
     mu: f64,
     gamma: f64,
-    out: *mut *mut crawlsched_robots_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        solve_unlimited_into(k, lambda, mu, gamma, std::ptr::null(), out)
-    })
-}
-
-/// As crawlsched_robots_solve_unlimited() under a control (NULL: none):
-/// every N of the doubling search is solved as by
-/// crawlsched_robots_solve_with_control(), so the memory cap refuses the
-/// first N whose model would not fit (CRAWLSCHED_TOO_LARGE, before it is
-/// built), the iteration cap bounds each solve's policy-iteration steps
-/// (CRAWLSCHED_NOT_CONVERGED) and cancelling returns CRAWLSCHED_CANCELLED
-/// within one policy evaluation. An interrupted search returns no
-/// solution (*out is left alone).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_robots_solve_unlimited_with_control(
-    k: u64,
-    lambda: f64,
-    mu: f64,
-    gamma: f64,
     ctl: *const crawlsched_control_t,
     out: *mut *mut crawlsched_robots_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        solve_unlimited_into(k, lambda, mu, gamma, ctl, out)
-    })
-}
-
-/// The solve behind crawlsched_robots_solve() and its `_with_control`
-/// variant (a NULL control is the default one).
-unsafe fn solve_into(
-    n: u64,
-    k: u64,
-    lambda: f64,
-    mu: f64,
-    gamma: f64,
-    ctl: *const crawlsched_control_t,
-    out: *mut *mut crawlsched_robots_t,
-) -> FfiResult<()> {
-    let out = Out::new(out, "out")?;
-    let control = unsafe { control_in(ctl)? };
-    let p = Params::new(usize_from(n, "n")?, usize_from(k, "k")?, lambda, mu, gamma)?;
-    let sol = solve_with(
-        &p,
-        &Options {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let control = unsafe { control_in(ctl)? };
+        let options = Options {
             control,
             ..Options::default()
-        },
-    )?;
-    publish(Ok(sol), out)
-}
-
-/// The search behind crawlsched_robots_solve_unlimited() and its
-/// `_with_control` variant.
-unsafe fn solve_unlimited_into(
-    k: u64,
-    lambda: f64,
-    mu: f64,
-    gamma: f64,
-    ctl: *const crawlsched_control_t,
-    out: *mut *mut crawlsched_robots_t,
-) -> FfiResult<()> {
-    let out = Out::new(out, "out")?;
-    let control = unsafe { control_in(ctl)? };
-    let options = Options {
-        control,
-        ..Options::default()
-    };
-    publish(
-        Ok(solve_unlimited_with(
-            lambda,
-            mu,
-            gamma,
-            usize_from(k, "k")?,
-            &options,
-        )?),
-        out,
-    )
+        };
+        publish(
+            Ok(solve_unlimited_with(
+                lambda,
+                mu,
+                gamma,
+                usize_from(k, "k")?,
+                &options,
+            )?),
+            out,
+        )
+    })
 }
 
 /// Releases a solution. NULL is a no-op.

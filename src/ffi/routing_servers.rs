@@ -11,7 +11,6 @@
 use super::common::*;
 use super::control::{control_in, crawlsched_control_t};
 use super::routing_arrivals::crawlsched_routing_arrivals_t;
-use crate::limits::Control;
 use crate::routing::search::{self, Neighbourhood};
 use crate::routing::{Objective, RoutingSystem, cost, simulate, two_server};
 
@@ -152,21 +151,26 @@ enum Method {
     Local,
 }
 
+/// The search of crawlsched_routing_optimize_exhaustive() or _local() and
+/// its outputs ((out, out_cap, out_len), (out_cost, out_evaluations)).
+///
 /// # Safety
 /// Pointers as documented on the exports.
-#[allow(clippy::too_many_arguments)]
 unsafe fn optimize(
     s: *const crawlsched_routing_servers_t,
     min_period: u64,
     max_period: u64,
     method: Method,
-    control: Option<&Control>,
-    out: *mut u32,
-    out_cap: usize,
-    out_len: *mut usize,
-    out_cost: *mut f64,
-    out_evaluations: *mut u64,
+    ctl: *const crawlsched_control_t,
+    (out, out_cap, out_len): (*mut u32, usize, *mut usize),
+    (out_cost, out_evaluations): (*mut f64, *mut u64),
 ) -> FfiResult<()> {
+    // No control: the documented work bounds (nothing could cancel the call).
+    let control = if ctl.is_null() {
+        None
+    } else {
+        Some(unsafe { control_in(ctl)? })
+    };
     let s = unsafe { handle(s, "servers")? };
     let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
     let oc = Out::new(out_cost, "out_cost")?;
@@ -175,8 +179,7 @@ unsafe fn optimize(
         usize_from(min_period, "min_period")?,
         usize_from(max_period, "max_period")?,
     );
-    // No control: the plain exports, with their documented bounds.
-    let r = match (method, control) {
+    let r = match (method, &control) {
         (Method::Exhaustive, None) => search::exhaustive(&s.inner, lo, hi)?,
         (Method::Exhaustive, Some(c)) => search::exhaustive_with(&s.inner, lo, hi, c)?,
         (Method::Local, None) => search::optimize_local(&s.inner, lo, hi)?,
@@ -194,47 +197,18 @@ unsafe fn optimize(
 /// sum M^n / n sequences; TOO_LARGE beyond 5e7). The period goes to out
 /// (variable size: see docs/c-api.md), its cost per packet to *out_cost and
 /// the number of sequences evaluated to *out_evaluations. A server may be
-/// absent from the optimum (Remark 6.1): check the period. The cost table
-/// must take at most 2^31 multiply-adds (M * max_period * 2d^2 for
-/// arrivals of order d; TOO_LARGE above, before any work).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive(
-    s: *const crawlsched_routing_servers_t,
-    min_period: u64,
-    max_period: u64,
-    out: *mut u32,
-    out_cap: usize,
-    out_len: *mut usize,
-    out_cost: *mut f64,
-    out_evaluations: *mut u64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        optimize(
-            s,
-            min_period,
-            max_period,
-            Method::Exhaustive,
-            None,
-            out,
-            out_cap,
-            out_len,
-            out_cost,
-            out_evaluations,
-        )
-    })
-}
-
-/// As crawlsched_routing_optimize_exhaustive() under a control (NULL:
-/// none): its memory cap (else the process-wide default) applies to the
-/// cost table, its iteration cap to the sequences evaluated
-/// (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
-/// nothing, so nothing is written), and cancelling it from another thread
-/// returns CRAWLSCHED_CANCELLED within 65,536 sequences or 2^20
-/// multiply-adds of the cost table (which has no work bound here). An
+/// absent from the optimum (Remark 6.1): check the period. Without a
+/// control (ctl NULL) the cost table must take at most 2^31 multiply-adds
+/// (M * max_period * 2d^2 for arrivals of order d; TOO_LARGE above, before
+/// any work). Under a control that bound is lifted: its memory cap (else
+/// the process-wide default) applies to the cost table, its iteration cap
+/// to the sequences evaluated (CRAWLSCHED_NOT_CONVERGED when reached: a
+/// partial enumeration proves nothing, so nothing is written), and
+/// cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+/// 65,536 sequences or 2^20 multiply-adds of the cost table. An
 /// interrupted search writes no output.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive_with_control(
+pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive(
     s: *const crawlsched_routing_servers_t,
     min_period: u64,
     max_period: u64,
@@ -247,18 +221,14 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive_with_control(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
-        let c = control_in(ctl)?;
         optimize(
             s,
             min_period,
             max_period,
             Method::Exhaustive,
-            Some(&c),
-            out,
-            out_cap,
-            out_len,
-            out_cost,
-            out_evaluations,
+            ctl,
+            (out, out_cap, out_len),
+            (out_cost, out_evaluations),
         )
     })
 }
@@ -269,54 +239,25 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_exhaustive_with_control(
 /// period found. Outputs as crawlsched_routing_optimize_exhaustive, with
 /// *out_evaluations the number of neighbours evaluated. Exact for the
 /// instances tested against enumeration; a heuristic in general.
-/// Bounded cost (a few seconds): at most 2^27 neighbour evaluations in all
-/// (each scan of a period n's neighbourhood is about n^2/2 + nM of them);
-/// CRAWLSCHED_TOO_LARGE, before any work, when one scan of every period
-/// in the range already exceeds that (sum of n(n-1)/2 + 2nM; e.g.
-/// max_period near 2^20), or when the cost table takes more than 2^31
-/// multiply-adds (M * max_period * 2d^2 for arrivals of order d);
+/// Without a control (ctl NULL) its cost is bounded (a few seconds): at
+/// most 2^27 neighbour evaluations in all (each scan of a period n's
+/// neighbourhood is about n^2/2 + nM of them); CRAWLSCHED_TOO_LARGE,
+/// before any work, when one scan of every period in the range already
+/// exceeds that (sum of n(n-1)/2 + 2nM; e.g. max_period near 2^20), or
+/// when the cost table takes more than 2^31 multiply-adds
+/// (M * max_period * 2d^2 for arrivals of order d);
 /// CRAWLSCHED_NOT_CONVERGED, with nothing written, when the search reaches
-/// the bound. crawlsched_routing_optimize_local_with_control() has neither
-/// bound.
+/// the bound. A control lifts both
+/// bounds: its memory cap applies to the cost table and the search
+/// tables, its iteration cap to the neighbourhood scans (one per move,
+/// plus the final one) of all periods together (CRAWLSCHED_NOT_CONVERGED
+/// when reached: the period is then not known to be a local optimum, so
+/// nothing is written), and cancelling it returns CRAWLSCHED_CANCELLED
+/// within one position's neighbours (O(max_period + M)), 65,536 steps of
+/// the balanced start counts or 2^20 multiply-adds of the cost table. An
+/// interrupted search writes no output.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_optimize_local(
-    s: *const crawlsched_routing_servers_t,
-    min_period: u64,
-    max_period: u64,
-    out: *mut u32,
-    out_cap: usize,
-    out_len: *mut usize,
-    out_cost: *mut f64,
-    out_evaluations: *mut u64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        optimize(
-            s,
-            min_period,
-            max_period,
-            Method::Local,
-            None,
-            out,
-            out_cap,
-            out_len,
-            out_cost,
-            out_evaluations,
-        )
-    })
-}
-
-/// As crawlsched_routing_optimize_local() under a control (NULL: none):
-/// its memory cap applies to the cost table and the search tables, its
-/// iteration cap to the neighbourhood scans (one per move, plus the final
-/// one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
-/// the period is then not known to be a local optimum, so nothing is
-/// written), and cancelling it returns
-/// CRAWLSCHED_CANCELLED within one position's neighbours (O(max_period +
-/// M)), 65,536 steps of the balanced start counts or 2^20 multiply-adds
-/// of the cost table. An interrupted search writes no output.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_optimize_local_with_control(
     s: *const crawlsched_routing_servers_t,
     min_period: u64,
     max_period: u64,
@@ -329,18 +270,14 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_local_with_control(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
-        let c = control_in(ctl)?;
         optimize(
             s,
             min_period,
             max_period,
             Method::Local,
-            Some(&c),
-            out,
-            out_cap,
-            out_len,
-            out_cost,
-            out_evaluations,
+            ctl,
+            (out, out_cap, out_len),
+            (out_cost, out_evaluations),
         )
     })
 }
@@ -349,41 +286,13 @@ pub unsafe extern "C" fn crawlsched_routing_optimize_local_with_control(
 /// neighbourhood of Theorem 4.2 (2^(len+1) - 2 points; M = 2 servers,
 /// len <= 20): by Theorems 4.2 and 4.4 the result is optimal among all
 /// periods of that length. Outputs as crawlsched_routing_optimize_exhaustive.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular(
-    s: *const crawlsched_routing_servers_t,
-    seq: *const u32,
-    len: usize,
-    out: *mut u32,
-    out_cap: usize,
-    out_len: *mut usize,
-    out_cost: *mut f64,
-    out_evaluations: *mut u64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        multimodular(
-            s,
-            seq,
-            len,
-            &Control::default(),
-            out,
-            out_cap,
-            out_len,
-            out_cost,
-            out_evaluations,
-        )
-    })
-}
-
-/// As crawlsched_routing_local_search_multimodular() under a control
-/// (NULL: none): its iteration cap bounds the neighbourhood scans (one per
-/// move, plus the final one; CRAWLSCHED_NOT_CONVERGED when reached), and
-/// cancelling it returns
+/// Under the control ctl (NULL: none), its iteration cap bounds the
+/// neighbourhood scans (one per move, plus the final one;
+/// CRAWLSCHED_NOT_CONVERGED when reached), and cancelling it returns
 /// CRAWLSCHED_CANCELLED within 65,536 neighbours. An interrupted search
 /// writes no output.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular_with_control(
+pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular(
     s: *const crawlsched_routing_servers_t,
     seq: *const u32,
     len: usize,
@@ -395,37 +304,8 @@ pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular_with_contr
     out_evaluations: *mut u64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        let c = control_in(ctl)?;
-        multimodular(
-            s,
-            seq,
-            len,
-            &c,
-            out,
-            out_cap,
-            out_len,
-            out_cost,
-            out_evaluations,
-        )
-    })
-}
-
-/// # Safety
-/// Pointers as documented on the exports.
-#[allow(clippy::too_many_arguments)]
-unsafe fn multimodular(
-    s: *const crawlsched_routing_servers_t,
-    seq: *const u32,
-    len: usize,
-    control: &Control,
-    out: *mut u32,
-    out_cap: usize,
-    out_len: *mut usize,
-    out_cost: *mut f64,
-    out_evaluations: *mut u64,
-) -> FfiResult<()> {
-    {
+    guard(err, || {
+        let control = unsafe { control_in(ctl)? };
         let s = unsafe { handle(s, "servers")? };
         let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
         let oc = Out::new(out_cost, "out_cost")?;
@@ -453,14 +333,14 @@ unsafe fn multimodular(
             &table,
             &start,
             Neighbourhood::Multimodular,
-            control,
+            &control,
         )?;
         let c = finite("cost", r.evaluation.per_packet)?;
         buf.write(&to_u32(&r.period, "server")?)?;
         oc.write(c);
         oe.write(r.evaluations);
         Ok(())
-    }
+    })
 }
 
 /// The balanced (billiard) sequence with counts[m] visits of server m
@@ -495,40 +375,12 @@ pub unsafe extern "C" fn crawlsched_routing_balanced_sequence(
 /// transitions of an MMPP/MAP (theta stationary, r_i the phase's total
 /// rate; one for Poisson); CRAWLSCHED_TOO_LARGE, before any work, beyond
 /// 10^10 of them (e.g. arrival rates tiny against the phase changes).
+/// Under the control ctl (NULL: none), cancelling it from another thread
+/// returns CRAWLSCHED_CANCELLED within 65,536 packets, with no output
+/// written; its iteration cap does not apply (periods already bounds the
+/// run).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_routing_simulate(
-    s: *const crawlsched_routing_servers_t,
-    seq: *const u32,
-    len: usize,
-    periods: u64,
-    seed: u64,
-    out_per_packet: *mut f64,
-    out_std_error: *mut f64,
-    out_per_unit_time: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        let c = Control::default();
-        simulate_impl(
-            s,
-            seq,
-            len,
-            periods,
-            seed,
-            &c,
-            out_per_packet,
-            out_std_error,
-            out_per_unit_time,
-        )
-    })
-}
-
-/// As crawlsched_routing_simulate() under a control (NULL: none):
-/// cancelling it from another thread returns CRAWLSCHED_CANCELLED within
-/// 65,536 packets, with no output written. Its iteration cap does not
-/// apply (periods already bounds the run).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_simulate_with_control(
     s: *const crawlsched_routing_servers_t,
     seq: *const u32,
     len: usize,
@@ -540,51 +392,24 @@ pub unsafe extern "C" fn crawlsched_routing_simulate_with_control(
     out_per_unit_time: *mut f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        let c = control_in(ctl)?;
-        simulate_impl(
-            s,
-            seq,
-            len,
-            periods,
-            seed,
-            &c,
-            out_per_packet,
-            out_std_error,
-            out_per_unit_time,
-        )
+    guard(err, || {
+        let control = unsafe { control_in(ctl)? };
+        let s = unsafe { handle(s, "servers")? };
+        let o1 = Out::new(out_per_packet, "out_per_packet")?;
+        let o2 = Out::new(out_std_error, "out_std_error")?;
+        let o3 = Out::new(out_per_unit_time, "out_per_unit_time")?;
+        let seq = unsafe { slice_in(seq, len, "seq")? };
+        let r = simulate::simulate_with(&s.inner, &indices(seq), periods, seed, &control)?;
+        let v = (
+            finite("cost", r.per_packet)?,
+            finite("std_error", r.std_error)?,
+            finite("cost", r.per_unit_time)?,
+        );
+        o1.write(v.0);
+        o2.write(v.1);
+        o3.write(v.2);
+        Ok(())
     })
-}
-
-/// # Safety
-/// Pointers as documented on the exports.
-#[allow(clippy::too_many_arguments)]
-unsafe fn simulate_impl(
-    s: *const crawlsched_routing_servers_t,
-    seq: *const u32,
-    len: usize,
-    periods: u64,
-    seed: u64,
-    control: &Control,
-    out_per_packet: *mut f64,
-    out_std_error: *mut f64,
-    out_per_unit_time: *mut f64,
-) -> FfiResult<()> {
-    let s = unsafe { handle(s, "servers")? };
-    let o1 = Out::new(out_per_packet, "out_per_packet")?;
-    let o2 = Out::new(out_std_error, "out_std_error")?;
-    let o3 = Out::new(out_per_unit_time, "out_per_unit_time")?;
-    let seq = unsafe { slice_in(seq, len, "seq")? };
-    let r = simulate::simulate_with(&s.inner, &indices(seq), periods, seed, control)?;
-    let v = (
-        finite("cost", r.per_packet)?,
-        finite("std_error", r.std_error)?,
-        finite("cost", r.per_unit_time)?,
-    );
-    o1.write(v.0);
-    o2.write(v.1);
-    o3.write(v.2);
-    Ok(())
 }
 
 /// g(n, mu2) of paper §5 (Figure 1; lambda = mu1 = 1): the cost per packet

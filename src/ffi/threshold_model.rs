@@ -12,9 +12,9 @@ use super::bmap::crawlsched_bmap_t;
 use super::common::*;
 use super::control::{control_in, crawlsched_control_t};
 use super::dist::crawlsched_dist_t;
-use crate::limits::Control;
 use crate::threshold::{
-    CostWeights, Measures, Policy, ThresholdModel, evaluate, optimize_with, phase_type_of, sojourn,
+    CostWeights, Measures, Policy, ThresholdModel, evaluate_with, optimize_with, phase_type_of,
+    sojourn_with,
 };
 
 /// The threshold model: arrival processes per number of active robots,
@@ -213,7 +213,12 @@ pub unsafe extern "C" fn crawlsched_threshold_model_state_count(
 /// Stationary measures under the policy (modes r_1 > ... > r_J, thresholds
 /// t_1 <= ... <= t_{J-1}: r_1 robots while pages <= t_1, ..., r_J above
 /// t_{J-1}). out receives CRAWLSCHED_THRESHOLD_MEASURE_COUNT values indexed
-/// by the CRAWLSCHED_THRESHOLD_MEASURE_* constants.
+/// by the CRAWLSCHED_THRESHOLD_MEASURE_* constants. Under the control ctl
+/// (NULL: none), its memory cap (else the process-wide one) is checked
+/// against the chain and its solve before anything is built
+/// (CRAWLSCHED_TOO_LARGE), and a cancelled control gives
+/// CRAWLSCHED_CANCELLED; its iteration cap does not apply. The other
+/// threshold evaluations take ctl the same way.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_measures(
     model: *const crawlsched_threshold_model_t,
@@ -221,6 +226,7 @@ pub unsafe extern "C" fn crawlsched_threshold_measures(
     n_modes: usize,
     thresholds: *const u32,
     n_thresholds: usize,
+    ctl: *const crawlsched_control_t,
     out: *mut f64,
     out_cap: usize,
     err: *mut crawlsched_error_t,
@@ -229,7 +235,8 @@ pub unsafe extern "C" fn crawlsched_threshold_measures(
         let dst = unsafe { out_exact(out, out_cap, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, "out")? };
         let m = unsafe { handle(model, "model")? };
         let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
-        let values = measures_array(&evaluate(&m.inner, &policy)?);
+        let control = unsafe { control_in(ctl)? };
+        let values = measures_array(&evaluate_with(&m.inner, &policy, &control)?);
         for v in values {
             finite("measure", v)?;
         }
@@ -238,9 +245,9 @@ pub unsafe extern "C" fn crawlsched_threshold_measures(
     })
 }
 
-/// P(i pages in the system), i = 0..buffer+1, under the policy (as in
-/// crawlsched_threshold_measures). Variable size: *out_len receives
-/// buffer + 2 (also on CRAWLSCHED_BUFFER_TOO_SMALL).
+/// P(i pages in the system), i = 0..buffer+1, under the policy and the
+/// control ctl (as in crawlsched_threshold_measures). Variable size:
+/// *out_len receives buffer + 2 (also on CRAWLSCHED_BUFFER_TOO_SMALL).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_level_distribution(
     model: *const crawlsched_threshold_model_t,
@@ -248,6 +255,7 @@ pub unsafe extern "C" fn crawlsched_threshold_level_distribution(
     n_modes: usize,
     thresholds: *const u32,
     n_thresholds: usize,
+    ctl: *const crawlsched_control_t,
     out: *mut f64,
     out_cap: usize,
     out_len: *mut usize,
@@ -257,13 +265,15 @@ pub unsafe extern "C" fn crawlsched_threshold_level_distribution(
         let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
         let m = unsafe { handle(model, "model")? };
         let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
-        buf.write(&evaluate(&m.inner, &policy)?.level_distribution)
+        let control = unsafe { control_in(ctl)? };
+        buf.write(&evaluate_with(&m.inner, &policy, &control)?.level_distribution)
     })
 }
 
 /// Cost criterion (paper eq. 2) of the policy: weights[0..5] indexed by
 /// CRAWLSCHED_THRESHOLD_WEIGHT_*, all finite and >= 0:
 /// w_loss*lambda*P_loss + w_obs*lambda*P_obs + w_resp*V + w_robots*R + w_starv*P_starv.
+/// Under the control ctl as in crawlsched_threshold_measures.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_cost(
     model: *const crawlsched_threshold_model_t,
@@ -273,6 +283,7 @@ pub unsafe extern "C" fn crawlsched_threshold_cost(
     n_thresholds: usize,
     weights: *const f64,
     n_weights: usize,
+    ctl: *const crawlsched_control_t,
     out: *mut f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
@@ -281,7 +292,9 @@ pub unsafe extern "C" fn crawlsched_threshold_cost(
         let m = unsafe { handle(model, "model")? };
         let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
         let w = unsafe { weights_in(weights, n_weights)? };
-        out.write(finite("cost", evaluate(&m.inner, &policy)?.cost(&w))?);
+        let control = unsafe { control_in(ctl)? };
+        let measures = evaluate_with(&m.inner, &policy, &control)?;
+        out.write(finite("cost", measures.cost(&w))?);
         Ok(())
     })
 }
@@ -291,7 +304,13 @@ pub unsafe extern "C" fn crawlsched_threshold_cost(
 /// thresholds go to out_thresholds (capacity out_cap), the optimal cost to
 /// *out_cost and the number of vectors evaluated to *out_evaluated.
 /// CRAWLSCHED_TOO_LARGE (with the count) when more than max_evaluations
-/// vectors would be needed.
+/// vectors would be needed. Under the control ctl (NULL: none), its
+/// iteration cap lowers max_evaluations (one iteration = one threshold
+/// vector), its memory cap (else the process-wide default) applies to each
+/// evaluation, and cancelling it from another thread makes the call return
+/// CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
+/// writes no output: the best vector of an unfinished enumeration is not
+/// the optimum.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_optimize(
     model: *const crawlsched_threshold_model_t,
@@ -300,23 +319,37 @@ pub unsafe extern "C" fn crawlsched_threshold_optimize(
     weights: *const f64,
     n_weights: usize,
     max_evaluations: u64,
+    ctl: *const crawlsched_control_t,
     out_thresholds: *mut u32,
     out_cap: usize,
     out_cost: *mut f64,
     out_evaluated: *mut u64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        optimize_into(
-            model,
-            modes,
-            n_modes,
-            weights,
-            n_weights,
-            max_evaluations,
-            Control::default(),
-            (out_thresholds, out_cap, out_cost, out_evaluated),
-        )
+    guard(err, || {
+        let control = unsafe { control_in(ctl)? };
+        let cost_out = Out::new(out_cost, "out_cost")?;
+        let eval_out = Out::new(out_evaluated, "out_evaluated")?;
+        let need = n_modes.saturating_sub(1);
+        let dst = unsafe { out_exact(out_thresholds, out_cap, need, "out_thresholds")? };
+        let m = unsafe { handle(model, "model")? };
+        let md = unsafe { slice_in(modes, n_modes, "modes")? };
+        let w = unsafe { weights_in(weights, n_weights)? };
+        let opt = optimize_with(&m.inner, &indices(md), &w, max_evaluations, &control)?;
+        let cost = finite("cost", opt.cost)?;
+        let mut thresholds = Vec::with_capacity(need);
+        for &t in opt.policy.thresholds() {
+            thresholds.push(
+                u32::try_from(t).map_err(|_| {
+                    FfiError::new(CRAWLSCHED_TOO_LARGE, "threshold exceeds uint32_t")
+                })?,
+            );
+        }
+        // Written only now that every check passed.
+        dst.copy_from_slice(&thresholds);
+        cost_out.write(cost);
+        eval_out.write(opt.evaluated);
+        Ok(())
     })
 }
 
@@ -328,7 +361,9 @@ pub unsafe extern "C" fn crawlsched_threshold_optimize(
 /// obsolescence). CRAWLSCHED_TOO_LARGE, before anything is built, when the
 /// chain's evaluation plus the tagged page's chain and its sparse LU (48
 /// bytes per entry of its level blocks, which grow like R^level with R
-/// obsolescence phases) exceed the process-wide memory cap.
+/// obsolescence phases) exceed the memory cap of the control ctl (NULL:
+/// none), else the process-wide one. Cancelling the control returns
+/// CRAWLSCHED_CANCELLED within 4,096 states of either chain.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_response_time(
     model: *const crawlsched_threshold_model_t,
@@ -336,6 +371,7 @@ pub unsafe extern "C" fn crawlsched_threshold_response_time(
     n_modes: usize,
     thresholds: *const u32,
     n_thresholds: usize,
+    ctl: *const crawlsched_control_t,
     out: *mut f64,
     out_cap: usize,
     err: *mut crawlsched_error_t,
@@ -344,7 +380,8 @@ pub unsafe extern "C" fn crawlsched_threshold_response_time(
         let dst = unsafe { out_exact(out, out_cap, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, "out")? };
         let m = unsafe { handle(model, "model")? };
         let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
-        let r = sojourn(&m.inner, &policy)?.means();
+        let control = unsafe { control_in(ctl)? };
+        let r = sojourn_with(&m.inner, &policy, &control)?.means();
         let values = [r.mean, r.served_probability, r.mean_served, r.mean_obsolete];
         for v in values {
             finite("response time", v)?;
@@ -363,7 +400,9 @@ pub unsafe extern "C" fn crawlsched_threshold_response_time(
 /// CRAWLSCHED_TOO_LARGE as for crawlsched_threshold_response_time (memory),
 /// and when the largest t needs more than 2e10
 /// multiply-adds (about 3 x the largest rate of the tagged page's chain x t
-/// vector-matrix products, uniformization).
+/// vector-matrix products, uniformization). Under the control ctl (NULL:
+/// none) as crawlsched_threshold_response_time; a cancel also stops the
+/// uniformization within one vector-matrix product.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
     model: *const crawlsched_threshold_model_t,
@@ -374,6 +413,7 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
     which: i32,
     times: *const f64,
     n_times: usize,
+    ctl: *const crawlsched_control_t,
     out: *mut f64,
     out_cap: usize,
     err: *mut crawlsched_error_t,
@@ -390,7 +430,8 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
             )));
         }
         crate::validate::all_non_negative("times", t)?;
-        let s = sojourn(&m.inner, &policy)?;
+        let control = unsafe { control_in(ctl)? };
+        let s = sojourn_with(&m.inner, &policy, &control)?;
         let values = if which == CRAWLSCHED_THRESHOLD_SOJOURN_ALL {
             s.cdf(t)?
         } else {
@@ -399,76 +440,4 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
         dst.copy_from_slice(&values);
         Ok(())
     })
-}
-
-/// As crawlsched_threshold_optimize() under a control (NULL: none): its
-/// iteration cap lowers max_evaluations (one iteration = one threshold
-/// vector), its memory cap (else the process-wide default) applies to each
-/// evaluation, and cancelling it from another thread makes the call return
-/// CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
-/// writes no output: the best vector of an unfinished enumeration is not
-/// the optimum.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_threshold_optimize_with_control(
-    model: *const crawlsched_threshold_model_t,
-    modes: *const u32,
-    n_modes: usize,
-    weights: *const f64,
-    n_weights: usize,
-    max_evaluations: u64,
-    ctl: *const crawlsched_control_t,
-    out_thresholds: *mut u32,
-    out_cap: usize,
-    out_cost: *mut f64,
-    out_evaluated: *mut u64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || unsafe {
-        let control = control_in(ctl)?;
-        optimize_into(
-            model,
-            modes,
-            n_modes,
-            weights,
-            n_weights,
-            max_evaluations,
-            control,
-            (out_thresholds, out_cap, out_cost, out_evaluated),
-        )
-    })
-}
-
-/// The body of both optimize exports.
-#[allow(clippy::too_many_arguments)]
-unsafe fn optimize_into(
-    model: *const crawlsched_threshold_model_t,
-    modes: *const u32,
-    n_modes: usize,
-    weights: *const f64,
-    n_weights: usize,
-    max_evaluations: u64,
-    control: Control,
-    (out_thresholds, out_cap, out_cost, out_evaluated): (*mut u32, usize, *mut f64, *mut u64),
-) -> FfiResult<()> {
-    let cost_out = Out::new(out_cost, "out_cost")?;
-    let eval_out = Out::new(out_evaluated, "out_evaluated")?;
-    let need = n_modes.saturating_sub(1);
-    let dst = unsafe { out_exact(out_thresholds, out_cap, need, "out_thresholds")? };
-    let m = unsafe { handle(model, "model")? };
-    let md = unsafe { slice_in(modes, n_modes, "modes")? };
-    let w = unsafe { weights_in(weights, n_weights)? };
-    let opt = optimize_with(&m.inner, &indices(md), &w, max_evaluations, &control)?;
-    let cost = finite("cost", opt.cost)?;
-    let mut thresholds = Vec::with_capacity(need);
-    for &t in opt.policy.thresholds() {
-        thresholds.push(
-            u32::try_from(t)
-                .map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "threshold exceeds uint32_t"))?,
-        );
-    }
-    // Written only now that every check passed.
-    dst.copy_from_slice(&thresholds);
-    cost_out.write(cost);
-    eval_out.write(opt.evaluated);
-    Ok(())
 }

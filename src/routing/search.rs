@@ -608,7 +608,7 @@ impl Descent<'_> {
             if self.work.spent.saturating_add(self.evaluations) > self.work.limit {
                 return Err(Error::NotConverged(format!(
                     "routing local search stopped after {} neighbour evaluations (the bound of \
-                     this call; the _with_control variant has none)",
+                     a call without a control; a control lifts it)",
                     self.work.limit
                 )));
             }
@@ -678,7 +678,7 @@ pub fn optimize_local(
     if first_scans > MAX_LOCAL_WORK as f64 {
         return Err(Error::TooLarge(format!(
             "local search over periods {min_period}..{max_period} and {} servers evaluates at least {} \
-             neighbours (limit {MAX_LOCAL_WORK}); use the _with_control variant",
+             neighbours (limit {MAX_LOCAL_WORK}); pass a control (ctl) to lift the limit",
             system.len(),
             Num(first_scans)
         )));

@@ -53,7 +53,7 @@ pub mod state;
 pub use measures::{CostWeights, Measures, evaluate, evaluate_with};
 pub use model::{Policy, ThresholdModel, phase_type_of};
 pub use optimize::{Optimum, optimize, optimize_with, search_space_size};
-pub use response::{ResponseTime, Sojourn, response_time, sojourn};
+pub use response::{ResponseTime, Sojourn, response_time, sojourn, sojourn_with};
 pub use simulate::{Estimate, SimMeasures, simulate, simulate_sojourns, simulate_sojourns_with};
 pub use state::{State, StateSpace};
 

@@ -24,9 +24,10 @@
 
 use super::generator::generator;
 use super::model::{Policy, ThresholdModel};
-use super::solve::stationary;
+use super::solve::stationary_with;
 use super::state::StateSpace;
 use crate::error::{Error, Result};
+use crate::limits::Control;
 use faer::linalg::solvers::Solve;
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 use sprs::{CsMat, TriMat};
@@ -59,6 +60,8 @@ pub struct Sojourn {
     /// h = (−T)⁻¹ t_served: probability of being served from each state.
     h: Vec<f64>,
     means: ResponseTime,
+    /// Checked in each uniformization step of [`Sojourn::cdf`].
+    control: Control,
 }
 
 /// Largest work [`Sojourn::cdf`] takes on, in multiply-adds: about
@@ -66,12 +69,20 @@ pub struct Sojourn {
 /// tagged state) of nnz(T) each; 2·10¹⁰ is some seconds.
 pub const MAX_UNIFORMIZATION_WORK: f64 = 2e10;
 
-/// Solves the chain of `model` under `policy` ([`stationary`]) and builds
-/// the tagged page's sojourn.
-/// `TooLarge` (before anything is built) when the chain's evaluation and
-/// the tagged page's chain with its sparse LU would exceed the process-wide
-/// memory cap.
+/// Solves the chain of `model` under `policy` ([`super::solve::stationary`]) and builds
+/// the tagged page's sojourn: [`sojourn_with`] under the default control.
 pub fn sojourn(model: &ThresholdModel, policy: &Policy) -> Result<Sojourn> {
+    sojourn_with(model, policy, &Control::default())
+}
+
+/// [`sojourn`] under a control: `TooLarge` (before anything is built) when
+/// the chain's evaluation and the tagged page's chain with its sparse LU
+/// would exceed its memory cap (else the process-wide one); `Cancelled`
+/// when it is cancelled, checked before starting, in the loops over the
+/// states, and in each uniformization step of [`Sojourn::cdf`] (the
+/// sojourn keeps the control).
+pub fn sojourn_with(model: &ThresholdModel, policy: &Policy, control: &Control) -> Result<Sojourn> {
+    control.check(WHAT, 0)?;
     let sp = model.space();
     let (w, m, r) = sp.phases();
     let k = (1..=model.max_robots())
@@ -81,7 +92,7 @@ pub fn sojourn(model: &ThresholdModel, policy: &Policy) -> Result<Sojourn> {
     let bytes = super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern())
         .zip(tagged_bytes(m, r, sp.max_level()))
         .and_then(|(a, b)| a.checked_add(b));
-    crate::limits::check_memory(
+    control.check_memory(
         bytes.filter(|&b| b <= isize::MAX as u128),
         &format!(
             "the sojourn of a page in a threshold chain of {} states",
@@ -89,9 +100,15 @@ pub fn sojourn(model: &ThresholdModel, policy: &Policy) -> Result<Sojourn> {
         ),
     )?;
     let q = generator(model, policy)?;
-    let (pi, _) = stationary(model.space(), &q)?;
-    sojourn_from(model, policy, &pi)
+    let (pi, _) = stationary_with(model.space(), &q, control)?;
+    build(model, policy, &pi, control)
 }
+
+/// What a cancelled sojourn reports.
+const WHAT: &str = "the sojourn of a page";
+
+/// States between two checks of the control in the loops over the states.
+const CHECK_EVERY: usize = 1 << 12;
 
 /// Bytes of the tagged page's chain on levels 1..=`top` (M·R^(ℓ−1)
 /// states each) and of its sparse LU: T keeps or lowers the level by one,
@@ -147,6 +164,16 @@ fn fresh_phases(gamma: &[f64], len: usize) -> Vec<(usize, f64)> {
 
 /// The tagged page's sojourn from a stationary vector `pi` of the chain.
 pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Result<Sojourn> {
+    build(model, policy, pi, &Control::default())
+}
+
+/// [`sojourn_from`] checking `control` in its loops.
+fn build(
+    model: &ThresholdModel,
+    policy: &Policy,
+    pi: &[f64],
+    control: &Control,
+) -> Result<Sojourn> {
     model.check_policy(policy)?;
     let sp = model.space();
     if pi.len() != sp.len() {
@@ -181,6 +208,9 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
     let mut alpha = vec![0.0; n];
     let mut admitted_rate = 0.0;
     for (idx, &p) in pi.iter().enumerate() {
+        if idx % CHECK_EVERY == 0 {
+            control.check(WHAT, idx as u64)?;
+        }
         if p <= 0.0 {
             continue;
         }
@@ -225,7 +255,7 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
     }
     alpha.iter_mut().for_each(|a| *a /= admitted_rate);
 
-    let (t, served_exit, obsolete_exit) = tagged_generator(model, &tsp);
+    let (t, served_exit, obsolete_exit) = tagged_generator(model, &tsp, control)?;
     // Solves with −T, by sparse LU (T keeps or lowers the level, so the
     // factors only fill within levels).
     let neg_csc = (&t * -1.0).to_csc();
@@ -284,12 +314,17 @@ pub fn sojourn_from(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Resu
         space: tsp,
         h,
         means,
+        control: control.clone(),
     })
 }
 
 /// T over the tagged states, the served exit rates and the obsolete exit
-/// rates (together −T1).
-fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Vec<f64>, Vec<f64>) {
+/// rates (together −T1); `Cancelled` when `control` is.
+fn tagged_generator(
+    model: &ThresholdModel,
+    tsp: &StateSpace,
+    control: &Control,
+) -> Result<(CsMat<f64>, Vec<f64>, Vec<f64>)> {
     let n = tsp.len() - 1;
     let (_, mm, r) = tsp.phases();
     let top = tsp.max_level();
@@ -305,6 +340,9 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
     let mut obsolete = Vec::with_capacity(n);
     let mut row: Vec<(usize, f64)> = Vec::new();
     for idx in 0..n {
+        if idx % CHECK_EVERY == 0 {
+            control.check(WHAT, idx as u64)?;
+        }
         row.clear();
         let mut exit = 0.0;
         // The tagged page's own obsolescence rate (its obsolete exit).
@@ -371,7 +409,7 @@ fn tagged_generator(model: &ThresholdModel, tsp: &StateSpace) -> (CsMat<f64>, Ve
         obsolete.push(own_exit);
         debug_assert!(level <= top);
     }
-    (tri.to_csr(), served, obsolete)
+    Ok((tri.to_csr(), served, obsolete))
 }
 
 impl Sojourn {
@@ -450,6 +488,7 @@ impl Sojourn {
         let mut w = vec![0.0; n];
         let mut next = vec![0.0; n];
         let mut acc = vec![0.0; n];
+        let mut steps_done = 0u64;
         for &k in &order {
             let mut left = (times[k] - now) * lambda;
             while left > 0.0 {
@@ -462,6 +501,8 @@ impl Sojourn {
                 acc.iter_mut().zip(&w).for_each(|(x, y)| *x = weight * y);
                 let mut j = 0.0;
                 while (j < a || weight > 1e-18 * mass) && j < a + 200.0 {
+                    self.control.check(WHAT, steps_done)?;
+                    steps_done += 1;
                     j += 1.0;
                     next.copy_from_slice(&w);
                     for (row, vec) in self.t.outer_iterator().enumerate() {

@@ -749,3 +749,34 @@ fn control_cancels_a_simulation_from_another_thread() {
         "{r:?}"
     );
 }
+
+#[test]
+fn control_caps_memory_and_cancels_the_sojourn() {
+    use crate::limits::Control;
+    let model = poisson_model(1.0, 2.0, Some(0.5), 40);
+    let policy = Policy::fixed(1).unwrap();
+    let control = Control::new();
+    control.set_memory_limit(Some(1000));
+    let e = sojourn_with(&model, &policy, &control).unwrap_err();
+    assert!(
+        matches!(&e, Error::TooLarge(m) if m.contains("sojourn") && m.contains("memory limit")),
+        "{e:?}"
+    );
+    control.set_memory_limit(None);
+    control.cancel();
+    let e = sojourn_with(&model, &policy, &control).unwrap_err();
+    assert!(
+        matches!(&e, Error::Cancelled(m) if m.contains("after 0 iterations")),
+        "{e:?}"
+    );
+    control.reset();
+    let soj = sojourn_with(&model, &policy, &control).unwrap();
+    let plain = sojourn(&model, &policy).unwrap();
+    assert_eq!(soj.means(), plain.means());
+    assert_eq!(soj.cdf(&TIMES).unwrap(), plain.cdf(&TIMES).unwrap());
+    // The sojourn keeps its control: a later distribution stops too.
+    control.cancel();
+    let e = soj.cdf(&TIMES).unwrap_err();
+    assert!(matches!(&e, Error::Cancelled(_)), "{e:?}");
+    assert!(plain.cdf(&TIMES).is_ok());
+}

@@ -524,10 +524,7 @@ fn fit_messages_name_the_parameter_and_stay_short() {
     ] {
         let mut d = null_mut();
         let mut e = err();
-        for f in [
-            crawlsched_threshold_fit_aph2_new,
-            crawlsched_threshold_fit_h2_new,
-        ] {
+        for f in [crawlsched_dist_fit_aph2_new, crawlsched_dist_fit_h2_new] {
             let st = unsafe { f(m1, m2, m3, &mut d, &mut e) };
             assert_ne!(st, CRAWLSCHED_PANIC);
             if st == CRAWLSCHED_OK {
@@ -673,10 +670,7 @@ fn every_distribution_at_extreme_parameters_gives_finite_values_or_a_status() {
             let st = unsafe { crawlsched_dist_empirical_new(xs.as_ptr(), 2, &mut d, &mut e) };
             each(st, d, &format!("emp({a}, {b})"), &e);
             let mut d = null_mut();
-            for f in [
-                crawlsched_threshold_fit_aph2_new,
-                crawlsched_threshold_fit_h2_new,
-            ] {
+            for f in [crawlsched_dist_fit_aph2_new, crawlsched_dist_fit_h2_new] {
                 let st = unsafe { f(a, b, b * 10.0, &mut d, &mut e) };
                 each(st, d, &format!("fit({a}, {b})"), &e);
             }

@@ -740,6 +740,7 @@ fn model_exports_with_extreme_doubles() {
                             2,
                             5,
                             1,
+                            std::ptr::null(),
                             &mut c,
                             &mut se,
                             e,

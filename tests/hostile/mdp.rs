@@ -176,21 +176,25 @@ fn robots_extreme_sizes_are_refused_not_panicking() {
             let mut e = err();
             let mut r = null_mut();
             // SAFETY: valid out-pointers.
-            let st = unsafe { crawlsched_robots_solve(n, k, 0.1, 1.0, 0.4, &mut r, &mut e) };
+            let st = unsafe {
+                crawlsched_robots_solve(n, k, 0.1, 1.0, 0.4, std::ptr::null(), &mut r, &mut e)
+            };
             assert_eq!(st, CRAWLSCHED_TOO_LARGE, "n {n} k {k}: {}", message(&e));
-            let st = unsafe { crawlsched_robots_solve(k, n, 0.1, 1.0, 0.4, &mut r, &mut e) };
+            let st = unsafe {
+                crawlsched_robots_solve(k, n, 0.1, 1.0, 0.4, std::ptr::null(), &mut r, &mut e)
+            };
             assert_eq!(st, CRAWLSCHED_TOO_LARGE, "n {k} k {n}: {}", message(&e));
             let c = control_with_cap(1 << 30);
-            let st = unsafe {
-                crawlsched_robots_solve_with_control(n, k, 0.1, 1.0, 0.4, c, &mut r, &mut e)
-            };
+            let st = unsafe { crawlsched_robots_solve(n, k, 0.1, 1.0, 0.4, c, &mut r, &mut e) };
             unsafe { crawlsched_control_free(c) };
             assert_eq!(st, CRAWLSCHED_TOO_LARGE, "n {n} k {k}: {}", message(&e));
             assert!(r.is_null());
         }
         let mut e = err();
         let mut r = null_mut();
-        let st = unsafe { crawlsched_robots_solve_unlimited(n, 0.1, 1.0, 0.4, &mut r, &mut e) };
+        let st = unsafe {
+            crawlsched_robots_solve_unlimited(n, 0.1, 1.0, 0.4, std::ptr::null(), &mut r, &mut e)
+        };
         assert_eq!(st, CRAWLSCHED_TOO_LARGE, "k {n}: {}", message(&e));
         assert!(r.is_null());
     }
@@ -601,13 +605,11 @@ fn mdp_and_robots_exports_survive_extreme_sizes_and_doubles() {
                 let mut e = err();
                 let mut r = null_mut();
                 let c = control_with_cap(cap);
-                let (st, peak) = peak_during(|| {
-                    crawlsched_robots_solve_with_control(3, 4, l, mu, g, c, &mut r, &mut e)
-                });
+                let (st, peak) =
+                    peak_during(|| crawlsched_robots_solve(3, 4, l, mu, g, c, &mut r, &mut e));
                 sane(st, &e, "robots_solve");
                 assert!(peak as u64 <= cap);
-                let st2 =
-                    crawlsched_robots_solve_unlimited_with_control(4, l, mu, g, c, &mut r, &mut e);
+                let st2 = crawlsched_robots_solve_unlimited(4, l, mu, g, c, &mut r, &mut e);
                 sane(st2, &e, "robots_solve_unlimited");
                 crawlsched_control_free(c);
                 let (mut o, mut oc) = (0.0, 0u64);
@@ -621,7 +623,7 @@ fn mdp_and_robots_exports_survive_extreme_sizes_and_doubles() {
         }
         let mut r = null_mut();
         assert_eq!(
-            crawlsched_robots_solve(3, 4, 0.1, 1.0, 0.4, &mut r, null_mut()),
+            crawlsched_robots_solve(3, 4, 0.1, 1.0, 0.4, std::ptr::null(), &mut r, null_mut()),
             CRAWLSCHED_OK
         );
         let mut e = err();

@@ -65,14 +65,14 @@ def test_every_header_function_is_declared_and_wrapped():
 
 
 def test_version_and_abi():
-    assert cs.abi_version() == cs.ABI_VERSION == _ffi.CRAWLSCHED_ABI_VERSION == 1
+    assert cs.abi_version() == cs.ABI_VERSION == _ffi.CRAWLSCHED_ABI_VERSION == 2
     assert cs.version() == f"{_ffi.CRAWLSCHED_VERSION_MAJOR}.{_ffi.CRAWLSCHED_VERSION_MINOR}.{_ffi.CRAWLSCHED_VERSION_PATCH}"
 
 
 def test_abi_mismatch_message():
-    assert _lib.abi_mismatch(1, "/x/libcrawlsched.so", "0.1.0") is None
-    msg = _lib.abi_mismatch(2, "/x/libcrawlsched.so", "2.0.0")
-    assert "ABI version 2" in msg and "needs ABI version 1" in msg and "/x/libcrawlsched.so" in msg
+    assert _lib.abi_mismatch(2, "/x/libcrawlsched.so", "0.2.0") is None
+    msg = _lib.abi_mismatch(1, "/x/libcrawlsched.so", "0.1.0")
+    assert "ABI version 1" in msg and "needs ABI version 2" in msg and "/x/libcrawlsched.so" in msg
 
 
 def run_import(env_lib):
@@ -84,14 +84,14 @@ def run_import(env_lib):
 def test_import_refuses_a_library_of_another_abi(tmp_path):
     src = tmp_path / "fake.c"
     src.write_text(
-        "unsigned crawlsched_abi_version(void) { return 2; }\n"
-        'const char *crawlsched_version(void) { return "2.0.0"; }\n'
+        "unsigned crawlsched_abi_version(void) { return 1; }\n"
+        'const char *crawlsched_version(void) { return "0.1.0"; }\n'
     )
     so = tmp_path / "libfake.so"
     subprocess.run(["cc", "-shared", "-fPIC", "-o", str(so), str(src)], check=True)
     r = run_import(so)
     assert r.returncode != 0
-    assert "ImportError" in r.stderr and "has ABI version 2" in r.stderr and "needs ABI version 1" in r.stderr
+    assert "ImportError" in r.stderr and "has ABI version 1" in r.stderr and "needs ABI version 2" in r.stderr
 
 
 def test_import_explains_a_missing_library(tmp_path):

@@ -80,6 +80,23 @@ def test_control_on_robots_and_threshold_search(raises_status):
         c.set_max_iterations(5)  # 11 vectors needed: refused before any work
         with raises_status(cs.TooLargeError):
             m.optimize([2, 1], w, 1000, control=c)
+        c.set_max_iterations(0)
+        # The evaluations: the control's memory cap, then its cancel flag.
+        modes, th = [2, 1], [3]
+        assert list(m.measures(modes, th, control=c)) == list(m.measures(modes, th))
+        c.set_memory_limit(1000)
+        with raises_status(cs.TooLargeError):
+            m.measures(modes, th, control=c)
+        with raises_status(cs.TooLargeError):
+            m.response_time(modes, th, control=c)
+        c.set_memory_limit(0)
+        c.cancel()
+        with raises_status(cs.CancelledError):
+            m.level_distribution(modes, th, control=c)
+        with raises_status(cs.CancelledError):
+            m.cost(modes, th, w, control=c)
+        with raises_status(cs.CancelledError):
+            m.response_cdf(modes, th, [1.0], control=c)
 
 
 def test_default_memory_limit_refuses_big_models(raises_status):

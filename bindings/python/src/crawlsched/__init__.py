@@ -2,7 +2,7 @@
 
 A ctypes binding of libcrawlsched's C API with NumPy arrays in and out.
 Importing the package loads the library ($CRAWLSCHED_LIB, else a
-checkout's target/release, else the system's libcrawlsched.so.1) and
+checkout's target/release, else the system's libcrawlsched.so.2) and
 refuses one of another ABI version with ImportError.
 
 Every failure raises a CrawlschedError subclass carrying the library's
@@ -70,7 +70,7 @@ def thread_last_error():
     return _lib_handle.crawlsched_last_error_status(), _lib_handle.crawlsched_last_error_message().decode()
 
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "ABI_VERSION",

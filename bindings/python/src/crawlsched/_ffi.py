@@ -12,9 +12,9 @@ CRAWLSCHED_BMAP_COMPOSE_THINNING = 2
 CRAWLSCHED_BMAP_COMPOSE_SCALED = 3
 CRAWLSCHED_ERROR_MESSAGE_SIZE = 256
 CRAWLSCHED_VERSION_MAJOR = 0
-CRAWLSCHED_VERSION_MINOR = 1
+CRAWLSCHED_VERSION_MINOR = 2
 CRAWLSCHED_VERSION_PATCH = 0
-CRAWLSCHED_ABI_VERSION = 1
+CRAWLSCHED_ABI_VERSION = 2
 CRAWLSCHED_MDP_RELATIVE_VALUE_ITERATION = 0
 CRAWLSCHED_MDP_VALUE_ITERATION = 1
 CRAWLSCHED_MDP_GAUSS_SEIDEL = 2
@@ -119,8 +119,8 @@ FUNCTIONS = {
     "crawlsched_dist_laplace": (c_int32, [("dist", c_void_p), ("s", c_double), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_dist_cdf": (c_int32, [("dist", c_void_p), ("x", c_double), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_dist_sample": (c_int32, [("dist", c_void_p), ("seed", c_uint64), ("out", POINTER(c_double)), ("n", c_size_t), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_fit_aph2_new": (c_int32, [("m1", c_double), ("m2", c_double), ("m3", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_fit_h2_new": (c_int32, [("m1", c_double), ("m2", c_double), ("m3", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_dist_fit_aph2_new": (c_int32, [("m1", c_double), ("m2", c_double), ("m3", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_dist_fit_h2_new": (c_int32, [("m1", c_double), ("m2", c_double), ("m3", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_estimator_new": (c_int32, [("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_estimator_new_with_prior": (c_int32, [("rate_guess", c_double), ("weight_time", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_estimator_free": (None, [("est", c_void_p)]),
@@ -146,8 +146,7 @@ FUNCTIONS = {
     "crawlsched_freshness_cyclic_obsolescence": (c_int32, [("model", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_golden_ratio_bound": (c_int32, [("model", c_void_p), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_bound_ratio": (c_int32, [("q", c_double), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_freshness_simulate_cyclic": (c_int32, [("model", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("cycles", c_uint64), ("seed", c_uint64), ("out_cost", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_freshness_simulate_cyclic_with_control": (c_int32, [("model", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("cycles", c_uint64), ("seed", c_uint64), ("ctl", c_void_p), ("out_cost", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_freshness_simulate_cyclic": (c_int32, [("model", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("cycles", c_uint64), ("seed", c_uint64), ("ctl", c_void_p), ("out_cost", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_free": (None, [("m", c_void_p)]),
     "crawlsched_mdp_size": (c_int32, [("m", c_void_p), ("out_states", POINTER(c_uint64)), ("out_actions", POINTER(c_uint64)), ("out_transitions", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_builder_new": (c_int32, [("n_states", c_size_t), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
@@ -185,10 +184,8 @@ FUNCTIONS = {
     "crawlsched_probe_policy_schedule": (c_int32, [("profile", c_void_p), ("policy", c_int32), ("parameter", c_double), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_probe_policy_with_budget": (c_int32, [("profile", c_void_p), ("policy", c_int32), ("n", c_uint64), ("out_parameter", POINTER(c_double)), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_probe_improve": (c_int32, [("profile", c_void_p), ("probes", POINTER(c_double)), ("n", c_size_t), ("delta", c_double), ("mu0", c_double), ("mu_min", c_double), ("rho", c_double), ("iota", c_double), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("out_moves", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_robots_solve": (c_int32, [("n", c_uint64), ("k", c_uint64), ("lambda", c_double), ("mu", c_double), ("gamma", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_robots_solve_with_control": (c_int32, [("n", c_uint64), ("k", c_uint64), ("lambda", c_double), ("mu", c_double), ("gamma", c_double), ("ctl", c_void_p), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_robots_solve_unlimited": (c_int32, [("k", c_uint64), ("lambda", c_double), ("mu", c_double), ("gamma", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_robots_solve_unlimited_with_control": (c_int32, [("k", c_uint64), ("lambda", c_double), ("mu", c_double), ("gamma", c_double), ("ctl", c_void_p), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_robots_solve": (c_int32, [("n", c_uint64), ("k", c_uint64), ("lambda", c_double), ("mu", c_double), ("gamma", c_double), ("ctl", c_void_p), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_robots_solve_unlimited": (c_int32, [("k", c_uint64), ("lambda", c_double), ("mu", c_double), ("gamma", c_double), ("ctl", c_void_p), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_robots_free": (None, [("r", c_void_p)]),
     "crawlsched_robots_size": (c_int32, [("r", c_void_p), ("out_n", POINTER(c_uint64)), ("out_k", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_robots_cost": (c_int32, [("r", c_void_p), ("out_cost", POINTER(c_double)), ("out_starvation", POINTER(c_double)), ("out_loss_rate", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
@@ -216,15 +213,11 @@ FUNCTIONS = {
     "crawlsched_routing_servers_len": (c_int32, [("s", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_immediate_cost": (c_int32, [("s", c_void_p), ("server", c_uint32), ("k", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_cost": (c_int32, [("s", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("out_per_packet", POINTER(c_double)), ("out_per_unit_time", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_optimize_exhaustive": (c_int32, [("s", c_void_p), ("min_period", c_uint64), ("max_period", c_uint64), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("out_cost", POINTER(c_double)), ("out_evaluations", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_optimize_exhaustive_with_control": (c_int32, [("s", c_void_p), ("min_period", c_uint64), ("max_period", c_uint64), ("ctl", c_void_p), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("out_cost", POINTER(c_double)), ("out_evaluations", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_optimize_local": (c_int32, [("s", c_void_p), ("min_period", c_uint64), ("max_period", c_uint64), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("out_cost", POINTER(c_double)), ("out_evaluations", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_optimize_local_with_control": (c_int32, [("s", c_void_p), ("min_period", c_uint64), ("max_period", c_uint64), ("ctl", c_void_p), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("out_cost", POINTER(c_double)), ("out_evaluations", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_local_search_multimodular": (c_int32, [("s", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("out_cost", POINTER(c_double)), ("out_evaluations", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_local_search_multimodular_with_control": (c_int32, [("s", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("ctl", c_void_p), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("out_cost", POINTER(c_double)), ("out_evaluations", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_routing_optimize_exhaustive": (c_int32, [("s", c_void_p), ("min_period", c_uint64), ("max_period", c_uint64), ("ctl", c_void_p), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("out_cost", POINTER(c_double)), ("out_evaluations", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_routing_optimize_local": (c_int32, [("s", c_void_p), ("min_period", c_uint64), ("max_period", c_uint64), ("ctl", c_void_p), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("out_cost", POINTER(c_double)), ("out_evaluations", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_routing_local_search_multimodular": (c_int32, [("s", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("ctl", c_void_p), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("out_cost", POINTER(c_double)), ("out_evaluations", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_balanced_sequence": (c_int32, [("counts", POINTER(c_uint64)), ("m", c_size_t), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_simulate": (c_int32, [("s", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("periods", c_uint64), ("seed", c_uint64), ("out_per_packet", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("out_per_unit_time", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_simulate_with_control": (c_int32, [("s", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("periods", c_uint64), ("seed", c_uint64), ("ctl", c_void_p), ("out_per_packet", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("out_per_unit_time", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_routing_simulate": (c_int32, [("s", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("periods", c_uint64), ("seed", c_uint64), ("ctl", c_void_p), ("out_per_packet", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("out_per_unit_time", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_two_server_cost": (c_int32, [("n", c_uint32), ("mu2", c_double), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_switch_point": (c_int32, [("n", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_new": (c_int32, [("access", c_void_p), ("mode", c_int32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
@@ -243,11 +236,10 @@ FUNCTIONS = {
     "crawlsched_threshold_model_new": (c_int32, [("arrivals", POINTER(c_void_p)), ("n_arrivals", c_size_t), ("service", c_void_p), ("obsolescence", c_void_p), ("buffer", c_uint32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_threshold_model_free": (None, [("model", c_void_p)]),
     "crawlsched_threshold_model_state_count": (c_int32, [("model", c_void_p), ("out", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_measures": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_level_distribution": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_cost": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("weights", POINTER(c_double)), ("n_weights", c_size_t), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_optimize": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("weights", POINTER(c_double)), ("n_weights", c_size_t), ("max_evaluations", c_uint64), ("out_thresholds", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_cost", POINTER(c_double)), ("out_evaluated", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_response_time": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_response_cdf": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("which", c_int32), ("times", POINTER(c_double)), ("n_times", c_size_t), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_optimize_with_control": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("weights", POINTER(c_double)), ("n_weights", c_size_t), ("max_evaluations", c_uint64), ("ctl", c_void_p), ("out_thresholds", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_cost", POINTER(c_double)), ("out_evaluated", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_threshold_measures": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("ctl", c_void_p), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_threshold_level_distribution": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("ctl", c_void_p), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_threshold_cost": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("weights", POINTER(c_double)), ("n_weights", c_size_t), ("ctl", c_void_p), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_threshold_optimize": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("weights", POINTER(c_double)), ("n_weights", c_size_t), ("max_evaluations", c_uint64), ("ctl", c_void_p), ("out_thresholds", POINTER(c_uint32)), ("out_cap", c_size_t), ("out_cost", POINTER(c_double)), ("out_evaluated", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_threshold_response_time": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("ctl", c_void_p), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_threshold_response_cdf": (c_int32, [("model", c_void_p), ("modes", POINTER(c_uint32)), ("n_modes", c_size_t), ("thresholds", POINTER(c_uint32)), ("n_thresholds", c_size_t), ("which", c_int32), ("times", POINTER(c_double)), ("n_times", c_size_t), ("ctl", c_void_p), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
 }

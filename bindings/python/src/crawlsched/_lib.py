@@ -14,7 +14,7 @@ from . import _ffi
 from ._ffi import crawlsched_error_t
 
 #: The CRAWLSCHED_ABI_VERSION this package was written for.
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 _LIB_NAMES = ("libcrawlsched.so", "libcrawlsched.dylib", "crawlsched.dll")
 

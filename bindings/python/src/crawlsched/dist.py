@@ -78,13 +78,13 @@ class Dist(Handle):
     def fit_aph2(cls, m1, m2, m3):
         """Acyclic phase-type of order <= 2 with raw moments m1, m2, m3
         (InfeasibleError outside the ACPH(2) region)."""
-        return cls._new(lib.crawlsched_threshold_fit_aph2_new, m1, m2, m3)
+        return cls._new(lib.crawlsched_dist_fit_aph2_new, m1, m2, m3)
 
     @classmethod
     def fit_h2(cls, m1, m2, m3):
         """Two-phase hyperexponential with raw moments m1, m2, m3 (needs
         m2/m1^2 > 2 and m1 m3/m2^2 > 3/2)."""
-        return cls._new(lib.crawlsched_threshold_fit_h2_new, m1, m2, m3)
+        return cls._new(lib.crawlsched_dist_fit_h2_new, m1, m2, m3)
 
     def _scalar(self, fn, *args):
         out = ctypes.c_double()

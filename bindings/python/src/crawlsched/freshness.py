@@ -106,11 +106,8 @@ class FreshnessModel(Handle):
         s = uints(seq, np.uint32, "seq")
         cost, se = ctypes.c_double(), ctypes.c_double()
         outs = (ctypes.byref(cost), ctypes.byref(se))
-        if control is None:
-            call(lib.crawlsched_freshness_simulate_cyclic, self._ptr, ptr(s), s.size, cycles, seed, *outs)
-        else:
-            call(lib.crawlsched_freshness_simulate_cyclic_with_control, self._ptr, ptr(s), s.size, cycles, seed,
-                 _ptr_of(control), *outs)
+        call(lib.crawlsched_freshness_simulate_cyclic, self._ptr, ptr(s), s.size, cycles, seed, _ptr_of(control),
+             *outs)
         return cost.value, se.value
 
 

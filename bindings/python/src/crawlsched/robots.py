@@ -26,19 +26,14 @@ class Robots(Handle):
         """Exact solution: n >= 1 robots, buffer k >= 1, per-robot rate
         lam > 0, service rate mu > 0, starvation weight gamma >= 0; under
         an optional ``Control`` (memory cap, iteration cap, cancel)."""
-        if control is None:
-            return cls._new(lib.crawlsched_robots_solve, n, k, lam, mu, gamma)._sized()
-        return cls._new(lib.crawlsched_robots_solve_with_control, n, k, lam, mu, gamma, _ptr_of(control))._sized()
+        return cls._new(lib.crawlsched_robots_solve, n, k, lam, mu, gamma, _ptr_of(control))._sized()
 
     @classmethod
     def solve_unlimited(cls, k, lam, mu, gamma, control=None):
         """As solve() with as many robots as the optimum wants (Table 2);
         under an optional ``Control`` every N of the doubling search is
         solved as by solve(..., control=)."""
-        if control is None:
-            return cls._new(lib.crawlsched_robots_solve_unlimited, k, lam, mu, gamma)._sized()
-        return cls._new(lib.crawlsched_robots_solve_unlimited_with_control, k, lam, mu, gamma,
-                        _ptr_of(control))._sized()
+        return cls._new(lib.crawlsched_robots_solve_unlimited, k, lam, mu, gamma, _ptr_of(control))._sized()
 
     def _sized(self):
         self.n, self.k = self.size()

@@ -102,29 +102,23 @@ class Servers(Handle):
         """The exact optimal period of length min_period..max_period; under
         an optional ``Control`` (its iteration cap counts sequences)."""
         guess = min(max_period, 1 << 20)
-        if control is None:
-            return self._optimize(lib.crawlsched_routing_optimize_exhaustive, guess, min_period, max_period)
-        return self._optimize(lib.crawlsched_routing_optimize_exhaustive_with_control, guess,
-                              min_period, max_period, _ptr_of(control))
+        return self._optimize(lib.crawlsched_routing_optimize_exhaustive, guess, min_period, max_period,
+                              _ptr_of(control))
 
     def optimize_local(self, min_period, max_period, control=None):
         """Local search from balanced sequences of each length (heuristic);
         under an optional ``Control`` (its iteration cap counts
         neighbourhood scans of all lengths together)."""
         guess = min(max_period, 1 << 20)
-        if control is None:
-            return self._optimize(lib.crawlsched_routing_optimize_local, guess, min_period, max_period)
-        return self._optimize(lib.crawlsched_routing_optimize_local_with_control, guess,
-                              min_period, max_period, _ptr_of(control))
+        return self._optimize(lib.crawlsched_routing_optimize_local, guess, min_period, max_period,
+                              _ptr_of(control))
 
     def local_search_multimodular(self, seq, control=None):
         """Local search with the full multimodular neighbourhood from seq
         (2 servers, len <= 20): optimal for that length. Optional ``Control``."""
         s = uints(seq, np.uint32, "seq")
-        if control is None:
-            return self._optimize(lib.crawlsched_routing_local_search_multimodular, s.size, ptr(s), s.size)
-        return self._optimize(lib.crawlsched_routing_local_search_multimodular_with_control, s.size,
-                              ptr(s), s.size, _ptr_of(control))
+        return self._optimize(lib.crawlsched_routing_local_search_multimodular, s.size, ptr(s), s.size,
+                              _ptr_of(control))
 
     def simulate(self, seq, periods, seed, control=None):
         """Monte Carlo of the period: (per packet, standard error, per unit
@@ -132,11 +126,7 @@ class Servers(Handle):
         s = uints(seq, np.uint32, "seq")
         a, b, c = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
         outs = (ctypes.byref(a), ctypes.byref(b), ctypes.byref(c))
-        if control is None:
-            call(lib.crawlsched_routing_simulate, self._ptr, ptr(s), s.size, periods, seed, *outs)
-        else:
-            call(lib.crawlsched_routing_simulate_with_control, self._ptr, ptr(s), s.size, periods, seed,
-                 _ptr_of(control), *outs)
+        call(lib.crawlsched_routing_simulate, self._ptr, ptr(s), s.size, periods, seed, _ptr_of(control), *outs)
         return RoutingSimulation(a.value, b.value, c.value)
 
 

@@ -72,32 +72,37 @@ class ThresholdModel(Handle):
         t = uints(thresholds, np.uint32, "thresholds")
         return m, t
 
-    def measures(self, modes, thresholds):
+    def measures(self, modes, thresholds, control=None):
         """Stationary measures of the policy (modes r_1 > ... > r_J,
-        thresholds t_1 <= ... <= t_{J-1}): 12 values named by MEASURES."""
+        thresholds t_1 <= ... <= t_{J-1}): 12 values named by MEASURES;
+        under an optional ``Control`` (its memory cap, else the process
+        default, is checked before the chain is built: TooLargeError; a
+        cancel gives CancelledError). The other evaluations take
+        ``control=`` the same way."""
         m, t = self._policy(modes, thresholds)
         out = np.empty(_ffi.CRAWLSCHED_THRESHOLD_MEASURE_COUNT, dtype=np.float64)
-        call(lib.crawlsched_threshold_measures, self._ptr, ptr(m), m.size, ptr(t), t.size, ptr(out), out.size)
+        call(lib.crawlsched_threshold_measures, self._ptr, ptr(m), m.size, ptr(t), t.size, _ptr_of(control),
+             ptr(out), out.size)
         return out
 
-    def measures_dict(self, modes, thresholds):
+    def measures_dict(self, modes, thresholds, control=None):
         """measures() as a dict by name."""
-        return dict(zip(MEASURES, self.measures(modes, thresholds).tolist()))
+        return dict(zip(MEASURES, self.measures(modes, thresholds, control).tolist()))
 
-    def level_distribution(self, modes, thresholds):
-        """P(i pages in the system), i = 0..buffer+1."""
+    def level_distribution(self, modes, thresholds, control=None):
+        """P(i pages in the system), i = 0..buffer+1; optional ``Control``."""
         m, t = self._policy(modes, thresholds)
         return call_variable(lib.crawlsched_threshold_level_distribution, 16, np.float64,
-                             self._ptr, ptr(m), m.size, ptr(t), t.size)
+                             self._ptr, ptr(m), m.size, ptr(t), t.size, _ptr_of(control))
 
-    def cost(self, modes, thresholds, weights):
+    def cost(self, modes, thresholds, weights, control=None):
         """Cost criterion (paper eq. 2) of the policy; weights: 5 values
-        named by WEIGHTS (or a dict)."""
+        named by WEIGHTS (or a dict); optional ``Control``."""
         m, t = self._policy(modes, thresholds)
         w = _weights(weights)
         out = ctypes.c_double()
         call(lib.crawlsched_threshold_cost, self._ptr, ptr(m), m.size, ptr(t), t.size, ptr(w), w.size,
-             ctypes.byref(out))
+             _ptr_of(control), ctypes.byref(out))
         return out.value
 
     def optimize(self, modes, weights, max_evaluations=1_000_000, control=None):
@@ -109,29 +114,28 @@ class ThresholdModel(Handle):
         w = _weights(weights)
         th = np.empty(max(m.size - 1, 0), dtype=np.uint32)
         cost, ev = ctypes.c_double(), ctypes.c_uint64()
-        if control is None:
-            call(lib.crawlsched_threshold_optimize, self._ptr, ptr(m), m.size, ptr(w), w.size, max_evaluations,
-                 ptr(th), th.size, ctypes.byref(cost), ctypes.byref(ev))
-        else:
-            call(lib.crawlsched_threshold_optimize_with_control, self._ptr, ptr(m), m.size, ptr(w), w.size,
-                 max_evaluations, _ptr_of(control), ptr(th), th.size, ctypes.byref(cost), ctypes.byref(ev))
+        call(lib.crawlsched_threshold_optimize, self._ptr, ptr(m), m.size, ptr(w), w.size, max_evaluations,
+             _ptr_of(control), ptr(th), th.size, ctypes.byref(cost), ctypes.byref(ev))
         return ThresholdPlan(th, cost.value, ev.value)
 
-    def response_time(self, modes, thresholds):
+    def response_time(self, modes, thresholds, control=None):
         """Response time of an admitted page (tagged-page chain): (mean,
-        probability of being served, mean if served, mean if obsolete)."""
+        probability of being served, mean if served, mean if obsolete);
+        optional ``Control``."""
         m, t = self._policy(modes, thresholds)
         out = np.empty(_ffi.CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, dtype=np.float64)
-        call(lib.crawlsched_threshold_response_time, self._ptr, ptr(m), m.size, ptr(t), t.size, ptr(out), out.size)
+        call(lib.crawlsched_threshold_response_time, self._ptr, ptr(m), m.size, ptr(t), t.size, _ptr_of(control),
+             ptr(out), out.size)
         return ResponseTime(*out.tolist())
 
-    def response_cdf(self, modes, thresholds, times, served=False):
+    def response_cdf(self, modes, thresholds, times, served=False, control=None):
         """P(sojourn <= t) of an admitted page at each t of ``times``
-        (given that it is served if ``served``)."""
+        (given that it is served if ``served``); an optional ``Control``
+        also stops the uniformization when cancelled."""
         m, t = self._policy(modes, thresholds)
         ts = array(times, name="times")
         which = _ffi.CRAWLSCHED_THRESHOLD_SOJOURN_SERVED if served else _ffi.CRAWLSCHED_THRESHOLD_SOJOURN_ALL
         out = np.empty(ts.size, dtype=np.float64)
         call(lib.crawlsched_threshold_response_cdf, self._ptr, ptr(m), m.size, ptr(t), t.size, which,
-             ptr(ts), ts.size, ptr(out), out.size)
+             ptr(ts), ts.size, _ptr_of(control), ptr(out), out.size)
         return out

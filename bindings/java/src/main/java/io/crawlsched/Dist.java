@@ -63,12 +63,12 @@ public final class Dist extends NativeHandle {
 
     /** Acyclic phase-type of order 2 with moments m1, m2, m3 (INFEASIBLE outside the ACPH(2) region). */
     public static Dist fitAph2(double m1, double m2, double m3) {
-        return create((o, e) -> Lib.API.crawlsched_threshold_fit_aph2_new(m1, m2, m3, o, e));
+        return create((o, e) -> Lib.API.crawlsched_dist_fit_aph2_new(m1, m2, m3, o, e));
     }
 
     /** Two-phase hyperexponential with moments m1, m2, m3 (the threshold paper's page-size fit). */
     public static Dist fitH2(double m1, double m2, double m3) {
-        return create((o, e) -> Lib.API.crawlsched_threshold_fit_h2_new(m1, m2, m3, o, e));
+        return create((o, e) -> Lib.API.crawlsched_dist_fit_h2_new(m1, m2, m3, o, e));
     }
 
     /** E[X]. */

@@ -112,21 +112,21 @@ public final class FreshnessModel extends NativeHandle {
         return out;
     }
 
-    /** Seeded Monte Carlo of {@code cycles} repetitions of seq: the cost and its standard error. */
+    /** {@link #simulateCyclic(int[], long, long, Control)} without a control. */
     public Estimate simulateCyclic(int[] seq, long cycles, long seed) {
-        double[] c = new double[1];
-        double[] s = new double[1];
-        call((h, e) -> Lib.API.crawlsched_freshness_simulate_cyclic(h, seq, seq.length, cycles, seed, c, s, e));
-        return new Estimate(c[0], s[0]);
+        return simulateCyclic(seq, cycles, seed, null);
     }
 
-    /** As {@link #simulateCyclic(int[], long, long)} under a control (null: none): cancelling stops the run. */
+    /**
+     * Seeded Monte Carlo of {@code cycles} repetitions of seq: the cost and
+     * its standard error, under a control (null: none): cancelling stops the run.
+     */
     public Estimate simulateCyclic(int[] seq, long cycles, long seed, Control control) {
         double[] c = new double[1];
         double[] s = new double[1];
         long ctl = Control.addressOf(control);
         try {
-            call((h, e) -> Lib.API.crawlsched_freshness_simulate_cyclic_with_control(h, seq, seq.length, cycles, seed, ctl, c, s, e));
+            call((h, e) -> Lib.API.crawlsched_freshness_simulate_cyclic(h, seq, seq.length, cycles, seed, ctl, c, s, e));
         } finally {
             Control.keep(control);
         }

@@ -18,40 +18,37 @@ public final class Robots extends NativeHandle {
         this.k = kk[0];
     }
 
-    /** Solves the model exactly: n robots, buffer k, per-robot rate lambda, service rate mu, starvation weight gamma. */
+    /** {@link #solve(long, long, double, double, double, Control)} without a control. */
     public static Robots solve(long n, long k, double lambda, double mu, double gamma) {
-        long[] out = new long[1];
-        Lib.call(e -> Lib.API.crawlsched_robots_solve(n, k, lambda, mu, gamma, out, e));
-        return new Robots(out[0]);
+        return solve(n, k, lambda, mu, gamma, null);
     }
 
     /**
-     * As {@link #solve(long, long, double, double, double)} under a control
-     * (null: none): memory cap, iteration cap, cancel from another thread.
+     * Solves the model exactly: n robots, buffer k, per-robot rate lambda,
+     * service rate mu, starvation weight gamma, under a control (null:
+     * none): memory cap, iteration cap, cancel from another thread.
      */
     public static Robots solve(long n, long k, double lambda, double mu, double gamma, Control control) {
         long[] out = new long[1];
         long c = Control.addressOf(control);
-        Lib.call(e -> Lib.API.crawlsched_robots_solve_with_control(n, k, lambda, mu, gamma, c, out, e), control);
+        Lib.call(e -> Lib.API.crawlsched_robots_solve(n, k, lambda, mu, gamma, c, out, e), control);
         return new Robots(out[0]);
     }
 
-    /** As {@link #solve} with as many robots as the optimum wants (Table 2). */
+    /** {@link #solveUnlimited(long, double, double, double, Control)} without a control. */
     public static Robots solveUnlimited(long k, double lambda, double mu, double gamma) {
-        long[] out = new long[1];
-        Lib.call(e -> Lib.API.crawlsched_robots_solve_unlimited(k, lambda, mu, gamma, out, e));
-        return new Robots(out[0]);
+        return solveUnlimited(k, lambda, mu, gamma, null);
     }
 
     /**
-     * As {@link #solveUnlimited(long, double, double, double)} under a
-     * control (null: none): every N of the doubling search is solved as by
-     * {@link #solve(long, long, double, double, double, Control)}.
+     * As {@link #solve} with as many robots as the optimum wants (Table 2),
+     * under a control (null: none): every N of the doubling search is
+     * solved as by {@link #solve(long, long, double, double, double, Control)}.
      */
     public static Robots solveUnlimited(long k, double lambda, double mu, double gamma, Control control) {
         long[] out = new long[1];
         long c = Control.addressOf(control);
-        Lib.call(e -> Lib.API.crawlsched_robots_solve_unlimited_with_control(k, lambda, mu, gamma, c, out, e), control);
+        Lib.call(e -> Lib.API.crawlsched_robots_solve_unlimited(k, lambda, mu, gamma, c, out, e), control);
         return new Robots(out[0]);
     }
 

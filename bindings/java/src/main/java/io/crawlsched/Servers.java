@@ -80,42 +80,25 @@ public final class Servers extends NativeHandle {
         return maxPeriod < 0 || maxPeriod > (1 << 20) ? 0 : (int) maxPeriod;
     }
 
-    /** The exact optimal period over lengths minPeriod..=maxPeriod (enumeration). */
+    /** {@link #optimizeExhaustive(long, long, Control)} without a control. */
     public Plan optimizeExhaustive(long minPeriod, long maxPeriod) {
-        long h = ptr();
-        try {
-            return optimize(guessPeriod(maxPeriod), (o, cap, len, c, ev, e) ->
-                    Lib.API.crawlsched_routing_optimize_exhaustive(h, minPeriod, maxPeriod, o, cap, len, c, ev, e));
-        } finally {
-            java.lang.ref.Reference.reachabilityFence(this);
-        }
+        return optimizeExhaustive(minPeriod, maxPeriod, null);
     }
 
-    /** Local search from the balanced sequence of each length (a heuristic in general). */
+    /** {@link #optimizeLocal(long, long, Control)} without a control. */
     public Plan optimizeLocal(long minPeriod, long maxPeriod) {
-        long h = ptr();
-        try {
-            return optimize(guessPeriod(maxPeriod), (o, cap, len, c, ev, e) ->
-                    Lib.API.crawlsched_routing_optimize_local(h, minPeriod, maxPeriod, o, cap, len, c, ev, e));
-        } finally {
-            java.lang.ref.Reference.reachabilityFence(this);
-        }
+        return optimizeLocal(minPeriod, maxPeriod, null);
     }
 
-    /** The full Theorem 4.2 neighbourhood search from seq (M = 2, len <= 20). */
+    /** {@link #localSearchMultimodular(int[], Control)} without a control. */
     public Plan localSearchMultimodular(int[] seq) {
-        long h = ptr();
-        try {
-            return optimize(seq.length, (o, cap, len, c, ev, e) ->
-                    Lib.API.crawlsched_routing_local_search_multimodular(h, seq, seq.length, o, cap, len, c, ev, e));
-        } finally {
-            java.lang.ref.Reference.reachabilityFence(this);
-        }
+        return localSearchMultimodular(seq, null);
     }
 
     /**
-     * As {@link #optimizeExhaustive(long, long)} under a control (null:
-     * none): its iteration cap counts sequences evaluated
+     * The exact optimal period over lengths minPeriod..=maxPeriod
+     * (enumeration), under a control (null: none): its iteration cap counts
+     * sequences evaluated
      * ({@link Status#NOT_CONVERGED}), cancelling gives {@link Status#CANCELLED};
      * no plan either way.
      */
@@ -124,7 +107,7 @@ public final class Servers extends NativeHandle {
         long ctl = Control.addressOf(control);
         try {
             return optimize(guessPeriod(maxPeriod), (o, cap, len, c, ev, e) ->
-                    Lib.API.crawlsched_routing_optimize_exhaustive_with_control(h, minPeriod, maxPeriod, ctl, o, cap, len, c, ev, e));
+                    Lib.API.crawlsched_routing_optimize_exhaustive(h, minPeriod, maxPeriod, ctl, o, cap, len, c, ev, e));
         } finally {
             java.lang.ref.Reference.reachabilityFence(this);
             Control.keep(control);
@@ -132,28 +115,32 @@ public final class Servers extends NativeHandle {
     }
 
     /**
-     * As {@link #optimizeLocal(long, long)} under a control (null: none): its
-     * iteration cap counts neighbourhood scans of all periods together.
+     * Local search from the balanced sequence of each length (a heuristic in
+     * general), under a control (null: none): its iteration cap counts
+     * neighbourhood scans of all periods together.
      */
     public Plan optimizeLocal(long minPeriod, long maxPeriod, Control control) {
         long h = ptr();
         long ctl = Control.addressOf(control);
         try {
             return optimize(guessPeriod(maxPeriod), (o, cap, len, c, ev, e) ->
-                    Lib.API.crawlsched_routing_optimize_local_with_control(h, minPeriod, maxPeriod, ctl, o, cap, len, c, ev, e));
+                    Lib.API.crawlsched_routing_optimize_local(h, minPeriod, maxPeriod, ctl, o, cap, len, c, ev, e));
         } finally {
             java.lang.ref.Reference.reachabilityFence(this);
             Control.keep(control);
         }
     }
 
-    /** As {@link #localSearchMultimodular(int[])} under a control (null: none). */
+    /**
+     * The full Theorem 4.2 neighbourhood search from seq (M = 2, len <= 20),
+     * under a control (null: none) as {@link #optimizeLocal(long, long, Control)}.
+     */
     public Plan localSearchMultimodular(int[] seq, Control control) {
         long h = ptr();
         long ctl = Control.addressOf(control);
         try {
             return optimize(seq.length, (o, cap, len, c, ev, e) ->
-                    Lib.API.crawlsched_routing_local_search_multimodular_with_control(h, seq, seq.length, ctl, o, cap, len, c, ev, e));
+                    Lib.API.crawlsched_routing_local_search_multimodular(h, seq, seq.length, ctl, o, cap, len, c, ev, e));
         } finally {
             java.lang.ref.Reference.reachabilityFence(this);
             Control.keep(control);
@@ -163,23 +150,19 @@ public final class Servers extends NativeHandle {
     /** A Monte Carlo estimate of a period's cost. */
     public record Simulation(double perPacket, double stdError, double perUnitTime) {}
 
-    /** Runs {@code periods} repetitions of seq, seeded. */
+    /** {@link #simulate(int[], long, long, Control)} without a control. */
     public Simulation simulate(int[] seq, long periods, long seed) {
-        double[] a = new double[1];
-        double[] b = new double[1];
-        double[] c = new double[1];
-        call((h, e) -> Lib.API.crawlsched_routing_simulate(h, seq, seq.length, periods, seed, a, b, c, e));
-        return new Simulation(a[0], b[0], c[0]);
+        return simulate(seq, periods, seed, null);
     }
 
-    /** As {@link #simulate(int[], long, long)} under a control (null: none): cancelling stops the run. */
+    /** Runs {@code periods} repetitions of seq, seeded, under a control (null: none): cancelling stops the run. */
     public Simulation simulate(int[] seq, long periods, long seed, Control control) {
         double[] a = new double[1];
         double[] b = new double[1];
         double[] c = new double[1];
         long ctl = Control.addressOf(control);
         try {
-            call((h, e) -> Lib.API.crawlsched_routing_simulate_with_control(h, seq, seq.length, periods, seed, ctl, a, b, c, e));
+            call((h, e) -> Lib.API.crawlsched_routing_simulate(h, seq, seq.length, periods, seed, ctl, a, b, c, e));
         } finally {
             Control.keep(control);
         }

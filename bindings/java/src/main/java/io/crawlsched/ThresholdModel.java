@@ -70,48 +70,81 @@ public final class ThresholdModel extends NativeHandle {
         return out[0];
     }
 
-    /** The stationary measures under the policy, indexed by the MEASURE_* constants. */
+    /** {@link #measures(int[], int[], Control)} without a control. */
     public double[] measures(int[] modes, int[] thresholds) {
+        return measures(modes, thresholds, null);
+    }
+
+    /**
+     * The stationary measures under the policy, indexed by the MEASURE_*
+     * constants, under a control (null: none): its memory cap (else the
+     * process-wide one) is checked before the chain is built
+     * ({@link Status#TOO_LARGE}), cancelling gives {@link Status#CANCELLED}.
+     * The other evaluations take a control the same way.
+     */
+    public double[] measures(int[] modes, int[] thresholds, Control control) {
         double[] out = new double[MEASURE_COUNT];
-        call((h, e) -> Lib.API.crawlsched_threshold_measures(h, modes, modes.length, thresholds, thresholds.length, out, out.length, e));
+        long c = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_threshold_measures(h, modes, modes.length, thresholds, thresholds.length, c, out, out.length, e));
+        } finally {
+            Control.keep(control);
+        }
         return out;
     }
 
-    /** P(i pages in the system), i = 0..buffer+1, under the policy. */
+    /** {@link #levelDistribution(int[], int[], Control)} without a control. */
     public double[] levelDistribution(int[] modes, int[] thresholds) {
+        return levelDistribution(modes, thresholds, null);
+    }
+
+    /** P(i pages in the system), i = 0..buffer+1, under the policy and a control (null: none). */
+    public double[] levelDistribution(int[] modes, int[] thresholds, Control control) {
         double[][] r = new double[1][];
-        call((h, e0) -> {
-            r[0] = Lib.varDoubles(Integer.toUnsignedLong(buffer) + 2 > (1 << 24) ? 0 : buffer + 2,
-                    (o, cap, len, e) -> Lib.API.crawlsched_threshold_level_distribution(
-                            h, modes, modes.length, thresholds, thresholds.length, o, cap, len, e));
-            return NativeApi.OK;
-        });
+        long c = Control.addressOf(control);
+        try {
+            call((h, e0) -> {
+                r[0] = Lib.varDoubles(Integer.toUnsignedLong(buffer) + 2 > (1 << 24) ? 0 : buffer + 2,
+                        (o, cap, len, e) -> Lib.API.crawlsched_threshold_level_distribution(
+                                h, modes, modes.length, thresholds, thresholds.length, c, o, cap, len, e));
+                return NativeApi.OK;
+            });
+        } finally {
+            Control.keep(control);
+        }
         return r[0];
     }
 
-    /** The cost criterion (eq. 2) with weights indexed by the WEIGHT_* constants. */
+    /** {@link #cost(int[], int[], double[], Control)} without a control. */
     public double cost(int[] modes, int[] thresholds, double[] weights) {
+        return cost(modes, thresholds, weights, null);
+    }
+
+    /** The cost criterion (eq. 2) with weights indexed by the WEIGHT_* constants, under a control (null: none). */
+    public double cost(int[] modes, int[] thresholds, double[] weights, Control control) {
         double[] out = new double[1];
-        call((h, e) -> Lib.API.crawlsched_threshold_cost(h, modes, modes.length, thresholds, thresholds.length, weights, weights.length, out, e));
+        long c = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_threshold_cost(h, modes, modes.length, thresholds, thresholds.length, weights, weights.length, c, out, e));
+        } finally {
+            Control.keep(control);
+        }
         return out[0];
     }
 
     /** Optimal thresholds for given modes, their cost and the number of vectors evaluated. */
     public record Plan(int[] thresholds, double cost, long evaluated) {}
 
-    /** Enumerates every threshold vector (TOO_LARGE beyond maxEvaluations) and returns the best. */
+    /** {@link #optimize(int[], double[], long, Control)} without a control. */
     public Plan optimize(int[] modes, double[] weights, long maxEvaluations) {
-        int[] out = new int[Math.max(modes.length - 1, 0)];
-        double[] cost = new double[1];
-        long[] ev = new long[1];
-        call((h, e) -> Lib.API.crawlsched_threshold_optimize(h, modes, modes.length, weights, weights.length, maxEvaluations, out, out.length, cost, ev, e));
-        return new Plan(out, cost[0], ev[0]);
+        return optimize(modes, weights, maxEvaluations, null);
     }
 
     /**
-     * As {@link #optimize(int[], double[], long)} under a control (null:
-     * none): its iteration cap lowers maxEvaluations, cancelling stops the
-     * search with {@link Status#CANCELLED} (no partial answer).
+     * Enumerates every threshold vector (TOO_LARGE beyond maxEvaluations) and
+     * returns the best, under a control (null: none): its iteration cap
+     * lowers maxEvaluations, cancelling stops the search with
+     * {@link Status#CANCELLED} (no partial answer).
      */
     public Plan optimize(int[] modes, double[] weights, long maxEvaluations, Control control) {
         int[] out = new int[Math.max(modes.length - 1, 0)];
@@ -119,7 +152,7 @@ public final class ThresholdModel extends NativeHandle {
         long[] ev = new long[1];
         long c = Control.addressOf(control);
         try {
-            call((h, e) -> Lib.API.crawlsched_threshold_optimize_with_control(h, modes, modes.length, weights, weights.length, maxEvaluations, c, out, out.length, cost, ev, e));
+            call((h, e) -> Lib.API.crawlsched_threshold_optimize(h, modes, modes.length, weights, weights.length, maxEvaluations, c, out, out.length, cost, ev, e));
         } finally {
             Control.keep(control);
         }
@@ -129,18 +162,43 @@ public final class ThresholdModel extends NativeHandle {
     /** Response time of an admitted page: mean, P(served), mean if served, mean if obsolete. */
     public record ResponseTime(double mean, double servedProbability, double meanServed, double meanObsolete) {}
 
+    /** {@link #responseTime(int[], int[], Control)} without a control. */
     public ResponseTime responseTime(int[] modes, int[] thresholds) {
+        return responseTime(modes, thresholds, null);
+    }
+
+    /** The response time of an admitted page under the policy and a control (null: none). */
+    public ResponseTime responseTime(int[] modes, int[] thresholds, Control control) {
         double[] out = new double[NativeApi.THRESHOLD_RESPONSE_COUNT];
-        call((h, e) -> Lib.API.crawlsched_threshold_response_time(h, modes, modes.length, thresholds, thresholds.length, out, out.length, e));
+        long c = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_threshold_response_time(h, modes, modes.length, thresholds, thresholds.length, c, out, out.length, e));
+        } finally {
+            Control.keep(control);
+        }
         return new ResponseTime(out[NativeApi.THRESHOLD_RESPONSE_MEAN], out[NativeApi.THRESHOLD_RESPONSE_SERVED_PROBABILITY],
                 out[NativeApi.THRESHOLD_RESPONSE_MEAN_SERVED], out[NativeApi.THRESHOLD_RESPONSE_MEAN_OBSOLETE]);
     }
 
-    /** P(sojourn <= t) of an admitted page at each time (given it is served if {@code served}). */
+    /** {@link #responseCdf(int[], int[], double[], boolean, Control)} without a control. */
     public double[] responseCdf(int[] modes, int[] thresholds, double[] times, boolean served) {
+        return responseCdf(modes, thresholds, times, served, null);
+    }
+
+    /**
+     * P(sojourn <= t) of an admitted page at each time (given it is served if
+     * {@code served}), under a control (null: none), which also stops the
+     * uniformization when cancelled.
+     */
+    public double[] responseCdf(int[] modes, int[] thresholds, double[] times, boolean served, Control control) {
         int which = served ? NativeApi.THRESHOLD_SOJOURN_SERVED : NativeApi.THRESHOLD_SOJOURN_ALL;
         double[] out = new double[times.length];
-        call((h, e) -> Lib.API.crawlsched_threshold_response_cdf(h, modes, modes.length, thresholds, thresholds.length, which, times, times.length, out, out.length, e));
+        long c = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_threshold_response_cdf(h, modes, modes.length, thresholds, thresholds.length, which, times, times.length, c, out, out.length, e));
+        } finally {
+            Control.keep(control);
+        }
         return out;
     }
 }

@@ -86,9 +86,9 @@ class CoreTest {
 
     @Test
     void abiMismatchIsRefused() {
-        io.crawlsched.nativeapi.NativeLoaderAccess.checkAbi(1);
-        UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class, () -> io.crawlsched.nativeapi.NativeLoaderAccess.checkAbi(2));
-        assertTrue(e.getMessage().contains("ABI version 2") && e.getMessage().contains("needs ABI version 1")
+        io.crawlsched.nativeapi.NativeLoaderAccess.checkAbi(2);
+        UnsatisfiedLinkError e = assertThrows(UnsatisfiedLinkError.class, () -> io.crawlsched.nativeapi.NativeLoaderAccess.checkAbi(1));
+        assertTrue(e.getMessage().contains("ABI version 1") && e.getMessage().contains("needs ABI version 2")
                 && e.getMessage().contains("9.9.9"), e.getMessage());
     }
 }

@@ -89,6 +89,18 @@ class LimitsTest {
                 assertArrayEquals(want.thresholds(), got.thresholds());
                 c.setMaxIterations(5);
                 fails("optimize over the iteration cap", Status.TOO_LARGE, () -> m.optimize(modes, w, 1000, c));
+                c.setMaxIterations(0);
+                // The evaluations: the control's memory cap, then its cancel flag.
+                int[] th = {3};
+                assertArrayEquals(m.measures(modes, th), m.measures(modes, th, c));
+                c.setMemoryLimit(1000);
+                fails("measures over the memory cap", Status.TOO_LARGE, () -> m.measures(modes, th, c));
+                fails("response time over the memory cap", Status.TOO_LARGE, () -> m.responseTime(modes, th, c));
+                c.setMemoryLimit(0);
+                c.cancel();
+                fails("level distribution cancelled", Status.CANCELLED, () -> m.levelDistribution(modes, th, c));
+                fails("cost cancelled", Status.CANCELLED, () -> m.cost(modes, th, w, c));
+                fails("response cdf cancelled", Status.CANCELLED, () -> m.responseCdf(modes, th, new double[] {1}, false, c));
             }
         }
     }

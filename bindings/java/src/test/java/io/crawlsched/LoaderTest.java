@@ -61,16 +61,16 @@ class LoaderTest {
 
     @Test
     void otherAbiIsRefused() throws IOException, InterruptedException {
-        String out = runChild(fakeLibrary(2).toString());
-        for (String want : List.of("refused: crawlsched: the loaded library", "(version 2.0.0) has ABI version 2",
-                "needs ABI version 1 (libcrawlsched.so.1)")) {
+        String out = runChild(fakeLibrary(1).toString());
+        for (String want : List.of("refused: crawlsched: the loaded library", "(version 1.0.0) has ABI version 1",
+                "needs ABI version 2 (libcrawlsched.so.2)")) {
             assertTrue(out.contains(want), out);
         }
     }
 
     @Test
     void missingFunctionIsExplained() throws IOException, InterruptedException {
-        String out = runChild(fakeLibrary(1).toString());
+        String out = runChild(fakeLibrary(2).toString());
         assertTrue(out.contains("refused: crawlsched: the loaded library") && out.contains("lacks a function"), out);
     }
 

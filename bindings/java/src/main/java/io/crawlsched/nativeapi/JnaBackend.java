@@ -53,8 +53,8 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_dist_laplace(long dist, double s, double[] out, byte[] err);
         static native int crawlsched_dist_cdf(long dist, double x, double[] out, byte[] err);
         static native int crawlsched_dist_sample(long dist, long seed, double[] out, long n, byte[] err);
-        static native int crawlsched_threshold_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err);
-        static native int crawlsched_threshold_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err);
+        static native int crawlsched_dist_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err);
+        static native int crawlsched_dist_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err);
         static native int crawlsched_estimator_new(long[] out, byte[] err);
         static native int crawlsched_estimator_new_with_prior(double rate_guess, double weight_time, long[] out, byte[] err);
         static native void crawlsched_estimator_free(long est);
@@ -80,8 +80,7 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_freshness_cyclic_obsolescence(long model, int[] seq, long len, double[] out, long out_cap, byte[] err);
         static native int crawlsched_freshness_golden_ratio_bound(long model, double[] out, byte[] err);
         static native int crawlsched_freshness_bound_ratio(double q, double[] out, byte[] err);
-        static native int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, double[] out_cost, double[] out_std_error, byte[] err);
-        static native int crawlsched_freshness_simulate_cyclic_with_control(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
+        static native int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
         static native void crawlsched_mdp_free(long m);
         static native int crawlsched_mdp_size(long m, long[] out_states, long[] out_actions, long[] out_transitions, byte[] err);
         static native int crawlsched_mdp_builder_new(long n_states, long[] out, byte[] err);
@@ -119,10 +118,8 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_probe_policy_schedule(long profile, int policy, double parameter, double[] out, long out_cap, long[] out_len, byte[] err);
         static native int crawlsched_probe_policy_with_budget(long profile, int policy, long n, double[] out_parameter, double[] out, long out_cap, byte[] err);
         static native int crawlsched_probe_improve(long profile, double[] probes, long n, double delta, double mu0, double mu_min, double rho, double iota, double[] out, long out_cap, long[] out_moves, byte[] err);
-        static native int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long[] out, byte[] err);
-        static native int crawlsched_robots_solve_with_control(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
-        static native int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err);
-        static native int crawlsched_robots_solve_unlimited_with_control(long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
+        static native int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
+        static native int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
         static native void crawlsched_robots_free(long r);
         static native int crawlsched_robots_size(long r, long[] out_n, long[] out_k, byte[] err);
         static native int crawlsched_robots_cost(long r, double[] out_cost, double[] out_starvation, double[] out_loss_rate, byte[] err);
@@ -150,15 +147,11 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_routing_servers_len(long s, long[] out, byte[] err);
         static native int crawlsched_routing_immediate_cost(long s, int server, int k, double[] out, byte[] err);
         static native int crawlsched_routing_cost(long s, int[] seq, long len, double[] out_per_packet, double[] out_per_unit_time, byte[] err);
-        static native int crawlsched_routing_optimize_exhaustive(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
-        static native int crawlsched_routing_optimize_exhaustive_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
-        static native int crawlsched_routing_optimize_local(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
-        static native int crawlsched_routing_optimize_local_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
-        static native int crawlsched_routing_local_search_multimodular(long s, int[] seq, long len, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
-        static native int crawlsched_routing_local_search_multimodular_with_control(long s, int[] seq, long len, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+        static native int crawlsched_routing_optimize_exhaustive(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+        static native int crawlsched_routing_optimize_local(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+        static native int crawlsched_routing_local_search_multimodular(long s, int[] seq, long len, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
         static native int crawlsched_routing_balanced_sequence(long[] counts, long m, int[] out, long out_cap, long[] out_len, byte[] err);
-        static native int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
-        static native int crawlsched_routing_simulate_with_control(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
+        static native int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
         static native int crawlsched_routing_two_server_cost(int n, double mu2, double[] out, byte[] err);
         static native int crawlsched_routing_switch_point(int n, double[] out, byte[] err);
         static native int crawlsched_scheduler_new(long access, int mode, long[] out, byte[] err);
@@ -177,13 +170,12 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_threshold_model_new(long[] arrivals, long n_arrivals, long service, long obsolescence, int buffer, long[] out, byte[] err);
         static native void crawlsched_threshold_model_free(long model);
         static native int crawlsched_threshold_model_state_count(long model, long[] out, byte[] err);
-        static native int crawlsched_threshold_measures(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err);
-        static native int crawlsched_threshold_level_distribution(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, long[] out_len, byte[] err);
-        static native int crawlsched_threshold_cost(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] weights, long n_weights, double[] out, byte[] err);
-        static native int crawlsched_threshold_optimize(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
-        static native int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err);
-        static native int crawlsched_threshold_response_cdf(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, int which, double[] times, long n_times, double[] out, long out_cap, byte[] err);
-        static native int crawlsched_threshold_optimize_with_control(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, long ctl, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
+        static native int crawlsched_threshold_measures(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, byte[] err);
+        static native int crawlsched_threshold_level_distribution(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, long[] out_len, byte[] err);
+        static native int crawlsched_threshold_cost(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] weights, long n_weights, long ctl, double[] out, byte[] err);
+        static native int crawlsched_threshold_optimize(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, long ctl, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
+        static native int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, byte[] err);
+        static native int crawlsched_threshold_response_cdf(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, int which, double[] times, long n_times, long ctl, double[] out, long out_cap, byte[] err);
     }
 
     /** Binds every function of {@link Direct} to {@code lib}; a missing
@@ -383,13 +375,13 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_threshold_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err) {
-        return Direct.crawlsched_threshold_fit_aph2_new(m1, m2, m3, out, err);
+    public int crawlsched_dist_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err) {
+        return Direct.crawlsched_dist_fit_aph2_new(m1, m2, m3, out, err);
     }
 
     @Override
-    public int crawlsched_threshold_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err) {
-        return Direct.crawlsched_threshold_fit_h2_new(m1, m2, m3, out, err);
+    public int crawlsched_dist_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err) {
+        return Direct.crawlsched_dist_fit_h2_new(m1, m2, m3, out, err);
     }
 
     @Override
@@ -518,13 +510,8 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, double[] out_cost, double[] out_std_error, byte[] err) {
-        return Direct.crawlsched_freshness_simulate_cyclic(model, seq, len, cycles, seed, out_cost, out_std_error, err);
-    }
-
-    @Override
-    public int crawlsched_freshness_simulate_cyclic_with_control(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err) {
-        return Direct.crawlsched_freshness_simulate_cyclic_with_control(model, seq, len, cycles, seed, ctl, out_cost, out_std_error, err);
+    public int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err) {
+        return Direct.crawlsched_freshness_simulate_cyclic(model, seq, len, cycles, seed, ctl, out_cost, out_std_error, err);
     }
 
     @Override
@@ -713,23 +700,13 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long[] out, byte[] err) {
-        return Direct.crawlsched_robots_solve(n, k, lambda, mu, gamma, out, err);
+    public int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err) {
+        return Direct.crawlsched_robots_solve(n, k, lambda, mu, gamma, ctl, out, err);
     }
 
     @Override
-    public int crawlsched_robots_solve_with_control(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err) {
-        return Direct.crawlsched_robots_solve_with_control(n, k, lambda, mu, gamma, ctl, out, err);
-    }
-
-    @Override
-    public int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err) {
-        return Direct.crawlsched_robots_solve_unlimited(k, lambda, mu, gamma, out, err);
-    }
-
-    @Override
-    public int crawlsched_robots_solve_unlimited_with_control(long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err) {
-        return Direct.crawlsched_robots_solve_unlimited_with_control(k, lambda, mu, gamma, ctl, out, err);
+    public int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err) {
+        return Direct.crawlsched_robots_solve_unlimited(k, lambda, mu, gamma, ctl, out, err);
     }
 
     @Override
@@ -868,33 +845,18 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_routing_optimize_exhaustive(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
-        return Direct.crawlsched_routing_optimize_exhaustive(s, min_period, max_period, out, out_cap, out_len, out_cost, out_evaluations, err);
+    public int crawlsched_routing_optimize_exhaustive(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
+        return Direct.crawlsched_routing_optimize_exhaustive(s, min_period, max_period, ctl, out, out_cap, out_len, out_cost, out_evaluations, err);
     }
 
     @Override
-    public int crawlsched_routing_optimize_exhaustive_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
-        return Direct.crawlsched_routing_optimize_exhaustive_with_control(s, min_period, max_period, ctl, out, out_cap, out_len, out_cost, out_evaluations, err);
+    public int crawlsched_routing_optimize_local(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
+        return Direct.crawlsched_routing_optimize_local(s, min_period, max_period, ctl, out, out_cap, out_len, out_cost, out_evaluations, err);
     }
 
     @Override
-    public int crawlsched_routing_optimize_local(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
-        return Direct.crawlsched_routing_optimize_local(s, min_period, max_period, out, out_cap, out_len, out_cost, out_evaluations, err);
-    }
-
-    @Override
-    public int crawlsched_routing_optimize_local_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
-        return Direct.crawlsched_routing_optimize_local_with_control(s, min_period, max_period, ctl, out, out_cap, out_len, out_cost, out_evaluations, err);
-    }
-
-    @Override
-    public int crawlsched_routing_local_search_multimodular(long s, int[] seq, long len, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
-        return Direct.crawlsched_routing_local_search_multimodular(s, seq, len, out, out_cap, out_len, out_cost, out_evaluations, err);
-    }
-
-    @Override
-    public int crawlsched_routing_local_search_multimodular_with_control(long s, int[] seq, long len, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
-        return Direct.crawlsched_routing_local_search_multimodular_with_control(s, seq, len, ctl, out, out_cap, out_len, out_cost, out_evaluations, err);
+    public int crawlsched_routing_local_search_multimodular(long s, int[] seq, long len, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err) {
+        return Direct.crawlsched_routing_local_search_multimodular(s, seq, len, ctl, out, out_cap, out_len, out_cost, out_evaluations, err);
     }
 
     @Override
@@ -903,13 +865,8 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err) {
-        return Direct.crawlsched_routing_simulate(s, seq, len, periods, seed, out_per_packet, out_std_error, out_per_unit_time, err);
-    }
-
-    @Override
-    public int crawlsched_routing_simulate_with_control(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err) {
-        return Direct.crawlsched_routing_simulate_with_control(s, seq, len, periods, seed, ctl, out_per_packet, out_std_error, out_per_unit_time, err);
+    public int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err) {
+        return Direct.crawlsched_routing_simulate(s, seq, len, periods, seed, ctl, out_per_packet, out_std_error, out_per_unit_time, err);
     }
 
     @Override
@@ -1003,37 +960,32 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_threshold_measures(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err) {
-        return Direct.crawlsched_threshold_measures(model, modes, n_modes, thresholds, n_thresholds, out, out_cap, err);
+    public int crawlsched_threshold_measures(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, byte[] err) {
+        return Direct.crawlsched_threshold_measures(model, modes, n_modes, thresholds, n_thresholds, ctl, out, out_cap, err);
     }
 
     @Override
-    public int crawlsched_threshold_level_distribution(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, long[] out_len, byte[] err) {
-        return Direct.crawlsched_threshold_level_distribution(model, modes, n_modes, thresholds, n_thresholds, out, out_cap, out_len, err);
+    public int crawlsched_threshold_level_distribution(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, long[] out_len, byte[] err) {
+        return Direct.crawlsched_threshold_level_distribution(model, modes, n_modes, thresholds, n_thresholds, ctl, out, out_cap, out_len, err);
     }
 
     @Override
-    public int crawlsched_threshold_cost(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] weights, long n_weights, double[] out, byte[] err) {
-        return Direct.crawlsched_threshold_cost(model, modes, n_modes, thresholds, n_thresholds, weights, n_weights, out, err);
+    public int crawlsched_threshold_cost(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] weights, long n_weights, long ctl, double[] out, byte[] err) {
+        return Direct.crawlsched_threshold_cost(model, modes, n_modes, thresholds, n_thresholds, weights, n_weights, ctl, out, err);
     }
 
     @Override
-    public int crawlsched_threshold_optimize(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err) {
-        return Direct.crawlsched_threshold_optimize(model, modes, n_modes, weights, n_weights, max_evaluations, out_thresholds, out_cap, out_cost, out_evaluated, err);
+    public int crawlsched_threshold_optimize(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, long ctl, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err) {
+        return Direct.crawlsched_threshold_optimize(model, modes, n_modes, weights, n_weights, max_evaluations, ctl, out_thresholds, out_cap, out_cost, out_evaluated, err);
     }
 
     @Override
-    public int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err) {
-        return Direct.crawlsched_threshold_response_time(model, modes, n_modes, thresholds, n_thresholds, out, out_cap, err);
+    public int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, byte[] err) {
+        return Direct.crawlsched_threshold_response_time(model, modes, n_modes, thresholds, n_thresholds, ctl, out, out_cap, err);
     }
 
     @Override
-    public int crawlsched_threshold_response_cdf(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, int which, double[] times, long n_times, double[] out, long out_cap, byte[] err) {
-        return Direct.crawlsched_threshold_response_cdf(model, modes, n_modes, thresholds, n_thresholds, which, times, n_times, out, out_cap, err);
-    }
-
-    @Override
-    public int crawlsched_threshold_optimize_with_control(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, long ctl, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err) {
-        return Direct.crawlsched_threshold_optimize_with_control(model, modes, n_modes, weights, n_weights, max_evaluations, ctl, out_thresholds, out_cap, out_cost, out_evaluated, err);
+    public int crawlsched_threshold_response_cdf(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, int which, double[] times, long n_times, long ctl, double[] out, long out_cap, byte[] err) {
+        return Direct.crawlsched_threshold_response_cdf(model, modes, n_modes, thresholds, n_thresholds, which, times, n_times, ctl, out, out_cap, err);
     }
 }

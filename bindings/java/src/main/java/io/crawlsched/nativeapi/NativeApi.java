@@ -48,7 +48,7 @@ public interface NativeApi {
     /**
      * Library version, minor part.
      */
-    int VERSION_MINOR = 1;
+    int VERSION_MINOR = 2;
 
     /**
      * Library version, patch part.
@@ -59,7 +59,7 @@ public interface NativeApi {
      * ABI version: the N of `libcrawlsched.so.N`. It changes only when a
      * symbol is removed or a signature, struct layout or status meaning changes.
      */
-    int ABI_VERSION = 1;
+    int ABI_VERSION = 2;
 
     /**
      * Method: relative value iteration (Talim et al., Proposition 2).
@@ -601,14 +601,14 @@ public interface NativeApi {
      * CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
      * coefficient of variation &lt; 1/2). The result is a crawlsched_dist_t.
      */
-    int crawlsched_threshold_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err);
+    int crawlsched_dist_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err);
 
     /**
      * A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
      * of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 &gt; 2 and
      * m1*m3/m2^2 &gt; 3/2.
      */
-    int crawlsched_threshold_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err);
+    int crawlsched_dist_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err);
 
     /**
      * A new estimator without prior knowledge.
@@ -769,17 +769,12 @@ public interface NativeApi {
     /**
      * Monte Carlo of `cycles` repetitions of the cyclic sequence with random
      * access times and Poisson page changes (seeded): the estimated cost and
-     * its standard error (batch means), to validate the exact cost.
+     * its standard error (batch means), to validate the exact cost. Under the
+     * control ctl (NULL: none), cancelling it from another thread returns
+     * CRAWLSCHED_CANCELLED within 65,536 accesses, with no output written;
+     * its iteration cap does not apply (cycles already bounds the run).
      */
-    int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, double[] out_cost, double[] out_std_error, byte[] err);
-
-    /**
-     * As crawlsched_freshness_simulate_cyclic() under a control (NULL: none):
-     * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
-     * 65,536 accesses, with no output written. Its iteration cap does not
-     * apply (cycles already bounds the run).
-     */
-    int crawlsched_freshness_simulate_cyclic_with_control(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
+    int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
 
     /**
      * Releases an MDP. NULL is a no-op.
@@ -1070,45 +1065,33 @@ public interface NativeApi {
 
     /**
      * Solves the model exactly: n robots (&gt;= 1), buffer k (&gt;= 1), per-robot
-     * rate lambda &gt; 0, service rate mu &gt; 0, starvation weight gamma &gt;= 0.
-     * The state space has about 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE
-     * beyond 2^32, or when model and solver would need more memory than the
-     * process-wide cap, checked before allocating).
+     * rate lambda &gt; 0, service rate mu &gt; 0, starvation weight gamma &gt;= 0,
+     * under the control ctl (NULL: none). The state space has about
+     * 3(k+1)(n+1) states (CRAWLSCHED_TOO_LARGE beyond 2^32, or when model and
+     * solver would need more memory than the control's cap, else the
+     * process-wide one, checked before anything is built). The control's
+     * iteration cap limits the policy-iteration steps
+     * (CRAWLSCHED_NOT_CONVERGED when reached), and cancelling it from another
+     * thread makes the call return CRAWLSCHED_CANCELLED within one policy
+     * evaluation. An interrupted solve returns no solution (*out is left
+     * alone).
      */
-    int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long[] out, byte[] err);
-
-    /**
-     * As crawlsched_robots_solve() under a control (NULL: none): its memory
-     * cap (else the process-wide default) is checked against the model and
-     * solver memory before anything is built, its iteration cap limits the
-     * policy-iteration steps (CRAWLSCHED_NOT_CONVERGED when reached), and
-     * cancelling it from another thread makes the call return
-     * CRAWLSCHED_CANCELLED within one policy evaluation. An interrupted solve
-     * returns no solution (*out is left alone).
-     */
-    int crawlsched_robots_solve_with_control(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
+    int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
 
     /**
      * As crawlsched_robots_solve() with as many robots as the optimum wants
      * (the paper's Table 2); crawlsched_robots_size() tells the N used.
      * That N grows like sqrt(gamma/mu) (K = 9: about 300 robots at
      * gamma/mu = 1e5, tens of milliseconds; 9e4 at 2.5e9, 10^6-state models
-     * and about 100 s): bound such calls with
-     * crawlsched_robots_solve_unlimited_with_control() (memory cap, cancel).
+     * and about 100 s): bound such calls with a control ctl (NULL: none).
+     * Every N of the doubling search is solved as by crawlsched_robots_solve(),
+     * so the memory cap refuses the first N whose model would not fit
+     * (CRAWLSCHED_TOO_LARGE, before it is built), the iteration cap bounds
+     * each solve's policy-iteration steps (CRAWLSCHED_NOT_CONVERGED) and
+     * cancelling returns CRAWLSCHED_CANCELLED within one policy evaluation.
+     * An interrupted search returns no solution (*out is left alone).
      */
-    int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err);
-
-    /**
-     * As crawlsched_robots_solve_unlimited() under a control (NULL: none):
-     * every N of the doubling search is solved as by
-     * crawlsched_robots_solve_with_control(), so the memory cap refuses the
-     * first N whose model would not fit (CRAWLSCHED_TOO_LARGE, before it is
-     * built), the iteration cap bounds each solve's policy-iteration steps
-     * (CRAWLSCHED_NOT_CONVERGED) and cancelling returns CRAWLSCHED_CANCELLED
-     * within one policy evaluation. An interrupted search returns no
-     * solution (*out is left alone).
-     */
-    int crawlsched_robots_solve_unlimited_with_control(long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
+    int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
 
     /**
      * Releases a solution. NULL is a no-op.
@@ -1290,23 +1273,18 @@ public interface NativeApi {
      * sum M^n / n sequences; TOO_LARGE beyond 5e7). The period goes to out
      * (variable size: see docs/c-api.md), its cost per packet to *out_cost and
      * the number of sequences evaluated to *out_evaluations. A server may be
-     * absent from the optimum (Remark 6.1): check the period. The cost table
-     * must take at most 2^31 multiply-adds (M * max_period * 2d^2 for
-     * arrivals of order d; TOO_LARGE above, before any work).
-     */
-    int crawlsched_routing_optimize_exhaustive(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
-
-    /**
-     * As crawlsched_routing_optimize_exhaustive() under a control (NULL:
-     * none): its memory cap (else the process-wide default) applies to the
-     * cost table, its iteration cap to the sequences evaluated
-     * (CRAWLSCHED_NOT_CONVERGED when reached: a partial enumeration proves
-     * nothing, so nothing is written), and cancelling it from another thread
-     * returns CRAWLSCHED_CANCELLED within 65,536 sequences or 2^20
-     * multiply-adds of the cost table (which has no work bound here). An
+     * absent from the optimum (Remark 6.1): check the period. Without a
+     * control (ctl NULL) the cost table must take at most 2^31 multiply-adds
+     * (M * max_period * 2d^2 for arrivals of order d; TOO_LARGE above, before
+     * any work). Under a control that bound is lifted: its memory cap (else
+     * the process-wide default) applies to the cost table, its iteration cap
+     * to the sequences evaluated (CRAWLSCHED_NOT_CONVERGED when reached: a
+     * partial enumeration proves nothing, so nothing is written), and
+     * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
+     * 65,536 sequences or 2^20 multiply-adds of the cost table. An
      * interrupted search writes no output.
      */
-    int crawlsched_routing_optimize_exhaustive_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+    int crawlsched_routing_optimize_exhaustive(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
     /**
      * Local search (neighbourhood of Theorem 4.2 restricted to relabelling one
@@ -1315,48 +1293,38 @@ public interface NativeApi {
      * period found. Outputs as crawlsched_routing_optimize_exhaustive, with
      * *out_evaluations the number of neighbours evaluated. Exact for the
      * instances tested against enumeration; a heuristic in general.
-     * Bounded cost (a few seconds): at most 2^27 neighbour evaluations in all
-     * (each scan of a period n's neighbourhood is about n^2/2 + nM of them);
-     * CRAWLSCHED_TOO_LARGE, before any work, when one scan of every period
-     * in the range already exceeds that (sum of n(n-1)/2 + 2nM; e.g.
-     * max_period near 2^20), or when the cost table takes more than 2^31
-     * multiply-adds (M * max_period * 2d^2 for arrivals of order d);
+     * Without a control (ctl NULL) its cost is bounded (a few seconds): at
+     * most 2^27 neighbour evaluations in all (each scan of a period n's
+     * neighbourhood is about n^2/2 + nM of them); CRAWLSCHED_TOO_LARGE,
+     * before any work, when one scan of every period in the range already
+     * exceeds that (sum of n(n-1)/2 + 2nM; e.g. max_period near 2^20), or
+     * when the cost table takes more than 2^31 multiply-adds
+     * (M * max_period * 2d^2 for arrivals of order d);
      * CRAWLSCHED_NOT_CONVERGED, with nothing written, when the search reaches
-     * the bound. crawlsched_routing_optimize_local_with_control() has neither
-     * bound.
+     * the bound. A control lifts both
+     * bounds: its memory cap applies to the cost table and the search
+     * tables, its iteration cap to the neighbourhood scans (one per move,
+     * plus the final one) of all periods together (CRAWLSCHED_NOT_CONVERGED
+     * when reached: the period is then not known to be a local optimum, so
+     * nothing is written), and cancelling it returns CRAWLSCHED_CANCELLED
+     * within one position's neighbours (O(max_period + M)), 65,536 steps of
+     * the balanced start counts or 2^20 multiply-adds of the cost table. An
+     * interrupted search writes no output.
      */
-    int crawlsched_routing_optimize_local(long s, long min_period, long max_period, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
-
-    /**
-     * As crawlsched_routing_optimize_local() under a control (NULL: none):
-     * its memory cap applies to the cost table and the search tables, its
-     * iteration cap to the neighbourhood scans (one per move, plus the final
-     * one) of all periods together (CRAWLSCHED_NOT_CONVERGED when reached:
-     * the period is then not known to be a local optimum, so nothing is
-     * written), and cancelling it returns
-     * CRAWLSCHED_CANCELLED within one position's neighbours (O(max_period +
-     * M)), 65,536 steps of the balanced start counts or 2^20 multiply-adds
-     * of the cost table. An interrupted search writes no output.
-     */
-    int crawlsched_routing_optimize_local_with_control(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+    int crawlsched_routing_optimize_local(long s, long min_period, long max_period, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
     /**
      * Local search from a given period seq[0..len] with the full
      * neighbourhood of Theorem 4.2 (2^(len+1) - 2 points; M = 2 servers,
      * len &lt;= 20): by Theorems 4.2 and 4.4 the result is optimal among all
      * periods of that length. Outputs as crawlsched_routing_optimize_exhaustive.
-     */
-    int crawlsched_routing_local_search_multimodular(long s, int[] seq, long len, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
-
-    /**
-     * As crawlsched_routing_local_search_multimodular() under a control
-     * (NULL: none): its iteration cap bounds the neighbourhood scans (one per
-     * move, plus the final one; CRAWLSCHED_NOT_CONVERGED when reached), and
-     * cancelling it returns
+     * Under the control ctl (NULL: none), its iteration cap bounds the
+     * neighbourhood scans (one per move, plus the final one;
+     * CRAWLSCHED_NOT_CONVERGED when reached), and cancelling it returns
      * CRAWLSCHED_CANCELLED within 65,536 neighbours. An interrupted search
      * writes no output.
      */
-    int crawlsched_routing_local_search_multimodular_with_control(long s, int[] seq, long len, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
+    int crawlsched_routing_local_search_multimodular(long s, int[] seq, long len, long ctl, int[] out, long out_cap, long[] out_len, double[] out_cost, long[] out_evaluations, byte[] err);
 
     /**
      * The balanced (billiard) sequence with counts[m] visits of server m
@@ -1374,16 +1342,12 @@ public interface NativeApi {
      * transitions of an MMPP/MAP (theta stationary, r_i the phase's total
      * rate; one for Poisson); CRAWLSCHED_TOO_LARGE, before any work, beyond
      * 10^10 of them (e.g. arrival rates tiny against the phase changes).
+     * Under the control ctl (NULL: none), cancelling it from another thread
+     * returns CRAWLSCHED_CANCELLED within 65,536 packets, with no output
+     * written; its iteration cap does not apply (periods already bounds the
+     * run).
      */
-    int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
-
-    /**
-     * As crawlsched_routing_simulate() under a control (NULL: none):
-     * cancelling it from another thread returns CRAWLSCHED_CANCELLED within
-     * 65,536 packets, with no output written. Its iteration cap does not
-     * apply (periods already bounds the run).
-     */
-    int crawlsched_routing_simulate_with_control(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
+    int crawlsched_routing_simulate(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
 
     /**
      * g(n, mu2) of paper §5 (Figure 1; lambda = mu1 = 1): the cost per packet
@@ -1518,23 +1482,29 @@ public interface NativeApi {
      * Stationary measures under the policy (modes r_1 &gt; ... &gt; r_J, thresholds
      * t_1 &lt;= ... &lt;= t_{J-1}: r_1 robots while pages &lt;= t_1, ..., r_J above
      * t_{J-1}). out receives CRAWLSCHED_THRESHOLD_MEASURE_COUNT values indexed
-     * by the CRAWLSCHED_THRESHOLD_MEASURE_* constants.
+     * by the CRAWLSCHED_THRESHOLD_MEASURE_* constants. Under the control ctl
+     * (NULL: none), its memory cap (else the process-wide one) is checked
+     * against the chain and its solve before anything is built
+     * (CRAWLSCHED_TOO_LARGE), and a cancelled control gives
+     * CRAWLSCHED_CANCELLED; its iteration cap does not apply. The other
+     * threshold evaluations take ctl the same way.
      */
-    int crawlsched_threshold_measures(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err);
+    int crawlsched_threshold_measures(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, byte[] err);
 
     /**
-     * P(i pages in the system), i = 0..buffer+1, under the policy (as in
-     * crawlsched_threshold_measures). Variable size: *out_len receives
-     * buffer + 2 (also on CRAWLSCHED_BUFFER_TOO_SMALL).
+     * P(i pages in the system), i = 0..buffer+1, under the policy and the
+     * control ctl (as in crawlsched_threshold_measures). Variable size:
+     * *out_len receives buffer + 2 (also on CRAWLSCHED_BUFFER_TOO_SMALL).
      */
-    int crawlsched_threshold_level_distribution(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, long[] out_len, byte[] err);
+    int crawlsched_threshold_level_distribution(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, long[] out_len, byte[] err);
 
     /**
      * Cost criterion (paper eq. 2) of the policy: weights[0..5] indexed by
      * CRAWLSCHED_THRESHOLD_WEIGHT_*, all finite and &gt;= 0:
      * w_loss*lambda*P_loss + w_obs*lambda*P_obs + w_resp*V + w_robots*R + w_starv*P_starv.
+     * Under the control ctl as in crawlsched_threshold_measures.
      */
-    int crawlsched_threshold_cost(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] weights, long n_weights, double[] out, byte[] err);
+    int crawlsched_threshold_cost(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] weights, long n_weights, long ctl, double[] out, byte[] err);
 
     /**
      * Optimal thresholds for the given modes (strictly decreasing) by
@@ -1542,9 +1512,15 @@ public interface NativeApi {
      * thresholds go to out_thresholds (capacity out_cap), the optimal cost to
      * *out_cost and the number of vectors evaluated to *out_evaluated.
      * CRAWLSCHED_TOO_LARGE (with the count) when more than max_evaluations
-     * vectors would be needed.
+     * vectors would be needed. Under the control ctl (NULL: none), its
+     * iteration cap lowers max_evaluations (one iteration = one threshold
+     * vector), its memory cap (else the process-wide default) applies to each
+     * evaluation, and cancelling it from another thread makes the call return
+     * CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
+     * writes no output: the best vector of an unfinished enumeration is not
+     * the optimum.
      */
-    int crawlsched_threshold_optimize(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
+    int crawlsched_threshold_optimize(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, long ctl, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
 
     /**
      * Response time of an admitted page under the policy (as in
@@ -1555,9 +1531,11 @@ public interface NativeApi {
      * obsolescence). CRAWLSCHED_TOO_LARGE, before anything is built, when the
      * chain's evaluation plus the tagged page's chain and its sparse LU (48
      * bytes per entry of its level blocks, which grow like R^level with R
-     * obsolescence phases) exceed the process-wide memory cap.
+     * obsolescence phases) exceed the memory cap of the control ctl (NULL:
+     * none), else the process-wide one. Cancelling the control returns
+     * CRAWLSCHED_CANCELLED within 4,096 states of either chain.
      */
-    int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, double[] out, long out_cap, byte[] err);
+    int crawlsched_threshold_response_time(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, byte[] err);
 
     /**
      * Distribution function of the sojourn of an admitted page under the
@@ -1569,20 +1547,11 @@ public interface NativeApi {
      * CRAWLSCHED_TOO_LARGE as for crawlsched_threshold_response_time (memory),
      * and when the largest t needs more than 2e10
      * multiply-adds (about 3 x the largest rate of the tagged page's chain x t
-     * vector-matrix products, uniformization).
+     * vector-matrix products, uniformization). Under the control ctl (NULL:
+     * none) as crawlsched_threshold_response_time; a cancel also stops the
+     * uniformization within one vector-matrix product.
      */
-    int crawlsched_threshold_response_cdf(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, int which, double[] times, long n_times, double[] out, long out_cap, byte[] err);
-
-    /**
-     * As crawlsched_threshold_optimize() under a control (NULL: none): its
-     * iteration cap lowers max_evaluations (one iteration = one threshold
-     * vector), its memory cap (else the process-wide default) applies to each
-     * evaluation, and cancelling it from another thread makes the call return
-     * CRAWLSCHED_CANCELLED between two evaluations. An interrupted search
-     * writes no output: the best vector of an unfinished enumeration is not
-     * the optimum.
-     */
-    int crawlsched_threshold_optimize_with_control(long model, int[] modes, long n_modes, double[] weights, long n_weights, long max_evaluations, long ctl, int[] out_thresholds, long out_cap, double[] out_cost, long[] out_evaluated, byte[] err);
+    int crawlsched_threshold_response_cdf(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, int which, double[] times, long n_times, long ctl, double[] out, long out_cap, byte[] err);
 
     /** Names of every function above, in header order. */
     java.util.List<String> FUNCTIONS = java.util.List.of(
@@ -1624,8 +1593,8 @@ public interface NativeApi {
         "crawlsched_dist_laplace",
         "crawlsched_dist_cdf",
         "crawlsched_dist_sample",
-        "crawlsched_threshold_fit_aph2_new",
-        "crawlsched_threshold_fit_h2_new",
+        "crawlsched_dist_fit_aph2_new",
+        "crawlsched_dist_fit_h2_new",
         "crawlsched_estimator_new",
         "crawlsched_estimator_new_with_prior",
         "crawlsched_estimator_free",
@@ -1652,7 +1621,6 @@ public interface NativeApi {
         "crawlsched_freshness_golden_ratio_bound",
         "crawlsched_freshness_bound_ratio",
         "crawlsched_freshness_simulate_cyclic",
-        "crawlsched_freshness_simulate_cyclic_with_control",
         "crawlsched_mdp_free",
         "crawlsched_mdp_size",
         "crawlsched_mdp_builder_new",
@@ -1691,9 +1659,7 @@ public interface NativeApi {
         "crawlsched_probe_policy_with_budget",
         "crawlsched_probe_improve",
         "crawlsched_robots_solve",
-        "crawlsched_robots_solve_with_control",
         "crawlsched_robots_solve_unlimited",
-        "crawlsched_robots_solve_unlimited_with_control",
         "crawlsched_robots_free",
         "crawlsched_robots_size",
         "crawlsched_robots_cost",
@@ -1722,14 +1688,10 @@ public interface NativeApi {
         "crawlsched_routing_immediate_cost",
         "crawlsched_routing_cost",
         "crawlsched_routing_optimize_exhaustive",
-        "crawlsched_routing_optimize_exhaustive_with_control",
         "crawlsched_routing_optimize_local",
-        "crawlsched_routing_optimize_local_with_control",
         "crawlsched_routing_local_search_multimodular",
-        "crawlsched_routing_local_search_multimodular_with_control",
         "crawlsched_routing_balanced_sequence",
         "crawlsched_routing_simulate",
-        "crawlsched_routing_simulate_with_control",
         "crawlsched_routing_two_server_cost",
         "crawlsched_routing_switch_point",
         "crawlsched_scheduler_new",
@@ -1753,6 +1715,5 @@ public interface NativeApi {
         "crawlsched_threshold_cost",
         "crawlsched_threshold_optimize",
         "crawlsched_threshold_response_time",
-        "crawlsched_threshold_response_cdf",
-        "crawlsched_threshold_optimize_with_control");
+        "crawlsched_threshold_response_cdf");
 }

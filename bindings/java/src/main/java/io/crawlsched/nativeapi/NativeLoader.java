@@ -10,14 +10,14 @@ import java.io.File;
  *
  * <p>Lookup, first match wins: the system property {@code crawlsched.library}
  * or else the environment variable {@code CRAWLSCHED_LIB} naming the library
- * file (for example a system library: {@code /usr/lib/x86_64-linux-gnu/libcrawlsched.so.1});
+ * file (for example a system library: {@code /usr/lib/x86_64-linux-gnu/libcrawlsched.so.2});
  * {@code libcrawlsched.so} on {@code jna.library.path} when that property is
  * set; the library inside this jar ({@code <platform>/libcrawlsched.so}, JNA's
  * resource path, extracted to a temporary file); the system's library paths.
  */
 public final class NativeLoader {
     /** The ABI version ({@code CRAWLSCHED_ABI_VERSION}) this binding was written for. */
-    public static final int BINDING_ABI_VERSION = 1;
+    public static final int BINDING_ABI_VERSION = 2;
 
     private NativeLoader() {}
 
