@@ -7,6 +7,8 @@
 //! that changes rarely), the transform is also available as its complement
 //! 1 − h and its logarithm ln h, each computed without cancellation.
 
+#![forbid(unsafe_code)]
+
 pub(crate) mod bmap;
 pub mod compose;
 pub mod fit;
