@@ -28,6 +28,24 @@
 #include <stdint.h>
 
 /**
+ * crawlsched_bmap_compose_new: robots are independent copies of the given
+ * process (Kronecker sum; inactive robots keep moving, deliver nothing).
+ */
+#define CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT 1
+
+/**
+ * crawlsched_bmap_compose_new: the given process is common to all robots
+ * and each batch is kept with probability `prob`.
+ */
+#define CRAWLSCHED_BMAP_COMPOSE_THINNING 2
+
+/**
+ * crawlsched_bmap_compose_new: r active robots run the given process r
+ * times faster (D_k(r) = r D_k).
+ */
+#define CRAWLSCHED_BMAP_COMPOSE_SCALED 3
+
+/**
  * Bytes in `crawlsched_error_t.message`, including the terminating NUL.
  */
 #define CRAWLSCHED_ERROR_MESSAGE_SIZE 256
@@ -52,16 +70,6 @@
  * symbol is removed or a signature, struct layout or status meaning changes.
  */
 #define CRAWLSCHED_ABI_VERSION 1
-
-/**
- * Scheduler mode: each page's crawls evenly spaced in virtual time.
- */
-#define CRAWLSCHED_SCHEDULER_STRIDE 0
-
-/**
- * Scheduler mode: golden-ratio cycles rebuilt at cycle boundaries (§5-6).
- */
-#define CRAWLSCHED_SCHEDULER_GOLDEN_RATIO 1
 
 /**
  * Method: relative value iteration (Talim et al., Proposition 2).
@@ -148,22 +156,14 @@
 #define CRAWLSCHED_ROUTING_ROBOT 1
 
 /**
- * crawlsched_bmap_compose_new: robots are independent copies of the given
- * process (Kronecker sum; inactive robots keep moving, deliver nothing).
+ * Scheduler mode: each page's crawls evenly spaced in virtual time.
  */
-#define CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT 1
+#define CRAWLSCHED_SCHEDULER_STRIDE 0
 
 /**
- * crawlsched_bmap_compose_new: the given process is common to all robots
- * and each batch is kept with probability `prob`.
+ * Scheduler mode: golden-ratio cycles rebuilt at cycle boundaries (§5-6).
  */
-#define CRAWLSCHED_BMAP_COMPOSE_THINNING 2
-
-/**
- * crawlsched_bmap_compose_new: r active robots run the given process r
- * times faster (D_k(r) = r D_k).
- */
-#define CRAWLSCHED_BMAP_COMPOSE_SCALED 3
+#define CRAWLSCHED_SCHEDULER_GOLDEN_RATIO 1
 
 /**
  * Index in the measures array: pages offered per unit time (lambda).
@@ -510,6 +510,102 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * A BMAP of order n from `n_matrices` = len / (n*n) >= 2 matrices D0, D1,
+ * ..., Dk stored one after another, each row-major n x n. D0 must have a
+ * negative diagonal and non-negative off-diagonal, D1..Dk non-negative
+ * entries, the rows of D0+...+Dk must sum to zero and the phase process
+ * must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
+ * CRAWLSCHED_TOO_LARGE when the copy and working matrices ((k + 1 + 6)
+ * n x n doubles beyond the input) exceed the process-wide memory cap.
+ */
+crawlsched_status_t crawlsched_bmap_new(size_t n,
+                                        const double *matrices,
+                                        size_t len,
+                                        struct crawlsched_bmap_t **out,
+                                        struct crawlsched_error_t *err);
+
+/**
+ * Poisson process of rate > 0 as a BMAP of order 1.
+ */
+crawlsched_status_t crawlsched_bmap_poisson_new(double rate,
+                                                struct crawlsched_bmap_t **out,
+                                                struct crawlsched_error_t *err);
+
+/**
+ * A BMAP fitted to the time between batches (mean, variance, lag-1
+ * correlation) and the mean batch size on sizes 1..max_batch: two regimes
+ * of Erlang times with persistent switching, maximum-entropy batch sizes
+ * (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
+ * the family cannot reach the figures. The result holds max_batch + 1
+ * matrices of order up to 128: CRAWLSCHED_TOO_LARGE, before they are
+ * built, when three copies exceed the process-wide memory cap.
+ */
+crawlsched_status_t crawlsched_bmap_fit_new(double mean,
+                                            double variance,
+                                            double lag1,
+                                            double batch_mean,
+                                            uint32_t max_batch,
+                                            struct crawlsched_bmap_t **out,
+                                            struct crawlsched_error_t *err);
+
+/**
+ * The arrival process with `active` of `total` robots active, built from
+ * `robot` by interpretation `how` (CRAWLSCHED_BMAP_COMPOSE_*): INDEPENDENT
+ * (total copies of robot, 1 <= active <= total), THINNING (robot is the
+ * common process, batches kept with probability prob in (0, 1]; active and
+ * total are not used) or SCALED (active times faster). All results for one
+ * `total` share a phase space, as the threshold model requires.
+ * INDEPENDENT has order^total phases (at most 4096) and as many batch
+ * matrices as robot: CRAWLSCHED_TOO_LARGE, before anything is built, when
+ * three copies of the result exceed the process-wide memory cap.
+ */
+crawlsched_status_t crawlsched_bmap_compose_new(const struct crawlsched_bmap_t *robot,
+                                                int32_t how,
+                                                uint32_t active,
+                                                uint32_t total,
+                                                double prob,
+                                                struct crawlsched_bmap_t **out,
+                                                struct crawlsched_error_t *err);
+
+/**
+ * Releases a BMAP. NULL is a no-op.
+ */
+void crawlsched_bmap_free(struct crawlsched_bmap_t *bmap);
+
+/**
+ * Number of phases of the BMAP.
+ */
+crawlsched_status_t crawlsched_bmap_order(const struct crawlsched_bmap_t *bmap,
+                                          size_t *out,
+                                          struct crawlsched_error_t *err);
+
+/**
+ * Fundamental rate: mean pages per unit time (theta sum_j j D_j 1).
+ */
+crawlsched_status_t crawlsched_bmap_fundamental_rate(const struct crawlsched_bmap_t *bmap,
+                                                     double *out,
+                                                     struct crawlsched_error_t *err);
+
+/**
+ * E[T^k] (k >= 1) of the stationary time T between batches.
+ */
+crawlsched_status_t crawlsched_bmap_interarrival_moment(const struct crawlsched_bmap_t *bmap,
+                                                        uint32_t k,
+                                                        double *out,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Lag-k (k >= 1) correlation of successive times between batches.
+ * CRAWLSCHED_TOO_LARGE when the k products with the batch-to-batch phase
+ * matrix (4 n^2 multiply-adds each; they stop early once its powers have
+ * converged) would pass 2e10 multiply-adds.
+ */
+crawlsched_status_t crawlsched_bmap_lag_correlation(const struct crawlsched_bmap_t *bmap,
+                                                    uint32_t k,
+                                                    double *out,
+                                                    struct crawlsched_error_t *err);
+
+/**
  * The name of a status code, e.g. "CRAWLSCHED_INVALID_ARGUMENT"; unknown
  * values give "CRAWLSCHED_UNKNOWN_STATUS". The string is static: do not free.
  * Thread-safe.
@@ -539,6 +635,73 @@ crawlsched_status_t crawlsched_last_error_status(void);
  * call on this thread: copy it if you need it longer. Thread-safe.
  */
 const char *crawlsched_last_error_message(void);
+
+/**
+ * Sets the process-wide default memory cap in bytes (0: unlimited), used
+ * by every computation whose control sets no cap of its own. The initial
+ * default is the machine's physical memory (unlimited where unknown).
+ * Thread-safe; computations already past their size check are not affected.
+ */
+void crawlsched_set_default_memory_limit(uint64_t bytes);
+
+/**
+ * The process-wide default memory cap in bytes (0: unlimited). Thread-safe.
+ */
+uint64_t crawlsched_get_default_memory_limit(void);
+
+/**
+ * A new control: not cancelled, no memory cap of its own (the process-wide
+ * default applies), no iteration cap. Free with crawlsched_control_free().
+ */
+crawlsched_status_t crawlsched_control_new(struct crawlsched_control_t **out,
+                                           struct crawlsched_error_t *err);
+
+/**
+ * Releases a control. NULL is a no-op. Computations it is attached to
+ * keep working (without a way to cancel them).
+ */
+void crawlsched_control_free(struct crawlsched_control_t *ctl);
+
+/**
+ * Memory cap in bytes for computations using this control; 0 returns to
+ * the process-wide default, UINT64_MAX means unlimited.
+ */
+crawlsched_status_t crawlsched_control_set_memory_limit(const struct crawlsched_control_t *ctl,
+                                                        uint64_t bytes,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Iteration cap for computations using this control (0: none); it lowers,
+ * never raises, a computation's own limit. An iteration is one sweep of
+ * value iteration or Gauss-Seidel, one improvement step of policy
+ * iteration. Reaching it gives CRAWLSCHED_NOT_CONVERGED.
+ */
+crawlsched_status_t crawlsched_control_set_max_iterations(const struct crawlsched_control_t *ctl,
+                                                          uint64_t max_iterations,
+                                                          struct crawlsched_error_t *err);
+
+/**
+ * Raises the cancel flag: every computation using this control returns
+ * CRAWLSCHED_CANCELLED at its next check (within one iteration), and
+ * computations started later return it at once, until
+ * crawlsched_control_reset(). Callable from any thread, in particular
+ * while a computation using the control runs in another one.
+ */
+crawlsched_status_t crawlsched_control_cancel(const struct crawlsched_control_t *ctl,
+                                              struct crawlsched_error_t *err);
+
+/**
+ * Clears the cancel flag (limits are kept) so the control can be reused.
+ */
+crawlsched_status_t crawlsched_control_reset(const struct crawlsched_control_t *ctl,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * *out receives 1 if the control was cancelled since its last reset, else 0.
+ */
+crawlsched_status_t crawlsched_control_is_cancelled(const struct crawlsched_control_t *ctl,
+                                                    int32_t *out,
+                                                    struct crawlsched_error_t *err);
 
 /**
  * X = value (>= 0) with probability one. On success `*out` owns a new handle.
@@ -673,6 +836,73 @@ crawlsched_status_t crawlsched_dist_sample(const struct crawlsched_dist_t *dist,
                                            double *out,
                                            size_t n,
                                            struct crawlsched_error_t *err);
+
+/**
+ * An acyclic phase-type distribution of order 2 with moments E[X] = m1,
+ * E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
+ * CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
+ * coefficient of variation < 1/2). The result is a crawlsched_dist_t.
+ */
+crawlsched_status_t crawlsched_threshold_fit_aph2_new(double m1,
+                                                      double m2,
+                                                      double m3,
+                                                      struct crawlsched_dist_t **out,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
+ * of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 > 2 and
+ * m1*m3/m2^2 > 3/2.
+ */
+crawlsched_status_t crawlsched_threshold_fit_h2_new(double m1,
+                                                    double m2,
+                                                    double m3,
+                                                    struct crawlsched_dist_t **out,
+                                                    struct crawlsched_error_t *err);
+
+/**
+ * A new estimator without prior knowledge.
+ */
+crawlsched_status_t crawlsched_estimator_new(struct crawlsched_estimator_t **out,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * A new estimator with a prior guess `rate_guess` > 0 worth `weight_time`
+ * > 0 time units of observation (a Gamma prior with that mode).
+ */
+crawlsched_status_t crawlsched_estimator_new_with_prior(double rate_guess,
+                                                        double weight_time,
+                                                        struct crawlsched_estimator_t **out,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Releases an estimator. NULL is a no-op.
+ */
+void crawlsched_estimator_free(struct crawlsched_estimator_t *est);
+
+/**
+ * Records one visit: `interval` > 0 time units since the previous visit,
+ * `changed` != 0 if the page had changed.
+ */
+crawlsched_status_t crawlsched_estimator_observe(const struct crawlsched_estimator_t *est,
+                                                 double interval,
+                                                 int32_t changed,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * The current estimate of the change rate. CRAWLSCHED_NOT_FOUND while
+ * there is no information (no prior and no visit).
+ */
+crawlsched_status_t crawlsched_estimator_estimate(const struct crawlsched_estimator_t *est,
+                                                  double *out,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Number of visits recorded.
+ */
+crawlsched_status_t crawlsched_estimator_observations(const struct crawlsched_estimator_t *est,
+                                                      uint64_t *out,
+                                                      struct crawlsched_error_t *err);
 
 /**
  * Builds a model of n pages: page i changes at rate change_rates[i] > 0
@@ -892,240 +1122,18 @@ crawlsched_status_t crawlsched_freshness_simulate_cyclic_with_control(const stru
                                                                       struct crawlsched_error_t *err);
 
 /**
- * A new estimator without prior knowledge.
+ * Releases an MDP. NULL is a no-op.
  */
-crawlsched_status_t crawlsched_estimator_new(struct crawlsched_estimator_t **out,
-                                             struct crawlsched_error_t *err);
+void crawlsched_mdp_free(struct crawlsched_mdp_t *m);
 
 /**
- * A new estimator with a prior guess `rate_guess` > 0 worth `weight_time`
- * > 0 time units of observation (a Gamma prior with that mode).
+ * Numbers of states, (state, action) pairs and transitions.
  */
-crawlsched_status_t crawlsched_estimator_new_with_prior(double rate_guess,
-                                                        double weight_time,
-                                                        struct crawlsched_estimator_t **out,
-                                                        struct crawlsched_error_t *err);
-
-/**
- * Releases an estimator. NULL is a no-op.
- */
-void crawlsched_estimator_free(struct crawlsched_estimator_t *est);
-
-/**
- * Records one visit: `interval` > 0 time units since the previous visit,
- * `changed` != 0 if the page had changed.
- */
-crawlsched_status_t crawlsched_estimator_observe(const struct crawlsched_estimator_t *est,
-                                                 double interval,
-                                                 int32_t changed,
-                                                 struct crawlsched_error_t *err);
-
-/**
- * The current estimate of the change rate. CRAWLSCHED_NOT_FOUND while
- * there is no information (no prior and no visit).
- */
-crawlsched_status_t crawlsched_estimator_estimate(const struct crawlsched_estimator_t *est,
-                                                  double *out,
-                                                  struct crawlsched_error_t *err);
-
-/**
- * Number of visits recorded.
- */
-crawlsched_status_t crawlsched_estimator_observations(const struct crawlsched_estimator_t *est,
-                                                      uint64_t *out,
-                                                      struct crawlsched_error_t *err);
-
-/**
- * A new, empty scheduler for crawls whose duration follows `access`
- * (copied), in `mode` CRAWLSCHED_SCHEDULER_STRIDE or _GOLDEN_RATIO.
- */
-crawlsched_status_t crawlsched_scheduler_new(const struct crawlsched_dist_t *access,
-                                             int32_t mode,
-                                             struct crawlsched_scheduler_t **out,
-                                             struct crawlsched_error_t *err);
-
-/**
- * Releases a scheduler. NULL is a no-op.
- */
-void crawlsched_scheduler_free(struct crawlsched_scheduler_t *s);
-
-/**
- * Adds page `id` with an initial change-rate guess > 0; its cost weight is
- * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
- * beyond the memory cap (400 bytes per page, so that the recomputations
- * of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
- */
-crawlsched_status_t crawlsched_scheduler_add_page(const struct crawlsched_scheduler_t *s,
-                                                  uint64_t id,
-                                                  double change_rate,
-                                                  struct crawlsched_error_t *err);
-
-/**
- * Adds page `id` with an initial change-rate guess and an explicit cost
- * weight > 0 (e.g. how often users read it).
- */
-crawlsched_status_t crawlsched_scheduler_add_weighted_page(const struct crawlsched_scheduler_t *s,
-                                                           uint64_t id,
-                                                           double change_rate,
-                                                           double weight,
-                                                           struct crawlsched_error_t *err);
-
-/**
- * Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
- * by next() again.
- */
-crawlsched_status_t crawlsched_scheduler_remove_page(const struct crawlsched_scheduler_t *s,
-                                                     uint64_t id,
-                                                     struct crawlsched_error_t *err);
-
-/**
- * Replaces page `id`'s change rate (and restarts its estimator from it).
- */
-crawlsched_status_t crawlsched_scheduler_set_change_rate(const struct crawlsched_scheduler_t *s,
-                                                         uint64_t id,
-                                                         double change_rate,
-                                                         struct crawlsched_error_t *err);
-
-/**
- * Reports a crawl of page `id`: `interval` > 0 time units since its
- * previous crawl, `changed` != 0 if its content had changed. The page's
- * change-rate estimate (and so its frequency) follows.
- */
-crawlsched_status_t crawlsched_scheduler_observe(const struct crawlsched_scheduler_t *s,
-                                                 uint64_t id,
-                                                 double interval,
-                                                 int32_t changed,
-                                                 struct crawlsched_error_t *err);
-
-/**
- * The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
- */
-crawlsched_status_t crawlsched_scheduler_next(const struct crawlsched_scheduler_t *s,
-                                              uint64_t *out_id,
-                                              struct crawlsched_error_t *err);
-
-/**
- * Every page's target share of all crawls (as crawlsched_scheduler_frequency
- * gives one page's), with the page ids, sorted by id: out_ids[i] has
- * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
- * the number of pages (variable size: see docs/c-api.md). One O(N)
- * computation for all pages, where N calls of crawlsched_scheduler_frequency
- * after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
- * scheduled.
- */
-crawlsched_status_t crawlsched_scheduler_frequencies(const struct crawlsched_scheduler_t *s,
-                                                     uint64_t *out_ids,
-                                                     double *out_freqs,
-                                                     size_t out_cap,
-                                                     size_t *out_len,
-                                                     struct crawlsched_error_t *err);
-
-/**
- * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
- * of n, for bindings where each call is costly). All or nothing: the ids
- * are collected first (8 bytes each, checked against the memory cap:
- * CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n > 0 and no
- * page is scheduled.
- */
-crawlsched_status_t crawlsched_scheduler_next_batch(const struct crawlsched_scheduler_t *s,
-                                                    uint64_t *out_ids,
-                                                    size_t n,
-                                                    struct crawlsched_error_t *err);
-
-/**
- * Number of pages scheduled.
- */
-crawlsched_status_t crawlsched_scheduler_len(const struct crawlsched_scheduler_t *s,
-                                             size_t *out,
-                                             struct crawlsched_error_t *err);
-
-/**
- * Page `id`'s current change-rate estimate.
- */
-crawlsched_status_t crawlsched_scheduler_change_rate(const struct crawlsched_scheduler_t *s,
-                                                     uint64_t id,
-                                                     double *out,
-                                                     struct crawlsched_error_t *err);
-
-/**
- * Page `id`'s current target share of all crawls (frequencies sum to 1).
- * Stride mode realises it exactly in the long run; golden-ratio mode gives
- * each page with share * F >= 1 a whole number of crawls per cycle of
- * F >= 8N slots and lets the pages below one crawl per cycle take turns at
- * pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
- * shares differ from it by less than 2/F.
- */
-crawlsched_status_t crawlsched_scheduler_frequency(const struct crawlsched_scheduler_t *s,
-                                                   uint64_t id,
-                                                   double *out,
-                                                   struct crawlsched_error_t *err);
-
-/**
- * Sets the process-wide default memory cap in bytes (0: unlimited), used
- * by every computation whose control sets no cap of its own. The initial
- * default is the machine's physical memory (unlimited where unknown).
- * Thread-safe; computations already past their size check are not affected.
- */
-void crawlsched_set_default_memory_limit(uint64_t bytes);
-
-/**
- * The process-wide default memory cap in bytes (0: unlimited). Thread-safe.
- */
-uint64_t crawlsched_get_default_memory_limit(void);
-
-/**
- * A new control: not cancelled, no memory cap of its own (the process-wide
- * default applies), no iteration cap. Free with crawlsched_control_free().
- */
-crawlsched_status_t crawlsched_control_new(struct crawlsched_control_t **out,
-                                           struct crawlsched_error_t *err);
-
-/**
- * Releases a control. NULL is a no-op. Computations it is attached to
- * keep working (without a way to cancel them).
- */
-void crawlsched_control_free(struct crawlsched_control_t *ctl);
-
-/**
- * Memory cap in bytes for computations using this control; 0 returns to
- * the process-wide default, UINT64_MAX means unlimited.
- */
-crawlsched_status_t crawlsched_control_set_memory_limit(const struct crawlsched_control_t *ctl,
-                                                        uint64_t bytes,
-                                                        struct crawlsched_error_t *err);
-
-/**
- * Iteration cap for computations using this control (0: none); it lowers,
- * never raises, a computation's own limit. An iteration is one sweep of
- * value iteration or Gauss-Seidel, one improvement step of policy
- * iteration. Reaching it gives CRAWLSCHED_NOT_CONVERGED.
- */
-crawlsched_status_t crawlsched_control_set_max_iterations(const struct crawlsched_control_t *ctl,
-                                                          uint64_t max_iterations,
-                                                          struct crawlsched_error_t *err);
-
-/**
- * Raises the cancel flag: every computation using this control returns
- * CRAWLSCHED_CANCELLED at its next check (within one iteration), and
- * computations started later return it at once, until
- * crawlsched_control_reset(). Callable from any thread, in particular
- * while a computation using the control runs in another one.
- */
-crawlsched_status_t crawlsched_control_cancel(const struct crawlsched_control_t *ctl,
-                                              struct crawlsched_error_t *err);
-
-/**
- * Clears the cancel flag (limits are kept) so the control can be reused.
- */
-crawlsched_status_t crawlsched_control_reset(const struct crawlsched_control_t *ctl,
-                                             struct crawlsched_error_t *err);
-
-/**
- * *out receives 1 if the control was cancelled since its last reset, else 0.
- */
-crawlsched_status_t crawlsched_control_is_cancelled(const struct crawlsched_control_t *ctl,
-                                                    int32_t *out,
-                                                    struct crawlsched_error_t *err);
+crawlsched_status_t crawlsched_mdp_size(const struct crawlsched_mdp_t *m,
+                                        uint64_t *out_states,
+                                        uint64_t *out_actions,
+                                        uint64_t *out_transitions,
+                                        struct crawlsched_error_t *err);
 
 /**
  * Starts an MDP with n_states states (1 <= n_states < 2^32) and no action.
@@ -1164,20 +1172,6 @@ crawlsched_status_t crawlsched_mdp_builder_add_action(const struct crawlsched_md
 crawlsched_status_t crawlsched_mdp_build(const struct crawlsched_mdp_builder_t *b,
                                          struct crawlsched_mdp_t **out,
                                          struct crawlsched_error_t *err);
-
-/**
- * Releases an MDP. NULL is a no-op.
- */
-void crawlsched_mdp_free(struct crawlsched_mdp_t *m);
-
-/**
- * Numbers of states, (state, action) pairs and transitions.
- */
-crawlsched_status_t crawlsched_mdp_size(const struct crawlsched_mdp_t *m,
-                                        uint64_t *out_states,
-                                        uint64_t *out_actions,
-                                        uint64_t *out_transitions,
-                                        struct crawlsched_error_t *err);
 
 /**
  * A solver using `method` (CRAWLSCHED_MDP_*: RELATIVE_VALUE_ITERATION,
@@ -1308,6 +1302,84 @@ crawlsched_status_t crawlsched_mdp_solver_values(const struct crawlsched_mdp_sol
                                                  double *out,
                                                  size_t out_cap,
                                                  struct crawlsched_error_t *err);
+
+/**
+ * A planner on `grid` = N evenly spaced candidate times over [0, T] of
+ * `profile` (copied), with minimum spacing delta >= 0 and no windows.
+ * CRAWLSCHED_TOO_LARGE when the grid would exceed the memory cap (41
+ * bytes per point), checked before allocating.
+ */
+crawlsched_status_t crawlsched_probe_planner_new(const struct crawlsched_probe_profile_t *profile,
+                                                 uint64_t grid,
+                                                 double delta,
+                                                 struct crawlsched_probe_planner_t **out,
+                                                 struct crawlsched_error_t *err);
+
+/**
+ * Releases a planner. NULL is a no-op.
+ */
+void crawlsched_probe_planner_free(struct crawlsched_probe_planner_t *planner);
+
+/**
+ * Replaces the planner's profile (copied; e.g. re-estimated) so the next
+ * plan uses it. Grid, spacing and windows are kept. On error the planner
+ * is unchanged.
+ */
+crawlsched_status_t crawlsched_probe_planner_set_profile(const struct crawlsched_probe_planner_t *planner,
+                                                         const struct crawlsched_probe_profile_t *profile,
+                                                         struct crawlsched_error_t *err);
+
+/**
+ * Sets the minimum spacing delta >= 0 and the allowed windows
+ * [starts[k], ends[k]] (k < len; len = 0 allows every time). Probes other
+ * than the final one at T must fall in a window.
+ */
+crawlsched_status_t crawlsched_probe_planner_set_constraints(const struct crawlsched_probe_planner_t *planner,
+                                                             double delta,
+                                                             const double *starts,
+                                                             const double *ends,
+                                                             size_t len,
+                                                             struct crawlsched_error_t *err);
+
+/**
+ * Attaches a control (NULL detaches it) to every later
+ * crawlsched_probe_planner_plan() and _all_costs() call of this planner,
+ * kept across _set_profile() and _set_constraints(). Its memory cap
+ * (else the process-wide default) is checked against the DP tables, and
+ * the grid those two rebuild, before allocating (CRAWLSCHED_TOO_LARGE);
+ * its iteration cap
+ * bounds the passes over the grid, one per DP layer or Lagrangian
+ * multiplier (CRAWLSCHED_NOT_CONVERGED when reached); cancelling it from
+ * another thread makes a running plan return CRAWLSCHED_CANCELLED within
+ * one DP row or 65,536 grid points. An interrupted plan writes no output.
+ */
+crawlsched_status_t crawlsched_probe_planner_set_control(const struct crawlsched_probe_planner_t *planner,
+                                                         const struct crawlsched_control_t *ctl,
+                                                         struct crawlsched_error_t *err);
+
+/**
+ * An optimal schedule of exactly n probes (1 <= n <= N) by `method`
+ * (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
+ * out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
+ * windows leave no room for n probes.
+ */
+crawlsched_status_t crawlsched_probe_planner_plan(const struct crawlsched_probe_planner_t *planner,
+                                                  uint64_t n,
+                                                  int32_t method,
+                                                  double *out,
+                                                  size_t out_cap,
+                                                  double *out_cost,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Optimal expected cost for every budget n = 1..max_n at once (Lagrangian
+ * relaxation), into out[0..max_n].
+ */
+crawlsched_status_t crawlsched_probe_planner_all_costs(const struct crawlsched_probe_planner_t *planner,
+                                                       uint64_t max_n,
+                                                       double *out,
+                                                       size_t out_cap,
+                                                       struct crawlsched_error_t *err);
 
 /**
  * A profile from two piecewise-constant functions: lambda(t) =
@@ -1471,84 +1543,6 @@ crawlsched_status_t crawlsched_probe_improve(const struct crawlsched_probe_profi
                                              size_t out_cap,
                                              uint64_t *out_moves,
                                              struct crawlsched_error_t *err);
-
-/**
- * A planner on `grid` = N evenly spaced candidate times over [0, T] of
- * `profile` (copied), with minimum spacing delta >= 0 and no windows.
- * CRAWLSCHED_TOO_LARGE when the grid would exceed the memory cap (41
- * bytes per point), checked before allocating.
- */
-crawlsched_status_t crawlsched_probe_planner_new(const struct crawlsched_probe_profile_t *profile,
-                                                 uint64_t grid,
-                                                 double delta,
-                                                 struct crawlsched_probe_planner_t **out,
-                                                 struct crawlsched_error_t *err);
-
-/**
- * Releases a planner. NULL is a no-op.
- */
-void crawlsched_probe_planner_free(struct crawlsched_probe_planner_t *planner);
-
-/**
- * Replaces the planner's profile (copied; e.g. re-estimated) so the next
- * plan uses it. Grid, spacing and windows are kept. On error the planner
- * is unchanged.
- */
-crawlsched_status_t crawlsched_probe_planner_set_profile(const struct crawlsched_probe_planner_t *planner,
-                                                         const struct crawlsched_probe_profile_t *profile,
-                                                         struct crawlsched_error_t *err);
-
-/**
- * Sets the minimum spacing delta >= 0 and the allowed windows
- * [starts[k], ends[k]] (k < len; len = 0 allows every time). Probes other
- * than the final one at T must fall in a window.
- */
-crawlsched_status_t crawlsched_probe_planner_set_constraints(const struct crawlsched_probe_planner_t *planner,
-                                                             double delta,
-                                                             const double *starts,
-                                                             const double *ends,
-                                                             size_t len,
-                                                             struct crawlsched_error_t *err);
-
-/**
- * Attaches a control (NULL detaches it) to every later
- * crawlsched_probe_planner_plan() and _all_costs() call of this planner,
- * kept across _set_profile() and _set_constraints(). Its memory cap
- * (else the process-wide default) is checked against the DP tables, and
- * the grid those two rebuild, before allocating (CRAWLSCHED_TOO_LARGE);
- * its iteration cap
- * bounds the passes over the grid, one per DP layer or Lagrangian
- * multiplier (CRAWLSCHED_NOT_CONVERGED when reached); cancelling it from
- * another thread makes a running plan return CRAWLSCHED_CANCELLED within
- * one DP row or 65,536 grid points. An interrupted plan writes no output.
- */
-crawlsched_status_t crawlsched_probe_planner_set_control(const struct crawlsched_probe_planner_t *planner,
-                                                         const struct crawlsched_control_t *ctl,
-                                                         struct crawlsched_error_t *err);
-
-/**
- * An optimal schedule of exactly n probes (1 <= n <= N) by `method`
- * (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
- * out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
- * windows leave no room for n probes.
- */
-crawlsched_status_t crawlsched_probe_planner_plan(const struct crawlsched_probe_planner_t *planner,
-                                                  uint64_t n,
-                                                  int32_t method,
-                                                  double *out,
-                                                  size_t out_cap,
-                                                  double *out_cost,
-                                                  struct crawlsched_error_t *err);
-
-/**
- * Optimal expected cost for every budget n = 1..max_n at once (Lagrangian
- * relaxation), into out[0..max_n].
- */
-crawlsched_status_t crawlsched_probe_planner_all_costs(const struct crawlsched_probe_planner_t *planner,
-                                                       uint64_t max_n,
-                                                       double *out,
-                                                       size_t out_cap,
-                                                       struct crawlsched_error_t *err);
 
 /**
  * Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
@@ -1794,6 +1788,37 @@ crawlsched_status_t crawlsched_routing_arrivals_transform(const struct crawlsche
                                                           uint32_t k,
                                                           double *out,
                                                           struct crawlsched_error_t *err);
+
+/**
+ * A router repeating seq[0..len] (indices < servers, len in 1..=2^20;
+ * TOO_LARGE above). The sequence is copied.
+ */
+crawlsched_status_t crawlsched_routing_router_new(const uint32_t *seq,
+                                                  size_t len,
+                                                  uint32_t servers,
+                                                  struct crawlsched_routing_router_t **out,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Releases a router. NULL is a no-op.
+ */
+void crawlsched_routing_router_free(struct crawlsched_routing_router_t *r);
+
+/**
+ * The server for the next request (O(1)).
+ */
+crawlsched_status_t crawlsched_routing_router_next(const struct crawlsched_routing_router_t *r,
+                                                   uint32_t *out_server,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * The servers for the next n requests, in order, into out[0..n] (one
+ * contiguous block of the stream, even with other threads calling).
+ */
+crawlsched_status_t crawlsched_routing_router_next_batch(const struct crawlsched_routing_router_t *r,
+                                                         uint32_t *out,
+                                                         size_t n,
+                                                         struct crawlsched_error_t *err);
 
 /**
  * A server set of m >= 1 servers: service rates[i] > 0, weights[i] > 0
@@ -2042,154 +2067,129 @@ crawlsched_status_t crawlsched_routing_switch_point(uint32_t n,
                                                     struct crawlsched_error_t *err);
 
 /**
- * A router repeating seq[0..len] (indices < servers, len in 1..=2^20;
- * TOO_LARGE above). The sequence is copied.
+ * A new, empty scheduler for crawls whose duration follows `access`
+ * (copied), in `mode` CRAWLSCHED_SCHEDULER_STRIDE or _GOLDEN_RATIO.
  */
-crawlsched_status_t crawlsched_routing_router_new(const uint32_t *seq,
-                                                  size_t len,
-                                                  uint32_t servers,
-                                                  struct crawlsched_routing_router_t **out,
+crawlsched_status_t crawlsched_scheduler_new(const struct crawlsched_dist_t *access,
+                                             int32_t mode,
+                                             struct crawlsched_scheduler_t **out,
+                                             struct crawlsched_error_t *err);
+
+/**
+ * Releases a scheduler. NULL is a no-op.
+ */
+void crawlsched_scheduler_free(struct crawlsched_scheduler_t *s);
+
+/**
+ * Adds page `id` with an initial change-rate guess > 0; its cost weight is
+ * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
+ * beyond the memory cap (400 bytes per page, so that the recomputations
+ * of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
+ */
+crawlsched_status_t crawlsched_scheduler_add_page(const struct crawlsched_scheduler_t *s,
+                                                  uint64_t id,
+                                                  double change_rate,
                                                   struct crawlsched_error_t *err);
 
 /**
- * Releases a router. NULL is a no-op.
+ * Adds page `id` with an initial change-rate guess and an explicit cost
+ * weight > 0 (e.g. how often users read it).
  */
-void crawlsched_routing_router_free(struct crawlsched_routing_router_t *r);
+crawlsched_status_t crawlsched_scheduler_add_weighted_page(const struct crawlsched_scheduler_t *s,
+                                                           uint64_t id,
+                                                           double change_rate,
+                                                           double weight,
+                                                           struct crawlsched_error_t *err);
 
 /**
- * The server for the next request (O(1)).
+ * Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
+ * by next() again.
  */
-crawlsched_status_t crawlsched_routing_router_next(const struct crawlsched_routing_router_t *r,
-                                                   uint32_t *out_server,
-                                                   struct crawlsched_error_t *err);
+crawlsched_status_t crawlsched_scheduler_remove_page(const struct crawlsched_scheduler_t *s,
+                                                     uint64_t id,
+                                                     struct crawlsched_error_t *err);
 
 /**
- * The servers for the next n requests, in order, into out[0..n] (one
- * contiguous block of the stream, even with other threads calling).
+ * Replaces page `id`'s change rate (and restarts its estimator from it).
  */
-crawlsched_status_t crawlsched_routing_router_next_batch(const struct crawlsched_routing_router_t *r,
-                                                         uint32_t *out,
-                                                         size_t n,
+crawlsched_status_t crawlsched_scheduler_set_change_rate(const struct crawlsched_scheduler_t *s,
+                                                         uint64_t id,
+                                                         double change_rate,
                                                          struct crawlsched_error_t *err);
 
 /**
- * A BMAP of order n from `n_matrices` = len / (n*n) >= 2 matrices D0, D1,
- * ..., Dk stored one after another, each row-major n x n. D0 must have a
- * negative diagonal and non-negative off-diagonal, D1..Dk non-negative
- * entries, the rows of D0+...+Dk must sum to zero and the phase process
- * must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
- * CRAWLSCHED_TOO_LARGE when the copy and working matrices ((k + 1 + 6)
- * n x n doubles beyond the input) exceed the process-wide memory cap.
+ * Reports a crawl of page `id`: `interval` > 0 time units since its
+ * previous crawl, `changed` != 0 if its content had changed. The page's
+ * change-rate estimate (and so its frequency) follows.
  */
-crawlsched_status_t crawlsched_bmap_new(size_t n,
-                                        const double *matrices,
-                                        size_t len,
-                                        struct crawlsched_bmap_t **out,
-                                        struct crawlsched_error_t *err);
+crawlsched_status_t crawlsched_scheduler_observe(const struct crawlsched_scheduler_t *s,
+                                                 uint64_t id,
+                                                 double interval,
+                                                 int32_t changed,
+                                                 struct crawlsched_error_t *err);
 
 /**
- * Poisson process of rate > 0 as a BMAP of order 1.
+ * The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
  */
-crawlsched_status_t crawlsched_bmap_poisson_new(double rate,
-                                                struct crawlsched_bmap_t **out,
-                                                struct crawlsched_error_t *err);
+crawlsched_status_t crawlsched_scheduler_next(const struct crawlsched_scheduler_t *s,
+                                              uint64_t *out_id,
+                                              struct crawlsched_error_t *err);
 
 /**
- * A BMAP fitted to the time between batches (mean, variance, lag-1
- * correlation) and the mean batch size on sizes 1..max_batch: two regimes
- * of Erlang times with persistent switching, maximum-entropy batch sizes
- * (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
- * the family cannot reach the figures. The result holds max_batch + 1
- * matrices of order up to 128: CRAWLSCHED_TOO_LARGE, before they are
- * built, when three copies exceed the process-wide memory cap.
+ * Every page's target share of all crawls (as crawlsched_scheduler_frequency
+ * gives one page's), with the page ids, sorted by id: out_ids[i] has
+ * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
+ * the number of pages (variable size: see docs/c-api.md). One O(N)
+ * computation for all pages, where N calls of crawlsched_scheduler_frequency
+ * after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
+ * scheduled.
  */
-crawlsched_status_t crawlsched_bmap_fit_new(double mean,
-                                            double variance,
-                                            double lag1,
-                                            double batch_mean,
-                                            uint32_t max_batch,
-                                            struct crawlsched_bmap_t **out,
-                                            struct crawlsched_error_t *err);
+crawlsched_status_t crawlsched_scheduler_frequencies(const struct crawlsched_scheduler_t *s,
+                                                     uint64_t *out_ids,
+                                                     double *out_freqs,
+                                                     size_t out_cap,
+                                                     size_t *out_len,
+                                                     struct crawlsched_error_t *err);
 
 /**
- * The arrival process with `active` of `total` robots active, built from
- * `robot` by interpretation `how` (CRAWLSCHED_BMAP_COMPOSE_*): INDEPENDENT
- * (total copies of robot, 1 <= active <= total), THINNING (robot is the
- * common process, batches kept with probability prob in (0, 1]; active and
- * total are not used) or SCALED (active times faster). All results for one
- * `total` share a phase space, as the threshold model requires.
- * INDEPENDENT has order^total phases (at most 4096) and as many batch
- * matrices as robot: CRAWLSCHED_TOO_LARGE, before anything is built, when
- * three copies of the result exceed the process-wide memory cap.
+ * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
+ * of n, for bindings where each call is costly). All or nothing: the ids
+ * are collected first (8 bytes each, checked against the memory cap:
+ * CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n > 0 and no
+ * page is scheduled.
  */
-crawlsched_status_t crawlsched_bmap_compose_new(const struct crawlsched_bmap_t *robot,
-                                                int32_t how,
-                                                uint32_t active,
-                                                uint32_t total,
-                                                double prob,
-                                                struct crawlsched_bmap_t **out,
-                                                struct crawlsched_error_t *err);
+crawlsched_status_t crawlsched_scheduler_next_batch(const struct crawlsched_scheduler_t *s,
+                                                    uint64_t *out_ids,
+                                                    size_t n,
+                                                    struct crawlsched_error_t *err);
 
 /**
- * Releases a BMAP. NULL is a no-op.
+ * Number of pages scheduled.
  */
-void crawlsched_bmap_free(struct crawlsched_bmap_t *bmap);
+crawlsched_status_t crawlsched_scheduler_len(const struct crawlsched_scheduler_t *s,
+                                             size_t *out,
+                                             struct crawlsched_error_t *err);
 
 /**
- * Number of phases of the BMAP.
+ * Page `id`'s current change-rate estimate.
  */
-crawlsched_status_t crawlsched_bmap_order(const struct crawlsched_bmap_t *bmap,
-                                          size_t *out,
-                                          struct crawlsched_error_t *err);
-
-/**
- * Fundamental rate: mean pages per unit time (theta sum_j j D_j 1).
- */
-crawlsched_status_t crawlsched_bmap_fundamental_rate(const struct crawlsched_bmap_t *bmap,
+crawlsched_status_t crawlsched_scheduler_change_rate(const struct crawlsched_scheduler_t *s,
+                                                     uint64_t id,
                                                      double *out,
                                                      struct crawlsched_error_t *err);
 
 /**
- * E[T^k] (k >= 1) of the stationary time T between batches.
+ * Page `id`'s current target share of all crawls (frequencies sum to 1).
+ * Stride mode realises it exactly in the long run; golden-ratio mode gives
+ * each page with share * F >= 1 a whole number of crawls per cycle of
+ * F >= 8N slots and lets the pages below one crawl per cycle take turns at
+ * pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
+ * shares differ from it by less than 2/F.
  */
-crawlsched_status_t crawlsched_bmap_interarrival_moment(const struct crawlsched_bmap_t *bmap,
-                                                        uint32_t k,
-                                                        double *out,
-                                                        struct crawlsched_error_t *err);
-
-/**
- * Lag-k (k >= 1) correlation of successive times between batches.
- * CRAWLSCHED_TOO_LARGE when the k products with the batch-to-batch phase
- * matrix (4 n^2 multiply-adds each; they stop early once its powers have
- * converged) would pass 2e10 multiply-adds.
- */
-crawlsched_status_t crawlsched_bmap_lag_correlation(const struct crawlsched_bmap_t *bmap,
-                                                    uint32_t k,
-                                                    double *out,
-                                                    struct crawlsched_error_t *err);
-
-/**
- * An acyclic phase-type distribution of order 2 with moments E[X] = m1,
- * E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
- * CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
- * coefficient of variation < 1/2). The result is a crawlsched_dist_t.
- */
-crawlsched_status_t crawlsched_threshold_fit_aph2_new(double m1,
-                                                      double m2,
-                                                      double m3,
-                                                      struct crawlsched_dist_t **out,
-                                                      struct crawlsched_error_t *err);
-
-/**
- * A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
- * of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 > 2 and
- * m1*m3/m2^2 > 3/2.
- */
-crawlsched_status_t crawlsched_threshold_fit_h2_new(double m1,
-                                                    double m2,
-                                                    double m3,
-                                                    struct crawlsched_dist_t **out,
-                                                    struct crawlsched_error_t *err);
+crawlsched_status_t crawlsched_scheduler_frequency(const struct crawlsched_scheduler_t *s,
+                                                   uint64_t id,
+                                                   double *out,
+                                                   struct crawlsched_error_t *err);
 
 /**
  * A threshold model. arrivals[r-1] (r = 1..n_arrivals) is the arrival

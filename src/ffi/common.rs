@@ -190,20 +190,11 @@ where
 /// # Safety
 /// When non-NULL, `ptr` must point to `len` readable values.
 pub(crate) unsafe fn slice_in<'a, T>(ptr: *const T, len: usize, name: &str) -> FfiResult<&'a [T]> {
-    if len == 0 {
+    if !check_array(ptr, len, name)? {
         return Ok(&[]);
     }
-    if ptr.is_null() {
-        return Err(FfiError::null(name));
-    }
-    check_len::<T>(len, name)?;
-    if !ptr.is_aligned() {
-        return Err(FfiError::invalid(format!(
-            "{name} is not aligned for its element type"
-        )));
-    }
-    // SAFETY: non-NULL, aligned, length checked against isize::MAX bytes;
-    // validity of the memory is the caller's documented contract.
+    // SAFETY: checked by check_array; validity of the memory is the
+    // caller's documented contract.
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
@@ -216,8 +207,18 @@ pub(crate) unsafe fn slice_out<'a, T>(
     len: usize,
     name: &str,
 ) -> FfiResult<&'a mut [T]> {
-    if len == 0 {
+    if !check_array(ptr, len, name)? {
         return Ok(&mut []);
+    }
+    // SAFETY: as in slice_in, for writable memory.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// The checks of a caller's array: false when it is empty (any pointer),
+/// true when it is non-NULL, aligned and at most isize::MAX bytes.
+fn check_array<T>(ptr: *const T, len: usize, name: &str) -> FfiResult<bool> {
+    if len == 0 {
+        return Ok(false);
     }
     if ptr.is_null() {
         return Err(FfiError::null(name));
@@ -228,8 +229,7 @@ pub(crate) unsafe fn slice_out<'a, T>(
             "{name} is not aligned for its element type"
         )));
     }
-    // SAFETY: as in slice_in, for writable memory.
-    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+    Ok(true)
 }
 
 /// A length whose byte size would overflow is refused before any use.
@@ -288,13 +288,9 @@ impl<'a, T: Copy> OutBuffer<'a, T> {
     /// BUFFER_TOO_SMALL (with `need` in `out_len`) when `need` elements do
     /// not fit: checked before computing a result that could not be written.
     pub fn reserve(self, need: usize) -> FfiResult<Self> {
-        if need > self.buf.len() {
-            let have = self.buf.len();
-            self.len.write(need);
-            return Err(FfiError::new(
-                CRAWLSCHED_BUFFER_TOO_SMALL,
-                format!("output buffer holds {have} elements, {need} needed"),
-            ));
+        let have = self.buf.len();
+        if need > have {
+            return Err(too_small(self.len, "output buffer holds", have, need));
         }
         Ok(self)
     }
@@ -302,18 +298,51 @@ impl<'a, T: Copy> OutBuffer<'a, T> {
     /// Copies `data` out, or reports how much room it needs.
     pub fn write(self, data: &[T]) -> FfiResult<()> {
         let need = data.len();
-        if need > self.buf.len() {
-            let have = self.buf.len();
-            self.len.write(need);
-            return Err(FfiError::new(
-                CRAWLSCHED_BUFFER_TOO_SMALL,
-                format!("output buffer holds {have} elements, {need} needed"),
-            ));
-        }
-        self.buf[..need].copy_from_slice(data);
-        self.len.write(need);
+        let OutBuffer { buf, len } = self.reserve(need)?;
+        buf[..need].copy_from_slice(data);
+        len.write(need);
         Ok(())
     }
+}
+
+/// CRAWLSCHED_BUFFER_TOO_SMALL after writing `need` to `out_len`; `holds`
+/// names the caller's buffer(s) and verb ("output buffer holds").
+pub(crate) fn too_small(out_len: Out<usize>, holds: &str, have: usize, need: usize) -> FfiError {
+    out_len.write(need);
+    FfiError::new(
+        CRAWLSCHED_BUFFER_TOO_SMALL,
+        format!("{holds} {have} elements, {need} needed"),
+    )
+}
+
+/// A C `uint64_t` count as a `usize` (CRAWLSCHED_TOO_LARGE on 32-bit
+/// targets when it does not fit).
+pub(crate) fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
+    usize::try_from(n).map_err(|_| {
+        FfiError::new(
+            CRAWLSCHED_TOO_LARGE,
+            format!("{name} = {n} does not fit in size_t"),
+        )
+    })
+}
+
+/// C `uint32_t` indices as `usize` indices.
+pub(crate) fn indices(seq: &[u32]) -> Vec<usize> {
+    seq.iter().map(|&i| i as usize).collect()
+}
+
+/// `usize` indices as C `uint32_t`; `what` names them ("page", "server").
+pub(crate) fn to_u32(seq: &[usize], what: &str) -> FfiResult<Vec<u32>> {
+    seq.iter()
+        .map(|&i| {
+            u32::try_from(i).map_err(|_| {
+                FfiError::new(
+                    CRAWLSCHED_TOO_LARGE,
+                    format!("{what} index exceeds uint32_t"),
+                )
+            })
+        })
+        .collect()
 }
 
 /// An output array whose length the caller already knows (one per input).
@@ -366,17 +395,31 @@ pub(crate) fn finite(name: &str, x: f64) -> FfiResult<f64> {
 // Opaque handles.
 // ---------------------------------------------------------------------------
 
-/// Implemented by every opaque handle type: a tag that catches a wrong,
-/// freed or foreign pointer in most cases before it is used.
+/// Implemented by every opaque handle type (through [`impl_handle!`]): a
+/// tag that catches a wrong, freed or foreign pointer in most cases before
+/// it is used, and the Rust value the handle wraps.
 pub(crate) trait Handle: Sized {
     const KIND: &'static str;
     const MAGIC: u64;
+    type Inner;
+    /// The handle owning `inner`, tagged live.
+    fn wrap(inner: Self::Inner) -> Self;
     fn magic_mut(&mut self) -> &mut u64;
 }
 
 /// Moves `value` to the heap and gives its pointer to the caller.
-pub(crate) fn new_handle<H: Handle>(value: H, out: Out<*mut H>) {
+fn new_handle<H: Handle>(value: H, out: Out<*mut H>) {
     out.write(Box::into_raw(Box::new(value)));
+}
+
+/// Hands `value` (a model's result, checked here, after `out`) to the
+/// caller as a new handle; `Into` adds the handle's wrapper (`Mutex`, `Arc`).
+pub(crate) fn publish<H: Handle>(
+    value: crate::Result<impl Into<H::Inner>>,
+    out: Out<*mut H>,
+) -> FfiResult<()> {
+    new_handle(H::wrap(value?.into()), out);
+    Ok(())
 }
 
 /// Borrows the object behind a caller's handle.
@@ -446,12 +489,28 @@ pub(crate) fn lock<'a, T>(m: &'a Mutex<T>, kind: &str) -> FfiResult<MutexGuard<'
     })
 }
 
-/// Declares the tag of a handle type (a `magic` field holds it). The type
-/// must be `#[cfg_attr(all(), repr(C))]` with `magic` as its first field:
-/// the tag then sits at offset 0 of every handle, so a handle of the wrong
-/// type is recognised without reading outside its allocation.
+/// Declares a handle type: its tag, what the C messages call it and the
+/// Rust value it wraps. Every handle is written as
+///
+/// ```ignore
+/// /// Doc comment for C readers.
+/// #[cfg_attr(all(), repr(C))]
+/// pub struct crawlsched_x_t {
+///     magic: u64,
+///     pub(super) inner: Inner,
+/// }
+/// impl_handle!(crawlsched_x_t, Inner, "x", 0x6372_6177_...);
+/// ```
+///
+/// plus a `crawlsched_x_free` whose body is `free_handle`. cbindgen does not
+/// expand macros, so the struct and the `_free` export stay plain items
+/// that the header sees. `repr(C)` with `magic` first puts the tag at offset
+/// 0 of every handle (asserted here), so a handle of the wrong type is
+/// recognised without reading outside its allocation; it is written as
+/// `cfg_attr` because cbindgen reads only a plain `#[repr]` and would then
+/// emit the fields instead of an opaque type.
 macro_rules! impl_handle {
-    ($ty:ident, $kind:literal, $magic:literal) => {
+    ($ty:ident, $inner:ty, $kind:literal, $magic:literal) => {
         const _: () = assert!(
             ::std::mem::offset_of!($ty, magic) == 0
                 && ::std::mem::size_of::<$ty>() >= 8
@@ -461,6 +520,13 @@ macro_rules! impl_handle {
         impl $crate::ffi::common::Handle for $ty {
             const KIND: &'static str = $kind;
             const MAGIC: u64 = $magic;
+            type Inner = $inner;
+            fn wrap(inner: $inner) -> Self {
+                Self {
+                    magic: $magic,
+                    inner,
+                }
+            }
             fn magic_mut(&mut self) -> &mut u64 {
                 &mut self.magic
             }

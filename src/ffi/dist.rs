@@ -3,6 +3,7 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
+use crate::dist::fit;
 use crate::dist::{Distribution, PhaseType};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -10,25 +11,17 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// A probability distribution of a non-negative time (e.g. the time one
 /// crawl takes). Immutable after creation: one handle may be used from any
 /// number of threads at once. Free with crawlsched_dist_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_dist_t {
     magic: u64,
-    pub(crate) inner: Distribution,
+    pub(super) inner: Distribution,
 }
-impl_handle!(crawlsched_dist_t, "distribution", 0x6372_6177_6c64_6973);
-
-fn publish(d: crate::Result<Distribution>, out: Out<*mut crawlsched_dist_t>) -> FfiResult<()> {
-    new_handle(
-        crawlsched_dist_t {
-            magic: <crawlsched_dist_t as Handle>::MAGIC,
-            inner: d?,
-        },
-        out,
-    );
-    Ok(())
-}
+impl_handle!(
+    crawlsched_dist_t,
+    Distribution,
+    "distribution",
+    0x6372_6177_6c64_6973
+);
 
 /// X = value (>= 0) with probability one. On success `*out` owns a new handle.
 #[unsafe(no_mangle)]
@@ -271,5 +264,44 @@ pub unsafe extern "C" fn crawlsched_dist_sample(
             *x = d.inner.sample(&mut rng);
         }
         Ok(())
+    })
+}
+
+/// An acyclic phase-type distribution of order 2 with moments E[X] = m1,
+/// E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
+/// CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
+/// coefficient of variation < 1/2). The result is a crawlsched_dist_t.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_fit_aph2_new(
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        publish(
+            fit::fit_aph2(m1, m2, m3).map(Distribution::PhaseType),
+            Out::new(out, "out")?,
+        )
+    })
+}
+
+/// A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
+/// of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 > 2 and
+/// m1*m3/m2^2 > 3/2.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    out: *mut *mut crawlsched_dist_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        publish(
+            fit::fit_hyperexponential2(m1, m2, m3).map(Distribution::PhaseType),
+            Out::new(out, "out")?,
+        )
     })
 }

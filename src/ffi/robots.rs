@@ -6,7 +6,7 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use super::limits::{control_in, crawlsched_control_t};
+use super::control::{control_in, crawlsched_control_t};
 use crate::mdp::Options;
 use crate::robots::{
     DynamicSolution, Params, Policy, evaluate, optimal_static, solve_unlimited_with, solve_with,
@@ -15,27 +15,17 @@ use crate::robots::{
 
 /// The optimal dynamic policy of one model and its measures. Immutable:
 /// shareable between threads. Free with crawlsched_robots_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_robots_t {
     magic: u64,
-    inner: DynamicSolution,
+    pub(super) inner: DynamicSolution,
 }
 impl_handle!(
     crawlsched_robots_t,
+    DynamicSolution,
     "robots solution",
     0x6372_6177_726f_626f
 );
-
-fn size(x: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(x).map_err(|_| {
-        FfiError::new(
-            CRAWLSCHED_TOO_LARGE,
-            format!("{name} = {x} does not fit in size_t"),
-        )
-    })
-}
 
 /// Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
 /// rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0.
@@ -136,7 +126,7 @@ unsafe fn solve_into(
 ) -> FfiResult<()> {
     let out = Out::new(out, "out")?;
     let control = unsafe { control_in(ctl)? };
-    let p = Params::new(size(n, "n")?, size(k, "k")?, lambda, mu, gamma)?;
+    let p = Params::new(usize_from(n, "n")?, usize_from(k, "k")?, lambda, mu, gamma)?;
     let sol = solve_with(
         &p,
         &Options {
@@ -144,7 +134,7 @@ unsafe fn solve_into(
             ..Options::default()
         },
     )?;
-    give(sol, out)
+    publish(Ok(sol), out)
 }
 
 /// The search behind crawlsched_robots_solve_unlimited() and its
@@ -163,21 +153,16 @@ unsafe fn solve_unlimited_into(
         control,
         ..Options::default()
     };
-    give(
-        solve_unlimited_with(lambda, mu, gamma, size(k, "k")?, &options)?,
+    publish(
+        Ok(solve_unlimited_with(
+            lambda,
+            mu,
+            gamma,
+            usize_from(k, "k")?,
+            &options,
+        )?),
         out,
     )
-}
-
-fn give(sol: DynamicSolution, out: Out<*mut crawlsched_robots_t>) -> FfiResult<()> {
-    new_handle(
-        crawlsched_robots_t {
-            magic: <crawlsched_robots_t as Handle>::MAGIC,
-            inner: sol,
-        },
-        out,
-    );
-    Ok(())
 }
 
 /// Releases a solution. NULL is a no-op.
@@ -399,7 +384,7 @@ pub unsafe extern "C" fn crawlsched_robots_evaluate_static(
     guard(err, || {
         let h = unsafe { handle(r, "robots")? };
         let out = Out::new(out_cost, "out_cost")?;
-        let perf = evaluate(&h.inner.params, &Policy::Static(size(n, "n")?))?;
+        let perf = evaluate(&h.inner.params, &Policy::Static(usize_from(n, "n")?))?;
         out.write(finite("cost", perf.cost)?);
         Ok(())
     })
@@ -418,7 +403,10 @@ pub unsafe extern "C" fn crawlsched_robots_static_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        out.write(finite("cost", static_cost(rho, gamma, size(k, "k")?, mu)?)?);
+        out.write(finite(
+            "cost",
+            static_cost(rho, gamma, usize_from(k, "k")?, mu)?,
+        )?);
         Ok(())
     })
 }
@@ -437,7 +425,7 @@ pub unsafe extern "C" fn crawlsched_robots_optimal_static(
 ) -> crawlsched_status_t {
     guard(err, || {
         let (on, oc) = (Out::new(out_n, "out_n")?, Out::new(out_cost, "out_cost")?);
-        let (n, c) = optimal_static(lambda, mu, gamma, size(k, "k")?)?;
+        let (n, c) = optimal_static(lambda, mu, gamma, usize_from(k, "k")?)?;
         let c = finite("cost", c)?;
         on.write(n as u64);
         oc.write(c);

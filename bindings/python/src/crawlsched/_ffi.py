@@ -7,13 +7,14 @@ do not edit (tests/test_ffi.py checks it is up to date).
 from ctypes import POINTER, Structure, c_char, c_char_p, c_double, c_int32, c_int64, c_size_t, c_uint32, c_uint64, c_uint8, c_void_p
 
 # fmt: off
+CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT = 1
+CRAWLSCHED_BMAP_COMPOSE_THINNING = 2
+CRAWLSCHED_BMAP_COMPOSE_SCALED = 3
 CRAWLSCHED_ERROR_MESSAGE_SIZE = 256
 CRAWLSCHED_VERSION_MAJOR = 0
 CRAWLSCHED_VERSION_MINOR = 1
 CRAWLSCHED_VERSION_PATCH = 0
 CRAWLSCHED_ABI_VERSION = 1
-CRAWLSCHED_SCHEDULER_STRIDE = 0
-CRAWLSCHED_SCHEDULER_GOLDEN_RATIO = 1
 CRAWLSCHED_MDP_RELATIVE_VALUE_ITERATION = 0
 CRAWLSCHED_MDP_VALUE_ITERATION = 1
 CRAWLSCHED_MDP_GAUSS_SEIDEL = 2
@@ -30,9 +31,8 @@ CRAWLSCHED_PROBE_POLICY_THRESHOLD = 0
 CRAWLSCHED_PROBE_POLICY_FIRST_ARRIVAL = 1
 CRAWLSCHED_ROUTING_LOSSES = 0
 CRAWLSCHED_ROUTING_ROBOT = 1
-CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT = 1
-CRAWLSCHED_BMAP_COMPOSE_THINNING = 2
-CRAWLSCHED_BMAP_COMPOSE_SCALED = 3
+CRAWLSCHED_SCHEDULER_STRIDE = 0
+CRAWLSCHED_SCHEDULER_GOLDEN_RATIO = 1
 CRAWLSCHED_THRESHOLD_MEASURE_FUNDAMENTAL_RATE = 0
 CRAWLSCHED_THRESHOLD_MEASURE_LOSS = 1
 CRAWLSCHED_THRESHOLD_MEASURE_OBSOLESCENCE = 2
@@ -81,11 +81,29 @@ class crawlsched_error_t(Structure):
 
 # name: (restype, [(parameter name, argtype), ...]), in header order.
 FUNCTIONS = {
+    "crawlsched_bmap_new": (c_int32, [("n", c_size_t), ("matrices", POINTER(c_double)), ("len", c_size_t), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_bmap_poisson_new": (c_int32, [("rate", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_bmap_fit_new": (c_int32, [("mean", c_double), ("variance", c_double), ("lag1", c_double), ("batch_mean", c_double), ("max_batch", c_uint32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_bmap_compose_new": (c_int32, [("robot", c_void_p), ("how", c_int32), ("active", c_uint32), ("total", c_uint32), ("prob", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_bmap_free": (None, [("bmap", c_void_p)]),
+    "crawlsched_bmap_order": (c_int32, [("bmap", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_bmap_fundamental_rate": (c_int32, [("bmap", c_void_p), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_bmap_interarrival_moment": (c_int32, [("bmap", c_void_p), ("k", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_bmap_lag_correlation": (c_int32, [("bmap", c_void_p), ("k", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_status_string": (c_char_p, [("status", c_int32)]),
     "crawlsched_version": (c_char_p, []),
     "crawlsched_abi_version": (c_uint32, []),
     "crawlsched_last_error_status": (c_int32, []),
     "crawlsched_last_error_message": (c_char_p, []),
+    "crawlsched_set_default_memory_limit": (None, [("bytes", c_uint64)]),
+    "crawlsched_get_default_memory_limit": (c_uint64, []),
+    "crawlsched_control_new": (c_int32, [("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_control_free": (None, [("ctl", c_void_p)]),
+    "crawlsched_control_set_memory_limit": (c_int32, [("ctl", c_void_p), ("bytes", c_uint64), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_control_set_max_iterations": (c_int32, [("ctl", c_void_p), ("max_iterations", c_uint64), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_control_cancel": (c_int32, [("ctl", c_void_p), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_control_reset": (c_int32, [("ctl", c_void_p), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_control_is_cancelled": (c_int32, [("ctl", c_void_p), ("out", POINTER(c_int32)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_dist_deterministic_new": (c_int32, [("value", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_dist_exponential_new": (c_int32, [("rate", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_dist_erlang_new": (c_int32, [("k", c_uint32), ("rate", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
@@ -101,6 +119,14 @@ FUNCTIONS = {
     "crawlsched_dist_laplace": (c_int32, [("dist", c_void_p), ("s", c_double), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_dist_cdf": (c_int32, [("dist", c_void_p), ("x", c_double), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_dist_sample": (c_int32, [("dist", c_void_p), ("seed", c_uint64), ("out", POINTER(c_double)), ("n", c_size_t), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_threshold_fit_aph2_new": (c_int32, [("m1", c_double), ("m2", c_double), ("m3", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_threshold_fit_h2_new": (c_int32, [("m1", c_double), ("m2", c_double), ("m3", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_estimator_new": (c_int32, [("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_estimator_new_with_prior": (c_int32, [("rate_guess", c_double), ("weight_time", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_estimator_free": (None, [("est", c_void_p)]),
+    "crawlsched_estimator_observe": (c_int32, [("est", c_void_p), ("interval", c_double), ("changed", c_int32), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_estimator_estimate": (c_int32, [("est", c_void_p), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_estimator_observations": (c_int32, [("est", c_void_p), ("out", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_model_new": (c_int32, [("access", c_void_p), ("change_rates", POINTER(c_double)), ("weights", POINTER(c_double)), ("n", c_size_t), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_model_free": (None, [("model", c_void_p)]),
     "crawlsched_freshness_model_len": (c_int32, [("model", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
@@ -122,40 +148,12 @@ FUNCTIONS = {
     "crawlsched_freshness_bound_ratio": (c_int32, [("q", c_double), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_simulate_cyclic": (c_int32, [("model", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("cycles", c_uint64), ("seed", c_uint64), ("out_cost", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_simulate_cyclic_with_control": (c_int32, [("model", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("cycles", c_uint64), ("seed", c_uint64), ("ctl", c_void_p), ("out_cost", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_estimator_new": (c_int32, [("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_estimator_new_with_prior": (c_int32, [("rate_guess", c_double), ("weight_time", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_estimator_free": (None, [("est", c_void_p)]),
-    "crawlsched_estimator_observe": (c_int32, [("est", c_void_p), ("interval", c_double), ("changed", c_int32), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_estimator_estimate": (c_int32, [("est", c_void_p), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_estimator_observations": (c_int32, [("est", c_void_p), ("out", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_new": (c_int32, [("access", c_void_p), ("mode", c_int32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_free": (None, [("s", c_void_p)]),
-    "crawlsched_scheduler_add_page": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_add_weighted_page": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("weight", c_double), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_remove_page": (c_int32, [("s", c_void_p), ("id", c_uint64), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_set_change_rate": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_observe": (c_int32, [("s", c_void_p), ("id", c_uint64), ("interval", c_double), ("changed", c_int32), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_next": (c_int32, [("s", c_void_p), ("out_id", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_frequencies": (c_int32, [("s", c_void_p), ("out_ids", POINTER(c_uint64)), ("out_freqs", POINTER(c_double)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_next_batch": (c_int32, [("s", c_void_p), ("out_ids", POINTER(c_uint64)), ("n", c_size_t), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_len": (c_int32, [("s", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_change_rate": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_scheduler_frequency": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_set_default_memory_limit": (None, [("bytes", c_uint64)]),
-    "crawlsched_get_default_memory_limit": (c_uint64, []),
-    "crawlsched_control_new": (c_int32, [("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_control_free": (None, [("ctl", c_void_p)]),
-    "crawlsched_control_set_memory_limit": (c_int32, [("ctl", c_void_p), ("bytes", c_uint64), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_control_set_max_iterations": (c_int32, [("ctl", c_void_p), ("max_iterations", c_uint64), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_control_cancel": (c_int32, [("ctl", c_void_p), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_control_reset": (c_int32, [("ctl", c_void_p), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_control_is_cancelled": (c_int32, [("ctl", c_void_p), ("out", POINTER(c_int32)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_mdp_free": (None, [("m", c_void_p)]),
+    "crawlsched_mdp_size": (c_int32, [("m", c_void_p), ("out_states", POINTER(c_uint64)), ("out_actions", POINTER(c_uint64)), ("out_transitions", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_builder_new": (c_int32, [("n_states", c_size_t), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_builder_free": (None, [("b", c_void_p)]),
     "crawlsched_mdp_builder_add_action": (c_int32, [("b", c_void_p), ("state", c_uint32), ("next", POINTER(c_uint32)), ("prob", POINTER(c_double)), ("len", c_size_t), ("cost", c_double), ("out_action", POINTER(c_uint32)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_build": (c_int32, [("b", c_void_p), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_mdp_free": (None, [("m", c_void_p)]),
-    "crawlsched_mdp_size": (c_int32, [("m", c_void_p), ("out_states", POINTER(c_uint64)), ("out_actions", POINTER(c_uint64)), ("out_transitions", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_solver_new": (c_int32, [("method", c_int32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_solver_free": (None, [("s", c_void_p)]),
     "crawlsched_mdp_solver_set_limits": (c_int32, [("s", c_void_p), ("tolerance", c_double), ("max_iterations", c_uint64), ("stopping", c_int32), ("err", POINTER(crawlsched_error_t))]),
@@ -168,6 +166,13 @@ FUNCTIONS = {
     "crawlsched_mdp_solver_stats": (c_int32, [("s", c_void_p), ("out_iterations", POINTER(c_uint64)), ("out_converged", POINTER(c_int32)), ("out_recurrent_classes", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_solver_policy": (c_int32, [("s", c_void_p), ("out", POINTER(c_uint32)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_mdp_solver_values": (c_int32, [("s", c_void_p), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_probe_planner_new": (c_int32, [("profile", c_void_p), ("grid", c_uint64), ("delta", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_probe_planner_free": (None, [("planner", c_void_p)]),
+    "crawlsched_probe_planner_set_profile": (c_int32, [("planner", c_void_p), ("profile", c_void_p), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_probe_planner_set_constraints": (c_int32, [("planner", c_void_p), ("delta", c_double), ("starts", POINTER(c_double)), ("ends", POINTER(c_double)), ("len", c_size_t), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_probe_planner_set_control": (c_int32, [("planner", c_void_p), ("ctl", c_void_p), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_probe_planner_plan": (c_int32, [("planner", c_void_p), ("n", c_uint64), ("method", c_int32), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("out_cost", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_probe_planner_all_costs": (c_int32, [("planner", c_void_p), ("max_n", c_uint64), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_probe_profile_new": (c_int32, [("lambda_breaks", POINTER(c_double)), ("lambda_values", POINTER(c_double)), ("lambda_pieces", c_size_t), ("lambda_periodic", c_int32), ("a_breaks", POINTER(c_double)), ("a_values", POINTER(c_double)), ("a_pieces", c_size_t), ("a_periodic", c_int32), ("horizon", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_probe_profile_dbworld": (c_int32, [("ratio", c_double), ("horizon_days", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_probe_profile_micronet": (c_int32, [("ratio", c_double), ("horizon_days", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
@@ -180,13 +185,6 @@ FUNCTIONS = {
     "crawlsched_probe_policy_schedule": (c_int32, [("profile", c_void_p), ("policy", c_int32), ("parameter", c_double), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_probe_policy_with_budget": (c_int32, [("profile", c_void_p), ("policy", c_int32), ("n", c_uint64), ("out_parameter", POINTER(c_double)), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_probe_improve": (c_int32, [("profile", c_void_p), ("probes", POINTER(c_double)), ("n", c_size_t), ("delta", c_double), ("mu0", c_double), ("mu_min", c_double), ("rho", c_double), ("iota", c_double), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("out_moves", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_probe_planner_new": (c_int32, [("profile", c_void_p), ("grid", c_uint64), ("delta", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_probe_planner_free": (None, [("planner", c_void_p)]),
-    "crawlsched_probe_planner_set_profile": (c_int32, [("planner", c_void_p), ("profile", c_void_p), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_probe_planner_set_constraints": (c_int32, [("planner", c_void_p), ("delta", c_double), ("starts", POINTER(c_double)), ("ends", POINTER(c_double)), ("len", c_size_t), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_probe_planner_set_control": (c_int32, [("planner", c_void_p), ("ctl", c_void_p), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_probe_planner_plan": (c_int32, [("planner", c_void_p), ("n", c_uint64), ("method", c_int32), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("out_cost", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_probe_planner_all_costs": (c_int32, [("planner", c_void_p), ("max_n", c_uint64), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_robots_solve": (c_int32, [("n", c_uint64), ("k", c_uint64), ("lambda", c_double), ("mu", c_double), ("gamma", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_robots_solve_with_control": (c_int32, [("n", c_uint64), ("k", c_uint64), ("lambda", c_double), ("mu", c_double), ("gamma", c_double), ("ctl", c_void_p), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_robots_solve_unlimited": (c_int32, [("k", c_uint64), ("lambda", c_double), ("mu", c_double), ("gamma", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
@@ -209,6 +207,10 @@ FUNCTIONS = {
     "crawlsched_routing_arrivals_free": (None, [("a", c_void_p)]),
     "crawlsched_routing_arrivals_rate": (c_int32, [("a", c_void_p), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_arrivals_transform": (c_int32, [("a", c_void_p), ("mu", c_double), ("k", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_routing_router_new": (c_int32, [("seq", POINTER(c_uint32)), ("len", c_size_t), ("servers", c_uint32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_routing_router_free": (None, [("r", c_void_p)]),
+    "crawlsched_routing_router_next": (c_int32, [("r", c_void_p), ("out_server", POINTER(c_uint32)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_routing_router_next_batch": (c_int32, [("r", c_void_p), ("out", POINTER(c_uint32)), ("n", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_servers_new": (c_int32, [("arrivals", c_void_p), ("rates", POINTER(c_double)), ("weights", POINTER(c_double)), ("m", c_size_t), ("objective", c_int32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_servers_free": (None, [("s", c_void_p)]),
     "crawlsched_routing_servers_len": (c_int32, [("s", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
@@ -225,21 +227,19 @@ FUNCTIONS = {
     "crawlsched_routing_simulate_with_control": (c_int32, [("s", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("periods", c_uint64), ("seed", c_uint64), ("ctl", c_void_p), ("out_per_packet", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("out_per_unit_time", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_two_server_cost": (c_int32, [("n", c_uint32), ("mu2", c_double), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_routing_switch_point": (c_int32, [("n", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_router_new": (c_int32, [("seq", POINTER(c_uint32)), ("len", c_size_t), ("servers", c_uint32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_router_free": (None, [("r", c_void_p)]),
-    "crawlsched_routing_router_next": (c_int32, [("r", c_void_p), ("out_server", POINTER(c_uint32)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_routing_router_next_batch": (c_int32, [("r", c_void_p), ("out", POINTER(c_uint32)), ("n", c_size_t), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_bmap_new": (c_int32, [("n", c_size_t), ("matrices", POINTER(c_double)), ("len", c_size_t), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_bmap_poisson_new": (c_int32, [("rate", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_bmap_fit_new": (c_int32, [("mean", c_double), ("variance", c_double), ("lag1", c_double), ("batch_mean", c_double), ("max_batch", c_uint32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_bmap_compose_new": (c_int32, [("robot", c_void_p), ("how", c_int32), ("active", c_uint32), ("total", c_uint32), ("prob", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_bmap_free": (None, [("bmap", c_void_p)]),
-    "crawlsched_bmap_order": (c_int32, [("bmap", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_bmap_fundamental_rate": (c_int32, [("bmap", c_void_p), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_bmap_interarrival_moment": (c_int32, [("bmap", c_void_p), ("k", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_bmap_lag_correlation": (c_int32, [("bmap", c_void_p), ("k", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_fit_aph2_new": (c_int32, [("m1", c_double), ("m2", c_double), ("m3", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
-    "crawlsched_threshold_fit_h2_new": (c_int32, [("m1", c_double), ("m2", c_double), ("m3", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_new": (c_int32, [("access", c_void_p), ("mode", c_int32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_free": (None, [("s", c_void_p)]),
+    "crawlsched_scheduler_add_page": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_add_weighted_page": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("weight", c_double), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_remove_page": (c_int32, [("s", c_void_p), ("id", c_uint64), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_set_change_rate": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_observe": (c_int32, [("s", c_void_p), ("id", c_uint64), ("interval", c_double), ("changed", c_int32), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_next": (c_int32, [("s", c_void_p), ("out_id", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_frequencies": (c_int32, [("s", c_void_p), ("out_ids", POINTER(c_uint64)), ("out_freqs", POINTER(c_double)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_next_batch": (c_int32, [("s", c_void_p), ("out_ids", POINTER(c_uint64)), ("n", c_size_t), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_len": (c_int32, [("s", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_change_rate": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_frequency": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_threshold_model_new": (c_int32, [("arrivals", POINTER(c_void_p)), ("n_arrivals", c_size_t), ("service", c_void_p), ("obsolescence", c_void_p), ("buffer", c_uint32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_threshold_model_free": (None, [("model", c_void_p)]),
     "crawlsched_threshold_model_state_count": (c_int32, [("model", c_void_p), ("out", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),

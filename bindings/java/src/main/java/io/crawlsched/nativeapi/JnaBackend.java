@@ -15,11 +15,29 @@ final class JnaBackend implements NativeApi {
     static final class Direct {
         private Direct() {}
 
+        static native int crawlsched_bmap_new(long n, double[] matrices, long len, long[] out, byte[] err);
+        static native int crawlsched_bmap_poisson_new(double rate, long[] out, byte[] err);
+        static native int crawlsched_bmap_fit_new(double mean, double variance, double lag1, double batch_mean, int max_batch, long[] out, byte[] err);
+        static native int crawlsched_bmap_compose_new(long robot, int how, int active, int total, double prob, long[] out, byte[] err);
+        static native void crawlsched_bmap_free(long bmap);
+        static native int crawlsched_bmap_order(long bmap, long[] out, byte[] err);
+        static native int crawlsched_bmap_fundamental_rate(long bmap, double[] out, byte[] err);
+        static native int crawlsched_bmap_interarrival_moment(long bmap, int k, double[] out, byte[] err);
+        static native int crawlsched_bmap_lag_correlation(long bmap, int k, double[] out, byte[] err);
         static native String crawlsched_status_string(int status);
         static native String crawlsched_version();
         static native int crawlsched_abi_version();
         static native int crawlsched_last_error_status();
         static native String crawlsched_last_error_message();
+        static native void crawlsched_set_default_memory_limit(long bytes);
+        static native long crawlsched_get_default_memory_limit();
+        static native int crawlsched_control_new(long[] out, byte[] err);
+        static native void crawlsched_control_free(long ctl);
+        static native int crawlsched_control_set_memory_limit(long ctl, long bytes, byte[] err);
+        static native int crawlsched_control_set_max_iterations(long ctl, long max_iterations, byte[] err);
+        static native int crawlsched_control_cancel(long ctl, byte[] err);
+        static native int crawlsched_control_reset(long ctl, byte[] err);
+        static native int crawlsched_control_is_cancelled(long ctl, int[] out, byte[] err);
         static native int crawlsched_dist_deterministic_new(double value, long[] out, byte[] err);
         static native int crawlsched_dist_exponential_new(double rate, long[] out, byte[] err);
         static native int crawlsched_dist_erlang_new(int k, double rate, long[] out, byte[] err);
@@ -35,6 +53,14 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_dist_laplace(long dist, double s, double[] out, byte[] err);
         static native int crawlsched_dist_cdf(long dist, double x, double[] out, byte[] err);
         static native int crawlsched_dist_sample(long dist, long seed, double[] out, long n, byte[] err);
+        static native int crawlsched_threshold_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err);
+        static native int crawlsched_threshold_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err);
+        static native int crawlsched_estimator_new(long[] out, byte[] err);
+        static native int crawlsched_estimator_new_with_prior(double rate_guess, double weight_time, long[] out, byte[] err);
+        static native void crawlsched_estimator_free(long est);
+        static native int crawlsched_estimator_observe(long est, double interval, int changed, byte[] err);
+        static native int crawlsched_estimator_estimate(long est, double[] out, byte[] err);
+        static native int crawlsched_estimator_observations(long est, long[] out, byte[] err);
         static native int crawlsched_freshness_model_new(long access, double[] change_rates, double[] weights, long n, long[] out, byte[] err);
         static native void crawlsched_freshness_model_free(long model);
         static native int crawlsched_freshness_model_len(long model, long[] out, byte[] err);
@@ -56,40 +82,12 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_freshness_bound_ratio(double q, double[] out, byte[] err);
         static native int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, double[] out_cost, double[] out_std_error, byte[] err);
         static native int crawlsched_freshness_simulate_cyclic_with_control(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
-        static native int crawlsched_estimator_new(long[] out, byte[] err);
-        static native int crawlsched_estimator_new_with_prior(double rate_guess, double weight_time, long[] out, byte[] err);
-        static native void crawlsched_estimator_free(long est);
-        static native int crawlsched_estimator_observe(long est, double interval, int changed, byte[] err);
-        static native int crawlsched_estimator_estimate(long est, double[] out, byte[] err);
-        static native int crawlsched_estimator_observations(long est, long[] out, byte[] err);
-        static native int crawlsched_scheduler_new(long access, int mode, long[] out, byte[] err);
-        static native void crawlsched_scheduler_free(long s);
-        static native int crawlsched_scheduler_add_page(long s, long id, double change_rate, byte[] err);
-        static native int crawlsched_scheduler_add_weighted_page(long s, long id, double change_rate, double weight, byte[] err);
-        static native int crawlsched_scheduler_remove_page(long s, long id, byte[] err);
-        static native int crawlsched_scheduler_set_change_rate(long s, long id, double change_rate, byte[] err);
-        static native int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err);
-        static native int crawlsched_scheduler_next(long s, long[] out_id, byte[] err);
-        static native int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err);
-        static native int crawlsched_scheduler_next_batch(long s, long[] out_ids, long n, byte[] err);
-        static native int crawlsched_scheduler_len(long s, long[] out, byte[] err);
-        static native int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err);
-        static native int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err);
-        static native void crawlsched_set_default_memory_limit(long bytes);
-        static native long crawlsched_get_default_memory_limit();
-        static native int crawlsched_control_new(long[] out, byte[] err);
-        static native void crawlsched_control_free(long ctl);
-        static native int crawlsched_control_set_memory_limit(long ctl, long bytes, byte[] err);
-        static native int crawlsched_control_set_max_iterations(long ctl, long max_iterations, byte[] err);
-        static native int crawlsched_control_cancel(long ctl, byte[] err);
-        static native int crawlsched_control_reset(long ctl, byte[] err);
-        static native int crawlsched_control_is_cancelled(long ctl, int[] out, byte[] err);
+        static native void crawlsched_mdp_free(long m);
+        static native int crawlsched_mdp_size(long m, long[] out_states, long[] out_actions, long[] out_transitions, byte[] err);
         static native int crawlsched_mdp_builder_new(long n_states, long[] out, byte[] err);
         static native void crawlsched_mdp_builder_free(long b);
         static native int crawlsched_mdp_builder_add_action(long b, int state, int[] next, double[] prob, long len, double cost, int[] out_action, byte[] err);
         static native int crawlsched_mdp_build(long b, long[] out, byte[] err);
-        static native void crawlsched_mdp_free(long m);
-        static native int crawlsched_mdp_size(long m, long[] out_states, long[] out_actions, long[] out_transitions, byte[] err);
         static native int crawlsched_mdp_solver_new(int method, long[] out, byte[] err);
         static native void crawlsched_mdp_solver_free(long s);
         static native int crawlsched_mdp_solver_set_limits(long s, double tolerance, long max_iterations, int stopping, byte[] err);
@@ -102,6 +100,13 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_mdp_solver_stats(long s, long[] out_iterations, int[] out_converged, long[] out_recurrent_classes, byte[] err);
         static native int crawlsched_mdp_solver_policy(long s, int[] out, long out_cap, byte[] err);
         static native int crawlsched_mdp_solver_values(long s, double[] out, long out_cap, byte[] err);
+        static native int crawlsched_probe_planner_new(long profile, long grid, double delta, long[] out, byte[] err);
+        static native void crawlsched_probe_planner_free(long planner);
+        static native int crawlsched_probe_planner_set_profile(long planner, long profile, byte[] err);
+        static native int crawlsched_probe_planner_set_constraints(long planner, double delta, double[] starts, double[] ends, long len, byte[] err);
+        static native int crawlsched_probe_planner_set_control(long planner, long ctl, byte[] err);
+        static native int crawlsched_probe_planner_plan(long planner, long n, int method, double[] out, long out_cap, double[] out_cost, byte[] err);
+        static native int crawlsched_probe_planner_all_costs(long planner, long max_n, double[] out, long out_cap, byte[] err);
         static native int crawlsched_probe_profile_new(double[] lambda_breaks, double[] lambda_values, long lambda_pieces, int lambda_periodic, double[] a_breaks, double[] a_values, long a_pieces, int a_periodic, double horizon, long[] out, byte[] err);
         static native int crawlsched_probe_profile_dbworld(double ratio, double horizon_days, long[] out, byte[] err);
         static native int crawlsched_probe_profile_micronet(double ratio, double horizon_days, long[] out, byte[] err);
@@ -114,13 +119,6 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_probe_policy_schedule(long profile, int policy, double parameter, double[] out, long out_cap, long[] out_len, byte[] err);
         static native int crawlsched_probe_policy_with_budget(long profile, int policy, long n, double[] out_parameter, double[] out, long out_cap, byte[] err);
         static native int crawlsched_probe_improve(long profile, double[] probes, long n, double delta, double mu0, double mu_min, double rho, double iota, double[] out, long out_cap, long[] out_moves, byte[] err);
-        static native int crawlsched_probe_planner_new(long profile, long grid, double delta, long[] out, byte[] err);
-        static native void crawlsched_probe_planner_free(long planner);
-        static native int crawlsched_probe_planner_set_profile(long planner, long profile, byte[] err);
-        static native int crawlsched_probe_planner_set_constraints(long planner, double delta, double[] starts, double[] ends, long len, byte[] err);
-        static native int crawlsched_probe_planner_set_control(long planner, long ctl, byte[] err);
-        static native int crawlsched_probe_planner_plan(long planner, long n, int method, double[] out, long out_cap, double[] out_cost, byte[] err);
-        static native int crawlsched_probe_planner_all_costs(long planner, long max_n, double[] out, long out_cap, byte[] err);
         static native int crawlsched_robots_solve(long n, long k, double lambda, double mu, double gamma, long[] out, byte[] err);
         static native int crawlsched_robots_solve_with_control(long n, long k, double lambda, double mu, double gamma, long ctl, long[] out, byte[] err);
         static native int crawlsched_robots_solve_unlimited(long k, double lambda, double mu, double gamma, long[] out, byte[] err);
@@ -143,6 +141,10 @@ final class JnaBackend implements NativeApi {
         static native void crawlsched_routing_arrivals_free(long a);
         static native int crawlsched_routing_arrivals_rate(long a, double[] out, byte[] err);
         static native int crawlsched_routing_arrivals_transform(long a, double mu, int k, double[] out, byte[] err);
+        static native int crawlsched_routing_router_new(int[] seq, long len, int servers, long[] out, byte[] err);
+        static native void crawlsched_routing_router_free(long r);
+        static native int crawlsched_routing_router_next(long r, int[] out_server, byte[] err);
+        static native int crawlsched_routing_router_next_batch(long r, int[] out, long n, byte[] err);
         static native int crawlsched_routing_servers_new(long arrivals, double[] rates, double[] weights, long m, int objective, long[] out, byte[] err);
         static native void crawlsched_routing_servers_free(long s);
         static native int crawlsched_routing_servers_len(long s, long[] out, byte[] err);
@@ -159,21 +161,19 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_routing_simulate_with_control(long s, int[] seq, long len, long periods, long seed, long ctl, double[] out_per_packet, double[] out_std_error, double[] out_per_unit_time, byte[] err);
         static native int crawlsched_routing_two_server_cost(int n, double mu2, double[] out, byte[] err);
         static native int crawlsched_routing_switch_point(int n, double[] out, byte[] err);
-        static native int crawlsched_routing_router_new(int[] seq, long len, int servers, long[] out, byte[] err);
-        static native void crawlsched_routing_router_free(long r);
-        static native int crawlsched_routing_router_next(long r, int[] out_server, byte[] err);
-        static native int crawlsched_routing_router_next_batch(long r, int[] out, long n, byte[] err);
-        static native int crawlsched_bmap_new(long n, double[] matrices, long len, long[] out, byte[] err);
-        static native int crawlsched_bmap_poisson_new(double rate, long[] out, byte[] err);
-        static native int crawlsched_bmap_fit_new(double mean, double variance, double lag1, double batch_mean, int max_batch, long[] out, byte[] err);
-        static native int crawlsched_bmap_compose_new(long robot, int how, int active, int total, double prob, long[] out, byte[] err);
-        static native void crawlsched_bmap_free(long bmap);
-        static native int crawlsched_bmap_order(long bmap, long[] out, byte[] err);
-        static native int crawlsched_bmap_fundamental_rate(long bmap, double[] out, byte[] err);
-        static native int crawlsched_bmap_interarrival_moment(long bmap, int k, double[] out, byte[] err);
-        static native int crawlsched_bmap_lag_correlation(long bmap, int k, double[] out, byte[] err);
-        static native int crawlsched_threshold_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err);
-        static native int crawlsched_threshold_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err);
+        static native int crawlsched_scheduler_new(long access, int mode, long[] out, byte[] err);
+        static native void crawlsched_scheduler_free(long s);
+        static native int crawlsched_scheduler_add_page(long s, long id, double change_rate, byte[] err);
+        static native int crawlsched_scheduler_add_weighted_page(long s, long id, double change_rate, double weight, byte[] err);
+        static native int crawlsched_scheduler_remove_page(long s, long id, byte[] err);
+        static native int crawlsched_scheduler_set_change_rate(long s, long id, double change_rate, byte[] err);
+        static native int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err);
+        static native int crawlsched_scheduler_next(long s, long[] out_id, byte[] err);
+        static native int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err);
+        static native int crawlsched_scheduler_next_batch(long s, long[] out_ids, long n, byte[] err);
+        static native int crawlsched_scheduler_len(long s, long[] out, byte[] err);
+        static native int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err);
+        static native int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err);
         static native int crawlsched_threshold_model_new(long[] arrivals, long n_arrivals, long service, long obsolescence, int buffer, long[] out, byte[] err);
         static native void crawlsched_threshold_model_free(long model);
         static native int crawlsched_threshold_model_state_count(long model, long[] out, byte[] err);
@@ -190,6 +190,51 @@ final class JnaBackend implements NativeApi {
      *  symbol throws UnsatisfiedLinkError. */
     static void bind(NativeLibrary lib) {
         com.sun.jna.Native.register(Direct.class, lib);
+    }
+
+    @Override
+    public int crawlsched_bmap_new(long n, double[] matrices, long len, long[] out, byte[] err) {
+        return Direct.crawlsched_bmap_new(n, matrices, len, out, err);
+    }
+
+    @Override
+    public int crawlsched_bmap_poisson_new(double rate, long[] out, byte[] err) {
+        return Direct.crawlsched_bmap_poisson_new(rate, out, err);
+    }
+
+    @Override
+    public int crawlsched_bmap_fit_new(double mean, double variance, double lag1, double batch_mean, int max_batch, long[] out, byte[] err) {
+        return Direct.crawlsched_bmap_fit_new(mean, variance, lag1, batch_mean, max_batch, out, err);
+    }
+
+    @Override
+    public int crawlsched_bmap_compose_new(long robot, int how, int active, int total, double prob, long[] out, byte[] err) {
+        return Direct.crawlsched_bmap_compose_new(robot, how, active, total, prob, out, err);
+    }
+
+    @Override
+    public void crawlsched_bmap_free(long bmap) {
+        Direct.crawlsched_bmap_free(bmap);
+    }
+
+    @Override
+    public int crawlsched_bmap_order(long bmap, long[] out, byte[] err) {
+        return Direct.crawlsched_bmap_order(bmap, out, err);
+    }
+
+    @Override
+    public int crawlsched_bmap_fundamental_rate(long bmap, double[] out, byte[] err) {
+        return Direct.crawlsched_bmap_fundamental_rate(bmap, out, err);
+    }
+
+    @Override
+    public int crawlsched_bmap_interarrival_moment(long bmap, int k, double[] out, byte[] err) {
+        return Direct.crawlsched_bmap_interarrival_moment(bmap, k, out, err);
+    }
+
+    @Override
+    public int crawlsched_bmap_lag_correlation(long bmap, int k, double[] out, byte[] err) {
+        return Direct.crawlsched_bmap_lag_correlation(bmap, k, out, err);
     }
 
     @Override
@@ -215,6 +260,51 @@ final class JnaBackend implements NativeApi {
     @Override
     public String crawlsched_last_error_message() {
         return Direct.crawlsched_last_error_message();
+    }
+
+    @Override
+    public void crawlsched_set_default_memory_limit(long bytes) {
+        Direct.crawlsched_set_default_memory_limit(bytes);
+    }
+
+    @Override
+    public long crawlsched_get_default_memory_limit() {
+        return Direct.crawlsched_get_default_memory_limit();
+    }
+
+    @Override
+    public int crawlsched_control_new(long[] out, byte[] err) {
+        return Direct.crawlsched_control_new(out, err);
+    }
+
+    @Override
+    public void crawlsched_control_free(long ctl) {
+        Direct.crawlsched_control_free(ctl);
+    }
+
+    @Override
+    public int crawlsched_control_set_memory_limit(long ctl, long bytes, byte[] err) {
+        return Direct.crawlsched_control_set_memory_limit(ctl, bytes, err);
+    }
+
+    @Override
+    public int crawlsched_control_set_max_iterations(long ctl, long max_iterations, byte[] err) {
+        return Direct.crawlsched_control_set_max_iterations(ctl, max_iterations, err);
+    }
+
+    @Override
+    public int crawlsched_control_cancel(long ctl, byte[] err) {
+        return Direct.crawlsched_control_cancel(ctl, err);
+    }
+
+    @Override
+    public int crawlsched_control_reset(long ctl, byte[] err) {
+        return Direct.crawlsched_control_reset(ctl, err);
+    }
+
+    @Override
+    public int crawlsched_control_is_cancelled(long ctl, int[] out, byte[] err) {
+        return Direct.crawlsched_control_is_cancelled(ctl, out, err);
     }
 
     @Override
@@ -290,6 +380,46 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_dist_sample(long dist, long seed, double[] out, long n, byte[] err) {
         return Direct.crawlsched_dist_sample(dist, seed, out, n, err);
+    }
+
+    @Override
+    public int crawlsched_threshold_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err) {
+        return Direct.crawlsched_threshold_fit_aph2_new(m1, m2, m3, out, err);
+    }
+
+    @Override
+    public int crawlsched_threshold_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err) {
+        return Direct.crawlsched_threshold_fit_h2_new(m1, m2, m3, out, err);
+    }
+
+    @Override
+    public int crawlsched_estimator_new(long[] out, byte[] err) {
+        return Direct.crawlsched_estimator_new(out, err);
+    }
+
+    @Override
+    public int crawlsched_estimator_new_with_prior(double rate_guess, double weight_time, long[] out, byte[] err) {
+        return Direct.crawlsched_estimator_new_with_prior(rate_guess, weight_time, out, err);
+    }
+
+    @Override
+    public void crawlsched_estimator_free(long est) {
+        Direct.crawlsched_estimator_free(est);
+    }
+
+    @Override
+    public int crawlsched_estimator_observe(long est, double interval, int changed, byte[] err) {
+        return Direct.crawlsched_estimator_observe(est, interval, changed, err);
+    }
+
+    @Override
+    public int crawlsched_estimator_estimate(long est, double[] out, byte[] err) {
+        return Direct.crawlsched_estimator_estimate(est, out, err);
+    }
+
+    @Override
+    public int crawlsched_estimator_observations(long est, long[] out, byte[] err) {
+        return Direct.crawlsched_estimator_observations(est, out, err);
     }
 
     @Override
@@ -398,143 +528,13 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_estimator_new(long[] out, byte[] err) {
-        return Direct.crawlsched_estimator_new(out, err);
+    public void crawlsched_mdp_free(long m) {
+        Direct.crawlsched_mdp_free(m);
     }
 
     @Override
-    public int crawlsched_estimator_new_with_prior(double rate_guess, double weight_time, long[] out, byte[] err) {
-        return Direct.crawlsched_estimator_new_with_prior(rate_guess, weight_time, out, err);
-    }
-
-    @Override
-    public void crawlsched_estimator_free(long est) {
-        Direct.crawlsched_estimator_free(est);
-    }
-
-    @Override
-    public int crawlsched_estimator_observe(long est, double interval, int changed, byte[] err) {
-        return Direct.crawlsched_estimator_observe(est, interval, changed, err);
-    }
-
-    @Override
-    public int crawlsched_estimator_estimate(long est, double[] out, byte[] err) {
-        return Direct.crawlsched_estimator_estimate(est, out, err);
-    }
-
-    @Override
-    public int crawlsched_estimator_observations(long est, long[] out, byte[] err) {
-        return Direct.crawlsched_estimator_observations(est, out, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_new(long access, int mode, long[] out, byte[] err) {
-        return Direct.crawlsched_scheduler_new(access, mode, out, err);
-    }
-
-    @Override
-    public void crawlsched_scheduler_free(long s) {
-        Direct.crawlsched_scheduler_free(s);
-    }
-
-    @Override
-    public int crawlsched_scheduler_add_page(long s, long id, double change_rate, byte[] err) {
-        return Direct.crawlsched_scheduler_add_page(s, id, change_rate, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_add_weighted_page(long s, long id, double change_rate, double weight, byte[] err) {
-        return Direct.crawlsched_scheduler_add_weighted_page(s, id, change_rate, weight, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_remove_page(long s, long id, byte[] err) {
-        return Direct.crawlsched_scheduler_remove_page(s, id, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_set_change_rate(long s, long id, double change_rate, byte[] err) {
-        return Direct.crawlsched_scheduler_set_change_rate(s, id, change_rate, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err) {
-        return Direct.crawlsched_scheduler_observe(s, id, interval, changed, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_next(long s, long[] out_id, byte[] err) {
-        return Direct.crawlsched_scheduler_next(s, out_id, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err) {
-        return Direct.crawlsched_scheduler_frequencies(s, out_ids, out_freqs, out_cap, out_len, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_next_batch(long s, long[] out_ids, long n, byte[] err) {
-        return Direct.crawlsched_scheduler_next_batch(s, out_ids, n, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_len(long s, long[] out, byte[] err) {
-        return Direct.crawlsched_scheduler_len(s, out, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err) {
-        return Direct.crawlsched_scheduler_change_rate(s, id, out, err);
-    }
-
-    @Override
-    public int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err) {
-        return Direct.crawlsched_scheduler_frequency(s, id, out, err);
-    }
-
-    @Override
-    public void crawlsched_set_default_memory_limit(long bytes) {
-        Direct.crawlsched_set_default_memory_limit(bytes);
-    }
-
-    @Override
-    public long crawlsched_get_default_memory_limit() {
-        return Direct.crawlsched_get_default_memory_limit();
-    }
-
-    @Override
-    public int crawlsched_control_new(long[] out, byte[] err) {
-        return Direct.crawlsched_control_new(out, err);
-    }
-
-    @Override
-    public void crawlsched_control_free(long ctl) {
-        Direct.crawlsched_control_free(ctl);
-    }
-
-    @Override
-    public int crawlsched_control_set_memory_limit(long ctl, long bytes, byte[] err) {
-        return Direct.crawlsched_control_set_memory_limit(ctl, bytes, err);
-    }
-
-    @Override
-    public int crawlsched_control_set_max_iterations(long ctl, long max_iterations, byte[] err) {
-        return Direct.crawlsched_control_set_max_iterations(ctl, max_iterations, err);
-    }
-
-    @Override
-    public int crawlsched_control_cancel(long ctl, byte[] err) {
-        return Direct.crawlsched_control_cancel(ctl, err);
-    }
-
-    @Override
-    public int crawlsched_control_reset(long ctl, byte[] err) {
-        return Direct.crawlsched_control_reset(ctl, err);
-    }
-
-    @Override
-    public int crawlsched_control_is_cancelled(long ctl, int[] out, byte[] err) {
-        return Direct.crawlsched_control_is_cancelled(ctl, out, err);
+    public int crawlsched_mdp_size(long m, long[] out_states, long[] out_actions, long[] out_transitions, byte[] err) {
+        return Direct.crawlsched_mdp_size(m, out_states, out_actions, out_transitions, err);
     }
 
     @Override
@@ -555,16 +555,6 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_mdp_build(long b, long[] out, byte[] err) {
         return Direct.crawlsched_mdp_build(b, out, err);
-    }
-
-    @Override
-    public void crawlsched_mdp_free(long m) {
-        Direct.crawlsched_mdp_free(m);
-    }
-
-    @Override
-    public int crawlsched_mdp_size(long m, long[] out_states, long[] out_actions, long[] out_transitions, byte[] err) {
-        return Direct.crawlsched_mdp_size(m, out_states, out_actions, out_transitions, err);
     }
 
     @Override
@@ -628,6 +618,41 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
+    public int crawlsched_probe_planner_new(long profile, long grid, double delta, long[] out, byte[] err) {
+        return Direct.crawlsched_probe_planner_new(profile, grid, delta, out, err);
+    }
+
+    @Override
+    public void crawlsched_probe_planner_free(long planner) {
+        Direct.crawlsched_probe_planner_free(planner);
+    }
+
+    @Override
+    public int crawlsched_probe_planner_set_profile(long planner, long profile, byte[] err) {
+        return Direct.crawlsched_probe_planner_set_profile(planner, profile, err);
+    }
+
+    @Override
+    public int crawlsched_probe_planner_set_constraints(long planner, double delta, double[] starts, double[] ends, long len, byte[] err) {
+        return Direct.crawlsched_probe_planner_set_constraints(planner, delta, starts, ends, len, err);
+    }
+
+    @Override
+    public int crawlsched_probe_planner_set_control(long planner, long ctl, byte[] err) {
+        return Direct.crawlsched_probe_planner_set_control(planner, ctl, err);
+    }
+
+    @Override
+    public int crawlsched_probe_planner_plan(long planner, long n, int method, double[] out, long out_cap, double[] out_cost, byte[] err) {
+        return Direct.crawlsched_probe_planner_plan(planner, n, method, out, out_cap, out_cost, err);
+    }
+
+    @Override
+    public int crawlsched_probe_planner_all_costs(long planner, long max_n, double[] out, long out_cap, byte[] err) {
+        return Direct.crawlsched_probe_planner_all_costs(planner, max_n, out, out_cap, err);
+    }
+
+    @Override
     public int crawlsched_probe_profile_new(double[] lambda_breaks, double[] lambda_values, long lambda_pieces, int lambda_periodic, double[] a_breaks, double[] a_values, long a_pieces, int a_periodic, double horizon, long[] out, byte[] err) {
         return Direct.crawlsched_probe_profile_new(lambda_breaks, lambda_values, lambda_pieces, lambda_periodic, a_breaks, a_values, a_pieces, a_periodic, horizon, out, err);
     }
@@ -685,41 +710,6 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_probe_improve(long profile, double[] probes, long n, double delta, double mu0, double mu_min, double rho, double iota, double[] out, long out_cap, long[] out_moves, byte[] err) {
         return Direct.crawlsched_probe_improve(profile, probes, n, delta, mu0, mu_min, rho, iota, out, out_cap, out_moves, err);
-    }
-
-    @Override
-    public int crawlsched_probe_planner_new(long profile, long grid, double delta, long[] out, byte[] err) {
-        return Direct.crawlsched_probe_planner_new(profile, grid, delta, out, err);
-    }
-
-    @Override
-    public void crawlsched_probe_planner_free(long planner) {
-        Direct.crawlsched_probe_planner_free(planner);
-    }
-
-    @Override
-    public int crawlsched_probe_planner_set_profile(long planner, long profile, byte[] err) {
-        return Direct.crawlsched_probe_planner_set_profile(planner, profile, err);
-    }
-
-    @Override
-    public int crawlsched_probe_planner_set_constraints(long planner, double delta, double[] starts, double[] ends, long len, byte[] err) {
-        return Direct.crawlsched_probe_planner_set_constraints(planner, delta, starts, ends, len, err);
-    }
-
-    @Override
-    public int crawlsched_probe_planner_set_control(long planner, long ctl, byte[] err) {
-        return Direct.crawlsched_probe_planner_set_control(planner, ctl, err);
-    }
-
-    @Override
-    public int crawlsched_probe_planner_plan(long planner, long n, int method, double[] out, long out_cap, double[] out_cost, byte[] err) {
-        return Direct.crawlsched_probe_planner_plan(planner, n, method, out, out_cap, out_cost, err);
-    }
-
-    @Override
-    public int crawlsched_probe_planner_all_costs(long planner, long max_n, double[] out, long out_cap, byte[] err) {
-        return Direct.crawlsched_probe_planner_all_costs(planner, max_n, out, out_cap, err);
     }
 
     @Override
@@ -833,6 +823,26 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
+    public int crawlsched_routing_router_new(int[] seq, long len, int servers, long[] out, byte[] err) {
+        return Direct.crawlsched_routing_router_new(seq, len, servers, out, err);
+    }
+
+    @Override
+    public void crawlsched_routing_router_free(long r) {
+        Direct.crawlsched_routing_router_free(r);
+    }
+
+    @Override
+    public int crawlsched_routing_router_next(long r, int[] out_server, byte[] err) {
+        return Direct.crawlsched_routing_router_next(r, out_server, err);
+    }
+
+    @Override
+    public int crawlsched_routing_router_next_batch(long r, int[] out, long n, byte[] err) {
+        return Direct.crawlsched_routing_router_next_batch(r, out, n, err);
+    }
+
+    @Override
     public int crawlsched_routing_servers_new(long arrivals, double[] rates, double[] weights, long m, int objective, long[] out, byte[] err) {
         return Direct.crawlsched_routing_servers_new(arrivals, rates, weights, m, objective, out, err);
     }
@@ -913,78 +923,68 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_routing_router_new(int[] seq, long len, int servers, long[] out, byte[] err) {
-        return Direct.crawlsched_routing_router_new(seq, len, servers, out, err);
+    public int crawlsched_scheduler_new(long access, int mode, long[] out, byte[] err) {
+        return Direct.crawlsched_scheduler_new(access, mode, out, err);
     }
 
     @Override
-    public void crawlsched_routing_router_free(long r) {
-        Direct.crawlsched_routing_router_free(r);
+    public void crawlsched_scheduler_free(long s) {
+        Direct.crawlsched_scheduler_free(s);
     }
 
     @Override
-    public int crawlsched_routing_router_next(long r, int[] out_server, byte[] err) {
-        return Direct.crawlsched_routing_router_next(r, out_server, err);
+    public int crawlsched_scheduler_add_page(long s, long id, double change_rate, byte[] err) {
+        return Direct.crawlsched_scheduler_add_page(s, id, change_rate, err);
     }
 
     @Override
-    public int crawlsched_routing_router_next_batch(long r, int[] out, long n, byte[] err) {
-        return Direct.crawlsched_routing_router_next_batch(r, out, n, err);
+    public int crawlsched_scheduler_add_weighted_page(long s, long id, double change_rate, double weight, byte[] err) {
+        return Direct.crawlsched_scheduler_add_weighted_page(s, id, change_rate, weight, err);
     }
 
     @Override
-    public int crawlsched_bmap_new(long n, double[] matrices, long len, long[] out, byte[] err) {
-        return Direct.crawlsched_bmap_new(n, matrices, len, out, err);
+    public int crawlsched_scheduler_remove_page(long s, long id, byte[] err) {
+        return Direct.crawlsched_scheduler_remove_page(s, id, err);
     }
 
     @Override
-    public int crawlsched_bmap_poisson_new(double rate, long[] out, byte[] err) {
-        return Direct.crawlsched_bmap_poisson_new(rate, out, err);
+    public int crawlsched_scheduler_set_change_rate(long s, long id, double change_rate, byte[] err) {
+        return Direct.crawlsched_scheduler_set_change_rate(s, id, change_rate, err);
     }
 
     @Override
-    public int crawlsched_bmap_fit_new(double mean, double variance, double lag1, double batch_mean, int max_batch, long[] out, byte[] err) {
-        return Direct.crawlsched_bmap_fit_new(mean, variance, lag1, batch_mean, max_batch, out, err);
+    public int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err) {
+        return Direct.crawlsched_scheduler_observe(s, id, interval, changed, err);
     }
 
     @Override
-    public int crawlsched_bmap_compose_new(long robot, int how, int active, int total, double prob, long[] out, byte[] err) {
-        return Direct.crawlsched_bmap_compose_new(robot, how, active, total, prob, out, err);
+    public int crawlsched_scheduler_next(long s, long[] out_id, byte[] err) {
+        return Direct.crawlsched_scheduler_next(s, out_id, err);
     }
 
     @Override
-    public void crawlsched_bmap_free(long bmap) {
-        Direct.crawlsched_bmap_free(bmap);
+    public int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err) {
+        return Direct.crawlsched_scheduler_frequencies(s, out_ids, out_freqs, out_cap, out_len, err);
     }
 
     @Override
-    public int crawlsched_bmap_order(long bmap, long[] out, byte[] err) {
-        return Direct.crawlsched_bmap_order(bmap, out, err);
+    public int crawlsched_scheduler_next_batch(long s, long[] out_ids, long n, byte[] err) {
+        return Direct.crawlsched_scheduler_next_batch(s, out_ids, n, err);
     }
 
     @Override
-    public int crawlsched_bmap_fundamental_rate(long bmap, double[] out, byte[] err) {
-        return Direct.crawlsched_bmap_fundamental_rate(bmap, out, err);
+    public int crawlsched_scheduler_len(long s, long[] out, byte[] err) {
+        return Direct.crawlsched_scheduler_len(s, out, err);
     }
 
     @Override
-    public int crawlsched_bmap_interarrival_moment(long bmap, int k, double[] out, byte[] err) {
-        return Direct.crawlsched_bmap_interarrival_moment(bmap, k, out, err);
+    public int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err) {
+        return Direct.crawlsched_scheduler_change_rate(s, id, out, err);
     }
 
     @Override
-    public int crawlsched_bmap_lag_correlation(long bmap, int k, double[] out, byte[] err) {
-        return Direct.crawlsched_bmap_lag_correlation(bmap, k, out, err);
-    }
-
-    @Override
-    public int crawlsched_threshold_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err) {
-        return Direct.crawlsched_threshold_fit_aph2_new(m1, m2, m3, out, err);
-    }
-
-    @Override
-    public int crawlsched_threshold_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err) {
-        return Direct.crawlsched_threshold_fit_h2_new(m1, m2, m3, out, err);
+    public int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err) {
+        return Direct.crawlsched_scheduler_frequency(s, id, out, err);
     }
 
     @Override

@@ -18,6 +18,24 @@ public interface NativeApi {
     int ERROR_STRUCT_SIZE = 4 + 256;
 
     /**
+     * crawlsched_bmap_compose_new: robots are independent copies of the given
+     * process (Kronecker sum; inactive robots keep moving, deliver nothing).
+     */
+    int BMAP_COMPOSE_INDEPENDENT = 1;
+
+    /**
+     * crawlsched_bmap_compose_new: the given process is common to all robots
+     * and each batch is kept with probability `prob`.
+     */
+    int BMAP_COMPOSE_THINNING = 2;
+
+    /**
+     * crawlsched_bmap_compose_new: r active robots run the given process r
+     * times faster (D_k(r) = r D_k).
+     */
+    int BMAP_COMPOSE_SCALED = 3;
+
+    /**
      * Bytes in `crawlsched_error_t.message`, including the terminating NUL.
      */
     int ERROR_MESSAGE_SIZE = 256;
@@ -42,16 +60,6 @@ public interface NativeApi {
      * symbol is removed or a signature, struct layout or status meaning changes.
      */
     int ABI_VERSION = 1;
-
-    /**
-     * Scheduler mode: each page's crawls evenly spaced in virtual time.
-     */
-    int SCHEDULER_STRIDE = 0;
-
-    /**
-     * Scheduler mode: golden-ratio cycles rebuilt at cycle boundaries (§5-6).
-     */
-    int SCHEDULER_GOLDEN_RATIO = 1;
 
     /**
      * Method: relative value iteration (Talim et al., Proposition 2).
@@ -138,22 +146,14 @@ public interface NativeApi {
     int ROUTING_ROBOT = 1;
 
     /**
-     * crawlsched_bmap_compose_new: robots are independent copies of the given
-     * process (Kronecker sum; inactive robots keep moving, deliver nothing).
+     * Scheduler mode: each page's crawls evenly spaced in virtual time.
      */
-    int BMAP_COMPOSE_INDEPENDENT = 1;
+    int SCHEDULER_STRIDE = 0;
 
     /**
-     * crawlsched_bmap_compose_new: the given process is common to all robots
-     * and each batch is kept with probability `prob`.
+     * Scheduler mode: golden-ratio cycles rebuilt at cycle boundaries (§5-6).
      */
-    int BMAP_COMPOSE_THINNING = 2;
-
-    /**
-     * crawlsched_bmap_compose_new: r active robots run the given process r
-     * times faster (D_k(r) = r D_k).
-     */
-    int BMAP_COMPOSE_SCALED = 3;
+    int SCHEDULER_GOLDEN_RATIO = 1;
 
     /**
      * Index in the measures array: pages offered per unit time (lambda).
@@ -349,6 +349,74 @@ public interface NativeApi {
     int INTERNAL = 11;
 
     /**
+     * A BMAP of order n from `n_matrices` = len / (n*n) &gt;= 2 matrices D0, D1,
+     * ..., Dk stored one after another, each row-major n x n. D0 must have a
+     * negative diagonal and non-negative off-diagonal, D1..Dk non-negative
+     * entries, the rows of D0+...+Dk must sum to zero and the phase process
+     * must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
+     * CRAWLSCHED_TOO_LARGE when the copy and working matrices ((k + 1 + 6)
+     * n x n doubles beyond the input) exceed the process-wide memory cap.
+     */
+    int crawlsched_bmap_new(long n, double[] matrices, long len, long[] out, byte[] err);
+
+    /**
+     * Poisson process of rate &gt; 0 as a BMAP of order 1.
+     */
+    int crawlsched_bmap_poisson_new(double rate, long[] out, byte[] err);
+
+    /**
+     * A BMAP fitted to the time between batches (mean, variance, lag-1
+     * correlation) and the mean batch size on sizes 1..max_batch: two regimes
+     * of Erlang times with persistent switching, maximum-entropy batch sizes
+     * (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
+     * the family cannot reach the figures. The result holds max_batch + 1
+     * matrices of order up to 128: CRAWLSCHED_TOO_LARGE, before they are
+     * built, when three copies exceed the process-wide memory cap.
+     */
+    int crawlsched_bmap_fit_new(double mean, double variance, double lag1, double batch_mean, int max_batch, long[] out, byte[] err);
+
+    /**
+     * The arrival process with `active` of `total` robots active, built from
+     * `robot` by interpretation `how` (CRAWLSCHED_BMAP_COMPOSE_*): INDEPENDENT
+     * (total copies of robot, 1 &lt;= active &lt;= total), THINNING (robot is the
+     * common process, batches kept with probability prob in (0, 1]; active and
+     * total are not used) or SCALED (active times faster). All results for one
+     * `total` share a phase space, as the threshold model requires.
+     * INDEPENDENT has order^total phases (at most 4096) and as many batch
+     * matrices as robot: CRAWLSCHED_TOO_LARGE, before anything is built, when
+     * three copies of the result exceed the process-wide memory cap.
+     */
+    int crawlsched_bmap_compose_new(long robot, int how, int active, int total, double prob, long[] out, byte[] err);
+
+    /**
+     * Releases a BMAP. NULL is a no-op.
+     */
+    void crawlsched_bmap_free(long bmap);
+
+    /**
+     * Number of phases of the BMAP.
+     */
+    int crawlsched_bmap_order(long bmap, long[] out, byte[] err);
+
+    /**
+     * Fundamental rate: mean pages per unit time (theta sum_j j D_j 1).
+     */
+    int crawlsched_bmap_fundamental_rate(long bmap, double[] out, byte[] err);
+
+    /**
+     * E[T^k] (k &gt;= 1) of the stationary time T between batches.
+     */
+    int crawlsched_bmap_interarrival_moment(long bmap, int k, double[] out, byte[] err);
+
+    /**
+     * Lag-k (k &gt;= 1) correlation of successive times between batches.
+     * CRAWLSCHED_TOO_LARGE when the k products with the batch-to-batch phase
+     * matrix (4 n^2 multiply-adds each; they stop early once its powers have
+     * converged) would pass 2e10 multiply-adds.
+     */
+    int crawlsched_bmap_lag_correlation(long bmap, int k, double[] out, byte[] err);
+
+    /**
      * The name of a status code, e.g. "CRAWLSCHED_INVALID_ARGUMENT"; unknown
      * values give "CRAWLSCHED_UNKNOWN_STATUS". The string is static: do not free.
      * Thread-safe.
@@ -378,6 +446,64 @@ public interface NativeApi {
      * call on this thread: copy it if you need it longer. Thread-safe.
      */
     String crawlsched_last_error_message();
+
+    /**
+     * Sets the process-wide default memory cap in bytes (0: unlimited), used
+     * by every computation whose control sets no cap of its own. The initial
+     * default is the machine's physical memory (unlimited where unknown).
+     * Thread-safe; computations already past their size check are not affected.
+     */
+    void crawlsched_set_default_memory_limit(long bytes);
+
+    /**
+     * The process-wide default memory cap in bytes (0: unlimited). Thread-safe.
+     */
+    long crawlsched_get_default_memory_limit();
+
+    /**
+     * A new control: not cancelled, no memory cap of its own (the process-wide
+     * default applies), no iteration cap. Free with crawlsched_control_free().
+     */
+    int crawlsched_control_new(long[] out, byte[] err);
+
+    /**
+     * Releases a control. NULL is a no-op. Computations it is attached to
+     * keep working (without a way to cancel them).
+     */
+    void crawlsched_control_free(long ctl);
+
+    /**
+     * Memory cap in bytes for computations using this control; 0 returns to
+     * the process-wide default, UINT64_MAX means unlimited.
+     */
+    int crawlsched_control_set_memory_limit(long ctl, long bytes, byte[] err);
+
+    /**
+     * Iteration cap for computations using this control (0: none); it lowers,
+     * never raises, a computation's own limit. An iteration is one sweep of
+     * value iteration or Gauss-Seidel, one improvement step of policy
+     * iteration. Reaching it gives CRAWLSCHED_NOT_CONVERGED.
+     */
+    int crawlsched_control_set_max_iterations(long ctl, long max_iterations, byte[] err);
+
+    /**
+     * Raises the cancel flag: every computation using this control returns
+     * CRAWLSCHED_CANCELLED at its next check (within one iteration), and
+     * computations started later return it at once, until
+     * crawlsched_control_reset(). Callable from any thread, in particular
+     * while a computation using the control runs in another one.
+     */
+    int crawlsched_control_cancel(long ctl, byte[] err);
+
+    /**
+     * Clears the cancel flag (limits are kept) so the control can be reused.
+     */
+    int crawlsched_control_reset(long ctl, byte[] err);
+
+    /**
+     * *out receives 1 if the control was cancelled since its last reset, else 0.
+     */
+    int crawlsched_control_is_cancelled(long ctl, int[] out, byte[] err);
 
     /**
      * X = value (&gt;= 0) with probability one. On success `*out` owns a new handle.
@@ -468,6 +594,54 @@ public interface NativeApi {
      * twice (checked, then written), so a call costs two passes.
      */
     int crawlsched_dist_sample(long dist, long seed, double[] out, long n, byte[] err);
+
+    /**
+     * An acyclic phase-type distribution of order 2 with moments E[X] = m1,
+     * E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
+     * CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
+     * coefficient of variation &lt; 1/2). The result is a crawlsched_dist_t.
+     */
+    int crawlsched_threshold_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err);
+
+    /**
+     * A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
+     * of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 &gt; 2 and
+     * m1*m3/m2^2 &gt; 3/2.
+     */
+    int crawlsched_threshold_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err);
+
+    /**
+     * A new estimator without prior knowledge.
+     */
+    int crawlsched_estimator_new(long[] out, byte[] err);
+
+    /**
+     * A new estimator with a prior guess `rate_guess` &gt; 0 worth `weight_time`
+     * &gt; 0 time units of observation (a Gamma prior with that mode).
+     */
+    int crawlsched_estimator_new_with_prior(double rate_guess, double weight_time, long[] out, byte[] err);
+
+    /**
+     * Releases an estimator. NULL is a no-op.
+     */
+    void crawlsched_estimator_free(long est);
+
+    /**
+     * Records one visit: `interval` &gt; 0 time units since the previous visit,
+     * `changed` != 0 if the page had changed.
+     */
+    int crawlsched_estimator_observe(long est, double interval, int changed, byte[] err);
+
+    /**
+     * The current estimate of the change rate. CRAWLSCHED_NOT_FOUND while
+     * there is no information (no prior and no visit).
+     */
+    int crawlsched_estimator_estimate(long est, double[] out, byte[] err);
+
+    /**
+     * Number of visits recorded.
+     */
+    int crawlsched_estimator_observations(long est, long[] out, byte[] err);
 
     /**
      * Builds a model of n pages: page i changes at rate change_rates[i] &gt; 0
@@ -608,183 +782,14 @@ public interface NativeApi {
     int crawlsched_freshness_simulate_cyclic_with_control(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
 
     /**
-     * A new estimator without prior knowledge.
+     * Releases an MDP. NULL is a no-op.
      */
-    int crawlsched_estimator_new(long[] out, byte[] err);
+    void crawlsched_mdp_free(long m);
 
     /**
-     * A new estimator with a prior guess `rate_guess` &gt; 0 worth `weight_time`
-     * &gt; 0 time units of observation (a Gamma prior with that mode).
+     * Numbers of states, (state, action) pairs and transitions.
      */
-    int crawlsched_estimator_new_with_prior(double rate_guess, double weight_time, long[] out, byte[] err);
-
-    /**
-     * Releases an estimator. NULL is a no-op.
-     */
-    void crawlsched_estimator_free(long est);
-
-    /**
-     * Records one visit: `interval` &gt; 0 time units since the previous visit,
-     * `changed` != 0 if the page had changed.
-     */
-    int crawlsched_estimator_observe(long est, double interval, int changed, byte[] err);
-
-    /**
-     * The current estimate of the change rate. CRAWLSCHED_NOT_FOUND while
-     * there is no information (no prior and no visit).
-     */
-    int crawlsched_estimator_estimate(long est, double[] out, byte[] err);
-
-    /**
-     * Number of visits recorded.
-     */
-    int crawlsched_estimator_observations(long est, long[] out, byte[] err);
-
-    /**
-     * A new, empty scheduler for crawls whose duration follows `access`
-     * (copied), in `mode` CRAWLSCHED_SCHEDULER_STRIDE or _GOLDEN_RATIO.
-     */
-    int crawlsched_scheduler_new(long access, int mode, long[] out, byte[] err);
-
-    /**
-     * Releases a scheduler. NULL is a no-op.
-     */
-    void crawlsched_scheduler_free(long s);
-
-    /**
-     * Adds page `id` with an initial change-rate guess &gt; 0; its cost weight is
-     * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
-     * beyond the memory cap (400 bytes per page, so that the recomputations
-     * of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
-     */
-    int crawlsched_scheduler_add_page(long s, long id, double change_rate, byte[] err);
-
-    /**
-     * Adds page `id` with an initial change-rate guess and an explicit cost
-     * weight &gt; 0 (e.g. how often users read it).
-     */
-    int crawlsched_scheduler_add_weighted_page(long s, long id, double change_rate, double weight, byte[] err);
-
-    /**
-     * Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
-     * by next() again.
-     */
-    int crawlsched_scheduler_remove_page(long s, long id, byte[] err);
-
-    /**
-     * Replaces page `id`'s change rate (and restarts its estimator from it).
-     */
-    int crawlsched_scheduler_set_change_rate(long s, long id, double change_rate, byte[] err);
-
-    /**
-     * Reports a crawl of page `id`: `interval` &gt; 0 time units since its
-     * previous crawl, `changed` != 0 if its content had changed. The page's
-     * change-rate estimate (and so its frequency) follows.
-     */
-    int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err);
-
-    /**
-     * The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
-     */
-    int crawlsched_scheduler_next(long s, long[] out_id, byte[] err);
-
-    /**
-     * Every page's target share of all crawls (as crawlsched_scheduler_frequency
-     * gives one page's), with the page ids, sorted by id: out_ids[i] has
-     * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
-     * the number of pages (variable size: see docs/c-api.md). One O(N)
-     * computation for all pages, where N calls of crawlsched_scheduler_frequency
-     * after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
-     * scheduled.
-     */
-    int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err);
-
-    /**
-     * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
-     * of n, for bindings where each call is costly). All or nothing: the ids
-     * are collected first (8 bytes each, checked against the memory cap:
-     * CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n &gt; 0 and no
-     * page is scheduled.
-     */
-    int crawlsched_scheduler_next_batch(long s, long[] out_ids, long n, byte[] err);
-
-    /**
-     * Number of pages scheduled.
-     */
-    int crawlsched_scheduler_len(long s, long[] out, byte[] err);
-
-    /**
-     * Page `id`'s current change-rate estimate.
-     */
-    int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err);
-
-    /**
-     * Page `id`'s current target share of all crawls (frequencies sum to 1).
-     * Stride mode realises it exactly in the long run; golden-ratio mode gives
-     * each page with share * F &gt;= 1 a whole number of crawls per cycle of
-     * F &gt;= 8N slots and lets the pages below one crawl per cycle take turns at
-     * pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
-     * shares differ from it by less than 2/F.
-     */
-    int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err);
-
-    /**
-     * Sets the process-wide default memory cap in bytes (0: unlimited), used
-     * by every computation whose control sets no cap of its own. The initial
-     * default is the machine's physical memory (unlimited where unknown).
-     * Thread-safe; computations already past their size check are not affected.
-     */
-    void crawlsched_set_default_memory_limit(long bytes);
-
-    /**
-     * The process-wide default memory cap in bytes (0: unlimited). Thread-safe.
-     */
-    long crawlsched_get_default_memory_limit();
-
-    /**
-     * A new control: not cancelled, no memory cap of its own (the process-wide
-     * default applies), no iteration cap. Free with crawlsched_control_free().
-     */
-    int crawlsched_control_new(long[] out, byte[] err);
-
-    /**
-     * Releases a control. NULL is a no-op. Computations it is attached to
-     * keep working (without a way to cancel them).
-     */
-    void crawlsched_control_free(long ctl);
-
-    /**
-     * Memory cap in bytes for computations using this control; 0 returns to
-     * the process-wide default, UINT64_MAX means unlimited.
-     */
-    int crawlsched_control_set_memory_limit(long ctl, long bytes, byte[] err);
-
-    /**
-     * Iteration cap for computations using this control (0: none); it lowers,
-     * never raises, a computation's own limit. An iteration is one sweep of
-     * value iteration or Gauss-Seidel, one improvement step of policy
-     * iteration. Reaching it gives CRAWLSCHED_NOT_CONVERGED.
-     */
-    int crawlsched_control_set_max_iterations(long ctl, long max_iterations, byte[] err);
-
-    /**
-     * Raises the cancel flag: every computation using this control returns
-     * CRAWLSCHED_CANCELLED at its next check (within one iteration), and
-     * computations started later return it at once, until
-     * crawlsched_control_reset(). Callable from any thread, in particular
-     * while a computation using the control runs in another one.
-     */
-    int crawlsched_control_cancel(long ctl, byte[] err);
-
-    /**
-     * Clears the cancel flag (limits are kept) so the control can be reused.
-     */
-    int crawlsched_control_reset(long ctl, byte[] err);
-
-    /**
-     * *out receives 1 if the control was cancelled since its last reset, else 0.
-     */
-    int crawlsched_control_is_cancelled(long ctl, int[] out, byte[] err);
+    int crawlsched_mdp_size(long m, long[] out_states, long[] out_actions, long[] out_transitions, byte[] err);
 
     /**
      * Starts an MDP with n_states states (1 &lt;= n_states &lt; 2^32) and no action.
@@ -812,16 +817,6 @@ public interface NativeApi {
      * later calls on it give CRAWLSCHED_INVALID_ARGUMENT; free it as usual.
      */
     int crawlsched_mdp_build(long b, long[] out, byte[] err);
-
-    /**
-     * Releases an MDP. NULL is a no-op.
-     */
-    void crawlsched_mdp_free(long m);
-
-    /**
-     * Numbers of states, (state, action) pairs and transitions.
-     */
-    int crawlsched_mdp_size(long m, long[] out_states, long[] out_actions, long[] out_transitions, byte[] err);
 
     /**
      * A solver using `method` (CRAWLSCHED_MDP_*: RELATIVE_VALUE_ITERATION,
@@ -922,6 +917,61 @@ public interface NativeApi {
     int crawlsched_mdp_solver_values(long s, double[] out, long out_cap, byte[] err);
 
     /**
+     * A planner on `grid` = N evenly spaced candidate times over [0, T] of
+     * `profile` (copied), with minimum spacing delta &gt;= 0 and no windows.
+     * CRAWLSCHED_TOO_LARGE when the grid would exceed the memory cap (41
+     * bytes per point), checked before allocating.
+     */
+    int crawlsched_probe_planner_new(long profile, long grid, double delta, long[] out, byte[] err);
+
+    /**
+     * Releases a planner. NULL is a no-op.
+     */
+    void crawlsched_probe_planner_free(long planner);
+
+    /**
+     * Replaces the planner's profile (copied; e.g. re-estimated) so the next
+     * plan uses it. Grid, spacing and windows are kept. On error the planner
+     * is unchanged.
+     */
+    int crawlsched_probe_planner_set_profile(long planner, long profile, byte[] err);
+
+    /**
+     * Sets the minimum spacing delta &gt;= 0 and the allowed windows
+     * [starts[k], ends[k]] (k &lt; len; len = 0 allows every time). Probes other
+     * than the final one at T must fall in a window.
+     */
+    int crawlsched_probe_planner_set_constraints(long planner, double delta, double[] starts, double[] ends, long len, byte[] err);
+
+    /**
+     * Attaches a control (NULL detaches it) to every later
+     * crawlsched_probe_planner_plan() and _all_costs() call of this planner,
+     * kept across _set_profile() and _set_constraints(). Its memory cap
+     * (else the process-wide default) is checked against the DP tables, and
+     * the grid those two rebuild, before allocating (CRAWLSCHED_TOO_LARGE);
+     * its iteration cap
+     * bounds the passes over the grid, one per DP layer or Lagrangian
+     * multiplier (CRAWLSCHED_NOT_CONVERGED when reached); cancelling it from
+     * another thread makes a running plan return CRAWLSCHED_CANCELLED within
+     * one DP row or 65,536 grid points. An interrupted plan writes no output.
+     */
+    int crawlsched_probe_planner_set_control(long planner, long ctl, byte[] err);
+
+    /**
+     * An optimal schedule of exactly n probes (1 &lt;= n &lt;= N) by `method`
+     * (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
+     * out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
+     * windows leave no room for n probes.
+     */
+    int crawlsched_probe_planner_plan(long planner, long n, int method, double[] out, long out_cap, double[] out_cost, byte[] err);
+
+    /**
+     * Optimal expected cost for every budget n = 1..max_n at once (Lagrangian
+     * relaxation), into out[0..max_n].
+     */
+    int crawlsched_probe_planner_all_costs(long planner, long max_n, double[] out, long out_cap, byte[] err);
+
+    /**
      * A profile from two piecewise-constant functions: lambda(t) =
      * lambda_values[k] on [lambda_breaks[k], lambda_breaks[k+1]) (pieces
      * lambda_pieces, lambda_breaks has lambda_pieces + 1 entries starting at 0,
@@ -1017,61 +1067,6 @@ public interface NativeApi {
      * times reached so far are written (they never cost more either).
      */
     int crawlsched_probe_improve(long profile, double[] probes, long n, double delta, double mu0, double mu_min, double rho, double iota, double[] out, long out_cap, long[] out_moves, byte[] err);
-
-    /**
-     * A planner on `grid` = N evenly spaced candidate times over [0, T] of
-     * `profile` (copied), with minimum spacing delta &gt;= 0 and no windows.
-     * CRAWLSCHED_TOO_LARGE when the grid would exceed the memory cap (41
-     * bytes per point), checked before allocating.
-     */
-    int crawlsched_probe_planner_new(long profile, long grid, double delta, long[] out, byte[] err);
-
-    /**
-     * Releases a planner. NULL is a no-op.
-     */
-    void crawlsched_probe_planner_free(long planner);
-
-    /**
-     * Replaces the planner's profile (copied; e.g. re-estimated) so the next
-     * plan uses it. Grid, spacing and windows are kept. On error the planner
-     * is unchanged.
-     */
-    int crawlsched_probe_planner_set_profile(long planner, long profile, byte[] err);
-
-    /**
-     * Sets the minimum spacing delta &gt;= 0 and the allowed windows
-     * [starts[k], ends[k]] (k &lt; len; len = 0 allows every time). Probes other
-     * than the final one at T must fall in a window.
-     */
-    int crawlsched_probe_planner_set_constraints(long planner, double delta, double[] starts, double[] ends, long len, byte[] err);
-
-    /**
-     * Attaches a control (NULL detaches it) to every later
-     * crawlsched_probe_planner_plan() and _all_costs() call of this planner,
-     * kept across _set_profile() and _set_constraints(). Its memory cap
-     * (else the process-wide default) is checked against the DP tables, and
-     * the grid those two rebuild, before allocating (CRAWLSCHED_TOO_LARGE);
-     * its iteration cap
-     * bounds the passes over the grid, one per DP layer or Lagrangian
-     * multiplier (CRAWLSCHED_NOT_CONVERGED when reached); cancelling it from
-     * another thread makes a running plan return CRAWLSCHED_CANCELLED within
-     * one DP row or 65,536 grid points. An interrupted plan writes no output.
-     */
-    int crawlsched_probe_planner_set_control(long planner, long ctl, byte[] err);
-
-    /**
-     * An optimal schedule of exactly n probes (1 &lt;= n &lt;= N) by `method`
-     * (CRAWLSCHED_PROBE_METHOD_*; all give the same optimal cost): times to
-     * out[0..n], expected cost to *out_cost. INFEASIBLE when spacing and
-     * windows leave no room for n probes.
-     */
-    int crawlsched_probe_planner_plan(long planner, long n, int method, double[] out, long out_cap, double[] out_cost, byte[] err);
-
-    /**
-     * Optimal expected cost for every budget n = 1..max_n at once (Lagrangian
-     * relaxation), into out[0..max_n].
-     */
-    int crawlsched_probe_planner_all_costs(long planner, long max_n, double[] out, long out_cap, byte[] err);
 
     /**
      * Solves the model exactly: n robots (&gt;= 1), buffer k (&gt;= 1), per-robot
@@ -1231,6 +1226,28 @@ public interface NativeApi {
     int crawlsched_routing_arrivals_transform(long a, double mu, int k, double[] out, byte[] err);
 
     /**
+     * A router repeating seq[0..len] (indices &lt; servers, len in 1..=2^20;
+     * TOO_LARGE above). The sequence is copied.
+     */
+    int crawlsched_routing_router_new(int[] seq, long len, int servers, long[] out, byte[] err);
+
+    /**
+     * Releases a router. NULL is a no-op.
+     */
+    void crawlsched_routing_router_free(long r);
+
+    /**
+     * The server for the next request (O(1)).
+     */
+    int crawlsched_routing_router_next(long r, int[] out_server, byte[] err);
+
+    /**
+     * The servers for the next n requests, in order, into out[0..n] (one
+     * contiguous block of the stream, even with other threads calling).
+     */
+    int crawlsched_routing_router_next_batch(long r, int[] out, long n, byte[] err);
+
+    /**
      * A server set of m &gt;= 1 servers: service rates[i] &gt; 0, weights[i] &gt; 0
      * (NULL: all 1), objective CRAWLSCHED_ROUTING_LOSSES or _ROBOT. The
      * arrival process is copied.
@@ -1382,109 +1399,92 @@ public interface NativeApi {
     int crawlsched_routing_switch_point(int n, double[] out, byte[] err);
 
     /**
-     * A router repeating seq[0..len] (indices &lt; servers, len in 1..=2^20;
-     * TOO_LARGE above). The sequence is copied.
+     * A new, empty scheduler for crawls whose duration follows `access`
+     * (copied), in `mode` CRAWLSCHED_SCHEDULER_STRIDE or _GOLDEN_RATIO.
      */
-    int crawlsched_routing_router_new(int[] seq, long len, int servers, long[] out, byte[] err);
+    int crawlsched_scheduler_new(long access, int mode, long[] out, byte[] err);
 
     /**
-     * Releases a router. NULL is a no-op.
+     * Releases a scheduler. NULL is a no-op.
      */
-    void crawlsched_routing_router_free(long r);
+    void crawlsched_scheduler_free(long s);
 
     /**
-     * The server for the next request (O(1)).
+     * Adds page `id` with an initial change-rate guess &gt; 0; its cost weight is
+     * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
+     * beyond the memory cap (400 bytes per page, so that the recomputations
+     * of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
      */
-    int crawlsched_routing_router_next(long r, int[] out_server, byte[] err);
+    int crawlsched_scheduler_add_page(long s, long id, double change_rate, byte[] err);
 
     /**
-     * The servers for the next n requests, in order, into out[0..n] (one
-     * contiguous block of the stream, even with other threads calling).
+     * Adds page `id` with an initial change-rate guess and an explicit cost
+     * weight &gt; 0 (e.g. how often users read it).
      */
-    int crawlsched_routing_router_next_batch(long r, int[] out, long n, byte[] err);
+    int crawlsched_scheduler_add_weighted_page(long s, long id, double change_rate, double weight, byte[] err);
 
     /**
-     * A BMAP of order n from `n_matrices` = len / (n*n) &gt;= 2 matrices D0, D1,
-     * ..., Dk stored one after another, each row-major n x n. D0 must have a
-     * negative diagonal and non-negative off-diagonal, D1..Dk non-negative
-     * entries, the rows of D0+...+Dk must sum to zero and the phase process
-     * must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
-     * CRAWLSCHED_TOO_LARGE when the copy and working matrices ((k + 1 + 6)
-     * n x n doubles beyond the input) exceed the process-wide memory cap.
+     * Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
+     * by next() again.
      */
-    int crawlsched_bmap_new(long n, double[] matrices, long len, long[] out, byte[] err);
+    int crawlsched_scheduler_remove_page(long s, long id, byte[] err);
 
     /**
-     * Poisson process of rate &gt; 0 as a BMAP of order 1.
+     * Replaces page `id`'s change rate (and restarts its estimator from it).
      */
-    int crawlsched_bmap_poisson_new(double rate, long[] out, byte[] err);
+    int crawlsched_scheduler_set_change_rate(long s, long id, double change_rate, byte[] err);
 
     /**
-     * A BMAP fitted to the time between batches (mean, variance, lag-1
-     * correlation) and the mean batch size on sizes 1..max_batch: two regimes
-     * of Erlang times with persistent switching, maximum-entropy batch sizes
-     * (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
-     * the family cannot reach the figures. The result holds max_batch + 1
-     * matrices of order up to 128: CRAWLSCHED_TOO_LARGE, before they are
-     * built, when three copies exceed the process-wide memory cap.
+     * Reports a crawl of page `id`: `interval` &gt; 0 time units since its
+     * previous crawl, `changed` != 0 if its content had changed. The page's
+     * change-rate estimate (and so its frequency) follows.
      */
-    int crawlsched_bmap_fit_new(double mean, double variance, double lag1, double batch_mean, int max_batch, long[] out, byte[] err);
+    int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err);
 
     /**
-     * The arrival process with `active` of `total` robots active, built from
-     * `robot` by interpretation `how` (CRAWLSCHED_BMAP_COMPOSE_*): INDEPENDENT
-     * (total copies of robot, 1 &lt;= active &lt;= total), THINNING (robot is the
-     * common process, batches kept with probability prob in (0, 1]; active and
-     * total are not used) or SCALED (active times faster). All results for one
-     * `total` share a phase space, as the threshold model requires.
-     * INDEPENDENT has order^total phases (at most 4096) and as many batch
-     * matrices as robot: CRAWLSCHED_TOO_LARGE, before anything is built, when
-     * three copies of the result exceed the process-wide memory cap.
+     * The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
      */
-    int crawlsched_bmap_compose_new(long robot, int how, int active, int total, double prob, long[] out, byte[] err);
+    int crawlsched_scheduler_next(long s, long[] out_id, byte[] err);
 
     /**
-     * Releases a BMAP. NULL is a no-op.
+     * Every page's target share of all crawls (as crawlsched_scheduler_frequency
+     * gives one page's), with the page ids, sorted by id: out_ids[i] has
+     * share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
+     * the number of pages (variable size: see docs/c-api.md). One O(N)
+     * computation for all pages, where N calls of crawlsched_scheduler_frequency
+     * after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
+     * scheduled.
      */
-    void crawlsched_bmap_free(long bmap);
+    int crawlsched_scheduler_frequencies(long s, long[] out_ids, double[] out_freqs, long out_cap, long[] out_len, byte[] err);
 
     /**
-     * Number of phases of the BMAP.
+     * The next n pages to crawl, in order, into out_ids[0..n] (one call instead
+     * of n, for bindings where each call is costly). All or nothing: the ids
+     * are collected first (8 bytes each, checked against the memory cap:
+     * CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n &gt; 0 and no
+     * page is scheduled.
      */
-    int crawlsched_bmap_order(long bmap, long[] out, byte[] err);
+    int crawlsched_scheduler_next_batch(long s, long[] out_ids, long n, byte[] err);
 
     /**
-     * Fundamental rate: mean pages per unit time (theta sum_j j D_j 1).
+     * Number of pages scheduled.
      */
-    int crawlsched_bmap_fundamental_rate(long bmap, double[] out, byte[] err);
+    int crawlsched_scheduler_len(long s, long[] out, byte[] err);
 
     /**
-     * E[T^k] (k &gt;= 1) of the stationary time T between batches.
+     * Page `id`'s current change-rate estimate.
      */
-    int crawlsched_bmap_interarrival_moment(long bmap, int k, double[] out, byte[] err);
+    int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err);
 
     /**
-     * Lag-k (k &gt;= 1) correlation of successive times between batches.
-     * CRAWLSCHED_TOO_LARGE when the k products with the batch-to-batch phase
-     * matrix (4 n^2 multiply-adds each; they stop early once its powers have
-     * converged) would pass 2e10 multiply-adds.
+     * Page `id`'s current target share of all crawls (frequencies sum to 1).
+     * Stride mode realises it exactly in the long run; golden-ratio mode gives
+     * each page with share * F &gt;= 1 a whole number of crawls per cycle of
+     * F &gt;= 8N slots and lets the pages below one crawl per cycle take turns at
+     * pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
+     * shares differ from it by less than 2/F.
      */
-    int crawlsched_bmap_lag_correlation(long bmap, int k, double[] out, byte[] err);
-
-    /**
-     * An acyclic phase-type distribution of order 2 with moments E[X] = m1,
-     * E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
-     * CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
-     * coefficient of variation &lt; 1/2). The result is a crawlsched_dist_t.
-     */
-    int crawlsched_threshold_fit_aph2_new(double m1, double m2, double m3, long[] out, byte[] err);
-
-    /**
-     * A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
-     * of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 &gt; 2 and
-     * m1*m3/m2^2 &gt; 3/2.
-     */
-    int crawlsched_threshold_fit_h2_new(double m1, double m2, double m3, long[] out, byte[] err);
+    int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err);
 
     /**
      * A threshold model. arrivals[r-1] (r = 1..n_arrivals) is the arrival
@@ -1586,11 +1586,29 @@ public interface NativeApi {
 
     /** Names of every function above, in header order. */
     java.util.List<String> FUNCTIONS = java.util.List.of(
+        "crawlsched_bmap_new",
+        "crawlsched_bmap_poisson_new",
+        "crawlsched_bmap_fit_new",
+        "crawlsched_bmap_compose_new",
+        "crawlsched_bmap_free",
+        "crawlsched_bmap_order",
+        "crawlsched_bmap_fundamental_rate",
+        "crawlsched_bmap_interarrival_moment",
+        "crawlsched_bmap_lag_correlation",
         "crawlsched_status_string",
         "crawlsched_version",
         "crawlsched_abi_version",
         "crawlsched_last_error_status",
         "crawlsched_last_error_message",
+        "crawlsched_set_default_memory_limit",
+        "crawlsched_get_default_memory_limit",
+        "crawlsched_control_new",
+        "crawlsched_control_free",
+        "crawlsched_control_set_memory_limit",
+        "crawlsched_control_set_max_iterations",
+        "crawlsched_control_cancel",
+        "crawlsched_control_reset",
+        "crawlsched_control_is_cancelled",
         "crawlsched_dist_deterministic_new",
         "crawlsched_dist_exponential_new",
         "crawlsched_dist_erlang_new",
@@ -1606,6 +1624,14 @@ public interface NativeApi {
         "crawlsched_dist_laplace",
         "crawlsched_dist_cdf",
         "crawlsched_dist_sample",
+        "crawlsched_threshold_fit_aph2_new",
+        "crawlsched_threshold_fit_h2_new",
+        "crawlsched_estimator_new",
+        "crawlsched_estimator_new_with_prior",
+        "crawlsched_estimator_free",
+        "crawlsched_estimator_observe",
+        "crawlsched_estimator_estimate",
+        "crawlsched_estimator_observations",
         "crawlsched_freshness_model_new",
         "crawlsched_freshness_model_free",
         "crawlsched_freshness_model_len",
@@ -1627,40 +1653,12 @@ public interface NativeApi {
         "crawlsched_freshness_bound_ratio",
         "crawlsched_freshness_simulate_cyclic",
         "crawlsched_freshness_simulate_cyclic_with_control",
-        "crawlsched_estimator_new",
-        "crawlsched_estimator_new_with_prior",
-        "crawlsched_estimator_free",
-        "crawlsched_estimator_observe",
-        "crawlsched_estimator_estimate",
-        "crawlsched_estimator_observations",
-        "crawlsched_scheduler_new",
-        "crawlsched_scheduler_free",
-        "crawlsched_scheduler_add_page",
-        "crawlsched_scheduler_add_weighted_page",
-        "crawlsched_scheduler_remove_page",
-        "crawlsched_scheduler_set_change_rate",
-        "crawlsched_scheduler_observe",
-        "crawlsched_scheduler_next",
-        "crawlsched_scheduler_frequencies",
-        "crawlsched_scheduler_next_batch",
-        "crawlsched_scheduler_len",
-        "crawlsched_scheduler_change_rate",
-        "crawlsched_scheduler_frequency",
-        "crawlsched_set_default_memory_limit",
-        "crawlsched_get_default_memory_limit",
-        "crawlsched_control_new",
-        "crawlsched_control_free",
-        "crawlsched_control_set_memory_limit",
-        "crawlsched_control_set_max_iterations",
-        "crawlsched_control_cancel",
-        "crawlsched_control_reset",
-        "crawlsched_control_is_cancelled",
+        "crawlsched_mdp_free",
+        "crawlsched_mdp_size",
         "crawlsched_mdp_builder_new",
         "crawlsched_mdp_builder_free",
         "crawlsched_mdp_builder_add_action",
         "crawlsched_mdp_build",
-        "crawlsched_mdp_free",
-        "crawlsched_mdp_size",
         "crawlsched_mdp_solver_new",
         "crawlsched_mdp_solver_free",
         "crawlsched_mdp_solver_set_limits",
@@ -1673,6 +1671,13 @@ public interface NativeApi {
         "crawlsched_mdp_solver_stats",
         "crawlsched_mdp_solver_policy",
         "crawlsched_mdp_solver_values",
+        "crawlsched_probe_planner_new",
+        "crawlsched_probe_planner_free",
+        "crawlsched_probe_planner_set_profile",
+        "crawlsched_probe_planner_set_constraints",
+        "crawlsched_probe_planner_set_control",
+        "crawlsched_probe_planner_plan",
+        "crawlsched_probe_planner_all_costs",
         "crawlsched_probe_profile_new",
         "crawlsched_probe_profile_dbworld",
         "crawlsched_probe_profile_micronet",
@@ -1685,13 +1690,6 @@ public interface NativeApi {
         "crawlsched_probe_policy_schedule",
         "crawlsched_probe_policy_with_budget",
         "crawlsched_probe_improve",
-        "crawlsched_probe_planner_new",
-        "crawlsched_probe_planner_free",
-        "crawlsched_probe_planner_set_profile",
-        "crawlsched_probe_planner_set_constraints",
-        "crawlsched_probe_planner_set_control",
-        "crawlsched_probe_planner_plan",
-        "crawlsched_probe_planner_all_costs",
         "crawlsched_robots_solve",
         "crawlsched_robots_solve_with_control",
         "crawlsched_robots_solve_unlimited",
@@ -1714,6 +1712,10 @@ public interface NativeApi {
         "crawlsched_routing_arrivals_free",
         "crawlsched_routing_arrivals_rate",
         "crawlsched_routing_arrivals_transform",
+        "crawlsched_routing_router_new",
+        "crawlsched_routing_router_free",
+        "crawlsched_routing_router_next",
+        "crawlsched_routing_router_next_batch",
         "crawlsched_routing_servers_new",
         "crawlsched_routing_servers_free",
         "crawlsched_routing_servers_len",
@@ -1730,21 +1732,19 @@ public interface NativeApi {
         "crawlsched_routing_simulate_with_control",
         "crawlsched_routing_two_server_cost",
         "crawlsched_routing_switch_point",
-        "crawlsched_routing_router_new",
-        "crawlsched_routing_router_free",
-        "crawlsched_routing_router_next",
-        "crawlsched_routing_router_next_batch",
-        "crawlsched_bmap_new",
-        "crawlsched_bmap_poisson_new",
-        "crawlsched_bmap_fit_new",
-        "crawlsched_bmap_compose_new",
-        "crawlsched_bmap_free",
-        "crawlsched_bmap_order",
-        "crawlsched_bmap_fundamental_rate",
-        "crawlsched_bmap_interarrival_moment",
-        "crawlsched_bmap_lag_correlation",
-        "crawlsched_threshold_fit_aph2_new",
-        "crawlsched_threshold_fit_h2_new",
+        "crawlsched_scheduler_new",
+        "crawlsched_scheduler_free",
+        "crawlsched_scheduler_add_page",
+        "crawlsched_scheduler_add_weighted_page",
+        "crawlsched_scheduler_remove_page",
+        "crawlsched_scheduler_set_change_rate",
+        "crawlsched_scheduler_observe",
+        "crawlsched_scheduler_next",
+        "crawlsched_scheduler_frequencies",
+        "crawlsched_scheduler_next_batch",
+        "crawlsched_scheduler_len",
+        "crawlsched_scheduler_change_rate",
+        "crawlsched_scheduler_frequency",
         "crawlsched_threshold_model_new",
         "crawlsched_threshold_model_free",
         "crawlsched_threshold_model_state_count",

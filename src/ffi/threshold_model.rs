@@ -8,54 +8,30 @@
 
 #![allow(non_camel_case_types)]
 
+use super::bmap::crawlsched_bmap_t;
 use super::common::*;
+use super::control::{control_in, crawlsched_control_t};
 use super::dist::crawlsched_dist_t;
-use super::limits::{control_in, crawlsched_control_t};
-use crate::dist::{Bmap, compose, fit};
 use crate::limits::Control;
 use crate::threshold::{
     CostWeights, Measures, Policy, ThresholdModel, evaluate, optimize_with, phase_type_of, sojourn,
 };
 
-/// A batch Markovian arrival process (D0, D1, ..., Dk). Immutable: one
-/// handle may be used from any number of threads at once. Free with
-/// crawlsched_bmap_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
-#[cfg_attr(all(), repr(C))]
-pub struct crawlsched_bmap_t {
-    magic: u64,
-    /// Shared with the models built from it (never copied).
-    inner: std::sync::Arc<Bmap>,
-}
-impl_handle!(crawlsched_bmap_t, "BMAP", 0x6372_6177_6c62_6d61);
-
 /// The threshold model: arrival processes per number of active robots,
 /// PH service, PH obsolescence, buffer. Immutable: one handle may be used
 /// from any number of threads at once. Free with
 /// crawlsched_threshold_model_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_threshold_model_t {
     magic: u64,
-    inner: ThresholdModel,
+    pub(super) inner: ThresholdModel,
 }
 impl_handle!(
     crawlsched_threshold_model_t,
+    ThresholdModel,
     "threshold model",
     0x6372_6177_6c74_6872
 );
-
-/// crawlsched_bmap_compose_new: robots are independent copies of the given
-/// process (Kronecker sum; inactive robots keep moving, deliver nothing).
-pub const CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT: i32 = 1;
-/// crawlsched_bmap_compose_new: the given process is common to all robots
-/// and each batch is kept with probability `prob`.
-pub const CRAWLSCHED_BMAP_COMPOSE_THINNING: i32 = 2;
-/// crawlsched_bmap_compose_new: r active robots run the given process r
-/// times faster (D_k(r) = r D_k).
-pub const CRAWLSCHED_BMAP_COMPOSE_SCALED: i32 = 3;
 
 /// Index in the measures array: pages offered per unit time (lambda).
 pub const CRAWLSCHED_THRESHOLD_MEASURE_FUNDAMENTAL_RATE: usize = 0;
@@ -116,52 +92,6 @@ pub const CRAWLSCHED_THRESHOLD_WEIGHT_STARVATION: usize = 4;
 /// Length of the weights array.
 pub const CRAWLSCHED_THRESHOLD_WEIGHT_COUNT: usize = 5;
 
-fn publish_bmap(b: crate::Result<Bmap>, out: Out<*mut crawlsched_bmap_t>) -> FfiResult<()> {
-    new_handle(
-        crawlsched_bmap_t {
-            magic: <crawlsched_bmap_t as Handle>::MAGIC,
-            inner: std::sync::Arc::new(b?),
-        },
-        out,
-    );
-    Ok(())
-}
-
-/// Hands a fitted PH out as a crawlsched_dist_t through the dist module's
-/// own constructor (so its handle rules stay in one place).
-fn publish_dist(
-    d: crate::Result<crate::dist::PhaseType>,
-    out: Out<*mut crawlsched_dist_t>,
-) -> FfiResult<()> {
-    let ph = d?;
-    let n = ph.order();
-    let s: Vec<f64> = ph.sub_generator().transpose().as_slice().to_vec(); // row-major
-    let mut h: *mut crawlsched_dist_t = std::ptr::null_mut();
-    // SAFETY: valid slices of the stated lengths and a valid out pointer.
-    let st = unsafe {
-        super::dist::crawlsched_dist_phase_type_new(
-            ph.alpha().as_ptr(),
-            n,
-            s.as_ptr(),
-            n * n,
-            &mut h,
-            std::ptr::null_mut(),
-        )
-    };
-    if st != CRAWLSCHED_OK || h.is_null() {
-        return Err(FfiError::new(
-            st,
-            "could not build the fitted phase-type distribution",
-        ));
-    }
-    out.write(h);
-    Ok(())
-}
-
-fn to_usize(xs: &[u32]) -> Vec<usize> {
-    xs.iter().map(|&x| x as usize).collect()
-}
-
 unsafe fn policy_in(
     modes: *const u32,
     n_modes: usize,
@@ -170,7 +100,7 @@ unsafe fn policy_in(
 ) -> FfiResult<Policy> {
     let m = unsafe { slice_in(modes, n_modes, "modes")? };
     let t = unsafe { slice_in(thresholds, n_thresholds, "thresholds")? };
-    Ok(Policy::new(to_usize(m), to_usize(t))?)
+    Ok(Policy::new(indices(m), indices(t))?)
 }
 
 unsafe fn weights_in(weights: *const f64, n: usize) -> FfiResult<CostWeights> {
@@ -207,238 +137,6 @@ fn measures_array(m: &Measures) -> [f64; CRAWLSCHED_THRESHOLD_MEASURE_COUNT] {
         m.mean_robots,
         m.residual,
     ]
-}
-
-/// A BMAP of order n from `n_matrices` = len / (n*n) >= 2 matrices D0, D1,
-/// ..., Dk stored one after another, each row-major n x n. D0 must have a
-/// negative diagonal and non-negative off-diagonal, D1..Dk non-negative
-/// entries, the rows of D0+...+Dk must sum to zero and the phase process
-/// must be irreducible (else CRAWLSCHED_INVALID_ARGUMENT).
-/// CRAWLSCHED_TOO_LARGE when the copy and working matrices ((k + 1 + 6)
-/// n x n doubles beyond the input) exceed the process-wide memory cap.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_bmap_new(
-    n: usize,
-    matrices: *const f64,
-    len: usize,
-    out: *mut *mut crawlsched_bmap_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let m = unsafe { slice_in(matrices, len, "matrices")? };
-        let nn = n
-            .checked_mul(n)
-            .ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("order {n} overflows")))?;
-        if nn == 0 || len % nn != 0 || len / nn < 2 {
-            return Err(FfiError::invalid(format!(
-                "matrices must hold at least 2 matrices of n*n = {nn} entries, got {len} entries"
-            )));
-        }
-        let parts: Vec<&[f64]> = m.chunks(nn).collect();
-        publish_bmap(Bmap::new(n, &parts), out)
-    })
-}
-
-/// Poisson process of rate > 0 as a BMAP of order 1.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_bmap_poisson_new(
-    rate: f64,
-    out: *mut *mut crawlsched_bmap_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        publish_bmap(Bmap::poisson(rate), Out::new(out, "out")?)
-    })
-}
-
-/// A BMAP fitted to the time between batches (mean, variance, lag-1
-/// correlation) and the mean batch size on sizes 1..max_batch: two regimes
-/// of Erlang times with persistent switching, maximum-entropy batch sizes
-/// (see the Rust docs of crawlsched::dist::fit). CRAWLSCHED_INFEASIBLE when
-/// the family cannot reach the figures. The result holds max_batch + 1
-/// matrices of order up to 128: CRAWLSCHED_TOO_LARGE, before they are
-/// built, when three copies exceed the process-wide memory cap.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_bmap_fit_new(
-    mean: f64,
-    variance: f64,
-    lag1: f64,
-    batch_mean: f64,
-    max_batch: u32,
-    out: *mut *mut crawlsched_bmap_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        publish_bmap(
-            fit::fit_bmap(mean, variance, lag1, None, batch_mean, max_batch as usize),
-            out,
-        )
-    })
-}
-
-/// The arrival process with `active` of `total` robots active, built from
-/// `robot` by interpretation `how` (CRAWLSCHED_BMAP_COMPOSE_*): INDEPENDENT
-/// (total copies of robot, 1 <= active <= total), THINNING (robot is the
-/// common process, batches kept with probability prob in (0, 1]; active and
-/// total are not used) or SCALED (active times faster). All results for one
-/// `total` share a phase space, as the threshold model requires.
-/// INDEPENDENT has order^total phases (at most 4096) and as many batch
-/// matrices as robot: CRAWLSCHED_TOO_LARGE, before anything is built, when
-/// three copies of the result exceed the process-wide memory cap.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_bmap_compose_new(
-    robot: *const crawlsched_bmap_t,
-    how: i32,
-    active: u32,
-    total: u32,
-    prob: f64,
-    out: *mut *mut crawlsched_bmap_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let b = unsafe { handle(robot, "robot")? };
-        let (active, total) = (active as usize, total as usize);
-        let pick = |v: crate::Result<Vec<Bmap>>, i: usize| v.map(|mut v| v.swap_remove(i));
-        let result = match how {
-            CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT | CRAWLSCHED_BMAP_COMPOSE_SCALED => {
-                if !(1..=total).contains(&active) || total > 64 {
-                    return Err(FfiError::invalid(format!(
-                        "need 1 <= active <= total <= 64, got active = {active}, total = {total}"
-                    )));
-                }
-                // Only the BMAP asked for is built (the Rust API builds all).
-                if how == CRAWLSCHED_BMAP_COMPOSE_INDEPENDENT {
-                    compose::independent_active(&vec![&*b.inner; total], active)
-                } else {
-                    compose::scaled_active(&b.inner, active)
-                }
-            }
-            CRAWLSCHED_BMAP_COMPOSE_THINNING => pick(compose::thinning(&b.inner, &[prob]), 0),
-            _ => return Err(FfiError::invalid(format!("unknown composition {how}"))),
-        };
-        publish_bmap(result, out)
-    })
-}
-
-/// Releases a BMAP. NULL is a no-op.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_bmap_free(bmap: *mut crawlsched_bmap_t) {
-    guard_value((), || unsafe { free_handle(bmap) })
-}
-
-/// Number of phases of the BMAP.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_bmap_order(
-    bmap: *const crawlsched_bmap_t,
-    out: *mut usize,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(unsafe { handle(bmap, "bmap")? }.inner.order());
-        Ok(())
-    })
-}
-
-/// Fundamental rate: mean pages per unit time (theta sum_j j D_j 1).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_bmap_fundamental_rate(
-    bmap: *const crawlsched_bmap_t,
-    out: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "rate",
-            unsafe { handle(bmap, "bmap")? }.inner.fundamental_rate(),
-        )?);
-        Ok(())
-    })
-}
-
-/// E[T^k] (k >= 1) of the stationary time T between batches.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_bmap_interarrival_moment(
-    bmap: *const crawlsched_bmap_t,
-    k: u32,
-    out: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let b = unsafe { handle(bmap, "bmap")? };
-        if k == 0 || k > 64 {
-            return Err(FfiError::invalid(format!(
-                "moment order k must be in 1..=64, got {k}"
-            )));
-        }
-        out.write(finite("moment", b.inner.interarrival_moment(k))?);
-        Ok(())
-    })
-}
-
-/// Lag-k (k >= 1) correlation of successive times between batches.
-/// CRAWLSCHED_TOO_LARGE when the k products with the batch-to-batch phase
-/// matrix (4 n^2 multiply-adds each; they stop early once its powers have
-/// converged) would pass 2e10 multiply-adds.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_bmap_lag_correlation(
-    bmap: *const crawlsched_bmap_t,
-    k: u32,
-    out: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let b = unsafe { handle(bmap, "bmap")? };
-        if k == 0 || k > 1_000_000 {
-            return Err(FfiError::invalid(format!(
-                "lag k must be in 1..=1000000, got {k}"
-            )));
-        }
-        out.write(finite("correlation", b.inner.lag_correlation_bounded(k)?)?);
-        Ok(())
-    })
-}
-
-/// An acyclic phase-type distribution of order 2 with moments E[X] = m1,
-/// E[X^2] = m2, E[X^3] = m3 (order 1 for the exponential).
-/// CRAWLSCHED_INFEASIBLE outside the ACPH(2) region (e.g. squared
-/// coefficient of variation < 1/2). The result is a crawlsched_dist_t.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_threshold_fit_aph2_new(
-    m1: f64,
-    m2: f64,
-    m3: f64,
-    out: *mut *mut crawlsched_dist_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        publish_dist(fit::fit_aph2(m1, m2, m3), Out::new(out, "out")?)
-    })
-}
-
-/// A two-phase hyperexponential with moments m1, m2, m3 (the paper's fit
-/// of page sizes). CRAWLSCHED_INFEASIBLE unless m2/m1^2 > 2 and
-/// m1*m3/m2^2 > 3/2.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_threshold_fit_h2_new(
-    m1: f64,
-    m2: f64,
-    m3: f64,
-    out: *mut *mut crawlsched_dist_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        publish_dist(
-            fit::fit_hyperexponential2(m1, m2, m3),
-            Out::new(out, "out")?,
-        )
-    })
 }
 
 /// A threshold model. arrivals[r-1] (r = 1..n_arrivals) is the arrival
@@ -488,14 +186,7 @@ pub unsafe extern "C" fn crawlsched_threshold_model_new(
             )?)
         };
         let model = ThresholdModel::new(procs, s, ob, buffer as usize)?;
-        new_handle(
-            crawlsched_threshold_model_t {
-                magic: <crawlsched_threshold_model_t as Handle>::MAGIC,
-                inner: model,
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(model), out)
     })
 }
 
@@ -766,7 +457,7 @@ unsafe fn optimize_into(
     let m = unsafe { handle(model, "model")? };
     let md = unsafe { slice_in(modes, n_modes, "modes")? };
     let w = unsafe { weights_in(weights, n_weights)? };
-    let opt = optimize_with(&m.inner, &to_usize(md), &w, max_evaluations, &control)?;
+    let opt = optimize_with(&m.inner, &indices(md), &w, max_evaluations, &control)?;
     let cost = finite("cost", opt.cost)?;
     let mut thresholds = Vec::with_capacity(need);
     for &t in opt.policy.thresholds() {

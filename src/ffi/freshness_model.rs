@@ -8,48 +8,25 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
+use super::control::{control_in, crawlsched_control_t};
 use super::dist::crawlsched_dist_t;
-use super::limits::{control_in, crawlsched_control_t};
 use crate::freshness::{Model, cyclic, frequencies, randomized, simulate};
 use crate::limits::Control;
 
 /// N pages (change rates, cost weights) and the access-time distribution.
 /// Immutable: one handle may be used from any number of threads at once.
 /// Free with crawlsched_freshness_model_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_freshness_model_t {
     magic: u64,
-    inner: Model,
+    pub(super) inner: Model,
 }
 impl_handle!(
     crawlsched_freshness_model_t,
+    Model,
     "freshness model",
     0x6372_6177_6c66_7265
 );
-
-fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(n).map_err(|_| {
-        FfiError::new(
-            CRAWLSCHED_TOO_LARGE,
-            format!("{name} = {n} does not fit in size_t"),
-        )
-    })
-}
-
-fn page_indices(seq: &[u32]) -> Vec<usize> {
-    seq.iter().map(|&p| p as usize).collect()
-}
-
-fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
-    seq.iter()
-        .map(|&p| {
-            u32::try_from(p)
-                .map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "page index exceeds uint32_t"))
-        })
-        .collect()
-}
 
 /// Builds a model of n pages: page i changes at rate change_rates[i] > 0
 /// and weighs weights[i] > 0 in the cost C = sum c_i r_i. weights may be
@@ -76,14 +53,7 @@ pub unsafe extern "C" fn crawlsched_freshness_model_new(
             Some(unsafe { slice_in(weights, n, "weights")? })
         };
         let model = Model::new(d.inner.clone(), mu, w)?;
-        new_handle(
-            crawlsched_freshness_model_t {
-                magic: <crawlsched_freshness_model_t as Handle>::MAGIC,
-                inner: model,
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(model), out)
     })
 }
 
@@ -330,7 +300,7 @@ unsafe fn sequence_export(
     // up to 2^27 entries (seconds and a gigabyte; found by fuzzing).
     let buf = buf.reserve(cyclic::checked_total(&c)?)?;
     let seq = build(&c)?;
-    buf.write(&to_u32(&seq)?)
+    buf.write(&to_u32(&seq, "page")?)
 }
 
 /// The golden-ratio cyclic sequence (paper §5) for integer access counts:
@@ -395,7 +365,7 @@ pub unsafe extern "C" fn crawlsched_freshness_cyclic_cost(
         let m = unsafe { handle(model, "model")? };
         let out = Out::new(out, "out")?;
         let s = unsafe { slice_in(seq, len, "seq")? };
-        out.write(finite("cost", cyclic::cost(&m.inner, &page_indices(s))?)?);
+        out.write(finite("cost", cyclic::cost(&m.inner, &indices(s))?)?);
         Ok(())
     })
 }
@@ -417,7 +387,7 @@ pub unsafe extern "C" fn crawlsched_freshness_cyclic_obsolescence(
         let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
         write_finite(
             dst,
-            &cyclic::obsolescence(&m.inner, &page_indices(s))?,
+            &cyclic::obsolescence(&m.inner, &indices(s))?,
             "obsolescence",
         )
     })
@@ -525,406 +495,9 @@ unsafe fn simulate_cyclic_impl(
     let out_cost = Out::new(out_cost, "out_cost")?;
     let out_se = Out::new(out_std_error, "out_std_error")?;
     let s = unsafe { slice_in(seq, len, "seq")? };
-    let r = simulate::simulate_cyclic_with(&m.inner, &page_indices(s), cycles, seed, control)?;
+    let r = simulate::simulate_cyclic_with(&m.inner, &indices(s), cycles, seed, control)?;
     let (c, se) = (finite("cost", r.cost)?, finite("std_error", r.std_error)?);
     out_cost.write(c);
     out_se.write(se);
     Ok(())
-}
-
-// ---------------------------------------------------------------------------
-// Change-rate estimator
-// ---------------------------------------------------------------------------
-
-use crate::freshness::estimator::ChangeRateEstimator;
-use crate::freshness::scheduler::{Scheduler, SchedulerMode};
-use std::sync::Mutex;
-
-/// Estimates one page's change rate from visits that only tell whether the
-/// page changed since the previous visit (maximum likelihood for censored
-/// Poisson observations; consistent for irregular intervals, unlike the
-/// naive ratio changes/time). Mutable; calls are serialised internally, so
-/// a handle may be shared between threads. Free with
-/// crawlsched_estimator_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
-#[cfg_attr(all(), repr(C))]
-pub struct crawlsched_estimator_t {
-    magic: u64,
-    inner: Mutex<ChangeRateEstimator>,
-}
-impl_handle!(crawlsched_estimator_t, "estimator", 0x6372_6177_6c65_7374);
-
-fn publish_estimator(e: ChangeRateEstimator, out: Out<*mut crawlsched_estimator_t>) {
-    let magic = <crawlsched_estimator_t as Handle>::MAGIC;
-    new_handle(
-        crawlsched_estimator_t {
-            magic,
-            inner: Mutex::new(e),
-        },
-        out,
-    );
-}
-
-/// A new estimator without prior knowledge.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_estimator_new(
-    out: *mut *mut crawlsched_estimator_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        publish_estimator(ChangeRateEstimator::new(), Out::new(out, "out")?);
-        Ok(())
-    })
-}
-
-/// A new estimator with a prior guess `rate_guess` > 0 worth `weight_time`
-/// > 0 time units of observation (a Gamma prior with that mode).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_estimator_new_with_prior(
-    rate_guess: f64,
-    weight_time: f64,
-    out: *mut *mut crawlsched_estimator_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        publish_estimator(
-            ChangeRateEstimator::with_prior(rate_guess, weight_time)?,
-            out,
-        );
-        Ok(())
-    })
-}
-
-/// Releases an estimator. NULL is a no-op.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_estimator_free(est: *mut crawlsched_estimator_t) {
-    guard_value((), || unsafe { free_handle(est) })
-}
-
-/// Records one visit: `interval` > 0 time units since the previous visit,
-/// `changed` != 0 if the page had changed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_estimator_observe(
-    est: *const crawlsched_estimator_t,
-    interval: f64,
-    changed: i32,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let e = unsafe { handle(est, "est")? };
-        lock(&e.inner, "estimator")?.observe(interval, changed != 0)?;
-        Ok(())
-    })
-}
-
-/// The current estimate of the change rate. CRAWLSCHED_NOT_FOUND while
-/// there is no information (no prior and no visit).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_estimator_estimate(
-    est: *const crawlsched_estimator_t,
-    out: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let e = unsafe { handle(est, "est")? };
-        let out = Out::new(out, "out")?;
-        let rate = lock(&e.inner, "estimator")?.estimate().ok_or_else(|| {
-            FfiError::new(
-                CRAWLSCHED_NOT_FOUND,
-                "no estimate yet: no prior and no visit recorded",
-            )
-        })?;
-        out.write(finite("estimate", rate)?);
-        Ok(())
-    })
-}
-
-/// Number of visits recorded.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_estimator_observations(
-    est: *const crawlsched_estimator_t,
-    out: *mut u64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let e = unsafe { handle(est, "est")? };
-        let out = Out::new(out, "out")?;
-        out.write(lock(&e.inner, "estimator")?.observations());
-        Ok(())
-    })
-}
-
-// ---------------------------------------------------------------------------
-// Streaming scheduler
-// ---------------------------------------------------------------------------
-
-/// Scheduler mode: each page's crawls evenly spaced in virtual time.
-pub const CRAWLSCHED_SCHEDULER_STRIDE: i32 = 0;
-/// Scheduler mode: golden-ratio cycles rebuilt at cycle boundaries (§5-6).
-pub const CRAWLSCHED_SCHEDULER_GOLDEN_RATIO: i32 = 1;
-
-/// A streaming crawl scheduler for a changing set of pages identified by
-/// 64-bit ids: next() says which page to crawl now, at the optimal
-/// frequencies for the current change-rate estimates. Mutable; calls are
-/// serialised internally, so crawler threads may share one handle. Free
-/// with crawlsched_scheduler_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
-#[cfg_attr(all(), repr(C))]
-pub struct crawlsched_scheduler_t {
-    magic: u64,
-    inner: Mutex<Scheduler>,
-}
-impl_handle!(crawlsched_scheduler_t, "scheduler", 0x6372_6177_6c73_6368);
-
-/// # Safety
-/// `s` is NULL or a live scheduler handle.
-unsafe fn scheduler<'a>(
-    s: *const crawlsched_scheduler_t,
-) -> FfiResult<std::sync::MutexGuard<'a, Scheduler>> {
-    let h: &'a crawlsched_scheduler_t = unsafe { handle(s, "scheduler")? };
-    lock(&h.inner, "scheduler")
-}
-
-/// A new, empty scheduler for crawls whose duration follows `access`
-/// (copied), in `mode` CRAWLSCHED_SCHEDULER_STRIDE or _GOLDEN_RATIO.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_new(
-    access: *const crawlsched_dist_t,
-    mode: i32,
-    out: *mut *mut crawlsched_scheduler_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let d = unsafe { handle(access, "access")? };
-        let mode = match mode {
-            CRAWLSCHED_SCHEDULER_STRIDE => SchedulerMode::Stride,
-            CRAWLSCHED_SCHEDULER_GOLDEN_RATIO => SchedulerMode::GoldenRatio,
-            m => return Err(FfiError::invalid(format!("unknown scheduler mode {m}"))),
-        };
-        let s = Scheduler::new(d.inner.clone(), mode)?;
-        let magic = <crawlsched_scheduler_t as Handle>::MAGIC;
-        new_handle(
-            crawlsched_scheduler_t {
-                magic,
-                inner: Mutex::new(s),
-            },
-            out,
-        );
-        Ok(())
-    })
-}
-
-/// Releases a scheduler. NULL is a no-op.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_free(s: *mut crawlsched_scheduler_t) {
-    guard_value((), || unsafe { free_handle(s) })
-}
-
-/// Adds page `id` with an initial change-rate guess > 0; its cost weight is
-/// its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
-/// beyond the memory cap (400 bytes per page, so that the recomputations
-/// of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_add_page(
-    s: *const crawlsched_scheduler_t,
-    id: u64,
-    change_rate: f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, None)?)
-    })
-}
-
-/// Adds page `id` with an initial change-rate guess and an explicit cost
-/// weight > 0 (e.g. how often users read it).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_add_weighted_page(
-    s: *const crawlsched_scheduler_t,
-    id: u64,
-    change_rate: f64,
-    weight: f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, Some(weight))?)
-    })
-}
-
-/// Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
-/// by next() again.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_remove_page(
-    s: *const crawlsched_scheduler_t,
-    id: u64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || Ok(unsafe { scheduler(s)? }.remove_page(id)?))
-}
-
-/// Replaces page `id`'s change rate (and restarts its estimator from it).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_set_change_rate(
-    s: *const crawlsched_scheduler_t,
-    id: u64,
-    change_rate: f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        Ok(unsafe { scheduler(s)? }.set_change_rate(id, change_rate)?)
-    })
-}
-
-/// Reports a crawl of page `id`: `interval` > 0 time units since its
-/// previous crawl, `changed` != 0 if its content had changed. The page's
-/// change-rate estimate (and so its frequency) follows.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_observe(
-    s: *const crawlsched_scheduler_t,
-    id: u64,
-    interval: f64,
-    changed: i32,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        Ok(unsafe { scheduler(s)? }.observe(id, interval, changed != 0)?)
-    })
-}
-
-/// The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_next(
-    s: *const crawlsched_scheduler_t,
-    out_id: *mut u64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out_id, "out_id")?;
-        out.write(unsafe { scheduler(s)? }.next()?);
-        Ok(())
-    })
-}
-
-/// Every page's target share of all crawls (as crawlsched_scheduler_frequency
-/// gives one page's), with the page ids, sorted by id: out_ids[i] has
-/// share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
-/// the number of pages (variable size: see docs/c-api.md). One O(N)
-/// computation for all pages, where N calls of crawlsched_scheduler_frequency
-/// after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
-/// scheduled.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
-    s: *const crawlsched_scheduler_t,
-    out_ids: *mut u64,
-    out_freqs: *mut f64,
-    out_cap: usize,
-    out_len: *mut usize,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let len = Out::new(out_len, "out_len")?;
-        let ids = unsafe { slice_out(out_ids, out_cap, "out_ids")? };
-        let freqs = unsafe { slice_out(out_freqs, out_cap, "out_freqs")? };
-        let all = unsafe { scheduler(s)? }.frequencies()?;
-        if all.len() > out_cap {
-            len.write(all.len());
-            return Err(FfiError::new(
-                CRAWLSCHED_BUFFER_TOO_SMALL,
-                format!(
-                    "output buffers hold {out_cap} elements, {} needed",
-                    all.len()
-                ),
-            ));
-        }
-        for &(_, f) in &all {
-            finite("frequency", f)?; // checked before writing anything
-        }
-        for (k, &(id, f)) in all.iter().enumerate() {
-            ids[k] = id;
-            freqs[k] = f;
-        }
-        len.write(all.len());
-        Ok(())
-    })
-}
-
-/// The next n pages to crawl, in order, into out_ids[0..n] (one call instead
-/// of n, for bindings where each call is costly). All or nothing: the ids
-/// are collected first (8 bytes each, checked against the memory cap:
-/// CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n > 0 and no
-/// page is scheduled.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
-    s: *const crawlsched_scheduler_t,
-    out_ids: *mut u64,
-    n: usize,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let dst = unsafe { slice_out(out_ids, n, "out_ids")? };
-        // Out-parameters are written only on success: a failure after some
-        // pages (found by fuzzing) must leave out_ids untouched.
-        let ids = unsafe { scheduler(s)? }.next_batch(n)?;
-        dst.copy_from_slice(&ids);
-        Ok(())
-    })
-}
-
-/// Number of pages scheduled.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_len(
-    s: *const crawlsched_scheduler_t,
-    out: *mut usize,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(unsafe { scheduler(s)? }.len());
-        Ok(())
-    })
-}
-
-/// Page `id`'s current change-rate estimate.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_change_rate(
-    s: *const crawlsched_scheduler_t,
-    id: u64,
-    out: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "change rate",
-            unsafe { scheduler(s)? }.change_rate(id)?,
-        )?);
-        Ok(())
-    })
-}
-
-/// Page `id`'s current target share of all crawls (frequencies sum to 1).
-/// Stride mode realises it exactly in the long run; golden-ratio mode gives
-/// each page with share * F >= 1 a whole number of crawls per cycle of
-/// F >= 8N slots and lets the pages below one crawl per cycle take turns at
-/// pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
-/// shares differ from it by less than 2/F.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_scheduler_frequency(
-    s: *const crawlsched_scheduler_t,
-    id: u64,
-    out: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "frequency",
-            unsafe { scheduler(s)? }.frequency(id)?,
-        )?);
-        Ok(())
-    })
 }

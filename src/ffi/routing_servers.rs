@@ -9,12 +9,11 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use super::limits::{control_in, crawlsched_control_t};
+use super::control::{control_in, crawlsched_control_t};
+use super::routing_arrivals::crawlsched_routing_arrivals_t;
 use crate::limits::Control;
 use crate::routing::search::{self, Neighbourhood};
-use crate::routing::{
-    ArrivalProcess, Objective, Router, RoutingSystem, cost, simulate, two_server,
-};
+use crate::routing::{Objective, RoutingSystem, cost, simulate, two_server};
 
 /// Objective: expected weighted number of packets lost (preempted) per
 /// packet, weight c_m per loss at server m (paper §5).
@@ -23,187 +22,20 @@ pub const CRAWLSCHED_ROUTING_LOSSES: i32 = 0;
 /// changing at rate mu_m; the cost is the weighted time pages are stale.
 pub const CRAWLSCHED_ROUTING_ROBOT: i32 = 1;
 
-/// A stationary arrival process with single arrivals: Poisson, MMPP or MAP
-/// (paper §5). Immutable: one handle may be used from any number of threads
-/// at once. Free with crawlsched_routing_arrivals_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
-#[cfg_attr(all(), repr(C))]
-pub struct crawlsched_routing_arrivals_t {
-    magic: u64,
-    inner: ArrivalProcess,
-}
-impl_handle!(
-    crawlsched_routing_arrivals_t,
-    "routing arrivals",
-    0x6372_6177_6c72_6172
-);
-
 /// M servers (exponential service rates, cost weights) fed by one arrival
 /// process, with an objective. Immutable: shareable between threads.
 /// Free with crawlsched_routing_servers_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_routing_servers_t {
     magic: u64,
-    inner: RoutingSystem,
+    pub(super) inner: RoutingSystem,
 }
 impl_handle!(
     crawlsched_routing_servers_t,
+    RoutingSystem,
     "routing server set",
     0x6372_6177_6c72_7376
 );
-
-/// A streaming router repeating a period: next() gives the server for each
-/// request in O(1). Its position is an atomic counter, so threads may share
-/// one handle without a lock; each call takes the next request(s) of the
-/// single stream. Free with crawlsched_routing_router_free().
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
-#[cfg_attr(all(), repr(C))]
-pub struct crawlsched_routing_router_t {
-    magic: u64,
-    inner: Router,
-}
-impl_handle!(crawlsched_routing_router_t, "router", 0x6372_6177_6c72_7274);
-
-fn publish_arrivals(
-    a: crate::Result<ArrivalProcess>,
-    out: Out<*mut crawlsched_routing_arrivals_t>,
-) -> FfiResult<()> {
-    let magic = <crawlsched_routing_arrivals_t as Handle>::MAGIC;
-    new_handle(crawlsched_routing_arrivals_t { magic, inner: a? }, out);
-    Ok(())
-}
-
-fn indices(seq: &[u32]) -> Vec<usize> {
-    seq.iter().map(|&s| s as usize).collect()
-}
-
-fn to_u32(seq: &[usize]) -> FfiResult<Vec<u32>> {
-    seq.iter()
-        .map(|&s| {
-            u32::try_from(s)
-                .map_err(|_| FfiError::new(CRAWLSCHED_TOO_LARGE, "server index exceeds uint32_t"))
-        })
-        .collect()
-}
-
-fn usize_from(n: u64, name: &str) -> FfiResult<usize> {
-    usize::try_from(n).map_err(|_| {
-        FfiError::new(
-            CRAWLSCHED_TOO_LARGE,
-            format!("{name} = {n} does not fit in size_t"),
-        )
-    })
-}
-
-/// Poisson arrivals of rate > 0. On success `*out` owns a new handle.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_arrivals_poisson_new(
-    rate: f64,
-    out: *mut *mut crawlsched_routing_arrivals_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        publish_arrivals(ArrivalProcess::poisson(rate), Out::new(out, "out")?)
-    })
-}
-
-/// MMPP (paper §5.1): phase generator q (n x n, row-major, q_len = n*n,
-/// rows summing to 0, irreducible) and arrival rates[i] >= 0 in phase i,
-/// not all 0. The arrays are copied.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_arrivals_mmpp_new(
-    q: *const f64,
-    q_len: usize,
-    rates: *const f64,
-    n: usize,
-    out: *mut *mut crawlsched_routing_arrivals_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let q = unsafe { slice_in(q, q_len, "q")? };
-        let r = unsafe { slice_in(rates, n, "rates")? };
-        publish_arrivals(ArrivalProcess::mmpp(q, r), out)
-    })
-}
-
-/// MAP (paper §5.2) of order n: C = d0 (no arrival) and D = d1 (one
-/// arrival), each n x n row-major with d0_len = d1_len = n*n; C + D must be
-/// an irreducible generator. The arrays are copied.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_arrivals_map_new(
-    n: usize,
-    d0: *const f64,
-    d0_len: usize,
-    d1: *const f64,
-    d1_len: usize,
-    out: *mut *mut crawlsched_routing_arrivals_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let c = unsafe { slice_in(d0, d0_len, "d0")? };
-        let d = unsafe { slice_in(d1, d1_len, "d1")? };
-        publish_arrivals(ArrivalProcess::map(n, c, d), out)
-    })
-}
-
-/// Releases an arrival process. NULL is a no-op. Server sets built from it
-/// keep their own copy.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_arrivals_free(a: *mut crawlsched_routing_arrivals_t) {
-    guard_value((), || unsafe { free_handle(a) })
-}
-
-/// Mean arrival rate lambda (packets per unit time; E tau = 1/lambda).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_arrivals_rate(
-    a: *const crawlsched_routing_arrivals_t,
-    out: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let a = unsafe { handle(a, "arrivals")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("rate", a.inner.rate())?);
-        Ok(())
-    })
-}
-
-/// E exp(-mu (tau_1 + ... + tau_k)) = q f*(mu)^k e (Lemma 5.2): the
-/// probability that a packet on an exponential server of rate mu > 0 is
-/// still in service k >= 1 arrivals later. Cost O(k d^2) for arrivals of
-/// order d: CRAWLSCHED_TOO_LARGE, before any work, when k * 2d^2 > 2^31.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_arrivals_transform(
-    a: *const crawlsched_routing_arrivals_t,
-    mu: f64,
-    k: u32,
-    out: *mut f64,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let a = unsafe { handle(a, "arrivals")? };
-        let out = Out::new(out, "out")?;
-        if k == 0 {
-            return Err(FfiError::invalid("k must be >= 1"));
-        }
-        let k = k as usize;
-        if k > crate::routing::system::MAX_PERIOD {
-            return Err(FfiError::new(
-                CRAWLSCHED_TOO_LARGE,
-                format!("k = {k} exceeds the period limit"),
-            ));
-        }
-        let (f, _) = a.inner.transforms(mu, k)?;
-        out.write(finite("transform", f[k - 1])?);
-        Ok(())
-    })
-}
 
 /// A server set of m >= 1 servers: service rates[i] > 0, weights[i] > 0
 /// (NULL: all 1), objective CRAWLSCHED_ROUTING_LOSSES or _ROBOT. The
@@ -233,9 +65,7 @@ pub unsafe extern "C" fn crawlsched_routing_servers_new(
             o => return Err(FfiError::invalid(format!("unknown routing objective {o}"))),
         };
         let sys = RoutingSystem::new(a.inner.clone(), r, w, objective)?;
-        let magic = <crawlsched_routing_servers_t as Handle>::MAGIC;
-        new_handle(crawlsched_routing_servers_t { magic, inner: sys }, out);
-        Ok(())
+        publish(Ok(sys), out)
     })
 }
 
@@ -353,7 +183,7 @@ unsafe fn optimize(
         (Method::Local, Some(c)) => search::optimize_local_with(&s.inner, lo, hi, c)?,
     };
     let c = finite("cost", r.evaluation.per_packet)?;
-    buf.write(&to_u32(&r.period)?)?;
+    buf.write(&to_u32(&r.period, "server")?)?;
     oc.write(c);
     oe.write(r.evaluations);
     Ok(())
@@ -626,7 +456,7 @@ unsafe fn multimodular(
             control,
         )?;
         let c = finite("cost", r.evaluation.per_packet)?;
-        buf.write(&to_u32(&r.period)?)?;
+        buf.write(&to_u32(&r.period, "server")?)?;
         oc.write(c);
         oe.write(r.evaluations);
         Ok(())
@@ -653,7 +483,7 @@ pub unsafe extern "C" fn crawlsched_routing_balanced_sequence(
             .map(|&x| usize_from(x, "count"))
             .collect::<FfiResult<_>>()?;
         let seq = search::balanced_sequence(&c)?;
-        buf.write(&to_u32(&seq)?)
+        buf.write(&to_u32(&seq, "server")?)
     })
 }
 
@@ -785,70 +615,6 @@ pub unsafe extern "C" fn crawlsched_routing_switch_point(
     guard(err, || {
         let out = Out::new(out, "out")?;
         out.write(finite("switch point", two_server::switch_point(n)?)?);
-        Ok(())
-    })
-}
-
-/// A router repeating seq[0..len] (indices < servers, len in 1..=2^20;
-/// TOO_LARGE above). The sequence is copied.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_router_new(
-    seq: *const u32,
-    len: usize,
-    servers: u32,
-    out: *mut *mut crawlsched_routing_router_t,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        if len > crate::routing::system::MAX_PERIOD {
-            return Err(FfiError::new(
-                CRAWLSCHED_TOO_LARGE,
-                format!("period {len} exceeds the limit 2^20"),
-            ));
-        }
-        let seq = unsafe { slice_in(seq, len, "seq")? };
-        let r = Router::new(&indices(seq), servers as usize)?;
-        let magic = <crawlsched_routing_router_t as Handle>::MAGIC;
-        new_handle(crawlsched_routing_router_t { magic, inner: r }, out);
-        Ok(())
-    })
-}
-
-/// Releases a router. NULL is a no-op.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_router_free(r: *mut crawlsched_routing_router_t) {
-    guard_value((), || unsafe { free_handle(r) })
-}
-
-/// The server for the next request (O(1)).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_router_next(
-    r: *const crawlsched_routing_router_t,
-    out_server: *mut u32,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let r = unsafe { handle(r, "router")? };
-        let out = Out::new(out_server, "out_server")?;
-        out.write(r.inner.next());
-        Ok(())
-    })
-}
-
-/// The servers for the next n requests, in order, into out[0..n] (one
-/// contiguous block of the stream, even with other threads calling).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn crawlsched_routing_router_next_batch(
-    r: *const crawlsched_routing_router_t,
-    out: *mut u32,
-    n: usize,
-    err: *mut crawlsched_error_t,
-) -> crawlsched_status_t {
-    guard(err, || {
-        let r = unsafe { handle(r, "router")? };
-        let dst = unsafe { slice_out(out, n, "out")? };
-        r.inner.next_batch(dst);
         Ok(())
     })
 }

@@ -21,14 +21,17 @@ use crate::limits::{self, Control};
 /// crawlsched_control_cancel() is meant to be used). A computation to which
 /// it is attached keeps its own reference, so freeing the control while
 /// that computation runs is safe (it can then no longer be cancelled).
-// repr(C) puts the tag first (see impl_handle!); written as cfg_attr so that
-// cbindgen, which reads only plain #[repr], keeps the type opaque in C.
 #[cfg_attr(all(), repr(C))]
 pub struct crawlsched_control_t {
     magic: u64,
-    pub(crate) inner: Control,
+    pub(super) inner: Control,
 }
-impl_handle!(crawlsched_control_t, "control", 0x6372_6177_6374_726c);
+impl_handle!(
+    crawlsched_control_t,
+    Control,
+    "control",
+    0x6372_6177_6374_726c
+);
 
 /// Sets the process-wide default memory cap in bytes (0: unlimited), used
 /// by every computation whose control sets no cap of its own. The initial
@@ -56,15 +59,7 @@ pub unsafe extern "C" fn crawlsched_control_new(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        let magic = <crawlsched_control_t as Handle>::MAGIC;
-        new_handle(
-            crawlsched_control_t {
-                magic,
-                inner: Control::new(),
-            },
-            out,
-        );
-        Ok(())
+        publish(Ok(Control::new()), out)
     })
 }
 

@@ -1,0 +1,266 @@
+//! C API of [`crate::freshness::scheduler`]: the freshness scheduler, a
+//! streaming crawl order for a changing set of pages.
+
+#![allow(non_camel_case_types)]
+
+use super::common::*;
+use super::dist::crawlsched_dist_t;
+use crate::freshness::scheduler::{Scheduler, SchedulerMode};
+use std::sync::Mutex;
+
+/// Scheduler mode: each page's crawls evenly spaced in virtual time.
+pub const CRAWLSCHED_SCHEDULER_STRIDE: i32 = 0;
+/// Scheduler mode: golden-ratio cycles rebuilt at cycle boundaries (§5-6).
+pub const CRAWLSCHED_SCHEDULER_GOLDEN_RATIO: i32 = 1;
+
+/// A streaming crawl scheduler for a changing set of pages identified by
+/// 64-bit ids: next() says which page to crawl now, at the optimal
+/// frequencies for the current change-rate estimates. Mutable; calls are
+/// serialised internally, so crawler threads may share one handle. Free
+/// with crawlsched_scheduler_free().
+#[cfg_attr(all(), repr(C))]
+pub struct crawlsched_scheduler_t {
+    magic: u64,
+    pub(super) inner: Mutex<Scheduler>,
+}
+impl_handle!(
+    crawlsched_scheduler_t,
+    Mutex<Scheduler>,
+    "scheduler",
+    0x6372_6177_6c73_6368
+);
+
+/// # Safety
+/// `s` is NULL or a live scheduler handle.
+unsafe fn scheduler<'a>(
+    s: *const crawlsched_scheduler_t,
+) -> FfiResult<std::sync::MutexGuard<'a, Scheduler>> {
+    let h: &'a crawlsched_scheduler_t = unsafe { handle(s, "scheduler")? };
+    lock(&h.inner, "scheduler")
+}
+
+/// A new, empty scheduler for crawls whose duration follows `access`
+/// (copied), in `mode` CRAWLSCHED_SCHEDULER_STRIDE or _GOLDEN_RATIO.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_new(
+    access: *const crawlsched_dist_t,
+    mode: i32,
+    out: *mut *mut crawlsched_scheduler_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let d = unsafe { handle(access, "access")? };
+        let mode = match mode {
+            CRAWLSCHED_SCHEDULER_STRIDE => SchedulerMode::Stride,
+            CRAWLSCHED_SCHEDULER_GOLDEN_RATIO => SchedulerMode::GoldenRatio,
+            m => return Err(FfiError::invalid(format!("unknown scheduler mode {m}"))),
+        };
+        let s = Scheduler::new(d.inner.clone(), mode)?;
+        publish(Ok(s), out)
+    })
+}
+
+/// Releases a scheduler. NULL is a no-op.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_free(s: *mut crawlsched_scheduler_t) {
+    guard_value((), || unsafe { free_handle(s) })
+}
+
+/// Adds page `id` with an initial change-rate guess > 0; its cost weight is
+/// its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
+/// beyond the memory cap (400 bytes per page, so that the recomputations
+/// of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_add_page(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    change_rate: f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, None)?)
+    })
+}
+
+/// Adds page `id` with an initial change-rate guess and an explicit cost
+/// weight > 0 (e.g. how often users read it).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_add_weighted_page(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    change_rate: f64,
+    weight: f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        Ok(unsafe { scheduler(s)? }.add_page(id, change_rate, Some(weight))?)
+    })
+}
+
+/// Removes page `id` (CRAWLSCHED_NOT_FOUND if absent); it is never returned
+/// by next() again.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_remove_page(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || Ok(unsafe { scheduler(s)? }.remove_page(id)?))
+}
+
+/// Replaces page `id`'s change rate (and restarts its estimator from it).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_set_change_rate(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    change_rate: f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        Ok(unsafe { scheduler(s)? }.set_change_rate(id, change_rate)?)
+    })
+}
+
+/// Reports a crawl of page `id`: `interval` > 0 time units since its
+/// previous crawl, `changed` != 0 if its content had changed. The page's
+/// change-rate estimate (and so its frequency) follows.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_observe(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    interval: f64,
+    changed: i32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        Ok(unsafe { scheduler(s)? }.observe(id, interval, changed != 0)?)
+    })
+}
+
+/// The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_next(
+    s: *const crawlsched_scheduler_t,
+    out_id: *mut u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out_id, "out_id")?;
+        out.write(unsafe { scheduler(s)? }.next()?);
+        Ok(())
+    })
+}
+
+/// Every page's target share of all crawls (as crawlsched_scheduler_frequency
+/// gives one page's), with the page ids, sorted by id: out_ids[i] has
+/// share out_freqs[i]. Both arrays hold out_cap elements; *out_len receives
+/// the number of pages (variable size: see docs/c-api.md). One O(N)
+/// computation for all pages, where N calls of crawlsched_scheduler_frequency
+/// after rates changed cost O(N) each. CRAWLSCHED_NOT_FOUND when no page is
+/// scheduled.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
+    s: *const crawlsched_scheduler_t,
+    out_ids: *mut u64,
+    out_freqs: *mut f64,
+    out_cap: usize,
+    out_len: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let len = Out::new(out_len, "out_len")?;
+        let ids = unsafe { slice_out(out_ids, out_cap, "out_ids")? };
+        let freqs = unsafe { slice_out(out_freqs, out_cap, "out_freqs")? };
+        let all = unsafe { scheduler(s)? }.frequencies()?;
+        if all.len() > out_cap {
+            return Err(too_small(len, "output buffers hold", out_cap, all.len()));
+        }
+        for &(_, f) in &all {
+            finite("frequency", f)?; // checked before writing anything
+        }
+        for (k, &(id, f)) in all.iter().enumerate() {
+            ids[k] = id;
+            freqs[k] = f;
+        }
+        len.write(all.len());
+        Ok(())
+    })
+}
+
+/// The next n pages to crawl, in order, into out_ids[0..n] (one call instead
+/// of n, for bindings where each call is costly). All or nothing: the ids
+/// are collected first (8 bytes each, checked against the memory cap:
+/// CRAWLSCHED_TOO_LARGE beyond it). CRAWLSCHED_NOT_FOUND when n > 0 and no
+/// page is scheduled.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
+    s: *const crawlsched_scheduler_t,
+    out_ids: *mut u64,
+    n: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let dst = unsafe { slice_out(out_ids, n, "out_ids")? };
+        // Out-parameters are written only on success: a failure after some
+        // pages (found by fuzzing) must leave out_ids untouched.
+        let ids = unsafe { scheduler(s)? }.next_batch(n)?;
+        dst.copy_from_slice(&ids);
+        Ok(())
+    })
+}
+
+/// Number of pages scheduled.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_len(
+    s: *const crawlsched_scheduler_t,
+    out: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(unsafe { scheduler(s)? }.len());
+        Ok(())
+    })
+}
+
+/// Page `id`'s current change-rate estimate.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_change_rate(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(finite(
+            "change rate",
+            unsafe { scheduler(s)? }.change_rate(id)?,
+        )?);
+        Ok(())
+    })
+}
+
+/// Page `id`'s current target share of all crawls (frequencies sum to 1).
+/// Stride mode realises it exactly in the long run; golden-ratio mode gives
+/// each page with share * F >= 1 a whole number of crawls per cycle of
+/// F >= 8N slots and lets the pages below one crawl per cycle take turns at
+/// pooled slots (one crawl about every 1 / (share * F) cycles), so long-run
+/// shares differ from it by less than 2/F.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_frequency(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        out.write(finite(
+            "frequency",
+            unsafe { scheduler(s)? }.frequency(id)?,
+        )?);
+        Ok(())
+    })
+}
