@@ -14,7 +14,7 @@ pub mod compose;
 pub mod fit;
 mod phase_type;
 
-pub use bmap::Bmap;
+pub use bmap::{Bmap, MAX_LAG, MAX_MOMENT_ORDER};
 pub use phase_type::PhaseType;
 pub(crate) use phase_type::check_order as check_phase_type_order;
 
@@ -164,11 +164,13 @@ impl Distribution {
         }
     }
 
-    /// The Laplace–Stieltjes transform E\[exp(−sX)] for s ≥ 0, computed
-    /// directly (a sum of non-negative terms), so that a tiny transform
-    /// keeps its relative precision: 1 − complement rounded e^{−40} to 0.
-    pub fn laplace(&self, s: f64) -> f64 {
-        match self {
+    /// The Laplace–Stieltjes transform E\[exp(−sX)] for finite s ≥ 0 (else
+    /// `InvalidArgument`), computed directly (a sum of non-negative terms),
+    /// so that a tiny transform keeps its relative precision, which
+    /// 1 − [`Distribution::laplace_complement`] loses below 1e−16.
+    pub fn laplace(&self, s: f64) -> Result<f64> {
+        validate::non_negative("s", s)?;
+        Ok(match self {
             Distribution::Deterministic { value } => (-s * value).exp(),
             Distribution::Exponential { rate } => 1.0 / (1.0 + s / rate),
             Distribution::Erlang { k, rate } => (-f64::from(*k) * ln1p_ratio(s, *rate)).exp(),
@@ -183,7 +185,7 @@ impl Distribution {
                 let n = samples.len() as f64;
                 samples.iter().map(|x| (-s * x).exp() / n).sum()
             }
-        }
+        })
     }
 
     /// 1 − E\[exp(−sX)] = E\[1 − exp(−sX)], computed without cancellation
@@ -259,12 +261,13 @@ impl Distribution {
         }))
     }
 
-    /// P(X ≤ x).
-    pub fn cdf(&self, x: f64) -> f64 {
+    /// P(X ≤ x) for finite x (else `InvalidArgument`).
+    pub fn cdf(&self, x: f64) -> Result<f64> {
+        validate::finite("x", x)?;
         if x < 0.0 {
-            return 0.0;
+            return Ok(0.0);
         }
-        match self {
+        Ok(match self {
             Distribution::Deterministic { value } => {
                 if x >= *value {
                     1.0
@@ -299,7 +302,7 @@ impl Distribution {
             Distribution::Empirical { samples } => {
                 samples.iter().filter(|&&s| s <= x).count() as f64 / samples.len() as f64
             }
-        }
+        })
     }
 
     /// One draw of X.

@@ -30,7 +30,7 @@ fn closed_forms_agree_with_phase_type() {
             );
         }
         for &s in &[1e-9, 0.01, 0.7, 3.0, 100.0] {
-            assert!(close(d.laplace(s), p.laplace(s), 1e-12));
+            assert!(close(d.laplace(s).unwrap(), p.laplace(s).unwrap(), 1e-12));
             assert!(close(
                 d.laplace_complement(s),
                 p.laplace_complement(s),
@@ -38,7 +38,11 @@ fn closed_forms_agree_with_phase_type() {
             ));
         }
         for &x in &[0.1, 1.0, 2.5] {
-            assert!(close(d.cdf(x), p.cdf(x), 1e-10), "cdf at {x} for {:?}", d);
+            assert!(
+                close(d.cdf(x).unwrap(), p.cdf(x).unwrap(), 1e-10),
+                "cdf at {x} for {:?}",
+                d
+            );
         }
     }
 }
@@ -49,9 +53,13 @@ fn gamma_integer_shape_is_erlang() {
     let g = Distribution::gamma(4.0, 2.0).unwrap();
     let e = Distribution::erlang(4, 2.0).unwrap();
     for &x in &[0.3, 1.0, 2.0, 5.0] {
-        assert!(close(g.cdf(x), e.cdf(x), 1e-12));
+        assert!(close(g.cdf(x).unwrap(), e.cdf(x).unwrap(), 1e-12));
     }
-    assert!(close(g.laplace(0.5), (2.0f64 / 2.5).powi(4), 1e-15));
+    assert!(close(
+        g.laplace(0.5).unwrap(),
+        (2.0f64 / 2.5).powi(4),
+        1e-15
+    ));
     assert!(close(g.variance(), 1.0, 1e-15));
 }
 
@@ -238,16 +246,69 @@ fn phase_type_cdf_at_huge_arguments_is_exact_and_quick() {
 #[test]
 fn huge_erlang_order_is_quick() {
     let d = Distribution::erlang(u32::MAX, 1.0).unwrap();
-    assert_eq!(d.cdf(1e-15), 0.0);
-    assert_eq!(d.cdf(1e300), 1.0);
+    assert_eq!(d.cdf(1e-15), Ok(0.0));
+    assert_eq!(d.cdf(1e300), Ok(1.0));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let x = d.sample(&mut rng);
     // Mean k, standard deviation sqrt(k) = 65536.
     assert!((x - f64::from(u32::MAX)).abs() < 6.0 * 65536.0, "{x}");
     // Small orders still sum exponentials (same draws as before).
     assert!(close(
-        Distribution::erlang(3, 2.0).unwrap().cdf(1.0),
+        Distribution::erlang(3, 2.0).unwrap().cdf(1.0).unwrap(),
         1.0 - (-2f64).exp() * (1.0 + 2.0 + 2.0),
         1e-14
     ));
+}
+
+/// The order of a moment and the lag of a correlation are refused outside
+/// their ranges, for a Rust caller as for C; inside, Poisson(2) has
+/// E[T^k] = k!/2^k and uncorrelated gaps.
+#[test]
+fn bmap_moment_and_lag_ranges() {
+    let p = Bmap::poisson(2.0).unwrap();
+    for k in [0, MAX_MOMENT_ORDER + 1, u32::MAX] {
+        assert_eq!(
+            p.interarrival_moment(k).unwrap_err(),
+            Error::InvalidArgument(format!("moment order k must be in 1..=64, got {k}"))
+        );
+    }
+    for k in [0, MAX_LAG + 1, u32::MAX] {
+        assert_eq!(
+            p.lag_correlation(k).unwrap_err(),
+            Error::InvalidArgument(format!("lag k must be in 1..=1000000, got {k}"))
+        );
+    }
+    assert!(close(p.interarrival_moment(1).unwrap(), 0.5, 1e-15));
+    assert!(close(p.interarrival_moment(3).unwrap(), 6.0 / 8.0, 1e-14));
+    assert!(close(
+        p.interarrival_moment(MAX_MOMENT_ORDER).unwrap(),
+        (1..=64).map(|i| f64::from(i) / 2.0).product::<f64>(),
+        1e-12
+    ));
+    assert!(p.lag_correlation(1).unwrap().abs() < 1e-12);
+    assert!(p.lag_correlation(MAX_LAG).unwrap().abs() < 1e-12);
+}
+
+/// The transform's s and the cdf's x are checked by the distribution, for a
+/// Rust caller as for C: s finite and >= 0, x finite.
+#[test]
+fn laplace_and_cdf_check_their_argument() {
+    let d = Distribution::exponential(2.0).unwrap();
+    for s in [-1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(
+            d.laplace(s).unwrap_err(),
+            Error::InvalidArgument(format!("s must be finite and >= 0, got {}", Num(s)))
+        );
+    }
+    for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        assert_eq!(
+            d.cdf(x).unwrap_err(),
+            Error::InvalidArgument(format!("x must be finite, got {}", Num(x)))
+        );
+    }
+    // E[exp(-sX)] = 2/(2+s); P(X <= x) = 1 - exp(-2x), 0 below 0.
+    assert_eq!(d.laplace(0.0), Ok(1.0));
+    assert!(close(d.laplace(2.0).unwrap(), 0.5, 1e-15));
+    assert_eq!(d.cdf(-1.0), Ok(0.0));
+    assert!(close(d.cdf(0.5).unwrap(), 1.0 - (-1f64).exp(), 1e-15));
 }

@@ -155,7 +155,7 @@ pub unsafe extern "C" fn crawlsched_probe_interval_cost(
                 Num(f)
             )));
         }
-        out.write(finite("cost", p.inner.interval_cost(s, f))?);
+        out.write(finite("cost", p.inner.interval_cost(s, f)?)?);
         Ok(())
     })
 }

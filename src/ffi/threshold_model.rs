@@ -389,7 +389,6 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
                 "unknown sojourn selection {which}"
             )));
         }
-        crate::validate::all_non_negative("times", t)?;
         let s = sojourn(&m.inner, &policy)?;
         let values = if which == CRAWLSCHED_THRESHOLD_SOJOURN_ALL {
             s.cdf(t)?

@@ -213,7 +213,7 @@ fn tune(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> 
     let h = profile.horizon();
     let (lo_bound, hi_bound) = match policy {
         Policy::Threshold => {
-            let c = profile.interval_cost(0.0, h);
+            let c = profile.signed_interval_cost(0.0, h);
             if c <= 0.0 {
                 return Err(Error::invalid(
                     "the profile has zero expected cost: nothing to tune",

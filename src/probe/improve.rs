@@ -152,7 +152,9 @@ pub fn improve(
     let mut version = vec![0u64; n + 1];
     let mut moves = 0;
     let mut converged = true;
-    let c = |s: f64, t: f64, u: f64| profile.interval_cost(s, t) + profile.interval_cost(t, u);
+    let c = |s: f64, t: f64, u: f64| {
+        profile.signed_interval_cost(s, t) + profile.signed_interval_cost(t, u)
+    };
     // The move of p_k a fraction μ toward p_{k−1} + δ (left) or p_{k+1} − δ.
     let target = |p: &[f64], k: usize, right: bool, mu: f64| {
         let end = if right {
