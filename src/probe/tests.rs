@@ -8,7 +8,7 @@ use super::improve::{ImproverParams, improve};
 use super::optimal::{Method, Problem};
 use super::planner::Planner;
 use super::profile::{self, PiecewiseConstant, Profile};
-use crate::error::Error;
+use crate::error::{Error, Num};
 use crate::numeric::tolerance::rel;
 use proptest::prelude::*;
 
@@ -664,4 +664,32 @@ fn planner_keeps_its_control_and_a_cancel_from_another_thread_stops_the_dp() {
     pl.set_control(Control::default());
     control.cancel();
     assert_eq!(pl.plan(4).unwrap().indices.len(), 4);
+}
+
+/// C̄(s, f) needs 0 <= s <= f <= T, for a Rust caller as for C.
+#[test]
+fn interval_cost_checks_its_interval() {
+    let p = random_profile(3, 4, 4.0);
+    for (s, f) in [
+        (3.0, 1.0),
+        (-1.0, 1.0),
+        (1.0, 5.0),
+        (f64::NAN, 1.0),
+        (0.0, f64::INFINITY),
+    ] {
+        assert_eq!(
+            p.interval_cost(s, f).unwrap_err(),
+            Error::InvalidArgument(format!(
+                "need 0 <= s <= f <= T = 4, got s = {}, f = {}",
+                Num(s),
+                Num(f)
+            ))
+        );
+    }
+    // An empty interval costs nothing; the whole horizon is the signed form.
+    assert_eq!(p.interval_cost(2.0, 2.0), Ok(0.0));
+    assert_eq!(
+        p.interval_cost(0.0, 4.0),
+        Ok(p.signed_interval_cost(0.0, 4.0))
+    );
 }
