@@ -282,8 +282,8 @@ impl Distribution {
                 let mut term = (-rx).exp();
                 let mut tail = 0.0;
                 for j in 0..*k {
-                    // A term that underflowed stays 0: the rest adds nothing
-                    // (without this, k = 2^32 - 1 took four billion steps).
+                    // A term that underflowed stays 0: the rest adds nothing,
+                    // so the loop is short even for k = 2^32 - 1.
                     if term == 0.0 {
                         break;
                     }
@@ -311,14 +311,14 @@ impl Distribution {
             Distribution::Deterministic { value } => *value,
             Distribution::Exponential { rate } => exp_sample(rng, *rate),
             // A sum of k exponentials; for large k the same law by Gamma(k)
-            // sampling in O(1) (k = 2^32 - 1 took four billion draws).
+            // sampling in O(1).
             Distribution::Erlang { k, rate } if *k > ERLANG_SUM_MAX => {
                 rand_distr::Gamma::new(f64::from(*k), 1.0 / rate)
                     .map_or(f64::NAN, |g| g.sample(rng))
             }
             Distribution::Erlang { k, rate } => (0..*k).map(|_| exp_sample(rng, *rate)).sum(),
             Distribution::Gamma { shape, rate } => {
-                // Parameters were validated at construction, so this cannot fail.
+                // Parameters are validated at construction, so this cannot fail.
                 rand_distr::Gamma::new(*shape, 1.0 / rate)
                     .map(|g| g.sample(rng))
                     .unwrap_or(f64::NAN)
@@ -450,8 +450,8 @@ fn pow_u32(x: f64, k: u32) -> f64 {
 
 /// E\[X^k] of Gamma(shape, rate) = Π_{j<k} (shape + j)/rate. The product
 /// settles (at 0 or ∞) within about 40·√rate factors unless shape is close
-/// to rate and both are large: then it ran up to k = 2^32 − 1 factors
-/// (seconds; found by fuzzing). For shape ≥ 10^6 and k > 1000 it is
+/// to rate and both are large, when it would run up to k = 2^32 − 1
+/// factors (seconds). For shape ≥ 10^6 and k > 1000 it is
 /// exp(ln Γ(shape + k) − ln Γ(shape) − k ln rate) by Stirling's series,
 /// whose next term, 1/(360 shape³), is below 10^-20 there.
 fn gamma_moment(shape: f64, rate: f64, k: u32) -> f64 {

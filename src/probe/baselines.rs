@@ -220,7 +220,7 @@ fn tune(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> 
                 ));
             }
             if !c.is_finite() {
-                // The search below would never leave [c·1e−12, c] (found by fuzzing).
+                // The search below would never leave [c·1e−12, c].
                 return Err(Error::Numerical(format!(
                     "the expected cost over the horizon is {}: nothing to tune",
                     Num(c)
@@ -247,8 +247,8 @@ fn tune(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> 
     if n > MAX_PROBES {
         return Err(Error::TooLarge(format!("{n} probes (limit {MAX_PROBES})")));
     }
-    // Each trial stops once it has more than n probes (found by fuzzing: a
-    // tiny trial parameter placed up to 10^7 probes, hundreds of times).
+    // Each trial stops once it has more than n probes: a tiny trial
+    // parameter would otherwise place up to 10^7 probes, hundreds of times.
     let run = |x: f64| -> Result<Vec<f64>> {
         match policy {
             Policy::Threshold => chain_up_to(profile, x, Measure::Cost, n),
@@ -269,7 +269,7 @@ fn tune(profile: &Profile, policy: Policy, n: usize) -> Result<(f64, Vec<f64>)> 
     let mut hi = hi_bound;
     let mut lo = hi / 4.0;
     // At most 4^25 > 10^12 shrinks: a bound in steps as well as in value,
-    // since a subnormal total makes lo_bound 0 (found by fuzzing).
+    // since a subnormal total makes lo_bound 0.
     for shrinks in 0.. {
         if shrinks > 25 || lo <= 0.0 {
             return Err(Error::NotConverged(format!(

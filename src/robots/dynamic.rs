@@ -255,8 +255,8 @@ pub fn solve_with(params: &Params, options: &Options) -> Result<DynamicSolution>
 }
 
 /// Policy iteration's default warm start (greedy after a few sweeps) can
-/// be a multichain policy, which it cannot evaluate: with λ/μ = 4e-15 the
-/// solve failed with `Infeasible` (found by tests/robustness.rs). "Always
+/// be a multichain policy, which it cannot evaluate (`Infeasible`, e.g.
+/// with λ/μ = 4e-15). "Always
 /// activate" is unichain (r climbs to N and stays), so start there instead;
 /// if a greedy step still lands on a multichain policy (λ/μ = 3e-16,
 /// N = 3, K = 30), relative value iteration, which evaluates no policy.

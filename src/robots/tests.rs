@@ -197,7 +197,7 @@ fn static_optimum_search_equals_the_exhaustive_scan() {
 
 #[test]
 fn static_optimum_with_tiny_lambda_over_mu_is_exact_and_immediate() {
-    // λ/μ = 1e-9: about 10^9 candidate n, which the scan took seconds for.
+    // λ/μ = 1e-9: about 10^9 candidate n, which a scan would take seconds for.
     // The optimum sits near ρ ≈ 1 (n ≈ 10^9); its neighbours are no better.
     let (lambda, mu, gamma, k) = (1e-9, 1.0, 0.4, 5);
     let (n, c) = optimal_static(lambda, mu, gamma, k).unwrap();
@@ -214,7 +214,7 @@ fn static_optimum_with_tiny_lambda_over_mu_is_exact_and_immediate() {
 
 #[test]
 fn static_cost_near_rho_one_with_a_huge_buffer_is_immediate_and_accurate() {
-    // K = 2^62 next to ρ = 1 summed 2^62 terms before: a hang from C.
+    // K = 2^62 next to ρ = 1: a direct sum would take 2^62 terms.
     let k = 1usize << 62;
     let rho = 1.0 - 1e-12;
     let c = static_cost(rho, 1.0, k, 1.0).unwrap();
@@ -475,11 +475,10 @@ fn cancel_from_another_thread_stops_the_unlimited_search() {
 #[test]
 fn costs_beyond_double_precision_end_quickly_and_are_not_optimal() {
     // γ/μ = 1e39 and 1e309-scale biases: round-off decides every
-    // comparison. Policy iteration used to cycle to its 100,000-iteration
-    // limit (then value iteration did too: 5-10 s), and once returned a
-    // negative "optimal" cost. Now a revisited policy stops it (a handful
-    // of iterations), an evaluation whose gain lies outside the policy's
-    // costs is refused, and the answer is NotConverged or Numerical.
+    // comparison, so policy iteration could cycle to its iteration limit.
+    // A revisited policy stops it within a handful of iterations, an
+    // evaluation whose gain lies outside the policy's costs is refused, and
+    // the answer is NotConverged or Numerical, never a (negative) optimum.
     for &(n, k, lambda, mu, gamma) in &[
         (8usize, 6usize, 23.5, 1e-9, 1e30),
         (8, 6, 23.5, 1e-9, 2.77602548694822e130),

@@ -188,8 +188,9 @@ pub fn generator(model: &ThresholdModel, policy: &Policy) -> Result<CsMat<f64>> 
 
 /// [`generator`] from [`transitions`], state by state (any R). Rows come
 /// out in order, so the CSR arrays are filled directly (columns sorted,
-/// duplicates merged per row): no triplet list, whose sort took about half
-/// of the build and whose 24 bytes per entry doubled its peak memory.
+/// duplicates merged per row): no triplet list, whose sort would take about
+/// half of the build and whose 24 bytes per entry would double its peak
+/// memory.
 pub(crate) fn generator_general(model: &ThresholdModel, policy: &Policy) -> CsMat<f64> {
     let sp = model.space();
     let n = sp.len();
