@@ -14,7 +14,7 @@ pub mod compose;
 pub mod fit;
 mod phase_type;
 
-pub use bmap::{Bmap, MAX_LAG, MAX_MOMENT_ORDER};
+pub use bmap::{Bmap, MAX_LAG, MAX_LAG_WORK, MAX_MOMENT_ORDER};
 pub use phase_type::PhaseType;
 pub(crate) use phase_type::check_order as check_phase_type_order;
 
