@@ -28,11 +28,11 @@ fn main() -> Result<(), crawlsched::Error> {
     );
     println!(
         "  time between batches: mean {:.2}, variance {:.2}, lag-1..3 correlation {:.3} {:.3} {:.3}",
-        one_robot.interarrival_moment(1),
+        one_robot.interarrival_moment(1)?,
         one_robot.interarrival_variance(),
-        one_robot.lag_correlation(1),
-        one_robot.lag_correlation(2),
-        one_robot.lag_correlation(3)
+        one_robot.lag_correlation(1)?,
+        one_robot.lag_correlation(2)?,
+        one_robot.lag_correlation(3)?
     );
     println!(
         "  mean batch {:.6}, pages per unit time {:.6}",

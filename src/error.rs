@@ -3,6 +3,8 @@
 //! Each variant maps to exactly one C status code (see `ffi::common`), so a
 //! Rust caller and a C caller learn the same thing about a failure.
 
+#![forbid(unsafe_code)]
+
 /// Why a computation was refused or did not produce a result.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {

@@ -1,8 +1,18 @@
 //! crawlsched: the scheduling mathematics of five research papers on web
 //! crawling, as a Rust library and a C ABI.
 //!
-//! The model modules are plain, safe Rust; the C API lives in [`ffi`] and
-//! only converts, checks and forwards.
+//! # Layering
+//!
+//! - The model modules ([`dist`], [`freshness`], [`mdp`], [`probe`],
+//!   [`robots`], [`routing`], [`threshold`]) and their shared support
+//!   ([`error`], [`limits`], [`validate`], and the crate-private `numeric`)
+//!   are plain safe Rust: each carries `#![forbid(unsafe_code)]`. Every
+//!   model type validates its own inputs in its constructor or method, so a
+//!   Rust caller is refused exactly as a C caller is, with the same message.
+//! - [`ffi`] is the C API, the only module with `unsafe`: it converts C
+//!   values (pointers, lengths, C enum values, handles) into Rust ones,
+//!   forwards to a model's public function and converts the result back. It
+//!   checks nothing about a value's domain.
 //!
 //! # Example: how often to recrawl each page
 //!

@@ -21,6 +21,8 @@
 //! points (a sweep, an evaluation, a search step): one relaxed atomic load,
 //! so checking costs nothing measurable.
 
+#![forbid(unsafe_code)]
+
 use crate::error::{Error, Result};
 use std::sync::Arc;
 use std::sync::OnceLock;

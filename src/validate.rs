@@ -2,6 +2,8 @@
 //! (Rust or C) rejects NaN, infinities and out-of-domain values the same way
 //! and with the same message.
 
+#![forbid(unsafe_code)]
+
 use crate::error::{Error, Num, Result};
 
 /// `x` must be finite and strictly positive.

@@ -11,9 +11,16 @@ use crate::numeric::markov::stationary_gth;
 use crate::numeric::matrix::absorption_moment;
 use nalgebra::{DMatrix, DVector};
 
-/// Work bound of [`Bmap::lag_correlation_bounded`], in multiply-adds (some
+/// Work bound of [`Bmap::lag_correlation`], in multiply-adds (some
 /// seconds).
 pub const MAX_LAG_WORK: f64 = 2e10;
+
+/// Largest k of [`Bmap::interarrival_moment`] (k! overflows a double
+/// beyond k = 170; E\[T^k] long before for any rate below one).
+pub const MAX_MOMENT_ORDER: u32 = 64;
+
+/// Largest lag k of [`Bmap::lag_correlation`].
+pub const MAX_LAG: u32 = 1_000_000;
 
 /// Tolerance, relative to the largest rate in a row, for "rows sum to zero".
 const ROW_SUM_TOL: f64 = 1e-9;
@@ -237,36 +244,47 @@ impl Bmap {
         (self.theta.transpose() * self.batch_matrix()).transpose() / lb
     }
 
-    /// E\[T^k] of the stationary time T between batches: k! φ (−D₀)^{−k} 1.
-    pub fn interarrival_moment(&self, k: u32) -> f64 {
+    /// E\[T^k] of the stationary time T between batches: k! φ (−D₀)^{−k} 1,
+    /// for 1 ≤ k ≤ [`MAX_MOMENT_ORDER`] (else `InvalidArgument`).
+    pub fn interarrival_moment(&self, k: u32) -> Result<f64> {
+        if k == 0 || k > MAX_MOMENT_ORDER {
+            return Err(Error::invalid(format!(
+                "moment order k must be in 1..={MAX_MOMENT_ORDER}, got {k}"
+            )));
+        }
+        Ok(self.gap_moment(k))
+    }
+
+    /// E\[T^k] for any k (E\[T⁰] = 1).
+    fn gap_moment(&self, k: u32) -> f64 {
         absorption_moment(&self.batch_epoch_phase(), &self.d[0], k)
     }
 
     /// Var\[T] of the stationary time between batches.
     pub fn interarrival_variance(&self) -> f64 {
-        let m = self.interarrival_moment(1);
-        self.interarrival_moment(2) - m * m
+        let m = self.gap_moment(1);
+        self.gap_moment(2) - m * m
     }
 
-    /// Lag-k correlation of successive times between batches (k ≥ 1):
-    /// (φ(−D₀)⁻¹ Pᵏ (−D₀)⁻¹1 − E\[T]²)/Var\[T], P = (−D₀)⁻¹ Σ_{j≥1} D_j the
-    /// phase transition matrix from batch to batch. Returns 0 when Var\[T] = 0.
-    /// NaN where [`Bmap::lag_correlation_bounded`] gives up.
-    pub fn lag_correlation(&self, k: u32) -> f64 {
-        self.lag_correlation_bounded(k).unwrap_or(f64::NAN)
-    }
-
-    /// [`Bmap::lag_correlation`], or `TooLarge` once the k products with P
-    /// (4 n² multiply-adds each) pass [`MAX_LAG_WORK`]: k = 10⁶ on 4096
-    /// phases was 3·10¹³. The products stop early once Pʲ v no longer
-    /// changes (P is stochastic: Pʲ v converges), so a large k costs only
-    /// as many products as the convergence takes.
-    pub fn lag_correlation_bounded(&self, k: u32) -> Result<f64> {
+    /// Lag-k correlation of successive times between batches, 1 ≤ k ≤
+    /// [`MAX_LAG`] (else `InvalidArgument`): (φ(−D₀)⁻¹ Pᵏ (−D₀)⁻¹1 −
+    /// E\[T]²)/Var\[T], P = (−D₀)⁻¹ Σ_{j≥1} D_j the phase transition matrix
+    /// from batch to batch; 0 when Var\[T] = 0. `TooLarge` once the k
+    /// products with P (4 n² multiply-adds each) pass [`MAX_LAG_WORK`]. The
+    /// products stop early once Pʲ v no longer changes (P is stochastic: Pʲ v
+    /// converges), so a large k costs only as many products as the
+    /// convergence takes.
+    pub fn lag_correlation(&self, k: u32) -> Result<f64> {
+        if k == 0 || k > MAX_LAG {
+            return Err(Error::invalid(format!(
+                "lag k must be in 1..={MAX_LAG}, got {k}"
+            )));
+        }
         let n = self.order();
         let lu = (-&self.d[0]).lu();
         let ones = DVector::from_element(n, 1.0);
         let nan = || DVector::from_element(n, f64::NAN);
-        let m1 = self.interarrival_moment(1);
+        let m1 = self.gap_moment(1);
         let var = self.interarrival_variance();
         if var <= 0.0 {
             return Ok(0.0);

@@ -14,6 +14,20 @@ use std::borrow::Borrow;
 /// Largest phase space [`independent`] builds (the product grows like Wᴿ).
 pub const MAX_COMPOSED_PHASES: usize = 4096;
 
+/// Most robots R a one-BMAP composition ([`independent_active`],
+/// [`scaled_active`]) describes.
+pub const MAX_ROBOTS: usize = 64;
+
+/// 1 ≤ `active` ≤ `total` ≤ [`MAX_ROBOTS`].
+fn check_active(active: usize, total: usize) -> Result<()> {
+    if !(1..=total).contains(&active) || total > MAX_ROBOTS {
+        return Err(Error::invalid(format!(
+            "need 1 <= active <= total <= {MAX_ROBOTS}, got active = {active}, total = {total}"
+        )));
+    }
+    Ok(())
+}
+
 /// I_a ⊗ X ⊗ I_b.
 fn embed(x: &DMatrix<f64>, before: usize, after: usize) -> DMatrix<f64> {
     DMatrix::<f64>::identity(before, before)
@@ -40,22 +54,13 @@ pub fn independent(robots: &[Bmap]) -> Result<Vec<Bmap>> {
         .collect()
 }
 
-/// The BMAP of [`independent`] for `r` active robots only (1 ≤ r ≤ R): the
-/// C API asks for one, and each is a dense solve on up to
-/// [`MAX_COMPOSED_PHASES`] phases (building all R to keep one cost R times
-/// the time and memory; found by fuzzing).
-/// Robots may be given by value or by reference (`&[&Bmap]`: the C API
-/// composes copies of one robot without cloning it).
+/// The BMAP of [`independent`] for `r` active robots only, 1 ≤ r ≤ R ≤
+/// [`MAX_ROBOTS`] (R = `robots.len()`): one dense solve on up to
+/// [`MAX_COMPOSED_PHASES`] phases instead of R.
+/// Robots may be given by value or by reference (`&[&Bmap]`: copies of one
+/// robot are composed without cloning it).
 pub fn independent_active<B: Borrow<Bmap>>(robots: &[B], r: usize) -> Result<Bmap> {
-    if robots.is_empty() {
-        return Err(Error::invalid("at least one robot is needed"));
-    }
-    if !(1..=robots.len()).contains(&r) {
-        return Err(Error::invalid(format!(
-            "active robots {r} outside 1..={}",
-            robots.len()
-        )));
-    }
+    check_active(r, robots.len())?;
     let (total, matrices) = joint_size(robots)?;
     // d below, the copies of Bmap::from_matrices, and the Kronecker
     // temporaries (within the working matrices of check_build): checked
@@ -80,6 +85,13 @@ pub fn independent_active<B: Borrow<Bmap>>(robots: &[B], r: usize) -> Result<Bma
     // An inactive robot's diagonal may cancel (a one-phase robot has
     // D = 0); the joint D₀ diagonal stays negative as robot 1 is active.
     Bmap::from_matrices(&d)
+}
+
+/// [`independent_active`] for `total` copies of one `robot`, checked
+/// before the copies are gathered.
+pub fn independent_copies_active(robot: &Bmap, r: usize, total: usize) -> Result<Bmap> {
+    check_active(r, total)?;
+    independent_active(&vec![robot; total], r)
 }
 
 /// (joint phases, matrices D0..Dk) of independent robots: the product of
@@ -193,14 +205,15 @@ pub fn scaled(robot: &Bmap, robots: usize) -> Result<Vec<Bmap>> {
     if robots == 0 {
         return Err(Error::invalid("at least one robot is needed"));
     }
-    (1..=robots).map(|r| scaled_active(robot, r)).collect()
+    (1..=robots)
+        .map(|r| scaled_active(robot, r, robots))
+        .collect()
 }
 
-/// The BMAP of [`scaled`] for `r` ≥ 1 active robots only.
-pub fn scaled_active(robot: &Bmap, r: usize) -> Result<Bmap> {
-    if r == 0 {
-        return Err(Error::invalid("at least one robot is needed"));
-    }
+/// The BMAP of [`scaled`]`(robot, total)` for `r` active robots only,
+/// 1 ≤ r ≤ total ≤ [`MAX_ROBOTS`].
+pub fn scaled_active(robot: &Bmap, r: usize, total: usize) -> Result<Bmap> {
+    check_active(r, total)?;
     check_build(robot.order(), robot.matrices().len(), 3)?;
     let d: Vec<DMatrix<f64>> = robot.matrices().iter().map(|m| m * r as f64).collect();
     Bmap::from_matrices(&d)
@@ -239,7 +252,7 @@ mod tests {
                 ind[r - 1].matrices()
             );
             assert_eq!(
-                scaled_active(&m, r).unwrap().matrices(),
+                scaled_active(&m, r, 2).unwrap().matrices(),
                 scaled(&m, 2).unwrap()[r - 1].matrices()
             );
         }
@@ -250,7 +263,7 @@ mod tests {
         let th = thinning(&common, &[0.25, 0.5, 1.0]).unwrap();
         for (b, want) in th.iter().zip([1.0, 2.0, 4.0]) {
             assert!((b.fundamental_rate() - want).abs() < 1e-14);
-            assert!(b.lag_correlation(1).abs() < 1e-12);
+            assert!(b.lag_correlation(1).unwrap().abs() < 1e-12);
         }
         assert!(thinning(&common, &[0.0]).is_err());
 
@@ -269,5 +282,27 @@ mod tests {
         assert!(per_mode(vec![p.clone(), m.clone()]).is_err());
         let too_many = vec![m.clone(); 13];
         assert!(matches!(independent(&too_many), Err(Error::TooLarge(_))));
+    }
+
+    /// At most 64 robots, 1 ≤ active ≤ total, for a Rust caller as for C.
+    #[test]
+    fn robot_counts_are_checked() {
+        let p = Bmap::poisson(1.0).unwrap();
+        let refused = |r: Result<Bmap>, active: usize, total: usize| {
+            let want =
+                format!("need 1 <= active <= total <= 64, got active = {active}, total = {total}");
+            assert_eq!(r.unwrap_err(), Error::InvalidArgument(want));
+        };
+        refused(independent_copies_active(&p, 1, 65), 1, 65);
+        refused(independent_copies_active(&p, 0, 2), 0, 2);
+        refused(independent_copies_active(&p, 3, 2), 3, 2);
+        refused(scaled_active(&p, 1, 65), 1, 65);
+        refused(scaled_active(&p, 2, 1), 2, 1);
+        refused(independent_active(&vec![&p; 65], 1), 1, 65);
+        assert!(scaled(&p, 65).is_err());
+        // 64 one-phase robots, all active: Poisson of rate 64.
+        let all = independent_copies_active(&p, 64, 64).unwrap();
+        assert!((all.fundamental_rate() - 64.0).abs() < 1e-12);
+        assert!((scaled_active(&p, 64, 64).unwrap().fundamental_rate() - 64.0).abs() < 1e-12);
     }
 }

@@ -7,12 +7,14 @@
 //! that changes rarely), the transform is also available as its complement
 //! 1 − h and its logarithm ln h, each computed without cancellation.
 
+#![forbid(unsafe_code)]
+
 pub(crate) mod bmap;
 pub mod compose;
 pub mod fit;
 mod phase_type;
 
-pub use bmap::Bmap;
+pub use bmap::{Bmap, MAX_LAG, MAX_LAG_WORK, MAX_MOMENT_ORDER};
 pub use phase_type::PhaseType;
 pub(crate) use phase_type::check_order as check_phase_type_order;
 
@@ -162,11 +164,13 @@ impl Distribution {
         }
     }
 
-    /// The Laplace–Stieltjes transform E\[exp(−sX)] for s ≥ 0, computed
-    /// directly (a sum of non-negative terms), so that a tiny transform
-    /// keeps its relative precision: 1 − complement rounded e^{−40} to 0.
-    pub fn laplace(&self, s: f64) -> f64 {
-        match self {
+    /// The Laplace–Stieltjes transform E\[exp(−sX)] for finite s ≥ 0 (else
+    /// `InvalidArgument`), computed directly (a sum of non-negative terms),
+    /// so that a tiny transform keeps its relative precision, which
+    /// 1 − [`Distribution::laplace_complement`] loses below 1e−16.
+    pub fn laplace(&self, s: f64) -> Result<f64> {
+        validate::non_negative("s", s)?;
+        Ok(match self {
             Distribution::Deterministic { value } => (-s * value).exp(),
             Distribution::Exponential { rate } => 1.0 / (1.0 + s / rate),
             Distribution::Erlang { k, rate } => (-f64::from(*k) * ln1p_ratio(s, *rate)).exp(),
@@ -181,7 +185,7 @@ impl Distribution {
                 let n = samples.len() as f64;
                 samples.iter().map(|x| (-s * x).exp() / n).sum()
             }
-        }
+        })
     }
 
     /// 1 − E\[exp(−sX)] = E\[1 − exp(−sX)], computed without cancellation
@@ -257,12 +261,13 @@ impl Distribution {
         }))
     }
 
-    /// P(X ≤ x).
-    pub fn cdf(&self, x: f64) -> f64 {
+    /// P(X ≤ x) for finite x (else `InvalidArgument`).
+    pub fn cdf(&self, x: f64) -> Result<f64> {
+        validate::finite("x", x)?;
         if x < 0.0 {
-            return 0.0;
+            return Ok(0.0);
         }
-        match self {
+        Ok(match self {
             Distribution::Deterministic { value } => {
                 if x >= *value {
                     1.0
@@ -277,8 +282,8 @@ impl Distribution {
                 let mut term = (-rx).exp();
                 let mut tail = 0.0;
                 for j in 0..*k {
-                    // A term that underflowed stays 0: the rest adds nothing
-                    // (without this, k = 2^32 - 1 took four billion steps).
+                    // A term that underflowed stays 0: the rest adds nothing,
+                    // so the loop is short even for k = 2^32 - 1.
                     if term == 0.0 {
                         break;
                     }
@@ -297,7 +302,7 @@ impl Distribution {
             Distribution::Empirical { samples } => {
                 samples.iter().filter(|&&s| s <= x).count() as f64 / samples.len() as f64
             }
-        }
+        })
     }
 
     /// One draw of X.
@@ -306,14 +311,14 @@ impl Distribution {
             Distribution::Deterministic { value } => *value,
             Distribution::Exponential { rate } => exp_sample(rng, *rate),
             // A sum of k exponentials; for large k the same law by Gamma(k)
-            // sampling in O(1) (k = 2^32 - 1 took four billion draws).
+            // sampling in O(1).
             Distribution::Erlang { k, rate } if *k > ERLANG_SUM_MAX => {
                 rand_distr::Gamma::new(f64::from(*k), 1.0 / rate)
                     .map_or(f64::NAN, |g| g.sample(rng))
             }
             Distribution::Erlang { k, rate } => (0..*k).map(|_| exp_sample(rng, *rate)).sum(),
             Distribution::Gamma { shape, rate } => {
-                // Parameters were validated at construction, so this cannot fail.
+                // Parameters are validated at construction, so this cannot fail.
                 rand_distr::Gamma::new(*shape, 1.0 / rate)
                     .map(|g| g.sample(rng))
                     .unwrap_or(f64::NAN)
@@ -445,8 +450,8 @@ fn pow_u32(x: f64, k: u32) -> f64 {
 
 /// E\[X^k] of Gamma(shape, rate) = Π_{j<k} (shape + j)/rate. The product
 /// settles (at 0 or ∞) within about 40·√rate factors unless shape is close
-/// to rate and both are large: then it ran up to k = 2^32 − 1 factors
-/// (seconds; found by fuzzing). For shape ≥ 10^6 and k > 1000 it is
+/// to rate and both are large, when it would run up to k = 2^32 − 1
+/// factors (seconds). For shape ≥ 10^6 and k > 1000 it is
 /// exp(ln Γ(shape + k) − ln Γ(shape) − k ln rate) by Stirling's series,
 /// whose next term, 1/(360 shape³), is below 10^-20 there.
 fn gamma_moment(shape: f64, rate: f64, k: u32) -> f64 {

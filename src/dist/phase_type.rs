@@ -153,8 +153,7 @@ impl PhaseType {
         if k == 0 {
             return Err(Error::invalid("Erlang phase count k must be >= 1"));
         }
-        // S is stored dense (k^2 doubles): k = 2^32 - 1 overflowed the
-        // allocation (found by fuzzing).
+        // S is stored dense (k^2 doubles): k is bounded before allocating.
         if k > MAX_ERLANG_PHASES {
             return Err(Error::TooLarge(format!(
                 "Erlang with {k} phases as a phase-type (dense {k} x {k} matrix; limit {MAX_ERLANG_PHASES})"

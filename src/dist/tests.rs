@@ -30,7 +30,7 @@ fn closed_forms_agree_with_phase_type() {
             );
         }
         for &s in &[1e-9, 0.01, 0.7, 3.0, 100.0] {
-            assert!(close(d.laplace(s), p.laplace(s), 1e-12));
+            assert!(close(d.laplace(s).unwrap(), p.laplace(s).unwrap(), 1e-12));
             assert!(close(
                 d.laplace_complement(s),
                 p.laplace_complement(s),
@@ -38,7 +38,11 @@ fn closed_forms_agree_with_phase_type() {
             ));
         }
         for &x in &[0.1, 1.0, 2.5] {
-            assert!(close(d.cdf(x), p.cdf(x), 1e-10), "cdf at {x} for {:?}", d);
+            assert!(
+                close(d.cdf(x).unwrap(), p.cdf(x).unwrap(), 1e-10),
+                "cdf at {x} for {:?}",
+                d
+            );
         }
     }
 }
@@ -49,9 +53,13 @@ fn gamma_integer_shape_is_erlang() {
     let g = Distribution::gamma(4.0, 2.0).unwrap();
     let e = Distribution::erlang(4, 2.0).unwrap();
     for &x in &[0.3, 1.0, 2.0, 5.0] {
-        assert!(close(g.cdf(x), e.cdf(x), 1e-12));
+        assert!(close(g.cdf(x).unwrap(), e.cdf(x).unwrap(), 1e-12));
     }
-    assert!(close(g.laplace(0.5), (2.0f64 / 2.5).powi(4), 1e-15));
+    assert!(close(
+        g.laplace(0.5).unwrap(),
+        (2.0f64 / 2.5).powi(4),
+        1e-15
+    ));
     assert!(close(g.variance(), 1.0, 1e-15));
 }
 
@@ -111,9 +119,9 @@ fn invalid_parameters_are_rejected() {
     assert!(PhaseType::new(&[0.5, 0.5], &[-1.0]).is_err());
 }
 
-/// Found by fuzzing: k >= 2^31 wrapped to a negative power (E[X^k] of the
-/// constant 2 was 0.5), and k = 2^32 - 1 ran four billion steps (a phase
-/// type four billion LU solves).
+/// E[X^k] for k up to 2^32 - 1 is exact (no wrap to a negative power:
+/// E[2^k] of the constant 2 is 2^k) and takes O(log k) steps, not k (nor k
+/// LU solves for a phase type).
 #[test]
 fn huge_moment_orders_are_exact_and_quick() {
     let k = u32::MAX;
@@ -143,10 +151,10 @@ fn huge_moment_orders_are_exact_and_quick() {
     assert!(close(ph.moment(3), 24.0, 1e-12)); // Erlang(2, 1): (k+1)!
 }
 
-/// Found by fuzzing: E[X^k] of a gamma with shape = rate = 1e15 and
-/// k = 2^32 - 1 multiplied a billion factors near 1 before overflowing.
-/// Large shapes now use Stirling's series; it matches the product (or the
-/// sum of logarithms) where those can be run.
+/// E[X^k] of a gamma with shape = rate = 1e15 and k = 2^32 - 1 is
+/// immediate: large shapes use Stirling's series instead of k factors near
+/// 1; it matches the product (or the sum of logarithms) where those can be
+/// run.
 #[test]
 fn gamma_moments_of_huge_order_with_huge_shape() {
     let d = Distribution::gamma(1e15, 1e15).unwrap();
@@ -180,10 +188,10 @@ fn gamma_moments_of_huge_order_with_huge_shape() {
     ));
 }
 
-/// Found by fuzzing: a phase-type cdf at x = 3e103 never returned
-/// (nalgebra's matrix exponential overflowed its squaring count once Sx
-/// had a norm above about 1e30). Large arguments now scale down first; the
-/// cdf and density agree with the closed forms over the whole range.
+/// A phase-type cdf at x = 3e103 returns at once (nalgebra's matrix
+/// exponential overflows its squaring count once Sx has a norm above about
+/// 1e30, so large arguments are scaled down first); the cdf and density
+/// agree with the closed forms over the whole range.
 #[test]
 fn phase_type_cdf_at_huge_arguments_is_exact_and_quick() {
     // Erlang(2, r) as a phase type: 1 - e^{-rx} (1 + rx).
@@ -233,21 +241,74 @@ fn phase_type_cdf_at_huge_arguments_is_exact_and_quick() {
     }
 }
 
-/// Found by fuzzing: Erlang with k = 2^32 - 1 summed four billion terms
-/// per cdf and drew four billion exponentials per sample.
+/// Erlang with k = 2^32 - 1: a cdf and a draw each take far fewer than k
+/// steps.
 #[test]
 fn huge_erlang_order_is_quick() {
     let d = Distribution::erlang(u32::MAX, 1.0).unwrap();
-    assert_eq!(d.cdf(1e-15), 0.0);
-    assert_eq!(d.cdf(1e300), 1.0);
+    assert_eq!(d.cdf(1e-15), Ok(0.0));
+    assert_eq!(d.cdf(1e300), Ok(1.0));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     let x = d.sample(&mut rng);
     // Mean k, standard deviation sqrt(k) = 65536.
     assert!((x - f64::from(u32::MAX)).abs() < 6.0 * 65536.0, "{x}");
     // Small orders still sum exponentials (same draws as before).
     assert!(close(
-        Distribution::erlang(3, 2.0).unwrap().cdf(1.0),
+        Distribution::erlang(3, 2.0).unwrap().cdf(1.0).unwrap(),
         1.0 - (-2f64).exp() * (1.0 + 2.0 + 2.0),
         1e-14
     ));
+}
+
+/// The order of a moment and the lag of a correlation are refused outside
+/// their ranges, for a Rust caller as for C; inside, Poisson(2) has
+/// E[T^k] = k!/2^k and uncorrelated gaps.
+#[test]
+fn bmap_moment_and_lag_ranges() {
+    let p = Bmap::poisson(2.0).unwrap();
+    for k in [0, MAX_MOMENT_ORDER + 1, u32::MAX] {
+        assert_eq!(
+            p.interarrival_moment(k).unwrap_err(),
+            Error::InvalidArgument(format!("moment order k must be in 1..=64, got {k}"))
+        );
+    }
+    for k in [0, MAX_LAG + 1, u32::MAX] {
+        assert_eq!(
+            p.lag_correlation(k).unwrap_err(),
+            Error::InvalidArgument(format!("lag k must be in 1..=1000000, got {k}"))
+        );
+    }
+    assert!(close(p.interarrival_moment(1).unwrap(), 0.5, 1e-15));
+    assert!(close(p.interarrival_moment(3).unwrap(), 6.0 / 8.0, 1e-14));
+    assert!(close(
+        p.interarrival_moment(MAX_MOMENT_ORDER).unwrap(),
+        (1..=64).map(|i| f64::from(i) / 2.0).product::<f64>(),
+        1e-12
+    ));
+    assert!(p.lag_correlation(1).unwrap().abs() < 1e-12);
+    assert!(p.lag_correlation(MAX_LAG).unwrap().abs() < 1e-12);
+}
+
+/// The transform's s and the cdf's x are checked by the distribution, for a
+/// Rust caller as for C: s finite and >= 0, x finite.
+#[test]
+fn laplace_and_cdf_check_their_argument() {
+    let d = Distribution::exponential(2.0).unwrap();
+    for s in [-1.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(
+            d.laplace(s).unwrap_err(),
+            Error::InvalidArgument(format!("s must be finite and >= 0, got {}", Num(s)))
+        );
+    }
+    for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        assert_eq!(
+            d.cdf(x).unwrap_err(),
+            Error::InvalidArgument(format!("x must be finite, got {}", Num(x)))
+        );
+    }
+    // E[exp(-sX)] = 2/(2+s); P(X <= x) = 1 - exp(-2x), 0 below 0.
+    assert_eq!(d.laplace(0.0), Ok(1.0));
+    assert!(close(d.laplace(2.0).unwrap(), 0.5, 1e-15));
+    assert_eq!(d.cdf(-1.0), Ok(0.0));
+    assert!(close(d.cdf(0.5).unwrap(), 1.0 - (-1f64).exp(), 1e-15));
 }

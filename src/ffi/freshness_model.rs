@@ -297,7 +297,7 @@ unsafe fn sequence_export(
     // The length is Σ counts: a buffer too small for it (the size query
     // with out_cap 0 included) is answered without building a sequence of
     // up to 2^27 entries (seconds and a gigabyte; found by fuzzing).
-    let buf = buf.reserve(cyclic::checked_total(&c)?)?;
+    let buf = buf.reserve(cyclic::cycle_length(&c)?)?;
     let seq = build(&c)?;
     buf.write(&to_u32(&seq, "page")?)
 }
@@ -421,8 +421,7 @@ pub unsafe extern "C" fn crawlsched_freshness_bound_ratio(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        crate::validate::non_negative("q", q)?;
-        out.write(finite("H(q)", cyclic::bound_ratio(q))?);
+        out.write(finite("H(q)", cyclic::bound_ratio(q)?)?);
         Ok(())
     })
 }

@@ -91,9 +91,7 @@ pub unsafe extern "C" fn crawlsched_mdp_build(
             .ok_or_else(|| FfiError::invalid("this builder was already built"))?;
         // Checked before giving the builder up, so the caller can add the
         // missing actions and build again.
-        if let Some(s) = builder.state_without_action() {
-            return Err(FfiError::invalid(format!("state {s} has no action")));
-        }
+        builder.check_complete()?;
         let mdp = g
             .take()
             .ok_or_else(|| FfiError::invalid("this builder was already built"))?

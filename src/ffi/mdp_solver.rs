@@ -15,7 +15,6 @@ use super::common::*;
 use super::control::{control_in, crawlsched_control_t};
 use super::mdp::crawlsched_mdp_t;
 use crate::error::Num;
-use crate::mdp::solve::{check_discount, check_tau, check_tolerance};
 use crate::mdp::{Criterion, Method, Options, Solution, Stopping, solve};
 use std::sync::Mutex;
 
@@ -104,10 +103,6 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_limits(
 ) -> crawlsched_status_t {
     guard(err, || {
         let h = unsafe { handle(s, "solver")? };
-        check_tolerance(tolerance)?;
-        if max_iterations == 0 {
-            return Err(FfiError::invalid("max_iterations must be >= 1"));
-        }
         let stopping = match stopping {
             CRAWLSCHED_MDP_STOP_SPAN => Stopping::Span,
             CRAWLSCHED_MDP_STOP_RELATIVE_CHANGE => Stopping::RelativeChange,
@@ -117,10 +112,10 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_limits(
                 )));
             }
         };
-        let mut g = lock(&h.inner, "MDP solver")?;
-        g.options.tolerance = tolerance;
-        g.options.max_iterations = usize::try_from(max_iterations).unwrap_or(usize::MAX);
-        g.options.stopping = stopping;
+        let max_iterations = usize::try_from(max_iterations).unwrap_or(usize::MAX);
+        lock(&h.inner, "MDP solver")?
+            .options
+            .set_limits(tolerance, max_iterations, stopping)?;
         Ok(())
     })
 }
@@ -141,18 +136,14 @@ pub unsafe extern "C" fn crawlsched_mdp_solver_set_criterion(
         let h = unsafe { handle(s, "solver")? };
         let c = match criterion {
             CRAWLSCHED_MDP_AVERAGE => Criterion::Average,
-            CRAWLSCHED_MDP_DISCOUNTED => Criterion::Discounted(check_discount(discount)?),
+            CRAWLSCHED_MDP_DISCOUNTED => Criterion::Discounted(discount),
             _ => return Err(FfiError::invalid(format!("unknown criterion {criterion}"))),
         };
         // 0 selects the automatic tau; anything else is checked by the model.
-        let tau = if tau == 0.0 {
-            None
-        } else {
-            Some(check_tau(tau)?)
-        };
-        let mut g = lock(&h.inner, "MDP solver")?;
-        g.options.criterion = c;
-        g.options.aperiodicity = tau;
+        let tau = if tau == 0.0 { None } else { Some(tau) };
+        lock(&h.inner, "MDP solver")?
+            .options
+            .set_criterion(c, tau)?;
         Ok(())
     })
 }

@@ -8,7 +8,6 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use crate::error::Num;
 use crate::probe::baselines::{self, Policy};
 use crate::probe::cost;
 use crate::probe::improve::{ImproverParams, improve};
@@ -146,16 +145,7 @@ pub unsafe extern "C" fn crawlsched_probe_interval_cost(
     guard(err, || {
         let p = unsafe { handle(profile, "profile")? };
         let out = Out::new(out, "out")?;
-        let h = p.inner.horizon();
-        if !(s.is_finite() && f.is_finite() && 0.0 <= s && s <= f && f <= h) {
-            return Err(FfiError::invalid(format!(
-                "need 0 <= s <= f <= T = {}, got s = {}, f = {}",
-                Num(h),
-                Num(s),
-                Num(f)
-            )));
-        }
-        out.write(finite("cost", p.inner.interval_cost(s, f))?);
+        out.write(finite("cost", p.inner.interval_cost(s, f)?)?);
         Ok(())
     })
 }

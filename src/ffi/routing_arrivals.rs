@@ -111,18 +111,7 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_transform(
     guard(err, || {
         let a = unsafe { handle(a, "arrivals")? };
         let out = Out::new(out, "out")?;
-        if k == 0 {
-            return Err(FfiError::invalid("k must be >= 1"));
-        }
-        let k = k as usize;
-        if k > crate::routing::system::MAX_PERIOD {
-            return Err(FfiError::new(
-                CRAWLSCHED_TOO_LARGE,
-                format!("k = {k} exceeds the period limit"),
-            ));
-        }
-        let (f, _) = a.inner.transforms(mu, k)?;
-        out.write(finite("transform", f[k - 1])?);
+        out.write(finite("transform", a.inner.transform(mu, k as usize)?)?);
         Ok(())
     })
 }

@@ -11,7 +11,7 @@
 use super::common::*;
 use super::control::{control_in, crawlsched_control_t};
 use super::routing_arrivals::crawlsched_routing_arrivals_t;
-use crate::routing::search::{self, Neighbourhood};
+use crate::routing::search;
 use crate::routing::{Objective, RoutingSystem, cost, simulate, two_server};
 
 /// Objective: expected weighted number of packets lost (preempted) per
@@ -311,30 +311,7 @@ pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular(
         let oc = Out::new(out_cost, "out_cost")?;
         let oe = Out::new(out_evaluations, "out_evaluations")?;
         let start = indices(unsafe { slice_in(seq, len, "seq")? });
-        crate::routing::cost::check_sequence(&start, s.inner.len())?;
-        if s.inner.len() != 2 {
-            return Err(FfiError::invalid(format!(
-                "the multimodular neighbourhood needs 2 servers, not {}",
-                s.inner.len()
-            )));
-        }
-        if len > search::MAX_MULTIMODULAR_PERIOD {
-            return Err(FfiError::new(
-                CRAWLSCHED_TOO_LARGE,
-                format!(
-                    "period {len} exceeds {} for the 2^(n+1)-point neighbourhood",
-                    search::MAX_MULTIMODULAR_PERIOD
-                ),
-            ));
-        }
-        let table = s.inner.table(len)?;
-        let r = search::local_search_with(
-            &s.inner,
-            &table,
-            &start,
-            Neighbourhood::Multimodular,
-            &control,
-        )?;
+        let r = search::multimodular_search(&s.inner, &start, &control)?;
         let c = finite("cost", r.evaluation.per_packet)?;
         buf.write(&to_u32(&r.period, "server")?)?;
         oc.write(c);

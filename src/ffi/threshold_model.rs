@@ -429,7 +429,6 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
                 "unknown sojourn selection {which}"
             )));
         }
-        crate::validate::all_non_negative("times", t)?;
         let control = unsafe { control_in(ctl)? };
         let s = sojourn_with(&m.inner, &policy, &control)?;
         let values = if which == CRAWLSCHED_THRESHOLD_SOJOURN_ALL {

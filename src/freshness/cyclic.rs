@@ -186,8 +186,11 @@ fn golden_key(j: usize) -> u128 {
     (j as u128).wrapping_mul(PHI_INV_FIXED)
 }
 
-/// The cycle length Σ counts, validated as every sequence builder here does.
-pub(crate) fn checked_total(counts: &[usize]) -> Result<usize> {
+/// The cycle length K = Σ counts of the sequences [`golden_ratio_sequence`]
+/// and [`round_robin_sequence`] build from `counts`, with their errors:
+/// `InvalidArgument` for empty or all-zero counts, `TooLarge` if K
+/// overflows or exceeds [`MAX_CYCLE_LEN`]. Nothing is allocated.
+pub fn cycle_length(counts: &[usize]) -> Result<usize> {
     validate::non_empty("counts", counts)?;
     let k = counts
         .iter()
@@ -224,7 +227,7 @@ pub(crate) fn checked_total(counts: &[usize]) -> Result<usize> {
 /// Errors: `InvalidArgument` for empty or all-zero counts; `TooLarge` if K
 /// overflows or exceeds [`MAX_CYCLE_LEN`], or the allocation fails.
 pub fn golden_ratio_sequence(counts: &[usize]) -> Result<Vec<usize>> {
-    let k = checked_total(counts)?;
+    let k = cycle_length(counts)?;
     // ends[i] = Σ_{m ≤ i} counts[m]: index j belongs to the first page with ends > j.
     let mut ends = Vec::with_capacity(counts.len());
     let mut acc = 0usize;
@@ -302,7 +305,7 @@ impl PartialOrd for Pending {
 ///
 /// Errors: as [`golden_ratio_sequence`].
 pub fn round_robin_sequence(counts: &[usize]) -> Result<Vec<usize>> {
-    let k = checked_total(counts)?;
+    let k = cycle_length(counts)?;
     let mut seq = vec_with_capacity(k)?;
     let mut heap: BinaryHeap<Pending> = counts
         .iter()
@@ -451,12 +454,11 @@ const W_ALPHA: [(f64, f64); 2] = [
 /// [`GOLDEN_RATIO_BOUND`], the limit computed in the paper by l'Hospital.
 /// For q ≥ 1 it is evaluated as 1 + [Σ_k w_k e^{−α_k q} − e^{−q}]/E1(q)
 /// (the linear parts cancel exactly), which keeps H − 1 accurate as it
-/// decays exponentially. H decreases to 1 as q → ∞; NaN for q < 0 or NaN.
-pub fn bound_ratio(q: f64) -> f64 {
-    if q.is_nan() || q < 0.0 {
-        return f64::NAN;
-    }
-    if q < 1.0 {
+/// decays exponentially. H decreases to 1 as q → ∞. `InvalidArgument`
+/// unless q is finite and ≥ 0.
+pub fn bound_ratio(q: f64) -> Result<f64> {
+    validate::non_negative("q", q)?;
+    Ok(if q < 1.0 {
         W_ALPHA
             .iter()
             .map(|(w, al)| w * al * al * e1_over_x2(al * q))
@@ -469,7 +471,7 @@ pub fn bound_ratio(q: f64) -> f64 {
             .sum::<f64>()
             - (-q).exp();
         1.0 + excess / e1(q)
-    }
+    })
 }
 
 /// Theorem 5.1, right side of (18): the asymptotic (N → ∞, μ_i → 0, μ
@@ -511,6 +513,7 @@ pub fn asymptotic_lower_bound(model: &Model) -> Result<f64> {
 mod tests {
     use super::*;
     use crate::dist::Distribution;
+    use crate::error::Num;
     use crate::freshness::frequencies;
     use crate::numeric::tolerance::rel;
     use proptest::prelude::*;
@@ -844,21 +847,44 @@ mod tests {
     }
 
     #[test]
+    fn cycle_length_is_the_builders_length_and_checks() {
+        for counts in [vec![2, 3, 3, 5], vec![0, 1], vec![7]] {
+            let k = cycle_length(&counts).unwrap();
+            assert_eq!(k, counts.iter().sum::<usize>());
+            assert_eq!(golden_ratio_sequence(&counts).unwrap().len(), k);
+            assert_eq!(round_robin_sequence(&counts).unwrap().len(), k);
+        }
+        assert!(matches!(cycle_length(&[]), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            cycle_length(&[0, 0]),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            cycle_length(&[usize::MAX, 1]),
+            Err(Error::TooLarge(_))
+        ));
+        assert!(matches!(
+            cycle_length(&[MAX_CYCLE_LEN + 1]),
+            Err(Error::TooLarge(_))
+        ));
+    }
+
+    #[test]
     fn bound_ratio_properties() {
-        assert!(rel(bound_ratio(0.0), GOLDEN_RATIO_BOUND) < 1e-15);
-        assert!(rel(bound_ratio(1e-9), GOLDEN_RATIO_BOUND) < 1e-8);
+        assert!(rel(bound_ratio(0.0).unwrap(), GOLDEN_RATIO_BOUND) < 1e-15);
+        assert!(rel(bound_ratio(1e-9).unwrap(), GOLDEN_RATIO_BOUND) < 1e-8);
         // Direct formula where it is accurate.
         let (p, s5) = (PHI, SQRT5);
         for &q in &[0.5, 1.0, 3.0, 10.0] {
             let num = q - 1.0 + (1.0 - 1.0 / p) * (-p * q / s5).exp() + (-p * p * q / s5).exp() / p;
             let den = q - 1.0 + (-q).exp();
-            assert!(rel(bound_ratio(q), num / den) < 1e-12, "q={q}");
+            assert!(rel(bound_ratio(q).unwrap(), num / den) < 1e-12, "q={q}");
         }
         // Decreasing in q, above 1, tending to 1.
-        let mut prev = bound_ratio(0.0);
+        let mut prev = bound_ratio(0.0).unwrap();
         for i in 1..=4000 {
             let q = 1e-6 * 1.005f64.powi(i);
-            let h = bound_ratio(q);
+            let h = bound_ratio(q).unwrap();
             // H − 1 ≈ φ⁻² e^{−φq/√5}/q drops below rounding of 1 near q ≈ 44.
             assert!(
                 h <= prev + 1e-15 && (h > 1.0 || (q > 40.0 && h == 1.0)),
@@ -872,11 +898,15 @@ mod tests {
             + (1.0 - 1.0 / PHI) * (-PHI * q / SQRT5).exp()
             + (-PHI * PHI * q / SQRT5).exp() / PHI;
         let den = q - 1.0 + (-q).exp();
-        assert!(rel(bound_ratio(q) - 1.0, num / den - 1.0) < 1e-6);
-        assert!(bound_ratio(q) - 1.0 > 1e-8);
-        assert_eq!(bound_ratio(1e6), 1.0);
-        assert_eq!(bound_ratio(f64::INFINITY), 1.0);
-        assert!(bound_ratio(-1.0).is_nan());
+        assert!(rel(bound_ratio(q).unwrap() - 1.0, num / den - 1.0) < 1e-6);
+        assert!(bound_ratio(q).unwrap() - 1.0 > 1e-8);
+        assert_eq!(bound_ratio(1e6).unwrap(), 1.0);
+        for q in [-1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(
+                bound_ratio(q).unwrap_err(),
+                Error::InvalidArgument(format!("q must be finite and >= 0, got {}", Num(q)))
+            );
+        }
         // ≤ 1.05 as the corollary states.
         const { assert!(GOLDEN_RATIO_BOUND < 1.05) };
     }
@@ -900,7 +930,7 @@ mod tests {
         assert!(rel(b, lit) < 1e-13);
         let lb = asymptotic_lower_bound(&m).unwrap();
         assert!(rel(lb, c0 * (mu - 1.0 / e + (-q).exp() / e)) < 1e-13);
-        assert!(rel(b / lb, bound_ratio(q)) < 1e-13);
+        assert!(rel(b / lb, bound_ratio(q).unwrap()) < 1e-13);
         let m2 = Model::new(
             Distribution::deterministic(2.0).unwrap(),
             &[0.1, 0.2],
@@ -943,9 +973,9 @@ mod tests {
             let ratio = c / lb;
             assert!(ratio >= 1.0);
             assert!(
-                (ratio - bound_ratio(q)).abs() < 2e-4 * bound_ratio(q),
+                (ratio - bound_ratio(q).unwrap()).abs() < 2e-4 * bound_ratio(q).unwrap(),
                 "q={q}: {ratio} vs H={}",
-                bound_ratio(q)
+                bound_ratio(q).unwrap()
             );
             let b18 = golden_ratio_asymptotic_bound(&m).unwrap();
             assert!(rel(c, b18) < 1e-3, "q={q}: cost {c} vs (18) {b18}");
@@ -985,13 +1015,13 @@ mod tests {
             let rr = cost(&m, &round_robin_sequence(&counts).unwrap()).unwrap() / lb;
             println!(
                 "q={q}: golden {ratio:.6} round-robin {rr:.6} H(q) {:.6}",
-                bound_ratio(q)
+                bound_ratio(q).unwrap()
             );
             assert!(ratio >= 1.0 && rr >= 1.0);
             assert!(
-                ratio > bound_ratio(q) + 0.01,
+                ratio > bound_ratio(q).unwrap() + 0.01,
                 "q={q}: {ratio} vs H={}",
-                bound_ratio(q)
+                bound_ratio(q).unwrap()
             );
             assert!((ratio - expect).abs() < 5e-3, "q={q}: {ratio}");
         }

@@ -19,6 +19,8 @@
 //! - [`estimator`]: change-rate estimation from "changed / not changed" visits.
 //! - [`scheduler`]: a streaming scheduler with a dynamic page set (§6).
 
+#![forbid(unsafe_code)]
+
 pub mod cyclic;
 pub mod estimator;
 pub mod frequencies;

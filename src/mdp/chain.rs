@@ -345,10 +345,13 @@ pub(crate) fn row_classes_for_tests(mdp: &Mdp, policy: &[u32]) -> (Vec<u32>, Vec
     row_classes(mdp, policy)
 }
 
-/// How the evaluation equations of a policy are set up (exposed for the
-/// benchmarks, which compare both).
-#[doc(hidden)]
+/// How the evaluation equations of a policy are set up: on the states, or
+/// on the classes of states that choose the same transition row (fewer
+/// unknowns, same solution). Both give the same evaluation up to rounding;
+/// [`Reduction::Auto`] is what [`evaluate_average`] and
+/// [`evaluate_discounted`] use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Reduction {
     /// On row classes when they are at most 3/4 of the states.
     Auto,
@@ -666,7 +669,7 @@ pub fn evaluate_average(mdp: &Mdp, policy: &[u32]) -> Result<PolicyEvaluation> {
     evaluate_average_with(mdp, policy, Reduction::Auto)
 }
 
-#[doc(hidden)]
+/// [`evaluate_average`] with the equations set up as `reduction` says.
 pub fn evaluate_average_with(
     mdp: &Mdp,
     policy: &[u32],
@@ -771,7 +774,7 @@ pub fn evaluate_discounted(mdp: &Mdp, policy: &[u32], beta: f64) -> Result<Vec<f
     evaluate_discounted_with(mdp, policy, beta, Reduction::Auto)
 }
 
-#[doc(hidden)]
+/// [`evaluate_discounted`] with the equations set up as `reduction` says.
 pub fn evaluate_discounted_with(
     mdp: &Mdp,
     policy: &[u32],

@@ -26,14 +26,17 @@
 //! solution comes back with `converged == false` and its certificate, and
 //! [`Solution::into_result`] turns that into `Error::NotConverged`.
 
+#![forbid(unsafe_code)]
+
 pub mod chain;
 pub mod model;
 pub mod solve;
 
 pub(crate) use chain::evaluate_average_in;
-pub use chain::{PolicyEvaluation, evaluate_average, evaluate_discounted, recurrent_classes};
-#[doc(hidden)]
-pub use chain::{Reduction, evaluate_average_with, evaluate_discounted_with};
+pub use chain::{
+    PolicyEvaluation, Reduction, evaluate_average, evaluate_average_with, evaluate_discounted,
+    evaluate_discounted_with, recurrent_classes,
+};
 pub use model::{MAX_STATES, Mdp, MdpBuilder, ROW_SUM_TOLERANCE, model_bytes};
 pub use solve::{Criterion, Method, Options, Solution, Stopping, solve, working_bytes};
 

@@ -191,6 +191,15 @@ impl MdpBuilder {
         self.counts.iter().position(|&c| c == 0)
     }
 
+    /// What [`MdpBuilder::build`] requires, checked without giving the
+    /// builder up: every state has an action (else `InvalidArgument`).
+    pub fn check_complete(&self) -> Result<()> {
+        match self.state_without_action() {
+            Some(s) => Err(Error::invalid(format!("state {s} has no action"))),
+            None => Ok(()),
+        }
+    }
+
     /// Adds an action to `state`: it moves to `next[i]` with probability
     /// `prob[i]` (≥ 0, summing to 1 within 1e-9; repeated targets add up)
     /// and costs `cost` (finite, any sign). Returns the action's local index
@@ -279,9 +288,7 @@ impl MdpBuilder {
     /// Finishes the MDP. Every state needs at least one action. Actions keep
     /// their per-state order of addition.
     pub fn build(self) -> Result<Mdp> {
-        if let Some(s) = self.counts.iter().position(|&c| c == 0) {
-            return Err(Error::invalid(format!("state {s} has no action")));
-        }
+        self.check_complete()?;
         let n = self.n_states;
         let mut state_start = Vec::new();
         reserve(&mut state_start, n + 1, "state offsets")?;

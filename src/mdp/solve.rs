@@ -151,13 +151,56 @@ impl Solution {
     }
 }
 
-/// The tolerance (`tolerance` in C): finite and > 0.
-pub(crate) fn check_tolerance(t: f64) -> Result<f64> {
-    crate::validate::positive("tolerance", t)
+impl Options {
+    /// Sets the tolerance (finite, > 0), the iteration limit (≥ 1) and the
+    /// stopping rule, checked as [`solve`] checks them; unchanged on error.
+    pub fn set_limits(
+        &mut self,
+        tolerance: f64,
+        max_iterations: usize,
+        stopping: Stopping,
+    ) -> Result<()> {
+        check_limits(tolerance, max_iterations)?;
+        self.tolerance = tolerance;
+        self.max_iterations = max_iterations;
+        self.stopping = stopping;
+        Ok(())
+    }
+
+    /// Sets the criterion (a discount in [0, 1)) and the aperiodicity τ
+    /// (in (0, 1], `None` automatic), checked as [`solve`] checks them;
+    /// unchanged on error.
+    pub fn set_criterion(&mut self, criterion: Criterion, aperiodicity: Option<f64>) -> Result<()> {
+        check_criterion(criterion, aperiodicity)?;
+        self.criterion = criterion;
+        self.aperiodicity = aperiodicity;
+        Ok(())
+    }
+}
+
+/// The tolerance (`tolerance` in C): finite and > 0; and the iteration
+/// limit, ≥ 1.
+fn check_limits(tolerance: f64, max_iterations: usize) -> Result<()> {
+    crate::validate::positive("tolerance", tolerance)?;
+    if max_iterations == 0 {
+        return Err(Error::invalid("max_iterations must be >= 1"));
+    }
+    Ok(())
+}
+
+/// A discounted criterion's factor and the aperiodicity τ, if given.
+fn check_criterion(criterion: Criterion, aperiodicity: Option<f64>) -> Result<()> {
+    if let Criterion::Discounted(b) = criterion {
+        check_discount(b)?;
+    }
+    if let Some(t) = aperiodicity {
+        check_tau(t)?;
+    }
+    Ok(())
 }
 
 /// The aperiodicity τ (`tau` in C): in (0, 1].
-pub(crate) fn check_tau(t: f64) -> Result<f64> {
+fn check_tau(t: f64) -> Result<f64> {
     if t.is_finite() && t > 0.0 && t <= 1.0 {
         Ok(t)
     } else {
@@ -169,7 +212,7 @@ pub(crate) fn check_tau(t: f64) -> Result<f64> {
 }
 
 /// The discount factor β (`discount` in C): in [0, 1).
-pub(crate) fn check_discount(b: f64) -> Result<f64> {
+pub(super) fn check_discount(b: f64) -> Result<f64> {
     if b.is_finite() && (0.0..1.0).contains(&b) {
         Ok(b)
     } else {
@@ -181,16 +224,8 @@ pub(crate) fn check_discount(b: f64) -> Result<f64> {
 }
 
 fn check_options(mdp: &Mdp, o: &Options) -> Result<()> {
-    check_tolerance(o.tolerance)?;
-    if o.max_iterations == 0 {
-        return Err(Error::invalid("max_iterations must be >= 1"));
-    }
-    if let Some(t) = o.aperiodicity {
-        check_tau(t)?;
-    }
-    if let Criterion::Discounted(b) = o.criterion {
-        check_discount(b)?;
-    }
+    check_limits(o.tolerance, o.max_iterations)?;
+    check_criterion(o.criterion, o.aperiodicity)?;
     if o.reference_state >= mdp.n_states {
         return Err(Error::invalid(format!(
             "reference state {} out of range (n = {})",

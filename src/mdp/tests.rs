@@ -574,3 +574,69 @@ fn slowly_mixing_chain_is_evaluated_to_round_off() {
         }
     }
 }
+
+/// A builder reports a state without actions before it is given up, so
+/// the action can be added and the build retried.
+#[test]
+fn builder_completeness_is_checked_without_consuming_it() {
+    let mut b = MdpBuilder::new(2).unwrap();
+    b.add_action(0, &[1], &[1.0], 1.0).unwrap();
+    let missing = Error::InvalidArgument("state 1 has no action".into());
+    assert_eq!(b.check_complete(), Err(missing.clone()));
+    assert_eq!(b.clone().build().unwrap_err(), missing);
+    b.add_action(1, &[0], &[1.0], 3.0).unwrap();
+    assert_eq!(b.check_complete(), Ok(()));
+    // The two-state cycle alternates costs 1 and 3: gain 2.
+    let sol = solve(&b.build().unwrap(), &Options::default()).unwrap();
+    assert!((sol.gain - 2.0).abs() < 1e-9);
+}
+
+/// The option setters refuse what solve refuses, and leave the options
+/// unchanged.
+#[test]
+fn option_setters_check_like_solve() {
+    let mut o = Options::default();
+    let before = o.clone();
+    assert_eq!(
+        o.set_limits(-1.0, 10, Stopping::Span),
+        Err(Error::InvalidArgument(
+            "tolerance must be finite and > 0, got -1".into()
+        ))
+    );
+    assert_eq!(
+        o.set_limits(1e-6, 0, Stopping::Span),
+        Err(Error::InvalidArgument("max_iterations must be >= 1".into()))
+    );
+    assert_eq!(
+        o.set_criterion(Criterion::Discounted(1.5), None),
+        Err(Error::InvalidArgument(
+            "discount must be in [0, 1), got 1.5".into()
+        ))
+    );
+    assert_eq!(
+        o.set_criterion(Criterion::Average, Some(0.0)),
+        Err(Error::InvalidArgument(
+            "tau must be in (0, 1], got 0".into()
+        ))
+    );
+    assert_eq!(o, before);
+    o.set_limits(1e-6, 7, Stopping::RelativeChange).unwrap();
+    o.set_criterion(Criterion::Discounted(0.5), Some(0.9))
+        .unwrap();
+    assert_eq!(
+        (
+            o.tolerance,
+            o.max_iterations,
+            o.stopping,
+            o.criterion,
+            o.aperiodicity
+        ),
+        (
+            1e-6,
+            7,
+            Stopping::RelativeChange,
+            Criterion::Discounted(0.5),
+            Some(0.9)
+        )
+    );
+}

@@ -244,7 +244,7 @@ fn parameter_range(profile: &Profile, policy: Policy) -> Result<(f64, f64)> {
     let h = profile.horizon();
     match policy {
         Policy::Threshold => {
-            let c = profile.interval_cost(0.0, h);
+            let c = profile.signed_interval_cost(0.0, h);
             if c <= 0.0 {
                 return Err(Error::invalid(
                     "the profile has zero expected cost: nothing to tune",

@@ -273,6 +273,6 @@ impl Mover<'_> {
     }
 
     fn cost(&self, s: f64, t: f64, u: f64) -> f64 {
-        self.profile.interval_cost(s, t) + self.profile.interval_cost(t, u)
+        self.profile.signed_interval_cost(s, t) + self.profile.signed_interval_cost(t, u)
     }
 }

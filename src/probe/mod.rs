@@ -21,6 +21,7 @@
 //! - [`baselines`]: uniform, threshold and first-arrival policies (§5.2).
 //! - [`planner`]: a re-plannable planner for crawlers.
 
+#![forbid(unsafe_code)]
 // `!(x > y)` is deliberate: it also rejects NaN. Index loops mirror the
 // paper's recursions (i, j, m) and touch several arrays at once.
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop)]

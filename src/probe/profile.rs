@@ -377,8 +377,23 @@ impl Profile {
         self.prefix(f).a - self.prefix(s).a
     }
 
-    /// C̄(s, f), eq. (5) (and its signed extension (12) when s > f).
-    pub fn interval_cost(&self, s: f64, f: f64) -> f64 {
+    /// C̄(s, f), eq. (5), for 0 ≤ s ≤ f ≤ T (else `InvalidArgument`).
+    pub fn interval_cost(&self, s: f64, f: f64) -> Result<f64> {
+        let h = self.horizon;
+        if !(s.is_finite() && f.is_finite() && 0.0 <= s && s <= f && f <= h) {
+            return Err(Error::invalid(format!(
+                "need 0 <= s <= f <= T = {}, got s = {}, f = {}",
+                Num(h),
+                Num(s),
+                Num(f)
+            )));
+        }
+        Ok(self.signed_interval_cost(s, f))
+    }
+
+    /// C̄(s, f) of eq. (5), and its signed extension (12) when s > f; s and
+    /// f are clamped to [0, T].
+    pub(crate) fn signed_interval_cost(&self, s: f64, f: f64) -> f64 {
         self.prefix(s).cost_to(&self.prefix(f))
     }
 

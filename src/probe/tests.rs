@@ -8,7 +8,7 @@ use super::improve::{ImproverParams, improve};
 use super::optimal::{Method, Problem};
 use super::planner::Planner;
 use super::profile::{self, PiecewiseConstant, Profile};
-use crate::error::Error;
+use crate::error::{Error, Num};
 use crate::numeric::tolerance::rel;
 use proptest::prelude::*;
 
@@ -133,15 +133,15 @@ fn interval_cost_matches_quadrature_and_lemma_3() {
     for seed in 0..5 {
         let p = random_profile(seed, 7, 10.0);
         for &(s, f) in &[(0.0, 10.0), (1.3, 4.7), (2.0, 2.5), (0.0, 0.01)] {
-            let exact = p.interval_cost(s, f);
+            let exact = p.interval_cost(s, f).unwrap();
             let q = quad_cost(&p, s, f, 200_000);
             // Midpoint cells straddling a jump of λ or a err by O(h) each.
             assert!((exact - q).abs() < 1e-4 * exact.max(1.0), "{exact} vs {q}");
             // Lemma 3 (13) with v inside, and with v outside (signed form).
             for v in [0.5 * (s + f), 0.5 * (f + 10.0), (s - 0.5).max(0.0)] {
-                let rhs = p.interval_cost(s, v)
+                let rhs = p.signed_interval_cost(s, v)
                     + p.expected_updates(s, v) * p.accumulated_importance(v, f)
-                    + p.interval_cost(v, f);
+                    + p.signed_interval_cost(v, f);
                 assert!((exact - rhs).abs() < 1e-10 * exact.max(1.0));
             }
             // Lemma 6: 0 <= C <= a λ (f−s)²/2.
@@ -175,7 +175,7 @@ fn algorithm_4_matrix_and_monge() {
         for j in i + 1..=n {
             assert!((k[i][j] - t.cost(i, j)).abs() < 1e-10 * k[i][j].max(1.0));
             assert!(
-                (t.cost(i, j) - p.interval_cost(t.times()[i], t.times()[j])).abs()
+                (t.cost(i, j) - p.interval_cost(t.times()[i], t.times()[j]).unwrap()).abs()
                     < 1e-10 * k[i][j].max(1.0)
             );
         }
@@ -664,4 +664,32 @@ fn planner_keeps_its_control_and_a_cancel_from_another_thread_stops_the_dp() {
     pl.set_control(Control::default());
     control.cancel();
     assert_eq!(pl.plan(4).unwrap().indices.len(), 4);
+}
+
+/// C̄(s, f) needs 0 <= s <= f <= T, for a Rust caller as for C.
+#[test]
+fn interval_cost_checks_its_interval() {
+    let p = random_profile(3, 4, 4.0);
+    for (s, f) in [
+        (3.0, 1.0),
+        (-1.0, 1.0),
+        (1.0, 5.0),
+        (f64::NAN, 1.0),
+        (0.0, f64::INFINITY),
+    ] {
+        assert_eq!(
+            p.interval_cost(s, f).unwrap_err(),
+            Error::InvalidArgument(format!(
+                "need 0 <= s <= f <= T = 4, got s = {}, f = {}",
+                Num(s),
+                Num(f)
+            ))
+        );
+    }
+    // An empty interval costs nothing; the whole horizon is the signed form.
+    assert_eq!(p.interval_cost(2.0, 2.0), Ok(0.0));
+    assert_eq!(
+        p.interval_cost(0.0, 4.0),
+        Ok(p.signed_interval_cost(0.0, 4.0))
+    );
 }

@@ -30,6 +30,8 @@
 //! - [`static_policy`]: the static cost C_s of eq. (9) and N_s of
 //!   Proposition 3.
 
+#![forbid(unsafe_code)]
+
 pub mod dynamic;
 pub mod model;
 pub mod static_policy;

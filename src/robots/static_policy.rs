@@ -31,7 +31,7 @@ pub fn static_cost(rho: f64, gamma: f64, k: usize, mu: f64) -> Result<f64> {
 /// Σ_{i=0}^{K} x^i for 0 < x <= 1 as −expm1((K + 1) ln x)/(1 − x): accurate
 /// to a few ulps even next to x = 1 (1 − x is exact there, and ln and
 /// expm1 keep their relative accuracy), and O(1) for any K (a direct sum
-/// near x = 1 took K steps: a hang for K = 2^63 from C).
+/// near x = 1 would take K steps, up to 2^63 from C).
 fn geometric_sum(x: f64, kf: f64) -> f64 {
     if x == 1.0 {
         kf + 1.0

@@ -9,6 +9,7 @@
 //! (λ/(λ + μ))^k (Example 2.1). The paper's interpretation line for the MAP
 //! transform reads E\[e^{μτ}…]; the exponent is −μτ, as in its derivation.
 
+use super::system::MAX_PERIOD;
 use crate::dist::Bmap;
 use crate::error::{Error, Num, Result};
 use crate::limits::Control;
@@ -201,6 +202,19 @@ impl ArrivalProcess {
             )));
         }
         self.transforms_with(mu, kmax, &Control::default())
+    }
+
+    /// f_m(k) alone, 1 ≤ k ≤ [`MAX_PERIOD`] (`InvalidArgument` for k = 0,
+    /// `TooLarge` beyond), as [`ArrivalProcess::transforms`] computes it.
+    pub fn transform(&self, mu: f64, k: usize) -> Result<f64> {
+        if k == 0 {
+            return Err(Error::invalid("k must be >= 1"));
+        }
+        if k > MAX_PERIOD {
+            return Err(Error::TooLarge(format!("k = {k} exceeds the period limit")));
+        }
+        let (f, _) = self.transforms(mu, k)?;
+        Ok(f[k - 1])
     }
 
     /// [`ArrivalProcess::transforms`] under a control, without the work

@@ -24,7 +24,7 @@ pub struct Evaluation {
 }
 
 /// Checks a sequence of server indices against M servers.
-pub(crate) fn check_sequence(seq: &[usize], servers: usize) -> Result<()> {
+pub(super) fn check_sequence(seq: &[usize], servers: usize) -> Result<()> {
     if seq.is_empty() {
         return Err(Error::invalid("the routing sequence is empty"));
     }

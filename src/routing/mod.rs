@@ -19,6 +19,8 @@
 //! - [`simulate`]: Monte Carlo of the system, to validate the exact costs.
 //! - [`router`]: a streaming router repeating a period.
 
+#![forbid(unsafe_code)]
+
 pub mod arrivals;
 pub mod cost;
 pub mod router;

@@ -456,6 +456,38 @@ pub fn local_search_with(
     local_search_counted(system, table, start, neighbourhood, control, &mut work)
 }
 
+/// [`local_search_with`] in the [`Neighbourhood::Multimodular`]
+/// neighbourhood from `start`, on the cost table of `system` up to
+/// `start.len()` ([`RoutingSystem::table`], with its work bound). The
+/// sequence, M = 2 and n ≤ [`MAX_MULTIMODULAR_PERIOD`] are checked before
+/// the table is built.
+pub fn multimodular_search(
+    system: &RoutingSystem,
+    start: &[usize],
+    control: &Control,
+) -> Result<SearchResult> {
+    super::cost::check_sequence(start, system.len())?;
+    check_multimodular(system.len(), start.len())?;
+    let table = system.table(start.len())?;
+    local_search_with(system, &table, start, Neighbourhood::Multimodular, control)
+}
+
+/// The multimodular neighbourhood needs M = 2 servers and has 2^(n+1) − 2
+/// points: n ≤ [`MAX_MULTIMODULAR_PERIOD`].
+fn check_multimodular(m: usize, n: usize) -> Result<()> {
+    if m != 2 {
+        return Err(Error::invalid(format!(
+            "the multimodular neighbourhood needs M = 2 servers, got {m}"
+        )));
+    }
+    if n > MAX_MULTIMODULAR_PERIOD {
+        return Err(Error::TooLarge(format!(
+            "the multimodular neighbourhood has 2^(n+1) - 2 points; n = {n} exceeds {MAX_MULTIMODULAR_PERIOD}"
+        )));
+    }
+    Ok(())
+}
+
 /// Effort shared by the periods of [`optimize_local_with`].
 struct Work {
     /// Neighbourhood scans (a control's iteration cap counts these).
@@ -524,16 +556,7 @@ impl Descent<'_> {
     /// servers: x + Σ_{i ∈ S} b_i for the 2^(n+1) − 2 proper subsets S.
     fn multimodular(&mut self, m: usize, start: &[usize]) -> Result<Vec<usize>> {
         let n = start.len();
-        if m != 2 {
-            return Err(Error::invalid(format!(
-                "the multimodular neighbourhood needs M = 2 servers, got {m}"
-            )));
-        }
-        if n > MAX_MULTIMODULAR_PERIOD {
-            return Err(Error::TooLarge(format!(
-                "the multimodular neighbourhood has 2^(n+1) - 2 points; n = {n} exceeds {MAX_MULTIMODULAR_PERIOD}"
-            )));
-        }
+        check_multimodular(m, n)?;
         let mut x = start.to_vec();
         let mut y = vec![0usize; n];
         loop {

@@ -7,6 +7,7 @@ use super::search::{
 };
 use super::*;
 use crate::error::Error;
+use crate::limits::Control;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
@@ -227,6 +228,8 @@ fn multimodular_local_search_finds_the_optimum_for_two_servers() {
             for _ in 0..3 {
                 let start: Vec<usize> = (0..n).map(|_| rng.random_range(0..2)).collect();
                 let r = local_search(sys, &table, &start, Neighbourhood::Multimodular).unwrap();
+                let own = search::multimodular_search(sys, &start, &Control::default()).unwrap();
+                assert_eq!(own.period, r.period);
                 assert!(
                     (r.evaluation.per_packet - best).abs() <= 1e-12 * best.abs().max(1.0),
                     "system {k} n={n} start={start:?}: {} vs {best}",
@@ -494,7 +497,6 @@ fn router_repeats_the_period() {
 #[test]
 fn control_caps_and_cancels_the_searches_and_simulation() {
     use super::search::{exhaustive_with, local_search_with, optimize_local_with};
-    use crate::limits::Control;
     let sys = poisson_system(1.0, &[1.0, 0.7, 0.4], None, Objective::Losses);
     let control = Control::new();
     // Without limits: identical results.
@@ -589,5 +591,56 @@ fn cancel_from_another_thread_stops_a_long_search_and_simulation() {
         };
         canceller.join().unwrap();
         assert!(matches!(r, Err(Error::Cancelled(_))), "{r:?}");
+    }
+}
+
+/// The multimodular search checks its start sequence, M = 2 and the period
+/// before it builds a table, for a Rust caller as for C.
+#[test]
+fn multimodular_search_checks_before_the_table() {
+    let two = poisson_system(1.0, &[1.0, 4.0], None, Objective::Losses);
+    let three = poisson_system(1.0, &[1.0, 2.0, 4.0], None, Objective::Losses);
+    let c = Control::default();
+    let err = |sys: &RoutingSystem, start: &[usize]| {
+        search::multimodular_search(sys, start, &c).unwrap_err()
+    };
+    assert_eq!(
+        err(&two, &[]),
+        Error::InvalidArgument("the routing sequence is empty".into())
+    );
+    assert_eq!(
+        err(&two, &[0, 5]),
+        Error::InvalidArgument("seq[1] = 5 but there are only 2 servers".into())
+    );
+    assert_eq!(
+        err(&three, &[0, 1, 2]),
+        Error::InvalidArgument("the multimodular neighbourhood needs M = 2 servers, got 3".into())
+    );
+    assert!(matches!(err(&two, &[0; 21]), Error::TooLarge(_)));
+    assert!(matches!(
+        err(&two, &vec![0; system::MAX_PERIOD + 1]),
+        Error::TooLarge(_)
+    ));
+}
+
+/// f_m(k) alone: k = 0 and k beyond the period limit are refused; inside,
+/// Poisson(λ) at an exponential server of rate μ gives (λ/(λ+μ))^k.
+#[test]
+fn single_transform_checks_k() {
+    let p = ArrivalProcess::poisson(1.0).unwrap();
+    assert_eq!(
+        p.transform(3.0, 0).unwrap_err(),
+        Error::InvalidArgument("k must be >= 1".into())
+    );
+    assert_eq!(
+        p.transform(3.0, system::MAX_PERIOD + 1).unwrap_err(),
+        Error::TooLarge(format!(
+            "k = {} exceeds the period limit",
+            system::MAX_PERIOD + 1
+        ))
+    );
+    for k in [1usize, 2, 7] {
+        let want = 0.25f64.powi(k as i32);
+        assert!((p.transform(3.0, k).unwrap() - want).abs() <= 1e-15 * want);
     }
 }

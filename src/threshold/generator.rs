@@ -6,6 +6,7 @@
 
 use super::model::{Policy, ThresholdModel};
 use super::state::State;
+use crate::dist::Bmap;
 use crate::error::Result;
 use sprs::{CsMat, TriMat};
 
@@ -46,102 +47,131 @@ pub fn transitions(
 ) {
     out.clear();
     let sp = model.space();
-    let (w, mm, _) = sp.phases();
-    let top = sp.max_level();
-    let i = st.level;
-    let arr = model.arrivals(policy.robots_at(i));
-    let beta = model.service().alpha();
-    let gam = model.obsolescence_alpha();
-    let nu = st.arrival;
-    let m = st.service;
-    let obs = &st.obsolescence;
-    let to =
-        |level: usize, a: usize, s: usize, k: &[usize]| sp.offset(level) + sp.local(level, a, s, k);
-    let me = to(i, nu, m, obs);
-    let mut push = |target: usize, rate: f64| {
-        if rate > 0.0 && target != me {
-            out.push((target, rate));
-        }
-    };
-
-    // Arrival phase moves without pages: D₀(r) off-diagonal.
-    let d0 = arr.d(0);
-    for nu2 in 0..w {
-        if nu2 != nu {
-            push(to(i, nu2, m, obs), d0[(nu, nu2)]);
-        }
-    }
-    // Batches of j pages: min(j, L − i) admitted (partial admission).
-    for j in 1..=arr.max_batch() {
-        let dj = arr.d(j);
-        for nu2 in 0..w {
-            let rate = dj[(nu, nu2)];
-            if rate <= 0.0 {
-                continue;
-            }
-            let admitted = j.min(top - i);
-            if admitted == 0 {
-                push(to(i, nu2, m, obs), rate);
-            } else if i == 0 {
-                // First page starts service; the others wait, each with a
-                // fresh obsolescence phase (order within a batch is random,
-                // but the phases are i.i.d. so the order needs no sampling).
-                for (m2, &b) in beta.iter().enumerate() {
-                    if b > 0.0 {
-                        for_each_initial(admitted - 1, gam, &mut |p, k| {
-                            push(to(admitted, nu2, m2, k), rate * b * p)
-                        });
-                    }
-                }
-            } else {
-                let mut k2 = obs.clone();
-                for_each_initial(admitted, gam, &mut |p, k| {
-                    k2.truncate(obs.len());
-                    k2.extend_from_slice(k);
-                    push(to(i + admitted, nu2, m, &k2), rate * p);
-                });
-            }
-        }
-    }
-    if i == 0 {
+    let me = sp.offset(st.level) + sp.local(st.level, st.arrival, st.service, &st.obsolescence);
+    let mut row = Row { model, st, me, out };
+    row.arrivals(model.arrivals(policy.robots_at(st.level)));
+    if st.level == 0 {
         return;
     }
-    // Service phase moves.
-    let s = model.service().sub_generator();
-    for m2 in 0..mm {
-        if m2 != m {
-            push(to(i, nu, m2, obs), s[(m, m2)]);
+    row.service();
+    row.obsolescence();
+}
+
+/// The row of Q out of state `st` (index `me`) being built in `out`.
+struct Row<'a> {
+    model: &'a ThresholdModel,
+    st: &'a State,
+    me: usize,
+    out: &'a mut Vec<(usize, f64)>,
+}
+
+impl Row<'_> {
+    /// Adds the rate to state (level, arrival phase a, service phase s,
+    /// obsolescence phases k), unless it is zero or a self-loop.
+    fn push(&mut self, level: usize, a: usize, s: usize, k: &[usize], rate: f64) {
+        let sp = self.model.space();
+        let target = sp.offset(level) + sp.local(level, a, s, k);
+        if rate > 0.0 && target != self.me {
+            self.out.push((target, rate));
         }
     }
-    // Service completion: the head of the queue (if any) starts service.
-    let s0 = model.service().exit_rates()[m];
-    if s0 > 0.0 {
-        if i == 1 {
-            push(to(0, nu, 0, &[]), s0);
-        } else {
-            for (m2, &b) in beta.iter().enumerate() {
-                push(to(i - 1, nu, m2, &obs[1..]), s0 * b);
+
+    /// Arrival phase moves without pages (D₀(r) off-diagonal), and batches
+    /// of j pages of which min(j, L − i) are admitted (partial admission).
+    fn arrivals(&mut self, arr: &Bmap) {
+        let (model, st) = (self.model, self.st);
+        let (w, _, _) = model.space().phases();
+        let top = model.space().max_level();
+        let beta = model.service().alpha();
+        let gam = model.obsolescence_alpha();
+        let (i, nu, m, obs) = (st.level, st.arrival, st.service, &st.obsolescence);
+        let d0 = arr.d(0);
+        for nu2 in 0..w {
+            if nu2 != nu {
+                self.push(i, nu2, m, obs, d0[(nu, nu2)]);
+            }
+        }
+        for j in 1..=arr.max_batch() {
+            let dj = arr.d(j);
+            for nu2 in 0..w {
+                let rate = dj[(nu, nu2)];
+                if rate <= 0.0 {
+                    continue;
+                }
+                let admitted = j.min(top - i);
+                if admitted == 0 {
+                    self.push(i, nu2, m, obs, rate);
+                } else if i == 0 {
+                    // First page starts service; the others wait, each with a
+                    // fresh obsolescence phase (order within a batch is random,
+                    // but the phases are i.i.d. so the order needs no sampling).
+                    for (m2, &b) in beta.iter().enumerate() {
+                        if b > 0.0 {
+                            for_each_initial(admitted - 1, gam, &mut |p, k| {
+                                self.push(admitted, nu2, m2, k, rate * b * p)
+                            });
+                        }
+                    }
+                } else {
+                    let mut k2 = obs.clone();
+                    for_each_initial(admitted, gam, &mut |p, k| {
+                        k2.truncate(obs.len());
+                        k2.extend_from_slice(k);
+                        self.push(i + admitted, nu2, m, &k2, rate * p);
+                    });
+                }
             }
         }
     }
-    // Each waiting page ages; at absorption it leaves (obsolescence).
-    let g = model.obsolescence_sub_generator();
-    let g0 = model.obsolescence_exit_rates();
-    let r = g.nrows();
-    let mut k2 = obs.clone();
-    for p in 0..obs.len() {
-        let k = obs[p];
-        for l in 0..r {
-            if l != k && g[(k, l)] > 0.0 {
-                k2[p] = l;
-                push(to(i, nu, m, &k2), g[(k, l)]);
+
+    /// Service phase moves, and service completion: the head of the queue
+    /// (if any) starts service. Level i ≥ 1.
+    fn service(&mut self) {
+        let (model, st) = (self.model, self.st);
+        let (_, mm, _) = model.space().phases();
+        let beta = model.service().alpha();
+        let (i, nu, m, obs) = (st.level, st.arrival, st.service, &st.obsolescence);
+        let s = model.service().sub_generator();
+        for m2 in 0..mm {
+            if m2 != m {
+                self.push(i, nu, m2, obs, s[(m, m2)]);
             }
         }
-        k2[p] = k;
-        if g0[k] > 0.0 {
-            let mut rest = obs.clone();
-            rest.remove(p);
-            push(to(i - 1, nu, m, &rest), g0[k]);
+        let s0 = model.service().exit_rates()[m];
+        if s0 > 0.0 {
+            if i == 1 {
+                self.push(0, nu, 0, &[], s0);
+            } else {
+                for (m2, &b) in beta.iter().enumerate() {
+                    self.push(i - 1, nu, m2, &obs[1..], s0 * b);
+                }
+            }
+        }
+    }
+
+    /// Each waiting page ages; at absorption it leaves (obsolescence).
+    /// Level i ≥ 1.
+    fn obsolescence(&mut self) {
+        let (model, st) = (self.model, self.st);
+        let (i, nu, m, obs) = (st.level, st.arrival, st.service, &st.obsolescence);
+        let g = model.obsolescence_sub_generator();
+        let g0 = model.obsolescence_exit_rates();
+        let r = g.nrows();
+        let mut k2 = obs.clone();
+        for p in 0..obs.len() {
+            let k = obs[p];
+            for l in 0..r {
+                if l != k && g[(k, l)] > 0.0 {
+                    k2[p] = l;
+                    self.push(i, nu, m, &k2, g[(k, l)]);
+                }
+            }
+            k2[p] = k;
+            if g0[k] > 0.0 {
+                let mut rest = obs.clone();
+                rest.remove(p);
+                self.push(i - 1, nu, m, &rest, g0[k]);
+            }
         }
     }
 }
@@ -158,8 +188,9 @@ pub fn generator(model: &ThresholdModel, policy: &Policy) -> Result<CsMat<f64>> 
 
 /// [`generator`] from [`transitions`], state by state (any R). Rows come
 /// out in order, so the CSR arrays are filled directly (columns sorted,
-/// duplicates merged per row): no triplet list, whose sort took about half
-/// of the build and whose 24 bytes per entry doubled its peak memory.
+/// duplicates merged per row): no triplet list, whose sort would take about
+/// half of the build and whose 24 bytes per entry would double its peak
+/// memory.
 pub(crate) fn generator_general(model: &ThresholdModel, policy: &Policy) -> CsMat<f64> {
     let sp = model.space();
     let n = sp.len();

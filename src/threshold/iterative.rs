@@ -195,114 +195,19 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
         ));
     }
     let a = Reduced::new(q)?;
-    let m = n - 1;
-    // b = −(row 0 of Q without column 0)ᵀ.
-    let mut b = vec![0.0; m];
-    for (c, &v) in q.outer_view(0).expect("row 0").iter() {
-        if c != 0 {
-            b[c - 1] -= v;
-        }
-    }
-    let bnorm = norm(&b);
     let ilu = a.factor_ilu0()?;
-    let mut x = vec![0.0; m];
-    let (mut r, mut rhat, mut p, mut v, mut y, mut s, mut z, mut t) = (
-        b.clone(),
-        vec![0.0; m],
-        vec![0.0; m],
-        vec![0.0; m],
-        vec![0.0; m],
-        vec![0.0; m],
-        vec![0.0; m],
-        vec![0.0; m],
-    );
+    let mut k = Krylov::new(reduced_rhs(q));
     let mut iterations = 0;
-    let mut rel = norm(&r) / bnorm;
-    let mut best = f64::INFINITY;
-    let mut stalled = 0;
-    'outer: while rel > tol && iterations < MAX_ITERATIONS {
-        // (Re)start from x with the true residual; stop when three restarts
-        // in a row gain less than a factor 2 (rounding level reached).
-        apply_transpose(&a, &x, &mut t);
-        r.iter_mut()
-            .zip(&b)
-            .zip(&t)
-            .for_each(|((r, b), t)| *r = b - t);
-        rel = norm(&r) / bnorm;
-        if rel <= tol {
-            break;
-        }
-        stalled = if rel < 0.5 * best { 0 } else { stalled + 1 };
-        best = best.min(rel);
-        if stalled >= 3 {
-            break;
-        }
-        rhat.copy_from_slice(&r);
-        p.iter_mut().for_each(|x| *x = 0.0);
-        v.iter_mut().for_each(|x| *x = 0.0);
-        let (mut rho, mut alpha, mut omega) = (1.0_f64, 1.0_f64, 1.0_f64);
-        while iterations < MAX_ITERATIONS {
-            iterations += 1;
-            let rho_new = dot(&rhat, &r);
-            if vanishes(rho_new) || vanishes(omega) {
-                continue 'outer;
-            }
-            let beta = (rho_new / rho) * (alpha / omega);
-            rho = rho_new;
-            for i in 0..m {
-                p[i] = r[i] + beta * (p[i] - omega * v[i]);
-            }
-            y.copy_from_slice(&p);
-            precondition(&a, &ilu, &mut y);
-            apply_transpose(&a, &y, &mut v);
-            let rv = dot(&rhat, &v);
-            if vanishes(rv) {
-                continue 'outer;
-            }
-            alpha = rho / rv;
-            for i in 0..m {
-                s[i] = r[i] - alpha * v[i];
-            }
-            if norm(&s) / bnorm <= tol {
-                x.iter_mut().zip(&y).for_each(|(x, y)| *x += alpha * y);
-                continue 'outer; // confirmed against the true residual
-            }
-            z.copy_from_slice(&s);
-            precondition(&a, &ilu, &mut z);
-            apply_transpose(&a, &z, &mut t);
-            let tt = dot(&t, &t);
-            if vanishes(tt) {
-                continue 'outer;
-            }
-            omega = dot(&t, &s) / tt;
-            for i in 0..m {
-                x[i] += alpha * y[i] + omega * z[i];
-                r[i] = s[i] - omega * t[i];
-            }
-            if !x.iter().all(|v| v.is_finite()) {
-                return Err(Error::NotConverged(
-                    "BiCGSTAB diverged (non-finite iterate)".into(),
-                ));
-            }
-            if norm(&r) / bnorm <= tol {
-                continue 'outer;
-            }
-        }
-    }
-    apply_transpose(&a, &x, &mut t);
-    r.iter_mut()
-        .zip(&b)
-        .zip(&t)
-        .for_each(|((r, b), t)| *r = b - t);
-    let rel = norm(&r) / bnorm;
-    if !rel.is_finite() || (rel > tol && stalled < 3) {
+    let at_rounding_level = k.restarts(&a, &ilu, tol, &mut iterations)?;
+    let rel = k.true_residual(&a);
+    if !rel.is_finite() || (rel > tol && !at_rounding_level) {
         return Err(Error::NotConverged(format!(
             "BiCGSTAB reached relative residual {rel:.3e} (target {tol:.1e}) after {iterations} iterations"
         )));
     }
     let mut pi = Vec::with_capacity(n);
     pi.push(1.0);
-    pi.extend_from_slice(&x);
+    pi.extend_from_slice(&k.x);
     Ok((
         pi,
         IterativeInfo {
@@ -310,4 +215,154 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
             relative_residual: rel,
         },
     ))
+}
+
+/// b = −(row 0 of Q without column 0)ᵀ, the right side of B y = b.
+fn reduced_rhs(q: &CsMat<f64>) -> Vec<f64> {
+    let mut b = vec![0.0; q.rows() - 1];
+    if let Some(row) = q.outer_view(0) {
+        for (c, &v) in row.iter() {
+            if c != 0 {
+                b[c - 1] -= v;
+            }
+        }
+    }
+    b
+}
+
+/// BiCGSTAB's iterate x, residual r and work vectors, all of length m =
+/// n − 1.
+struct Krylov {
+    b: Vec<f64>,
+    bnorm: f64,
+    x: Vec<f64>,
+    r: Vec<f64>,
+    rhat: Vec<f64>,
+    p: Vec<f64>,
+    v: Vec<f64>,
+    y: Vec<f64>,
+    s: Vec<f64>,
+    z: Vec<f64>,
+    t: Vec<f64>,
+}
+
+impl Krylov {
+    /// x = 0, so r = b.
+    fn new(b: Vec<f64>) -> Self {
+        let m = b.len();
+        Krylov {
+            bnorm: norm(&b),
+            r: b.clone(),
+            b,
+            x: vec![0.0; m],
+            rhat: vec![0.0; m],
+            p: vec![0.0; m],
+            v: vec![0.0; m],
+            y: vec![0.0; m],
+            s: vec![0.0; m],
+            z: vec![0.0; m],
+            t: vec![0.0; m],
+        }
+    }
+
+    /// r = b − B x; returns ‖r‖₂ / ‖b‖₂.
+    fn true_residual(&mut self, a: &Reduced) -> f64 {
+        apply_transpose(a, &self.x, &mut self.t);
+        self.r
+            .iter_mut()
+            .zip(&self.b)
+            .zip(&self.t)
+            .for_each(|((r, b), t)| *r = b - t);
+        norm(&self.r) / self.bnorm
+    }
+
+    /// Main loop: BiCGSTAB cycles, each (re)started from x with the true
+    /// residual, until that residual is within `tol`, the iterations run
+    /// out, or three restarts in a row gain less than a factor 2: rounding
+    /// level reached (then true).
+    fn restarts(
+        &mut self,
+        a: &Reduced,
+        ilu: &[f64],
+        tol: f64,
+        iterations: &mut usize,
+    ) -> Result<bool> {
+        let mut rel = norm(&self.r) / self.bnorm;
+        let mut best = f64::INFINITY;
+        let mut stalled = 0;
+        while rel > tol && *iterations < MAX_ITERATIONS {
+            rel = self.true_residual(a);
+            if rel <= tol {
+                break;
+            }
+            stalled = if rel < 0.5 * best { 0 } else { stalled + 1 };
+            best = best.min(rel);
+            if stalled >= 3 {
+                break;
+            }
+            self.cycle(a, ilu, tol, iterations)?;
+        }
+        Ok(stalled >= 3)
+    }
+
+    /// One BiCGSTAB cycle from the current x and r, until a breakdown (ρ,
+    /// ω or a denominator vanishing), the iteration cap, or a recurrence
+    /// residual within `tol`, which the caller confirms against the true
+    /// residual. `NotConverged` if the iterate stops being finite.
+    fn cycle(&mut self, a: &Reduced, ilu: &[f64], tol: f64, iterations: &mut usize) -> Result<()> {
+        let m = self.x.len();
+        self.rhat.copy_from_slice(&self.r);
+        self.p.iter_mut().for_each(|x| *x = 0.0);
+        self.v.iter_mut().for_each(|x| *x = 0.0);
+        let (mut rho, mut alpha, mut omega) = (1.0_f64, 1.0_f64, 1.0_f64);
+        while *iterations < MAX_ITERATIONS {
+            *iterations += 1;
+            let rho_new = dot(&self.rhat, &self.r);
+            if vanishes(rho_new) || vanishes(omega) {
+                return Ok(());
+            }
+            let beta = (rho_new / rho) * (alpha / omega);
+            rho = rho_new;
+            for i in 0..m {
+                self.p[i] = self.r[i] + beta * (self.p[i] - omega * self.v[i]);
+            }
+            self.y.copy_from_slice(&self.p);
+            precondition(a, ilu, &mut self.y);
+            apply_transpose(a, &self.y, &mut self.v);
+            let rv = dot(&self.rhat, &self.v);
+            if vanishes(rv) {
+                return Ok(());
+            }
+            alpha = rho / rv;
+            for i in 0..m {
+                self.s[i] = self.r[i] - alpha * self.v[i];
+            }
+            if norm(&self.s) / self.bnorm <= tol {
+                let y = &self.y;
+                self.x.iter_mut().zip(y).for_each(|(x, y)| *x += alpha * y);
+                return Ok(());
+            }
+            self.z.copy_from_slice(&self.s);
+            precondition(a, ilu, &mut self.z);
+            apply_transpose(a, &self.z, &mut self.t);
+            let tt = dot(&self.t, &self.t);
+            if vanishes(tt) {
+                return Ok(());
+            }
+            omega = dot(&self.t, &self.s) / tt;
+            for i in 0..m {
+                self.x[i] += alpha * self.y[i] + omega * self.z[i];
+                self.r[i] = self.s[i] - omega * self.t[i];
+            }
+            if !self.x.iter().all(|v| v.is_finite()) {
+                return Err(Error::NotConverged(
+                    "BiCGSTAB diverged (non-finite iterate)".into(),
+                ));
+            }
+            if norm(&self.r) / self.bnorm <= tol {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
 }

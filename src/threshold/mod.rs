@@ -40,6 +40,8 @@
 //! chain of a tagged page ([`response`]). Scale: benches/threshold.rs,
 //! bench/threshold/.
 
+#![forbid(unsafe_code)]
+
 pub mod generator;
 pub mod iterative;
 pub mod measures;

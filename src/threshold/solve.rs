@@ -663,9 +663,9 @@ pub const MAX_ITERATIVE_RESIDUAL: f64 = 1e-12;
 ///   if it does not converge, the block reduction is tried when its band
 ///   fits the memory cap (the process-wide one; see [`stationary_with`]).
 ///
-/// Sparse LU ([`sparse_solve`]) is never chosen: on every chain measured it
-/// was slower and needed more memory than the band (R = 1) and filled in
-/// cubically like the band (R ≥ 2), without a size bound before allocating.
+/// Sparse LU ([`sparse_solve`]) is never chosen: it is slower and needs
+/// more memory than the band (R = 1) and fills in cubically like the band
+/// (R ≥ 2), without a size bound before allocating.
 pub fn stationary(space: &StateSpace, q: &CsMat<f64>) -> Result<(Vec<f64>, Method)> {
     stationary_with(space, q, &Control::default())
 }

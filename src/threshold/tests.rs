@@ -579,8 +579,8 @@ fn evaluation_bytes_match_the_band_the_block_solver_allocates() {
 /// Chains with levels above MAX_BLOCK_LEVEL are estimated by the iterative
 /// method's memory, from a bound on the generator's entries that holds and
 /// is tight within a small factor; the band estimate (cubic in the top
-/// level) would refuse them. Regression: a 65,532-state Erlang-2
-/// obsolescence chain was refused as needing 25 GiB.
+/// level) would refuse them: a 65,532-state Erlang-2 obsolescence chain
+/// fits, where the band estimate says 25 GiB.
 #[test]
 fn iterative_chains_are_estimated_by_their_entries() {
     use super::solve::{
