@@ -42,13 +42,15 @@ use crate::validate;
 /// recomputation is O(N), so larger sets are refused as `TooLarge`.
 pub const MAX_PAGES: usize = 1 << 22;
 
-/// Upper bound on the bytes a scheduler holds per page: its state (~200:
-/// page record, index and heap entries, up to 13 template positions) plus
-/// what a recomputation holds (a [`Model`], the general-weights optimum and
-/// the page order, ~170). `add_page` checks it against the process-wide
+/// Upper bound on the bytes a scheduler holds per page: its state (page
+/// record 152, index entry 24, then Stride's queue 36 and window of at
+/// most 2 accesses per page, twice (sort buffer), 64; or GoldenRatio's up
+/// to 13 template positions, 52, and pool entry, 32) plus what a
+/// recomputation holds (a [`Model`], the general-weights optimum and the
+/// page order, ~170). `add_page` checks it against the process-wide
 /// memory cap, so that a page accepted there never makes a later
 /// recomputation exceed the cap.
-pub const SCHEDULER_BYTES_PER_PAGE: u128 = 400;
+pub const SCHEDULER_BYTES_PER_PAGE: u128 = 448;
 
 /// GoldenRatio mode: the cycle length is the smallest Fibonacci number
 /// F_k ≥ CYCLE_FACTOR·N (so between 8N and 13N accesses). A page with
@@ -90,9 +92,12 @@ struct Page {
     estimator: ChangeRateEstimator,
     /// Frequency in effect since the last recomputation (0 before it).
     freq: f64,
-    /// Stride: virtual due time of the next access (∞ when not scheduled).
+    /// Virtual due time of the next access (∞ when not scheduled). Stride:
+    /// as of the last recomputation (the queue holds the current one);
+    /// GoldenRatio: among the pooled pages.
     due: f64,
-    /// Stride: stamp of the page's live heap entry; older entries are stale.
+    /// GoldenRatio: stamp of the page's live pool entry; older entries are
+    /// stale.
     generation: u64,
     /// GoldenRatio: the page is part of the current template.
     in_template: bool,
@@ -102,8 +107,8 @@ struct Page {
     share: f64,
 }
 
-/// Stride heap entry, ordered so that `BinaryHeap` (a max-heap) pops the
-/// smallest due time first, ties broken by the smaller id.
+/// Pool heap entry (GoldenRatio), ordered so that `BinaryHeap` (a max-heap)
+/// pops the smallest due time first, ties broken by the smaller id.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     due: f64,
@@ -176,9 +181,10 @@ pub struct Scheduler {
     /// Number of recomputations (for tests of the amortisation).
     recomputations: u64,
     // Stride state.
-    heap: BinaryHeap<Entry>,
+    stride: StrideQueue,
     /// Virtual time: due time of the last page served.
     now: f64,
+    /// Stamp of the last pooled entry pushed (GoldenRatio).
     next_generation: u64,
     // GoldenRatio state.
     template: Vec<u32>,
@@ -217,7 +223,7 @@ impl Scheduler {
             pending_estimates: 0,
             picks_since_recompute: 0,
             recomputations: 0,
-            heap: BinaryHeap::new(),
+            stride: StrideQueue::default(),
             now: 0.0,
             next_generation: 0,
             template: Vec::new(),
@@ -459,31 +465,14 @@ impl Scheduler {
         if self.structure_changed || (self.pending_estimates > 0 && epoch_over) {
             self.refresh_stride()?;
         }
-        while let Some(entry) = self.heap.pop() {
-            let Some(Some(page)) = self.slots.get_mut(entry.slot as usize) else {
-                continue;
-            };
-            if page.generation != entry.generation || page.id != entry.id {
-                continue; // stale entry
-            }
-            self.now = self.now.max(entry.due);
-            page.due = entry.due + 1.0 / page.freq;
-            self.next_generation += 1;
-            page.generation = self.next_generation;
-            let id = page.id;
-            self.heap.push(Entry {
-                due: page.due,
-                id,
-                slot: entry.slot,
-                generation: page.generation,
-            });
-            return Ok(id);
-        }
-        // Unreachable while pages exist: frequencies sum to one, so some
-        // page has f_i > 0 and an entry.
-        Err(Error::NotFound(
-            "no page has a positive access frequency".into(),
-        ))
+        // Every page with f_i > 0 is in the queue, and frequencies sum to
+        // one, so the queue is empty only if no page has f_i > 0.
+        let (due, id) = self
+            .stride
+            .pop()
+            .ok_or_else(|| Error::NotFound("no page has a positive access frequency".into()))?;
+        self.now = self.now.max(due);
+        Ok(id)
     }
 
     fn next_golden(&mut self) -> Result<u64> {
@@ -545,8 +534,9 @@ impl Scheduler {
     /// Recomputes the frequencies and reschedules every page (Stride).
     fn refresh_stride(&mut self) -> Result<()> {
         let (order, f) = self.optimal()?;
+        self.stride.store_dues(&mut self.slots);
         let now = self.now;
-        let mut entries = Vec::with_capacity(order.len());
+        self.stride.clear();
         for (&slot, &fi) in order.iter().zip(&f) {
             let Some(page) = self.slots[slot as usize].as_mut() else {
                 continue;
@@ -569,17 +559,9 @@ impl Scheduler {
                 now + unit_hash(page.id) * step
             };
             page.freq = fi;
-            self.next_generation += 1;
-            page.generation = self.next_generation;
-            entries.push(Entry {
-                due: page.due,
-                id: page.id,
-                slot,
-                generation: page.generation,
-            });
+            self.stride.push(slot, page.id, step, page.due);
         }
-        // Rebuilding drops every stale entry; O(N) heapify.
-        self.heap = BinaryHeap::from(entries);
+        self.stride.start();
         self.mark_recomputed();
         Ok(())
     }
@@ -771,6 +753,203 @@ fn unit_hash(id: u64) -> f64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^= z >> 31;
     (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// Stride mode's queue: page i is due at d_i, d_i + s_i, d_i + 2s_i, …
+/// (s_i = 1/f_i, each time the previous one plus s_i in floating point),
+/// and the accesses are served in order of (due time, id) over all pages.
+/// Instead of a heap (O(log N) cache misses per access) the due times are
+/// generated a window at a time: every access due in [start, end), with
+/// end − start = max(N, 64) (about N accesses, as Σ f_i = 1), sorted by a
+/// radix sort. That costs O(1) sequential work per access, and gives the
+/// same order as popping the earliest (due time, id) entry one at a time.
+///
+/// Pages are fixed between two [`StrideQueue::start`] calls (Stride mode
+/// rebuilds the queue after every change of the page set or frequencies).
+#[derive(Debug, Clone, Default)]
+struct StrideQueue {
+    /// Per queued page: slot, id and period s_i.
+    slot: Vec<u32>,
+    id: Vec<u64>,
+    step: Vec<f64>,
+    /// Per queued page: first due time in or after the current window.
+    first: Vec<f64>,
+    /// Per queued page: first due time at or after `end`.
+    due: Vec<f64>,
+    /// The current window's accesses sorted by (due time, id);
+    /// `events[pos..]` are not served yet.
+    events: Vec<Event>,
+    scratch: Vec<Event>,
+    pos: usize,
+    /// End of the current window: `events` holds every access due before
+    /// it, the queue no access due after it.
+    end: f64,
+    /// Earliest of `due`: where the next window starts (∞ when empty).
+    next_start: f64,
+    /// The last access served in the current window.
+    last: Option<(f64, u64)>,
+}
+
+/// One access of a window: the due time as its IEEE bits (due times are
+/// ≥ 0, where the bits order as the values) and the page id.
+#[derive(Debug, Clone, Copy, Default)]
+struct Event {
+    due: u64,
+    id: u64,
+}
+
+/// Least number of time units in a window (amortises windows of few pages).
+const MIN_WINDOW: f64 = 64.0;
+
+impl StrideQueue {
+    fn clear(&mut self) {
+        for v in [&mut self.first, &mut self.due, &mut self.step] {
+            v.clear();
+        }
+        self.slot.clear();
+        self.id.clear();
+    }
+
+    /// Queues a page with period `step` (finite, > 0), due first at `due`
+    /// (finite, ≥ 0).
+    fn push(&mut self, slot: u32, id: u64, step: f64, due: f64) {
+        self.slot.push(slot);
+        self.id.push(id);
+        self.step.push(step);
+        self.first.push(due);
+        self.due.push(due);
+    }
+
+    /// Starts serving the queued pages (no window yet).
+    fn start(&mut self) {
+        self.events.clear();
+        self.pos = 0;
+        self.end = 0.0;
+        self.last = None;
+        self.next_start = self.due.iter().copied().fold(f64::INFINITY, f64::min);
+    }
+
+    /// The next access (due time, id); `None` when no page is queued.
+    fn pop(&mut self) -> Option<(f64, u64)> {
+        if self.pos == self.events.len() && !self.fill() {
+            return None;
+        }
+        let e = self.events[self.pos];
+        self.pos += 1;
+        let due = f64::from_bits(e.due);
+        self.last = Some((due, e.id));
+        Some((due, e.id))
+    }
+
+    /// Generates and sorts the next window; false when no page is queued.
+    fn fill(&mut self) -> bool {
+        let start = self.next_start;
+        if !start.is_finite() {
+            return false;
+        }
+        let width = (self.id.len() as f64).max(MIN_WINDOW);
+        self.end = after(start, start + width);
+        self.events.clear();
+        // At most W Σ f_i + N = W + N accesses (up to rounding of Σ f_i).
+        self.events
+            .reserve_exact(self.id.len().saturating_add(width as usize));
+        let mut next_start = f64::INFINITY;
+        for i in 0..self.id.len() {
+            let mut d = self.due[i];
+            self.first[i] = d;
+            while d < self.end {
+                self.events.push(Event {
+                    due: d.to_bits(),
+                    id: self.id[i],
+                });
+                d = after(d, d + self.step[i]);
+            }
+            self.due[i] = d;
+            next_start = next_start.min(d);
+        }
+        self.next_start = next_start;
+        radix_sort(&mut self.events, &mut self.scratch);
+        self.pos = 0;
+        self.last = None;
+        true
+    }
+
+    /// Queued page i's next due time not served yet: its first access in
+    /// the window that sorts after the last one served, else `due[i]`.
+    fn unserved_due(&self, i: usize) -> f64 {
+        let Some((last_due, last_id)) = self.last else {
+            return self.first[i];
+        };
+        let id = self.id[i];
+        let mut d = self.first[i];
+        while d < self.end && (d < last_due || (d == last_due && id <= last_id)) {
+            d = after(d, d + self.step[i]);
+        }
+        d
+    }
+
+    /// Writes each queued page's next unserved due time to its record
+    /// (before a rebuild, which keeps the pages' phases).
+    fn store_dues(&self, slots: &mut [Option<Page>]) {
+        for (i, (&slot, &id)) in self.slot.iter().zip(&self.id).enumerate() {
+            if let Some(Some(page)) = slots.get_mut(slot as usize)
+                && page.id == id
+            {
+                page.due = self.unserved_due(i);
+            }
+        }
+    }
+}
+
+/// `next` = d + s_i as computed, or the next double above `d` where the
+/// period is below half an ulp of d (d ≥ 2^53 time units, beyond any
+/// feasible run): due times strictly increase, so every window ends.
+fn after(d: f64, next: f64) -> f64 {
+    if next > d {
+        next
+    } else {
+        f64::from_bits(d.to_bits() + 1)
+    }
+}
+
+/// Sorts events by (due, id): a stable LSD radix sort on the due bits, one
+/// byte per pass (bytes that every due time shares are skipped), then runs
+/// of equal due times by id.
+fn radix_sort(events: &mut Vec<Event>, scratch: &mut Vec<Event>) {
+    let n = events.len();
+    let mut counts = [[0usize; 256]; 8];
+    for e in events.iter() {
+        for (b, c) in counts.iter_mut().enumerate() {
+            c[(e.due >> (8 * b)) as usize & 0xff] += 1;
+        }
+    }
+    scratch.clear();
+    scratch.reserve_exact(n);
+    scratch.resize(n, Event::default());
+    for (b, c) in counts.iter_mut().enumerate() {
+        if c.contains(&n) {
+            continue;
+        }
+        let mut sum = 0;
+        for k in c.iter_mut() {
+            (*k, sum) = (sum, sum + *k);
+        }
+        for e in events.iter() {
+            let k = &mut c[(e.due >> (8 * b)) as usize & 0xff];
+            scratch[*k] = *e;
+            *k += 1;
+        }
+        std::mem::swap(events, scratch);
+    }
+    let mut i = 0;
+    while i < n {
+        let due = events[i].due;
+        let run = events[i..].iter().take_while(|e| e.due == due).count();
+        if run > 1 {
+            events[i..i + run].sort_unstable_by_key(|e| e.id);
+        }
+        i += run;
+    }
 }
 
 #[cfg(test)]
@@ -1158,6 +1337,18 @@ mod tests {
             "each page once per period"
         );
         assert_ne!(first, sorted, "served in hashed, not insertion, order");
+    }
+
+    /// The per-page byte bound covers the per-page layout it describes.
+    #[test]
+    fn bytes_per_page_cover_the_layout() {
+        use std::mem::size_of;
+        let record = size_of::<Option<Page>>() + size_of::<(u64, u32)>() + 8;
+        let stride = 4 + 8 + 8 + 8 + 8 + 2 * 2 * size_of::<Event>();
+        let golden = 13 * 4 + size_of::<Entry>();
+        let recompute = 170;
+        let need = record + stride.max(golden) + recompute;
+        assert!(need as u128 <= SCHEDULER_BYTES_PER_PAGE, "{need}");
     }
 
     #[test]
