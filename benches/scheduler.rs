@@ -1,6 +1,7 @@
 //! Speed of the streaming recrawl scheduler (paper 000, §5–6): picks per
 //! second at 10⁴, 10⁵ and 10⁶ pages in both modes, and the time to add 10⁶
-//! pages (and serve the first pick, which computes the frequencies), each
+//! pages one by one and in a batch (and serve the first pick, which computes
+//! the frequencies), each
 //! next to its physical limit measured in the same run: a plain
 //! `BinaryHeap<Reverse<(u64, u32)>>` pop/push loop over as many entries,
 //! with the same periods (what a pick must at least do), and one pass
@@ -38,6 +39,19 @@ fn add_one_by_one(mode: SchedulerMode, mu: &[f64]) -> Scheduler {
         s.add_page(i as u64, m, None).expect("add");
     }
     s
+}
+
+fn add_batch(mode: SchedulerMode, pages: &[(u64, f64, Option<f64>)]) -> Scheduler {
+    let mut s = scheduler(mode);
+    s.add_pages(pages).expect("add");
+    s
+}
+
+fn batch(mu: &[f64]) -> Vec<(u64, f64, Option<f64>)> {
+    mu.iter()
+        .enumerate()
+        .map(|(i, &m)| (i as u64, m, None))
+        .collect()
 }
 
 /// A scheduler of n pages that has served its first pick (frequencies and
@@ -141,14 +155,18 @@ fn summary(max_n: usize) {
     let mut adds = Vec::new();
     for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
         let t_add = seconds(|| add_one_by_one(mode, &mu));
-        let t_first = seconds(|| add_one_by_one(mode, &mu).next().expect("pick")) - t_add;
+        let pages = batch(&mu);
+        let t_batch = seconds(|| add_batch(mode, &pages));
+        let t_first = seconds(|| add_batch(mode, &pages).next().expect("pick")) - t_batch;
         eprintln!(
-            "{mode:?}: adding {n} pages one by one {t_add:.3}s ({:.1}x one pass), first pick {t_first:.3}s",
-            t_add / t_pass
+            "{mode:?}: adding {n} pages one by one {t_add:.3}s ({:.1}x one pass), in a batch {t_batch:.3}s ({:.1}x), first pick {t_first:.3}s",
+            t_add / t_pass,
+            t_batch / t_pass
         );
         adds.push(format!(
-            "{{\"mode\": \"{mode:?}\", \"pages\": {n}, \"add_one_by_one_s\": {t_add:.4}, \"first_pick_s\": {t_first:.4}, \"one_pass_s\": {t_pass:.5}, \"add_over_pass\": {:.1}}}",
-            t_add / t_pass
+            "{{\"mode\": \"{mode:?}\", \"pages\": {n}, \"add_one_by_one_s\": {t_add:.4}, \"add_batch_s\": {t_batch:.4}, \"first_pick_s\": {t_first:.4}, \"one_pass_s\": {t_pass:.5}, \"add_over_pass\": {:.1}, \"batch_over_pass\": {:.1}}}",
+            t_add / t_pass,
+            t_batch / t_pass
         ));
     }
     let json = format!(
@@ -213,6 +231,10 @@ fn benches(c: &mut Criterion) {
     for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
         g.bench_function(format!("{mode:?} add {n} one by one"), |b| {
             b.iter(|| add_one_by_one(mode, &mu))
+        });
+        let pages = batch(&mu);
+        g.bench_function(format!("{mode:?} add {n} in a batch"), |b| {
+            b.iter(|| add_batch(mode, &pages))
         });
     }
     g.finish();

@@ -43,9 +43,10 @@ use crate::validate;
 pub const MAX_PAGES: usize = 1 << 22;
 
 /// Upper bound on the bytes a scheduler holds per page: its state (page
-/// record 152, index entry 24, then Stride's queue 36 and window of at
+/// record 144, index entry 24, then Stride's queue 36 and window of at
 /// most 2 accesses per page, twice (sort buffer), 64; or GoldenRatio's up
-/// to 13 template positions, 52, and pool entry, 32) plus what a
+/// to 13 template positions, 52, pool entry, 32, and served id, 16) plus
+/// what a
 /// recomputation holds (a [`Model`], the general-weights optimum and the
 /// page order, ~170). `add_page` checks it against the process-wide
 /// memory cap, so that a page accepted there never makes a later
@@ -99,8 +100,6 @@ struct Page {
     /// GoldenRatio: stamp of the page's live pool entry; older entries are
     /// stale.
     generation: u64,
-    /// GoldenRatio: the page is part of the current template.
-    in_template: bool,
     /// GoldenRatio: for a page with 0 < f_i F_k < 1, its share ρ_i of the
     /// template's shared positions (0 otherwise); `due` is then its
     /// virtual due time among the sharing pages.
@@ -194,6 +193,10 @@ pub struct Scheduler {
     shared: BinaryHeap<Entry>,
     /// Virtual time of the shared positions: due time of the last served.
     shared_now: f64,
+    /// GoldenRatio: per slot, the id of its page while the page is part of
+    /// the current template (`None` before its first cycle and once
+    /// removed), so that serving a position reads 16 bytes, not the record.
+    serving: Vec<Option<u64>>,
 }
 
 /// Template position shared by the pages below one access per cycle (slot
@@ -230,6 +233,7 @@ impl Scheduler {
             pos: 0,
             shared: BinaryHeap::new(),
             shared_now: 0.0,
+            serving: Vec::new(),
         })
     }
 
@@ -259,51 +263,113 @@ impl Scheduler {
     /// more than the memory cap ([`SCHEDULER_BYTES_PER_PAGE`] each).
     pub fn add_page(&mut self, id: u64, change_rate: f64, weight: Option<f64>) -> Result<()> {
         if self.index.contains_key(&id) {
-            return Err(Error::invalid(format!("page {id} is already scheduled")));
+            return Err(duplicate(id));
         }
-        if self.len >= MAX_PAGES {
+        self.check_room(1)?;
+        self.check_page(change_rate, weight)?;
+        self.check_bytes(1)?;
+        let page = page_record(id, change_rate, weight)?;
+        let slot = self.next_slot(0)?;
+        self.index.insert(id, slot);
+        self.place(slot, page);
+        Ok(())
+    }
+
+    /// Adds the pages `(id, change_rate, weight)` of `pages` as
+    /// [`add_page`](Self::add_page) would one by one, in the same slots and
+    /// so with the same schedule, but all or none, with one memory check
+    /// for the whole set and no per-page allocation beyond the records.
+    ///
+    /// Errors: those of `add_page`, for the first page it would refuse (an
+    /// id repeated within `pages` is reported after every other check), and
+    /// `TooLarge` when the whole set exceeds [`MAX_PAGES`] or the memory
+    /// cap; nothing is added then.
+    pub fn add_pages(&mut self, pages: &[(u64, f64, Option<f64>)]) -> Result<()> {
+        for &(id, change_rate, weight) in pages {
+            if self.index.contains_key(&id) {
+                return Err(duplicate(id));
+            }
+            self.check_page(change_rate, weight)?;
+        }
+        self.check_room(pages.len())?;
+        self.check_bytes(pages.len())?;
+        let mut records = Vec::with_capacity(pages.len());
+        for &(id, change_rate, weight) in pages {
+            records.push(page_record(id, change_rate, weight)?);
+        }
+        self.index.reserve(pages.len());
+        for (k, page) in records.iter().enumerate() {
+            let slot = self.next_slot(k)?;
+            if self.index.insert(page.id, slot).is_some() {
+                // Only ids of this batch can repeat (the repeat overwrote
+                // an entry of this batch): remove this batch's entries.
+                for p in &records[..k] {
+                    self.index.remove(&p.id);
+                }
+                return Err(duplicate(page.id));
+            }
+        }
+        for (k, page) in records.into_iter().enumerate() {
+            let slot = self.next_slot(0)?;
+            debug_assert_eq!(Some(&slot), self.index.get(&page.id), "page {k}");
+            self.place(slot, page);
+        }
+        Ok(())
+    }
+
+    /// `TooLarge` unless `more` pages fit under [`MAX_PAGES`].
+    fn check_room(&self, more: usize) -> Result<()> {
+        if self.len.saturating_add(more) > MAX_PAGES {
             return Err(Error::TooLarge(format!(
                 "a scheduler holds at most {MAX_PAGES} pages"
             )));
         }
+        Ok(())
+    }
+
+    /// `InvalidArgument` for a bad rate or weight.
+    fn check_page(&self, change_rate: f64, weight: Option<f64>) -> Result<()> {
         self.check_rate(change_rate)?;
         if let Some(w) = weight {
             validate::positive("weight", w)?;
         }
+        Ok(())
+    }
+
+    /// `TooLarge` when `more` pages would take the scheduler past the
+    /// memory cap ([`SCHEDULER_BYTES_PER_PAGE`] each).
+    fn check_bytes(&self, more: usize) -> Result<()> {
+        let total = self.len.saturating_add(more);
         crate::limits::check_memory(
-            crate::limits::bytes(self.len + 1, SCHEDULER_BYTES_PER_PAGE),
-            &format!("a scheduler of {} pages", self.len + 1),
-        )?;
-        let estimator = prior_estimator(change_rate)?;
-        let page = Page {
-            id,
-            rate: change_rate,
-            weight,
-            estimator,
-            freq: 0.0,
-            due: f64::INFINITY,
-            generation: 0,
-            in_template: false,
-            share: 0.0,
-        };
-        let slot = match self.free.pop() {
-            Some(s) => {
-                self.slots[s as usize] = Some(page);
-                s
-            }
-            None => {
-                // len < MAX_PAGES < u32::MAX and free is empty, so every
-                // slot is in use and the new index fits in u32.
-                let s = u32::try_from(self.slots.len())
-                    .map_err(|_| Error::TooLarge("too many page slots".into()))?;
-                self.slots.push(Some(page));
-                s
-            }
-        };
-        self.index.insert(id, slot);
+            crate::limits::bytes(total, SCHEDULER_BYTES_PER_PAGE),
+            &format!("a scheduler of {total} pages"),
+        )
+    }
+
+    /// The slot the `k`-th next new page takes: the free slots, last freed
+    /// first, then new ones at the end.
+    fn next_slot(&self, k: usize) -> Result<u32> {
+        if let Some(i) = self.free.len().checked_sub(k + 1) {
+            return Ok(self.free[i]);
+        }
+        // len + k < MAX_PAGES < u32::MAX and the free slots are taken, so
+        // every slot is in use and the new index fits in u32.
+        u32::try_from(self.slots.len() + (k - self.free.len()))
+            .map_err(|_| Error::TooLarge("too many page slots".into()))
+    }
+
+    /// Stores a new page (already in the index) in `slot`, which is
+    /// [`next_slot`](Self::next_slot)`(0)`.
+    fn place(&mut self, slot: u32, page: Page) {
+        if self.free.last() == Some(&slot) {
+            self.free.pop();
+            self.slots[slot as usize] = Some(page);
+        } else {
+            self.slots.push(Some(page));
+        }
+        self.set_serving(slot, None);
         self.len += 1;
         self.structure_changed = true;
-        Ok(())
     }
 
     /// Removes page `id`; it is never returned by `next` afterwards (in
@@ -312,6 +378,7 @@ impl Scheduler {
     pub fn remove_page(&mut self, id: u64) -> Result<()> {
         let slot = self.index.remove(&id).ok_or_else(|| not_found(id))?;
         self.slots[slot as usize] = None;
+        self.set_serving(slot, None);
         match self.mode {
             SchedulerMode::Stride => self.free.push(slot),
             SchedulerMode::GoldenRatio => self.free_later.push(slot),
@@ -493,10 +560,8 @@ impl Scheduler {
                 if let Some(id) = self.next_shared() {
                     return Ok(id);
                 }
-            } else if let Some(Some(page)) = self.slots.get(slot as usize)
-                && page.in_template
-            {
-                return Ok(page.id);
+            } else if let Some(&Some(id)) = self.serving.get(slot as usize) {
+                return Ok(id);
             }
         }
         Err(Error::NotFound(
@@ -512,7 +577,8 @@ impl Scheduler {
             let Some(Some(page)) = self.slots.get_mut(entry.slot as usize) else {
                 continue;
             };
-            if page.generation != entry.generation || page.id != entry.id || !page.in_template {
+            let serving = self.serving.get(entry.slot as usize) == Some(&Some(entry.id));
+            if page.generation != entry.generation || !serving {
                 continue;
             }
             self.shared_now = self.shared_now.max(entry.due);
@@ -615,13 +681,16 @@ impl Scheduler {
         if template.is_empty() {
             return Err(Error::NotConverged("empty golden-ratio template".into()));
         }
+        for &slot in &order {
+            let id = self.slots[slot as usize].as_ref().map(|p| p.id);
+            self.set_serving(slot, id);
+        }
         let now = self.shared_now;
         let mut entries = Vec::new();
         for (&slot, &fi) in order.iter().zip(&f) {
             let Some(page) = self.slots[slot as usize].as_mut() else {
                 continue;
             };
-            page.in_template = true;
             page.freq = fi;
             if !pooled(fi) {
                 page.share = 0.0;
@@ -650,6 +719,19 @@ impl Scheduler {
         self.free.append(&mut self.free_later);
         self.mark_recomputed();
         Ok(())
+    }
+
+    /// Records which page a GoldenRatio template position of `slot` serves
+    /// (Stride keeps no such table).
+    fn set_serving(&mut self, slot: u32, id: Option<u64>) {
+        if self.mode != SchedulerMode::GoldenRatio {
+            return;
+        }
+        let slot = slot as usize;
+        if slot >= self.serving.len() {
+            self.serving.resize(slot + 1, None);
+        }
+        self.serving[slot] = id;
     }
 
     fn mark_recomputed(&mut self) {
@@ -719,6 +801,24 @@ impl Scheduler {
             .and_then(Option::as_ref)
             .ok_or_else(|| not_found(id))
     }
+}
+
+fn duplicate(id: u64) -> Error {
+    Error::invalid(format!("page {id} is already scheduled"))
+}
+
+/// A new page's record: rate `change_rate` (checked), no visit yet.
+fn page_record(id: u64, change_rate: f64, weight: Option<f64>) -> Result<Page> {
+    Ok(Page {
+        id,
+        rate: change_rate,
+        weight,
+        estimator: prior_estimator(change_rate)?,
+        freq: 0.0,
+        due: f64::INFINITY,
+        generation: 0,
+        share: 0.0,
+    })
 }
 
 fn not_found(id: u64) -> Error {
@@ -1339,13 +1439,63 @@ mod tests {
         assert_ne!(first, sorted, "served in hashed, not insertion, order");
     }
 
+    /// A batch takes the slots one-by-one adds would take (freed ones
+    /// first), so the schedule is the same.
+    #[test]
+    fn add_pages_schedules_as_add_page() {
+        let mu = rates(40, 0.01, 1.0);
+        let batch: Vec<(u64, f64, Option<f64>)> = (0..30)
+            .map(|i| (100 + i as u64, mu[i], (i % 4 == 1).then(|| 2.0 * mu[i])))
+            .collect();
+        for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+            let mut a = filled(mode, &mu[..10]);
+            let mut b = filled(mode, &mu[..10]);
+            for s in [&mut a, &mut b] {
+                counts(s, 500, 200);
+                s.remove_page(3).unwrap();
+                s.remove_page(7).unwrap();
+                counts(s, 500, 200);
+            }
+            for &(id, m, w) in &batch {
+                a.add_page(id, m, w).unwrap();
+            }
+            b.add_pages(&batch).unwrap();
+            assert_eq!(b.len(), 38);
+            let sa: Vec<u64> = (0..5000).map(|_| a.next().unwrap()).collect();
+            let sb: Vec<u64> = (0..5000).map(|_| b.next().unwrap()).collect();
+            assert_eq!(sa, sb, "{mode:?}");
+        }
+    }
+
+    /// A refused batch adds nothing.
+    #[test]
+    fn add_pages_is_all_or_none() {
+        let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
+        s.add_page(1, 0.5, None).unwrap();
+        let bad: [&[(u64, f64, Option<f64>)]; 4] = [
+            &[(2, 0.1, None), (1, 0.2, None)],
+            &[(2, 0.1, None), (3, f64::NAN, None)],
+            &[(2, 0.1, None), (3, 0.1, Some(-1.0))],
+            &[(2, 0.1, None), (3, 0.2, None), (2, 0.3, None)],
+        ];
+        for pages in bad {
+            assert!(matches!(s.add_pages(pages), Err(Error::InvalidArgument(_))));
+            assert_eq!(s.len(), 1);
+            assert!(matches!(s.change_rate(2), Err(Error::NotFound(_))));
+        }
+        s.add_pages(&[(2, 0.1, None), (3, 0.2, None)]).unwrap();
+        assert_eq!(s.len(), 3);
+        let c = counts(&mut s, 3000, 4);
+        assert!(c[1] > 0 && c[2] > 0 && c[3] > 0);
+    }
+
     /// The per-page byte bound covers the per-page layout it describes.
     #[test]
     fn bytes_per_page_cover_the_layout() {
         use std::mem::size_of;
         let record = size_of::<Option<Page>>() + size_of::<(u64, u32)>() + 8;
         let stride = 4 + 8 + 8 + 8 + 8 + 2 * 2 * size_of::<Event>();
-        let golden = 13 * 4 + size_of::<Entry>();
+        let golden = 13 * 4 + size_of::<Entry>() + size_of::<Option<u64>>();
         let recompute = 170;
         let need = record + stride.max(golden) + recompute;
         assert!(need as u128 <= SCHEDULER_BYTES_PER_PAGE, "{need}");
