@@ -29,7 +29,7 @@
 //! estimate, which moves the frequencies.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use super::estimator::ChangeRateEstimator;
 use super::{Model, cyclic, frequencies};
@@ -45,13 +45,12 @@ pub const MAX_PAGES: usize = 1 << 22;
 /// Upper bound on the bytes a scheduler holds per page: its state (page
 /// record 144, index entry 24, then Stride's queue 36 and window of at
 /// most 2 accesses per page, twice (sort buffer), 64; or GoldenRatio's up
-/// to 13 template positions, 52, pool entry, 32, and served id, 16) plus
-/// what a
-/// recomputation holds (a [`Model`], the general-weights optimum and the
-/// page order, ~170). `add_page` checks it against the process-wide
-/// memory cap, so that a page accepted there never makes a later
-/// recomputation exceed the cap.
-pub const SCHEDULER_BYTES_PER_PAGE: u128 = 448;
+/// to 13 template positions, 106, pool entry, 32, and removed id, 24) plus
+/// what a recomputation holds (a [`Model`], the general-weights optimum
+/// and the page order, ~170). `add_page` checks it against the
+/// process-wide memory cap, so that a page accepted there never makes a
+/// later recomputation exceed the cap.
+pub const SCHEDULER_BYTES_PER_PAGE: u128 = 512;
 
 /// GoldenRatio mode: the cycle length is the smallest Fibonacci number
 /// F_k ≥ CYCLE_FACTOR·N (so between 8N and 13N accesses). A page with
@@ -186,22 +185,65 @@ pub struct Scheduler {
     /// Stamp of the last pooled entry pushed (GoldenRatio).
     next_generation: u64,
     // GoldenRatio state.
-    template: Vec<u32>,
+    template: Template,
     pos: usize,
     /// Pages with 0 < f_i F_k < 1, by virtual due time: served at the
-    /// template's [`SHARED`] positions.
+    /// template's pool positions.
     shared: BinaryHeap<Entry>,
     /// Virtual time of the shared positions: due time of the last served.
     shared_now: f64,
-    /// GoldenRatio: per slot, the id of its page while the page is part of
-    /// the current template (`None` before its first cycle and once
-    /// removed), so that serving a position reads 16 bytes, not the record.
-    serving: Vec<Option<u64>>,
+    /// GoldenRatio: ids of the pages removed during the current cycle
+    /// (their positions are skipped; empty after a rebuild).
+    left: HashSet<u64>,
 }
 
-/// Template position shared by the pages below one access per cycle (slot
-/// numbers are below [`MAX_PAGES`]).
-const SHARED: u32 = u32::MAX;
+/// GoldenRatio's cycle: per position, the id of the page it serves, or
+/// the pool of the pages below one access per cycle. Serving a position
+/// reads the next 8 bytes and bit: no page record.
+#[derive(Debug, Clone, Default)]
+struct Template {
+    /// Page id per position (0 at pool positions).
+    ids: Vec<u64>,
+    /// Bit p set: position p serves the pool.
+    pool: Vec<u64>,
+}
+
+impl Template {
+    /// The template of the golden-ratio sequence `seq` over `members`
+    /// (page ids, `None` for the pool).
+    fn new(seq: &[usize], members: &[Option<u64>]) -> Result<Template> {
+        if seq.is_empty() {
+            return Err(Error::NotConverged("empty golden-ratio template".into()));
+        }
+        let mut t = Template {
+            ids: Vec::with_capacity(seq.len()),
+            pool: vec![0; seq.len().div_ceil(64)],
+        };
+        for (p, &k) in seq.iter().enumerate() {
+            let member = members.get(k).ok_or_else(|| {
+                Error::NotConverged("golden-ratio sequence names an unknown page".into())
+            })?;
+            t.ids.push(member.unwrap_or(0));
+            if member.is_none() {
+                t.pool[p / 64] |= 1 << (p % 64);
+            }
+        }
+        Ok(t)
+    }
+
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The page id at position `p` (< len), `None` at a pool position.
+    fn get(&self, p: usize) -> Option<u64> {
+        (self.pool[p / 64] >> (p % 64) & 1 == 0).then(|| self.ids[p])
+    }
+}
 
 impl Scheduler {
     /// An empty scheduler whose accesses take time distributed as `access`
@@ -229,11 +271,11 @@ impl Scheduler {
             stride: StrideQueue::default(),
             now: 0.0,
             next_generation: 0,
-            template: Vec::new(),
+            template: Template::default(),
             pos: 0,
             shared: BinaryHeap::new(),
             shared_now: 0.0,
-            serving: Vec::new(),
+            left: HashSet::new(),
         })
     }
 
@@ -367,7 +409,6 @@ impl Scheduler {
         } else {
             self.slots.push(Some(page));
         }
-        self.set_serving(slot, None);
         self.len += 1;
         self.structure_changed = true;
     }
@@ -378,10 +419,12 @@ impl Scheduler {
     pub fn remove_page(&mut self, id: u64) -> Result<()> {
         let slot = self.index.remove(&id).ok_or_else(|| not_found(id))?;
         self.slots[slot as usize] = None;
-        self.set_serving(slot, None);
         match self.mode {
             SchedulerMode::Stride => self.free.push(slot),
-            SchedulerMode::GoldenRatio => self.free_later.push(slot),
+            SchedulerMode::GoldenRatio => {
+                self.free_later.push(slot);
+                self.left.insert(id);
+            }
         }
         self.len -= 1;
         self.structure_changed = true;
@@ -554,14 +597,16 @@ impl Scheduler {
                 }
                 self.pos = 0;
             }
-            let slot = self.template[self.pos];
+            let position = self.template.get(self.pos);
             self.pos += 1;
-            if slot == SHARED {
-                if let Some(id) = self.next_shared() {
-                    return Ok(id);
+            match position {
+                None => {
+                    if let Some(id) = self.next_shared() {
+                        return Ok(id);
+                    }
                 }
-            } else if let Some(&Some(id)) = self.serving.get(slot as usize) {
-                return Ok(id);
+                Some(id) if self.left.is_empty() || !self.left.contains(&id) => return Ok(id),
+                Some(_) => {}
             }
         }
         Err(Error::NotFound(
@@ -577,8 +622,8 @@ impl Scheduler {
             let Some(Some(page)) = self.slots.get_mut(entry.slot as usize) else {
                 continue;
             };
-            let serving = self.serving.get(entry.slot as usize) == Some(&Some(entry.id));
-            if page.generation != entry.generation || !serving {
+            // A removed page's slot stays empty until the next rebuild.
+            if page.generation != entry.generation || page.id != entry.id {
                 continue;
             }
             self.shared_now = self.shared_now.max(entry.due);
@@ -639,7 +684,7 @@ impl Scheduler {
     /// each need a position per cycle, taken from the busiest pages (with
     /// many of them, a share off by far more than 1/F_k); instead they are
     /// pooled into one virtual page of frequency Σ f_i, whose positions
-    /// ([`SHARED`]) serve them in turn, earliest virtual due time first,
+    /// (see [`Template`]) serve them in turn, earliest virtual due time first,
     /// with due times 1/ρ_i apart, ρ_i = f_i/Σ f_j: page i is visited about
     /// once every 1/(f_i F_k) cycles. Every page's long-run share is then
     /// within 2/F_k of f_i (within 1/F_k unless the pool is rounded up
@@ -653,38 +698,25 @@ impl Scheduler {
         let total = cyclic::fibonacci_at_least(target);
         let big_f = total as f64;
         let pooled = |fi: f64| fi > 0.0 && fi * big_f < 1.0;
-        // Template pages: the pages with f_i F_k ≥ 1, then the pool.
-        let mut members: Vec<u32> = Vec::with_capacity(order.len() + 1);
+        // Template pages (their ids): the pages with f_i F_k ≥ 1, then the
+        // pool (`None`).
+        let mut members: Vec<Option<u64>> = Vec::with_capacity(order.len() + 1);
         let mut g: Vec<f64> = Vec::with_capacity(order.len() + 1);
         let mut pool = 0.0;
         for (&slot, &fi) in order.iter().zip(&f) {
             if pooled(fi) {
                 pool += fi;
             } else {
-                members.push(slot);
+                members.push(self.slots[slot as usize].as_ref().map(|p| p.id));
                 g.push(fi);
             }
         }
         if pool > 0.0 {
-            members.push(SHARED);
+            members.push(None);
             g.push(pool);
         }
         let counts = cyclic::integer_counts_at_least_one(&g, total)?;
-        let seq = cyclic::golden_ratio_sequence(&counts)?;
-        let template = seq
-            .iter()
-            .map(|&k| members.get(k).copied())
-            .collect::<Option<Vec<u32>>>()
-            .ok_or_else(|| {
-                Error::NotConverged("golden-ratio sequence names an unknown page".into())
-            })?;
-        if template.is_empty() {
-            return Err(Error::NotConverged("empty golden-ratio template".into()));
-        }
-        for &slot in &order {
-            let id = self.slots[slot as usize].as_ref().map(|p| p.id);
-            self.set_serving(slot, id);
-        }
+        let template = Template::new(&cyclic::golden_ratio_sequence(&counts)?, &members)?;
         let now = self.shared_now;
         let mut entries = Vec::new();
         for (&slot, &fi) in order.iter().zip(&f) {
@@ -715,23 +747,11 @@ impl Scheduler {
         }
         self.shared = BinaryHeap::from(entries);
         self.template = template;
-        // No position of the new template names a freed slot.
+        // No position of the new template names a page removed before.
         self.free.append(&mut self.free_later);
+        self.left.clear();
         self.mark_recomputed();
         Ok(())
-    }
-
-    /// Records which page a GoldenRatio template position of `slot` serves
-    /// (Stride keeps no such table).
-    fn set_serving(&mut self, slot: u32, id: Option<u64>) {
-        if self.mode != SchedulerMode::GoldenRatio {
-            return;
-        }
-        let slot = slot as usize;
-        if slot >= self.serving.len() {
-            self.serving.resize(slot + 1, None);
-        }
-        self.serving[slot] = id;
     }
 
     fn mark_recomputed(&mut self) {
@@ -1495,7 +1515,7 @@ mod tests {
         use std::mem::size_of;
         let record = size_of::<Option<Page>>() + size_of::<(u64, u32)>() + 8;
         let stride = 4 + 8 + 8 + 8 + 8 + 2 * 2 * size_of::<Event>();
-        let golden = 13 * 4 + size_of::<Entry>() + size_of::<Option<u64>>();
+        let golden = 13 * 8 + 2 + size_of::<Entry>() + 3 * size_of::<u64>();
         let recompute = 170;
         let need = record + stride.max(golden) + recompute;
         assert!(need as u128 <= SCHEDULER_BYTES_PER_PAGE, "{need}");
