@@ -43,15 +43,16 @@ use crate::validate;
 /// recomputation is O(N), so larger sets are refused as `TooLarge`.
 pub const MAX_PAGES: usize = 1 << 22;
 
-/// Upper bound on the bytes a scheduler holds per page: its state (page
-/// record 144, index entry 24, then Stride's queue 36 and window of at
-/// most 2 accesses per page, twice (sort buffer), 64; or GoldenRatio's up
-/// to 13 template positions, 106, pool entry, 32, and removed id, 24) plus
-/// what a recomputation holds (a [`Model`], the general-weights optimum
-/// and the page order, ~170). `add_page` checks it against the
-/// process-wide memory cap, so that a page accepted there never makes a
-/// later recomputation exceed the cap.
-pub const SCHEDULER_BYTES_PER_PAGE: u128 = 512;
+/// Bytes a scheduler holds per page, checked by `add_page` against the
+/// process-wide memory cap so that a page accepted there does not make a
+/// later recomputation exceed it: the page record (144) and index entry
+/// (24), plus either Stride's queue (36) and window of at most 2 accesses
+/// per page, twice for the sort (64, released during a recomputation), or
+/// what a recomputation holds (a [`Model`], the general-weights optimum and
+/// the page order, ~170). GoldenRatio holds 8 bytes per template position
+/// (up to 13 per page), a pool entry (32) and removed ids, and its rebuild
+/// also holds the golden-ratio sequence: more than this bound.
+pub const SCHEDULER_BYTES_PER_PAGE: u128 = 400;
 
 /// GoldenRatio mode: the cycle length is the smallest Fibonacci number
 /// F_k ≥ CYCLE_FACTOR·N (so between 8N and 13N accesses). A page with
@@ -647,6 +648,7 @@ impl Scheduler {
 
     /// Recomputes the frequencies and reschedules every page (Stride).
     fn refresh_stride(&mut self) -> Result<()> {
+        self.stride.rewind();
         let (order, f) = self.optimal()?;
         self.stride.store_dues(&mut self.slots);
         let now = self.now;
@@ -1010,6 +1012,19 @@ impl StrideQueue {
             d = after(d, d + self.step[i]);
         }
         d
+    }
+
+    /// Drops the window (and its memory), the pages' next due times set
+    /// back to their first accesses not served: the queue serves the same
+    /// accesses in the same order, from a window generated afresh.
+    fn rewind(&mut self) {
+        for i in 0..self.id.len() {
+            self.due[i] = self.unserved_due(i);
+        }
+        self.first.copy_from_slice(&self.due);
+        self.events = Vec::new();
+        self.scratch = Vec::new();
+        self.start();
     }
 
     /// Writes each queued page's next unserved due time to its record
@@ -1513,15 +1528,15 @@ mod tests {
         assert!(c[1] > 0 && c[2] > 0 && c[3] > 0);
     }
 
-    /// The per-page byte bound covers the per-page layout it describes.
+    /// The per-page byte bound covers Stride's layout as it describes it.
     #[test]
-    fn bytes_per_page_cover_the_layout() {
+    fn bytes_per_page_cover_the_stride_layout() {
         use std::mem::size_of;
         let record = size_of::<Option<Page>>() + size_of::<(u64, u32)>() + 8;
-        let stride = 4 + 8 + 8 + 8 + 8 + 2 * 2 * size_of::<Event>();
-        let golden = 13 * 8 + 2 + size_of::<Entry>() + 3 * size_of::<u64>();
+        let queue = 4 + 8 + 8 + 8 + 8;
+        let window = 2 * 2 * size_of::<Event>();
         let recompute = 170;
-        let need = record + stride.max(golden) + recompute;
+        let need = record + queue + window.max(recompute);
         assert!(need as u128 <= SCHEDULER_BYTES_PER_PAGE, "{need}");
     }
 
