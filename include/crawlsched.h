@@ -1997,7 +1997,7 @@ void crawlsched_scheduler_free(struct crawlsched_scheduler_t *s);
 /**
  * Adds page `id` with an initial change-rate guess > 0; its cost weight is
  * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
- * beyond the memory cap (400 bytes per page, so that the recomputations
+ * beyond the memory cap (768 bytes per page, so that the recomputations
  * of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
  */
 crawlsched_status_t crawlsched_scheduler_add_page(const struct crawlsched_scheduler_t *s,

@@ -69,7 +69,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_free(s: *mut crawlsched_scheduler_
 
 /// Adds page `id` with an initial change-rate guess > 0; its cost weight is
 /// its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
-/// beyond the memory cap (400 bytes per page, so that the recomputations
+/// beyond the memory cap (768 bytes per page, so that the recomputations
 /// of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_scheduler_add_page(

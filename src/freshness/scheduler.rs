@@ -43,16 +43,18 @@ use crate::validate;
 /// recomputation is O(N), so larger sets are refused as `TooLarge`.
 pub const MAX_PAGES: usize = 1 << 22;
 
-/// Bytes a scheduler holds per page, checked by `add_page` against the
-/// process-wide memory cap so that a page accepted there does not make a
-/// later recomputation exceed it: the page record (144) and index entry
-/// (24), plus either Stride's queue (36) and window of at most 2 accesses
-/// per page, twice for the sort (64, released during a recomputation), or
+/// Bytes a scheduler holds per page at its peak, checked by `add_page`
+/// against the process-wide memory cap so that a page accepted there does
+/// not make a later recomputation exceed it: the page record (144) and
+/// index entry (24), each up to twice over in a growing `Vec`/map, plus
+/// either Stride's queue (36) and window of at most 2 accesses per page,
+/// twice for the sort (64), or GoldenRatio's template (8 bytes per
+/// position, up to 13 per page), pool entry (32) and, during a rebuild,
+/// the golden-ratio sequence and the new template beside the old one, or
 /// what a recomputation holds (a [`Model`], the general-weights optimum and
-/// the page order, ~170). GoldenRatio holds 8 bytes per template position
-/// (up to 13 per page), a pool entry (32) and removed ids, and its rebuild
-/// also holds the golden-ratio sequence: more than this bound.
-pub const SCHEDULER_BYTES_PER_PAGE: u128 = 400;
+/// the page order, ~170). Measured peaks stay below 620 in both modes
+/// (largest just past a power of two pages).
+pub const SCHEDULER_BYTES_PER_PAGE: u128 = 768;
 
 /// GoldenRatio mode: the cycle length is the smallest Fibonacci number
 /// F_k ≥ CYCLE_FACTOR·N (so between 8N and 13N accesses). A page with

@@ -992,8 +992,42 @@ fn model_and_optimum_respect_the_memory_cap() {
     unsafe { crawlsched_freshness_model_free(m) };
 }
 
+/// The per-page bound the scheduler checks at add time (768 bytes) covers
+/// what it really holds at its peak, in both modes: page and index storage
+/// just past a power of two pages (capacity doubled), recomputations,
+/// GoldenRatio's template rebuilds and removals.
+#[test]
+fn scheduler_peak_memory_stays_within_its_per_page_bound() {
+    let _g = serial();
+    let d = exp1();
+    let n = (1u64 << 14) + 1;
+    for mode in MODES {
+        let ((), peak) = peak_during(|| {
+            let s = Sched::new(&d, mode);
+            for i in 0..n {
+                assert_eq!(
+                    s.add(i, 0.001 * (1 + (i * 7919) % 10_000) as f64).0,
+                    CRAWLSCHED_OK
+                );
+            }
+            let picks = |count: u64| {
+                for _ in 0..count / 1024 {
+                    s.next_batch(1024).unwrap();
+                }
+            };
+            picks(20 * n);
+            for i in 0..n / 10 {
+                assert_eq!(s.remove(i).0, CRAWLSCHED_OK);
+            }
+            picks(20 * n);
+        });
+        let per_page = peak as f64 / n as f64;
+        assert!(per_page <= 768.0, "mode {mode}: {per_page} bytes per page");
+    }
+}
+
 /// Under a memory cap the scheduler refuses the page that would not fit at
-/// add time (400 bytes per page), and the pages it holds keep working.
+/// add time (768 bytes per page), and the pages it holds keep working.
 #[test]
 fn scheduler_refuses_pages_beyond_the_memory_cap() {
     let _g = serial();
@@ -1002,7 +1036,7 @@ fn scheduler_refuses_pages_beyond_the_memory_cap() {
     for mode in MODES {
         let s = Sched::new(&d, mode);
         let old = crawlsched_get_default_memory_limit();
-        crawlsched_set_default_memory_limit(400 * 50);
+        crawlsched_set_default_memory_limit(768 * 50);
         let mut added = 0u64;
         let refusal = loop {
             let r = s.add(added, 0.01 * (1 + added % 13) as f64);

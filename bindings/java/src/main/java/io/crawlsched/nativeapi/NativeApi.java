@@ -1376,7 +1376,7 @@ public interface NativeApi {
     /**
      * Adds page `id` with an initial change-rate guess &gt; 0; its cost weight is
      * its change rate. A duplicate id is CRAWLSCHED_INVALID_ARGUMENT; a page
-     * beyond the memory cap (400 bytes per page, so that the recomputations
+     * beyond the memory cap (768 bytes per page, so that the recomputations
      * of the frequencies fit) or beyond 2^22 pages is CRAWLSCHED_TOO_LARGE.
      */
     int crawlsched_scheduler_add_page(long s, long id, double change_rate, byte[] err);
