@@ -379,6 +379,19 @@ pub(crate) fn write_finite(dst: &mut [f64], src: &[f64], name: &str) -> FfiResul
     Ok(())
 }
 
+/// The export shape "-> one double": checks `out`, then writes `value` if
+/// finite (`what` names it in the NUMERICAL message). Inputs `value` reads
+/// are converted inside it, after `out` is checked.
+pub(crate) fn write_value(
+    out: *mut f64,
+    what: &str,
+    value: impl FnOnce() -> FfiResult<f64>,
+) -> FfiResult<()> {
+    let out = Out::new(out, "out")?;
+    out.write(finite(what, value()?)?);
+    Ok(())
+}
+
 /// A result that must be a finite number before it is handed to C.
 pub(crate) fn finite(name: &str, x: f64) -> FfiResult<f64> {
     if x.is_finite() {

@@ -166,9 +166,7 @@ pub unsafe extern "C" fn crawlsched_dist_mean(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("mean", d.inner.mean())?);
-        Ok(())
+        write_value(out, "mean", || Ok(d.inner.mean()))
     })
 }
 
@@ -181,9 +179,7 @@ pub unsafe extern "C" fn crawlsched_dist_variance(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("variance", d.inner.variance())?);
-        Ok(())
+        write_value(out, "variance", || Ok(d.inner.variance()))
     })
 }
 
@@ -197,9 +193,7 @@ pub unsafe extern "C" fn crawlsched_dist_moment(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("moment", d.inner.moment(k))?);
-        Ok(())
+        write_value(out, "moment", || Ok(d.inner.moment(k)))
     })
 }
 
@@ -213,9 +207,7 @@ pub unsafe extern "C" fn crawlsched_dist_laplace(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("Laplace transform", d.inner.laplace(s)?)?);
-        Ok(())
+        write_value(out, "Laplace transform", || Ok(d.inner.laplace(s)?))
     })
 }
 
@@ -229,9 +221,7 @@ pub unsafe extern "C" fn crawlsched_dist_cdf(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("cdf", d.inner.cdf(x)?)?);
-        Ok(())
+        write_value(out, "cdf", || Ok(d.inner.cdf(x)?))
     })
 }
 

@@ -122,9 +122,9 @@ pub unsafe extern "C" fn crawlsched_freshness_lower_bound(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("lower bound", frequencies::lower_bound(&m.inner)?)?);
-        Ok(())
+        write_value(out, "lower bound", || {
+            Ok(frequencies::lower_bound(&m.inner)?)
+        })
     })
 }
 
@@ -141,10 +141,10 @@ pub unsafe extern "C" fn crawlsched_freshness_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        let f = unsafe { slice_in(freq, n, "freq")? };
-        out.write(finite("cost", frequencies::cost(&m.inner, f)?)?);
-        Ok(())
+        write_value(out, "cost", || {
+            let f = unsafe { slice_in(freq, n, "freq")? };
+            Ok(frequencies::cost(&m.inner, f)?)
+        })
     })
 }
 
@@ -183,10 +183,10 @@ pub unsafe extern "C" fn crawlsched_freshness_randomized_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        let f = unsafe { slice_in(freq, n, "freq")? };
-        out.write(finite("cost", randomized::cost(&m.inner, f)?)?);
-        Ok(())
+        write_value(out, "cost", || {
+            let f = unsafe { slice_in(freq, n, "freq")? };
+            Ok(randomized::cost(&m.inner, f)?)
+        })
     })
 }
 
@@ -219,9 +219,7 @@ pub unsafe extern "C" fn crawlsched_freshness_randomized_optimal_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("cost", randomized::optimal_cost(&m.inner)?)?);
-        Ok(())
+        write_value(out, "cost", || Ok(randomized::optimal_cost(&m.inner)?))
     })
 }
 
@@ -362,10 +360,10 @@ pub unsafe extern "C" fn crawlsched_freshness_cyclic_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        let s = unsafe { slice_in(seq, len, "seq")? };
-        out.write(finite("cost", cyclic::cost(&m.inner, &indices(s))?)?);
-        Ok(())
+        write_value(out, "cost", || {
+            let s = unsafe { slice_in(seq, len, "seq")? };
+            Ok(cyclic::cost(&m.inner, &indices(s))?)
+        })
     })
 }
 
@@ -402,12 +400,9 @@ pub unsafe extern "C" fn crawlsched_freshness_golden_ratio_bound(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "bound",
-            cyclic::golden_ratio_asymptotic_bound(&m.inner)?,
-        )?);
-        Ok(())
+        write_value(out, "bound", || {
+            Ok(cyclic::golden_ratio_asymptotic_bound(&m.inner)?)
+        })
     })
 }
 
@@ -420,9 +415,7 @@ pub unsafe extern "C" fn crawlsched_freshness_bound_ratio(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite("H(q)", cyclic::bound_ratio(q)?)?);
-        Ok(())
+        write_value(out, "H(q)", || Ok(cyclic::bound_ratio(q)?))
     })
 }
 

@@ -339,12 +339,9 @@ pub unsafe extern "C" fn crawlsched_robots_static_cost(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "cost",
-            static_cost(rho, gamma, usize_from(k, "k")?, mu)?,
-        )?);
-        Ok(())
+        write_value(out, "cost", || {
+            Ok(static_cost(rho, gamma, usize_from(k, "k")?, mu)?)
+        })
     })
 }
 

@@ -90,9 +90,7 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_rate(
 ) -> crawlsched_status_t {
     guard(err, || {
         let a = unsafe { handle(a, "arrivals")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("rate", a.inner.rate())?);
-        Ok(())
+        write_value(out, "rate", || Ok(a.inner.rate()))
     })
 }
 
@@ -110,8 +108,8 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_transform(
 ) -> crawlsched_status_t {
     guard(err, || {
         let a = unsafe { handle(a, "arrivals")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("transform", a.inner.transform(mu, k as usize)?)?);
-        Ok(())
+        write_value(out, "transform", || {
+            Ok(a.inner.transform(mu, k as usize)?)
+        })
     })
 }

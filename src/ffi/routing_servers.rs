@@ -103,12 +103,9 @@ pub unsafe extern "C" fn crawlsched_routing_immediate_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let s = unsafe { handle(s, "servers")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "cost",
-            s.inner.immediate_cost(server as usize, k as usize)?,
-        )?);
-        Ok(())
+        write_value(out, "cost", || {
+            Ok(s.inner.immediate_cost(server as usize, k as usize)?)
+        })
     })
 }
 
@@ -399,9 +396,7 @@ pub unsafe extern "C" fn crawlsched_routing_two_server_cost(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite("cost", two_server::cost(n, mu2)?)?);
-        Ok(())
+        write_value(out, "cost", || Ok(two_server::cost(n, mu2)?))
     })
 }
 
@@ -415,8 +410,6 @@ pub unsafe extern "C" fn crawlsched_routing_switch_point(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite("switch point", two_server::switch_point(n)?)?);
-        Ok(())
+        write_value(out, "switch point", || Ok(two_server::switch_point(n)?))
     })
 }

@@ -288,14 +288,14 @@ pub unsafe extern "C" fn crawlsched_threshold_cost(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        let m = unsafe { handle(model, "model")? };
-        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
-        let w = unsafe { weights_in(weights, n_weights)? };
-        let control = unsafe { control_in(ctl)? };
-        let measures = evaluate_with(&m.inner, &policy, &control)?;
-        out.write(finite("cost", measures.cost(&w))?);
-        Ok(())
+        write_value(out, "cost", || {
+            let m = unsafe { handle(model, "model")? };
+            let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+            let w = unsafe { weights_in(weights, n_weights)? };
+            let control = unsafe { control_in(ctl)? };
+            let measures = evaluate_with(&m.inner, &policy, &control)?;
+            Ok(measures.cost(&w))
+        })
     })
 }
 
