@@ -180,6 +180,18 @@ impl ThresholdModel {
         }
         Ok(())
     }
+
+    /// Checks that `pi` has one entry per state of the chain.
+    pub fn check_stationary(&self, pi: &[f64]) -> Result<()> {
+        if pi.len() != self.space.len() {
+            return Err(Error::invalid(format!(
+                "pi has {} entries, the chain {}",
+                pi.len(),
+                self.space.len()
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// A threshold policy (paper 002, §2): modes r₁ > r₂ > … > r_J active
