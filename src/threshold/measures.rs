@@ -227,15 +227,9 @@ pub fn evaluate_with(
     control: &Control,
 ) -> Result<Measures> {
     control.check("threshold evaluation", 0)?;
-    let sp = model.space();
-    let (w, m, r) = sp.phases();
-    let k = (1..=model.max_robots())
-        .map(|i| model.arrivals(i).max_batch())
-        .max()
-        .unwrap_or(1);
     control.check_memory(
-        super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern()),
-        &format!("a threshold chain of {} states", sp.len()),
+        model.evaluation_bytes(),
+        &format!("a threshold chain of {} states", model.space().len()),
     )?;
     let q = generator(model, policy)?;
     let (pi, _) = super::solve::stationary_with(model.space(), &q, control)?;

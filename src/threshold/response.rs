@@ -84,12 +84,9 @@ pub fn sojourn(model: &ThresholdModel, policy: &Policy) -> Result<Sojourn> {
 pub fn sojourn_with(model: &ThresholdModel, policy: &Policy, control: &Control) -> Result<Sojourn> {
     control.check(WHAT, 0)?;
     let sp = model.space();
-    let (w, m, r) = sp.phases();
-    let k = (1..=model.max_robots())
-        .map(|i| model.arrivals(i).max_batch())
-        .max()
-        .unwrap_or(1);
-    let bytes = super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern())
+    let (_, m, r) = sp.phases();
+    let bytes = model
+        .evaluation_bytes()
         .zip(tagged_bytes(m, r, sp.max_level()))
         .and_then(|(a, b)| a.checked_add(b));
     control.check_memory(
@@ -223,11 +220,7 @@ fn admission_law(
     };
     let beta = model.service().alpha();
     let gamma = model.obsolescence_alpha();
-    let max_batch = (1..=model.max_robots())
-        .map(|k| model.arrivals(k).max_batch())
-        .max()
-        .unwrap_or(1);
-    let fresh: Vec<Vec<(usize, f64)>> = (0..=max_batch.min(top))
+    let fresh: Vec<Vec<(usize, f64)>> = (0..=model.max_batch().min(top))
         .map(|len| fresh_phases(gamma, len))
         .collect();
 
