@@ -435,6 +435,26 @@ pub(crate) fn publish<H: Handle>(
     Ok(())
 }
 
+/// The export shape "arrays in -> new handle": checks `out`, reads each
+/// `(ptr, len, name)` array in order, and publishes what `make` builds of
+/// them.
+///
+/// # Safety
+/// When non-NULL, each `ptr` must point to `len` readable values.
+pub(crate) unsafe fn publish_from<H: Handle, T, V: Into<H::Inner>, const N: usize>(
+    out: *mut *mut H,
+    arrays: [(*const T, usize, &str); N],
+    make: impl FnOnce([&[T]; N]) -> crate::Result<V>,
+) -> FfiResult<()> {
+    let out = Out::new(out, "out")?;
+    let mut slices: [&[T]; N] = [&[]; N];
+    for (slice, (ptr, len, name)) in slices.iter_mut().zip(arrays) {
+        // SAFETY: forwarded contract.
+        *slice = unsafe { slice_in(ptr, len, name)? };
+    }
+    publish(make(slices), out)
+}
+
 /// Borrows the object behind a caller's handle.
 ///
 /// # Safety
