@@ -1,10 +1,12 @@
 //! The C API: one file per C handle type, named after the type without
 //! `crawlsched_` and `_t` (`crawlsched_mdp_solver_t` is in `mdp_solver.rs`);
 //! `common` holds what they share (status codes, error struct, guard,
-//! converters, handle machinery, version and status-string exports). The
-//! header `include/crawlsched.h` is generated from these files by cbindgen
-//! (see `build.rs`). Rust callers see the C namespace flat: every C item
-//! is re-exported here (`use crawlsched::ffi::*`), whatever file holds it.
+//! converters, handle machinery, helpers for repeated export shapes such as
+//! `write_value` and `publish_from`, version and status-string exports).
+//! The header `include/crawlsched.h` is generated from these files by
+//! cbindgen (see `build.rs`). Rust callers see the C namespace flat: every
+//! C item is re-exported here (`use crawlsched::ffi::*`), whatever file
+//! holds it.
 //!
 //! Where an export lives: in the file of the handle type it produces (a
 //! constructor: `crawlsched_bmap_fit_new` returns a `crawlsched_bmap_t`,
