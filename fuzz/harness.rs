@@ -29,15 +29,7 @@
 
 #![allow(clippy::too_many_lines, clippy::missing_safety_doc, dead_code)]
 
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::dist::*;
-use crawlsched::ffi::freshness::*;
-use crawlsched::ffi::limits::*;
-use crawlsched::ffi::mdp::*;
-use crawlsched::ffi::probe::*;
-use crawlsched::ffi::robots::*;
-use crawlsched::ffi::routing::*;
-use crawlsched::ffi::threshold::*;
+use crawlsched::ffi::*;
 use std::ffi::CStr;
 use std::ptr::{null, null_mut};
 

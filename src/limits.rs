@@ -143,17 +143,12 @@ impl Control {
     /// Memory cap in bytes for computations using this control (`None`:
     /// the process-wide default). No effect on a default (stateless) control.
     pub fn set_memory_limit(&self, bytes: Option<u64>) {
-        if let Some(s) = &self.shared {
-            s.memory_limit.store(bytes.unwrap_or(0), Ordering::Relaxed);
-        }
+        self.store_setting(|s| &s.memory_limit, bytes);
     }
 
     /// The control's own memory cap, if set.
     pub fn memory_limit(&self) -> Option<u64> {
-        self.shared
-            .as_ref()
-            .map(|s| s.memory_limit.load(Ordering::Relaxed))
-            .filter(|&v| v != 0)
+        self.load_setting(|s| &s.memory_limit)
     }
 
     /// The cap that applies: the control's own, else the process default.
@@ -165,16 +160,27 @@ impl Control {
     /// What an iteration is depends on the computation (a sweep of value
     /// iteration, an improvement step of policy iteration, ...).
     pub fn set_max_iterations(&self, n: Option<u64>) {
-        if let Some(s) = &self.shared {
-            s.max_iterations.store(n.unwrap_or(0), Ordering::Relaxed);
-        }
+        self.store_setting(|s| &s.max_iterations, n);
     }
 
     /// The control's iteration cap, if set.
     pub fn max_iterations(&self) -> Option<u64> {
+        self.load_setting(|s| &s.max_iterations)
+    }
+
+    /// Stores an optional setting (0 encodes `None`); no effect on a
+    /// default control.
+    fn store_setting(&self, field: impl Fn(&Shared) -> &AtomicU64, value: Option<u64>) {
+        if let Some(s) = &self.shared {
+            field(s).store(value.unwrap_or(0), Ordering::Relaxed);
+        }
+    }
+
+    /// Reads an optional setting (0 encodes `None`).
+    fn load_setting(&self, field: impl Fn(&Shared) -> &AtomicU64) -> Option<u64> {
         self.shared
             .as_ref()
-            .map(|s| s.max_iterations.load(Ordering::Relaxed))
+            .map(|s| field(s).load(Ordering::Relaxed))
             .filter(|&v| v != 0)
     }
 

@@ -5,15 +5,7 @@
 //! committed file so the two cannot drift. After changing a row, rewrite
 //! the document with `CRAWLSCHED_BLESS=1 cargo test --test bad_inputs`.
 
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::dist::*;
-use crawlsched::ffi::freshness::*;
-use crawlsched::ffi::limits::*;
-use crawlsched::ffi::mdp::*;
-use crawlsched::ffi::probe::*;
-use crawlsched::ffi::robots::*;
-use crawlsched::ffi::routing::*;
-use crawlsched::ffi::threshold::*;
+use crawlsched::ffi::*;
 use std::ffi::CStr;
 use std::ptr::{null, null_mut};
 

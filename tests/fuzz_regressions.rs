@@ -109,10 +109,7 @@ fn every_target_has_a_test_and_a_fuzz_binary() {
 
 // Crashes the fuzzer found, as plain tests of the C API.
 
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::dist::*;
-use crawlsched::ffi::freshness::*;
-use crawlsched::ffi::threshold::*;
+use crawlsched::ffi::*;
 use std::ptr::{null, null_mut};
 
 fn new_err() -> crawlsched_error_t {

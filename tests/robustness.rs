@@ -10,14 +10,7 @@
 //! and the known limits: docs/reliability.md, "Numerical robustness". The
 //! plain #[test]s are the minimized cases of those bugs.
 
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::dist::*;
-use crawlsched::ffi::freshness::*;
-use crawlsched::ffi::mdp::*;
-use crawlsched::ffi::probe::*;
-use crawlsched::ffi::robots::*;
-use crawlsched::ffi::routing::*;
-use crawlsched::ffi::threshold::*;
+use crawlsched::ffi::*;
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, RngSeed};
 use std::ptr::{null, null_mut};

@@ -10,14 +10,7 @@
 //! The format (each kind's input and expected fields) is documented in
 //! `bindings/testdata/README.md`; `run` below is its reference reader.
 
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::dist::*;
-use crawlsched::ffi::freshness::*;
-use crawlsched::ffi::mdp::*;
-use crawlsched::ffi::probe::*;
-use crawlsched::ffi::robots::*;
-use crawlsched::ffi::routing::*;
-use crawlsched::ffi::threshold::*;
+use crawlsched::ffi::*;
 use serde_json::{Map, Value, json};
 use std::ffi::CStr;
 use std::ptr::{null, null_mut};

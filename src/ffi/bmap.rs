@@ -164,12 +164,9 @@ pub unsafe extern "C" fn crawlsched_bmap_fundamental_rate(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "rate",
-            unsafe { handle(bmap, "bmap")? }.inner.fundamental_rate(),
-        )?);
-        Ok(())
+        write_value(out, "rate", || {
+            Ok(unsafe { handle(bmap, "bmap")? }.inner.fundamental_rate())
+        })
     })
 }
 
@@ -182,10 +179,10 @@ pub unsafe extern "C" fn crawlsched_bmap_interarrival_moment(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        let b = unsafe { handle(bmap, "bmap")? };
-        out.write(finite("moment", b.inner.interarrival_moment(k)?)?);
-        Ok(())
+        write_value(out, "moment", || {
+            let b = unsafe { handle(bmap, "bmap")? };
+            Ok(b.inner.interarrival_moment(k)?)
+        })
     })
 }
 
@@ -201,9 +198,9 @@ pub unsafe extern "C" fn crawlsched_bmap_lag_correlation(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        let b = unsafe { handle(bmap, "bmap")? };
-        out.write(finite("correlation", b.inner.lag_correlation(k)?)?);
-        Ok(())
+        write_value(out, "correlation", || {
+            let b = unsafe { handle(bmap, "bmap")? };
+            Ok(b.inner.lag_correlation(k)?)
+        })
     })
 }

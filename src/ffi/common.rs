@@ -379,6 +379,19 @@ pub(crate) fn write_finite(dst: &mut [f64], src: &[f64], name: &str) -> FfiResul
     Ok(())
 }
 
+/// The export shape "-> one double": checks `out`, then writes `value` if
+/// finite (`what` names it in the NUMERICAL message). Inputs `value` reads
+/// are converted inside it, after `out` is checked.
+pub(crate) fn write_value(
+    out: *mut f64,
+    what: &str,
+    value: impl FnOnce() -> FfiResult<f64>,
+) -> FfiResult<()> {
+    let out = Out::new(out, "out")?;
+    out.write(finite(what, value()?)?);
+    Ok(())
+}
+
 /// A result that must be a finite number before it is handed to C.
 pub(crate) fn finite(name: &str, x: f64) -> FfiResult<f64> {
     if x.is_finite() {
@@ -420,6 +433,26 @@ pub(crate) fn publish<H: Handle>(
 ) -> FfiResult<()> {
     new_handle(H::wrap(value?.into()), out);
     Ok(())
+}
+
+/// The export shape "arrays in -> new handle": checks `out`, reads each
+/// `(ptr, len, name)` array in order, and publishes what `make` builds of
+/// them.
+///
+/// # Safety
+/// When non-NULL, each `ptr` must point to `len` readable values.
+pub(crate) unsafe fn publish_from<H: Handle, T, V: Into<H::Inner>, const N: usize>(
+    out: *mut *mut H,
+    arrays: [(*const T, usize, &str); N],
+    make: impl FnOnce([&[T]; N]) -> crate::Result<V>,
+) -> FfiResult<()> {
+    let out = Out::new(out, "out")?;
+    let mut slices: [&[T]; N] = [&[]; N];
+    for (slice, (ptr, len, name)) in slices.iter_mut().zip(arrays) {
+        // SAFETY: forwarded contract.
+        *slice = unsafe { slice_in(ptr, len, name)? };
+    }
+    publish(make(slices), out)
 }
 
 /// Borrows the object behind a caller's handle.

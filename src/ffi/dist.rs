@@ -83,11 +83,10 @@ pub unsafe extern "C" fn crawlsched_dist_hyperexponential_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let p = unsafe { slice_in(probs, n, "probs")? };
-        let r = unsafe { slice_in(rates, n, "rates")? };
-        publish(Distribution::hyperexponential(p, r), out)
+    guard(err, || unsafe {
+        publish_from(out, [(probs, n, "probs"), (rates, n, "rates")], |[p, r]| {
+            Distribution::hyperexponential(p, r)
+        })
     })
 }
 
@@ -105,11 +104,10 @@ pub unsafe extern "C" fn crawlsched_dist_phase_type_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let a = unsafe { slice_in(alpha, n, "alpha")? };
-        let m = unsafe { slice_in(s, s_len, "s")? };
-        publish(PhaseType::new(a, m).map(Distribution::PhaseType), out)
+    guard(err, || unsafe {
+        publish_from(out, [(alpha, n, "alpha"), (s, s_len, "s")], |[a, m]| {
+            PhaseType::new(a, m).map(Distribution::PhaseType)
+        })
     })
 }
 
@@ -126,11 +124,12 @@ pub unsafe extern "C" fn crawlsched_dist_coxian_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let r = unsafe { slice_in(rates, n, "rates")? };
-        let c = unsafe { slice_in(cont, cont_len, "cont")? };
-        publish(PhaseType::coxian(r, c).map(Distribution::PhaseType), out)
+    guard(err, || unsafe {
+        publish_from(
+            out,
+            [(rates, n, "rates"), (cont, cont_len, "cont")],
+            |[r, c]| PhaseType::coxian(r, c).map(Distribution::PhaseType),
+        )
     })
 }
 
@@ -143,10 +142,10 @@ pub unsafe extern "C" fn crawlsched_dist_empirical_new(
     out: *mut *mut crawlsched_dist_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let xs = unsafe { slice_in(samples, n, "samples")? };
-        publish(Distribution::empirical(xs), out)
+    guard(err, || unsafe {
+        publish_from(out, [(samples, n, "samples")], |[xs]| {
+            Distribution::empirical(xs)
+        })
     })
 }
 
@@ -166,9 +165,7 @@ pub unsafe extern "C" fn crawlsched_dist_mean(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("mean", d.inner.mean())?);
-        Ok(())
+        write_value(out, "mean", || Ok(d.inner.mean()))
     })
 }
 
@@ -181,9 +178,7 @@ pub unsafe extern "C" fn crawlsched_dist_variance(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("variance", d.inner.variance())?);
-        Ok(())
+        write_value(out, "variance", || Ok(d.inner.variance()))
     })
 }
 
@@ -197,9 +192,7 @@ pub unsafe extern "C" fn crawlsched_dist_moment(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("moment", d.inner.moment(k))?);
-        Ok(())
+        write_value(out, "moment", || Ok(d.inner.moment(k)))
     })
 }
 
@@ -213,9 +206,7 @@ pub unsafe extern "C" fn crawlsched_dist_laplace(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("Laplace transform", d.inner.laplace(s)?)?);
-        Ok(())
+        write_value(out, "Laplace transform", || Ok(d.inner.laplace(s)?))
     })
 }
 
@@ -229,9 +220,7 @@ pub unsafe extern "C" fn crawlsched_dist_cdf(
 ) -> crawlsched_status_t {
     guard(err, || {
         let d = unsafe { handle(dist, "dist")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("cdf", d.inner.cdf(x)?)?);
-        Ok(())
+        write_value(out, "cdf", || Ok(d.inner.cdf(x)?))
     })
 }
 

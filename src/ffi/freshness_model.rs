@@ -91,6 +91,41 @@ pub unsafe extern "C" fn crawlsched_freshness_model_h(
     })
 }
 
+/// The exports "model + frequencies -> cost" (even spacing, randomized):
+/// model, out, freq, in this order.
+///
+/// # Safety
+/// Pointers as documented on the exports.
+unsafe fn cost_of(
+    model: *const crawlsched_freshness_model_t,
+    freq: *const f64,
+    n: usize,
+    out: *mut f64,
+    cost: fn(&Model, &[f64]) -> crate::Result<f64>,
+) -> FfiResult<()> {
+    let m = unsafe { handle(model, "model")? };
+    write_value(out, "cost", || {
+        let f = unsafe { slice_in(freq, n, "freq")? };
+        Ok(cost(&m.inner, f)?)
+    })
+}
+
+/// The exports "model -> optimal frequencies" into out[0..N] (even
+/// spacing, randomized): model, out, then the computation.
+///
+/// # Safety
+/// Pointers as documented on the exports.
+unsafe fn frequencies_of(
+    model: *const crawlsched_freshness_model_t,
+    out: *mut f64,
+    out_cap: usize,
+    optimal: fn(&Model) -> crate::Result<Vec<f64>>,
+) -> FfiResult<()> {
+    let m = unsafe { handle(model, "model")? };
+    let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
+    write_finite(dst, &optimal(&m.inner)?, "frequency")
+}
+
 /// Optimal access frequencies (they sum to 1) into out[0..N]: Theorem 3.4's
 /// closed form f_i ∝ ln(1/h_i) when weights are proportional to change
 /// rates, otherwise the Lagrange conditions (8)-(9), solved to about 1e-14
@@ -104,11 +139,8 @@ pub unsafe extern "C" fn crawlsched_freshness_optimal_frequencies(
     out_cap: usize,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let m = unsafe { handle(model, "model")? };
-        let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
-        let f = frequencies::optimal_frequencies(&m.inner)?;
-        write_finite(dst, &f, "frequency")
+    guard(err, || unsafe {
+        frequencies_of(model, out, out_cap, frequencies::optimal_frequencies)
     })
 }
 
@@ -122,9 +154,9 @@ pub unsafe extern "C" fn crawlsched_freshness_lower_bound(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("lower bound", frequencies::lower_bound(&m.inner)?)?);
-        Ok(())
+        write_value(out, "lower bound", || {
+            Ok(frequencies::lower_bound(&m.inner)?)
+        })
     })
 }
 
@@ -139,12 +171,8 @@ pub unsafe extern "C" fn crawlsched_freshness_cost(
     out: *mut f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        let f = unsafe { slice_in(freq, n, "freq")? };
-        out.write(finite("cost", frequencies::cost(&m.inner, f)?)?);
-        Ok(())
+    guard(err, || unsafe {
+        cost_of(model, freq, n, out, frequencies::cost)
     })
 }
 
@@ -181,12 +209,8 @@ pub unsafe extern "C" fn crawlsched_freshness_randomized_cost(
     out: *mut f64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        let f = unsafe { slice_in(freq, n, "freq")? };
-        out.write(finite("cost", randomized::cost(&m.inner, f)?)?);
-        Ok(())
+    guard(err, || unsafe {
+        cost_of(model, freq, n, out, randomized::cost)
     })
 }
 
@@ -199,14 +223,8 @@ pub unsafe extern "C" fn crawlsched_freshness_randomized_optimal_frequencies(
     out_cap: usize,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let m = unsafe { handle(model, "model")? };
-        let dst = unsafe { out_exact(out, out_cap, m.inner.len(), "out")? };
-        write_finite(
-            dst,
-            &randomized::optimal_frequencies(&m.inner)?,
-            "frequency",
-        )
+    guard(err, || unsafe {
+        frequencies_of(model, out, out_cap, randomized::optimal_frequencies)
     })
 }
 
@@ -219,9 +237,7 @@ pub unsafe extern "C" fn crawlsched_freshness_randomized_optimal_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("cost", randomized::optimal_cost(&m.inner)?)?);
-        Ok(())
+        write_value(out, "cost", || Ok(randomized::optimal_cost(&m.inner)?))
     })
 }
 
@@ -362,10 +378,10 @@ pub unsafe extern "C" fn crawlsched_freshness_cyclic_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        let s = unsafe { slice_in(seq, len, "seq")? };
-        out.write(finite("cost", cyclic::cost(&m.inner, &indices(s))?)?);
-        Ok(())
+        write_value(out, "cost", || {
+            let s = unsafe { slice_in(seq, len, "seq")? };
+            Ok(cyclic::cost(&m.inner, &indices(s))?)
+        })
     })
 }
 
@@ -402,12 +418,9 @@ pub unsafe extern "C" fn crawlsched_freshness_golden_ratio_bound(
 ) -> crawlsched_status_t {
     guard(err, || {
         let m = unsafe { handle(model, "model")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "bound",
-            cyclic::golden_ratio_asymptotic_bound(&m.inner)?,
-        )?);
-        Ok(())
+        write_value(out, "bound", || {
+            Ok(cyclic::golden_ratio_asymptotic_bound(&m.inner)?)
+        })
     })
 }
 
@@ -420,9 +433,7 @@ pub unsafe extern "C" fn crawlsched_freshness_bound_ratio(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite("H(q)", cyclic::bound_ratio(q)?)?);
-        Ok(())
+        write_value(out, "H(q)", || Ok(cyclic::bound_ratio(q)?))
     })
 }
 

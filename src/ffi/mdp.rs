@@ -5,10 +5,6 @@
 use super::common::*;
 use crate::mdp::Mdp;
 
-// The former `ffi::mdp` path also named the builder and solver (Rust
-// callers: tests, fuzz harness).
-pub use super::{mdp_builder::*, mdp_solver::*};
-
 /// A finished sparse MDP. Immutable: shareable between threads.
 /// Free with crawlsched_mdp_free().
 #[cfg_attr(all(), repr(C))]

@@ -1,9 +1,12 @@
 //! The C API: one file per C handle type, named after the type without
 //! `crawlsched_` and `_t` (`crawlsched_mdp_solver_t` is in `mdp_solver.rs`);
 //! `common` holds what they share (status codes, error struct, guard,
-//! converters, handle machinery, version and status-string exports). The
-//! header `include/crawlsched.h` is generated from these files by cbindgen
-//! (see `build.rs`).
+//! converters, handle machinery, helpers for repeated export shapes such as
+//! `write_value` and `publish_from`, version and status-string exports).
+//! The header `include/crawlsched.h` is generated from these files by
+//! cbindgen (see `build.rs`). Rust callers see the C namespace flat: every
+//! C item is re-exported here (`use crawlsched::ffi::*`), whatever file
+//! holds it.
 //!
 //! Where an export lives: in the file of the handle type it produces (a
 //! constructor: `crawlsched_bmap_fit_new` returns a `crawlsched_bmap_t`,
@@ -46,21 +49,23 @@ pub mod routing_servers;
 pub mod scheduler;
 pub mod threshold_model;
 
-// The former per-paper module paths, kept for Rust callers (tests, fuzz
-// harness): each re-exports the files that replaced it.
-pub mod freshness {
-    pub use super::{estimator::*, freshness_model::*, scheduler::*};
-}
-pub mod limits {
-    pub use super::control::*;
-}
-pub mod probe {
-    pub use super::{probe_planner::*, probe_profile::*};
-}
-pub mod routing {
-    pub use super::{routing_arrivals::*, routing_router::*, routing_servers::*};
-}
-pub mod threshold {
-    pub use super::bmap::*;
-    pub use super::threshold_model::*;
-}
+// C has one flat namespace (every item is `crawlsched_`-prefixed), and so
+// has this module for Rust callers (tests, fuzz harness): `use
+// crawlsched::ffi::*` names every export, handle type and constant.
+pub use bmap::*;
+pub use common::*;
+pub use control::*;
+pub use dist::*;
+pub use estimator::*;
+pub use freshness_model::*;
+pub use mdp::*;
+pub use mdp_builder::*;
+pub use mdp_solver::*;
+pub use probe_planner::*;
+pub use probe_profile::*;
+pub use robots::*;
+pub use routing_arrivals::*;
+pub use routing_router::*;
+pub use routing_servers::*;
+pub use scheduler::*;
+pub use threshold_model::*;

@@ -144,9 +144,7 @@ pub unsafe extern "C" fn crawlsched_probe_interval_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let p = unsafe { handle(profile, "profile")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("cost", p.inner.interval_cost(s, f)?)?);
-        Ok(())
+        write_value(out, "cost", || Ok(p.inner.interval_cost(s, f)?))
     })
 }
 
@@ -162,10 +160,10 @@ pub unsafe extern "C" fn crawlsched_probe_expected_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let p = unsafe { handle(profile, "profile")? };
-        let out = Out::new(out, "out")?;
-        let v = unsafe { slice_in(probes, n, "probes")? };
-        out.write(finite("cost", cost::expected_cost(&p.inner, v)?)?);
-        Ok(())
+        write_value(out, "cost", || {
+            let v = unsafe { slice_in(probes, n, "probes")? };
+            Ok(cost::expected_cost(&p.inner, v)?)
+        })
     })
 }
 
@@ -183,11 +181,11 @@ pub unsafe extern "C" fn crawlsched_probe_realized_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let p = unsafe { handle(profile, "profile")? };
-        let out = Out::new(out, "out")?;
-        let v = unsafe { slice_in(probes, n, "probes")? };
-        let u = unsafe { slice_in(updates, m, "updates")? };
-        out.write(finite("cost", cost::realized_cost(&p.inner, v, u)?)?);
-        Ok(())
+        write_value(out, "cost", || {
+            let v = unsafe { slice_in(probes, n, "probes")? };
+            let u = unsafe { slice_in(updates, m, "updates")? };
+            Ok(cost::realized_cost(&p.inner, v, u)?)
+        })
     })
 }
 

@@ -27,6 +27,17 @@ impl_handle!(
     0x6372_6177_726f_626f
 );
 
+/// The solver options of a control ctl (NULL: none), the rest default.
+///
+/// # Safety
+/// `ctl` is NULL or a live control handle.
+unsafe fn options_in(ctl: *const crawlsched_control_t) -> FfiResult<Options> {
+    Ok(Options {
+        control: unsafe { control_in(ctl)? },
+        ..Options::default()
+    })
+}
+
 /// Solves the model exactly: n robots (>= 1), buffer k (>= 1), per-robot
 /// rate lambda > 0, service rate mu > 0, starvation weight gamma >= 0,
 /// under the control ctl (NULL: none). The state space has about
@@ -51,12 +62,8 @@ pub unsafe extern "C" fn crawlsched_robots_solve(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        let control = unsafe { control_in(ctl)? };
+        let options = unsafe { options_in(ctl)? };
         let p = Params::new(usize_from(n, "n")?, usize_from(k, "k")?, lambda, mu, gamma)?;
-        let options = Options {
-            control,
-            ..Options::default()
-        };
         publish(Ok(solve_with(&p, &options)?), out)
     })
 }
@@ -84,11 +91,7 @@ pub unsafe extern "C" fn crawlsched_robots_solve_unlimited(
 ) -> crawlsched_status_t {
     guard(err, || {
         let out = Out::new(out, "out")?;
-        let control = unsafe { control_in(ctl)? };
-        let options = Options {
-            control,
-            ..Options::default()
-        };
+        let options = unsafe { options_in(ctl)? };
         publish(
             Ok(solve_unlimited_with(
                 lambda,
@@ -339,12 +342,9 @@ pub unsafe extern "C" fn crawlsched_robots_static_cost(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "cost",
-            static_cost(rho, gamma, usize_from(k, "k")?, mu)?,
-        )?);
-        Ok(())
+        write_value(out, "cost", || {
+            Ok(static_cost(rho, gamma, usize_from(k, "k")?, mu)?)
+        })
     })
 }
 

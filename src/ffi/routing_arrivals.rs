@@ -45,11 +45,10 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_mmpp_new(
     out: *mut *mut crawlsched_routing_arrivals_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let q = unsafe { slice_in(q, q_len, "q")? };
-        let r = unsafe { slice_in(rates, n, "rates")? };
-        publish(ArrivalProcess::mmpp(q, r), out)
+    guard(err, || unsafe {
+        publish_from(out, [(q, q_len, "q"), (rates, n, "rates")], |[q, r]| {
+            ArrivalProcess::mmpp(q, r)
+        })
     })
 }
 
@@ -66,11 +65,10 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_map_new(
     out: *mut *mut crawlsched_routing_arrivals_t,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
-    guard(err, || {
-        let out = Out::new(out, "out")?;
-        let c = unsafe { slice_in(d0, d0_len, "d0")? };
-        let d = unsafe { slice_in(d1, d1_len, "d1")? };
-        publish(ArrivalProcess::map(n, c, d), out)
+    guard(err, || unsafe {
+        publish_from(out, [(d0, d0_len, "d0"), (d1, d1_len, "d1")], |[c, d]| {
+            ArrivalProcess::map(n, c, d)
+        })
     })
 }
 
@@ -90,9 +88,7 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_rate(
 ) -> crawlsched_status_t {
     guard(err, || {
         let a = unsafe { handle(a, "arrivals")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("rate", a.inner.rate())?);
-        Ok(())
+        write_value(out, "rate", || Ok(a.inner.rate()))
     })
 }
 
@@ -110,8 +106,8 @@ pub unsafe extern "C" fn crawlsched_routing_arrivals_transform(
 ) -> crawlsched_status_t {
     guard(err, || {
         let a = unsafe { handle(a, "arrivals")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite("transform", a.inner.transform(mu, k as usize)?)?);
-        Ok(())
+        write_value(out, "transform", || {
+            Ok(a.inner.transform(mu, k as usize)?)
+        })
     })
 }

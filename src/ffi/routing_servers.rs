@@ -103,12 +103,9 @@ pub unsafe extern "C" fn crawlsched_routing_immediate_cost(
 ) -> crawlsched_status_t {
     guard(err, || {
         let s = unsafe { handle(s, "servers")? };
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "cost",
-            s.inner.immediate_cost(server as usize, k as usize)?,
-        )?);
-        Ok(())
+        write_value(out, "cost", || {
+            Ok(s.inner.immediate_cost(server as usize, k as usize)?)
+        })
     })
 }
 
@@ -151,6 +148,38 @@ enum Method {
     Local,
 }
 
+/// The outputs of a period search: the period ((out, out_cap, out_len)),
+/// its cost per packet and the number of sequences evaluated, checked
+/// before the search and written after it.
+struct SearchOut<'a> {
+    period: OutBuffer<'a, u32>,
+    cost: Out<f64>,
+    evaluations: Out<u64>,
+}
+
+impl SearchOut<'_> {
+    /// # Safety
+    /// Pointers as documented on the exports.
+    unsafe fn new(
+        (out, out_cap, out_len): (*mut u32, usize, *mut usize),
+        (out_cost, out_evaluations): (*mut f64, *mut u64),
+    ) -> FfiResult<Self> {
+        Ok(SearchOut {
+            period: unsafe { OutBuffer::new(out, out_cap, out_len, "out")? },
+            cost: Out::new(out_cost, "out_cost")?,
+            evaluations: Out::new(out_evaluations, "out_evaluations")?,
+        })
+    }
+
+    fn write(self, r: &search::SearchResult) -> FfiResult<()> {
+        let c = finite("cost", r.evaluation.per_packet)?;
+        self.period.write(&to_u32(&r.period, "server")?)?;
+        self.cost.write(c);
+        self.evaluations.write(r.evaluations);
+        Ok(())
+    }
+}
+
 /// The search of crawlsched_routing_optimize_exhaustive() or _local() and
 /// its outputs ((out, out_cap, out_len), (out_cost, out_evaluations)).
 ///
@@ -162,8 +191,8 @@ unsafe fn optimize(
     max_period: u64,
     method: Method,
     ctl: *const crawlsched_control_t,
-    (out, out_cap, out_len): (*mut u32, usize, *mut usize),
-    (out_cost, out_evaluations): (*mut f64, *mut u64),
+    period: (*mut u32, usize, *mut usize),
+    scalars: (*mut f64, *mut u64),
 ) -> FfiResult<()> {
     // No control: the documented work bounds (nothing could cancel the call).
     let control = if ctl.is_null() {
@@ -172,9 +201,7 @@ unsafe fn optimize(
         Some(unsafe { control_in(ctl)? })
     };
     let s = unsafe { handle(s, "servers")? };
-    let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
-    let oc = Out::new(out_cost, "out_cost")?;
-    let oe = Out::new(out_evaluations, "out_evaluations")?;
+    let outs = unsafe { SearchOut::new(period, scalars)? };
     let (lo, hi) = (
         usize_from(min_period, "min_period")?,
         usize_from(max_period, "max_period")?,
@@ -185,11 +212,7 @@ unsafe fn optimize(
         (Method::Local, None) => search::optimize_local(&s.inner, lo, hi)?,
         (Method::Local, Some(c)) => search::optimize_local_with(&s.inner, lo, hi, c)?,
     };
-    let c = finite("cost", r.evaluation.per_packet)?;
-    buf.write(&to_u32(&r.period, "server")?)?;
-    oc.write(c);
-    oe.write(r.evaluations);
-    Ok(())
+    outs.write(&r)
 }
 
 /// The exact optimal periodic policy over all periods of length
@@ -307,16 +330,9 @@ pub unsafe extern "C" fn crawlsched_routing_local_search_multimodular(
     guard(err, || {
         let control = unsafe { control_in(ctl)? };
         let s = unsafe { handle(s, "servers")? };
-        let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
-        let oc = Out::new(out_cost, "out_cost")?;
-        let oe = Out::new(out_evaluations, "out_evaluations")?;
+        let outs = unsafe { SearchOut::new((out, out_cap, out_len), (out_cost, out_evaluations))? };
         let start = indices(unsafe { slice_in(seq, len, "seq")? });
-        let r = search::multimodular_search(&s.inner, &start, &control)?;
-        let c = finite("cost", r.evaluation.per_packet)?;
-        buf.write(&to_u32(&r.period, "server")?)?;
-        oc.write(c);
-        oe.write(r.evaluations);
-        Ok(())
+        outs.write(&search::multimodular_search(&s.inner, &start, &control)?)
     })
 }
 
@@ -399,9 +415,7 @@ pub unsafe extern "C" fn crawlsched_routing_two_server_cost(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite("cost", two_server::cost(n, mu2)?)?);
-        Ok(())
+        write_value(out, "cost", || Ok(two_server::cost(n, mu2)?))
     })
 }
 
@@ -415,8 +429,6 @@ pub unsafe extern "C" fn crawlsched_routing_switch_point(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite("switch point", two_server::switch_point(n)?)?);
-        Ok(())
+        write_value(out, "switch point", || Ok(two_server::switch_point(n)?))
     })
 }

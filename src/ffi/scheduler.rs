@@ -233,12 +233,9 @@ pub unsafe extern "C" fn crawlsched_scheduler_change_rate(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "change rate",
-            unsafe { scheduler(s)? }.change_rate(id)?,
-        )?);
-        Ok(())
+        write_value(out, "change rate", || {
+            Ok(unsafe { scheduler(s)? }.change_rate(id)?)
+        })
     })
 }
 
@@ -256,11 +253,8 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequency(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        out.write(finite(
-            "frequency",
-            unsafe { scheduler(s)? }.frequency(id)?,
-        )?);
-        Ok(())
+        write_value(out, "frequency", || {
+            Ok(unsafe { scheduler(s)? }.frequency(id)?)
+        })
     })
 }

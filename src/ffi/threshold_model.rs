@@ -92,15 +92,19 @@ pub const CRAWLSCHED_THRESHOLD_WEIGHT_STARVATION: usize = 4;
 /// Length of the weights array.
 pub const CRAWLSCHED_THRESHOLD_WEIGHT_COUNT: usize = 5;
 
-unsafe fn policy_in(
+/// The model and the policy every threshold evaluation starts from, read in
+/// this order.
+unsafe fn model_policy_in<'a>(
+    model: *const crawlsched_threshold_model_t,
     modes: *const u32,
     n_modes: usize,
     thresholds: *const u32,
     n_thresholds: usize,
-) -> FfiResult<Policy> {
-    let m = unsafe { slice_in(modes, n_modes, "modes")? };
+) -> FfiResult<(&'a ThresholdModel, Policy)> {
+    let m = unsafe { handle(model, "model")? };
+    let md = unsafe { slice_in(modes, n_modes, "modes")? };
     let t = unsafe { slice_in(thresholds, n_thresholds, "thresholds")? };
-    Ok(Policy::new(indices(m), indices(t))?)
+    Ok((&m.inner, Policy::new(indices(md), indices(t))?))
 }
 
 unsafe fn weights_in(weights: *const f64, n: usize) -> FfiResult<CostWeights> {
@@ -233,15 +237,11 @@ pub unsafe extern "C" fn crawlsched_threshold_measures(
 ) -> crawlsched_status_t {
     guard(err, || {
         let dst = unsafe { out_exact(out, out_cap, CRAWLSCHED_THRESHOLD_MEASURE_COUNT, "out")? };
-        let m = unsafe { handle(model, "model")? };
-        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+        let (m, policy) =
+            unsafe { model_policy_in(model, modes, n_modes, thresholds, n_thresholds)? };
         let control = unsafe { control_in(ctl)? };
-        let values = measures_array(&evaluate_with(&m.inner, &policy, &control)?);
-        for v in values {
-            finite("measure", v)?;
-        }
-        dst.copy_from_slice(&values);
-        Ok(())
+        let values = measures_array(&evaluate_with(m, &policy, &control)?);
+        write_finite(dst, &values, "measure")
     })
 }
 
@@ -263,10 +263,10 @@ pub unsafe extern "C" fn crawlsched_threshold_level_distribution(
 ) -> crawlsched_status_t {
     guard(err, || {
         let buf = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
-        let m = unsafe { handle(model, "model")? };
-        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+        let (m, policy) =
+            unsafe { model_policy_in(model, modes, n_modes, thresholds, n_thresholds)? };
         let control = unsafe { control_in(ctl)? };
-        buf.write(&evaluate_with(&m.inner, &policy, &control)?.level_distribution)
+        buf.write(&evaluate_with(m, &policy, &control)?.level_distribution)
     })
 }
 
@@ -288,14 +288,14 @@ pub unsafe extern "C" fn crawlsched_threshold_cost(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let out = Out::new(out, "out")?;
-        let m = unsafe { handle(model, "model")? };
-        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
-        let w = unsafe { weights_in(weights, n_weights)? };
-        let control = unsafe { control_in(ctl)? };
-        let measures = evaluate_with(&m.inner, &policy, &control)?;
-        out.write(finite("cost", measures.cost(&w))?);
-        Ok(())
+        write_value(out, "cost", || {
+            let (m, policy) =
+                unsafe { model_policy_in(model, modes, n_modes, thresholds, n_thresholds)? };
+            let w = unsafe { weights_in(weights, n_weights)? };
+            let control = unsafe { control_in(ctl)? };
+            let measures = evaluate_with(m, &policy, &control)?;
+            Ok(measures.cost(&w))
+        })
     })
 }
 
@@ -378,16 +378,12 @@ pub unsafe extern "C" fn crawlsched_threshold_response_time(
 ) -> crawlsched_status_t {
     guard(err, || {
         let dst = unsafe { out_exact(out, out_cap, CRAWLSCHED_THRESHOLD_RESPONSE_COUNT, "out")? };
-        let m = unsafe { handle(model, "model")? };
-        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+        let (m, policy) =
+            unsafe { model_policy_in(model, modes, n_modes, thresholds, n_thresholds)? };
         let control = unsafe { control_in(ctl)? };
-        let r = sojourn_with(&m.inner, &policy, &control)?.means();
+        let r = sojourn_with(m, &policy, &control)?.means();
         let values = [r.mean, r.served_probability, r.mean_served, r.mean_obsolete];
-        for v in values {
-            finite("response time", v)?;
-        }
-        dst.copy_from_slice(&values);
-        Ok(())
+        write_finite(dst, &values, "response time")
     })
 }
 
@@ -420,8 +416,8 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
 ) -> crawlsched_status_t {
     guard(err, || {
         let dst = unsafe { out_exact(out, out_cap, n_times, "out")? };
-        let m = unsafe { handle(model, "model")? };
-        let policy = unsafe { policy_in(modes, n_modes, thresholds, n_thresholds)? };
+        let (m, policy) =
+            unsafe { model_policy_in(model, modes, n_modes, thresholds, n_thresholds)? };
         let t = unsafe { slice_in(times, n_times, "times")? };
         if which != CRAWLSCHED_THRESHOLD_SOJOURN_ALL && which != CRAWLSCHED_THRESHOLD_SOJOURN_SERVED
         {
@@ -430,7 +426,7 @@ pub unsafe extern "C" fn crawlsched_threshold_response_cdf(
             )));
         }
         let control = unsafe { control_in(ctl)? };
-        let s = sojourn_with(&m.inner, &policy, &control)?;
+        let s = sojourn_with(m, &policy, &control)?;
         let values = if which == CRAWLSCHED_THRESHOLD_SOJOURN_ALL {
             s.cdf(t)?
         } else {

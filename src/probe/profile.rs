@@ -291,20 +291,7 @@ impl Profile {
             (18.0, 3.03),
             (21.0, 2.41),
         ];
-        let mut breaks = Vec::new();
-        let mut values = Vec::new();
-        for d in 0..5 {
-            for &(h, v) in &day {
-                breaks.push(d as f64 + h / 24.0);
-                values.push(v);
-            }
-        }
-        breaks.push(5.0);
-        values.push(1.50);
-        breaks.push(6.0);
-        values.push(1.15);
-        breaks.push(7.0);
-        let lambda = PiecewiseConstant::new(&breaks, &values, true)?;
+        let lambda = weekly(&day, &[(5.0, 1.50), (6.0, 1.15)])?;
         Profile::new(lambda, work_hours(ratio, 9.0, 18.0)?, horizon_days)
     }
 
@@ -313,18 +300,7 @@ impl Profile {
     pub fn micronet(ratio: f64, horizon_days: f64) -> Result<Self> {
         validate::positive("preference ratio", ratio)?;
         let day = [(0.0, 0.25), (9.0, 2.60), (19.0, 0.14)];
-        let mut breaks = Vec::new();
-        let mut values = Vec::new();
-        for d in 0..5 {
-            for &(h, v) in &day {
-                breaks.push(d as f64 + h / 24.0);
-                values.push(v);
-            }
-        }
-        breaks.push(5.0);
-        values.push(0.08);
-        breaks.push(7.0);
-        let lambda = PiecewiseConstant::new(&breaks, &values, true)?;
+        let lambda = weekly(&day, &[(5.0, 0.08)])?;
         Profile::new(lambda, work_hours(ratio, 9.0, 19.0)?, horizon_days)
     }
 
@@ -543,6 +519,26 @@ impl Profile {
         }
         Some(f64::from_bits(hi))
     }
+}
+
+/// A weekly rate (time in days from Monday 00:00, periodic): the same
+/// `(hour, value)` steps on each weekday, then `(day, value)` steps from
+/// Saturday (day 5) to the end of the week.
+fn weekly(weekday: &[(f64, f64)], weekend: &[(f64, f64)]) -> Result<PiecewiseConstant> {
+    let mut breaks = Vec::new();
+    let mut values = Vec::new();
+    for d in 0..5 {
+        for &(h, v) in weekday {
+            breaks.push(d as f64 + h / 24.0);
+            values.push(v);
+        }
+    }
+    for &(d, v) in weekend {
+        breaks.push(d);
+        values.push(v);
+    }
+    breaks.push(7.0);
+    PiecewiseConstant::new(&breaks, &values, true)
 }
 
 /// a(t) of eq. (1) over a week starting Monday 00:00 (time in days):

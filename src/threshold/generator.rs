@@ -80,46 +80,32 @@ impl Row<'_> {
     /// of j pages of which min(j, L − i) are admitted (partial admission).
     fn arrivals(&mut self, arr: &Bmap) {
         let (model, st) = (self.model, self.st);
-        let (w, _, _) = model.space().phases();
         let top = model.space().max_level();
         let beta = model.service().alpha();
         let gam = model.obsolescence_alpha();
         let (i, nu, m, obs) = (st.level, st.arrival, st.service, &st.obsolescence);
-        let d0 = arr.d(0);
-        for nu2 in 0..w {
-            if nu2 != nu {
-                self.push(i, nu2, m, obs, d0[(nu, nu2)]);
-            }
-        }
-        for j in 1..=arr.max_batch() {
-            let dj = arr.d(j);
-            for nu2 in 0..w {
-                let rate = dj[(nu, nu2)];
-                if rate <= 0.0 {
-                    continue;
-                }
-                let admitted = j.min(top - i);
-                if admitted == 0 {
-                    self.push(i, nu2, m, obs, rate);
-                } else if i == 0 {
-                    // First page starts service; the others wait, each with a
-                    // fresh obsolescence phase (order within a batch is random,
-                    // but the phases are i.i.d. so the order needs no sampling).
-                    for (m2, &b) in beta.iter().enumerate() {
-                        if b > 0.0 {
-                            for_each_initial(admitted - 1, gam, &mut |p, k| {
-                                self.push(admitted, nu2, m2, k, rate * b * p)
-                            });
-                        }
+        for (j, nu2, rate) in arrival_moves(arr, nu) {
+            let admitted = j.min(top - i);
+            if admitted == 0 {
+                self.push(i, nu2, m, obs, rate);
+            } else if i == 0 {
+                // First page starts service; the others wait, each with a
+                // fresh obsolescence phase (order within a batch is random,
+                // but the phases are i.i.d. so the order needs no sampling).
+                for (m2, &b) in beta.iter().enumerate() {
+                    if b > 0.0 {
+                        for_each_initial(admitted - 1, gam, &mut |p, k| {
+                            self.push(admitted, nu2, m2, k, rate * b * p)
+                        });
                     }
-                } else {
-                    let mut k2 = obs.clone();
-                    for_each_initial(admitted, gam, &mut |p, k| {
-                        k2.truncate(obs.len());
-                        k2.extend_from_slice(k);
-                        self.push(i + admitted, nu2, m, &k2, rate * p);
-                    });
                 }
+            } else {
+                let mut k2 = obs.clone();
+                for_each_initial(admitted, gam, &mut |p, k| {
+                    k2.truncate(obs.len());
+                    k2.extend_from_slice(k);
+                    self.push(i + admitted, nu2, m, &k2, rate * p);
+                });
             }
         }
     }
@@ -219,6 +205,24 @@ pub(crate) fn generator_general(model: &ThresholdModel, policy: &Policy) -> CsMa
     CsMat::new((n, n), indptr, indices, data)
 }
 
+/// The arrival moves out of arrival phase `nu` with a positive rate, in
+/// this order: (0, ν′, D₀[ν, ν′]) for ν′ ≠ ν (a phase change without
+/// pages), then (j, ν′, D_j[ν, ν′]) for every batch size j ≥ 1.
+fn arrival_moves(arr: &Bmap, nu: usize) -> impl Iterator<Item = (usize, usize, f64)> + '_ {
+    let w = arr.order();
+    let d0 = arr.d(0);
+    let phase_changes = (0..w)
+        .filter(move |&nu2| nu2 != nu)
+        .map(move |nu2| (0, nu2, d0[(nu, nu2)]));
+    let batches = (1..=arr.max_batch()).flat_map(move |j| {
+        let dj = arr.d(j);
+        (0..w).map(move |nu2| (j, nu2, dj[(nu, nu2)]))
+    });
+    phase_changes
+        .chain(batches)
+        .filter(|&(_, _, rate)| rate > 0.0)
+}
+
 /// [`generator`] when the obsolescence has one phase (R = 1: exponential,
 /// or never): the waiting pages carry no phase, the state is (i, ν, m) and
 /// the i − 1 waiting pages leave at rate (i − 1)γ₀ together. Same
@@ -239,7 +243,6 @@ fn generator_single_phase(model: &ThresholdModel, policy: &Policy) -> CsMat<f64>
     let mut tri = TriMat::with_capacity((n, n), n.saturating_mul(8));
     for i in 0..=top {
         let arr = model.arrivals(policy.robots_at(i));
-        let d0 = arr.d(0);
         for nu in 0..w {
             for m in 0..if i == 0 { 1 } else { mm } {
                 let me = to(i, nu, m);
@@ -250,28 +253,16 @@ fn generator_single_phase(model: &ThresholdModel, policy: &Policy) -> CsMat<f64>
                         total += rate;
                     }
                 };
-                for nu2 in 0..w {
-                    if nu2 != nu {
-                        push(to(i, nu2, m), d0[(nu, nu2)]);
-                    }
-                }
-                for j in 1..=arr.max_batch() {
-                    let dj = arr.d(j);
-                    for nu2 in 0..w {
-                        let rate = dj[(nu, nu2)];
-                        if rate <= 0.0 {
-                            continue;
+                for (j, nu2, rate) in arrival_moves(arr, nu) {
+                    let admitted = j.min(top - i);
+                    if admitted == 0 {
+                        push(to(i, nu2, m), rate);
+                    } else if i == 0 {
+                        for (m2, &b) in beta.iter().enumerate() {
+                            push(to(admitted, nu2, m2), rate * b);
                         }
-                        let admitted = j.min(top - i);
-                        if admitted == 0 {
-                            push(to(i, nu2, m), rate);
-                        } else if i == 0 {
-                            for (m2, &b) in beta.iter().enumerate() {
-                                push(to(admitted, nu2, m2), rate * b);
-                            }
-                        } else {
-                            push(to(i + admitted, nu2, m), rate);
-                        }
+                    } else {
+                        push(to(i + admitted, nu2, m), rate);
                     }
                 }
                 if i >= 1 {

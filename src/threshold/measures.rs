@@ -90,23 +90,40 @@ pub fn measures_from(
     pi: &[f64],
     res: f64,
 ) -> Result<Measures> {
+    model.check_stationary(pi)?;
+    finish(flows(model, policy, pi), res)
+}
+
+/// The stationary rates and distributions the measures are ratios of.
+struct Flows {
+    offered: f64,
+    lost: f64,
+    /// Admitted pages summed directly: offered − lost cancels when nearly
+    /// every page is lost.
+    admitted: f64,
+    served: f64,
+    obsolete: f64,
+    /// P(i pages in the system).
+    levels: Vec<f64>,
+    /// P(r robots active), index r − 1.
+    robots: Vec<f64>,
+}
+
+/// Main loop: the flows of `pi` (one entry per state of the chain).
+fn flows(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Flows {
     let sp = model.space();
-    if pi.len() != sp.len() {
-        return Err(Error::invalid(format!(
-            "pi has {} entries, the chain {}",
-            pi.len(),
-            sp.len()
-        )));
-    }
     let top = sp.max_level();
     let s0 = model.service().exit_rates();
     let g0 = model.obsolescence_exit_rates();
-    let (mut offered, mut lost, mut served, mut obsolete) = (0.0, 0.0, 0.0, 0.0);
-    // Admitted pages summed directly: offered − lost cancels when nearly
-    // every page is lost.
-    let mut admitted = 0.0;
-    let mut levels = vec![0.0; top + 1];
-    let mut robots = vec![0.0; model.max_robots()];
+    let mut f = Flows {
+        offered: 0.0,
+        lost: 0.0,
+        admitted: 0.0,
+        served: 0.0,
+        obsolete: 0.0,
+        levels: vec![0.0; top + 1],
+        robots: vec![0.0; model.max_robots()],
+    };
     for (idx, &p) in pi.iter().enumerate() {
         if p == 0.0 {
             continue;
@@ -115,18 +132,18 @@ pub fn measures_from(
         // not be decoded (O(level) per state: O(n·L) over the chain).
         let (i, arrival, service) = sp.head(idx);
         let r = policy.robots_at(i);
-        levels[i] += p;
-        robots[r - 1] += p;
+        f.levels[i] += p;
+        f.robots[r - 1] += p;
         let arr = model.arrivals(r);
         for j in 1..=arr.max_batch() {
             let rate: f64 = arr.d(j).row(arrival).sum();
-            offered += p * rate * j as f64;
-            lost += p * rate * j.saturating_sub(top - i) as f64;
-            admitted += p * rate * j.min(top - i) as f64;
+            f.offered += p * rate * j as f64;
+            f.lost += p * rate * j.saturating_sub(top - i) as f64;
+            f.admitted += p * rate * j.min(top - i) as f64;
         }
         if i >= 1 {
-            served += p * s0[service];
-            obsolete += p * if g0.len() == 1 {
+            f.served += p * s0[service];
+            f.obsolete += p * if g0.len() == 1 {
                 (i - 1) as f64 * g0[0]
             } else {
                 sp.state(idx)
@@ -137,38 +154,46 @@ pub fn measures_from(
             };
         }
     }
-    let mean_pages: f64 = levels.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
-    let mean_queue: f64 = levels
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(i, p)| (i - 1) as f64 * p)
-        .sum();
     if g0.iter().all(|&g| g == 0.0) {
         // Without obsolescence every admitted page is served. The exit flow
         // Σ π s₀ multiplies π's absolute rounding by the service rates:
         // with rates 1.7e−9 and 2.2e5 it was 8e−4 off (found by
         // tests/robustness.rs), while the arrival rates are moderate.
-        served = admitted;
+        f.served = f.admitted;
     }
+    f
+}
+
+/// Finish: the measures as ratios of the flows; `Numerical` when one is
+/// not finite.
+fn finish(f: Flows, res: f64) -> Result<Measures> {
+    let mean_pages: f64 = f.levels.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
+    let mean_queue: f64 = f
+        .levels
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, p)| (i - 1) as f64 * p)
+        .sum();
     let m = Measures {
-        fundamental_rate: offered,
-        loss_probability: lost / offered,
-        obsolescence_probability: obsolete / offered,
-        success_probability: served / offered,
-        starvation_probability: levels[0],
-        throughput: served,
+        fundamental_rate: f.offered,
+        loss_probability: f.lost / f.offered,
+        obsolescence_probability: f.obsolete / f.offered,
+        success_probability: f.served / f.offered,
+        starvation_probability: f.levels[0],
+        throughput: f.served,
         mean_pages,
         mean_queue,
-        response_time: mean_pages / admitted,
-        waiting_time: mean_queue / admitted,
-        mean_robots: robots
+        response_time: mean_pages / f.admitted,
+        waiting_time: mean_queue / f.admitted,
+        mean_robots: f
+            .robots
             .iter()
             .enumerate()
             .map(|(r, p)| (r + 1) as f64 * p)
             .sum(),
-        robots_distribution: robots,
-        level_distribution: levels,
+        robots_distribution: f.robots,
+        level_distribution: f.levels,
         residual: res,
     };
     if ![
@@ -202,15 +227,9 @@ pub fn evaluate_with(
     control: &Control,
 ) -> Result<Measures> {
     control.check("threshold evaluation", 0)?;
-    let sp = model.space();
-    let (w, m, r) = sp.phases();
-    let k = (1..=model.max_robots())
-        .map(|i| model.arrivals(i).max_batch())
-        .max()
-        .unwrap_or(1);
     control.check_memory(
-        super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern()),
-        &format!("a threshold chain of {} states", sp.len()),
+        model.evaluation_bytes(),
+        &format!("a threshold chain of {} states", model.space().len()),
     )?;
     let q = generator(model, policy)?;
     let (pi, _) = super::solve::stationary_with(model.space(), &q, control)?;

@@ -135,6 +135,23 @@ impl ThresholdModel {
         self.arrivals.len()
     }
 
+    /// The largest batch any of the arrival processes brings (K).
+    pub fn max_batch(&self) -> usize {
+        self.arrivals
+            .iter()
+            .map(|b| b.max_batch())
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// Bytes of evaluating the chain ([`super::solve::evaluation_bytes`]);
+    /// `None` on overflow.
+    pub fn evaluation_bytes(&self) -> Option<u128> {
+        let (w, m, r) = self.space.phases();
+        let l = self.space.max_level();
+        super::solve::evaluation_bytes(w, m, r, l, self.max_batch(), &self.row_pattern())
+    }
+
     /// Service time distribution PH(β, S).
     pub fn service(&self) -> &PhaseType {
         &self.service
@@ -176,6 +193,18 @@ impl ThresholdModel {
             return Err(Error::invalid(format!(
                 "mode with {r} robots but only {} arrival processes were given",
                 self.max_robots()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Checks that `pi` has one entry per state of the chain.
+    pub fn check_stationary(&self, pi: &[f64]) -> Result<()> {
+        if pi.len() != self.space.len() {
+            return Err(Error::invalid(format!(
+                "pi has {} entries, the chain {}",
+                pi.len(),
+                self.space.len()
             )));
         }
         Ok(())

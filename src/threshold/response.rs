@@ -84,12 +84,9 @@ pub fn sojourn(model: &ThresholdModel, policy: &Policy) -> Result<Sojourn> {
 pub fn sojourn_with(model: &ThresholdModel, policy: &Policy, control: &Control) -> Result<Sojourn> {
     control.check(WHAT, 0)?;
     let sp = model.space();
-    let (w, m, r) = sp.phases();
-    let k = (1..=model.max_robots())
-        .map(|i| model.arrivals(i).max_batch())
-        .max()
-        .unwrap_or(1);
-    let bytes = super::solve::evaluation_bytes(w, m, r, sp.max_level(), k, &model.row_pattern())
+    let (_, m, r) = sp.phases();
+    let bytes = model
+        .evaluation_bytes()
         .zip(tagged_bytes(m, r, sp.max_level()))
         .and_then(|(a, b)| a.checked_add(b));
     control.check_memory(
@@ -174,21 +171,48 @@ fn build(
     pi: &[f64],
     control: &Control,
 ) -> Result<Sojourn> {
+    let tsp = tagged_space(model, policy, pi)?;
+    let alpha = admission_law(model, policy, pi, &tsp, control)?;
+    let (t, served_exit, obsolete_exit) = tagged_generator(model, &tsp, control)?;
+    let (h, means) = absorption(&t, &alpha, &served_exit, obsolete_exit)?;
+    Ok(Sojourn {
+        t,
+        alpha,
+        served_exit,
+        space: tsp,
+        h,
+        means,
+        control: control.clone(),
+    })
+}
+
+/// Setup: the checks of `policy` and `pi`, and the tagged page's state
+/// space (W = 1, levels up to the chain's).
+fn tagged_space(model: &ThresholdModel, policy: &Policy, pi: &[f64]) -> Result<StateSpace> {
     model.check_policy(policy)?;
+    model.check_stationary(pi)?;
     let sp = model.space();
-    if pi.len() != sp.len() {
-        return Err(Error::invalid(format!(
-            "pi has {} entries, the chain {}",
-            pi.len(),
-            sp.len()
-        )));
-    }
     let (_, mm, r) = sp.phases();
     let top = sp.max_level();
     if top == 0 {
         return Err(Error::invalid("the model admits no page (buffer overflow)"));
     }
-    let tsp = StateSpace::new(1, mm, r, top)?;
+    StateSpace::new(1, mm, r, top)
+}
+
+/// α: the tagged state an admitted page starts in, from the stationary
+/// vector `pi` weighted by the batch rates (each admitted page of a batch
+/// counts once), normalised to 1.
+fn admission_law(
+    model: &ThresholdModel,
+    policy: &Policy,
+    pi: &[f64],
+    tsp: &StateSpace,
+    control: &Control,
+) -> Result<Vec<f64>> {
+    let sp = model.space();
+    let (_, _, r) = sp.phases();
+    let top = sp.max_level();
     let n = tsp.len() - 1;
     // Tagged index of (level ℓ ≥ 1, service phase m, obsolescence code).
     let tidx = |level: usize, m: usize, code: usize| {
@@ -196,15 +220,10 @@ fn build(
     };
     let beta = model.service().alpha();
     let gamma = model.obsolescence_alpha();
-    let max_batch = (1..=model.max_robots())
-        .map(|k| model.arrivals(k).max_batch())
-        .max()
-        .unwrap_or(1);
-    let fresh: Vec<Vec<(usize, f64)>> = (0..=max_batch.min(top))
+    let fresh: Vec<Vec<(usize, f64)>> = (0..=model.max_batch().min(top))
         .map(|len| fresh_phases(gamma, len))
         .collect();
 
-    // α: admitted pages by the state they see.
     let mut alpha = vec![0.0; n];
     let mut admitted_rate = 0.0;
     for (idx, &p) in pi.iter().enumerate() {
@@ -254,11 +273,20 @@ fn build(
         ));
     }
     alpha.iter_mut().for_each(|a| *a /= admitted_rate);
+    Ok(alpha)
+}
 
-    let (t, served_exit, obsolete_exit) = tagged_generator(model, &tsp, control)?;
-    // Solves with −T, by sparse LU (T keeps or lowers the level, so the
-    // factors only fill within levels).
-    let neg_csc = (&t * -1.0).to_csc();
+/// Finish: h = (−T)⁻¹ t_served and the mean response times, by solves with
+/// −T (sparse LU; T keeps or lowers the level, so the factors only fill
+/// within levels).
+fn absorption(
+    t: &CsMat<f64>,
+    alpha: &[f64],
+    served_exit: &[f64],
+    obsolete_exit: Vec<f64>,
+) -> Result<(Vec<f64>, ResponseTime)> {
+    let n = alpha.len();
+    let neg_csc = (t * -1.0).to_csc();
     let indptr: Vec<usize> = neg_csc.indptr().raw_storage().to_vec();
     let sym = SymbolicSparseColMatRef::new_checked(n, n, &indptr, None, neg_csc.indices());
     let lu = SparseColMatRef::new(sym, neg_csc.data())
@@ -280,26 +308,20 @@ fn build(
     };
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
     let x1 = solve(vec![1.0; n])?;
-    let h = solve(served_exit.clone())?;
+    let h = solve(served_exit.to_vec())?;
     let xh = solve(h.clone())?;
-    let mean = dot(&alpha, &x1);
-    let ps = dot(&alpha, &h).clamp(0.0, 1.0);
-    let mean_served = if ps > 0.0 { dot(&alpha, &xh) / ps } else { 0.0 };
+    let mean = dot(alpha, &x1);
+    let ps = dot(alpha, &h).clamp(0.0, 1.0);
+    let mean_served = if ps > 0.0 { dot(alpha, &xh) / ps } else { 0.0 };
     // From the obsolete exits directly: (mean − ps·mean_served)/(1 − ps)
     // cancelled when obsolescence is rare (rate 1e−11 of the service rate:
     // 2e−5 off; found by tests/robustness.rs).
     let h_obs = solve(obsolete_exit)?;
-    let p_obs = dot(&alpha, &h_obs);
+    let p_obs = dot(alpha, &h_obs);
     let mean_obsolete = if p_obs > 0.0 {
-        dot(&alpha, &solve(h_obs)?) / p_obs
+        dot(alpha, &solve(h_obs)?) / p_obs
     } else {
         0.0
-    };
-    let means = ResponseTime {
-        mean,
-        served_probability: ps,
-        mean_served,
-        mean_obsolete,
     };
     if ![mean, ps, mean_served, mean_obsolete]
         .iter()
@@ -307,15 +329,13 @@ fn build(
     {
         return Err(Error::Numerical("a response time is not finite".into()));
     }
-    Ok(Sojourn {
-        t,
-        alpha,
-        served_exit,
-        space: tsp,
-        h,
-        means,
-        control: control.clone(),
-    })
+    let means = ResponseTime {
+        mean,
+        served_probability: ps,
+        mean_served,
+        mean_obsolete,
+    };
+    Ok((h, means))
 }
 
 /// T over the tagged states, the served exit rates and the obsolete exit

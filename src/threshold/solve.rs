@@ -209,6 +209,12 @@ pub fn iterative_bytes(
         .checked_add(entries.checked_mul(ITERATIVE_BYTES_PER_ENTRY)?)
 }
 
+/// The chain's dimensions (W, M, R, L, K) as `u128`, in which the size
+/// sums below are checked.
+fn wide(w: usize, m: usize, r: usize, l: usize, k: usize) -> (u128, u128, u128, u128, u128) {
+    (w as u128, m as u128, r as u128, l as u128, k as u128)
+}
+
 /// States and an upper bound on the generator's entries (diagonal
 /// included), by [`row_entries`] level by level. O(L·k) time with L ≤ 64
 /// when R ≥ 2, O(k²) when R = 1. `None` on overflow.
@@ -220,13 +226,7 @@ pub fn generator_size(
     k: usize,
     pattern: &RowPattern,
 ) -> Option<(u128, u128)> {
-    let (w, m, r, l, k) = (
-        w as u128,
-        m as u128,
-        r as u128,
-        max_level as u128,
-        k as u128,
-    );
+    let (w, m, r, l, k) = wide(w, m, r, max_level, k);
     let d = |i: u128| level_states(w, m, r, i);
     let level = |i: u128| -> Option<(u128, u128)> {
         Some((
@@ -263,13 +263,7 @@ pub fn generator_size(
 /// dense band of [`block_entries`] (8 bytes each). `None` on overflow. No
 /// allocation and O(k + L) time with L ≤ 64 when R ≥ 2, O(k) when R = 1.
 pub fn block_bytes(w: usize, m: usize, r: usize, max_level: usize, k: usize) -> Option<u128> {
-    let (w, m, r, l, k) = (
-        w as u128,
-        m as u128,
-        r as u128,
-        max_level as u128,
-        k as u128,
-    );
+    let (w, m, r, l, k) = wide(w, m, r, max_level, k);
     let d = |i: u128| level_states(w, m, r, i);
     // Σ_{i<j} d_i in closed form, so the band sum costs O(1) per level.
     let prefix = |j: u128| -> Option<u128> {

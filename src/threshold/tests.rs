@@ -677,12 +677,19 @@ fn iterative_chains_are_estimated_by_their_entries() {
     );
 }
 
+/// The M/M/1/41+M chain (42 states) with one robot, and a fresh control.
+fn control_fixture() -> (ThresholdModel, Policy, crate::limits::Control) {
+    let model = poisson_model(1.0, 2.0, Some(0.5), 40);
+    (
+        model,
+        Policy::fixed(1).unwrap(),
+        crate::limits::Control::new(),
+    )
+}
+
 #[test]
 fn control_caps_memory_and_cancels_the_search() {
-    use crate::limits::Control;
-    let model = poisson_model(1.0, 2.0, Some(0.5), 40);
-    let policy = Policy::fixed(1).unwrap();
-    let control = Control::new();
+    let (model, policy, control) = control_fixture();
     control.set_memory_limit(Some(1000));
     let e = evaluate_with(&model, &policy, &control).unwrap_err();
     assert!(
@@ -727,10 +734,7 @@ fn control_caps_memory_and_cancels_the_search() {
 
 #[test]
 fn control_cancels_a_simulation_from_another_thread() {
-    use crate::limits::Control;
-    let model = poisson_model(1.0, 2.0, Some(0.5), 40);
-    let policy = Policy::fixed(1).unwrap();
-    let control = Control::new();
+    let (model, policy, control) = control_fixture();
     let plain = simulate_sojourns(&model, &policy, 10.0, 1000.0, 10, 3, &[1.0]).unwrap();
     assert_eq!(
         simulate_sojourns_with(&model, &policy, 10.0, 1000.0, 10, 3, &[1.0], &control).unwrap(),
@@ -752,10 +756,7 @@ fn control_cancels_a_simulation_from_another_thread() {
 
 #[test]
 fn control_caps_memory_and_cancels_the_sojourn() {
-    use crate::limits::Control;
-    let model = poisson_model(1.0, 2.0, Some(0.5), 40);
-    let policy = Policy::fixed(1).unwrap();
-    let control = Control::new();
+    let (model, policy, control) = control_fixture();
     control.set_memory_limit(Some(1000));
     let e = sojourn_with(&model, &policy, &control).unwrap_err();
     assert!(

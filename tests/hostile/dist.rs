@@ -2,10 +2,7 @@
 //! that live in the dist module).
 
 use super::support::*;
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::dist::*;
-use crawlsched::ffi::limits::*;
-use crawlsched::ffi::threshold::*;
+use crawlsched::ffi::*;
 use std::ptr::{null, null_mut};
 
 const MIB: u64 = 1 << 20;

@@ -4,9 +4,7 @@
 #[allow(unused_imports)]
 use super::support::*;
 
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::dist::*;
-use crawlsched::ffi::freshness::*;
+use crawlsched::ffi::*;
 use std::ptr::{null, null_mut};
 
 const STRIDE: i32 = CRAWLSCHED_SCHEDULER_STRIDE;
@@ -849,7 +847,6 @@ fn estimator_exports_with_extreme_doubles() {
 #[test]
 fn sizes_in_freshness_exports() {
     let _g = serial();
-    use crawlsched::ffi::limits::*;
     let d = exp1();
     let s = Sched::new(&d, STRIDE);
     assert_eq!(s.next_batch(0).unwrap(), Vec::<u64>::new());
@@ -949,7 +946,6 @@ fn sizes_in_freshness_exports() {
 #[test]
 fn model_and_optimum_respect_the_memory_cap() {
     let _g = serial();
-    use crawlsched::ffi::limits::*;
     let d = exp1();
     let n = 20_000usize;
     let mu: Vec<f64> = (0..n).map(|i| 1e-3 * (1.0 + i as f64)).collect();
@@ -1031,7 +1027,6 @@ fn scheduler_peak_memory_stays_within_its_per_page_bound() {
 #[test]
 fn scheduler_refuses_pages_beyond_the_memory_cap() {
     let _g = serial();
-    use crawlsched::ffi::limits::*;
     let d = exp1();
     for mode in MODES {
         let s = Sched::new(&d, mode);

@@ -1,10 +1,7 @@
 //! Hostile calls: mdp and robots.
 
 use super::support::*;
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::limits::*;
-use crawlsched::ffi::mdp::*;
-use crawlsched::ffi::robots::*;
+use crawlsched::ffi::*;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::ptr::{null, null_mut};

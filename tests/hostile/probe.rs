@@ -1,8 +1,7 @@
 //! Hostile calls: probe.
 
 use super::support::*;
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::probe::*;
+use crawlsched::ffi::*;
 use std::ptr::null_mut;
 use std::time::Duration;
 

@@ -1,9 +1,7 @@
 //! Hostile calls: routing.
 
 use super::support::*;
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::limits::*;
-use crawlsched::ffi::routing::*;
+use crawlsched::ffi::*;
 use std::ptr::null_mut;
 use std::time::Duration;
 

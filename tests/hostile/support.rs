@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-use crawlsched::ffi::common::*;
+use crawlsched::ffi::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ffi::CStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -94,8 +94,7 @@ pub fn message(e: &crawlsched_error_t) -> String {
 }
 
 /// A control with a memory cap of `bytes` (freed by the caller).
-pub fn control_with_cap(bytes: u64) -> *mut crawlsched::ffi::limits::crawlsched_control_t {
-    use crawlsched::ffi::limits::*;
+pub fn control_with_cap(bytes: u64) -> *mut crawlsched_control_t {
     let mut c = std::ptr::null_mut();
     // SAFETY: valid out-pointers.
     unsafe {

@@ -3,9 +3,7 @@
 
 use super::dist::{assert_clean_message, with_default_cap};
 use super::support::*;
-use crawlsched::ffi::common::*;
-use crawlsched::ffi::dist::*;
-use crawlsched::ffi::threshold::*;
+use crawlsched::ffi::*;
 use std::ptr::{null, null_mut};
 
 const MIB: u64 = 1 << 20;
