@@ -367,8 +367,8 @@ pub(crate) unsafe fn out_exact<'a, T>(
 }
 
 /// Copies `src` into `dst` if every value is finite, else writes nothing
-/// (outputs are written only on success: a NaN found half-way must not
-/// leave half a buffer behind, as the fuzzer found).
+/// (outputs are written only on success: a NaN half-way must not leave
+/// half a buffer behind).
 pub(crate) fn write_finite(dst: &mut [f64], src: &[f64], name: &str) -> FfiResult<()> {
     for &x in src {
         finite(name, x)?;

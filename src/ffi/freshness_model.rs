@@ -312,7 +312,7 @@ unsafe fn sequence_export(
         .collect::<FfiResult<_>>()?;
     // The length is Σ counts: a buffer too small for it (the size query
     // with out_cap 0 included) is answered without building a sequence of
-    // up to 2^27 entries (seconds and a gigabyte; found by fuzzing).
+    // up to 2^27 entries (seconds and a gigabyte).
     let buf = buf.reserve(cyclic::cycle_length(&c)?)?;
     let seq = build(&c)?;
     buf.write(&to_u32(&seq, "page")?)

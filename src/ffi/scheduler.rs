@@ -203,7 +203,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_next_batch(
     guard(err, || {
         let dst = unsafe { slice_out(out_ids, n, "out_ids")? };
         // Out-parameters are written only on success: a failure after some
-        // pages (found by fuzzing) must leave out_ids untouched.
+        // pages must leave out_ids untouched.
         let ids = unsafe { scheduler(s)? }.next_batch(n)?;
         dst.copy_from_slice(&ids);
         Ok(())
