@@ -302,3 +302,6 @@ pub(crate) fn check_frequencies(n: usize, f: &[f64]) -> Result<()> {
     validate::same_len("pages", n, "frequencies", f.len())?;
     validate::probability_vector("frequencies", f)
 }
+
+#[cfg(test)]
+mod tests;
