@@ -14,10 +14,11 @@
 //! (10) holds when c_i ∝ μ_i (Theorem 3.4), otherwise the KKT system
 //! (8)–(9) is solved by a one-dimensional root find on the multiplier.
 
-use super::{Model, check_frequencies};
+use super::par::fold_chunks;
+use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Result};
 use crate::numeric::roots::newton_bisect;
-use crate::numeric::special::{e1, log_sum_exp, psi};
+use crate::numeric::special::{e1, psi};
 
 /// The Jensen gap q − a = μE\[X\] + ln E\[e^{−μX}] ≥ 0 (clamped: rounding may
 /// make the difference of the two slightly negative).
@@ -103,23 +104,33 @@ pub fn optimal_frequencies(model: &Model) -> Result<Vec<f64>> {
     }
 }
 
+/// The coefficients (−1)^n (n−1)/n!, n = 2..=21, of the series of
+/// [`g_over_s2`] in powers s^{n−2}.
+const G2_SERIES: [f64; 20] = {
+    let mut c = [0.0; 20];
+    let mut fact = 2.0;
+    let mut n = 2;
+    while n <= 21 {
+        let sign = if n % 2 == 0 { 1.0 } else { -1.0 };
+        c[n - 2] = sign * (n - 1) as f64 / fact;
+        n += 1;
+        fact *= n as f64;
+    }
+    c
+};
+
 /// g(e^{−s}) = 1 − (1 + s)e^{−s} with g(y) = 1 − y + y ln y of (8), divided
 /// by s²; the series Σ_{n≥2} (−1)^n (n−1) s^{n−2}/n! avoids the
 /// cancellation for small s (g ≈ s²/2).
 pub(super) fn g_over_s2(s: f64) -> f64 {
     if s < 1.0 {
-        let mut term = 0.5;
-        let mut sum = 0.0;
-        for n in 2..60 {
-            sum += term;
-            let n = f64::from(n);
-            // term_{n+1}/term_n = −s n / ((n−1)(n+1))
-            term *= -s * n / ((n - 1.0) * (n + 1.0));
-            if term.abs() <= 1e-17 * sum.abs() {
-                break;
-            }
-        }
-        sum
+        // Horner in s⁴ over groups of four terms (a short dependency
+        // chain); the first omitted term is below 1e−18 of the sum.
+        let s2 = s * s;
+        let s4 = s2 * s2;
+        G2_SERIES.chunks_exact(4).rev().fold(0.0, |acc, c| {
+            acc * s4 + ((c[0] + c[1] * s) + (c[2] + c[3] * s) * s2)
+        })
     } else if s > 800.0 {
         // e^{−s} underflows; (1+s)e^{−s} is below the rounding of 1.
         1.0 / (s * s)
@@ -190,45 +201,52 @@ const INNER_STEPS: usize = 60;
 
 /// Solves G(s) = t (see [`invert_g`]) by plain Newton from `guess` (a
 /// previous root: one or two steps when the multiplier moved a little), or
-/// from an O(1) approximation when `guess` is not usable.
+/// from an O(1) approximation when `guess` is not usable. Returns s and
+/// d ln s / d ln t. `ln_p` = ln(1 − t) is read only when t > 1/2.
 ///
-/// t ≤ 1/2: Newton on φ(u) = ln G(e^u) − ln t in u = ln s, with
-/// φ′ = e^{−s}/(G/s²) ∈ [1, 2] on s ≤ S_HALF. t > 1/2: Newton on
-/// ψ(s) = ln(1 + s) − s − ln p with ψ′ = −s/(1 + s) ∈ [−1, −0.62] on
-/// s ≥ S_HALF. Both are concave, so after at most one overshoot the
-/// iterates are monotone, and the bounded derivatives make the error after
-/// a step of size δ at most about δ²/2: the loop stops once δ ≤ 1e−8
-/// (relative), leaving an error below 1e−16.
-fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<f64> {
+/// t ≤ 1/2: Newton on φ(s) = ln G(s) − ln t, φ′ = e^{−s}/(s·G/s²), with
+/// s φ′ ∈ [1, 2] on s ≤ S_HALF; φ is concave, so after at most one
+/// overshoot (cut at s/4) the iterates rise monotonically. t > 1/2:
+/// Newton on ψ(s) = ln(1 + s) − s − ln p with ψ′ = −s/(1 + s) ∈
+/// [−1, −0.62] on s ≥ S_HALF. The bounded derivatives make the relative
+/// error after a step of relative size δ at most about δ²: the loop stops
+/// once δ ≤ 1e−8, leaving an error below 1e−16.
+fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<(f64, f64)> {
     const LN_HALF: f64 = -std::f64::consts::LN_2;
-    if ln_t.is_nan() || ln_p.is_nan() {
+    if ln_t.is_nan() {
         return Err(Error::NotConverged("multiplier is NaN".into()));
     }
     if ln_t <= LN_HALF {
-        let mut u = if guess > 0.0 && guess <= S_HALF {
-            guess.ln()
+        let mut s = if guess > 0.0 && guess <= S_HALF {
+            guess
         } else {
             // G ≈ s²/2 − s³/3 gives s ≈ σ(1 + σ/3), σ = √(2t).
-            let ln_sigma = 0.5 * (std::f64::consts::LN_2 + ln_t);
-            ln_sigma + (ln_sigma.exp() / 3.0).ln_1p()
+            let sigma = (0.5 * (std::f64::consts::LN_2 + ln_t)).exp();
+            (sigma * (1.0 + sigma / 3.0)).min(S_HALF)
         };
-        let u_max = S_HALF.ln();
-        u = u.min(u_max);
         for _ in 0..INNER_STEPS {
-            let s = u.exp();
             let g2 = g_over_s2(s);
-            let step = (2.0 * u + g2.ln() - ln_t) * g2 / (-s).exp();
-            u = (u - step).min(u_max);
+            let e = (-s).exp();
+            // s² underflows below 1e−154.
+            let ln_g = if s > 1e-150 {
+                (s * s * g2).ln()
+            } else {
+                2.0 * s.ln() + g2.ln()
+            };
+            let step = (ln_g - ln_t) * s * g2 / e;
             if !step.is_finite() {
                 break;
             }
-            if step.abs() <= 1e-8 * u.abs().max(1.0) {
-                return Ok(u.exp());
+            let next = (s - step).clamp(0.25 * s, S_HALF);
+            if step.abs() <= 1e-8 * s {
+                // d ln s/d ln t = G/(s G′) = (G/s²) e^{s}.
+                return Ok((next, g2 / e));
             }
+            s = next;
         }
     } else {
         if ln_p == f64::NEG_INFINITY {
-            return Ok(f64::INFINITY);
+            return Ok((f64::INFINITY, 0.0));
         }
         let mut s = if guess >= S_HALF && guess.is_finite() {
             guess
@@ -239,75 +257,138 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<f64> {
         };
         for _ in 0..INNER_STEPS {
             let step = (s.ln_1p() - s - ln_p) * (1.0 + s) / -s;
-            s = (s - step).max(S_HALF);
             if !step.is_finite() {
                 break;
             }
+            s = (s - step).max(S_HALF);
             if step.abs() <= 1e-8 * s {
-                return Ok(s);
+                return Ok((s, high_dlns(s, ln_t, ln_p)));
             }
         }
     }
-    invert_g(ln_t, ln_p)
+    let s = invert_g(ln_t, ln_p)?;
+    let dlns = if s <= S_HALF {
+        g_over_s2(s) * s.exp()
+    } else {
+        high_dlns(s, ln_t, ln_p)
+    };
+    Ok((s, dlns))
 }
 
-/// The pages of the general solver: a_i = −ln h_i and their current roots
-/// s_i (warm starts for the next evaluation).
-struct GeneralPages<'a> {
-    a: &'a [f64],
-    s: Vec<f64>,
+/// d ln s / d ln t = t(1 + s)/(s² p) on the branch t > 1/2.
+fn high_dlns(s: f64, ln_t: f64, ln_p: f64) -> f64 {
+    (1.0 + s) / (s * s) * (ln_t - ln_p).exp()
 }
 
-/// What one page contributes at a multiplier: ln t_i = ln(λ/w_i),
-/// ln p_i = ln(1 − t_i), and ln of |d ln t_i / d(search variable)|.
+/// What one page contributes at a multiplier: ln t_i = ln(λ/w_i) and
+/// ln p_i = ln(1 − t_i) (NaN allowed when t_i ≤ 1/2: not read there).
 #[derive(Clone, Copy)]
 struct PagePoint {
     ln_t: f64,
     ln_p: f64,
-    ln_dt: f64,
 }
 
-impl GeneralPages<'_> {
-    /// Σ x_i and |dΣ x_i / d var| for the page points given by `point`
-    /// (`None`: the page is not visited, x_i = 0), optionally storing x.
-    fn eval<F>(&mut self, point: F, mut out: Option<&mut [f64]>) -> Result<(f64, f64)>
-    where
-        F: Fn(usize) -> Option<PagePoint>,
-    {
-        let (mut sum, mut dsum) = (0.0, 0.0);
-        for i in 0..self.a.len() {
-            let mut x = 0.0;
-            if let Some(p) = point(i) {
-                let s = solve_g(p.ln_t, p.ln_p, self.s[i])?;
-                self.s[i] = s;
-                if s.is_finite() {
-                    let ai = self.a[i];
-                    x = ai / s;
-                    if !(x.is_finite() && x >= f64::MIN_POSITIVE) {
-                        // a_i or s_i subnormal, or the quotient overflows.
-                        x = (ai.ln() - s.ln()).exp();
-                    }
-                    // d ln s/d ln t = (G/s²)e^{s} (t ≤ 1/2) = t(1 + s)/(s² p).
-                    let dlns = if s <= S_HALF {
-                        g_over_s2(s) * (s + p.ln_dt).exp()
-                    } else {
-                        (1.0 + s) / (s * s) * (p.ln_t + p.ln_dt - p.ln_p).exp()
-                    };
-                    dsum += x * dlns;
-                }
-            }
-            sum += x;
-            if let Some(o) = out.as_deref_mut() {
-                o[i] = x;
-            }
-        }
-        Ok((sum, dsum))
+/// ln(1 − t) from ln t < 0, computed only where [`solve_g`] reads it.
+fn ln_p_of(ln_t: f64) -> f64 {
+    if ln_t > -std::f64::consts::LN_2 {
+        (-ln_t.exp_m1()).ln()
+    } else {
+        f64::NAN
     }
 }
 
-/// Bytes [`optimal_frequencies_general`] holds per page (eleven arrays of
-/// 8 bytes, one of 16), checked against the process-wide memory cap.
-pub const GENERAL_BYTES_PER_PAGE: u128 = 96;
+/// The pages of the general solver: ln h_i (a_i = −ln h_i), the roots
+/// s_i of the last evaluation (warm starts for the next), x_i = a_i/s_i
+/// there and d ln s_i/d ln t_i (both 0 for pages not visited).
+struct GeneralPages<'a> {
+    log_h: &'a [f64],
+    s: Vec<f64>,
+    x: Vec<f64>,
+    dlns: Vec<f64>,
+}
+
+impl<'a> GeneralPages<'a> {
+    fn new(log_h: &'a [f64]) -> Self {
+        let n = log_h.len();
+        GeneralPages {
+            log_h,
+            s: vec![f64::NAN; n],
+            x: vec![0.0; n],
+            dlns: vec![0.0; n],
+        }
+    }
+
+    /// Σ x_i and |dΣ x_i / d var| for the page points given by `point`
+    /// (`None`: the page is not visited, x_i = 0), where `ln_dt` =
+    /// ln |d ln t_i / d var| is the same for every page. Stores s, x and
+    /// d ln s/d ln t.
+    fn eval<F>(&mut self, point: F, ln_dt: f64) -> Result<(f64, f64)>
+    where
+        F: Fn(usize) -> Option<PagePoint> + Sync,
+    {
+        let log_h = self.log_h;
+        let chunk = |pages: std::ops::Range<usize>, [s, x, dl]: [&mut [f64]; 3]| {
+            let (mut sum, mut dsum) = (0.0, 0.0);
+            for (k, i) in pages.enumerate() {
+                x[k] = 0.0;
+                dl[k] = 0.0;
+                let Some(p) = point(i) else { continue };
+                let (si, dlns) = solve_g(p.ln_t, p.ln_p, s[k])?;
+                s[k] = si;
+                if si.is_finite() {
+                    let ai = -log_h[i];
+                    let mut xi = ai / si;
+                    if !(xi.is_finite() && xi >= f64::MIN_POSITIVE) {
+                        // a_i or s_i subnormal, or the quotient overflows.
+                        xi = (ai.ln() - si.ln()).exp();
+                    }
+                    x[k] = xi;
+                    dl[k] = dlns;
+                    sum += xi;
+                    dsum += xi * dlns;
+                }
+            }
+            Ok((sum, dsum))
+        };
+        let (sum, dsum) = fold_chunks(
+            [&mut self.s, &mut self.x, &mut self.dlns],
+            Ok((0.0, 0.0)),
+            chunk,
+            |acc: Result<(f64, f64)>, part: Result<(f64, f64)>| {
+                let ((s0, d0), (s1, d1)) = (acc?, part?);
+                Ok((s0 + s1, d0 + d1))
+            },
+        )?;
+        Ok((sum, dsum * ln_dt.exp()))
+    }
+
+    /// The step of the multiplier that the rounding of ℓ leaves (Σ x may
+    /// miss 1 by several ulps of ℓ times its slope) taken to first order on
+    /// every page, x_i ← x_i(1 − d ln s_i/d ln t_i · dℓ) with dℓ chosen so
+    /// that Σ x = 1: each page stays on its KKT curve (8), which the plain
+    /// rescaling of [`finish`] would not (it moves small-s pages only).
+    /// Returns the new Σ x.
+    fn sub_ulp_step(&mut self) -> f64 {
+        let (sum, dsum) = self
+            .x
+            .iter()
+            .zip(&self.dlns)
+            .fold((0.0, 0.0), |(s, d), (x, l)| (s + x, d + x * l));
+        let d_ell = (sum - 1.0) / dsum;
+        if !(d_ell.is_finite() && d_ell.abs() <= 1e-12) {
+            return sum;
+        }
+        for (x, l) in self.x.iter_mut().zip(&self.dlns) {
+            *x *= (1.0 - l * d_ell).max(0.0);
+        }
+        self.x.iter().sum()
+    }
+}
+
+/// Bytes [`optimal_frequencies_general`] holds per page (four arrays of
+/// 8 bytes, four more when the root is polished near a cutoff), checked
+/// against the process-wide memory cap.
+pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 
 /// Optimal frequencies of problem (7) for arbitrary positive weights, from
 /// the KKT form of the Lagrange conditions (8)–(9).
@@ -324,11 +405,13 @@ pub const GENERAL_BYTES_PER_PAGE: u128 = 96;
 /// mantissa/exponent pairs ([`Scaled`]), so any finite positive c_i, μ_i
 /// and E\[X\] work, even when w_i itself over- or underflows. Cost O(N) per
 /// outer iteration (a handful): each inner inversion is Newton from the
-/// previous iteration's root ([`solve_g`]), usually one or two steps.
+/// previous iteration's root ([`solve_g`]), usually one or two steps. Large
+/// models are evaluated on up to four threads in fixed
+/// chunks, with the same result for any thread count.
 ///
 /// A page that changes many times between its visits (s_i ≳ 30) has
 /// 1 − λ/w_i ≈ (1 + s_i)e^{−s_i} below the resolution of ln λ; when λ ends
-/// within 1% of some w_c the root is therefore polished in the variable
+/// within 1e−5 of some w_c the root is therefore polished in the variable
 /// v = 1 − λ/w_c (searched as ln v), in which every 1 − λ/w_i is computed
 /// without cancellation, resolving s_i up to ~700. Beyond that (v below
 /// 2^{−1022}) λ = w_c to every digit, the pages with w_i = w_c are linear in
@@ -346,156 +429,255 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         crate::limits::bytes(n, GENERAL_BYTES_PER_PAGE),
         &format!("the general-weights optimum of {n} pages"),
     )?;
-    let a: Vec<f64> = model.log_h().iter().map(|l| -l).collect();
-    let (w, wmax) = model.scaled_weights();
-    // ln(w_i / max w) ≤ 0; the multiplier is searched as ℓ = ln(λ / max w).
-    let ln_w: Vec<f64> = w.iter().map(|x| x.ln_ratio(wmax)).collect();
-    let mut pages = GeneralPages {
-        a: &a,
-        s: vec![f64::NAN; n],
-    };
-    let ln_w_ref = &ln_w;
-    let phase_a = |ell: f64| {
-        move |i: usize| {
-            let ln_w = ln_w_ref;
-            let ln_t = ell - ln_w[i];
-            (ln_t < 0.0).then(|| PagePoint {
-                ln_t,
-                ln_p: (-ln_t.exp_m1()).ln(),
-                ln_dt: 0.0,
-            })
-        }
-    };
+    let wmax = model.max_scaled_weight();
+    let mut ln_w = vec![0.0; n];
+    let (lo, x0) = multiplier_start(model, wmax, &mut ln_w);
+    let x0 = sample_start(model, &ln_w, lo, x0)?;
+    let mut pages = GeneralPages::new(model.log_h());
+    let ell = solve_multiplier(&mut pages, &ln_w, (lo, x0), 0.0)?;
+    let mut total = pages.sub_ulp_step();
+    if let Some((c, p_c)) = cutoff_page(model, &ln_w, ell) {
+        drop(ln_w);
+        total = polish_near_cutoff(model, &mut pages, c, p_c, total)?;
+    }
+    finish(pages.x, total)
+}
 
-    // Bracket: at ℓ = 0 every t_i ≥ 1, so Σ x = 0. With A = Σ a_i and
-    // ℓ_lo = ln(min w / max w) + ln G(A): every t_i ≤ G(A), so s_i ≤ A and
-    // x_i ≥ a_i/A, Σ x ≥ 1.
-    let big_a: f64 = a.iter().sum::<f64>().min(f64::MAX);
-    let ln_wmin = ln_w.iter().copied().fold(0.0_f64, f64::min);
+/// The bracket and start of the multiplier search, ℓ = ln(λ / max w):
+/// (lo, x0). Fills `ln_w` with ln(w_i / max w) ≤ 0 on the way.
+///
+/// At ℓ = 0 every t_i ≥ 1, so Σ x = 0. With A = Σ a_i and
+/// ℓ_lo = ln(min w / max w) + ln G(A): every t_i ≤ G(A), so s_i ≤ A and
+/// x_i ≥ a_i/A, Σ x ≥ 1. The small-s start: s_i ≈ √(2λ/w_i) gives
+/// λ = (Σ a_i √w_i)²/2.
+fn multiplier_start(model: &Model, wmax: Scaled, ln_w: &mut [f64]) -> (f64, f64) {
+    let log_h = model.log_h();
+    // (Σ a_i, min ln w_i, Σ a_i √(w_i/max w)) per chunk.
+    let (big_a, ln_wmin, root_sum) = fold_chunks(
+        [ln_w],
+        (0.0, 0.0_f64, 0.0),
+        |pages, [lw]| {
+            let (mut sa, mut mn, mut sr) = (0.0, 0.0_f64, 0.0);
+            for (k, i) in pages.enumerate() {
+                let l = model.scaled_weight(i).ln_ratio(wmax);
+                lw[k] = l;
+                sa += -log_h[i];
+                mn = mn.min(l);
+                sr += -log_h[i] * (0.5 * l).exp();
+            }
+            (sa, mn, sr)
+        },
+        |a, b| (a.0 + b.0, a.1.min(b.1), a.2 + b.2),
+    );
+    let big_a = big_a.min(f64::MAX);
     let ln_g_a = if big_a < 1.0 {
         2.0 * big_a.ln() + g_over_s2(big_a).ln()
     } else {
         (-(big_a.ln_1p() - big_a).exp()).ln_1p()
     };
     let lo = ln_wmin + ln_g_a;
-    // Small-s start: s_i ≈ √(2λ/w_i) gives λ = (Σ a_i √w_i)²/2, with the
-    // sum taken in logs (a_i √(w_i/max w) may underflow).
-    let ln_sum = log_sum_exp(a.iter().zip(&ln_w).map(|(a, l)| a.ln() + 0.5 * l));
-    let guess = 2.0 * ln_sum - std::f64::consts::LN_2;
+    let guess = 2.0 * root_sum.ln() - std::f64::consts::LN_2;
     let x0 = if guess > lo && guess < 0.0 {
         guess
     } else {
         0.5 * lo
     };
+    (lo, x0)
+}
+
+/// Pages in the sample of [`sample_start`] (when there are at least 32
+/// times as many).
+const SAMPLE: usize = 1 << 14;
+
+/// A start for the multiplier within about 1/√SAMPLE of the root: the
+/// multiplier of every (n/SAMPLE)-th page with the budget SAMPLE/n (a
+/// handful of cheap evaluations instead of full ones). `x0` itself for
+/// smaller models.
+fn sample_start(model: &Model, ln_w: &[f64], lo: f64, x0: f64) -> Result<f64> {
+    let n = ln_w.len();
+    if n < 32 * SAMPLE {
+        return Ok(x0);
+    }
+    let stride = n / SAMPLE;
+    let pick = |v: &[f64]| -> Vec<f64> { v.iter().step_by(stride).copied().collect() };
+    let (log_h, sub_ln_w) = (pick(model.log_h()), pick(ln_w));
+    let mut sub = GeneralPages::new(&log_h);
+    let ln_budget = (log_h.len() as f64 / n as f64).ln();
+    // The sample's root may lie outside the full model's bracket.
+    let ell = solve_multiplier(&mut sub, &sub_ln_w, (lo - 1.0, x0), ln_budget)?;
+    Ok(ell.clamp(lo, 0.0))
+}
+
+/// Phase A: ℓ = ln(λ / max w) with Σ x_i = e^{ln_budget}, by safeguarded
+/// Newton on ln Σ x against ℓ; on return `pages` holds x at ℓ.
+fn solve_multiplier(
+    pages: &mut GeneralPages,
+    ln_w: &[f64],
+    (lo, x0): (f64, f64),
+    ln_budget: f64,
+) -> Result<f64> {
+    let at = |ell: f64| {
+        move |i: usize| {
+            let ln_t = ell - ln_w[i];
+            (ln_t < 0.0).then(|| PagePoint {
+                ln_t,
+                ln_p: ln_p_of(ln_t),
+            })
+        }
+    };
+    let mut last = f64::NAN;
     let ell = newton_bisect(
         |ell| {
-            let (s, ds) = pages.eval(phase_a(ell), None)?;
-            Ok((s.ln(), -ds / s))
+            let (s, ds) = pages.eval(at(ell), 0.0)?;
+            last = ell;
+            Ok((s.ln() - ln_budget, -ds / s))
         },
         lo,
         0.0,
         x0,
         false,
         1e-15,
+        1e-14,
+        500,
+    )?;
+    if ell != last {
+        pages.eval(at(ell), 0.0)?;
+    }
+    Ok(ell)
+}
+
+/// The page whose w is the nearest above λ (to rounding: ℓ may have stopped
+/// an ulp above ln w_c, on the side where x_c = 0), when λ is within 1% of
+/// it: the case for [`polish_near_cutoff`]. Returns c and 1 − λ/w_c.
+///
+/// Not needed above 1 − λ/w_c = 1e−5: there the rounding of ℓ (a few
+/// ulps) moves 1 − λ/w_i by under 1e−10 relative on every page, and s_i and
+/// x_i by less.
+fn cutoff_page(model: &Model, ln_w: &[f64], ell: f64) -> Option<(usize, f64)> {
+    let slack = 64.0 * f64::EPSILON * ell.abs().max(1.0);
+    let c = (0..ln_w.len())
+        .filter(|&i| ln_w[i] >= ell - slack)
+        .min_by(|&i, &j| model.scaled_weight(i).cmp(model.scaled_weight(j)))?;
+    let p_c = -(ell - ln_w[c]).exp_m1();
+    (p_c < 1e-5).then_some((c, p_c))
+}
+
+/// Phase B: the root polished in v = 1 − λ/w_c, c = [`cutoff_page`];
+/// keeps whichever of the two solutions has Σ x closer to 1, and hands a
+/// root beyond v = 2^{−1022} to [`split_residual_among_ties`]. Returns Σ x.
+fn polish_near_cutoff(
+    model: &Model,
+    pages: &mut GeneralPages,
+    c: usize,
+    p_c: f64,
+    total: f64,
+) -> Result<f64> {
+    let n = model.len();
+    let wc = model.scaled_weight(c);
+    // ρ_i = w_c/w_i; λ = w_c(1 − v) gives t_i = ρ_i(1 − v) and
+    // 1 − t_i = (1 − ρ_i) + vρ_i, exact enough even for v ≪ 1
+    // (1 − ρ_i is exact when w_i and w_c are close).
+    let rho: Vec<f64> = (0..n).map(|i| wc.ratio(model.scaled_weight(i))).collect();
+    let ln_rho: Vec<f64> = (0..n)
+        .map(|i| wc.ln_ratio(model.scaled_weight(i)))
+        .collect();
+    let at = |z: f64| {
+        let v = z.exp();
+        let ln_1mv = (-v).ln_1p();
+        let (rho, ln_rho) = (&rho, &ln_rho);
+        move |i: usize| {
+            let p = (1.0 - rho[i]) + v * rho[i];
+            (p > 0.0).then(|| PagePoint {
+                ln_t: (ln_rho[i] + ln_1mv).min(-f64::MIN_POSITIVE),
+                ln_p: p.ln(),
+            })
+        }
+    };
+    // |d ln t/dz| = v/(1 − v).
+    let ln_dt = |z: f64| z - (-z.exp()).ln_1p();
+    let x_a = pages.x.clone();
+    let z_lo = f64::MIN_POSITIVE.ln();
+    let z_hi = 0.5_f64.ln();
+    let z0 = p_c.max(f64::MIN_POSITIVE).ln().clamp(z_lo, z_hi);
+    let mut last = f64::NAN;
+    let z = newton_bisect(
+        |z| {
+            let (s, ds) = pages.eval(at(z), ln_dt(z))?;
+            last = z;
+            Ok((s.ln(), ds / s))
+        },
+        z_lo,
+        z_hi,
+        z0,
+        true,
+        1e-15,
         1e-15,
         500,
     )?;
-    let mut x = vec![0.0; n];
-    let (mut total, _) = pages.eval(phase_a(ell), Some(&mut x))?;
-
-    // Phase B: the page whose w is the nearest above λ (to rounding: ℓ may
-    // have stopped an ulp above ln w_c, on the side where x_c = 0).
-    let slack = 64.0 * f64::EPSILON * ell.abs().max(1.0);
-    let c = (0..n)
-        .filter(|&i| ln_w[i] >= ell - slack)
-        .min_by(|&i, &j| w[i].cmp(w[j]));
-    if let Some(c) = c {
-        let p_c = -(ell - ln_w[c]).exp_m1();
-        if p_c < 0.01 {
-            let wc = w[c];
-            // ρ_i = w_c/w_i; λ = w_c(1 − v) gives t_i = ρ_i(1 − v) and
-            // 1 − t_i = (1 − ρ_i) + vρ_i, exact enough even for v ≪ 1
-            // (1 − ρ_i is exact when w_i and w_c are close).
-            let rho: Vec<f64> = w.iter().map(|wi| wc.ratio(*wi)).collect();
-            let ln_rho: Vec<f64> = w.iter().map(|wi| wc.ln_ratio(*wi)).collect();
-            let phase_b = |z: f64| {
-                let v = z.exp();
-                let ln_1mv = (-v).ln_1p();
-                // |d ln t/dz| = v/(1 − v).
-                let ln_dt = z - ln_1mv;
-                let (rho, ln_rho) = (&rho, &ln_rho);
-                move |i: usize| {
-                    let p = (1.0 - rho[i]) + v * rho[i];
-                    (p > 0.0).then(|| PagePoint {
-                        ln_t: (ln_rho[i] + ln_1mv).min(-f64::MIN_POSITIVE),
-                        ln_p: p.ln(),
-                        ln_dt,
-                    })
-                }
-            };
-            let z_lo = f64::MIN_POSITIVE.ln();
-            let z_hi = 0.5_f64.ln();
-            let z0 = p_c.max(f64::MIN_POSITIVE).ln().clamp(z_lo, z_hi);
-            let z = newton_bisect(
-                |z| {
-                    let (s, ds) = pages.eval(phase_b(z), None)?;
-                    Ok((s.ln(), ds / s))
-                },
-                z_lo,
-                z_hi,
-                z0,
-                true,
-                1e-15,
-                1e-15,
-                500,
-            )?;
-            let mut xb = vec![0.0; n];
-            let (tb, _) = pages.eval(phase_b(z), Some(&mut xb))?;
-            if tb.is_finite() && tb > 0.0 && (tb - 1.0).abs() <= (total - 1.0).abs() {
-                x = xb;
-                total = tb;
-            }
-            if tb > 1.0 + 1e-12 {
-                // Even v = 2^{−1022} leaves Σ x > 1: the pages with w = w_c are
-                // so deep in the linear regime (s > ~700) that λ = w_c to
-                // every representable digit. Then their cost is linear in x
-                // up to e^{−700}: fix the other pages at λ = w_c and give
-                // these the residual, split ∝ a_i (equal s_i, as (8) asks).
-                let tie = |i: usize| (rho[i] - 1.0).abs() <= 8.0 * f64::EPSILON;
-                let mut x0 = vec![0.0; n];
-                let at_wc = |i: usize| {
-                    let p = 1.0 - rho[i];
-                    (p > 0.0 && !tie(i)).then(|| PagePoint {
-                        ln_t: ln_rho[i].min(-f64::MIN_POSITIVE),
-                        ln_p: p.ln(),
-                        ln_dt: 0.0,
-                    })
-                };
-                let (rest, _) = pages.eval(at_wc, Some(&mut x0))?;
-                // Σ a_i over the ties, relative to the largest (a_i may be
-                // near DBL_MAX).
-                let a_max = (0..n).filter(|&i| tie(i)).map(|i| a[i]).fold(0.0, f64::max);
-                let a_tie: f64 = (0..n).filter(|&i| tie(i)).map(|i| a[i] / a_max).sum();
-                let resid = 1.0 - rest;
-                if resid > 0.0 && a_tie > 0.0 {
-                    for i in 0..n {
-                        x[i] = if tie(i) {
-                            resid * ((a[i] / a_max) / a_tie)
-                        } else {
-                            x0[i]
-                        };
-                    }
-                    total = x.iter().sum();
-                }
-            }
+    let (tb, _) = if z != last {
+        pages.eval(at(z), ln_dt(z))?
+    } else {
+        (pages.x.iter().sum(), 0.0)
+    };
+    let keep_b = tb.is_finite() && tb > 0.0 && (tb - 1.0).abs() <= (total - 1.0).abs();
+    let kept = if keep_b { tb } else { total };
+    if !keep_b {
+        pages.x = x_a;
+    }
+    if tb > 1.0 + 1e-12 {
+        // Even v = 2^{−1022} leaves Σ x > 1.
+        if let Some(t) = split_residual_among_ties(model, pages, &rho, &ln_rho)? {
+            return Ok(t);
         }
     }
+    Ok(kept)
+}
+
+/// The pages with w = w_c are so deep in the linear regime (s > ~700) that
+/// λ = w_c to every representable digit. Then their cost is linear in x up
+/// to e^{−700}: the other pages are fixed at λ = w_c and the ties get the
+/// residual 1 − Σ_{others} x_i, split ∝ a_i (equal s_i, as (8) asks).
+/// Returns Σ x, or `None` (and `pages` unchanged) when there is no
+/// positive residual to split.
+fn split_residual_among_ties(
+    model: &Model,
+    pages: &mut GeneralPages,
+    rho: &[f64],
+    ln_rho: &[f64],
+) -> Result<Option<f64>> {
+    let n = model.len();
+    let a = |i: usize| -model.log_h()[i];
+    let tie = |i: usize| (rho[i] - 1.0).abs() <= 8.0 * f64::EPSILON;
+    let at_wc = |i: usize| {
+        let p = 1.0 - rho[i];
+        (p > 0.0 && !tie(i)).then(|| PagePoint {
+            ln_t: ln_rho[i].min(-f64::MIN_POSITIVE),
+            ln_p: p.ln(),
+        })
+    };
+    let kept = pages.x.clone();
+    let (rest, _) = pages.eval(at_wc, 0.0)?;
+    // Σ a_i over the ties, relative to the largest (a_i may be near DBL_MAX).
+    let a_max = (0..n).filter(|&i| tie(i)).map(a).fold(0.0, f64::max);
+    let a_tie: f64 = (0..n).filter(|&i| tie(i)).map(|i| a(i) / a_max).sum();
+    let resid = 1.0 - rest;
+    if !(resid > 0.0 && a_tie > 0.0) {
+        pages.x = kept;
+        return Ok(None);
+    }
+    for i in (0..n).filter(|&i| tie(i)) {
+        pages.x[i] = resid * ((a(i) / a_max) / a_tie);
+    }
+    Ok(Some(pages.x.iter().sum()))
+}
+
+/// Rounding leaves Σ x off one by a few ulps; rescale.
+fn finish(mut x: Vec<f64>, total: f64) -> Result<Vec<f64>> {
     if !(total.is_finite() && total > 0.0) {
         return Err(Error::NotConverged(
             "no multiplier gives positive frequencies".into(),
         ));
     }
-    // Rounding leaves Σ x off one by a few ulps; rescale.
     for v in &mut x {
         *v /= total;
     }

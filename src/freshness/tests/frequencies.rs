@@ -608,6 +608,57 @@ mod kkt_tests {
         }
     }
 
+    /// The instance of issue 20: rates log-uniform on [1e−3, 10], weights on
+    /// [0.1, 10], 0.2 n crawls per unit time.
+    fn issue_instance(n: usize, d: fn(f64) -> Distribution) -> Model {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(20);
+        let mu: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, 1e-3, 10.0)).collect();
+        let c: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, 0.1, 10.0)).collect();
+        Model::new(d(5.0 / n as f64), &mu, Some(&c)).unwrap()
+    }
+
+    fn exponential(mean: f64) -> Distribution {
+        Distribution::exponential(1.0 / mean).unwrap()
+    }
+
+    fn deterministic(mean: f64) -> Distribution {
+        Distribution::deterministic(mean).unwrap()
+    }
+
+    /// Many pages on several threads: the same bits on one thread and on
+    /// four (chunk results are combined in a fixed order).
+    #[test]
+    fn thread_count_does_not_change_the_plan() {
+        use crate::freshness::par::FORCE_THREADS;
+        use std::sync::atomic::Ordering;
+        let m = issue_instance(150_000, exponential);
+        FORCE_THREADS.store(1, Ordering::Relaxed);
+        let one = optimal_frequencies(&m).unwrap();
+        FORCE_THREADS.store(4, Ordering::Relaxed);
+        let four = optimal_frequencies(&m).unwrap();
+        FORCE_THREADS.store(0, Ordering::Relaxed);
+        assert!(
+            one.iter()
+                .zip(&four)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+        );
+        assert!(kkt_violation(&m, &one) < 1e-12);
+    }
+
+    /// KKT (8)–(9) to 1e−12 at a million pages (release: `cargo test
+    /// --release --lib kkt_holds_at_a_million_pages -- --ignored`).
+    #[test]
+    #[ignore]
+    fn kkt_holds_at_a_million_pages() {
+        for d in [exponential as fn(f64) -> Distribution, deterministic] {
+            let m = issue_instance(1_000_000, d);
+            let f = optimal_frequencies(&m).unwrap();
+            assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-14);
+            let v = kkt_violation(&m, &f);
+            assert!(v < 1e-12, "{v:e}");
+        }
+    }
+
     fn any_dist() -> impl Strategy<Value = Distribution> {
         prop_oneof![
             (-3.0f64..3.0).prop_map(|v| Distribution::deterministic(10f64.powf(v)).unwrap()),
