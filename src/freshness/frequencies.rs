@@ -283,13 +283,13 @@ fn high_dlns(s: f64, ln_t: f64, ln_p: f64) -> f64 {
 /// What one page contributes at a multiplier: ln t_i = ln(λ/w_i) and
 /// ln p_i = ln(1 − t_i) (NaN allowed when t_i ≤ 1/2: not read there).
 #[derive(Clone, Copy)]
-struct PagePoint {
-    ln_t: f64,
-    ln_p: f64,
+pub(super) struct PagePoint {
+    pub(super) ln_t: f64,
+    pub(super) ln_p: f64,
 }
 
 /// ln(1 − t) from ln t < 0, computed only where [`solve_g`] reads it.
-fn ln_p_of(ln_t: f64) -> f64 {
+pub(super) fn ln_p_of(ln_t: f64) -> f64 {
     if ln_t > -std::f64::consts::LN_2 {
         (-ln_t.exp_m1()).ln()
     } else {
@@ -300,15 +300,15 @@ fn ln_p_of(ln_t: f64) -> f64 {
 /// The pages of the general solver: ln h_i (a_i = −ln h_i), the roots
 /// s_i of the last evaluation (warm starts for the next), x_i = a_i/s_i
 /// there and d ln s_i/d ln t_i (both 0 for pages not visited).
-struct GeneralPages<'a> {
+pub(super) struct GeneralPages<'a> {
     log_h: &'a [f64],
     s: Vec<f64>,
-    x: Vec<f64>,
+    pub(super) x: Vec<f64>,
     dlns: Vec<f64>,
 }
 
 impl<'a> GeneralPages<'a> {
-    fn new(log_h: &'a [f64]) -> Self {
+    pub(super) fn new(log_h: &'a [f64]) -> Self {
         let n = log_h.len();
         GeneralPages {
             log_h,
@@ -318,11 +318,16 @@ impl<'a> GeneralPages<'a> {
         }
     }
 
+    /// ln h_i of every page.
+    pub(super) fn log_h(&self) -> &'a [f64] {
+        self.log_h
+    }
+
     /// Σ x_i and |dΣ x_i / d var| for the page points given by `point`
     /// (`None`: the page is not visited, x_i = 0), where `ln_dt` =
     /// ln |d ln t_i / d var| is the same for every page. Stores s, x and
     /// d ln s/d ln t.
-    fn eval<F>(&mut self, point: F, ln_dt: f64) -> Result<(f64, f64)>
+    pub(super) fn eval<F>(&mut self, point: F, ln_dt: f64) -> Result<(f64, f64)>
     where
         F: Fn(usize) -> Option<PagePoint> + Sync,
     {

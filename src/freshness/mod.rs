@@ -25,6 +25,7 @@ pub mod frequencies;
 mod par;
 pub mod randomized;
 pub mod scheduler;
+pub mod shard;
 pub mod simulate;
 
 use crate::dist::Distribution;

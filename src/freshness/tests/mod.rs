@@ -5,4 +5,5 @@ mod cyclic;
 mod estimator;
 mod frequencies;
 mod randomized;
+mod shard;
 mod simulate;
