@@ -99,7 +99,28 @@ pub fn simulate_cyclic_with(
     seed: u64,
     control: &Control,
 ) -> Result<SimulationResult> {
-    let n = model.len();
+    check_inputs(model.len(), seq, cycles)?;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut run = Run::warmed_up(model, seq, &mut rng);
+    let batches = cycles.min(BATCHES);
+    let mut batch_costs = Vec::with_capacity(batches as usize);
+    let mut cycle: u64 = 0;
+    for b in 0..batches {
+        // Batch b covers cycles [b·cycles/B, (b+1)·cycles/B): sizes differ by
+        // at most one. u128 avoids overflow of the product.
+        let end = ((u128::from(b) + 1) * u128::from(cycles) / u128::from(batches)) as u64;
+        while cycle < end {
+            run.cycle(model, seq, &mut rng, control)?;
+            cycle += 1;
+        }
+        batch_costs.push(run.close_batch(model.weights()));
+    }
+    Ok(run.finish(model.weights(), &batch_costs, cycles * seq.len() as u64))
+}
+
+/// The input checks of [`simulate_cyclic`], before any allocation or work
+/// (the warm-up cycle counts towards [`MAX_ACCESSES`]).
+fn check_inputs(n: usize, seq: &[usize], cycles: u64) -> Result<()> {
     if seq.is_empty() {
         return Err(Error::invalid("the access sequence must not be empty"));
     }
@@ -107,7 +128,6 @@ pub fn simulate_cyclic_with(
         return Err(Error::invalid("the number of cycles must be >= 1"));
     }
     let k = seq.len() as u64;
-    // Checked before any allocation or work; the warm-up cycle counts too.
     let total = cycles.checked_add(1).and_then(|c| c.checked_mul(k));
     if total.is_none_or(|t| t > MAX_ACCESSES) {
         return Err(Error::TooLarge(format!(
@@ -128,95 +148,122 @@ pub fn simulate_cyclic_with(
             "page {i} never occurs in the sequence; every page needs a positive frequency"
         )));
     }
+    Ok(())
+}
 
-    let access = model.access();
-    let mu = model.change_rates();
-    let weights = model.weights();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+/// A simulation in progress: the clock, every page's state, per-batch
+/// accumulators (reset by [`Run::close_batch`]) and run totals.
+struct Run {
+    t: f64,
+    accesses: u64,
+    clocks: Vec<PageClock>,
+    stale_b: Vec<f64>,
+    span_b: Vec<f64>,
+    stale_tot: Vec<f64>,
+    span_tot: Vec<f64>,
+}
 
-    // Warm-up cycle, everything "just crawled" at time 0.
-    let mut clocks: Vec<PageClock> = mu
-        .iter()
-        .map(|&m| PageClock {
-            last_crawl: 0.0,
-            next_change: exp_sample(&mut rng, m),
-        })
-        .collect();
-    let mut t = 0.0;
-    for &i in seq {
-        t += access.sample(&mut rng);
-        clocks[i] = PageClock {
-            last_crawl: t,
-            next_change: t + exp_sample(&mut rng, mu[i]),
-        };
-    }
-
-    let batches = cycles.min(BATCHES);
-    // Per-batch accumulators (reset after each batch) and run totals.
-    let mut stale_b = vec![0.0; n];
-    let mut span_b = vec![0.0; n];
-    let mut stale_tot = vec![0.0; n];
-    let mut span_tot = vec![0.0; n];
-    let mut batch_costs = Vec::with_capacity(batches as usize);
-
-    let mut cycle: u64 = 0;
-    let mut accesses: u64 = 0;
-    for b in 0..batches {
-        // Batch b covers cycles [b·cycles/B, (b+1)·cycles/B): sizes differ by
-        // at most one. u128 avoids overflow of the product.
-        let end = ((u128::from(b) + 1) * u128::from(cycles) / u128::from(batches)) as u64;
-        while cycle < end {
-            for &i in seq {
-                if accesses % (1 << 16) == 0 {
-                    control.check("freshness simulation", accesses)?;
-                }
-                accesses += 1;
-                t += access.sample(&mut rng);
-                let c = &mut clocks[i];
-                if c.next_change < t {
-                    stale_b[i] += t - c.next_change;
-                }
-                span_b[i] += t - c.last_crawl;
-                c.last_crawl = t;
-                c.next_change = t + exp_sample(&mut rng, mu[i]);
-            }
-            cycle += 1;
-        }
-        let mut cost_b = 0.0;
-        for i in 0..n {
-            if span_b[i] > 0.0 {
-                cost_b += weights[i] * stale_b[i] / span_b[i];
-            }
-            stale_tot[i] += stale_b[i];
-            span_tot[i] += span_b[i];
-            stale_b[i] = 0.0;
-            span_b[i] = 0.0;
-        }
-        batch_costs.push(cost_b);
-    }
-
-    let obsolescence: Vec<f64> = stale_tot
-        .iter()
-        .zip(&span_tot)
-        .map(|(&s, &d)| if d > 0.0 { s / d } else { 0.0 })
-        .collect();
-    let cost: f64 = obsolescence.iter().zip(weights).map(|(r, c)| r * c).sum();
-    let std_error = if batch_costs.len() < 2 {
-        f64::INFINITY
-    } else {
-        let m = batch_costs.len() as f64;
-        let mean = batch_costs.iter().sum::<f64>() / m;
-        let var = batch_costs
+impl Run {
+    /// After the unmeasured warm-up cycle, started with every page "just
+    /// crawled" at time 0.
+    fn warmed_up(model: &Model, seq: &[usize], rng: &mut Xoshiro256PlusPlus) -> Run {
+        let n = model.len();
+        let mu = model.change_rates();
+        let mut clocks: Vec<PageClock> = mu
             .iter()
-            .map(|x| (x - mean) * (x - mean))
-            .sum::<f64>()
-            / (m - 1.0);
-        (var / m).sqrt()
-    };
-    Ok(SimulationResult {
-        cost,
-        std_error,
-        obsolescence,
-        accesses: cycles * k,
-    })
+            .map(|&m| PageClock {
+                last_crawl: 0.0,
+                next_change: exp_sample(rng, m),
+            })
+            .collect();
+        let mut t = 0.0;
+        for &i in seq {
+            t += model.access().sample(rng);
+            clocks[i] = PageClock {
+                last_crawl: t,
+                next_change: t + exp_sample(rng, mu[i]),
+            };
+        }
+        Run {
+            t,
+            accesses: 0,
+            clocks,
+            stale_b: vec![0.0; n],
+            span_b: vec![0.0; n],
+            stale_tot: vec![0.0; n],
+            span_tot: vec![0.0; n],
+        }
+    }
+
+    /// One measured cycle; the control is read every 2^16 accesses.
+    fn cycle(
+        &mut self,
+        model: &Model,
+        seq: &[usize],
+        rng: &mut Xoshiro256PlusPlus,
+        control: &Control,
+    ) -> Result<()> {
+        let mu = model.change_rates();
+        for &i in seq {
+            if self.accesses % (1 << 16) == 0 {
+                control.check("freshness simulation", self.accesses)?;
+            }
+            self.accesses += 1;
+            self.t += model.access().sample(rng);
+            let t = self.t;
+            let c = &mut self.clocks[i];
+            if c.next_change < t {
+                self.stale_b[i] += t - c.next_change;
+            }
+            self.span_b[i] += t - c.last_crawl;
+            c.last_crawl = t;
+            c.next_change = t + exp_sample(rng, mu[i]);
+        }
+        Ok(())
+    }
+
+    /// The batch's cost; its accumulators move into the run totals.
+    fn close_batch(&mut self, weights: &[f64]) -> f64 {
+        let mut cost_b = 0.0;
+        for i in 0..weights.len() {
+            if self.span_b[i] > 0.0 {
+                cost_b += weights[i] * self.stale_b[i] / self.span_b[i];
+            }
+            self.stale_tot[i] += self.stale_b[i];
+            self.span_tot[i] += self.span_b[i];
+            self.stale_b[i] = 0.0;
+            self.span_b[i] = 0.0;
+        }
+        cost_b
+    }
+
+    /// Obsolescence rates and cost over the whole run, and the batch-means
+    /// standard error (∞ with fewer than two batches).
+    fn finish(self, weights: &[f64], batch_costs: &[f64], accesses: u64) -> SimulationResult {
+        let obsolescence: Vec<f64> = self
+            .stale_tot
+            .iter()
+            .zip(&self.span_tot)
+            .map(|(&s, &d)| if d > 0.0 { s / d } else { 0.0 })
+            .collect();
+        let cost: f64 = obsolescence.iter().zip(weights).map(|(r, c)| r * c).sum();
+        let std_error = if batch_costs.len() < 2 {
+            f64::INFINITY
+        } else {
+            let m = batch_costs.len() as f64;
+            let mean = batch_costs.iter().sum::<f64>() / m;
+            let var = batch_costs
+                .iter()
+                .map(|x| (x - mean) * (x - mean))
+                .sum::<f64>()
+                / (m - 1.0);
+            (var / m).sqrt()
+        };
+        SimulationResult {
+            cost,
+            std_error,
+            obsolescence,
+            accesses,
+        }
+    }
 }
