@@ -225,9 +225,9 @@ impl Run {
     /// The batch's cost; its accumulators move into the run totals.
     fn close_batch(&mut self, weights: &[f64]) -> f64 {
         let mut cost_b = 0.0;
-        for i in 0..weights.len() {
+        for (i, &w) in weights.iter().enumerate() {
             if self.span_b[i] > 0.0 {
-                cost_b += weights[i] * self.stale_b[i] / self.span_b[i];
+                cost_b += w * self.stale_b[i] / self.span_b[i];
             }
             self.stale_tot[i] += self.stale_b[i];
             self.span_tot[i] += self.span_b[i];
