@@ -81,10 +81,14 @@ pub fn cost(model: &Model, f: &[f64]) -> Result<f64> {
 /// but optimal only for proportional ones.
 pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
     // Scale by the largest a_i so that the sum cannot overflow.
-    let a: Vec<f64> = model.log_h().iter().map(|l| -l).collect();
-    let amax = a.iter().copied().fold(0.0_f64, f64::max);
-    let total: f64 = a.iter().map(|x| x / amax).sum();
-    a.iter().map(|x| (x / amax) / total).collect()
+    let log_h = model.log_h();
+    let amax = log_h.iter().fold(0.0_f64, |m, l| m.max(-l));
+    let mut f: Vec<f64> = log_h.iter().map(|l| -l / amax).collect();
+    let total: f64 = f.iter().sum();
+    for v in &mut f {
+        *v /= total;
+    }
+    f
 }
 
 /// The optimal access frequencies of problem (7): the frequencies that

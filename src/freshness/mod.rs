@@ -68,6 +68,7 @@ impl Model {
             &format!("a freshness model of {} pages", mu.len()),
         )?;
         validate::all_positive("change_rates", mu)?;
+        let given = weights.is_some();
         let weights = match weights {
             Some(w) => {
                 validate::same_len("change_rates", mu.len(), "weights", w.len())?;
@@ -84,7 +85,8 @@ impl Model {
             )));
         }
         let (one_minus_h, log_h, h) = transforms(&access, mu)?;
-        let proportional = weights_proportional(mu, &weights);
+        // c = μ (no weights given) is proportional by construction.
+        let proportional = !given || weights_proportional(mu, &weights);
         Ok(Model {
             access,
             mean_access,
