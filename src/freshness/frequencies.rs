@@ -556,12 +556,12 @@ fn solve_multiplier(
 }
 
 /// The page whose w is the nearest above λ (to rounding: ℓ may have stopped
-/// an ulp above ln w_c, on the side where x_c = 0), when λ is within 1% of
+/// an ulp above ln w_c, on the side where x_c = 0), when λ is within 1e−5 of
 /// it: the case for [`polish_near_cutoff`]. Returns c and 1 − λ/w_c.
 ///
-/// Not needed above 1 − λ/w_c = 1e−5: there the rounding of ℓ (a few
-/// ulps) moves 1 − λ/w_i by under 1e−10 relative on every page, and s_i and
-/// x_i by less.
+/// Not needed above 1 − λ/w_c = 1e−5: there an ulp of ℓ (≤ 2.2e−16·|ℓ|)
+/// moves 1 − λ/w_i by under 2.2e−11·max(1, |ℓ|) relative on every page, and
+/// s_i and x_i by less; (8) itself is kept by [`GeneralPages::sub_ulp_step`].
 fn cutoff_page(model: &Model, ln_w: &[f64], ell: f64) -> Option<(usize, f64)> {
     let slack = 64.0 * f64::EPSILON * ell.abs().max(1.0);
     let c = (0..ln_w.len())
