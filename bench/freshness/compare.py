@@ -246,9 +246,15 @@ def agree(case, crawl, n, f_ref, f):
     rel = np.where(pos, diff / np.where(pos, f_ref, 1.0), 0.0)
     out = {"objective": o, "objective_rel_diff": rel_o, "freq_max_rel_diff_all": float(rel.max())}
     if case == "randomized":
-        well = pos
+        # f_i = K (rho sigma_i - 1) beta_i: u_i = f_i/beta_i is linear in
+        # sigma_i on visited pages; d ln f_i/d ln rho = rho sigma_i/(rho sigma_i - 1).
+        sigma = np.sqrt(c / (mu * mean))
+        u = np.where(pos, f_ref / (mu * mean), 0.0)
+        slope, _ = np.polyfit(sigma[pos], u[pos], 1)
+        cond = np.where(pos, slope * sigma / np.where(pos, u, 1.0), np.inf)
     else:
-        well = pos & (conditioning(case, crawl, mu, mean, f_ref) <= 1e4)
+        cond = conditioning(case, crawl, mu, mean, f_ref)
+    well = pos & (cond <= 1e4)
     out["freq_max_rel_diff"] = float(rel[well].max(initial=0.0))
     out["ill_conditioned_pages"] = int((pos & ~well).sum())
     out["ill_conditioned_max_rel_diff"] = float(rel[pos & ~well].max(initial=0.0))
