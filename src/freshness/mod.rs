@@ -24,8 +24,10 @@
 pub mod cyclic;
 pub mod estimator;
 pub mod frequencies;
+mod par;
 pub mod randomized;
 pub mod scheduler;
+pub mod shard;
 pub mod simulate;
 
 use crate::dist::Distribution;
@@ -68,6 +70,7 @@ impl Model {
             &format!("a freshness model of {} pages", mu.len()),
         )?;
         validate::all_positive("change_rates", mu)?;
+        let given = weights.is_some();
         let weights = match weights {
             Some(w) => {
                 validate::same_len("change_rates", mu.len(), "weights", w.len())?;
@@ -83,35 +86,9 @@ impl Model {
                 Num(mean_access)
             )));
         }
-        let one_minus_h: Vec<f64> = mu.iter().map(|&m| access.laplace_complement(m)).collect();
-        let log_h: Vec<f64> = mu.iter().map(|&m| access.log_laplace(m)).collect();
-        // exp(ln h) keeps full relative accuracy when h is tiny; 1 − (1 − h) does not.
-        let h: Vec<f64> = log_h.iter().map(|&l| l.exp()).collect();
-        for (i, (&c, &l)) in one_minus_h.iter().zip(&log_h).enumerate() {
-            // q_i = μ_i E[X] (changes per mean crawl time) enters every bound.
-            if !(mu[i] * mean_access).is_finite() {
-                return Err(Error::invalid(format!(
-                    "change_rates[{i}] = {} is too large for this access time: \
-                     change_rate * E[X] overflows (E[X] = {})",
-                    Num(mu[i]),
-                    Num(mean_access)
-                )));
-            }
-            if !(c > 0.0 && l < 0.0 && l.is_finite()) {
-                return Err(Error::invalid(format!(
-                    "change_rates[{i}] = {} is too large or too small for this access time: \
-                     h = E[exp(-mu X)] must lie strictly in (0, 1), got 1 - h = {}, ln h = {}",
-                    Num(mu[i]),
-                    Num(c),
-                    Num(l)
-                )));
-            }
-        }
-        // c_i ∝ μ_i: the ratios agree to rounding (compared as exact
-        // mantissa/exponent pairs: c_i/μ_i may over- or underflow).
-        let ratio = |i: usize| Scaled::new(weights[i]).div(Scaled::new(mu[i]));
-        let r0 = ratio(0);
-        let proportional = (0..mu.len()).all(|i| (ratio(i).ratio(r0) - 1.0).abs() <= 1e-12);
+        let (one_minus_h, log_h, h) = transforms(&access, mu)?;
+        // c = μ (no weights given) is proportional by construction.
+        let proportional = !given || weights_proportional(mu, &weights);
         Ok(Model {
             access,
             mean_access,
@@ -174,23 +151,28 @@ impl Model {
         &self.log_h
     }
 
-    /// The weights w_i = c_i/(μ_i E\[X\]) of the Lagrange conditions as
-    /// mantissa/exponent pairs (the quotient itself may over- or
-    /// underflow), and the largest of them.
-    pub(crate) fn scaled_weights(&self) -> (Vec<Scaled>, Scaled) {
+    /// The weight w_i = c_i/(μ_i E\[X\]) of the Lagrange conditions as a
+    /// mantissa/exponent pair (the quotient itself may over- or underflow).
+    pub(crate) fn scaled_weight(&self, i: usize) -> Scaled {
         let e = Scaled::new(self.mean_access);
-        let w: Vec<Scaled> = self
-            .weights
-            .iter()
-            .zip(&self.mu)
-            .map(|(&c, &m)| Scaled::new(c).div(Scaled::new(m).mul(e)))
-            .collect();
+        Scaled::new(self.weights[i]).div(Scaled::new(self.mu[i]).mul(e))
+    }
+
+    /// The largest [`Model::scaled_weight`].
+    pub(crate) fn max_scaled_weight(&self) -> Scaled {
         // A model has at least one page (Model::new refuses none).
-        let wmax = w
-            .iter()
-            .copied()
-            .fold(w[0], |x, y| if y.cmp(x).is_gt() { y } else { x });
-        (w, wmax)
+        (1..self.len())
+            .map(|i| self.scaled_weight(i))
+            .fold(
+                self.scaled_weight(0),
+                |x, y| if y.cmp(x).is_gt() { y } else { x },
+            )
+    }
+
+    /// All [`Model::scaled_weight`]s and the largest of them.
+    pub(crate) fn scaled_weights(&self) -> (Vec<Scaled>, Scaled) {
+        let w: Vec<Scaled> = (0..self.len()).map(|i| self.scaled_weight(i)).collect();
+        (w, self.max_scaled_weight())
     }
 
     /// True when c_i = c₀ μ_i for one c₀ (Theorems 3.4 and 4.1 apply).
@@ -219,6 +201,65 @@ impl Model {
             .div(Scaled::new(self.mu[0]).mul(Scaled::new(self.mean_access)));
         Some(v.value().copysign(x))
     }
+}
+
+/// (1 − h_i, ln h_i, h_i) for every page, computed on [`par::threads_for`]
+/// threads; `InvalidArgument` naming the first page whose q_i = μ_i E\[X\]
+/// overflows or whose h_i is not strictly inside (0, 1).
+#[allow(clippy::type_complexity)]
+fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+    let n = mu.len();
+    let mean_access = access.mean();
+    let (mut one_minus_h, mut log_h, mut h) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let first_bad = par::fold_chunks(
+        [&mut one_minus_h[..], &mut log_h[..], &mut h[..]],
+        None,
+        |pages, [c, l, hh]| {
+            let mut bad = None;
+            for (k, i) in pages.enumerate() {
+                c[k] = access.laplace_complement(mu[i]);
+                l[k] = access.log_laplace(mu[i]);
+                // exp(ln h) keeps full relative accuracy when h is tiny; 1 − (1 − h) does not.
+                hh[k] = l[k].exp();
+                let ok = (mu[i] * mean_access).is_finite()
+                    && c[k] > 0.0
+                    && l[k] < 0.0
+                    && l[k].is_finite();
+                if !ok && bad.is_none() {
+                    bad = Some(i);
+                }
+            }
+            bad
+        },
+        |a: Option<usize>, b| a.or(b),
+    );
+    if let Some(i) = first_bad {
+        // q_i = μ_i E[X] (changes per mean crawl time) enters every bound.
+        if !(mu[i] * mean_access).is_finite() {
+            return Err(Error::invalid(format!(
+                "change_rates[{i}] = {} is too large for this access time: \
+                 change_rate * E[X] overflows (E[X] = {})",
+                Num(mu[i]),
+                Num(mean_access)
+            )));
+        }
+        return Err(Error::invalid(format!(
+            "change_rates[{i}] = {} is too large or too small for this access time: \
+             h = E[exp(-mu X)] must lie strictly in (0, 1), got 1 - h = {}, ln h = {}",
+            Num(mu[i]),
+            Num(one_minus_h[i]),
+            Num(log_h[i])
+        )));
+    }
+    Ok((one_minus_h, log_h, h))
+}
+
+/// c_i ∝ μ_i: the ratios agree to rounding (compared as exact
+/// mantissa/exponent pairs: c_i/μ_i may over- or underflow).
+fn weights_proportional(mu: &[f64], weights: &[f64]) -> bool {
+    let ratio = |i: usize| Scaled::new(weights[i]).div(Scaled::new(mu[i]));
+    let r0 = ratio(0);
+    (0..mu.len()).all(|i| (ratio(i).ratio(r0) - 1.0).abs() <= 1e-12)
 }
 
 /// A positive finite value as m·2^e with m ∈ [1, 2): the weights
@@ -277,8 +318,9 @@ impl Scaled {
         } else if de > 1000 {
             f64::INFINITY
         } else {
-            // |de| ≤ 1000: 2^de is exact and r·2^de is normal.
-            r * 2f64.powi(de as i32)
+            // |de| ≤ 1000: 2^de is a normal double (built from its bits)
+            // and r·2^de is normal.
+            r * f64::from_bits(((de + 1023) as u64) << 52)
         }
     }
 
@@ -304,3 +346,6 @@ pub(crate) fn check_frequencies(n: usize, f: &[f64]) -> Result<()> {
     validate::same_len("pages", n, "frequencies", f.len())?;
     validate::probability_vector("frequencies", f)
 }
+
+#[cfg(test)]
+mod tests;

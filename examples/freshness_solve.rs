@@ -1,0 +1,78 @@
+//! The library side of bench/freshness/compare.py: reads change rates and
+//! weights (raw little-endian f64 files), builds the freshness model and
+//! solves one case `reps` times, and prints one JSON line with the best
+//! times (`Model::new`, the solve, their sum) and the time of one memory
+//! pass over the same arrays (out_i = μ_i·c_i: two arrays read, one
+//! written). The frequencies of the last run go to `out`.
+//!
+//! Usage: freshness_solve CASE CRAWL MEAN MU_FILE W_FILE OUT REPS
+//!   CASE  general | randomized | closed   (closed ignores W_FILE: c = μ)
+//!   CRAWL exp | det                        (crawl time, mean MEAN)
+
+use crawlsched::dist::Distribution;
+use crawlsched::freshness::{Model, frequencies, randomized};
+use std::time::Instant;
+
+fn read_f64s(path: &str) -> Vec<f64> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    bytes
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect()
+}
+
+fn memory_pass(mu: &[f64], w: &[f64], out: &mut [f64]) -> f64 {
+    let t = Instant::now();
+    for ((o, m), c) in out.iter_mut().zip(mu).zip(w) {
+        *o = m * c;
+    }
+    std::hint::black_box(&out);
+    t.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().skip(1).collect();
+    assert!(
+        a.len() == 7,
+        "usage: CASE CRAWL MEAN MU_FILE W_FILE OUT REPS"
+    );
+    let mean: f64 = a[2].parse().expect("MEAN");
+    let dist = match a[1].as_str() {
+        "exp" => Distribution::exponential(1.0 / mean),
+        "det" => Distribution::deterministic(mean),
+        d => panic!("unknown crawl time {d}"),
+    }
+    .expect("distribution");
+    let mu = read_f64s(&a[3]);
+    let w = read_f64s(&a[4]);
+    let reps: usize = a[6].parse().expect("REPS");
+    let weights = (a[0] != "closed").then_some(&w[..]);
+    let (mut best_new, mut best_solve, mut best_total) = (f64::MAX, f64::MAX, f64::MAX);
+    let mut f = Vec::new();
+    for _ in 0..reps {
+        let t0 = Instant::now();
+        let m = Model::new(dist.clone(), &mu, weights).expect("model");
+        let t1 = Instant::now();
+        f = match a[0].as_str() {
+            "general" => frequencies::optimal_frequencies_general(&m),
+            "randomized" => randomized::optimal_frequencies(&m),
+            "closed" => frequencies::optimal_frequencies(&m),
+            c => panic!("unknown case {c}"),
+        }
+        .expect("solve");
+        let t2 = Instant::now();
+        best_new = best_new.min((t1 - t0).as_secs_f64());
+        best_solve = best_solve.min((t2 - t1).as_secs_f64());
+        best_total = best_total.min((t2 - t0).as_secs_f64());
+        drop(m);
+    }
+    let mut out = vec![0.0; mu.len()];
+    let pass = (0..reps.max(5))
+        .map(|_| memory_pass(&mu, &w, &mut out))
+        .fold(f64::MAX, f64::min);
+    let bytes: Vec<u8> = f.iter().flat_map(|x| x.to_le_bytes()).collect();
+    std::fs::write(&a[5], bytes).expect("write frequencies");
+    println!(
+        "{{\"new_s\": {best_new:.6e}, \"solve_s\": {best_solve:.6e}, \"total_s\": {best_total:.6e}, \"memory_pass_s\": {pass:.6e}}}"
+    );
+}

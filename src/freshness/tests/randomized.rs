@@ -1,0 +1,293 @@
+use crate::dist::Distribution;
+use crate::error::Error;
+use crate::freshness::Model;
+use crate::freshness::frequencies;
+use crate::freshness::randomized::*;
+use crate::numeric::tolerance::rel;
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Lemma 4.1 in the paper's literal form.
+fn literal_rate(m: &Model, i: usize, f: f64) -> f64 {
+    let (mu, e, h) = (m.change_rates()[i], m.mean_access(), m.h()[i]);
+    (e - f / mu + f / mu * f * h / (1.0 - h + f * h)) / e
+}
+
+#[test]
+fn lemma_4_1_explicit_values() {
+    // Exponential X (rate 1), μ = (1, 2): h = (1/2, 1/3), f = (1/2, 1/2).
+    // r_1 = 1 − 0.5 + 0.5·(1/4)/(1/2 + 1/4) = 2/3;
+    // r_2 = 1 − 0.25 + 0.25·(1/6)/(2/3 + 1/6) = 0.8.
+    let m = Model::new(Distribution::exponential(1.0).unwrap(), &[1.0, 2.0], None).unwrap();
+    let r = obsolescence(&m, &[0.5, 0.5]).unwrap();
+    assert!(rel(r[0], 2.0 / 3.0) < 1e-15);
+    assert!(rel(r[1], 0.8) < 1e-15);
+    assert!(rel(cost(&m, &[0.5, 0.5]).unwrap(), 2.0 / 3.0 + 1.6) < 1e-15);
+    assert_eq!(obsolescence(&m, &[1.0, 0.0]).unwrap()[1], 1.0);
+    // Agrees with the literal formula on moderate inputs.
+    for &f in &[0.01, 0.3, 0.99] {
+        assert!(
+            rel(
+                obsolescence(&m, &[f, 1.0 - f]).unwrap()[0],
+                literal_rate(&m, 0, f)
+            ) < 1e-13
+        );
+    }
+}
+
+#[test]
+fn small_rates_keep_relative_accuracy() {
+    // Deterministic X = 1, μ = 1e-9, f = 1: r = 1 − (1 − h)/(1 − h + h)·1/q
+    // = 1 − (1 − e^{−q})/q ≈ q/2 − q²/6.
+    let q = 1e-9_f64;
+    let m = Model::new(Distribution::deterministic(1.0).unwrap(), &[q], None).unwrap();
+    let r = obsolescence(&m, &[1.0]).unwrap()[0];
+    assert!(rel(r, q / 2.0 - q * q / 6.0) < 1e-14, "{r}");
+}
+
+#[test]
+fn closed_form_16_matches_water_filling() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    for d in [
+        Distribution::deterministic(0.7).unwrap(),
+        Distribution::exponential(2.0).unwrap(),
+        Distribution::erlang(3, 1.0).unwrap(),
+    ] {
+        for n in [1usize, 2, 7, 100] {
+            let mu: Vec<f64> = (0..n)
+                .map(|_| 10f64.powf(rng.random_range(-3.0..1.0)))
+                .collect();
+            let m = Model::new(d.clone(), &mu, None).unwrap();
+            let closed = optimal_frequencies(&m).unwrap();
+            let general = optimal_frequencies_general(&m).unwrap();
+            for (c, g) in closed.iter().zip(&general) {
+                assert!(rel(*g, *c) < 1e-10);
+            }
+            // (16) literally.
+            let bt: f64 = m.h().iter().map(|h| 1.0 / h - 1.0).sum();
+            for (c, h) in closed.iter().zip(m.h()) {
+                assert!(rel(*c, (1.0 / h - 1.0) / bt) < 1e-9);
+            }
+            // (11) equals the cost at (16), and its literal form.
+            let oc = optimal_cost(&m).unwrap();
+            assert!(rel(cost(&m, &closed).unwrap(), oc) < 1e-12);
+            let e = m.mean_access();
+            let lit = m.total_change_rate() - bt / (1.0 + bt) / e;
+            assert!(rel(oc, lit) < 1e-8, "{oc} vs {lit}");
+        }
+    }
+}
+
+#[test]
+fn bound_6_below_11_below_other_frequencies() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for _ in 0..50 {
+        let n = rng.random_range(1..30);
+        let mu: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(-2.0..1.0)))
+            .collect();
+        let m = Model::new(Distribution::gamma(0.5, 0.25).unwrap(), &mu, None).unwrap();
+        let lb = frequencies::lower_bound(&m).unwrap();
+        let rnd = optimal_cost(&m).unwrap();
+        assert!(lb > 0.0);
+        assert!(lb <= rnd * (1.0 + 1e-12), "(6) {lb} > (11) {rnd}");
+        // The randomized optimum is not the even-spacing optimum (n > 1).
+        if n > 1 {
+            assert!(rnd > lb * (1.0 + 1e-6));
+        }
+        for f in [
+            frequencies::optimal_frequencies(&m).unwrap(),
+            vec![1.0 / n as f64; n],
+        ] {
+            assert!(rnd <= cost(&m, &f).unwrap() * (1.0 + 1e-12));
+        }
+    }
+}
+
+#[test]
+fn lemma_4_1_exceeds_theorem_3_3_with_corrected_expansion() {
+    // Randomized r_i ≥ Theorem 3.3's bound; as f → 0 the difference is
+    // h f²/(μ E[X] (1 − h)) + o(f²) — the paper prints h f²/(μ E[X]),
+    // missing the factor 1/(1 − h).
+    let m = Model::new(
+        Distribution::exponential(1.0).unwrap(),
+        &[0.5, 2.0, 8.0],
+        None,
+    )
+    .unwrap();
+    for i in 0..3 {
+        let (mu, h) = (m.change_rates()[i], m.h()[i]);
+        for &f in &[1e-3, 1e-2, 0.2, 0.5, 0.9, 1.0] {
+            let mut v = vec![0.0; 3];
+            v[i] = f;
+            v[(i + 1) % 3] = 1.0 - f;
+            let rr = obsolescence(&m, &v).unwrap()[i];
+            let lb = frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
+            assert!(rr >= lb - 1e-15, "page {i} f={f}");
+        }
+        let f = 1e-4;
+        let mut v = vec![0.0; 3];
+        v[i] = f;
+        v[(i + 1) % 3] = 1.0 - f;
+        let diff = obsolescence(&m, &v).unwrap()[i]
+            - frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
+        let corrected = h * f * f / (mu * (1.0 - h));
+        assert!(rel(diff, corrected) < 1e-3, "diff {diff} vs {corrected}");
+        let paper = h * f * f / mu;
+        assert!(rel(diff, paper) > 0.1);
+        // Near f = 1 the difference is (h/(μE))(1 − h + ln h)(f − 1)
+        // (the paper prints (1 + ln h)).
+        let f = 1.0 - 1e-5;
+        let mut v = vec![0.0; 3];
+        v[i] = f;
+        v[(i + 1) % 3] = 1.0 - f;
+        let diff = obsolescence(&m, &v).unwrap()[i]
+            - frequencies::obsolescence_lower_bound(&m, &v).unwrap()[i];
+        let slope = h / mu * (1.0 - h + h.ln()) * (f - 1.0);
+        assert!(rel(diff, slope) < 1e-3, "near 1: {diff} vs {slope}");
+    }
+}
+
+fn grid_min(m: &Model, steps: usize) -> f64 {
+    let n = m.len();
+    let hstep = 1.0 / steps as f64;
+    let mut best = f64::INFINITY;
+    for i in 0..=steps {
+        if n == 2 {
+            best = best.min(cost(m, &[i as f64 * hstep, 1.0 - i as f64 * hstep]).unwrap());
+        } else {
+            for j in 0..=(steps - i) {
+                let f = [
+                    i as f64 * hstep,
+                    j as f64 * hstep,
+                    1.0 - (i + j) as f64 * hstep,
+                ];
+                best = best.min(cost(m, &f).unwrap());
+            }
+        }
+    }
+    best
+}
+
+#[test]
+fn brute_force_general_weights() {
+    let cases: Vec<(Distribution, Vec<f64>, Vec<f64>)> = vec![
+        (
+            Distribution::exponential(1.0).unwrap(),
+            vec![0.3, 2.0],
+            vec![1.0, 0.7],
+        ),
+        (
+            Distribution::deterministic(1.0).unwrap(),
+            vec![0.2, 1.0, 5.0],
+            vec![3.0, 1.0, 0.5],
+        ),
+        (
+            Distribution::gamma(0.5, 0.5).unwrap(),
+            vec![0.05, 0.5, 1.5],
+            vec![0.2, 2.0, 0.4],
+        ),
+        (
+            Distribution::exponential(1.0).unwrap(),
+            vec![1.0, 1.0, 1.0],
+            vec![1.0, 1.0, 0.02],
+        ),
+    ];
+    for (d, mu, c) in cases {
+        let m = Model::new(d, &mu, Some(&c)).unwrap();
+        let f = optimal_frequencies(&m).unwrap();
+        let best = cost(&m, &f).unwrap();
+        assert!(rel(optimal_cost(&m).unwrap(), best) < 1e-15);
+        let steps = if mu.len() == 2 { 20_000 } else { 600 };
+        let g = grid_min(&m, steps);
+        assert!(g >= best - 1e-12, "grid {g} below optimum {best}");
+        assert!(g - best < 1e-4 * best.max(1.0), "grid {g} vs {best}");
+        // The optimum is also at least the even-spacing bound.
+        assert!(best >= frequencies::lower_bound(&m).unwrap());
+    }
+    let m = Model::new(
+        Distribution::exponential(1.0).unwrap(),
+        &[1.0, 1.0, 1.0],
+        Some(&[1.0, 1.0, 0.02]),
+    )
+    .unwrap();
+    let f = optimal_frequencies(&m).unwrap();
+    assert_eq!(f[2], 0.0);
+    assert!(rel(f[0], 0.5) < 1e-14);
+    // Paper's validity test after (16) fails exactly here: min √(c/μ)
+    // below Σ√(c/μ)(1/h − 1)/(1 + Σ(1/h − 1)) (E[X] = 1, h = 1/2).
+    let s: Vec<f64> = [1.0f64, 1.0, 0.02].iter().map(|x| x.sqrt()).collect();
+    let rhs = s.iter().sum::<f64>() / 4.0;
+    assert!(s[2] < rhs);
+}
+
+#[test]
+fn errors_are_reported() {
+    let m = Model::new(Distribution::exponential(1.0).unwrap(), &[1.0, 2.0], None).unwrap();
+    assert!(matches!(cost(&m, &[1.0]), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        cost(&m, &[f64::NAN, 1.0]),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        obsolescence(&m, &[0.2, 0.2]),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        obsolescence(&m, &[]),
+        Err(Error::InvalidArgument(_))
+    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+    #[test]
+    fn optimum_beats_random_frequencies(
+        kind in 0usize..4,
+        pages in prop::collection::vec((-3.0f64..1.5, -2.0f64..2.0), 1..20),
+        prop_c in any::<bool>(),
+        raw in prop::collection::vec(0.0f64..1.0, 20),
+    ) {
+        let d = match kind {
+            0 => Distribution::deterministic(1.3).unwrap(),
+            1 => Distribution::exponential(0.8).unwrap(),
+            2 => Distribution::erlang(4, 2.0).unwrap(),
+            _ => Distribution::hyperexponential(vec![0.3, 0.7], vec![0.2, 5.0]).unwrap(),
+        };
+        let mu: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.0)).collect();
+        let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1)).collect();
+        let m = Model::new(d, &mu, if prop_c { None } else { Some(&c) }).unwrap();
+        let f = optimal_frequencies(&m).unwrap();
+        prop_assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0));
+        prop_assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let best = cost(&m, &f).unwrap();
+        prop_assert!(rel(optimal_cost(&m).unwrap(), best) < 1e-11);
+        prop_assert!(frequencies::lower_bound(&m).unwrap() <= best * (1.0 + 1e-12));
+        let n = mu.len();
+        // KKT of (12): λ = w_i (b_i/(b_i + h_i f_i))² on active pages
+        // ((13) rearranged), w_i ≤ λ on idle ones.
+        let e = m.mean_access();
+        let w: Vec<f64> = (0..n).map(|i| m.weights()[i] / (mu[i] * e)).collect();
+        let lam: Vec<f64> = (0..n).filter(|&i| f[i] > 0.0).map(|i| {
+            let b = m.one_minus_h()[i];
+            let h = (m.log_h()[i]).exp();
+            w[i] * (b / (b + h * f[i])).powi(2)
+        }).collect();
+        let lmax = lam.iter().copied().fold(0.0, f64::max);
+        for l in &lam {
+            prop_assert!(rel(*l, lmax) < 1e-9, "{:?}", lam);
+        }
+        for i in 0..n {
+            if f[i] == 0.0 {
+                prop_assert!(w[i] <= lmax * (1.0 + 1e-9));
+            }
+        }
+        let tot: f64 = raw[..n].iter().sum();
+        if tot > 0.0 {
+            let g: Vec<f64> = raw[..n].iter().map(|x| x / tot).collect();
+            let cg = cost(&m, &g).unwrap();
+            prop_assert!(best <= cg * (1.0 + 1e-12), "{} > {}", best, cg);
+        }
+    }
+}
