@@ -23,7 +23,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use std::sync::Arc;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -248,23 +248,30 @@ pub fn bytes(count: impl TryInto<u128>, each: u128) -> Option<u128> {
     count.try_into().ok()?.checked_mul(each)
 }
 
-/// A byte count for messages: "512 bytes", or "~3.5 GiB (3759999984 bytes)".
+/// A byte count for messages: "512 bytes", or "~3.5 GiB (3759999984 bytes)";
+/// counts beyond 10^16 bytes print as doubles (no digit run over 17).
 fn amount(b: u128) -> String {
     if b < 1 << 20 {
         format!("{b} bytes")
-    } else {
+    } else if b < 10u128.pow(16) {
         format!("~{} ({b} bytes)", human(b))
+    } else {
+        format!("~{} ({} bytes)", human(b), Num(b as f64))
     }
 }
 
-/// A byte count for messages: MiB below 1 GiB, else GiB, one decimal.
+/// A byte count for messages: MiB below 1 GiB, else GiB, one decimal;
+/// beyond 10^6 GiB a double.
 pub fn human(b: u128) -> String {
     const MIB: f64 = 1024.0 * 1024.0;
     let x = b as f64;
+    let gib = x / (1024.0 * MIB);
     if x < 1024.0 * MIB {
         format!("{:.1} MiB", x / MIB)
+    } else if gib < 1e6 {
+        format!("{gib:.1} GiB")
     } else {
-        format!("{:.1} GiB", x / (1024.0 * MIB))
+        format!("{} GiB", Num(gib))
     }
 }
 
@@ -323,6 +330,17 @@ mod tests {
             c.check_memory(Some(u128::MAX / 2), "x"),
             Err(Error::TooLarge(_))
         ));
+    }
+
+    #[test]
+    fn huge_byte_counts_print_as_doubles() {
+        assert_eq!(amount(512), "512 bytes");
+        assert_eq!(amount(3 << 30), "~3.0 GiB (3221225472 bytes)");
+        let m = amount(7_299_265_713_743_102_738_560);
+        assert_eq!(m, "~6797970937325.715 GiB (7.299265713743103e21 bytes)");
+        let m = amount(u128::MAX);
+        let run = m.split(|c: char| !c.is_ascii_digit()).map(str::len).max();
+        assert!(run.unwrap() <= 17, "{m}");
     }
 
     #[test]
