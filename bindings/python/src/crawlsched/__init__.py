@@ -11,7 +11,8 @@ FreshnessModel, Scheduler, ...) own a C handle: use them in ``with``
 blocks or call ``close()``; a finalizer frees forgotten ones.
 
 Modules: dist (Dist, BMAP), freshness (FreshnessModel, Estimator,
-Scheduler, cyclic sequences), mdp, robots, threshold, routing, probe.
+Scheduler, cyclic sequences, FreshnessShard and MultiplierSearch for
+distributed solves; crawlsched.spark runs them on PySpark), mdp, robots, threshold, routing, probe.
 """
 
 from ._lib import (
@@ -36,12 +37,16 @@ from .dist import BMAP, Dist
 from .freshness import (
     Estimator,
     FreshnessModel,
+    FreshnessShard,
+    MultiplierSearch,
     Scheduler,
     bound_ratio,
+    combine_summaries,
     fibonacci_at_least,
     golden_ratio_sequence,
     integer_counts,
     round_robin_sequence,
+    solve_multiplier,
 )
 from .mdp import MDP, MDPBuilder, MDPSolver
 from .robots import Robots
@@ -83,12 +88,14 @@ __all__ = [
     "Dist",
     "Estimator",
     "FreshnessModel",
+    "FreshnessShard",
     "InfeasibleError",
     "InternalError",
     "InvalidArgumentError",
     "MDP",
     "MDPBuilder",
     "MDPSolver",
+    "MultiplierSearch",
     "NotConvergedError",
     "NotFoundError",
     "NullArgumentError",
@@ -106,12 +113,14 @@ __all__ = [
     "balanced_sequence",
     "default_memory_limit",
     "bound_ratio",
+    "combine_summaries",
     "fibonacci_at_least",
     "golden_ratio_sequence",
     "integer_counts",
     "library_path",
     "round_robin_sequence",
     "set_default_memory_limit",
+    "solve_multiplier",
     "status_string",
     "thread_last_error",
     "version",
