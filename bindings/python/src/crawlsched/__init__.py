@@ -12,7 +12,8 @@ blocks or call ``close()``; a finalizer frees forgotten ones.
 
 Modules: dist (Dist, BMAP), freshness (FreshnessModel, Estimator,
 Scheduler, cyclic sequences, FreshnessShard and MultiplierSearch for
-distributed solves; crawlsched.spark runs them on PySpark), mdp, robots, threshold, routing, probe.
+distributed solves), spark (the distributed solve on PySpark), mdp,
+robots, threshold, routing, probe.
 """
 
 from ._lib import (
@@ -54,7 +55,7 @@ from .limits import Control, default_memory_limit, set_default_memory_limit
 from .threshold import ThresholdModel
 from .routing import Arrivals, Router, Servers, balanced_sequence
 from .probe import Planner, Profile
-from . import dist, freshness, limits, mdp, probe, robots, routing, threshold  # noqa: F401
+from . import dist, freshness, limits, mdp, probe, robots, routing, spark, threshold  # noqa: F401
 
 
 def version():
