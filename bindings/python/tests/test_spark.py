@@ -18,7 +18,9 @@ N = int(os.environ.get("CRAWLSCHED_SPARK_PAGES", 1_000_000))
 
 @pytest.fixture(scope="module")
 def spark():
+    # The Python workers load the library this process loaded.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("CRAWLSCHED_LIB", str(cs.library_path))
     session = (
         pyspark.sql.SparkSession.builder.master("local[2]")
         .appName("crawlsched-test")
