@@ -166,7 +166,7 @@ impl MultiplierSearch {
             ln_w_min,
             ln_w_max,
         } = total;
-        if !(sum_a > 0.0) {
+        if sum_a.is_nan() || sum_a <= 0.0 {
             return Err(Error::invalid(format!(
                 "sum_a must be > 0, got {}",
                 Num(sum_a)
