@@ -136,6 +136,30 @@ int main(void) {
     CHECK_OK(crawlsched_freshness_lower_bound(mw, &lb, &err), err);
     CHECK_OK(crawlsched_freshness_cost(mw, f, N, &c, &err), err);
     CHECK_CLOSE(c, lb, 1e-10);
+    {
+        /* The distributed protocol on one shard gives the same plan. */
+        crawlsched_freshness_shard_t *sh = NULL;
+        crawlsched_freshness_multiplier_search_t *ms = NULL;
+        double sa, wmin, wmax, ll = 0.0, s, ds, fs[N];
+        int32_t done = 0;
+        CHECK_OK(crawlsched_freshness_shard_new(mw, &sh, &err), err);
+        CHECK_OK(crawlsched_freshness_shard_summary(sh, &sa, &wmin, &wmax, &err), err);
+        CHECK_OK(crawlsched_freshness_multiplier_search_new(sa, wmin, wmax, &ms, &err), err);
+        for (int it = 0; it < 100; it++) {
+            CHECK_OK(crawlsched_freshness_multiplier_search_next(ms, &done, &ll, &err), err);
+            if (done) break;
+            CHECK_OK(crawlsched_freshness_shard_sum_at(sh, ll, &s, &ds, &err), err);
+            CHECK_OK(crawlsched_freshness_multiplier_search_update(ms, s, ds, &err), err);
+        }
+        CHECK(done == 1);
+        CHECK_OK(crawlsched_freshness_shard_frequencies_at(sh, ll, fs, N, &err), err);
+        for (int i = 0; i < N; i++) CHECK_CLOSE(fs[i], f[i], 1e-12);
+        CHECK_STATUS(crawlsched_freshness_multiplier_search_update(ms, -1.0, 0.0, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+        crawlsched_freshness_multiplier_search_free(ms);
+        crawlsched_freshness_multiplier_search_free(NULL);
+        crawlsched_freshness_shard_free(sh);
+        crawlsched_freshness_shard_free(NULL);
+    }
     /* Eq. (18) needs proportional weights. */
     CHECK_STATUS(crawlsched_freshness_golden_ratio_bound(mw, &gb, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
 

@@ -341,6 +341,27 @@ typedef struct crawlsched_estimator_t crawlsched_estimator_t;
 typedef struct crawlsched_freshness_model_t crawlsched_freshness_model_t;
 
 /**
+ * The search for the multiplier ln_lambda at which the frequencies of all
+ * shards sum to 1. Loop: crawlsched_freshness_multiplier_search_next();
+ * if not done, every shard evaluates crawlsched_freshness_shard_sum_at()
+ * at the proposed ln_lambda and the totals go to
+ * crawlsched_freshness_multiplier_search_update(). Mutable; calls are
+ * serialised internally, so a handle may be shared between threads. Free
+ * with crawlsched_freshness_multiplier_search_free().
+ */
+typedef struct crawlsched_freshness_multiplier_search_t crawlsched_freshness_multiplier_search_t;
+
+/**
+ * Some pages of a general-weights freshness model: answers, at a
+ * multiplier ln_lambda (absolute units, the same on every shard), its sum
+ * of optimal frequencies and their derivative, and once the multiplier is
+ * final the frequencies themselves. Immutable: one handle may be used
+ * from any number of threads at once. Free with
+ * crawlsched_freshness_shard_free().
+ */
+typedef struct crawlsched_freshness_shard_t crawlsched_freshness_shard_t;
+
+/**
  * An MDP under construction: add (state, action) rows in any order, then
  * crawlsched_mdp_build(). Mutable: calls are serialised by an internal
  * mutex. Free with crawlsched_mdp_builder_free().
@@ -1108,6 +1129,95 @@ crawlsched_status_t crawlsched_freshness_simulate_cyclic(const struct crawlsched
                                                          double *out_cost,
                                                          double *out_std_error,
                                                          struct crawlsched_error_t *err);
+
+/**
+ * A search over all shards, from their combined summaries (see
+ * crawlsched_freshness_shard_summary()): sum_a > 0 and
+ * ln_w_min <= ln_w_max, all finite.
+ */
+crawlsched_status_t crawlsched_freshness_multiplier_search_new(double sum_a,
+                                                               double ln_w_min,
+                                                               double ln_w_max,
+                                                               struct crawlsched_freshness_multiplier_search_t **out,
+                                                               struct crawlsched_error_t *err);
+
+/**
+ * Releases a search. NULL is a no-op.
+ */
+void crawlsched_freshness_multiplier_search_free(struct crawlsched_freshness_multiplier_search_t *search);
+
+/**
+ * What to do next: *done = 0 and *ln_lambda the multiplier at which to
+ * evaluate the shards' sums, or *done = 1 and *ln_lambda the final
+ * multiplier for crawlsched_freshness_shard_frequencies_at().
+ * CRAWLSCHED_NOT_CONVERGED after 500 evaluations.
+ */
+crawlsched_status_t crawlsched_freshness_multiplier_search_next(const struct crawlsched_freshness_multiplier_search_t *search,
+                                                                int32_t *done,
+                                                                double *ln_lambda,
+                                                                struct crawlsched_error_t *err);
+
+/**
+ * The totals over all shards of crawlsched_freshness_shard_sum_at() at
+ * the ln_lambda last proposed: sum >= 0 and dsum <= 0, both finite.
+ * Ignored once the search is done.
+ */
+crawlsched_status_t crawlsched_freshness_multiplier_search_update(const struct crawlsched_freshness_multiplier_search_t *search,
+                                                                  double sum,
+                                                                  double dsum,
+                                                                  struct crawlsched_error_t *err);
+
+/**
+ * The shard of all of `model`'s pages (build one model per shard, all
+ * with the same access distribution). The shard copies what it needs:
+ * `model` may be freed afterwards. It holds 40 bytes per page, checked
+ * against the process-wide memory cap (CRAWLSCHED_TOO_LARGE).
+ */
+crawlsched_status_t crawlsched_freshness_shard_new(const struct crawlsched_freshness_model_t *model,
+                                                   struct crawlsched_freshness_shard_t **out,
+                                                   struct crawlsched_error_t *err);
+
+/**
+ * Releases a shard. NULL is a no-op.
+ */
+void crawlsched_freshness_shard_free(struct crawlsched_freshness_shard_t *shard);
+
+/**
+ * The shard's summary: sum_a = sum of -ln h_i, and the range
+ * [ln_w_min, ln_w_max] of its pages' ln weights in absolute units.
+ * Combine the shards' summaries (add sum_a, min of ln_w_min, max of
+ * ln_w_max) for crawlsched_freshness_multiplier_search_new().
+ */
+crawlsched_status_t crawlsched_freshness_shard_summary(const struct crawlsched_freshness_shard_t *shard,
+                                                       double *sum_a,
+                                                       double *ln_w_min,
+                                                       double *ln_w_max,
+                                                       struct crawlsched_error_t *err);
+
+/**
+ * The sum of the shard's frequencies x_i at ln_lambda (finite) into
+ * *sum, and its derivative against ln_lambda (<= 0) into *dsum. O(N),
+ * multithreaded.
+ */
+crawlsched_status_t crawlsched_freshness_shard_sum_at(const struct crawlsched_freshness_shard_t *shard,
+                                                      double ln_lambda,
+                                                      double *sum,
+                                                      double *dsum,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * The shard's frequencies x_i at ln_lambda into out[0..N] (out_cap >= N,
+ * N the shard's pages, in the model's order). At the final ln_lambda of
+ * crawlsched_freshness_multiplier_search_next() the frequencies of all
+ * shards sum to 1 and equal crawlsched_freshness_optimal_frequencies()
+ * of all pages to about 1e-12 relative (pages whose 1 - lambda/w_i is
+ * below about 1e-10 only to the resolution of ln_lambda).
+ */
+crawlsched_status_t crawlsched_freshness_shard_frequencies_at(const struct crawlsched_freshness_shard_t *shard,
+                                                              double ln_lambda,
+                                                              double *out,
+                                                              size_t out_cap,
+                                                              struct crawlsched_error_t *err);
 
 /**
  * Releases an MDP. NULL is a no-op.

@@ -51,6 +51,8 @@ struct Fixtures {
     bpois: *mut crawlsched_bmap_t,
     robots: *mut crawlsched_robots_t,
     tmodel: *mut crawlsched_threshold_model_t,
+    shard: *mut crawlsched_freshness_shard_t,
+    search: *mut crawlsched_freshness_multiplier_search_t,
 }
 
 fn fixtures() -> Fixtures {
@@ -67,6 +69,8 @@ fn fixtures() -> Fixtures {
         bpois: null_mut(),
         robots: null_mut(),
         tmodel: null_mut(),
+        shard: null_mut(),
+        search: null_mut(),
     };
     let mu = [1.0, 2.0];
     let (lb, lv, av) = ([0.0, 1.0], [2.0], [1.0]);
@@ -124,6 +128,14 @@ fn fixtures() -> Fixtures {
             crawlsched_threshold_model_new(a.as_ptr(), 1, f.ex, f.ex, 3, &mut f.tmodel, e),
             CRAWLSCHED_OK
         );
+        assert_eq!(
+            crawlsched_freshness_shard_new(f.model, &mut f.shard, e),
+            CRAWLSCHED_OK
+        );
+        assert_eq!(
+            crawlsched_freshness_multiplier_search_new(1.0, -1.0, 1.0, &mut f.search, e),
+            CRAWLSCHED_OK
+        );
     }
     f
 }
@@ -132,10 +144,11 @@ fn fixtures() -> Fixtures {
 fn table(f: &Fixtures) -> Vec<Row> {
     const INVALID: i32 = CRAWLSCHED_INVALID_ARGUMENT;
     const NULLARG: i32 = CRAWLSCHED_NULL_ARGUMENT;
-    let Fixtures { ex, model, est, sched, builder, solver, profile, pois, bpois, robots, tmodel } = *f;
+    let Fixtures { ex, model, est, sched, builder, solver, profile, pois, bpois, robots, tmodel, shard, search } = *f;
     let (ex, model, est, sched, builder, solver, profile, pois, bpois, robots, tmodel) =
         (ex as usize, model as usize, est as usize, sched as usize, builder as usize, solver as usize,
          profile as usize, pois as usize, bpois as usize, robots as usize, tmodel as usize);
+    let (shard, search) = (shard as usize, search as usize);
     let mut d: *mut crawlsched_dist_t = null_mut();
     let dp = &mut d as *mut *mut crawlsched_dist_t as usize;
     let outd = move || dp as *mut *mut crawlsched_dist_t;
@@ -220,6 +233,22 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let (mut i, mut f) = ([0u64; 1], [0f64; 1]); crawlsched_scheduler_frequencies(sched as *const _, i.as_mut_ptr(), f.as_mut_ptr(), 1, null_mut(), e) }),
         row("freshness", "crawlsched_scheduler_remove_page", "unknown page id", CRAWLSCHED_NOT_FOUND, "",
             move |e| crawlsched_scheduler_remove_page(sched as *const _, 12345, e)),
+        row("freshness", "crawlsched_freshness_shard_sum_at", "ln_lambda = NaN", INVALID, "ln_lambda must be finite",
+            move |e| { let (mut s, mut d) = (0.0, 0.0); crawlsched_freshness_shard_sum_at(shard as *const _, f64::NAN, &mut s, &mut d, e) }),
+        row("freshness", "crawlsched_freshness_shard_frequencies_at", "ln_lambda = +inf", INVALID, "ln_lambda must be finite",
+            move |e| { let mut o = [0.0; 2]; crawlsched_freshness_shard_frequencies_at(shard as *const _, f64::INFINITY, o.as_mut_ptr(), 2, e) }),
+        row("freshness", "crawlsched_freshness_shard_frequencies_at", "out_cap = 1 < n = 2", CRAWLSCHED_BUFFER_TOO_SMALL, "needed",
+            move |e| { let mut o = [0.0; 1]; crawlsched_freshness_shard_frequencies_at(shard as *const _, 0.0, o.as_mut_ptr(), 1, e) }),
+        row("freshness", "crawlsched_freshness_multiplier_search_new", "sum_a = 0 (no pages)", INVALID, "sum_a must be > 0",
+            move |e| { let mut m = null_mut(); crawlsched_freshness_multiplier_search_new(0.0, -1.0, 1.0, &mut m, e) }),
+        row("freshness", "crawlsched_freshness_multiplier_search_new", "ln_w_min > ln_w_max", INVALID, "ln_w_min <= ln_w_max",
+            move |e| { let mut m = null_mut(); crawlsched_freshness_multiplier_search_new(1.0, 2.0, 1.0, &mut m, e) }),
+        row("freshness", "crawlsched_freshness_multiplier_search_update", "sum = -1", INVALID, "sum must be finite and >= 0",
+            move |e| crawlsched_freshness_multiplier_search_update(search as *const _, -1.0, -1.0, e)),
+        row("freshness", "crawlsched_freshness_multiplier_search_update", "sum = NaN", INVALID, "sum must be finite and >= 0",
+            move |e| crawlsched_freshness_multiplier_search_update(search as *const _, f64::NAN, -1.0, e)),
+        row("freshness", "crawlsched_freshness_multiplier_search_update", "dsum = 1 (a sum rising with the multiplier)", INVALID, "dsum must be finite and <= 0",
+            move |e| crawlsched_freshness_multiplier_search_update(search as *const _, 1.0, 1.0, e)),
         // ---- limits ----
         row("limits", "crawlsched_control_new", "out = NULL", NULLARG, "out must not be NULL",
             move |e| crawlsched_control_new(null_mut(), e)),

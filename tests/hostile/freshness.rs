@@ -1048,3 +1048,115 @@ fn scheduler_refuses_pages_beyond_the_memory_cap() {
         assert_eq!(s.len(), 50);
     }
 }
+
+/// A model of `mu`, `c` on `d` through the C API (leaked on failure only).
+fn model_of(d: &Dist, mu: &[f64], c: &[f64]) -> *mut crawlsched_freshness_model_t {
+    let mut m = null_mut();
+    // SAFETY: valid arrays of equal length and out-pointer.
+    let st = unsafe {
+        crawlsched_freshness_model_new(d.0, mu.as_ptr(), c.as_ptr(), mu.len(), &mut m, null_mut())
+    };
+    assert_eq!(st, CRAWLSCHED_OK);
+    m
+}
+
+/// The distributed protocol through the C API (three uneven shards, their
+/// models freed before use, the search fed the shards' totals) gives the
+/// frequencies of crawlsched_freshness_optimal_frequencies() to 1e-12
+/// relative; a refused call writes no output.
+#[test]
+fn shards_and_multiplier_search_reproduce_the_single_call() {
+    let n = 600;
+    let mu: Vec<f64> = (0..n)
+        .map(|i| 10f64.powf(-3.0 + 4.0 * ((i * 37) % n) as f64 / n as f64))
+        .collect();
+    let c: Vec<f64> = (0..n)
+        .map(|i| 10f64.powf(-1.0 + 2.0 * ((i * 91) % n) as f64 / n as f64))
+        .collect();
+    let d = deterministic(5.0 / n as f64);
+    let whole = model_of(&d, &mu, &c);
+    let mut single = vec![0.0; n];
+    // SAFETY: live handles, buffers of the stated capacity, valid out-pointers.
+    unsafe {
+        assert_eq!(
+            crawlsched_freshness_optimal_frequencies(whole, single.as_mut_ptr(), n, null_mut()),
+            CRAWLSCHED_OK
+        );
+        crawlsched_freshness_model_free(whole);
+        let cuts = [0, 1, 250, n];
+        let mut shards = Vec::new();
+        let (mut sum_a, mut lo, mut hi) = (0.0, f64::INFINITY, f64::NEG_INFINITY);
+        for r in cuts.windows(2) {
+            let m = model_of(&d, &mu[r[0]..r[1]], &c[r[0]..r[1]]);
+            let mut s = null_mut();
+            assert_eq!(
+                crawlsched_freshness_shard_new(m, &mut s, null_mut()),
+                CRAWLSCHED_OK
+            );
+            crawlsched_freshness_model_free(m);
+            let (mut a, mut l, mut h) = (0.0, 0.0, 0.0);
+            assert_eq!(
+                crawlsched_freshness_shard_summary(s, &mut a, &mut l, &mut h, null_mut()),
+                CRAWLSCHED_OK
+            );
+            (sum_a, lo, hi) = (sum_a + a, lo.min(l), hi.max(h));
+            shards.push(s);
+        }
+        let mut search = null_mut();
+        assert_eq!(
+            crawlsched_freshness_multiplier_search_new(sum_a, lo, hi, &mut search, null_mut()),
+            CRAWLSCHED_OK
+        );
+        let (mut done, mut x) = (0, 0.0);
+        for _ in 0..100 {
+            assert_eq!(
+                crawlsched_freshness_multiplier_search_next(search, &mut done, &mut x, null_mut()),
+                CRAWLSCHED_OK
+            );
+            if done != 0 {
+                break;
+            }
+            let (mut s, mut ds) = (0.0, 0.0);
+            for &sh in &shards {
+                let (mut a, mut b) = (0.0, 0.0);
+                assert_eq!(
+                    crawlsched_freshness_shard_sum_at(sh, x, &mut a, &mut b, null_mut()),
+                    CRAWLSCHED_OK
+                );
+                (s, ds) = (s + a, ds + b);
+            }
+            assert_eq!(
+                crawlsched_freshness_multiplier_search_update(search, s, ds, null_mut()),
+                CRAWLSCHED_OK
+            );
+        }
+        assert_eq!(done, 1);
+        let (mut s, mut ds) = (7.0, 7.0);
+        let (st, _) =
+            call(|e| crawlsched_freshness_shard_sum_at(shards[0], f64::NAN, &mut s, &mut ds, e));
+        assert_eq!((st, s, ds), (CRAWLSCHED_INVALID_ARGUMENT, 7.0, 7.0));
+        let mut f = Vec::new();
+        for (sh, r) in shards.iter().zip(cuts.windows(2)) {
+            let mut part = vec![0.0; r[1] - r[0]];
+            assert_eq!(
+                crawlsched_freshness_shard_frequencies_at(
+                    *sh,
+                    x,
+                    part.as_mut_ptr(),
+                    part.len(),
+                    null_mut()
+                ),
+                CRAWLSCHED_OK
+            );
+            f.extend(part);
+            crawlsched_freshness_shard_free(*sh);
+        }
+        crawlsched_freshness_multiplier_search_free(search);
+        crawlsched_freshness_shard_free(null_mut());
+        crawlsched_freshness_multiplier_search_free(null_mut());
+        assert!(single.contains(&0.0), "some pages unvisited");
+        for (i, (&a, &b)) in f.iter().zip(&single).enumerate() {
+            assert!((a - b).abs() <= 1e-12 * b, "page {i}: {a} vs {b}");
+        }
+    }
+}

@@ -11,7 +11,9 @@ FreshnessModel, Scheduler, ...) own a C handle: use them in ``with``
 blocks or call ``close()``; a finalizer frees forgotten ones.
 
 Modules: dist (Dist, BMAP), freshness (FreshnessModel, Estimator,
-Scheduler, cyclic sequences), mdp, robots, threshold, routing, probe.
+Scheduler, cyclic sequences, FreshnessShard and MultiplierSearch for
+distributed solves), spark (the distributed solve on PySpark), mdp,
+robots, threshold, routing, probe.
 """
 
 from ._lib import (
@@ -36,12 +38,16 @@ from .dist import BMAP, Dist
 from .freshness import (
     Estimator,
     FreshnessModel,
+    FreshnessShard,
+    MultiplierSearch,
     Scheduler,
     bound_ratio,
+    combine_summaries,
     fibonacci_at_least,
     golden_ratio_sequence,
     integer_counts,
     round_robin_sequence,
+    solve_multiplier,
 )
 from .mdp import MDP, MDPBuilder, MDPSolver
 from .robots import Robots
@@ -49,7 +55,7 @@ from .limits import Control, default_memory_limit, set_default_memory_limit
 from .threshold import ThresholdModel
 from .routing import Arrivals, Router, Servers, balanced_sequence
 from .probe import Planner, Profile
-from . import dist, freshness, limits, mdp, probe, robots, routing, threshold  # noqa: F401
+from . import dist, freshness, limits, mdp, probe, robots, routing, spark, threshold  # noqa: F401
 
 
 def version():
@@ -83,12 +89,14 @@ __all__ = [
     "Dist",
     "Estimator",
     "FreshnessModel",
+    "FreshnessShard",
     "InfeasibleError",
     "InternalError",
     "InvalidArgumentError",
     "MDP",
     "MDPBuilder",
     "MDPSolver",
+    "MultiplierSearch",
     "NotConvergedError",
     "NotFoundError",
     "NullArgumentError",
@@ -106,12 +114,14 @@ __all__ = [
     "balanced_sequence",
     "default_memory_limit",
     "bound_ratio",
+    "combine_summaries",
     "fibonacci_at_least",
     "golden_ratio_sequence",
     "integer_counts",
     "library_path",
     "round_robin_sequence",
     "set_default_memory_limit",
+    "solve_multiplier",
     "status_string",
     "thread_last_error",
     "version",

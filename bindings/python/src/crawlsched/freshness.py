@@ -149,6 +149,106 @@ def bound_ratio(q):
     return out.value
 
 
+
+class FreshnessShard(Handle):
+    """Some pages of a general-weights freshness model, evaluated at a
+    multiplier ln(lambda) in absolute units (the same on every shard), for
+    solves a distributed engine drives (``crawlsched_freshness_shard_t``).
+    Build one FreshnessModel per shard, all with the same access
+    distribution; the shard copies what it needs (40 bytes per page), so
+    the model may be dropped. Immutable; shareable between threads."""
+
+    _free = lib.crawlsched_freshness_shard_free
+    _kind = "freshness shard"
+
+    def __init__(self, model):
+        out = ctypes.c_void_p()
+        call(lib.crawlsched_freshness_shard_new, model._ptr, ctypes.byref(out))
+        self._own(out.value)
+        self._n = model._n
+
+    def __len__(self):
+        return self._n
+
+    def summary(self):
+        """(sum_a, ln_w_min, ln_w_max): combine over all shards with
+        combine_summaries() for MultiplierSearch."""
+        a, lo, hi = ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+        call(lib.crawlsched_freshness_shard_summary, self._ptr, ctypes.byref(a), ctypes.byref(lo), ctypes.byref(hi))
+        return a.value, lo.value, hi.value
+
+    def sum_at(self, ln_lambda):
+        """(sum, dsum): the shard's sum of frequencies at ln_lambda and its
+        derivative against ln_lambda (<= 0)."""
+        v, d = ctypes.c_double(), ctypes.c_double()
+        call(lib.crawlsched_freshness_shard_sum_at, self._ptr, float(ln_lambda), ctypes.byref(v), ctypes.byref(d))
+        return v.value, d.value
+
+    def frequencies_at(self, ln_lambda):
+        """The shard's frequencies at ln_lambda, in its model's page order
+        (at the final multiplier: its share of the plan)."""
+        out = np.empty(self._n, dtype=np.float64)
+        call(lib.crawlsched_freshness_shard_frequencies_at, self._ptr, float(ln_lambda), ptr(out), out.size)
+        return out
+
+
+def combine_summaries(summaries):
+    """The summary of the union of shards: sum_a added, the min of ln_w_min
+    and the max of ln_w_max."""
+    a, lo, hi = 0.0, float("inf"), float("-inf")
+    for sa, slo, shi in summaries:
+        a, lo, hi = a + sa, min(lo, slo), max(hi, shi)
+    return a, lo, hi
+
+
+class MultiplierSearch(Handle):
+    """The search for the multiplier at which all shards' frequencies sum to
+    1, from the shards' sums alone (``crawlsched_freshness_multiplier_search_t``):
+    ``next()`` proposes ln_lambda, every shard evaluates ``sum_at`` there,
+    ``update()`` takes the totals; once ``next()`` says done, every shard
+    computes ``frequencies_at`` the final ln_lambda. Calls are serialised by
+    the library."""
+
+    _free = lib.crawlsched_freshness_multiplier_search_free
+    _kind = "multiplier search"
+
+    def __init__(self, sum_a, ln_w_min, ln_w_max):
+        out = ctypes.c_void_p()
+        call(
+            lib.crawlsched_freshness_multiplier_search_new,
+            float(sum_a),
+            float(ln_w_min),
+            float(ln_w_max),
+            ctypes.byref(out),
+        )
+        self._own(out.value)
+
+    def next(self):
+        """(done, ln_lambda): evaluate the shards at ln_lambda (done False),
+        or the final multiplier (done True)."""
+        done, x = ctypes.c_int32(), ctypes.c_double()
+        call(lib.crawlsched_freshness_multiplier_search_next, self._ptr, ctypes.byref(done), ctypes.byref(x))
+        return bool(done.value), x.value
+
+    def update(self, total_sum, total_dsum):
+        """The totals over all shards of sum_at at the ln_lambda last proposed."""
+        call(lib.crawlsched_freshness_multiplier_search_update, self._ptr, float(total_sum), float(total_dsum))
+
+
+def solve_multiplier(summary, sum_at):
+    """The final ln_lambda for pages whose combined summary is ``summary``,
+    where ``sum_at(ln_lambda)`` returns the totals (sum, dsum) over all
+    shards (in-process, or one distributed job per call). Returns
+    (ln_lambda, number of evaluations)."""
+    search = MultiplierSearch(*summary)
+    steps = 0
+    while True:
+        done, ln_lambda = search.next()
+        if done:
+            return ln_lambda, steps
+        search.update(*sum_at(ln_lambda))
+        steps += 1
+
 class Estimator(Handle):
     """Estimates a page's change rate from visits that only tell whether
     it changed (``crawlsched_estimator_t``). Mutable; the library

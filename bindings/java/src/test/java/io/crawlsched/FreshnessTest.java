@@ -135,4 +135,36 @@ class FreshnessTest {
         fails("closed estimator", Status.NULL_ARGUMENT, p::observations);
         fails("negative prior", Status.INVALID_ARGUMENT, () -> Estimator.withPrior(-1, 10));
     }
+
+    /** Two shards driven by MultiplierSearch give the single call's plan to 1e-12 relative. */
+    @Test
+    void shardsReproduceTheSingleCall() {
+        double[] mu = {0.01, 0.1, 0.5, 1, 2, 5, 9};
+        double[] w = {0.2, 3, 1, 0.5, 8, 1, 0.1};
+        try (Dist x = Dist.exponential(2.0);
+                FreshnessModel all = FreshnessModel.create(x, mu, w);
+                FreshnessModel left = FreshnessModel.create(x, java.util.Arrays.copyOfRange(mu, 0, 3), java.util.Arrays.copyOfRange(w, 0, 3));
+                FreshnessModel right = FreshnessModel.create(x, java.util.Arrays.copyOfRange(mu, 3, 7), java.util.Arrays.copyOfRange(w, 3, 7));
+                FreshnessShard a = FreshnessShard.create(left);
+                FreshnessShard b = FreshnessShard.create(right)) {
+            double[] single = all.optimalFrequencies();
+            double[] sa = a.summary(), sb = b.summary();
+            try (FreshnessShard.MultiplierSearch search = FreshnessShard.MultiplierSearch.create(
+                    sa[0] + sb[0], Math.min(sa[1], sb[1]), Math.max(sa[2], sb[2]))) {
+                double[] step = search.next();
+                for (int it = 0; it < 100 && step[0] == 0; it++) {
+                    double[] ra = a.sumAt(step[1]), rb = b.sumAt(step[1]);
+                    search.update(ra[0] + rb[0], ra[1] + rb[1]);
+                    step = search.next();
+                }
+                assertEquals(1.0, step[0]);
+                double[] fa = a.frequenciesAt(step[1]), fb = b.frequenciesAt(step[1]);
+                for (int i = 0; i < 7; i++) {
+                    double f = i < 3 ? fa[i] : fb[i - 3];
+                    assertTrue(Math.abs(f - single[i]) <= 1e-12 * single[i], i + ": " + f + " vs " + single[i]);
+                }
+                fails("sum < 0", Status.INVALID_ARGUMENT, () -> search.update(-1, 0));
+            }
+        }
+    }
 }

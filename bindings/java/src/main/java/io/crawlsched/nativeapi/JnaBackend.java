@@ -81,6 +81,15 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_freshness_golden_ratio_bound(long model, double[] out, byte[] err);
         static native int crawlsched_freshness_bound_ratio(double q, double[] out, byte[] err);
         static native int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
+        static native int crawlsched_freshness_multiplier_search_new(double sum_a, double ln_w_min, double ln_w_max, long[] out, byte[] err);
+        static native void crawlsched_freshness_multiplier_search_free(long search);
+        static native int crawlsched_freshness_multiplier_search_next(long search, int[] done, double[] ln_lambda, byte[] err);
+        static native int crawlsched_freshness_multiplier_search_update(long search, double sum, double dsum, byte[] err);
+        static native int crawlsched_freshness_shard_new(long model, long[] out, byte[] err);
+        static native void crawlsched_freshness_shard_free(long shard);
+        static native int crawlsched_freshness_shard_summary(long shard, double[] sum_a, double[] ln_w_min, double[] ln_w_max, byte[] err);
+        static native int crawlsched_freshness_shard_sum_at(long shard, double ln_lambda, double[] sum, double[] dsum, byte[] err);
+        static native int crawlsched_freshness_shard_frequencies_at(long shard, double ln_lambda, double[] out, long out_cap, byte[] err);
         static native void crawlsched_mdp_free(long m);
         static native int crawlsched_mdp_size(long m, long[] out_states, long[] out_actions, long[] out_transitions, byte[] err);
         static native int crawlsched_mdp_builder_new(long n_states, long[] out, byte[] err);
@@ -512,6 +521,51 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err) {
         return Direct.crawlsched_freshness_simulate_cyclic(model, seq, len, cycles, seed, ctl, out_cost, out_std_error, err);
+    }
+
+    @Override
+    public int crawlsched_freshness_multiplier_search_new(double sum_a, double ln_w_min, double ln_w_max, long[] out, byte[] err) {
+        return Direct.crawlsched_freshness_multiplier_search_new(sum_a, ln_w_min, ln_w_max, out, err);
+    }
+
+    @Override
+    public void crawlsched_freshness_multiplier_search_free(long search) {
+        Direct.crawlsched_freshness_multiplier_search_free(search);
+    }
+
+    @Override
+    public int crawlsched_freshness_multiplier_search_next(long search, int[] done, double[] ln_lambda, byte[] err) {
+        return Direct.crawlsched_freshness_multiplier_search_next(search, done, ln_lambda, err);
+    }
+
+    @Override
+    public int crawlsched_freshness_multiplier_search_update(long search, double sum, double dsum, byte[] err) {
+        return Direct.crawlsched_freshness_multiplier_search_update(search, sum, dsum, err);
+    }
+
+    @Override
+    public int crawlsched_freshness_shard_new(long model, long[] out, byte[] err) {
+        return Direct.crawlsched_freshness_shard_new(model, out, err);
+    }
+
+    @Override
+    public void crawlsched_freshness_shard_free(long shard) {
+        Direct.crawlsched_freshness_shard_free(shard);
+    }
+
+    @Override
+    public int crawlsched_freshness_shard_summary(long shard, double[] sum_a, double[] ln_w_min, double[] ln_w_max, byte[] err) {
+        return Direct.crawlsched_freshness_shard_summary(shard, sum_a, ln_w_min, ln_w_max, err);
+    }
+
+    @Override
+    public int crawlsched_freshness_shard_sum_at(long shard, double ln_lambda, double[] sum, double[] dsum, byte[] err) {
+        return Direct.crawlsched_freshness_shard_sum_at(shard, ln_lambda, sum, dsum, err);
+    }
+
+    @Override
+    public int crawlsched_freshness_shard_frequencies_at(long shard, double ln_lambda, double[] out, long out_cap, byte[] err) {
+        return Direct.crawlsched_freshness_shard_frequencies_at(shard, ln_lambda, out, out_cap, err);
     }
 
     @Override

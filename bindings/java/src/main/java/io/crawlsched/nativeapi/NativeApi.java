@@ -777,6 +777,71 @@ public interface NativeApi {
     int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
 
     /**
+     * A search over all shards, from their combined summaries (see
+     * crawlsched_freshness_shard_summary()): sum_a &gt; 0 and
+     * ln_w_min &lt;= ln_w_max, all finite.
+     */
+    int crawlsched_freshness_multiplier_search_new(double sum_a, double ln_w_min, double ln_w_max, long[] out, byte[] err);
+
+    /**
+     * Releases a search. NULL is a no-op.
+     */
+    void crawlsched_freshness_multiplier_search_free(long search);
+
+    /**
+     * What to do next: *done = 0 and *ln_lambda the multiplier at which to
+     * evaluate the shards' sums, or *done = 1 and *ln_lambda the final
+     * multiplier for crawlsched_freshness_shard_frequencies_at().
+     * CRAWLSCHED_NOT_CONVERGED after 500 evaluations.
+     */
+    int crawlsched_freshness_multiplier_search_next(long search, int[] done, double[] ln_lambda, byte[] err);
+
+    /**
+     * The totals over all shards of crawlsched_freshness_shard_sum_at() at
+     * the ln_lambda last proposed: sum &gt;= 0 and dsum &lt;= 0, both finite.
+     * Ignored once the search is done.
+     */
+    int crawlsched_freshness_multiplier_search_update(long search, double sum, double dsum, byte[] err);
+
+    /**
+     * The shard of all of `model`'s pages (build one model per shard, all
+     * with the same access distribution). The shard copies what it needs:
+     * `model` may be freed afterwards. It holds 40 bytes per page, checked
+     * against the process-wide memory cap (CRAWLSCHED_TOO_LARGE).
+     */
+    int crawlsched_freshness_shard_new(long model, long[] out, byte[] err);
+
+    /**
+     * Releases a shard. NULL is a no-op.
+     */
+    void crawlsched_freshness_shard_free(long shard);
+
+    /**
+     * The shard's summary: sum_a = sum of -ln h_i, and the range
+     * [ln_w_min, ln_w_max] of its pages' ln weights in absolute units.
+     * Combine the shards' summaries (add sum_a, min of ln_w_min, max of
+     * ln_w_max) for crawlsched_freshness_multiplier_search_new().
+     */
+    int crawlsched_freshness_shard_summary(long shard, double[] sum_a, double[] ln_w_min, double[] ln_w_max, byte[] err);
+
+    /**
+     * The sum of the shard's frequencies x_i at ln_lambda (finite) into
+     * *sum, and its derivative against ln_lambda (&lt;= 0) into *dsum. O(N),
+     * multithreaded.
+     */
+    int crawlsched_freshness_shard_sum_at(long shard, double ln_lambda, double[] sum, double[] dsum, byte[] err);
+
+    /**
+     * The shard's frequencies x_i at ln_lambda into out[0..N] (out_cap &gt;= N,
+     * N the shard's pages, in the model's order). At the final ln_lambda of
+     * crawlsched_freshness_multiplier_search_next() the frequencies of all
+     * shards sum to 1 and equal crawlsched_freshness_optimal_frequencies()
+     * of all pages to about 1e-12 relative (pages whose 1 - lambda/w_i is
+     * below about 1e-10 only to the resolution of ln_lambda).
+     */
+    int crawlsched_freshness_shard_frequencies_at(long shard, double ln_lambda, double[] out, long out_cap, byte[] err);
+
+    /**
      * Releases an MDP. NULL is a no-op.
      */
     void crawlsched_mdp_free(long m);
@@ -1621,6 +1686,15 @@ public interface NativeApi {
         "crawlsched_freshness_golden_ratio_bound",
         "crawlsched_freshness_bound_ratio",
         "crawlsched_freshness_simulate_cyclic",
+        "crawlsched_freshness_multiplier_search_new",
+        "crawlsched_freshness_multiplier_search_free",
+        "crawlsched_freshness_multiplier_search_next",
+        "crawlsched_freshness_multiplier_search_update",
+        "crawlsched_freshness_shard_new",
+        "crawlsched_freshness_shard_free",
+        "crawlsched_freshness_shard_summary",
+        "crawlsched_freshness_shard_sum_at",
+        "crawlsched_freshness_shard_frequencies_at",
         "crawlsched_mdp_free",
         "crawlsched_mdp_size",
         "crawlsched_mdp_builder_new",
