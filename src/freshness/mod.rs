@@ -171,12 +171,6 @@ impl Model {
             )
     }
 
-    /// All [`Model::scaled_weight`]s and the largest of them.
-    pub(crate) fn scaled_weights(&self) -> (Vec<Scaled>, Scaled) {
-        let w: Vec<Scaled> = (0..self.len()).map(|i| self.scaled_weight(i)).collect();
-        (w, self.max_scaled_weight())
-    }
-
     /// True when c_i = c₀ μ_i for one c₀ (Theorems 3.4 and 4.1 apply).
     pub fn is_proportional(&self) -> bool {
         self.proportional
