@@ -206,6 +206,17 @@ impl Cutoff {
         margin: 0.0,
     };
 
+    /// σ_i·num > den in plain doubles (num = ∞, den = 0: [`Cutoff::ALL`]).
+    fn plain(num: f64, den: f64) -> Cutoff {
+        Cutoff {
+            kappa: num,
+            s: Compensated { hi: den, lo: 0.0 },
+            num,
+            margin: 0.0,
+            ..Cutoff::ALL
+        }
+    }
+
     fn new(kappa: f64, sums: ActiveSums) -> Cutoff {
         let (b, s) = (sums.b, sums.s);
         let num = kappa + b.hi;
@@ -261,6 +272,49 @@ fn active_sums(sig: &mut [f64], beta: &mut [f64], cut: Cutoff) -> ActiveSums {
     )
 }
 
+/// Bound on the compensated Newton steps (one or two in practice).
+const MAX_NEWTON: usize = 64;
+
+/// Newton from ρ = ∞ with plain sums: ρ = num/den once the active set
+/// {σ_i·num > den} stops shrinking (at κ = ∞, every page with σ_i > 0).
+fn plain_newton(sig: &mut [f64], bt: &mut [f64], kappa: f64) -> (f64, f64) {
+    let (mut num, mut den) = (f64::INFINITY, 0.0);
+    let mut count = usize::MAX;
+    loop {
+        let (c, b, s) = plain_sums(sig, bt, num, den);
+        if c >= count {
+            return (num, den);
+        }
+        (count, num, den) = (c, kappa + b, s);
+    }
+}
+
+/// The number of pages with σ_i·num > den and their Σ β'_i, Σ σ_iβ'_i in
+/// plain doubles (four interleaved partial sums per chunk, in fixed order).
+fn plain_sums(sig: &mut [f64], bt: &mut [f64], num: f64, den: f64) -> (usize, f64, f64) {
+    fold_chunks(
+        [sig, bt],
+        (0, 0.0, 0.0),
+        |_, [sg, b]| {
+            let (mut c, mut bs, mut ss) = (0, [0.0; 4], [0.0; 4]);
+            for (s4, b4) in sg.chunks(4).zip(b.chunks(4)) {
+                for (l, (&s, &b)) in s4.iter().zip(b4).enumerate() {
+                    let on = s * num > den;
+                    c += usize::from(on);
+                    bs[l] += if on { b } else { 0.0 };
+                    ss[l] += if on { s * b } else { 0.0 };
+                }
+            }
+            (
+                c,
+                (bs[0] + bs[1]) + (bs[2] + bs[3]),
+                (ss[0] + ss[1]) + (ss[2] + ss[3]),
+            )
+        },
+        |(c, b, s), (d, e, t)| (c + d, b + e, s + t),
+    )
+}
+
 /// Optimal randomized frequencies for arbitrary weights: the KKT solution of
 /// the convex problem (12).
 ///
@@ -299,14 +353,21 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         |(), ()| (),
     );
     let kappa = 1.0 / bmax;
-    // Main loop: Newton from ρ = ∞.
-    let mut sums = active_sums(&mut sig, &mut bt, Cutoff::ALL);
-    while kappa.is_finite() && sums.count > 0 {
-        let next = Cutoff::new(kappa, sums);
-        let at_next = active_sums(&mut sig, &mut bt, next);
-        let done = at_next.count >= sums.count;
+    // Main loop: Newton from ρ = ∞ in plain doubles, then in compensated
+    // ones from that active set (usually one pass confirms it).
+    let (num, den) = plain_newton(&mut sig, &mut bt, kappa);
+    let mut sums = active_sums(&mut sig, &mut bt, Cutoff::plain(num, den));
+    // Active sets are the pages above a σ threshold: an unchanged count
+    // is an unchanged set. After a first step to the right of the root
+    // (if the plain set was short), the sets shrink.
+    for _ in 0..MAX_NEWTON {
+        if !kappa.is_finite() || sums.count == 0 {
+            break;
+        }
+        let at_next = active_sums(&mut sig, &mut bt, Cutoff::new(kappa, sums));
+        let same = at_next.count == sums.count;
         sums = at_next;
-        if done {
+        if same {
             break;
         }
     }
