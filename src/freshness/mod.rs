@@ -33,9 +33,11 @@ pub mod simulate;
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
 use crate::validate;
+use std::sync::OnceLock;
 
-/// Bytes a [`Model`] holds per page (five arrays of f64), checked against
-/// the process-wide memory cap by [`Model::new`].
+/// Bytes a [`Model`] holds per page (at most five arrays of f64: h and
+/// 1 − h may be filled on first use), checked against the process-wide
+/// memory cap by [`Model::new`].
 pub const MODEL_BYTES_PER_PAGE: u128 = 40;
 
 /// N pages with change rates μ_i and cost weights c_i, crawled by one robot
@@ -45,13 +47,15 @@ pub struct Model {
     access: Distribution,
     mean_access: f64,
     mu: Vec<f64>,
-    weights: Vec<f64>,
-    /// h_i = E\[exp(−μ_i X)].
-    h: Vec<f64>,
-    /// 1 − h_i, computed without cancellation.
-    one_minus_h: Vec<f64>,
-    /// ln h_i (< 0).
+    /// c_i; `None` when c = μ (no weights given).
+    weights: Option<Vec<f64>>,
+    /// ln h_i (< 0), h_i = E\[exp(−μ_i X)].
     log_h: Vec<f64>,
+    /// h_i, computed on first use (no planner reads it).
+    h: OnceLock<Vec<f64>>,
+    /// 1 − h_i without cancellation: computed by [`Model::new`] when X's
+    /// transform is costly, else on first use.
+    one_minus_h: OnceLock<Vec<f64>>,
     proportional: bool,
 }
 
@@ -70,15 +74,10 @@ impl Model {
             &format!("a freshness model of {} pages", mu.len()),
         )?;
         validate::all_positive("change_rates", mu)?;
-        let given = weights.is_some();
-        let weights = match weights {
-            Some(w) => {
-                validate::same_len("change_rates", mu.len(), "weights", w.len())?;
-                validate::all_positive("weights", w)?;
-                w.to_vec()
-            }
-            None => mu.to_vec(),
-        };
+        if let Some(w) = weights {
+            validate::same_len("change_rates", mu.len(), "weights", w.len())?;
+            validate::all_positive("weights", w)?;
+        }
         let mean_access = access.mean();
         if !(mean_access.is_finite() && mean_access > 0.0) {
             return Err(Error::invalid(format!(
@@ -86,17 +85,17 @@ impl Model {
                 Num(mean_access)
             )));
         }
-        let (one_minus_h, log_h, h) = transforms(&access, mu)?;
+        let (log_h, one_minus_h) = transforms(&access, mu)?;
         // c = μ (no weights given) is proportional by construction.
-        let proportional = !given || weights_proportional(mu, &weights);
+        let proportional = weights.is_none_or(|w| weights_proportional(mu, w));
         Ok(Model {
             access,
             mean_access,
             mu: mu.to_vec(),
-            weights,
-            h,
-            one_minus_h,
+            weights: weights.map(<[f64]>::to_vec),
             log_h,
+            h: OnceLock::new(),
+            one_minus_h: one_minus_h.map_or_else(OnceLock::new, OnceLock::from),
             proportional,
         })
     }
@@ -133,17 +132,20 @@ impl Model {
 
     /// Cost weights c_i.
     pub fn weights(&self) -> &[f64] {
-        &self.weights
+        self.weights.as_deref().unwrap_or(&self.mu)
     }
 
     /// h_i = E\[exp(−μ_i X)] for every page.
     pub fn h(&self) -> &[f64] {
-        &self.h
+        // exp(ln h) keeps full relative accuracy when h is tiny; 1 − (1 − h) does not.
+        self.h
+            .get_or_init(|| per_page(self.len(), |i| self.log_h[i].exp()))
     }
 
     /// 1 − h_i for every page, accurate when h_i is close to 1.
     pub fn one_minus_h(&self) -> &[f64] {
-        &self.one_minus_h
+        self.one_minus_h
+            .get_or_init(|| per_page(self.len(), |i| self.access.laplace_complement(self.mu[i])))
     }
 
     /// ln h_i for every page.
@@ -155,7 +157,7 @@ impl Model {
     /// mantissa/exponent pair (the quotient itself may over- or underflow).
     pub(crate) fn scaled_weight(&self, i: usize) -> Scaled {
         let e = Scaled::new(self.mean_access);
-        Scaled::new(self.weights[i]).div(Scaled::new(self.mu[i]).mul(e))
+        Scaled::new(self.weights()[i]).div(Scaled::new(self.mu[i]).mul(e))
     }
 
     /// The largest [`Model::scaled_weight`].
@@ -169,12 +171,6 @@ impl Model {
             )
     }
 
-    /// All [`Model::scaled_weight`]s and the largest of them.
-    pub(crate) fn scaled_weights(&self) -> (Vec<Scaled>, Scaled) {
-        let w: Vec<Scaled> = (0..self.len()).map(|i| self.scaled_weight(i)).collect();
-        (w, self.max_scaled_weight())
-    }
-
     /// True when c_i = c₀ μ_i for one c₀ (Theorems 3.4 and 4.1 apply).
     pub fn is_proportional(&self) -> bool {
         self.proportional
@@ -183,7 +179,7 @@ impl Model {
     /// c₀ when the weights are proportional to the change rates (0 or +∞
     /// when c₀ itself is not representable; see [`Model::c0_over_mean_times`]).
     pub fn c0(&self) -> Option<f64> {
-        self.proportional.then(|| self.weights[0] / self.mu[0])
+        self.proportional.then(|| self.weights()[0] / self.mu[0])
     }
 
     /// (c₀/E\[X\])·x when the weights are proportional, without
@@ -196,43 +192,87 @@ impl Model {
         if !x.is_finite() || x == 0.0 {
             return Some(x);
         }
-        let v = Scaled::new(self.weights[0])
+        let v = Scaled::new(self.weights()[0])
             .mul(Scaled::new(x.abs()))
             .div(Scaled::new(self.mu[0]).mul(Scaled::new(self.mean_access)));
         Some(v.value().copysign(x))
     }
 }
 
-/// (1 − h_i, ln h_i, h_i) for every page, computed on [`par::threads_for`]
-/// threads; `InvalidArgument` naming the first page whose q_i = μ_i E\[X\]
-/// overflows or whose h_i is not strictly inside (0, 1).
-#[allow(clippy::type_complexity)]
-fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+/// `f(i)` for every page, computed on [`par::threads_for`] threads.
+fn per_page(n: usize, f: impl Fn(usize) -> f64 + Sync) -> Vec<f64> {
+    let mut out = vec![0.0; n];
+    par::fold_chunks(
+        [&mut out[..]],
+        (),
+        |pages, [o]| {
+            for (k, i) in pages.enumerate() {
+                o[k] = f(i);
+            }
+        },
+        |(), ()| (),
+    );
+    out
+}
+
+/// (ln h_i, 1 − h_i) for every page, the second only when X's transform is
+/// costly (for exponential and deterministic X, [`Model::one_minus_h`]
+/// computes it on first use); computed on [`par::threads_for`] threads.
+/// `InvalidArgument` naming the first page whose q_i = μ_i E\[X] overflows
+/// or whose h_i is not strictly inside (0, 1).
+fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec<f64>>)> {
     let n = mu.len();
     let mean_access = access.mean();
-    let (mut one_minus_h, mut log_h, mut h) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    let first_bad = par::fold_chunks(
-        [&mut one_minus_h[..], &mut log_h[..], &mut h[..]],
-        None,
-        |pages, [c, l, hh]| {
-            let mut bad = None;
-            for (k, i) in pages.enumerate() {
-                c[k] = access.laplace_complement(mu[i]);
-                l[k] = access.log_laplace(mu[i]);
-                // exp(ln h) keeps full relative accuracy when h is tiny; 1 − (1 − h) does not.
-                hh[k] = l[k].exp();
-                let ok = (mu[i] * mean_access).is_finite()
-                    && c[k] > 0.0
-                    && l[k] < 0.0
-                    && l[k].is_finite();
-                if !ok && bad.is_none() {
-                    bad = Some(i);
-                }
-            }
-            bad
-        },
-        |a: Option<usize>, b| a.or(b),
+    let store = !matches!(
+        access,
+        Distribution::Exponential { .. } | Distribution::Deterministic { .. }
     );
+    // Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0.
+    let check = !matches!(access, Distribution::Deterministic { .. });
+    let mut log_h = vec![0.0; n];
+    let mut one_minus_h = if store { vec![0.0; n] } else { Vec::new() };
+    let page_ok = |i: usize, l: f64, c: f64| {
+        (mu[i] * mean_access).is_finite() && c > 0.0 && l < 0.0 && l.is_finite()
+    };
+    let first_bad = if store {
+        par::fold_chunks(
+            [&mut log_h[..], &mut one_minus_h[..]],
+            None,
+            |pages, [l, c]| {
+                let mut bad = None;
+                for (k, i) in pages.enumerate() {
+                    c[k] = access.laplace_complement(mu[i]);
+                    l[k] = access.log_laplace(mu[i]);
+                    if !page_ok(i, l[k], c[k]) && bad.is_none() {
+                        bad = Some(i);
+                    }
+                }
+                bad
+            },
+            |a: Option<usize>, b| a.or(b),
+        )
+    } else {
+        par::fold_chunks(
+            [&mut log_h[..]],
+            None,
+            |pages, [l]| {
+                let mut bad = None;
+                for (k, i) in pages.enumerate() {
+                    l[k] = access.log_laplace(mu[i]);
+                    let c = if check {
+                        access.laplace_complement(mu[i])
+                    } else {
+                        1.0
+                    };
+                    if !page_ok(i, l[k], c) && bad.is_none() {
+                        bad = Some(i);
+                    }
+                }
+                bad
+            },
+            |a: Option<usize>, b| a.or(b),
+        )
+    };
     if let Some(i) = first_bad {
         // q_i = μ_i E[X] (changes per mean crawl time) enters every bound.
         if !(mu[i] * mean_access).is_finite() {
@@ -247,11 +287,11 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Vec<f64>, 
             "change_rates[{i}] = {} is too large or too small for this access time: \
              h = E[exp(-mu X)] must lie strictly in (0, 1), got 1 - h = {}, ln h = {}",
             Num(mu[i]),
-            Num(one_minus_h[i]),
+            Num(access.laplace_complement(mu[i])),
             Num(log_h[i])
         )));
     }
-    Ok((one_minus_h, log_h, h))
+    Ok((log_h, store.then_some(one_minus_h)))
 }
 
 /// c_i ∝ μ_i: the ratios agree to rounding (compared as exact

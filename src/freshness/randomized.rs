@@ -11,7 +11,8 @@
 //! its series −ln(1 − b) − b = Σ_{k≥2} b^k/k when b is small.
 
 use super::frequencies::{jensen_gap, q_and_a};
-use super::{Model, check_frequencies};
+use super::par::fold_chunks;
+use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Num, Result};
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
@@ -78,14 +79,16 @@ pub fn cost(model: &Model, f: &[f64]) -> Result<f64> {
     Ok(r.iter().zip(model.weights()).map(|(r, c)| r * c).sum())
 }
 
-/// β_i = h_i^{-1} − 1 = e^{a_i} − 1, divided by max_j β_j so that neither the
-/// terms nor their sum overflow. a_i is capped at 700 (h_i ≥ e^{−700}):
+/// Bytes [`optimal_frequencies`] and [`optimal_frequencies_general`]
+/// allocate per page (the output and the scaled β), checked against the
+/// memory cap before allocating.
+pub const RANDOMIZED_BYTES_PER_PAGE: u128 = 16;
+
+/// β_i = h_i^{-1} − 1 = e^{a_i} − 1 with a_i capped at 700 (h_i ≥ e^{−700}):
 /// beyond that a page is out of date between any two accesses to within
 /// f64 rounding and its exact β no longer matters.
-fn scaled_beta(a: &[f64]) -> (Vec<f64>, f64) {
-    let beta: Vec<f64> = a.iter().map(|&x| x.min(700.0).exp_m1()).collect();
-    let bmax = beta.iter().copied().fold(0.0_f64, f64::max);
-    (beta.iter().map(|b| b / bmax).collect(), bmax)
+fn beta(log_h: f64) -> f64 {
+    (-log_h).min(700.0).exp_m1()
 }
 
 /// Theorem 4.1, eq. (16): with c_i ∝ μ_i the optimal randomized frequencies
@@ -93,17 +96,30 @@ fn scaled_beta(a: &[f64]) -> (Vec<f64>, f64) {
 /// [`optimal_frequencies_general`].
 ///
 /// h_i^{-1} − 1 = (1 − h_i)/h_i is evaluated as expm1(−ln h_i), accurate for
-/// h_i near 1 and near 0.
+/// h_i near 1 and near 0, and divided by the largest so that the sum cannot
+/// overflow.
 ///
-/// Errors: `NotConverged` if the frequencies cannot be normalised (not
+/// Errors: `TooLarge` beyond the memory cap ([`RANDOMIZED_BYTES_PER_PAGE`]
+/// per page); `NotConverged` if the frequencies cannot be normalised (not
 /// expected for a valid model).
 pub fn optimal_frequencies(model: &Model) -> Result<Vec<f64>> {
     if !model.is_proportional() {
         return optimal_frequencies_general(model);
     }
-    let a: Vec<f64> = model.log_h().iter().map(|l| -l).collect();
-    let (beta, _) = scaled_beta(&a);
-    normalise(beta)
+    check_memory(model.len())?;
+    let mut x: Vec<f64> = model.log_h().iter().map(|&l| beta(l)).collect();
+    let bmax = x.iter().copied().fold(0.0_f64, f64::max);
+    for v in &mut x {
+        *v /= bmax;
+    }
+    normalise(x)
+}
+
+fn check_memory(n: usize) -> Result<()> {
+    crate::limits::check_memory(
+        crate::limits::bytes(n, RANDOMIZED_BYTES_PER_PAGE),
+        &format!("the randomized optimum of {n} pages"),
+    )
 }
 
 fn normalise(mut x: Vec<f64>) -> Result<Vec<f64>> {
@@ -120,103 +136,417 @@ fn normalise(mut x: Vec<f64>) -> Result<Vec<f64>> {
     Ok(x)
 }
 
+/// A sum kept as hi + lo: hi the rounded running sum, lo the sum of the
+/// exact rounding errors of every addition and product that fed it
+/// (TwoSum, FMA), so that hi + lo carries about twice the precision.
+#[derive(Debug, Clone, Copy, Default)]
+struct Compensated {
+    hi: f64,
+    lo: f64,
+}
+
+impl Compensated {
+    /// Adds x + dx (dx the rounding error of x).
+    fn add(&mut self, x: f64, dx: f64) {
+        let s = self.hi + x;
+        let z = s - self.hi;
+        self.lo += (self.hi - (s - z)) + (x - z) + dx;
+        self.hi = s;
+    }
+
+    fn merge(mut self, o: Compensated) -> Compensated {
+        self.add(o.hi, o.lo);
+        self
+    }
+}
+
+/// B = Σ β'_i and S = Σ σ_iβ'_i over the active pages, and their number.
+#[derive(Debug, Clone, Copy, Default)]
+struct ActiveSums {
+    count: usize,
+    b: Compensated,
+    s: Compensated,
+}
+
+impl ActiveSums {
+    fn merge(self, o: ActiveSums) -> ActiveSums {
+        ActiveSums {
+            count: self.count + o.count,
+            b: self.b.merge(o.b),
+            s: self.s.merge(o.s),
+        }
+    }
+}
+
+/// The cutoff after a Newton step: page i is active iff its excess
+/// σ_i(κ + B) − S (B, S the sums over the previous active set; the excess
+/// is (ρσ_i − 1)·S for ρ = (κ + B)/S) is positive. The excess is formed
+/// from the compensated sums with the product's exact error (FMA) and
+/// TwoSum, so it keeps its relative accuracy next to the cutoff where the
+/// terms cancel, and ρ itself (which may overflow) is never formed.
+#[derive(Debug, Clone, Copy)]
+struct Cutoff {
+    kappa: f64,
+    b: Compensated,
+    s: Compensated,
+    /// κ + B rounded, and a bound on the error of σ·(κ + B) − S formed
+    /// from it in plain doubles (σ ≤ 1): the sign of that is the sign of
+    /// the excess outside ±margin.
+    num: f64,
+    margin: f64,
+}
+
+impl Cutoff {
+    /// ρ = ∞: every page with σ_i > 0 (∞·0 is NaN, not positive).
+    const ALL: Cutoff = Cutoff {
+        kappa: f64::INFINITY,
+        b: Compensated { hi: 0.0, lo: 0.0 },
+        s: Compensated { hi: 0.0, lo: 0.0 },
+        num: f64::INFINITY,
+        margin: 0.0,
+    };
+
+    /// σ_i·num > den in plain doubles (num = ∞, den = 0: [`Cutoff::ALL`]).
+    fn plain(num: f64, den: f64) -> Cutoff {
+        Cutoff {
+            kappa: num,
+            s: Compensated { hi: den, lo: 0.0 },
+            num,
+            margin: 0.0,
+            ..Cutoff::ALL
+        }
+    }
+
+    fn new(kappa: f64, sums: ActiveSums) -> Cutoff {
+        let (b, s) = (sums.b, sums.s);
+        let num = kappa + b.hi;
+        Cutoff {
+            kappa,
+            b,
+            s,
+            num,
+            margin: 8.0 * f64::EPSILON * (num + s.hi) + b.lo.abs() + s.lo.abs(),
+        }
+    }
+
+    fn excess(self, sigma: f64) -> f64 {
+        let (b, s) = (self.b, self.s);
+        let p = sigma * b.hi;
+        let dp = sigma.mul_add(b.hi, -p);
+        let d = p - s.hi;
+        let z = d - p;
+        let dd = (p - (d - z)) + (-s.hi - z);
+        sigma * self.kappa + (d + (dd + dp + sigma * b.lo - s.lo))
+    }
+
+    fn active(self, sigma: f64) -> bool {
+        let t = sigma * self.num - self.s.hi;
+        if t > self.margin {
+            true
+        } else if t < -self.margin {
+            false
+        } else {
+            self.excess(sigma) > 0.0
+        }
+    }
+}
+
+/// [`ActiveSums`] over the pages active at `cut`, in fixed chunks.
+fn active_sums(sig: &mut [f64], beta: &mut [f64], cut: Cutoff) -> ActiveSums {
+    fold_chunks(
+        [sig, beta],
+        ActiveSums::default(),
+        |_, [sg, bt]| {
+            let mut acc = ActiveSums::default();
+            for (&s, &b) in sg.iter().zip(bt.iter()) {
+                if cut.active(s) {
+                    let p = s * b;
+                    acc.count += 1;
+                    acc.b.add(b, 0.0);
+                    acc.s.add(p, s.mul_add(b, -p));
+                }
+            }
+            acc
+        },
+        ActiveSums::merge,
+    )
+}
+
+/// Bound on the compensated Newton steps (one or two in practice).
+const MAX_NEWTON: usize = 64;
+
+/// Newton from ρ = ∞ with plain sums: ρ = num/den once the active set
+/// {σ_i·num > den} stops shrinking (at κ = ∞, every page with σ_i > 0).
+fn plain_newton(sig: &mut [f64], bt: &mut [f64], kappa: f64) -> (f64, f64) {
+    let (mut num, mut den) = (f64::INFINITY, 0.0);
+    let mut count = usize::MAX;
+    loop {
+        let (c, b, s) = plain_sums(sig, bt, num, den);
+        if c >= count {
+            return (num, den);
+        }
+        (count, num, den) = (c, kappa + b, s);
+    }
+}
+
+/// The number of pages with σ_i·num > den and their Σ β'_i, Σ σ_iβ'_i in
+/// plain doubles (four interleaved partial sums per chunk, in fixed order).
+fn plain_sums(sig: &mut [f64], bt: &mut [f64], num: f64, den: f64) -> (usize, f64, f64) {
+    fold_chunks(
+        [sig, bt],
+        (0, 0.0, 0.0),
+        |_, [sg, b]| {
+            let (mut c, mut bs, mut ss) = (0, [0.0; 4], [0.0; 4]);
+            for (s4, b4) in sg.chunks(4).zip(b.chunks(4)) {
+                for (l, (&s, &b)) in s4.iter().zip(b4).enumerate() {
+                    let on = s * num > den;
+                    c += usize::from(on);
+                    bs[l] += if on { b } else { 0.0 };
+                    ss[l] += if on { s * b } else { 0.0 };
+                }
+            }
+            (
+                c,
+                (bs[0] + bs[1]) + (bs[2] + bs[3]),
+                (ss[0] + ss[1]) + (ss[2] + ss[3]),
+            )
+        },
+        |(c, b, s), (d, e, t)| (c + d, b + e, s + t),
+    )
+}
+
 /// Optimal randomized frequencies for arbitrary weights: the KKT solution of
 /// the convex problem (12).
 ///
 /// Eq. (15) gives x_i = (√(c_i/(λ μ_i E\[X\])) − 1)(1 − h_i)/h_i where that is
 /// positive; where it is not, the derivative of page i's term at x_i = 0 is
 /// already ≥ 0 and the KKT conditions give x_i = 0 (the paper's validity
-/// condition after (16) is exactly "no clipping needed"). With ρ = λ^{-1/2}
-/// and σ_i = √(c_i/(μ_i E\[X\])), Σ_i max(0, ρσ_i − 1)β_i is piecewise linear
-/// and increasing in ρ, so (14) is solved exactly by water-filling: pages
-/// enter in decreasing σ_i, and on the active set P,
-/// ρ = (1 + Σ_P β_i)/Σ_P σ_i β_i. O(N log N).
+/// condition after (16) is exactly "no clipping needed"). With ρ = λ^{-1/2},
+/// σ_i = √(c_i/(μ_i E\[X\])) and β_i = h_i^{-1} − 1 (both scaled by their
+/// largest, κ = 1/β_max), (14) reads F(ρ) = Σ_i (ρσ_i − 1)⁺β_i = κ: F is
+/// piecewise linear, convex and increasing, so Newton's method from the
+/// right, ρ ← (κ + B)/S with B = Σ_P β_i, S = Σ_P σ_iβ_i over the active set
+/// P = {ρσ_i > 1}, shrinks P at every step and stops exactly when P no
+/// longer changes; then x_i ∝ (ρσ_i − 1)S β_i (see [`Cutoff`]). O(N) per
+/// Newton step, on [`super::par`] threads; 16 bytes per page.
 ///
-/// Errors: `NotConverged` only if the result cannot be normalised.
+/// Errors: `TooLarge` beyond the memory cap ([`RANDOMIZED_BYTES_PER_PAGE`]
+/// per page); `NotConverged` only if the result cannot be normalised.
 pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let n = model.len();
-    let (_, a) = q_and_a(model);
-    // σ_i normalised by the largest (ρ absorbs the scale), from the weights
-    // c_i/(μ_i E[X]) as mantissa/exponent pairs: the quotient itself may
-    // over- or underflow.
-    let (w, wmax) = model.scaled_weights();
-    let sig: Vec<f64> = w.iter().map(|x| (0.5 * x.ln_ratio(wmax)).exp()).collect();
-    // Scaled β' = β/β_max, κ = 1/β_max: Σ (ρσ − 1)⁺ β' = κ.
-    let (beta, bmax) = scaled_beta(&a);
+    check_memory(n)?;
+    // Setup: σ (normalised by the largest weight: ρ absorbs the scale) in
+    // the output, β' = β/β_max in the scratch buffer.
+    let log_h = model.log_h();
+    let bmax = beta(-max_a(model));
+    let (mut sig, mut bt) = (vec![0.0; n], vec![0.0; n]);
+    let sigma = Sigma::new(model, &mut sig);
+    fold_chunks(
+        [&mut sig[..], &mut bt[..]],
+        (),
+        |pages, [sg, b]| {
+            for (k, i) in pages.enumerate() {
+                sg[k] = sigma.of(i);
+                b[k] = beta(log_h[i]) / bmax;
+            }
+        },
+        |(), ()| (),
+    );
     let kappa = 1.0 / bmax;
-    // Decreasing σ, ties by index: σ ≥ 0, so the order of the bit patterns
-    // is the order of the values; sorting (key, index) pairs directly is
-    // several times faster than comparing through the indices.
-    let mut keyed: Vec<(u64, usize)> = sig
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (!s.to_bits(), i))
-        .collect();
-    keyed.sort_unstable();
-    let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
-    let sg: Vec<f64> = order.iter().map(|&i| sig[i]).collect();
-    let bt: Vec<f64> = order.iter().map(|&i| beta[i]).collect();
-    // Active set = the first k pages in decreasing σ. Page k+1 (0-based k)
-    // joins iff ρ_k σ_k > 1 ⇔ σ_k κ > D_k with D_k = Σ_{j<k} β'_j(σ_j − σ_k),
-    // accumulated as D_k = D_{k−1} + (σ_{k−1} − σ_k) B_{k−1} from
-    // non-negative terms: the direct form σ(κ + B) − Σσβ cancels badly when
-    // one page's β dominates (β ~ e^{a}, a = −ln h up to 700).
-    let mut d_prev = vec![0.0; n];
-    let mut bsum = bt[0];
-    let mut k = 1;
-    while k < n {
-        let d = d_prev[k - 1] + (sg[k - 1] - sg[k]) * bsum;
-        if sg[k] * kappa <= d {
+    // Main loop: Newton from ρ = ∞ in plain doubles, then in compensated
+    // ones from that active set (usually one pass confirms it).
+    let (num, den) = plain_newton(&mut sig, &mut bt, kappa);
+    let mut sums = active_sums(&mut sig, &mut bt, Cutoff::plain(num, den));
+    // Active sets are the pages above a σ threshold: an unchanged count
+    // is an unchanged set. After a first step to the right of the root
+    // (if the plain set was short), the sets shrink.
+    for _ in 0..MAX_NEWTON {
+        if !kappa.is_finite() || sums.count == 0 {
             break;
         }
-        d_prev[k] = d;
-        bsum += bt[k];
-        k += 1;
-    }
-    // On the active set, (ρσ_i − 1)·Σ_P σβ = σ_i κ − D_i + U_i with
-    // D_i = Σ_{j<i} β'_j(σ_j − σ_i) and U_i = Σ_{i<j<k} β'_j(σ_i − σ_j)
-    // (forward and backward recurrences of non-negative terms); the common
-    // factor is dropped by normalising.
-    let active = |bt: &[f64], kappa: f64| -> Vec<f64> {
-        let mut x = vec![0.0; n];
-        let (mut d, mut head) = (0.0, 0.0);
-        let mut dv = vec![0.0; k];
-        for r in 1..k {
-            head += bt[r - 1];
-            d += (sg[r - 1] - sg[r]) * head;
-            dv[r] = d;
+        let at_next = active_sums(&mut sig, &mut bt, Cutoff::new(kappa, sums));
+        let same = at_next.count == sums.count;
+        sums = at_next;
+        if same {
+            break;
         }
-        let (mut u, mut tail) = (0.0, 0.0);
-        for r in (0..k).rev() {
-            if r + 1 < k {
-                tail += bt[r + 1];
-                u += (sg[r] - sg[r + 1]) * tail;
+    }
+    let cut = Cutoff::new(kappa, sums);
+    let s = weigh_active(&mut sig, &mut bt, cut, cut);
+    if s.is_finite() && s > 0.0 {
+        return divide(sig, s);
+    }
+    // Finish: every active β' underflowed relative to the largest β (an
+    // inactive page changing far faster).
+    rescaled(model, &sigma, cut, sig, bt)
+}
+
+/// The same active set with β scaled by the active set's largest, in logs
+/// (`sig` holds the weighed x and is overwritten).
+fn rescaled(
+    model: &Model,
+    sigma: &Sigma,
+    cut: Cutoff,
+    mut sig: Vec<f64>,
+    mut bt: Vec<f64>,
+) -> Result<Vec<f64>> {
+    let log_h = model.log_h();
+    let ln_bact = fold_chunks(
+        [&mut sig[..]],
+        f64::NEG_INFINITY,
+        |pages, [sg]| {
+            let mut m = f64::NEG_INFINITY;
+            for (k, i) in pages.enumerate() {
+                sg[k] = sigma.of(i);
+                if cut.active(sg[k]) {
+                    m = m.max(beta(log_h[i]).ln());
+                }
             }
-            // κ = ∞ (every β below 1/DBL_MAX): the σκ term dominates.
-            let num = if kappa.is_finite() {
-                sg[r] * kappa - dv[r] + u
-            } else {
-                sg[r]
-            };
-            x[order[r]] = num.max(0.0) * bt[r];
-        }
-        x
-    };
-    let mut x = active(&bt, kappa);
-    let s: f64 = x.iter().sum();
+            m
+        },
+        f64::max,
+    );
+    fold_chunks(
+        [&mut sig[..], &mut bt[..]],
+        (),
+        |pages, [sg, b]| {
+            for (k, i) in pages.enumerate() {
+                // Inactive pages may overflow here; they are never read.
+                b[k] = if cut.active(sg[k]) {
+                    (beta(log_h[i]).ln() - ln_bact).exp()
+                } else {
+                    0.0
+                };
+            }
+        },
+        |(), ()| (),
+    );
+    let sums = active_sums(&mut sig, &mut bt, cut);
+    let value = Cutoff::new((-ln_bact).exp(), sums);
+    let s = weigh_active(&mut sig, &mut bt, cut, value);
     if !(s.is_finite() && s > 0.0) {
-        // Every active β_i underflowed relative to the largest β (an
-        // inactive page changing far faster): the same with β scaled by
-        // the active set's largest, in logs.
-        let ln_beta: Vec<f64> = order[..k]
-            .iter()
-            .map(|&i| a[i].min(700.0).exp_m1().ln())
-            .collect();
-        let ln_bact = ln_beta.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let b2: Vec<f64> = ln_beta.iter().map(|l| (l - ln_bact).exp()).collect();
-        x = active(&b2, (-ln_bact).exp());
+        return Err(Error::NotConverged(format!(
+            "frequencies sum to {}",
+            Num(s)
+        )));
     }
-    normalise(x)
+    divide(sig, s)
+}
+
+/// The largest a_i = −ln h_i.
+fn max_a(model: &Model) -> f64 {
+    model.log_h().iter().fold(0.0_f64, |m, &l| m.max(-l))
+}
+
+/// σ_i = √(w_i/w_max) for the weights w_i = c_i/(μ_i E\[X\]).
+struct Sigma<'a> {
+    model: &'a Model,
+    wmax: Scaled,
+    /// w_max as a double, when it is a normal one.
+    wmax_plain: Option<f64>,
+}
+
+impl<'a> Sigma<'a> {
+    /// Finds w_max in one pass (`scratch`: any buffer of one entry per
+    /// page, left unchanged).
+    fn new(model: &'a Model, scratch: &mut [f64]) -> Sigma<'a> {
+        let (plain, scaled) = fold_chunks(
+            [scratch],
+            (0.0_f64, None::<Scaled>),
+            |pages, _| {
+                let (mut plain, mut scaled) = (0.0_f64, None::<Scaled>);
+                for i in pages {
+                    match plain_weight(model, i) {
+                        Some(w) => plain = plain.max(w),
+                        None => scaled = Some(max_scaled(scaled, model.scaled_weight(i))),
+                    }
+                }
+                (plain, scaled)
+            },
+            |(p, s), (q, t)| (p.max(q), t.map_or(s, |t| Some(max_scaled(s, t)))),
+        );
+        let wmax = if plain > 0.0 {
+            max_scaled(scaled, Scaled::new(plain))
+        } else {
+            scaled.unwrap_or_else(|| model.scaled_weight(0))
+        };
+        let v = wmax.value();
+        Sigma {
+            model,
+            wmax,
+            wmax_plain: v.is_normal().then_some(v),
+        }
+    }
+
+    /// σ_i: √(w_i/w_max) in plain doubles when every step stays in the
+    /// normal range (then the same bits as the mantissa/exponent route of
+    /// [`Model::scaled_weight`]), else through [`Scaled`]; correctly
+    /// rounded while the ratio is a normal double, through logarithms below.
+    fn of(&self, i: usize) -> f64 {
+        if let (Some(w), Some(m)) = (plain_weight(self.model, i), self.wmax_plain) {
+            let r = w / m;
+            if r.is_normal() {
+                return r.sqrt();
+            }
+        }
+        let w = self.model.scaled_weight(i);
+        let r = w.ratio(self.wmax);
+        if r >= f64::MIN_POSITIVE {
+            r.sqrt()
+        } else {
+            (0.5 * w.ln_ratio(self.wmax)).exp()
+        }
+    }
+}
+
+/// w_i = c_i/(μ_i E\[X\]) when μ_i E\[X\] and w_i are normal doubles.
+fn plain_weight(model: &Model, i: usize) -> Option<f64> {
+    let me = model.change_rates()[i] * model.mean_access();
+    let w = model.weights()[i] / me;
+    (me.is_normal() && w.is_normal()).then_some(w)
+}
+
+/// The larger of `a` (if any) and `b`.
+fn max_scaled(a: Option<Scaled>, b: Scaled) -> Scaled {
+    a.map_or(b, |a| if b.cmp(a).is_gt() { b } else { a })
+}
+
+/// Overwrites `sig` with x_i = excess_i⁺·β'_i ([`Cutoff::excess`] at
+/// `value`) on the pages active at `member`, 0 elsewhere, and returns
+/// Σ x_i. κ = ∞ (every β below 1/DBL_MAX): the σκ term dominates and
+/// x_i ∝ σ_iβ'_i.
+fn weigh_active(sig: &mut [f64], bt: &mut [f64], member: Cutoff, value: Cutoff) -> f64 {
+    fold_chunks(
+        [sig, bt],
+        0.0,
+        |_, [sg, bt]| {
+            let mut total = 0.0;
+            for (x, &b) in sg.iter_mut().zip(bt.iter()) {
+                let si = *x;
+                *x = if !member.active(si) {
+                    0.0
+                } else if !value.kappa.is_finite() {
+                    si * b
+                } else {
+                    value.excess(si).max(0.0) * b
+                };
+                total += *x;
+            }
+            total
+        },
+        |a, b| a + b,
+    )
+}
+
+/// `x` divided by `s`, in fixed chunks.
+fn divide(mut x: Vec<f64>, s: f64) -> Result<Vec<f64>> {
+    fold_chunks(
+        [&mut x[..]],
+        (),
+        |_, [c]| c.iter_mut().for_each(|v| *v /= s),
+        |(), ()| (),
+    );
+    Ok(x)
 }
 
 /// The minimum over frequencies of the randomized policy's cost.

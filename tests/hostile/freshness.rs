@@ -988,6 +988,48 @@ fn model_and_optimum_respect_the_memory_cap() {
     unsafe { crawlsched_freshness_model_free(m) };
 }
 
+/// The randomized optimum (general and proportional weights) checks its
+/// 16 bytes per page against the memory cap before allocating them.
+#[test]
+fn randomized_optimum_respects_the_memory_cap() {
+    let _g = serial();
+    let d = exp1();
+    let n = 20_000usize;
+    let mu: Vec<f64> = (0..n).map(|i| 1e-3 * (1.0 + i as f64)).collect();
+    let w: Vec<f64> = (0..n).map(|i| 1.0 + (i % 7) as f64).collect();
+    let old = crawlsched_get_default_memory_limit();
+    for weights in [w.as_ptr(), null()] {
+        let mut m = null_mut();
+        // SAFETY: arrays of n (or NULL weights), valid out-pointer.
+        let r = call(|e| unsafe {
+            crawlsched_freshness_model_new(d.0, mu.as_ptr(), weights, n, &mut m, e)
+        });
+        assert_eq!(r.0, CRAWLSCHED_OK, "{}", r.1);
+        // 320 kB needed: refused under 256 kB, without allocating it.
+        crawlsched_set_default_memory_limit(256 << 10);
+        let mut f = vec![f64::NAN; n];
+        // SAFETY: live model, n outputs.
+        let (r, peak) = peak_during(|| {
+            call(|e| unsafe {
+                crawlsched_freshness_randomized_optimal_frequencies(m, f.as_mut_ptr(), n, e)
+            })
+        });
+        crawlsched_set_default_memory_limit(old);
+        assert_eq!(r.0, CRAWLSCHED_TOO_LARGE, "{}", r.1);
+        assert!(r.1.contains("randomized optimum of 20000 pages"), "{}", r.1);
+        assert!(peak < 256 << 10, "{peak}");
+        assert!(f.iter().all(|x| x.is_nan()));
+        // SAFETY: as above.
+        let r = call(|e| unsafe {
+            crawlsched_freshness_randomized_optimal_frequencies(m, f.as_mut_ptr(), n, e)
+        });
+        assert_eq!(r.0, CRAWLSCHED_OK, "{}", r.1);
+        assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // SAFETY: live handle, freed once.
+        unsafe { crawlsched_freshness_model_free(m) };
+    }
+}
+
 /// The per-page bound the scheduler checks at add time (768 bytes) covers
 /// what it really holds at its peak, in both modes: page and index storage
 /// just past a power of two pages (capacity doubled), recomputations,

@@ -240,6 +240,85 @@ fn errors_are_reported() {
     ));
 }
 
+#[test]
+fn frequencies_next_to_the_cutoff_keep_their_accuracy() {
+    // E[X] = 1, w = c/μ = (1, (1 − 2⁻²⁰)²): σ = (1, 1 − 2⁻²⁰) exactly;
+    // page 1 has the largest β (β'₁ = 1, κ = 1/β₁) and both pages are
+    // active. (15) gives x_i ∝ σ_iκ − Σ_j β'_j(σ_j − σ_i):
+    // x₁ ∝ κ + β'₂2⁻²⁰ and x₂ ∝ (σ₂κ − 2⁻²⁰)β'₂, where β₁ is chosen so that
+    // σ₂κ − 2⁻²⁰ ≈ 1e−6·2⁻²⁰: σ₂(κ + B) − S in plain doubles would keep
+    // only about four digits of it.
+    let t = 2f64.powi(-20);
+    let mu1 = (1.0 / t - 1.0) / (1.0 + 1e-6);
+    let m = Model::new(
+        Distribution::exponential(1.0).unwrap(),
+        &[mu1, 1.0],
+        Some(&[mu1, (1.0 - t) * (1.0 - t)]),
+    )
+    .unwrap();
+    let b1 = (-m.log_h()[0]).exp_m1();
+    let b2 = (-m.log_h()[1]).exp_m1() / b1;
+    let kappa = 1.0 / b1;
+    let x1 = kappa + b2 * t;
+    // One rounding for σ₂κ − 2⁻²⁰.
+    let x2 = (1.0 - t).mul_add(kappa, -t) * b2;
+    let f = optimal_frequencies(&m).unwrap();
+    assert!(x2 / x1 < 1e-11, "{x1} {x2}");
+    assert!(rel(f[1] / f[0], x2 / x1) < 1e-8, "{f:?} vs {}", x2 / x1);
+    assert!(rel(f[0], x1 / (x1 + x2)) < 1e-15);
+}
+
+/// Largest relative spread of λ_i = w_i (b_i/(b_i + h_i f_i))² ((13)
+/// rearranged) over the visited pages, and of w_i/λ − 1 above 0 over the
+/// unvisited ones (KKT of (12)).
+fn kkt_violation(m: &Model, f: &[f64]) -> f64 {
+    let e = m.mean_access();
+    let w = |i: usize| m.weights()[i] / (m.change_rates()[i] * e);
+    let lam = |i: usize| {
+        let b = m.one_minus_h()[i];
+        w(i) * (b / (b + m.h()[i] * f[i])).powi(2)
+    };
+    let visited: Vec<f64> = (0..f.len()).filter(|&i| f[i] > 0.0).map(lam).collect();
+    let lmax = visited.iter().copied().fold(0.0, f64::max);
+    let spread = visited.iter().map(|l| rel(*l, lmax)).fold(0.0, f64::max);
+    let idle = (0..f.len())
+        .filter(|&i| f[i] == 0.0)
+        .map(|i| w(i) / lmax - 1.0)
+        .fold(0.0, f64::max);
+    spread.max(idle)
+}
+
+#[test]
+fn thread_count_does_not_change_the_plan() {
+    use crate::freshness::par::FORCE_THREADS;
+    use std::sync::atomic::Ordering;
+    // The instance of issue 20: 0.2 n crawls per unit time.
+    let n = 150_000;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(20);
+    let mu: Vec<f64> = (0..n)
+        .map(|_| 10f64.powf(rng.random_range(-3.0..1.0)))
+        .collect();
+    let c: Vec<f64> = (0..n)
+        .map(|_| 10f64.powf(rng.random_range(-1.0..1.0)))
+        .collect();
+    let d = Distribution::exponential(n as f64 / 5.0).unwrap();
+    let m = Model::new(d, &mu, Some(&c)).unwrap();
+    FORCE_THREADS.store(1, Ordering::Relaxed);
+    let one = optimal_frequencies(&m).unwrap();
+    FORCE_THREADS.store(4, Ordering::Relaxed);
+    let four = optimal_frequencies(&m).unwrap();
+    FORCE_THREADS.store(0, Ordering::Relaxed);
+    assert!(
+        one.iter()
+            .zip(&four)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
+    assert!((one.iter().sum::<f64>() - 1.0).abs() < 1e-14);
+    assert!(one.contains(&0.0) && one.iter().any(|&x| x > 0.0));
+    let v = kkt_violation(&m, &one);
+    assert!(v < 1e-12, "{v:e}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
@@ -290,4 +369,18 @@ proptest! {
             prop_assert!(best <= cg * (1.0 + 1e-12), "{} > {}", best, cg);
         }
     }
+}
+
+#[test]
+fn underflowed_active_betas_are_rescaled() {
+    // β₁ = 2.2e−308 underflows against β₂ ≈ 1e30 once scaled by the
+    // largest; page 2 (σ₂/σ₁ ≈ 1.5e−319) is inactive: (15) with page 1
+    // alone gives ρ ≈ 1/β₁ = 4.5e307 and ρσ₂ ≈ 7e−12 < 1, so f = (1, 0).
+    let m = Model::new(
+        Distribution::exponential(1.0).unwrap(),
+        &[2.2250738585072014e-308, 1e30],
+        Some(&[1e300, 1.0]),
+    )
+    .unwrap();
+    assert_eq!(optimal_frequencies(&m).unwrap(), vec![1.0, 0.0]);
 }
