@@ -82,10 +82,18 @@ pub fn integer_counts(f: &[f64], total: usize) -> Result<Vec<usize>> {
     // Only pages with f_i > 0 may receive a rounding unit.
     let mut cand: Vec<usize> = (0..f.len()).filter(|&i| f[i] > 0.0).collect();
     if assigned <= total {
-        cand.sort_by(|&i, &j| rem[j].total_cmp(&rem[i]).then(i.cmp(&j)));
+        let by_rem = |i: &usize, j: &usize| rem[*j].total_cmp(&rem[*i]).then(i.cmp(j));
+        let units = total - assigned;
+        // Only which pages come first matters, and the order is total (ties
+        // by index), so selecting them gives the pages a sort would.
+        if units < cand.len() {
+            cand.select_nth_unstable_by(units, by_rem);
+        } else {
+            cand.sort_by(by_rem);
+        }
         // Σ rem = total − assigned < #cand mathematically; cycling only
         // guards against rounding.
-        for k in 0..(total - assigned) {
+        for k in 0..units {
             counts[cand[k % cand.len()]] += 1;
         }
     } else {

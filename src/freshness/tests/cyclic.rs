@@ -730,6 +730,13 @@ fn golden_sequence_speed() {
     let s: f64 = f.iter().sum();
     let f: Vec<f64> = f.iter().map(|x| x / s).collect();
     for k in [9_227_465, 14_930_352] {
+        let t0 = std::time::Instant::now();
+        let counts = integer_counts(&f, k).unwrap();
+        let t_counts = t0.elapsed().as_secs_f64();
+        let t0 = std::time::Instant::now();
+        assert_eq!(counts, counts_by_sort(&f, k));
+        let t_sort = t0.elapsed().as_secs_f64();
+        println!("N = {n}, K = {k}: counts by selection {t_counts:.3} s, by sorting {t_sort:.3} s");
         let counts = integer_counts_at_least_one(&f, k).unwrap();
         // Best of two runs each, alternating.
         let (mut t_new, mut t_old) = (f64::INFINITY, f64::INFINITY);
@@ -743,5 +750,60 @@ fn golden_sequence_speed() {
             assert!(new == old);
         }
         println!("N = {n}, K = {k}: rank formula {t_new:.3} s, successor walk {t_old:.3} s");
+    }
+}
+
+/// Largest remainder by sorting all pages (when the floors do not exceed
+/// the total), the definition.
+fn counts_by_sort(f: &[f64], total: usize) -> Vec<usize> {
+    let sum: f64 = f.iter().sum();
+    let x: Vec<f64> = f
+        .iter()
+        .map(|fi| (fi / sum * total as f64).min(total as f64))
+        .collect();
+    let mut counts: Vec<usize> = x.iter().map(|xi| xi.floor() as usize).collect();
+    let mut order: Vec<usize> = (0..f.len()).filter(|&i| f[i] > 0.0).collect();
+    order.sort_by(|&i, &j| {
+        (x[j] - x[j].floor())
+            .total_cmp(&(x[i] - x[i].floor()))
+            .then(i.cmp(&j))
+    });
+    let left = total - counts.iter().sum::<usize>();
+    for k in 0..left {
+        counts[order[k % order.len()]] += 1;
+    }
+    counts
+}
+
+#[test]
+fn integer_counts_select_the_pages_a_sort_would() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(22);
+    for _ in 0..500 {
+        let n = rng.random_range(1..60);
+        // Few distinct values: many equal remainders, broken by index.
+        let f: Vec<f64> = (0..n)
+            .map(|_| f64::from(rng.random_range(0..4u8)))
+            .collect();
+        if f.iter().all(|&x| x == 0.0) {
+            continue;
+        }
+        let s: f64 = f.iter().sum();
+        let f: Vec<f64> = f.iter().map(|x| x / s).collect();
+        let total = rng.random_range(1..200);
+        assert_eq!(
+            integer_counts(&f, total).unwrap(),
+            counts_by_sort(&f, total),
+            "{f:?} {total}"
+        );
+    }
+    let f: Vec<f64> = (0..100_000).map(|i| 1.0 + (i % 977) as f64).collect();
+    let s: f64 = f.iter().sum();
+    let f: Vec<f64> = f.iter().map(|x| x / s).collect();
+    for total in [1, 99_999, 832_040, 1_346_269] {
+        assert_eq!(
+            integer_counts(&f, total).unwrap(),
+            counts_by_sort(&f, total),
+            "{total}"
+        );
     }
 }
