@@ -82,10 +82,18 @@ pub fn integer_counts(f: &[f64], total: usize) -> Result<Vec<usize>> {
     // Only pages with f_i > 0 may receive a rounding unit.
     let mut cand: Vec<usize> = (0..f.len()).filter(|&i| f[i] > 0.0).collect();
     if assigned <= total {
-        cand.sort_by(|&i, &j| rem[j].total_cmp(&rem[i]).then(i.cmp(&j)));
+        let by_rem = |i: &usize, j: &usize| rem[*j].total_cmp(&rem[*i]).then(i.cmp(j));
+        let units = total - assigned;
+        // Only which pages come first matters, and the order is total (ties
+        // by index), so selecting them gives the pages a sort would.
+        if units < cand.len() {
+            cand.select_nth_unstable_by(units, by_rem);
+        } else {
+            cand.sort_by(by_rem);
+        }
         // Σ rem = total − assigned < #cand mathematically; cycling only
         // guards against rounding.
-        for k in 0..(total - assigned) {
+        for k in 0..units {
             counts[cand[k % cand.len()]] += 1;
         }
     } else {
@@ -222,42 +230,110 @@ pub fn cycle_length(counts: &[usize]) -> Result<usize> {
 /// sorting by the three-gap (Sós) successor rule: with a (resp. b) the index
 /// in 1..K whose point is closest to 0 from above (resp. to 1 from below),
 /// the point after j is j + a if j + a < K, else j − b if j ≥ b, else
-/// j + a − b.
+/// j + a − b. When a + b = K (every Fibonacci K) the rule is
+/// j ↦ (j + a) mod K, so index j has rank j·a⁻¹ mod K: the pages are then
+/// written in index order, without looking up the page of an index.
 ///
 /// Errors: `InvalidArgument` for empty or all-zero counts; `TooLarge` if K
 /// overflows or exceeds [`MAX_CYCLE_LEN`], or the allocation fails.
 pub fn golden_ratio_sequence(counts: &[usize]) -> Result<Vec<usize>> {
     let k = cycle_length(counts)?;
+    let mut seq = vec_with_capacity(k)?;
+    if k == 1 {
+        // cycle_length guarantees a non-zero count.
+        seq.extend(counts.iter().position(|&c| c > 0));
+        return Ok(seq);
+    }
+    let (a, b) = extreme_points(k);
+    match rank_multiplier(k, a, b) {
+        Some(c) => write_by_rank(counts, k, c, &mut seq),
+        None => write_by_successor(counts, k, a, b, &mut seq)?,
+    }
+    Ok(seq)
+}
+
+/// The indices a, b in 1..k (k ≥ 2) whose points frac(j/φ) are closest to
+/// 0 from above and to 1 from below, by the fixed-point keys. A one-sided
+/// best approximation of 1/φ = [0; 1, 1, …] has a convergent or
+/// intermediate-fraction denominator q_{n−1} + t·q_n, 0 ≤ t ≤ a_{n+1} = 1, a
+/// Fibonacci number, so scanning the Fibonacci numbers below k finds the
+/// extremes of all of 1..k in O(log k).
+pub(super) fn extreme_points(k: usize) -> (usize, usize) {
+    let (mut a, mut b) = (1usize, 1usize);
+    let (mut lo, mut hi) = (golden_key(1), golden_key(1));
+    // (f, g): consecutive Fibonacci numbers; g < k ≤ MAX_CYCLE_LEN, so f + g fits.
+    let (mut f, mut g) = (1usize, 2usize);
+    while g < k {
+        let key = golden_key(g);
+        if key < lo {
+            (lo, a) = (key, g);
+        }
+        if key > hi {
+            (hi, b) = (key, g);
+        }
+        (f, g) = (g, f + g);
+    }
+    (a, b)
+}
+
+/// c with rank(j) = j·c mod k, when a + b = k: then j + a ≥ k ⇔ j ≥ b and
+/// j − b = j + a − k, so the successor rule is j ↦ (j + a) mod k, position
+/// p holds index p·a mod k and c = a⁻¹ mod k. For k = F_n, {a, b} =
+/// {F_{n−1}, F_{n−2}} and Cassini's identity gives a² ≡ (−1)^n (mod k), so
+/// c = a or k − a; the square is checked, `None` otherwise (and whenever
+/// a + b ≠ k).
+pub(super) fn rank_multiplier(k: usize, a: usize, b: usize) -> Option<usize> {
+    if a.checked_add(b) != Some(k) {
+        return None;
+    }
+    let sq = (a as u128 * a as u128) % k as u128;
+    if sq == 1 {
+        Some(a)
+    } else if sq == k as u128 - 1 {
+        Some(k - a)
+    } else {
+        None
+    }
+}
+
+/// Fills `seq` (empty, capacity ≥ k = Σ counts) with page i at the ranks
+/// j·c mod k of its indices j: one pass over the indices in order.
+fn write_by_rank(counts: &[usize], k: usize, c: usize, seq: &mut Vec<usize>) {
+    seq.resize(k, 0);
+    let mut pos = 0usize;
+    for (page, &n) in counts.iter().enumerate() {
+        for _ in 0..n {
+            seq[pos] = page;
+            // pos, c < k ≤ MAX_CYCLE_LEN: no overflow.
+            pos += c;
+            if pos >= k {
+                pos -= k;
+            }
+        }
+    }
+}
+
+/// Fills `seq` (empty, capacity ≥ k = Σ counts ≥ 2) by walking the ranks
+/// with the successor rule from index 0 (the smallest point) and looking
+/// up the page of each index.
+fn write_by_successor(
+    counts: &[usize],
+    k: usize,
+    a: usize,
+    b: usize,
+    seq: &mut Vec<usize>,
+) -> Result<()> {
     // ends[i] = Σ_{m ≤ i} counts[m]: index j belongs to the first page with ends > j.
-    let mut ends = Vec::with_capacity(counts.len());
+    let mut ends = vec_with_capacity(counts.len())?;
     let mut acc = 0usize;
     for &c in counts {
         acc += c;
         ends.push(acc);
     }
-    let page_of = |j: usize| ends.partition_point(|&e| e <= j);
-    let mut seq = vec_with_capacity(k)?;
-    if k == 1 {
-        seq.push(page_of(0));
-        return Ok(seq);
-    }
-    let (mut a, mut b) = (1usize, 1usize);
-    let (mut amin, mut bmax) = (golden_key(1), golden_key(1));
-    for j in 2..k {
-        let key = golden_key(j);
-        if key < amin {
-            amin = key;
-            a = j;
-        }
-        if key > bmax {
-            bmax = key;
-            b = j;
-        }
-    }
     // frac(0/φ) = 0 is the smallest point.
     let mut j = 0usize;
     for _ in 0..k {
-        seq.push(page_of(j));
+        seq.push(ends.partition_point(|&e| e <= j));
         j = if j + a < k {
             j + a
         } else if j >= b {
@@ -266,7 +342,7 @@ pub fn golden_ratio_sequence(counts: &[usize]) -> Result<Vec<usize>> {
             j + a - b
         };
     }
-    Ok(seq)
+    Ok(())
 }
 
 /// One pending access of the round robin: the m-th access of `page`

@@ -570,3 +570,240 @@ fn cycle_length_is_the_builders_length_and_checks() {
         Err(Error::TooLarge(_))
     ));
 }
+
+/// The successor walk as it was before the rank formula: a and b by a scan
+/// of all of 1..K, the page of each index by binary search.
+fn golden_by_walk(counts: &[usize]) -> Vec<usize> {
+    let k: usize = counts.iter().sum();
+    let ends: Vec<usize> = counts
+        .iter()
+        .scan(0, |acc, &c| {
+            *acc += c;
+            Some(*acc)
+        })
+        .collect();
+    let page_of = |j: usize| ends.partition_point(|&e| e <= j);
+    if k == 1 {
+        return vec![page_of(0)];
+    }
+    let (mut a, mut b) = (1, 1);
+    for j in 2..k {
+        if golden_key(j) < golden_key(a) {
+            a = j;
+        }
+        if golden_key(j) > golden_key(b) {
+            b = j;
+        }
+    }
+    let mut j = 0;
+    (0..k)
+        .map(|_| {
+            let p = page_of(j);
+            j = if j + a < k {
+                j + a
+            } else if j >= b {
+                j - b
+            } else {
+                j + a - b
+            };
+            p
+        })
+        .collect()
+}
+
+/// F_1 = 1, F_3 = 2, 3, 5, … up to `max`.
+fn fibonacci_up_to(max: usize) -> Vec<usize> {
+    let mut v = vec![1usize, 2];
+    while v[v.len() - 1] + v[v.len() - 2] <= max {
+        v.push(v[v.len() - 1] + v[v.len() - 2]);
+    }
+    v
+}
+
+/// Random counts with the given sum over 1..=max_n pages, some of them 0.
+fn random_counts(rng: &mut Xoshiro256PlusPlus, k: usize, max_n: usize) -> Vec<usize> {
+    let n = rng.random_range(1..=max_n);
+    let mut counts = vec![0usize; n];
+    for _ in 0..k {
+        counts[rng.random_range(0..n)] += 1;
+    }
+    counts
+}
+
+#[test]
+fn rank_formula_equals_sort_and_walk_for_every_fibonacci_k() {
+    // F_30 in release, F_25 in debug.
+    let max = if cfg!(debug_assertions) {
+        75_025
+    } else {
+        832_040
+    };
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(20);
+    for k in fibonacci_up_to(max) {
+        if k >= 2 {
+            let (a, b) = extreme_points(k);
+            assert!(
+                rank_multiplier(k, a, b).is_some(),
+                "K = {k}: a = {a}, b = {b}"
+            );
+        }
+        // One page per index: the sequence is the permutation itself.
+        let ones = vec![1; k];
+        let seq = golden_ratio_sequence(&ones).unwrap();
+        assert_eq!(seq, golden_by_sort(&ones), "K = {k}");
+        assert_eq!(seq, golden_by_walk(&ones), "K = {k}");
+        for max_n in [3, k.div_ceil(8)] {
+            let counts = random_counts(&mut rng, k, max_n);
+            assert_eq!(
+                golden_ratio_sequence(&counts).unwrap(),
+                golden_by_walk(&counts),
+                "K = {k}, counts {counts:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn extreme_points_equal_the_full_scan() {
+    let max = if cfg!(debug_assertions) {
+        200_000
+    } else {
+        3_000_000
+    };
+    let fib = fibonacci_up_to(max);
+    let (mut a, mut b) = (1, 1);
+    for k in 2..=max {
+        // Here a, b are the extremes over 1..k.
+        assert_eq!(extreme_points(k), (a, b), "K = {k}");
+        // a + b = K exactly at the Fibonacci numbers: elsewhere the walk
+        // has three kinds of steps and no rank formula applies.
+        assert_eq!(
+            rank_multiplier(k, a, b).is_some(),
+            fib.contains(&k),
+            "K = {k}"
+        );
+        if golden_key(k) < golden_key(a) {
+            a = k;
+        }
+        if golden_key(k) > golden_key(b) {
+            b = k;
+        }
+    }
+}
+
+#[test]
+fn rank_formula_holds_up_to_the_largest_cycle() {
+    // Every Fibonacci cycle length the builders accept takes the rank
+    // formula; consecutive positions p·a mod K hold increasing keys
+    // (sampled: the full check is the exhaustive test above).
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    for k in fibonacci_up_to(MAX_CYCLE_LEN)
+        .into_iter()
+        .filter(|&k| k >= 2)
+    {
+        let (a, b) = extreme_points(k);
+        let c = rank_multiplier(k, a, b).unwrap();
+        assert_eq!((a as u128 * c as u128) % k as u128, 1, "K = {k}");
+        let at = |p: usize| (p as u128 * a as u128 % k as u128) as usize;
+        for _ in 0..2_000 {
+            let p = rng.random_range(0..k - 1);
+            assert!(
+                golden_key(at(p)) < golden_key(at(p + 1)),
+                "K = {k}, p = {p}"
+            );
+        }
+        // The smallest point is index 0, the largest b.
+        assert_eq!((at(0), at(k - 1)), (0, b), "K = {k}");
+    }
+}
+
+/// Timing of the scheduler's case, rank formula against the walk
+/// (`cargo test --release --lib golden_sequence_speed -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn golden_sequence_speed() {
+    let n = 1_000_000;
+    // The scheduler's spread of rates: log-uniform over three decades.
+    let f: Vec<f64> = (0..n)
+        .map(|i| 1e-3 * 1e3f64.powf(i as f64 / (n - 1) as f64))
+        .collect();
+    let s: f64 = f.iter().sum();
+    let f: Vec<f64> = f.iter().map(|x| x / s).collect();
+    for k in [9_227_465, 14_930_352] {
+        let t0 = std::time::Instant::now();
+        let counts = integer_counts(&f, k).unwrap();
+        let t_counts = t0.elapsed().as_secs_f64();
+        let t0 = std::time::Instant::now();
+        assert_eq!(counts, counts_by_sort(&f, k));
+        let t_sort = t0.elapsed().as_secs_f64();
+        println!("N = {n}, K = {k}: counts by selection {t_counts:.3} s, by sorting {t_sort:.3} s");
+        let counts = integer_counts_at_least_one(&f, k).unwrap();
+        // Best of two runs each, alternating.
+        let (mut t_new, mut t_old) = (f64::INFINITY, f64::INFINITY);
+        for _ in 0..2 {
+            let t0 = std::time::Instant::now();
+            let new = golden_ratio_sequence(&counts).unwrap();
+            t_new = t_new.min(t0.elapsed().as_secs_f64());
+            let t0 = std::time::Instant::now();
+            let old = golden_by_walk(&counts);
+            t_old = t_old.min(t0.elapsed().as_secs_f64());
+            assert!(new == old);
+        }
+        println!("N = {n}, K = {k}: rank formula {t_new:.3} s, successor walk {t_old:.3} s");
+    }
+}
+
+/// Largest remainder by sorting all pages (when the floors do not exceed
+/// the total), the definition.
+fn counts_by_sort(f: &[f64], total: usize) -> Vec<usize> {
+    let sum: f64 = f.iter().sum();
+    let x: Vec<f64> = f
+        .iter()
+        .map(|fi| (fi / sum * total as f64).min(total as f64))
+        .collect();
+    let mut counts: Vec<usize> = x.iter().map(|xi| xi.floor() as usize).collect();
+    let mut order: Vec<usize> = (0..f.len()).filter(|&i| f[i] > 0.0).collect();
+    order.sort_by(|&i, &j| {
+        (x[j] - x[j].floor())
+            .total_cmp(&(x[i] - x[i].floor()))
+            .then(i.cmp(&j))
+    });
+    let left = total - counts.iter().sum::<usize>();
+    for k in 0..left {
+        counts[order[k % order.len()]] += 1;
+    }
+    counts
+}
+
+#[test]
+fn integer_counts_select_the_pages_a_sort_would() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(22);
+    for _ in 0..500 {
+        let n = rng.random_range(1..60);
+        // Few distinct values: many equal remainders, broken by index.
+        let f: Vec<f64> = (0..n)
+            .map(|_| f64::from(rng.random_range(0..4u8)))
+            .collect();
+        if f.iter().all(|&x| x == 0.0) {
+            continue;
+        }
+        let s: f64 = f.iter().sum();
+        let f: Vec<f64> = f.iter().map(|x| x / s).collect();
+        let total = rng.random_range(1..200);
+        assert_eq!(
+            integer_counts(&f, total).unwrap(),
+            counts_by_sort(&f, total),
+            "{f:?} {total}"
+        );
+    }
+    let f: Vec<f64> = (0..100_000).map(|i| 1.0 + (i % 977) as f64).collect();
+    let s: f64 = f.iter().sum();
+    let f: Vec<f64> = f.iter().map(|x| x / s).collect();
+    for total in [1, 99_999, 832_040, 1_346_269] {
+        assert_eq!(
+            integer_counts(&f, total).unwrap(),
+            counts_by_sort(&f, total),
+            "{total}"
+        );
+    }
+}
