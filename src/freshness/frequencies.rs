@@ -335,47 +335,81 @@ impl<'a> GeneralPages<'a> {
     where
         F: Fn(usize) -> Option<PagePoint> + Sync,
     {
-        self.eval_moved(point, ln_dt, 0.0)
+        let sums = self.pass(point, 0.0, None)?;
+        Ok((sums.sum, sums.dsum * ln_dt.exp()))
     }
 
     /// [`GeneralPages::eval`] when every ln t_i moved by `d_ln_t` since the
     /// last evaluation: the inner Newton starts from the first-order
     /// prediction s_i(1 + d ln s_i/d ln t_i · d_ln_t), so that one step
-    /// usually suffices once the multiplier moves little.
-    fn eval_moved<F>(&mut self, point: F, ln_dt: f64, d_ln_t: f64) -> Result<(f64, f64)>
+    /// usually suffices once the multiplier moves little. With a steep
+    /// window (ln w, ℓ₀) the sums are also split as [`Local`] needs.
+    fn pass<F>(&mut self, point: F, d_ln_t: f64, window: Option<(&[f64], f64)>) -> Result<PassSums>
     where
         F: Fn(usize) -> Option<PagePoint> + Sync,
     {
         let log_h = self.log_h;
         let chunk = |pages: std::ops::Range<usize>, [s, x, dl]: [&mut [f64]; 3]| {
-            let (mut sum, mut dsum) = (0.0, 0.0);
+            let mut out = PassSums::default();
             for (k, i) in pages.enumerate() {
-                let guess = s[k] * (1.0 + dl[k] * d_ln_t);
-                x[k] = 0.0;
-                dl[k] = 0.0;
-                let Some(p) = point(i) else { continue };
-                let (si, dlns) = solve_g(p.ln_t, p.ln_p, guess)?;
-                s[k] = si;
-                if si.is_finite() {
-                    let xi = x_of(-log_h[i], si);
-                    x[k] = xi;
-                    dl[k] = dlns;
-                    sum += xi;
-                    dsum += xi * dlns;
+                let (mut xi, mut dli) = (0.0, 0.0);
+                if let Some(p) = point(i) {
+                    let guess = if d_ln_t == 0.0 {
+                        s[k]
+                    } else {
+                        s[k] * (1.0 + dl[k] * d_ln_t)
+                    };
+                    let (si, dlns) = solve_g(p.ln_t, p.ln_p, guess)?;
+                    s[k] = si;
+                    if si.is_finite() {
+                        (xi, dli) = (x_of(-log_h[i], si), dlns);
+                    }
+                }
+                x[k] = xi;
+                dl[k] = dli;
+                out.sum += xi;
+                out.dsum += xi * dli;
+                if let Some((ln_w, ell0)) = window {
+                    if (ln_w[i] - ell0).abs() < STEEP {
+                        out.steep.push(i);
+                    } else {
+                        out.smooth += xi;
+                        out.slope += xi * dli;
+                    }
                 }
             }
-            Ok((sum, dsum))
+            Ok(out)
         };
-        let (sum, dsum) = fold_chunks(
+        fold_chunks(
             [&mut self.s, &mut self.x, &mut self.dlns],
-            Ok((0.0, 0.0)),
+            Ok(PassSums::default()),
             chunk,
-            |acc: Result<(f64, f64)>, part: Result<(f64, f64)>| {
-                let ((s0, d0), (s1, d1)) = (acc?, part?);
-                Ok((s0 + s1, d0 + d1))
-            },
-        )?;
-        Ok((sum, dsum * ln_dt.exp()))
+            |acc: Result<PassSums>, part: Result<PassSums>| Ok(acc?.add(part?)),
+        )
+    }
+}
+
+/// The sums of one [`GeneralPages::pass`]: Σ x_i and Σ x_i d ln s_i/d ln t_i,
+/// and with a steep window the same two over the pages outside it and the
+/// pages inside (ascending).
+#[derive(Default)]
+struct PassSums {
+    sum: f64,
+    dsum: f64,
+    smooth: f64,
+    slope: f64,
+    steep: Vec<usize>,
+}
+
+impl PassSums {
+    /// The sums of two consecutive runs of pages.
+    fn add(mut self, o: PassSums) -> PassSums {
+        self.sum += o.sum;
+        self.dsum += o.dsum;
+        self.smooth += o.smooth;
+        self.slope += o.slope;
+        self.steep.extend(o.steep);
+        self
     }
 }
 
@@ -573,9 +607,9 @@ fn solve_multiplier(
     newton_bisect(
         |ell| {
             let moved = if last.is_nan() { 0.0 } else { ell - last };
-            let (s, ds) = pages.eval_moved(at_ell(ell, ln_w), 0.0, moved)?;
+            let sums = pages.pass(at_ell(ell, ln_w), moved, None)?;
             last = ell;
-            Ok((s.ln() - ln_budget, -ds / s))
+            Ok((sums.sum.ln() - ln_budget, -sums.dsum / sums.sum))
         },
         lo,
         0.0,
@@ -618,7 +652,8 @@ fn solve_multiplier_local(
     let mut last = f64::NAN;
     for it in 0..OUTER_STEPS {
         let moved = if last.is_nan() { 0.0 } else { ell - last };
-        let (sum, dsum) = pages.eval_moved(at_ell(ell, ln_w), 0.0, moved)?;
+        let sums = pages.pass(at_ell(ell, ln_w), moved, Some((ln_w, ell)))?;
+        let (sum, dsum) = (sums.sum, sums.dsum);
         last = ell;
         if sum.is_nan() {
             return Err(Error::NotConverged(format!(
@@ -634,12 +669,12 @@ fn solve_multiplier_local(
         let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
         if hi - lo <= tol {
             // Only rounding (or an underflowing Σ x) is left.
-            return Ok((ell, Local::new(pages, ln_w, ell)));
+            return Ok((ell, Local::new(pages, ln_w, ell, sums)));
         }
         // d ln Σ/dℓ = −dsum/Σ.
         let step = sum.ln() * sum / dsum;
         if step.abs() < 0.5 * STEEP {
-            let mut local = Local::new(pages, ln_w, ell);
+            let mut local = Local::new(pages, ln_w, ell, sums);
             let (a, b) = (lo.max(ell - 0.5 * STEEP), hi.min(ell + 0.5 * STEEP));
             let next = local.root(a, b)?;
             if (next - ell).abs() <= ACCEPT * ell.abs().max(1.0) {
@@ -688,31 +723,15 @@ struct Local {
 }
 
 impl Local {
-    /// The model at ℓ₀ from the pass there (held by `pages`).
-    fn new(pages: &mut GeneralPages, ln_w: &[f64], ell0: f64) -> Local {
-        let steep = |i: usize| (ln_w[i] - ell0).abs() < STEEP;
-        let (smooth, slope, idx) = fold_chunks(
-            [&mut pages.x, &mut pages.dlns],
-            (0.0, 0.0, Vec::new()),
-            |pages, [x, dl]| {
-                let (mut sm, mut sl, mut idx) = (0.0, 0.0, Vec::new());
-                for (k, i) in pages.enumerate() {
-                    if steep(i) {
-                        idx.push(i);
-                    } else {
-                        sm += x[k];
-                        sl += x[k] * dl[k];
-                    }
-                }
-                (sm, sl, idx)
-            },
-            |mut acc, (sm, sl, idx)| {
-                acc.0 += sm;
-                acc.1 += sl;
-                acc.2.extend(idx);
-                acc
-            },
-        );
+    /// The model at ℓ₀ from the pass there (held by `pages`, its sums
+    /// split by the window at ℓ₀).
+    fn new(pages: &GeneralPages, ln_w: &[f64], ell0: f64, sums: PassSums) -> Local {
+        let PassSums {
+            smooth,
+            slope,
+            steep: idx,
+            ..
+        } = sums;
         let log_h = pages.log_h;
         Local {
             ell0,
