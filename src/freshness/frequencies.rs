@@ -224,9 +224,11 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<(f64, f64)> {
         let mut s = if guess > 0.0 && guess <= S_HALF {
             guess
         } else {
-            // G ≈ s²/2 − s³/3 gives s ≈ σ(1 + σ/3), σ = √(2t).
+            // The inverse series of G(s) = s²/2 − s³/3 + s⁴/8 − s⁵/30 + …:
+            // s = σ(1 + σ/3 + 11σ²/72 + 43σ³/540 + O(σ⁴)), σ = √(2t).
             let sigma = (0.5 * (std::f64::consts::LN_2 + ln_t)).exp();
-            (sigma * (1.0 + sigma / 3.0)).min(S_HALF)
+            let series = 1.0 + sigma * (1.0 / 3.0 + sigma * (11.0 / 72.0 + sigma * (43.0 / 540.0)));
+            (sigma * series).min(S_HALF)
         };
         for _ in 0..INNER_STEPS {
             let g2 = g_over_s2(s);
