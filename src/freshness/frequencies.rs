@@ -374,9 +374,10 @@ impl<'a> GeneralPages<'a> {
                 if let Some((ln_w, ell0)) = window {
                     if (ln_w[i] - ell0).abs() < STEEP {
                         out.steep.push(i);
-                    } else {
+                    } else if xi > 0.0 {
                         out.smooth += xi;
                         out.slope += xi * dli;
+                        out.curv += xi * second_order(dli, s[k]);
                     }
                 }
             }
@@ -392,15 +393,24 @@ impl<'a> GeneralPages<'a> {
 }
 
 /// The sums of one [`GeneralPages::pass`]: Σ x_i and Σ x_i d ln s_i/d ln t_i,
-/// and with a steep window the same two over the pages outside it and the
-/// pages inside (ascending).
+/// and with a steep window the same two and Σ x_i b_i ([`second_order`])
+/// over the pages outside it, and the pages inside (ascending).
 #[derive(Default)]
 struct PassSums {
     sum: f64,
     dsum: f64,
     smooth: f64,
     slope: f64,
+    curv: f64,
     steep: Vec<usize>,
+}
+
+/// b in x(ℓ₀ + d)/x(ℓ₀) = 1 − δ d + b d² + O(d³), δ = d ln s/d ln t at ℓ₀
+/// (x = a/s): with dδ/d ln t = δ(1 + δ(s − 2)) (from δ = G/(sG′) and
+/// sG″/G′ = 1 − s), ln s moves by δd + δ(1 + δ(s − 2))d²/2, so
+/// b = δ²/2 − δ(1 + δ(s − 2))/2.
+fn second_order(delta: f64, s: f64) -> f64 {
+    0.5 * delta * (delta * (3.0 - s) - 1.0)
 }
 
 impl PassSums {
@@ -410,6 +420,7 @@ impl PassSums {
         self.dsum += o.dsum;
         self.smooth += o.smooth;
         self.slope += o.slope;
+        self.curv += o.curv;
         self.steep.extend(o.steep);
         self
     }
@@ -494,14 +505,12 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         }
         polished = Some(tb);
     }
-    let mut total = local.apply(&mut pages, d_ell);
+    local.apply(&mut pages, d_ell);
     if polished.is_some_and(|tb| tb > 1.0 + 1e-12) {
         // Even v = 2^{−1022} leaves Σ x > 1.
-        if let Some(t) = split_residual_among_ties(model, &mut pages, local.wc)? {
-            total = t;
-        }
+        split_residual_among_ties(model, &mut pages, local.wc)?;
     }
-    finish(pages.x, total)
+    finish(pages.x)
 }
 
 /// The largest [`Model::scaled_weight`], found on [`fold_chunks`]'s
@@ -625,12 +634,13 @@ fn solve_multiplier(
 
 /// Half-width of the window of ℓ in which [`Local`] treats a page as near
 /// its cutoff (|ln w_i − ℓ₀| < STEEP, i.e. 1 − t_i ≲ STEEP).
-const STEEP: f64 = 1e-3;
+const STEEP: f64 = 1e-2;
 
-/// A local root |ℓ − ℓ₀| ≤ ACCEPT·max(1, |ℓ₀|) is final: the first-order
-/// step of the other pages (d ln s/d ln t ≲ 1/(STEEP ln(1/STEEP)) < 200)
-/// then errs by under 1e−17 relative.
-const ACCEPT: f64 = 1e-11;
+/// A local root |ℓ − ℓ₀| ≤ ACCEPT is final: the second-order step of the
+/// other pages (δ = d ln s/d ln t ≲ (1 + s)/(s² STEEP) < 20 there) then
+/// errs by about (δ ACCEPT)³ < 1e−14 relative in x_i, under 1e−15 in
+/// ln(w_i G(s_i)).
+const ACCEPT: f64 = 1e-6;
 
 /// Outer iterations (full passes) before giving up.
 const OUTER_STEPS: usize = 200;
@@ -679,7 +689,7 @@ fn solve_multiplier_local(
             let mut local = Local::new(pages, ln_w, ell, sums);
             let (a, b) = (lo.max(ell - 0.5 * STEEP), hi.min(ell + 0.5 * STEEP));
             let next = local.root(a, b)?;
-            if (next - ell).abs() <= ACCEPT * ell.abs().max(1.0) {
+            if (next - ell).abs() <= ACCEPT {
                 return Ok((next, local));
             }
             // A root pinned at the window's end (the Newton step was cut
@@ -706,12 +716,14 @@ fn solve_multiplier_local(
 
 /// The multiplier equation Σ x_i = 1 near ℓ₀ (the last full evaluation):
 /// the steep pages (|ln w_i − ℓ₀| < STEEP) evaluated exactly, the others
-/// to first order, x_i(1 − d ln s_i/d ln t_i · (ℓ − ℓ₀)).
+/// to second order, x_i(1 − δ_i d + b_i d²), d = ℓ − ℓ₀
+/// ([`second_order`]).
 struct Local {
     ell0: f64,
-    /// Σ x_i and Σ x_i d ln s_i/d ln t_i over the other pages at ℓ₀.
+    /// Σ x_i, Σ x_i δ_i and Σ x_i b_i over the other pages at ℓ₀.
     smooth: f64,
     slope: f64,
+    curv: f64,
     /// The steep pages (ascending), their ln w_i, a_i, and at the last
     /// evaluation s_i, x_i and d ln s_i/d ln t_i.
     idx: Vec<usize>,
@@ -731,6 +743,7 @@ impl Local {
         let PassSums {
             smooth,
             slope,
+            curv,
             steep: idx,
             ..
         } = sums;
@@ -739,6 +752,7 @@ impl Local {
             ell0,
             smooth,
             slope,
+            curv,
             ln_w: idx.iter().map(|&i| ln_w[i]).collect(),
             a: idx.iter().map(|&i| -log_h[i]).collect(),
             s: idx.iter().map(|&i| pages.s[i]).collect(),
@@ -771,7 +785,17 @@ impl Local {
                 dsum += self.x[j] * dlns;
             }
         }
-        Ok((self.smooth - self.slope * d_ell + sum, dsum))
+        Ok((self.smooth_at(d_ell) + sum, dsum))
+    }
+
+    /// Σ x over the other pages at ℓ₀ + `d_ell` and −d/dℓ of it.
+    fn smooth_at(&self, d_ell: f64) -> f64 {
+        self.smooth - (self.slope - self.curv * d_ell) * d_ell
+    }
+
+    /// −d/dℓ of [`Local::smooth_at`].
+    fn smooth_slope(&self, d_ell: f64) -> f64 {
+        self.slope - 2.0 * self.curv * d_ell
     }
 
     /// The step of the multiplier that the rounding of ℓ leaves (Σ x may
@@ -781,7 +805,7 @@ impl Local {
     /// which the plain rescaling of [`finish`] would not (it moves small-s
     /// pages only). Returns the new ℓ − ℓ₀ and Σ x.
     fn sub_ulp_step(&mut self, d_ell: f64, (sum, dsteep): (f64, f64)) -> (f64, f64) {
-        let d = (sum - 1.0) / (self.slope + dsteep);
+        let d = (sum - 1.0) / (self.smooth_slope(d_ell) + dsteep);
         // A few ulps of ℓ at most (64 of them, or 1e−12).
         let ulps = (64.0 * f64::EPSILON * self.ell0.abs()).max(1e-12);
         if !(d.is_finite() && d.abs() <= ulps) {
@@ -792,7 +816,7 @@ impl Local {
         }
         let d_ell = d_ell + d;
         let steep: f64 = self.x.iter().sum();
-        (d_ell, self.smooth - self.slope * d_ell + steep)
+        (d_ell, self.smooth_at(d_ell) + steep)
     }
 
     /// [`Local::eval`] with the steep pages at ℓ.
@@ -809,7 +833,7 @@ impl Local {
         newton_bisect(
             |ell| {
                 let (s, ds) = self.eval_at_ell(ell)?;
-                Ok((s - 1.0, -(self.slope + ds)))
+                Ok((s - 1.0, -(self.smooth_slope(ell - self.ell0) + ds)))
             },
             a,
             b,
@@ -873,7 +897,8 @@ impl Local {
                 let (s, ds) = self.eval(at(z), d_ell(z))?;
                 // dℓ/dz = −v/(1 − v).
                 let v = z.exp();
-                Ok((s - 1.0, (self.slope + ds) * (v / (1.0 - v))))
+                let slope = self.smooth_slope(d_ell(z)) + ds;
+                Ok((s - 1.0, slope * (v / (1.0 - v))))
             },
             z_lo,
             z_hi,
@@ -887,26 +912,28 @@ impl Local {
         Ok((tb, d_ell(z)))
     }
 
-    /// Writes the plan into `pages.x`: the first-order step `d_ell` on every
-    /// page, the steep pages' exact x over it. Returns Σ x (in chunk order).
-    fn apply(&self, pages: &mut GeneralPages, d_ell: f64) -> f64 {
+    /// Writes the plan into `pages.x`: the second-order step `d_ell` on
+    /// every page, the steep pages' exact x over it.
+    fn apply(&self, pages: &mut GeneralPages, d_ell: f64) {
         let (idx, xs) = (&self.idx, &self.x);
         fold_chunks(
-            [&mut pages.x, &mut pages.dlns],
-            0.0,
-            |range, [x, dl]| {
-                for (x, l) in x.iter_mut().zip(dl.iter()) {
-                    *x *= (1.0 - l * d_ell).max(0.0);
+            [&mut pages.x, &mut pages.dlns, &mut pages.s],
+            (),
+            |range, [x, dl, s]| {
+                for ((x, &l), &s) in x.iter_mut().zip(dl.iter()).zip(s.iter()) {
+                    if *x > 0.0 {
+                        let b = second_order(l, s);
+                        *x *= (1.0 - (l - b * d_ell) * d_ell).max(0.0);
+                    }
                 }
                 let first = idx.partition_point(|&i| i < range.start);
                 let last = idx.partition_point(|&i| i < range.end);
                 for j in first..last {
                     x[idx[j] - range.start] = xs[j];
                 }
-                x.iter().sum::<f64>()
             },
-            |a, b| a + b,
-        )
+            |(), ()| (),
+        );
     }
 }
 
@@ -914,14 +941,13 @@ impl Local {
 /// λ = w_c to every representable digit. Then their cost is linear in x up
 /// to e^{−700}: the other pages are fixed at λ = w_c and the ties get the
 /// residual 1 − Σ_{others} x_i, split ∝ a_i (equal s_i, as (8) asks).
-/// Returns Σ x, or `None` (and `pages` unchanged) when there is no
-/// positive residual to split.
+/// Leaves `pages` unchanged when there is no positive residual to split.
 fn split_residual_among_ties(
     model: &Model,
     pages: &mut GeneralPages,
     wc: Option<Scaled>,
-) -> Result<Option<f64>> {
-    let Some(wc) = wc else { return Ok(None) };
+) -> Result<()> {
+    let Some(wc) = wc else { return Ok(()) };
     let n = model.len();
     let rho: Vec<f64> = (0..n).map(|i| wc.ratio(model.scaled_weight(i))).collect();
     let ln_rho: Vec<f64> = (0..n)
@@ -944,16 +970,18 @@ fn split_residual_among_ties(
     let resid = 1.0 - rest;
     if !(resid > 0.0 && a_tie > 0.0) {
         pages.x = kept;
-        return Ok(None);
+        return Ok(());
     }
     for i in (0..n).filter(|&i| tie(i)) {
         pages.x[i] = resid * ((a(i) / a_max) / a_tie);
     }
-    Ok(Some(pages.x.iter().sum()))
+    Ok(())
 }
 
-/// Rounding leaves Σ x off one by a few ulps; rescale.
-fn finish(mut x: Vec<f64>, total: f64) -> Result<Vec<f64>> {
+/// Rounding leaves Σ x off one by a few ulps; rescale (by the sum in page
+/// order, the order a caller's check adds them in).
+fn finish(mut x: Vec<f64>) -> Result<Vec<f64>> {
+    let total: f64 = x.iter().sum();
     if !(total.is_finite() && total > 0.0) {
         return Err(Error::NotConverged(
             "no multiplier gives positive frequencies".into(),
