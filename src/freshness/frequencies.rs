@@ -203,6 +203,13 @@ const S_HALF: f64 = 1.678_346_990_016_660_7;
 /// and ∞, so Newton converges from any start in a handful of steps).
 const INNER_STEPS: usize = 60;
 
+/// The `stop` of [`solve_g`] for roots to rounding.
+const EXACT: f64 = 1e-8;
+
+/// The `stop` of [`solve_g`] on a cold pass (no warm starts) far from the
+/// multiplier: roots to about 1e−8, one Newton step fewer per page.
+const COARSE: f64 = 1e-4;
+
 /// Solves G(s) = t (see [`invert_g`]) by plain Newton from `guess` (a
 /// previous root: one or two steps when the multiplier moved a little), or
 /// from an O(1) approximation when `guess` is not usable. Returns s and
@@ -214,8 +221,8 @@ const INNER_STEPS: usize = 60;
 /// Newton on ψ(s) = ln(1 + s) − s − ln p with ψ′ = −s/(1 + s) ∈
 /// [−1, −0.62] on s ≥ S_HALF. The bounded derivatives make the relative
 /// error after a step of relative size δ at most about δ²: the loop stops
-/// once δ ≤ 1e−8, leaving an error below 1e−16.
-fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<(f64, f64)> {
+/// once δ ≤ `stop` ([`EXACT`]: 1e−8, leaving an error below 1e−16).
+fn solve_g(ln_t: f64, ln_p: f64, guess: f64, stop: f64) -> Result<(f64, f64)> {
     const LN_HALF: f64 = -std::f64::consts::LN_2;
     if ln_t.is_nan() {
         return Err(Error::NotConverged("multiplier is NaN".into()));
@@ -244,7 +251,7 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<(f64, f64)> {
                 break;
             }
             let next = (s - step).clamp(0.25 * s, S_HALF);
-            if step.abs() <= 1e-8 * s {
+            if step.abs() <= stop * s {
                 // d ln s/d ln t = G/(s G′) = (G/s²) e^{s}.
                 return Ok((next, g2 / e));
             }
@@ -267,7 +274,7 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<(f64, f64)> {
                 break;
             }
             s = (s - step).max(S_HALF);
-            if step.abs() <= 1e-8 * s {
+            if step.abs() <= stop * s {
                 return Ok((s, high_dlns(s, ln_t, ln_p)));
             }
         }
@@ -337,7 +344,7 @@ impl<'a> GeneralPages<'a> {
     where
         F: Fn(usize) -> Option<PagePoint> + Sync,
     {
-        let sums = self.pass(point, 0.0, None)?;
+        let sums = self.pass(point, 0.0, None, EXACT)?;
         Ok((sums.sum, sums.dsum * ln_dt.exp()))
     }
 
@@ -345,8 +352,15 @@ impl<'a> GeneralPages<'a> {
     /// last evaluation: the inner Newton starts from the first-order
     /// prediction s_i(1 + d ln s_i/d ln t_i · d_ln_t), so that one step
     /// usually suffices once the multiplier moves little. With a steep
-    /// window (ln w, ℓ₀) the sums are also split as [`Local`] needs.
-    fn pass<F>(&mut self, point: F, d_ln_t: f64, window: Option<(&[f64], f64)>) -> Result<PassSums>
+    /// window (ln w, ℓ₀) the sums are also split as [`Local`] needs. `stop`:
+    /// see [`solve_g`].
+    fn pass<F>(
+        &mut self,
+        point: F,
+        d_ln_t: f64,
+        window: Option<(&[f64], f64)>,
+        stop: f64,
+    ) -> Result<PassSums>
     where
         F: Fn(usize) -> Option<PagePoint> + Sync,
     {
@@ -361,7 +375,7 @@ impl<'a> GeneralPages<'a> {
                     } else {
                         s[k] * (1.0 + dl[k] * d_ln_t)
                     };
-                    let (si, dlns) = solve_g(p.ln_t, p.ln_p, guess)?;
+                    let (si, dlns) = solve_g(p.ln_t, p.ln_p, guess, stop)?;
                     s[k] = si;
                     if si.is_finite() {
                         (xi, dli) = (x_of(-log_h[i], si), dlns);
@@ -571,20 +585,23 @@ fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
     (lo, x0)
 }
 
-/// Pages in the sample of [`sample_start`] (when there are at least 32
-/// times as many).
+/// Most pages in the sample of [`sample_start`].
 const SAMPLE: usize = 1 << 17;
 
-/// A start for the multiplier within about 1/√SAMPLE of the root: the
-/// multiplier of every (n/SAMPLE)-th page with the budget SAMPLE/n (a
-/// handful of cheap evaluations instead of full ones). `x0` itself for
-/// smaller models.
+/// Fewest pages in the sample of [`sample_start`] (a model has at least
+/// 32 times as many to be sampled).
+const SAMPLE_MIN: usize = 1 << 14;
+
+/// A start for the multiplier within about 1/√m of the root: the
+/// multiplier of every (n/m)-th page, m = min(SAMPLE, n/32), with the
+/// budget m/n (a handful of cheap evaluations instead of full ones). `x0`
+/// itself for smaller models.
 fn sample_start(model: &Model, ln_w: &[f64], lo: f64, x0: f64) -> Result<f64> {
     let n = ln_w.len();
-    if n < 32 * SAMPLE {
+    if n < 32 * SAMPLE_MIN {
         return Ok(x0);
     }
-    let stride = n / SAMPLE;
+    let stride = (n / SAMPLE).max(32);
     let pick = |v: &[f64]| -> Vec<f64> { v.iter().step_by(stride).copied().collect() };
     let (log_h, sub_ln_w) = (pick(model.log_h()), pick(ln_w));
     let mut sub = GeneralPages::new(&log_h);
@@ -618,7 +635,7 @@ fn solve_multiplier(
     newton_bisect(
         |ell| {
             let moved = if last.is_nan() { 0.0 } else { ell - last };
-            let sums = pages.pass(at_ell(ell, ln_w), moved, None)?;
+            let sums = pages.pass(at_ell(ell, ln_w), moved, None, COARSE)?;
             last = ell;
             Ok((sums.sum.ln() - ln_budget, -sums.dsum / sums.sum))
         },
@@ -664,7 +681,9 @@ fn solve_multiplier_local(
     let mut last = f64::NAN;
     for it in 0..OUTER_STEPS {
         let moved = if last.is_nan() { 0.0 } else { ell - last };
-        let sums = pages.pass(at_ell(ell, ln_w), moved, Some((ln_w, ell)))?;
+        // The first pass has no warm starts and is far from the root.
+        let stop = if last.is_nan() { COARSE } else { EXACT };
+        let sums = pages.pass(at_ell(ell, ln_w), moved, Some((ln_w, ell)), stop)?;
         let (sum, dsum) = (sums.sum, sums.dsum);
         last = ell;
         if sum.is_nan() {
@@ -679,7 +698,7 @@ fn solve_multiplier_local(
             hi = ell;
         }
         let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
-        if hi - lo <= tol {
+        if hi - lo <= tol && stop == EXACT {
             // Only rounding (or an underflowing Σ x) is left.
             return Ok((ell, Local::new(pages, ln_w, ell, sums)));
         }
@@ -689,7 +708,7 @@ fn solve_multiplier_local(
             let mut local = Local::new(pages, ln_w, ell, sums);
             let (a, b) = (lo.max(ell - 0.5 * STEEP), hi.min(ell + 0.5 * STEEP));
             let next = local.root(a, b)?;
-            if (next - ell).abs() <= ACCEPT {
+            if (next - ell).abs() <= ACCEPT && stop == EXACT {
                 return Ok((next, local));
             }
             // A root pinned at the window's end (the Newton step was cut
@@ -776,7 +795,7 @@ impl Local {
             self.x[j] = 0.0;
             self.dl[j] = 0.0;
             let Some(p) = point(j) else { continue };
-            let (sj, dlns) = solve_g(p.ln_t, p.ln_p, self.s[j])?;
+            let (sj, dlns) = solve_g(p.ln_t, p.ln_p, self.s[j], EXACT)?;
             self.s[j] = sj;
             if sj.is_finite() {
                 self.x[j] = x_of(self.a[j], sj);
