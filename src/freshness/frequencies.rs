@@ -203,6 +203,13 @@ const S_HALF: f64 = 1.678_346_990_016_660_7;
 /// and ∞, so Newton converges from any start in a handful of steps).
 const INNER_STEPS: usize = 60;
 
+/// The `stop` of [`solve_g`] for roots to rounding.
+const EXACT: f64 = 1e-8;
+
+/// The `stop` of [`solve_g`] on a cold pass (no warm starts) far from the
+/// multiplier: roots to about 1e−8, one Newton step fewer per page.
+const COARSE: f64 = 1e-4;
+
 /// Solves G(s) = t (see [`invert_g`]) by plain Newton from `guess` (a
 /// previous root: one or two steps when the multiplier moved a little), or
 /// from an O(1) approximation when `guess` is not usable. Returns s and
@@ -214,8 +221,8 @@ const INNER_STEPS: usize = 60;
 /// Newton on ψ(s) = ln(1 + s) − s − ln p with ψ′ = −s/(1 + s) ∈
 /// [−1, −0.62] on s ≥ S_HALF. The bounded derivatives make the relative
 /// error after a step of relative size δ at most about δ²: the loop stops
-/// once δ ≤ 1e−8, leaving an error below 1e−16.
-fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<(f64, f64)> {
+/// once δ ≤ `stop` ([`EXACT`]: 1e−8, leaving an error below 1e−16).
+fn solve_g(ln_t: f64, ln_p: f64, guess: f64, stop: f64) -> Result<(f64, f64)> {
     const LN_HALF: f64 = -std::f64::consts::LN_2;
     if ln_t.is_nan() {
         return Err(Error::NotConverged("multiplier is NaN".into()));
@@ -224,9 +231,11 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<(f64, f64)> {
         let mut s = if guess > 0.0 && guess <= S_HALF {
             guess
         } else {
-            // G ≈ s²/2 − s³/3 gives s ≈ σ(1 + σ/3), σ = √(2t).
+            // The inverse series of G(s) = s²/2 − s³/3 + s⁴/8 − s⁵/30 + …:
+            // s = σ(1 + σ/3 + 11σ²/72 + 43σ³/540 + O(σ⁴)), σ = √(2t).
             let sigma = (0.5 * (std::f64::consts::LN_2 + ln_t)).exp();
-            (sigma * (1.0 + sigma / 3.0)).min(S_HALF)
+            let series = 1.0 + sigma * (1.0 / 3.0 + sigma * (11.0 / 72.0 + sigma * (43.0 / 540.0)));
+            (sigma * series).min(S_HALF)
         };
         for _ in 0..INNER_STEPS {
             let g2 = g_over_s2(s);
@@ -242,7 +251,7 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<(f64, f64)> {
                 break;
             }
             let next = (s - step).clamp(0.25 * s, S_HALF);
-            if step.abs() <= 1e-8 * s {
+            if step.abs() <= stop * s {
                 // d ln s/d ln t = G/(s G′) = (G/s²) e^{s}.
                 return Ok((next, g2 / e));
             }
@@ -265,7 +274,7 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64) -> Result<(f64, f64)> {
                 break;
             }
             s = (s - step).max(S_HALF);
-            if step.abs() <= 1e-8 * s {
+            if step.abs() <= stop * s {
                 return Ok((s, high_dlns(s, ln_t, ln_p)));
             }
         }
@@ -335,68 +344,116 @@ impl<'a> GeneralPages<'a> {
     where
         F: Fn(usize) -> Option<PagePoint> + Sync,
     {
-        let log_h = self.log_h;
-        let chunk = |pages: std::ops::Range<usize>, [s, x, dl]: [&mut [f64]; 3]| {
-            let (mut sum, mut dsum) = (0.0, 0.0);
-            for (k, i) in pages.enumerate() {
-                x[k] = 0.0;
-                dl[k] = 0.0;
-                let Some(p) = point(i) else { continue };
-                let (si, dlns) = solve_g(p.ln_t, p.ln_p, s[k])?;
-                s[k] = si;
-                if si.is_finite() {
-                    let ai = -log_h[i];
-                    let mut xi = ai / si;
-                    if !(xi.is_finite() && xi >= f64::MIN_POSITIVE) {
-                        // a_i or s_i subnormal, or the quotient overflows.
-                        xi = (ai.ln() - si.ln()).exp();
-                    }
-                    x[k] = xi;
-                    dl[k] = dlns;
-                    sum += xi;
-                    dsum += xi * dlns;
-                }
-            }
-            Ok((sum, dsum))
-        };
-        let (sum, dsum) = fold_chunks(
-            [&mut self.s, &mut self.x, &mut self.dlns],
-            Ok((0.0, 0.0)),
-            chunk,
-            |acc: Result<(f64, f64)>, part: Result<(f64, f64)>| {
-                let ((s0, d0), (s1, d1)) = (acc?, part?);
-                Ok((s0 + s1, d0 + d1))
-            },
-        )?;
-        Ok((sum, dsum * ln_dt.exp()))
+        let sums = self.pass(point, 0.0, None, EXACT)?;
+        Ok((sums.sum, sums.dsum * ln_dt.exp()))
     }
 
-    /// The step of the multiplier that the rounding of ℓ leaves (Σ x may
-    /// miss 1 by several ulps of ℓ times its slope) taken to first order on
-    /// every page, x_i ← x_i(1 − d ln s_i/d ln t_i · dℓ) with dℓ chosen so
-    /// that Σ x = 1: each page stays on its KKT curve (8), which the plain
-    /// rescaling of [`finish`] would not (it moves small-s pages only).
-    /// Returns the new Σ x.
-    fn sub_ulp_step(&mut self) -> f64 {
-        let (sum, dsum) = self
-            .x
-            .iter()
-            .zip(&self.dlns)
-            .fold((0.0, 0.0), |(s, d), (x, l)| (s + x, d + x * l));
-        let d_ell = (sum - 1.0) / dsum;
-        if !(d_ell.is_finite() && d_ell.abs() <= 1e-12) {
-            return sum;
-        }
-        for (x, l) in self.x.iter_mut().zip(&self.dlns) {
-            *x *= (1.0 - l * d_ell).max(0.0);
-        }
-        self.x.iter().sum()
+    /// [`GeneralPages::eval`] when every ln t_i moved by `d_ln_t` since the
+    /// last evaluation: the inner Newton starts from the first-order
+    /// prediction s_i(1 + d ln s_i/d ln t_i · d_ln_t), so that one step
+    /// usually suffices once the multiplier moves little. With a steep
+    /// window (ln w, ℓ₀) the sums are also split as [`Local`] needs. `stop`:
+    /// see [`solve_g`].
+    fn pass<F>(
+        &mut self,
+        point: F,
+        d_ln_t: f64,
+        window: Option<(&[f64], f64)>,
+        stop: f64,
+    ) -> Result<PassSums>
+    where
+        F: Fn(usize) -> Option<PagePoint> + Sync,
+    {
+        let log_h = self.log_h;
+        let chunk = |pages: std::ops::Range<usize>, [s, x, dl]: [&mut [f64]; 3]| {
+            let mut out = PassSums::default();
+            for (k, i) in pages.enumerate() {
+                let (mut xi, mut dli) = (0.0, 0.0);
+                if let Some(p) = point(i) {
+                    let guess = if d_ln_t == 0.0 {
+                        s[k]
+                    } else {
+                        s[k] * (1.0 + dl[k] * d_ln_t)
+                    };
+                    let (si, dlns) = solve_g(p.ln_t, p.ln_p, guess, stop)?;
+                    s[k] = si;
+                    if si.is_finite() {
+                        (xi, dli) = (x_of(-log_h[i], si), dlns);
+                    }
+                }
+                x[k] = xi;
+                dl[k] = dli;
+                out.sum += xi;
+                out.dsum += xi * dli;
+                if let Some((ln_w, ell0)) = window {
+                    if (ln_w[i] - ell0).abs() < STEEP {
+                        out.steep.push(i);
+                    } else if xi > 0.0 {
+                        out.smooth += xi;
+                        out.slope += xi * dli;
+                        out.curv += xi * second_order(dli, s[k]);
+                    }
+                }
+            }
+            Ok(out)
+        };
+        fold_chunks(
+            [&mut self.s, &mut self.x, &mut self.dlns],
+            Ok(PassSums::default()),
+            chunk,
+            |acc: Result<PassSums>, part: Result<PassSums>| Ok(acc?.add(part?)),
+        )
+    }
+}
+
+/// The sums of one [`GeneralPages::pass`]: Σ x_i and Σ x_i d ln s_i/d ln t_i,
+/// and with a steep window the same two and Σ x_i b_i ([`second_order`])
+/// over the pages outside it, and the pages inside (ascending).
+#[derive(Default)]
+struct PassSums {
+    sum: f64,
+    dsum: f64,
+    smooth: f64,
+    slope: f64,
+    curv: f64,
+    steep: Vec<usize>,
+}
+
+/// b in x(ℓ₀ + d)/x(ℓ₀) = 1 − δ d + b d² + O(d³), δ = d ln s/d ln t at ℓ₀
+/// (x = a/s): with dδ/d ln t = δ(1 + δ(s − 2)) (from δ = G/(sG′) and
+/// sG″/G′ = 1 − s), ln s moves by δd + δ(1 + δ(s − 2))d²/2, so
+/// b = δ²/2 − δ(1 + δ(s − 2))/2.
+fn second_order(delta: f64, s: f64) -> f64 {
+    0.5 * delta * (delta * (3.0 - s) - 1.0)
+}
+
+impl PassSums {
+    /// The sums of two consecutive runs of pages.
+    fn add(mut self, o: PassSums) -> PassSums {
+        self.sum += o.sum;
+        self.dsum += o.dsum;
+        self.smooth += o.smooth;
+        self.slope += o.slope;
+        self.curv += o.curv;
+        self.steep.extend(o.steep);
+        self
+    }
+}
+
+/// x_i = a_i/s_i, through logs when a_i or s_i is subnormal or the
+/// quotient overflows.
+fn x_of(ai: f64, si: f64) -> f64 {
+    let xi = ai / si;
+    if xi.is_finite() && xi >= f64::MIN_POSITIVE {
+        xi
+    } else {
+        (ai.ln() - si.ln()).exp()
     }
 }
 
 /// Bytes [`optimal_frequencies_general`] holds per page (four arrays of
-/// 8 bytes, four more when the root is polished near a cutoff), checked
-/// against the process-wide memory cap.
+/// 8 bytes, three more when ties at a cutoff share the residual mass),
+/// checked against the process-wide memory cap.
 pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 
 /// Optimal frequencies of problem (7) for arbitrary positive weights, from
@@ -407,8 +464,11 @@ pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 /// 1 to 0 on (0, 1). So for λ < w_i, s_i = g⁻¹(λ/w_i) and x_i = a_i/s_i; for
 /// λ ≥ w_i the derivative of page i's term is ≥ 0 at x_i = 0 and the KKT
 /// conditions give x_i = 0 (the page is never visited). Σ x_i(λ) decreases
-/// from ∞ to 0 as λ rises to max w_i; the outer root find (safeguarded
-/// Newton on ln Σ x_i against ln λ, which is nearly linear) fixes (9).
+/// from ∞ to 0 as λ rises to max w_i; the outer root find fixes (9):
+/// safeguarded Newton on ln Σ x_i against ln λ (nearly linear) until the
+/// step is small, then Newton on a local model that evaluates the few
+/// pages near their cutoff exactly and the others to first order
+/// ([`Local`]), so that those pages' unbounded slope does not stall it.
 ///
 /// The weights are handled as ln(w_i / max w) computed from exact
 /// mantissa/exponent pairs ([`Scaled`]), so any finite positive c_i, μ_i
@@ -421,11 +481,12 @@ pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 /// A page that changes many times between its visits (s_i ≳ 30) has
 /// 1 − λ/w_i ≈ (1 + s_i)e^{−s_i} below the resolution of ln λ; when λ ends
 /// within 1e−5 of some w_c the root is therefore polished in the variable
-/// v = 1 − λ/w_c (searched as ln v), in which every 1 − λ/w_i is computed
-/// without cancellation, resolving s_i up to ~700. Beyond that (v below
-/// 2^{−1022}) λ = w_c to every digit, the pages with w_i = w_c are linear in
-/// x to within e^{−700}, and they take the residual mass 1 − Σ_{others} x_i
-/// (split ∝ a_i, i.e. equal s_i as (8) requires).
+/// v = 1 − λ/w_c (searched as ln v), in which every 1 − λ/w_i of the pages
+/// near the cutoff is computed without cancellation, resolving s_i up to
+/// ~700. Beyond that (v below 2^{−1022}) λ = w_c to every digit, the pages
+/// with w_i = w_c are linear in x to within e^{−700}, and they take the
+/// residual mass 1 − Σ_{others} x_i (split ∝ a_i, i.e. equal s_i as (8)
+/// requires).
 ///
 /// Errors: `TooLarge` beyond the memory cap, `NotConverged` if a root find
 /// fails.
@@ -438,18 +499,47 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         crate::limits::bytes(n, GENERAL_BYTES_PER_PAGE),
         &format!("the general-weights optimum of {n} pages"),
     )?;
-    let wmax = model.max_scaled_weight();
     let mut ln_w = vec![0.0; n];
-    let (lo, x0) = multiplier_start(model, wmax, &mut ln_w);
+    let (lo, x0) = multiplier_start(model, &mut ln_w);
     let x0 = sample_start(model, &ln_w, lo, x0)?;
     let mut pages = GeneralPages::new(model.log_h());
-    let ell = solve_multiplier(&mut pages, &ln_w, (lo, x0), 0.0)?;
-    let mut total = pages.sub_ulp_step();
-    if let Some((c, p_c)) = cutoff_page(model, &ln_w, ell) {
-        drop(ln_w);
-        total = polish_near_cutoff(model, &mut pages, c, p_c, total)?;
+    let (ell, mut local) = solve_multiplier_local(&mut pages, &ln_w, (lo, x0))?;
+    drop(ln_w);
+    let at_a = local.eval_at_ell(ell)?;
+    let (mut d_ell, sum_a) = local.sub_ulp_step(ell - local.ell0, at_a);
+    let mut polished = None;
+    if let Some((c, p_c)) = local.cutoff_page(model, ell) {
+        let x_a = local.x.clone();
+        let (tb, d_b) = local.polish_near_cutoff(model, c, p_c)?;
+        let keep_b = tb.is_finite() && tb > 0.0 && (tb - 1.0).abs() <= (sum_a - 1.0).abs();
+        if keep_b {
+            d_ell = d_b;
+        } else {
+            local.x = x_a;
+        }
+        polished = Some(tb);
     }
-    finish(pages.x, total)
+    local.apply(&mut pages, d_ell);
+    if polished.is_some_and(|tb| tb > 1.0 + 1e-12) {
+        // Even v = 2^{−1022} leaves Σ x > 1.
+        split_residual_among_ties(model, &mut pages, local.wc)?;
+    }
+    finish(pages.x)
+}
+
+/// The largest [`Model::scaled_weight`], found on [`fold_chunks`]'s
+/// threads (`buf`, one entry per page, is not written).
+fn max_scaled_weight(model: &Model, buf: &mut [f64]) -> Scaled {
+    let larger = |x: Scaled, y: Scaled| if y.cmp(x).is_gt() { y } else { x };
+    fold_chunks(
+        [buf],
+        model.scaled_weight(0),
+        |pages, _| {
+            let first = model.scaled_weight(pages.start);
+            pages.fold(first, |m, i| larger(m, model.scaled_weight(i)))
+        },
+        larger,
+    )
 }
 
 /// The bracket and start of the multiplier search, ℓ = ln(λ / max w):
@@ -459,7 +549,8 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
 /// ℓ_lo = ln(min w / max w) + ln G(A): every t_i ≤ G(A), so s_i ≤ A and
 /// x_i ≥ a_i/A, Σ x ≥ 1. The small-s start: s_i ≈ √(2λ/w_i) gives
 /// λ = (Σ a_i √w_i)²/2.
-fn multiplier_start(model: &Model, wmax: Scaled, ln_w: &mut [f64]) -> (f64, f64) {
+fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
+    let wmax = max_scaled_weight(model, ln_w);
     let log_h = model.log_h();
     // (Σ a_i, min ln w_i, Σ a_i √(w_i/max w)) per chunk.
     let (big_a, ln_wmin, root_sum) = fold_chunks(
@@ -494,20 +585,23 @@ fn multiplier_start(model: &Model, wmax: Scaled, ln_w: &mut [f64]) -> (f64, f64)
     (lo, x0)
 }
 
-/// Pages in the sample of [`sample_start`] (when there are at least 32
-/// times as many).
-const SAMPLE: usize = 1 << 14;
+/// Most pages in the sample of [`sample_start`].
+const SAMPLE: usize = 1 << 17;
 
-/// A start for the multiplier within about 1/√SAMPLE of the root: the
-/// multiplier of every (n/SAMPLE)-th page with the budget SAMPLE/n (a
-/// handful of cheap evaluations instead of full ones). `x0` itself for
-/// smaller models.
+/// Fewest pages in the sample of [`sample_start`] (a model has at least
+/// 32 times as many to be sampled).
+const SAMPLE_MIN: usize = 1 << 14;
+
+/// A start for the multiplier within about 1/√m of the root: the
+/// multiplier of every (n/m)-th page, m = min(SAMPLE, n/32), with the
+/// budget m/n (a handful of cheap evaluations instead of full ones). `x0`
+/// itself for smaller models.
 fn sample_start(model: &Model, ln_w: &[f64], lo: f64, x0: f64) -> Result<f64> {
     let n = ln_w.len();
-    if n < 32 * SAMPLE {
+    if n < 32 * SAMPLE_MIN {
         return Ok(x0);
     }
-    let stride = n / SAMPLE;
+    let stride = (n / SAMPLE).max(32);
     let pick = |v: &[f64]| -> Vec<f64> { v.iter().step_by(stride).copied().collect() };
     let (log_h, sub_ln_w) = (pick(model.log_h()), pick(ln_w));
     let mut sub = GeneralPages::new(&log_h);
@@ -517,144 +611,367 @@ fn sample_start(model: &Model, ln_w: &[f64], lo: f64, x0: f64) -> Result<f64> {
     Ok(ell.clamp(lo, 0.0))
 }
 
-/// Phase A: ℓ = ln(λ / max w) with Σ x_i = e^{ln_budget}, by safeguarded
-/// Newton on ln Σ x against ℓ; on return `pages` holds x at ℓ.
+/// The page points at ℓ: t_i = e^{ℓ − ln w_i}, visited while t_i < 1.
+fn at_ell(ell: f64, ln_w: &[f64]) -> impl Fn(usize) -> Option<PagePoint> + Sync + '_ {
+    move |i: usize| {
+        let ln_t = ell - ln_w[i];
+        (ln_t < 0.0).then(|| PagePoint {
+            ln_t,
+            ln_p: ln_p_of(ln_t),
+        })
+    }
+}
+
+/// ℓ = ln(λ / max w) with Σ x_i = e^{ln_budget} to about 1e−7 (the
+/// sample of [`sample_start`] is itself only that close), by safeguarded
+/// Newton on ln Σ x against ℓ.
 fn solve_multiplier(
     pages: &mut GeneralPages,
     ln_w: &[f64],
     (lo, x0): (f64, f64),
     ln_budget: f64,
 ) -> Result<f64> {
-    let at = |ell: f64| {
-        move |i: usize| {
-            let ln_t = ell - ln_w[i];
-            (ln_t < 0.0).then(|| PagePoint {
-                ln_t,
-                ln_p: ln_p_of(ln_t),
-            })
-        }
-    };
     let mut last = f64::NAN;
-    let ell = newton_bisect(
+    newton_bisect(
         |ell| {
-            let (s, ds) = pages.eval(at(ell), 0.0)?;
+            let moved = if last.is_nan() { 0.0 } else { ell - last };
+            let sums = pages.pass(at_ell(ell, ln_w), moved, None, COARSE)?;
             last = ell;
-            Ok((s.ln() - ln_budget, -ds / s))
+            Ok((sums.sum.ln() - ln_budget, -sums.dsum / sums.sum))
         },
         lo,
         0.0,
         x0,
         false,
-        1e-15,
-        1e-14,
+        1e-7,
+        1e-7,
         500,
-    )?;
-    if ell != last {
-        pages.eval(at(ell), 0.0)?;
-    }
-    Ok(ell)
+    )
 }
 
-/// The page whose w is the nearest above λ (to rounding: ℓ may have stopped
-/// an ulp above ln w_c, on the side where x_c = 0), when λ is within 1e−5 of
-/// it: the case for [`polish_near_cutoff`]. Returns c and 1 − λ/w_c.
-///
-/// Not needed above 1 − λ/w_c = 1e−5: there an ulp of ℓ (≤ 2.2e−16·|ℓ|)
-/// moves 1 − λ/w_i by under 2.2e−11·max(1, |ℓ|) relative on every page, and
-/// s_i and x_i by less; (8) itself is kept by [`GeneralPages::sub_ulp_step`].
-fn cutoff_page(model: &Model, ln_w: &[f64], ell: f64) -> Option<(usize, f64)> {
-    let slack = 64.0 * f64::EPSILON * ell.abs().max(1.0);
-    let c = (0..ln_w.len())
-        .filter(|&i| ln_w[i] >= ell - slack)
-        .min_by(|&i, &j| model.scaled_weight(i).cmp(model.scaled_weight(j)))?;
-    let p_c = -(ell - ln_w[c]).exp_m1();
-    (p_c < 1e-5).then_some((c, p_c))
-}
+/// Half-width of the window of ℓ in which [`Local`] treats a page as near
+/// its cutoff (|ln w_i − ℓ₀| < STEEP, i.e. 1 − t_i ≲ STEEP).
+const STEEP: f64 = 1e-2;
 
-/// Phase B: the root polished in v = 1 − λ/w_c, c = [`cutoff_page`];
-/// keeps whichever of the two solutions has Σ x closer to 1, and hands a
-/// root beyond v = 2^{−1022} to [`split_residual_among_ties`]. Returns Σ x.
-fn polish_near_cutoff(
-    model: &Model,
+/// A local root |ℓ − ℓ₀| ≤ ACCEPT is final: the second-order step of the
+/// other pages (δ = d ln s/d ln t ≲ (1 + s)/(s² STEEP) < 20 there) then
+/// errs by about (δ ACCEPT)³ < 1e−14 relative in x_i, under 1e−15 in
+/// ln(w_i G(s_i)).
+const ACCEPT: f64 = 1e-6;
+
+/// Outer iterations (full passes) before giving up.
+const OUTER_STEPS: usize = 200;
+
+/// The multiplier: ℓ with Σ x_i(ℓ) = 1, and the [`Local`] model it is the
+/// root of. Far from the root, safeguarded Newton on ln Σ against ℓ (a
+/// bisection when a step leaves the bracket or the bracket fails to halve
+/// in four passes); once the Newton step is below STEEP/2, each pass
+/// builds a [`Local`] model and moves to its root (in the window
+/// ℓ₀ ± STEEP/2): the pages near their cutoff, whose x_i has unbounded
+/// slope (and in floating point jumps from about a_i/37 to 0), no longer
+/// make Newton oscillate around the root. `pages` holds x at ℓ₀.
+fn solve_multiplier_local(
     pages: &mut GeneralPages,
-    c: usize,
-    p_c: f64,
-    total: f64,
-) -> Result<f64> {
-    let n = model.len();
-    let wc = model.scaled_weight(c);
-    // ρ_i = w_c/w_i; λ = w_c(1 − v) gives t_i = ρ_i(1 − v) and
-    // 1 − t_i = (1 − ρ_i) + vρ_i, exact enough even for v ≪ 1
-    // (1 − ρ_i is exact when w_i and w_c are close).
-    let rho: Vec<f64> = (0..n).map(|i| wc.ratio(model.scaled_weight(i))).collect();
-    let ln_rho: Vec<f64> = (0..n)
-        .map(|i| wc.ln_ratio(model.scaled_weight(i)))
-        .collect();
-    let at = |z: f64| {
-        let v = z.exp();
-        let ln_1mv = (-v).ln_1p();
-        let (rho, ln_rho) = (&rho, &ln_rho);
-        move |i: usize| {
-            let p = (1.0 - rho[i]) + v * rho[i];
-            (p > 0.0).then(|| PagePoint {
-                ln_t: (ln_rho[i] + ln_1mv).min(-f64::MIN_POSITIVE),
-                ln_p: p.ln(),
-            })
-        }
-    };
-    // |d ln t/dz| = v/(1 − v).
-    let ln_dt = |z: f64| z - (-z.exp()).ln_1p();
-    let x_a = pages.x.clone();
-    let z_lo = f64::MIN_POSITIVE.ln();
-    let z_hi = 0.5_f64.ln();
-    let z0 = p_c.max(f64::MIN_POSITIVE).ln().clamp(z_lo, z_hi);
+    ln_w: &[f64],
+    (mut lo, x0): (f64, f64),
+) -> Result<(f64, Local)> {
+    let mut hi = 0.0_f64;
+    let mut ell = if x0 > lo && x0 < hi { x0 } else { 0.5 * lo };
+    let mut width_ref = hi - lo;
     let mut last = f64::NAN;
-    let z = newton_bisect(
-        |z| {
-            let (s, ds) = pages.eval(at(z), ln_dt(z))?;
-            last = z;
-            Ok((s.ln(), ds / s))
-        },
-        z_lo,
-        z_hi,
-        z0,
-        true,
-        1e-15,
-        1e-15,
-        500,
-    )?;
-    let (tb, _) = if z != last {
-        pages.eval(at(z), ln_dt(z))?
-    } else {
-        (pages.x.iter().sum(), 0.0)
-    };
-    let keep_b = tb.is_finite() && tb > 0.0 && (tb - 1.0).abs() <= (total - 1.0).abs();
-    let kept = if keep_b { tb } else { total };
-    if !keep_b {
-        pages.x = x_a;
+    for it in 0..OUTER_STEPS {
+        let moved = if last.is_nan() { 0.0 } else { ell - last };
+        // The first pass has no warm starts and is far from the root.
+        let stop = if last.is_nan() { COARSE } else { EXACT };
+        let sums = pages.pass(at_ell(ell, ln_w), moved, Some((ln_w, ell)), stop)?;
+        let (sum, dsum) = (sums.sum, sums.dsum);
+        last = ell;
+        if sum.is_nan() {
+            return Err(Error::NotConverged(format!(
+                "Σ x is NaN at ℓ = {}",
+                crate::error::Num(ell)
+            )));
+        }
+        if sum > 1.0 {
+            lo = ell;
+        } else {
+            hi = ell;
+        }
+        let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
+        if hi - lo <= tol && stop == EXACT {
+            // Only rounding (or an underflowing Σ x) is left.
+            return Ok((ell, Local::new(pages, ln_w, ell, sums)));
+        }
+        // d ln Σ/dℓ = −dsum/Σ.
+        let step = sum.ln() * sum / dsum;
+        if step.abs() < 0.5 * STEEP {
+            let mut local = Local::new(pages, ln_w, ell, sums);
+            let (a, b) = (lo.max(ell - 0.5 * STEEP), hi.min(ell + 0.5 * STEEP));
+            let next = local.root(a, b)?;
+            if (next - ell).abs() <= ACCEPT && stop == EXACT {
+                return Ok((next, local));
+            }
+            // A root pinned at the window's end (the Newton step was cut
+            // short by a steep page) is not worth a pass: bisect instead.
+            let pinned = (next == a && a > lo) || (next == b && b < hi);
+            ell = if pinned { 0.5 * (lo + hi) } else { next };
+            continue;
+        }
+        let stalled = it % 4 == 3 && hi - lo > 0.5 * width_ref;
+        if it % 4 == 3 {
+            width_ref = hi - lo;
+        }
+        let cand = ell + step;
+        ell = if !stalled && cand > lo && cand < hi {
+            cand
+        } else {
+            0.5 * (lo + hi)
+        };
     }
-    if tb > 1.0 + 1e-12 {
-        // Even v = 2^{−1022} leaves Σ x > 1.
-        if let Some(t) = split_residual_among_ties(model, pages, &rho, &ln_rho)? {
-            return Ok(t);
+    Err(Error::NotConverged(format!(
+        "the multiplier did not converge in {OUTER_STEPS} passes"
+    )))
+}
+
+/// The multiplier equation Σ x_i = 1 near ℓ₀ (the last full evaluation):
+/// the steep pages (|ln w_i − ℓ₀| < STEEP) evaluated exactly, the others
+/// to second order, x_i(1 − δ_i d + b_i d²), d = ℓ − ℓ₀
+/// ([`second_order`]).
+struct Local {
+    ell0: f64,
+    /// Σ x_i, Σ x_i δ_i and Σ x_i b_i over the other pages at ℓ₀.
+    smooth: f64,
+    slope: f64,
+    curv: f64,
+    /// The steep pages (ascending), their ln w_i, a_i, and at the last
+    /// evaluation s_i, x_i and d ln s_i/d ln t_i.
+    idx: Vec<usize>,
+    ln_w: Vec<f64>,
+    a: Vec<f64>,
+    s: Vec<f64>,
+    x: Vec<f64>,
+    dl: Vec<f64>,
+    /// The cutoff page of [`Local::polish_near_cutoff`] (its weight).
+    wc: Option<Scaled>,
+}
+
+impl Local {
+    /// The model at ℓ₀ from the pass there (held by `pages`, its sums
+    /// split by the window at ℓ₀).
+    fn new(pages: &GeneralPages, ln_w: &[f64], ell0: f64, sums: PassSums) -> Local {
+        let PassSums {
+            smooth,
+            slope,
+            curv,
+            steep: idx,
+            ..
+        } = sums;
+        let log_h = pages.log_h;
+        Local {
+            ell0,
+            smooth,
+            slope,
+            curv,
+            ln_w: idx.iter().map(|&i| ln_w[i]).collect(),
+            a: idx.iter().map(|&i| -log_h[i]).collect(),
+            s: idx.iter().map(|&i| pages.s[i]).collect(),
+            x: vec![0.0; idx.len()],
+            dl: vec![0.0; idx.len()],
+            idx,
+            wc: None,
         }
     }
-    Ok(kept)
+
+    /// Σ x at ℓ₀ + `d_ell` with the steep pages at `point` (steep page
+    /// number → its point), and Σ x_j d ln s_j/d ln t_j over the steep
+    /// pages. Stores their s and x.
+    fn eval(
+        &mut self,
+        point: impl Fn(usize) -> Option<PagePoint>,
+        d_ell: f64,
+    ) -> Result<(f64, f64)> {
+        let (mut sum, mut dsum) = (0.0, 0.0);
+        for j in 0..self.idx.len() {
+            self.x[j] = 0.0;
+            self.dl[j] = 0.0;
+            let Some(p) = point(j) else { continue };
+            let (sj, dlns) = solve_g(p.ln_t, p.ln_p, self.s[j], EXACT)?;
+            self.s[j] = sj;
+            if sj.is_finite() {
+                self.x[j] = x_of(self.a[j], sj);
+                self.dl[j] = dlns;
+                sum += self.x[j];
+                dsum += self.x[j] * dlns;
+            }
+        }
+        Ok((self.smooth_at(d_ell) + sum, dsum))
+    }
+
+    /// Σ x over the other pages at ℓ₀ + `d_ell` and −d/dℓ of it.
+    fn smooth_at(&self, d_ell: f64) -> f64 {
+        self.smooth - (self.slope - self.curv * d_ell) * d_ell
+    }
+
+    /// −d/dℓ of [`Local::smooth_at`].
+    fn smooth_slope(&self, d_ell: f64) -> f64 {
+        self.slope - 2.0 * self.curv * d_ell
+    }
+
+    /// The step of the multiplier that the rounding of ℓ leaves (Σ x may
+    /// miss 1 by several ulps of ℓ times its slope) taken to first order
+    /// on every page from the evaluation at ℓ₀ + `d_ell`, with
+    /// (`sum`, `dsteep`) its result: each page stays on its KKT curve (8),
+    /// which the plain rescaling of [`finish`] would not (it moves small-s
+    /// pages only). Returns the new ℓ − ℓ₀ and Σ x.
+    fn sub_ulp_step(&mut self, d_ell: f64, (sum, dsteep): (f64, f64)) -> (f64, f64) {
+        let d = (sum - 1.0) / (self.smooth_slope(d_ell) + dsteep);
+        // A few ulps of ℓ at most (64 of them, or 1e−12).
+        let ulps = (64.0 * f64::EPSILON * self.ell0.abs()).max(1e-12);
+        if !(d.is_finite() && d.abs() <= ulps) {
+            return (d_ell, sum);
+        }
+        for (x, l) in self.x.iter_mut().zip(&self.dl) {
+            *x *= (1.0 - l * d).max(0.0);
+        }
+        let d_ell = d_ell + d;
+        let steep: f64 = self.x.iter().sum();
+        (d_ell, self.smooth_at(d_ell) + steep)
+    }
+
+    /// [`Local::eval`] with the steep pages at ℓ.
+    fn eval_at_ell(&mut self, ell: f64) -> Result<(f64, f64)> {
+        let ln_w = std::mem::take(&mut self.ln_w);
+        let out = self.eval(at_ell(ell, &ln_w), ell - self.ell0);
+        self.ln_w = ln_w;
+        out
+    }
+
+    /// The root of the model in [a, b] (an end when there is none).
+    fn root(&mut self, a: f64, b: f64) -> Result<f64> {
+        let start = self.ell0.clamp(a, b);
+        newton_bisect(
+            |ell| {
+                let (s, ds) = self.eval_at_ell(ell)?;
+                Ok((s - 1.0, -(self.smooth_slope(ell - self.ell0) + ds)))
+            },
+            a,
+            b,
+            start,
+            false,
+            1e-15,
+            0.0,
+            500,
+        )
+    }
+
+    /// The steep page whose w is the nearest above λ (to rounding: ℓ may
+    /// have stopped an ulp above ln w_c, on the side where x_c = 0), when λ
+    /// is within 1e−5 of it: the case for [`Local::polish_near_cutoff`].
+    /// Returns its number among the steep pages and 1 − λ/w_c.
+    ///
+    /// Not needed above 1 − λ/w_c = 1e−5: there an ulp of ℓ (≤ 2.2e−16·|ℓ|)
+    /// moves 1 − λ/w_i by under 2.2e−11·max(1, |ℓ|) relative on every page,
+    /// and s_i and x_i by less.
+    fn cutoff_page(&self, model: &Model, ell: f64) -> Option<(usize, f64)> {
+        let slack = 64.0 * f64::EPSILON * ell.abs().max(1.0);
+        let w = |j: usize| model.scaled_weight(self.idx[j]);
+        let c = (0..self.idx.len())
+            .filter(|&j| self.ln_w[j] >= ell - slack)
+            .min_by(|&j, &k| w(j).cmp(w(k)))?;
+        let p_c = -(ell - self.ln_w[c]).exp_m1();
+        (p_c < 1e-5).then_some((c, p_c))
+    }
+
+    /// The root polished in v = 1 − λ/w_c, c = [`Local::cutoff_page`]
+    /// (steep page number): ρ_j = w_c/w_j and λ = w_c(1 − v) give
+    /// t_j = ρ_j(1 − v) and 1 − t_j = (1 − ρ_j) + vρ_j, exact enough even
+    /// for v ≪ 1 (1 − ρ_j is exact when w_j and w_c are close). The other
+    /// pages move with ℓ(v) = ln w_c + ln(1 − v). Returns Σ x and ℓ(v) − ℓ₀
+    /// at the root, searched in v ≤ STEEP/4 (inside the model's window).
+    fn polish_near_cutoff(&mut self, model: &Model, c: usize, p_c: f64) -> Result<(f64, f64)> {
+        let wc = model.scaled_weight(self.idx[c]);
+        self.wc = Some(wc);
+        let w = |j: usize| model.scaled_weight(self.idx[j]);
+        let rho: Vec<f64> = (0..self.idx.len()).map(|j| wc.ratio(w(j))).collect();
+        let ln_rho: Vec<f64> = (0..self.idx.len()).map(|j| wc.ln_ratio(w(j))).collect();
+        let (ln_wc, ell0) = (self.ln_w[c], self.ell0);
+        let d_ell = move |z: f64| ln_wc + (-z.exp()).ln_1p() - ell0;
+        let at = |z: f64| {
+            let v = z.exp();
+            let ln_1mv = (-v).ln_1p();
+            let (rho, ln_rho) = (&rho, &ln_rho);
+            move |j: usize| {
+                let p = (1.0 - rho[j]) + v * rho[j];
+                (p > 0.0).then(|| PagePoint {
+                    ln_t: (ln_rho[j] + ln_1mv).min(-f64::MIN_POSITIVE),
+                    ln_p: p.ln(),
+                })
+            }
+        };
+        let z_lo = f64::MIN_POSITIVE.ln();
+        let z_hi = (0.25 * STEEP).ln();
+        let z0 = p_c.max(f64::MIN_POSITIVE).ln().clamp(z_lo, z_hi);
+        let z = newton_bisect(
+            |z| {
+                let (s, ds) = self.eval(at(z), d_ell(z))?;
+                // dℓ/dz = −v/(1 − v).
+                let v = z.exp();
+                let slope = self.smooth_slope(d_ell(z)) + ds;
+                Ok((s - 1.0, slope * (v / (1.0 - v))))
+            },
+            z_lo,
+            z_hi,
+            z0,
+            true,
+            1e-15,
+            1e-15,
+            500,
+        )?;
+        let (tb, _) = self.eval(at(z), d_ell(z))?;
+        Ok((tb, d_ell(z)))
+    }
+
+    /// Writes the plan into `pages.x`: the second-order step `d_ell` on
+    /// every page, the steep pages' exact x over it.
+    fn apply(&self, pages: &mut GeneralPages, d_ell: f64) {
+        let (idx, xs) = (&self.idx, &self.x);
+        fold_chunks(
+            [&mut pages.x, &mut pages.dlns, &mut pages.s],
+            (),
+            |range, [x, dl, s]| {
+                for ((x, &l), &s) in x.iter_mut().zip(dl.iter()).zip(s.iter()) {
+                    if *x > 0.0 {
+                        let b = second_order(l, s);
+                        *x *= (1.0 - (l - b * d_ell) * d_ell).max(0.0);
+                    }
+                }
+                let first = idx.partition_point(|&i| i < range.start);
+                let last = idx.partition_point(|&i| i < range.end);
+                for j in first..last {
+                    x[idx[j] - range.start] = xs[j];
+                }
+            },
+            |(), ()| (),
+        );
+    }
 }
 
 /// The pages with w = w_c are so deep in the linear regime (s > ~700) that
 /// λ = w_c to every representable digit. Then their cost is linear in x up
 /// to e^{−700}: the other pages are fixed at λ = w_c and the ties get the
 /// residual 1 − Σ_{others} x_i, split ∝ a_i (equal s_i, as (8) asks).
-/// Returns Σ x, or `None` (and `pages` unchanged) when there is no
-/// positive residual to split.
+/// Leaves `pages` unchanged when there is no positive residual to split.
 fn split_residual_among_ties(
     model: &Model,
     pages: &mut GeneralPages,
-    rho: &[f64],
-    ln_rho: &[f64],
-) -> Result<Option<f64>> {
+    wc: Option<Scaled>,
+) -> Result<()> {
+    let Some(wc) = wc else { return Ok(()) };
     let n = model.len();
+    let rho: Vec<f64> = (0..n).map(|i| wc.ratio(model.scaled_weight(i))).collect();
+    let ln_rho: Vec<f64> = (0..n)
+        .map(|i| wc.ln_ratio(model.scaled_weight(i)))
+        .collect();
     let a = |i: usize| -model.log_h()[i];
     let tie = |i: usize| (rho[i] - 1.0).abs() <= 8.0 * f64::EPSILON;
     let at_wc = |i: usize| {
@@ -672,24 +989,33 @@ fn split_residual_among_ties(
     let resid = 1.0 - rest;
     if !(resid > 0.0 && a_tie > 0.0) {
         pages.x = kept;
-        return Ok(None);
+        return Ok(());
     }
     for i in (0..n).filter(|&i| tie(i)) {
         pages.x[i] = resid * ((a(i) / a_max) / a_tie);
     }
-    Ok(Some(pages.x.iter().sum()))
+    Ok(())
 }
 
-/// Rounding leaves Σ x off one by a few ulps; rescale.
-fn finish(mut x: Vec<f64>, total: f64) -> Result<Vec<f64>> {
+/// Rounding leaves Σ x off one by a few ulps; rescale (by the sum in page
+/// order, the order a caller's check adds them in).
+fn finish(mut x: Vec<f64>) -> Result<Vec<f64>> {
+    let total: f64 = x.iter().sum();
     if !(total.is_finite() && total > 0.0) {
         return Err(Error::NotConverged(
             "no multiplier gives positive frequencies".into(),
         ));
     }
-    for v in &mut x {
-        *v /= total;
-    }
+    fold_chunks(
+        [&mut x],
+        (),
+        |_, [x]| {
+            for v in x.iter_mut() {
+                *v /= total;
+            }
+        },
+        |(), ()| (),
+    );
     Ok(x)
 }
 
