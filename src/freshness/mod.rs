@@ -160,17 +160,6 @@ impl Model {
         Scaled::new(self.weights()[i]).div(Scaled::new(self.mu[i]).mul(e))
     }
 
-    /// The largest [`Model::scaled_weight`].
-    pub(crate) fn max_scaled_weight(&self) -> Scaled {
-        // A model has at least one page (Model::new refuses none).
-        (1..self.len())
-            .map(|i| self.scaled_weight(i))
-            .fold(
-                self.scaled_weight(0),
-                |x, y| if y.cmp(x).is_gt() { y } else { x },
-            )
-    }
-
     /// True when c_i = c₀ μ_i for one c₀ (Theorems 3.4 and 4.1 apply).
     pub fn is_proportional(&self) -> bool {
         self.proportional
