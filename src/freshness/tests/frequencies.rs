@@ -158,28 +158,8 @@ fn grid_min(m: &Model, steps: usize, obj: &dyn Fn(&Model, &[f64]) -> f64) -> (f6
 
 #[test]
 fn brute_force_general_weights() {
-    let cases: Vec<(Distribution, Vec<f64>, Vec<f64>)> = vec![
-        (
-            Distribution::exponential(1.0).unwrap(),
-            vec![0.3, 2.0],
-            vec![1.0, 0.7],
-        ),
-        (
-            Distribution::deterministic(1.0).unwrap(),
-            vec![0.2, 1.0, 5.0],
-            vec![3.0, 1.0, 0.5],
-        ),
-        (
-            Distribution::gamma(0.5, 0.5).unwrap(),
-            vec![0.05, 0.5, 1.5],
-            vec![0.2, 2.0, 0.4],
-        ),
-        // KKT corner: page 2 is worth little per unit of frequency.
-        (
-            Distribution::exponential(1.0).unwrap(),
-            vec![1.0, 1.0, 1.0],
-            vec![1.0, 1.0, 0.02],
-        ),
+    let mut cases = super::small_general_cases();
+    cases.push(
         // A fast page (μE ≈ 32) in its linear regime takes the residual
         // mass, with 1 − λ/w below the resolution of ln λ.
         (
@@ -187,7 +167,7 @@ fn brute_force_general_weights() {
             vec![0.00242, 24.45, 0.0157],
             vec![2.0, 11.55, 0.245],
         ),
-    ];
+    );
     for (d, mu, c) in cases {
         let m = Model::new(d, &mu, Some(&c)).unwrap();
         assert!(!m.is_proportional());

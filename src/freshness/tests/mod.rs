@@ -7,3 +7,32 @@ mod randomized;
 mod scheduler;
 mod shard;
 mod simulate;
+
+/// Small general-weights instances for brute-force checks: three crawl-time
+/// laws, and a KKT corner where page 2 is worth little per unit of
+/// frequency. Each is (X, change rates, weights).
+fn small_general_cases() -> Vec<(crate::dist::Distribution, Vec<f64>, Vec<f64>)> {
+    use crate::dist::Distribution;
+    vec![
+        (
+            Distribution::exponential(1.0).unwrap(),
+            vec![0.3, 2.0],
+            vec![1.0, 0.7],
+        ),
+        (
+            Distribution::deterministic(1.0).unwrap(),
+            vec![0.2, 1.0, 5.0],
+            vec![3.0, 1.0, 0.5],
+        ),
+        (
+            Distribution::gamma(0.5, 0.5).unwrap(),
+            vec![0.05, 0.5, 1.5],
+            vec![0.2, 2.0, 0.4],
+        ),
+        (
+            Distribution::exponential(1.0).unwrap(),
+            vec![1.0, 1.0, 1.0],
+            vec![1.0, 1.0, 0.02],
+        ),
+    ]
+}

@@ -172,28 +172,7 @@ fn grid_min(m: &Model, steps: usize) -> f64 {
 
 #[test]
 fn brute_force_general_weights() {
-    let cases: Vec<(Distribution, Vec<f64>, Vec<f64>)> = vec![
-        (
-            Distribution::exponential(1.0).unwrap(),
-            vec![0.3, 2.0],
-            vec![1.0, 0.7],
-        ),
-        (
-            Distribution::deterministic(1.0).unwrap(),
-            vec![0.2, 1.0, 5.0],
-            vec![3.0, 1.0, 0.5],
-        ),
-        (
-            Distribution::gamma(0.5, 0.5).unwrap(),
-            vec![0.05, 0.5, 1.5],
-            vec![0.2, 2.0, 0.4],
-        ),
-        (
-            Distribution::exponential(1.0).unwrap(),
-            vec![1.0, 1.0, 1.0],
-            vec![1.0, 1.0, 0.02],
-        ),
-    ];
+    let cases = super::small_general_cases();
     for (d, mu, c) in cases {
         let m = Model::new(d, &mu, Some(&c)).unwrap();
         let f = optimal_frequencies(&m).unwrap();
