@@ -51,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "block" => (block_solve(model.space(), &q)?, "block".to_string()),
         "sparse" => (sparse_solve(&q)?, "sparse".to_string()),
         "iterative" => {
-            let (pi, info) = iterative_solve(&q, ITERATIVE_TOLERANCE)?;
+            let (pi, info) = iterative_solve(&q, ITERATIVE_TOLERANCE, &Default::default())?;
             let s: f64 = pi.iter().sum();
             (
                 pi.iter().map(|x| x / s).collect(),

@@ -220,8 +220,11 @@ pub unsafe extern "C" fn crawlsched_threshold_model_state_count(
 /// by the CRAWLSCHED_THRESHOLD_MEASURE_* constants. Under the control ctl
 /// (NULL: none), its memory cap (else the process-wide one) is checked
 /// against the chain and its solve before anything is built
-/// (CRAWLSCHED_TOO_LARGE), and a cancelled control gives
-/// CRAWLSCHED_CANCELLED; its iteration cap does not apply. The other
+/// (CRAWLSCHED_TOO_LARGE), and cancelling it, also from another thread
+/// during the stationary solve, gives CRAWLSCHED_CANCELLED; its iteration
+/// cap does not apply. A chain whose levels exceed 512 states is solved
+/// iteratively, with dense level LUs as the fallback for a stiff one:
+/// seconds or more for tens of thousands of states. The other
 /// threshold evaluations take ctl the same way.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_threshold_measures(

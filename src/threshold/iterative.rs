@@ -16,6 +16,7 @@
 //! max|(πQ)_j| / max|q_ii| ([`super::solve::residual`]) and Σπ = 1.
 
 use crate::error::{Error, Result};
+use crate::limits::Control;
 use sprs::CsMat;
 
 /// Q̂ (Q without row and column 0) in CSR with sorted columns; the ILU(0)
@@ -168,19 +169,31 @@ pub struct IterativeInfo {
 
 /// Largest number of BiCGSTAB iterations before `NotConverged`.
 pub const MAX_ITERATIONS: usize = 20_000;
+/// A run that has not halved its smallest residual within this many
+/// iterations has stalled and stops (a run reaching 1e-14 within
+/// [`MAX_ITERATIONS`] gains a factor 5 per 1,000 iterations on average).
+pub const STALL_WINDOW: usize = 1_000;
 
 /// Unnormalised stationary vector (π₀ = 1) by right-ILU(0)-preconditioned
 /// BiCGSTAB (van der Vorst 1992) to relative residual `tol` on the reduced
 /// system, or as close as rounding allows (`relative_residual` then says
 /// how close; `NotConverged` if still above `tol` after [`MAX_ITERATIONS`]
-/// or if the iterate is not finite). A breakdown (ρ or ω vanishing, which happens when the residual
+/// or if the iterate is not finite). A run whose residual stops falling (no
+/// halving in [`STALL_WINDOW`] iterations, or three restarts) ends as at
+/// rounding level: the caller's certificate decides.
+/// `control` is checked before every iteration: cancelling it stops the
+/// solve with `Cancelled`. A breakdown (ρ or ω vanishing, which happens when the residual
 /// reaches rounding level) or a drift of the recurrence away from the true
 /// residual restarts it from the current iterate with the true residual.
 /// The caller normalises and certifies.
 ///
 /// Written here rather than with faer's `matrix_free::bicgstab`, which
 /// turns such a breakdown into NaN instead of stopping or restarting.
-pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeInfo)> {
+pub fn iterative_solve(
+    q: &CsMat<f64>,
+    tol: f64,
+    control: &Control,
+) -> Result<(Vec<f64>, IterativeInfo)> {
     let n = q.rows();
     if n != q.cols() || !q.is_csr() {
         return Err(Error::invalid("the generator must be a square CSR matrix"));
@@ -197,9 +210,10 @@ pub fn iterative_solve(q: &CsMat<f64>, tol: f64) -> Result<(Vec<f64>, IterativeI
     let a = Reduced::new(q)?;
     let ilu = a.factor_ilu0()?;
     let mut k = Krylov::new(reduced_rhs(q));
-    let mut iterations = 0;
-    let at_rounding_level = k.restarts(&a, &ilu, tol, &mut iterations)?;
+    let mut progress = Progress::new(control);
+    let at_rounding_level = k.restarts(&a, &ilu, tol, &mut progress)?;
     let rel = k.true_residual(&a);
+    let iterations = progress.done;
     if !rel.is_finite() || (rel > tol && !at_rounding_level) {
         return Err(Error::NotConverged(format!(
             "BiCGSTAB reached relative residual {rel:.3e} (target {tol:.1e}) after {iterations} iterations"
@@ -278,48 +292,55 @@ impl Krylov {
 
     /// Main loop: BiCGSTAB cycles, each (re)started from x with the true
     /// residual, until that residual is within `tol`, the iterations run
-    /// out, or three restarts in a row gain less than a factor 2: rounding
-    /// level reached (then true).
+    /// out, or it stops falling (three restarts in a row gain less than a
+    /// factor 2, or a cycle stalls): rounding level reached (then true).
     fn restarts(
         &mut self,
         a: &Reduced,
         ilu: &[f64],
         tol: f64,
-        iterations: &mut usize,
+        progress: &mut Progress,
     ) -> Result<bool> {
         let mut rel = norm(&self.r) / self.bnorm;
         let mut best = f64::INFINITY;
         let mut stalled = 0;
-        while rel > tol && *iterations < MAX_ITERATIONS {
+        while rel > tol && progress.done < MAX_ITERATIONS {
             rel = self.true_residual(a);
+            progress.start(rel);
             if rel <= tol {
                 break;
             }
             stalled = if rel < 0.5 * best { 0 } else { stalled + 1 };
             best = best.min(rel);
-            if stalled >= 3 {
-                break;
+            if stalled >= 3 || self.cycle(a, ilu, tol, progress)? {
+                return Ok(true);
             }
-            self.cycle(a, ilu, tol, iterations)?;
         }
-        Ok(stalled >= 3)
+        Ok(false)
     }
 
     /// One BiCGSTAB cycle from the current x and r, until a breakdown (ρ,
-    /// ω or a denominator vanishing), the iteration cap, or a recurrence
-    /// residual within `tol`, which the caller confirms against the true
-    /// residual. `NotConverged` if the iterate stops being finite.
-    fn cycle(&mut self, a: &Reduced, ilu: &[f64], tol: f64, iterations: &mut usize) -> Result<()> {
+    /// ω or a denominator vanishing), the iteration cap, a stall (then
+    /// true), or a recurrence residual within `tol`, which the caller
+    /// confirms against the true residual. `NotConverged` if the iterate
+    /// stops being finite; `Cancelled` if the control is.
+    fn cycle(
+        &mut self,
+        a: &Reduced,
+        ilu: &[f64],
+        tol: f64,
+        progress: &mut Progress,
+    ) -> Result<bool> {
         let m = self.x.len();
         self.rhat.copy_from_slice(&self.r);
         self.p.iter_mut().for_each(|x| *x = 0.0);
         self.v.iter_mut().for_each(|x| *x = 0.0);
         let (mut rho, mut alpha, mut omega) = (1.0_f64, 1.0_f64, 1.0_f64);
-        while *iterations < MAX_ITERATIONS {
-            *iterations += 1;
+        while progress.done < MAX_ITERATIONS {
+            progress.step(m)?;
             let rho_new = dot(&self.rhat, &self.r);
             if vanishes(rho_new) || vanishes(omega) {
-                return Ok(());
+                return Ok(false);
             }
             let beta = (rho_new / rho) * (alpha / omega);
             rho = rho_new;
@@ -331,7 +352,7 @@ impl Krylov {
             apply_transpose(a, &self.y, &mut self.v);
             let rv = dot(&self.rhat, &self.v);
             if vanishes(rv) {
-                return Ok(());
+                return Ok(false);
             }
             alpha = rho / rv;
             for i in 0..m {
@@ -340,14 +361,14 @@ impl Krylov {
             if norm(&self.s) / self.bnorm <= tol {
                 let y = &self.y;
                 self.x.iter_mut().zip(y).for_each(|(x, y)| *x += alpha * y);
-                return Ok(());
+                return Ok(false);
             }
             self.z.copy_from_slice(&self.s);
             precondition(a, ilu, &mut self.z);
             apply_transpose(a, &self.z, &mut self.t);
             let tt = dot(&self.t, &self.t);
             if vanishes(tt) {
-                return Ok(());
+                return Ok(false);
             }
             omega = dot(&self.t, &self.s) / tt;
             for i in 0..m {
@@ -359,10 +380,68 @@ impl Krylov {
                     "BiCGSTAB diverged (non-finite iterate)".into(),
                 ));
             }
-            if norm(&self.r) / self.bnorm <= tol {
-                return Ok(());
+            let rel = norm(&self.r) / self.bnorm;
+            if rel <= tol {
+                return Ok(false);
+            }
+            if progress.stalled(rel) {
+                return Ok(true);
             }
         }
+        Ok(false)
+    }
+}
+
+/// Iterations done, the control checked before each, and the stall test.
+struct Progress<'c> {
+    control: &'c Control,
+    done: usize,
+    /// Smallest recurrence residual so far, and its value at the start of
+    /// the current window of [`STALL_WINDOW`] iterations.
+    best: f64,
+    mark: f64,
+    window_start: usize,
+}
+
+impl<'c> Progress<'c> {
+    fn new(control: &'c Control) -> Self {
+        Progress {
+            control,
+            done: 0,
+            best: f64::INFINITY,
+            mark: f64::INFINITY,
+            window_start: 0,
+        }
+    }
+
+    /// The residual before the first iteration opens the first window.
+    fn start(&mut self, rel: f64) {
+        if self.done == 0 {
+            self.mark = rel;
+        }
+    }
+
+    /// Before an iteration on a system of `m` unknowns: `Cancelled` if the
+    /// control is.
+    fn step(&mut self, m: usize) -> Result<()> {
+        if self.control.is_cancelled() {
+            self.control
+                .check(&format!("BiCGSTAB on {} unknowns", m), self.done as u64)?;
+        }
+        self.done += 1;
         Ok(())
+    }
+
+    /// Records residual `rel`; true when a whole window has passed without
+    /// halving the smallest residual.
+    fn stalled(&mut self, rel: f64) -> bool {
+        self.best = self.best.min(rel);
+        if self.done - self.window_start < STALL_WINDOW {
+            return false;
+        }
+        let stalled = self.best > 0.5 * self.mark;
+        self.mark = self.best;
+        self.window_start = self.done;
+        stalled
     }
 }

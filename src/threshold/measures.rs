@@ -220,7 +220,8 @@ pub fn evaluate(model: &ThresholdModel, policy: &Policy) -> Result<Measures> {
 
 /// [`evaluate`] under a control: its memory cap (else the process default)
 /// is checked against [`super::solve::evaluation_bytes`] before building,
-/// and a cancelled control gives `Cancelled` before starting.
+/// and a cancelled control gives `Cancelled`, checked before starting and
+/// during the stationary solve.
 pub fn evaluate_with(
     model: &ThresholdModel,
     policy: &Policy,

@@ -348,6 +348,12 @@ pub fn block_entries(space: &StateSpace, k: usize) -> Option<usize> {
 /// `TooLarge` when the band would exceed [`MAX_BLOCK_ENTRIES`] (then use
 /// [`sparse_solve`] or [`stationary`]).
 pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
+    block_solve_with(space, q, &Control::default())
+}
+
+/// [`block_solve`], checking `control` before each level's elimination
+/// (`Cancelled` then).
+pub fn block_solve_with(space: &StateSpace, q: &CsMat<f64>, control: &Control) -> Result<Vec<f64>> {
     let l = space.max_level();
     let k = bandwidth(space, q)?;
     block_entries(space, k).filter(|&e| e <= MAX_BLOCK_ENTRIES).ok_or_else(|| {
@@ -387,6 +393,7 @@ pub fn block_solve(space: &StateSpace, q: &CsMat<f64>) -> Result<Vec<f64>> {
     // Backward elimination; the LU of −Q̃_{n,n} is kept for the forward pass.
     let mut lus: Vec<Option<BlockLu>> = (0..=l).map(|_| None).collect();
     for n in (1..=l).rev() {
+        control.check("the block method", (l - n) as u64)?;
         let lu = BlockLu::new(&up[n][0], &down[n])?;
         // Q̃_{n,n} is only needed through its LU from here on.
         up[n][0] = Mat::zeros(0, 0);
@@ -675,10 +682,10 @@ pub fn stationary_with(
         .max()
         .unwrap_or(0);
     if largest <= MAX_BLOCK_LEVEL {
-        return Ok((block_solve(space, q)?, Method::Block));
+        return Ok((block_solve_with(space, q, control)?, Method::Block));
     }
-    let iterative =
-        super::iterative::iterative_solve(q, ITERATIVE_TOLERANCE).and_then(|(pi, info)| {
+    let iterative = super::iterative::iterative_solve(q, ITERATIVE_TOLERANCE, control).and_then(
+        |(pi, info)| {
             let pi = normalise(pi)?;
             let r = residual(q, &pi);
             if r <= MAX_ITERATIVE_RESIDUAL {
@@ -689,16 +696,31 @@ pub fn stationary_with(
                     info.iterations
                 )))
             }
-        });
+        },
+    );
     match iterative {
         Ok(pi) => Ok((pi, Method::Iterative)),
-        Err(e) => match fallback_fits(space, q, control).and_then(|()| block_solve(space, q)) {
+        Err(e @ Error::Cancelled(_)) => Err(e),
+        Err(e) => match fallback_fits(space, q, control)
+            .and_then(|()| block_solve_with(space, q, control))
+        {
             Ok(pi) => Ok((pi, Method::Block)),
             Err(Error::TooLarge(m)) => Err(Error::NotConverged(format!(
-                "{e}; the block method does not fit: {m}"
+                "{}; {}",
+                message(&e),
+                m.replace(" needs ", " would need ")
             ))),
             Err(other) => Err(other),
         },
+    }
+}
+
+/// The text of an error without its kind ("not converged: ").
+fn message(e: &Error) -> String {
+    let s = e.to_string();
+    match s.split_once(": ") {
+        Some((_, rest)) => rest.to_string(),
+        None => s,
     }
 }
 

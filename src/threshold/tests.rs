@@ -511,7 +511,7 @@ fn iterative_solver_matches_dense_lu() {
         let model = random_model(seed);
         let policy = Policy::new(vec![3, 2, 1], vec![0, 2]).unwrap();
         let q = generator(&model, &policy).unwrap();
-        let (pi, info) = iterative_solve(&q, 1e-14).unwrap();
+        let (pi, info) = iterative_solve(&q, 1e-14, &crate::limits::Control::default()).unwrap();
         let s: f64 = pi.iter().sum();
         let pi: Vec<f64> = pi.iter().map(|x| x / s).collect();
         let exact = dense_solve(&q).unwrap();
@@ -535,7 +535,11 @@ fn large_levels_use_the_iterative_method() {
     assert!(model.space().level_size(model.space().max_level()) > MAX_BLOCK_LEVEL);
     let policy = Policy::new(vec![2, 1], vec![3]).unwrap();
     let q = generator(&model, &policy).unwrap();
-    let direct = super::iterative::iterative_solve(&q, super::solve::ITERATIVE_TOLERANCE);
+    let direct = super::iterative::iterative_solve(
+        &q,
+        super::solve::ITERATIVE_TOLERANCE,
+        &crate::limits::Control::default(),
+    );
     let (pi, method) = stationary(model.space(), &q).unwrap();
     assert_eq!(method, Method::Iterative, "{:?}", direct.map(|x| x.1));
     assert!((pi.iter().sum::<f64>() - 1.0).abs() < 1e-14);
@@ -780,4 +784,33 @@ fn control_caps_memory_and_cancels_the_sojourn() {
     let e = soj.cdf(&TIMES).unwrap_err();
     assert!(matches!(&e, Error::Cancelled(_)), "{e:?}");
     assert!(plain.cdf(&TIMES).is_ok());
+}
+
+/// A nearly decomposable chain (obsolescence 10^17 times slower than
+/// service): BiCGSTAB cannot reduce its residual. The solve stops within
+/// two stall windows (the first halves it) instead of running to
+/// MAX_ITERATIONS, and a cancelled
+/// control stops it before the first iteration.
+#[test]
+fn iterative_solve_stops_on_a_stall_and_on_cancel() {
+    use super::iterative::{MAX_ITERATIONS, STALL_WINDOW, iterative_solve};
+    use crate::limits::Control;
+    let model = ThresholdModel::new(
+        vec![Bmap::poisson(22.5).unwrap(), Bmap::poisson(22.5).unwrap()],
+        PhaseType::erlang(4, 22.5).unwrap(),
+        Some(PhaseType::erlang(4, 3.425122646291365e-16).unwrap()),
+        4,
+    )
+    .unwrap();
+    let q = generator(&model, &Policy::fixed(1).unwrap()).unwrap();
+    let (_, info) = iterative_solve(&q, 1e-14, &Control::default()).unwrap();
+    assert!(info.iterations <= 2 * STALL_WINDOW, "{info:?}");
+    assert!(info.iterations < MAX_ITERATIONS);
+    assert!(info.relative_residual > 1e-3, "{info:?}");
+    let control = Control::new();
+    control.cancel();
+    match iterative_solve(&q, 1e-14, &control) {
+        Err(Error::Cancelled(m)) => assert!(m.contains("after 0 iterations"), "{m}"),
+        other => panic!("expected Cancelled, got {other:?}"),
+    }
 }

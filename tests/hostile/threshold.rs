@@ -339,3 +339,73 @@ fn huge_search_spaces_are_refused_with_a_short_count() {
         crawlsched_dist_free(s);
     }
 }
+
+/// A nearly decomposable chain (obsolescence 10^17 times slower than
+/// service, 8,745 states, levels of up to 5,832) defeats the iterative
+/// solver, whose fallback is dense LUs of the levels: minutes of work. A
+/// control cancelled from another thread stops the evaluation promptly,
+/// inside the iterative solve or between two levels of the fallback.
+#[test]
+fn evaluation_of_a_stiff_chain_is_cancelled_promptly() {
+    let erlang = |k: u32, rate: f64| {
+        let mut d = null_mut();
+        let st = unsafe { crawlsched_dist_erlang_new(k, rate, &mut d, null_mut()) };
+        assert_eq!(st, CRAWLSCHED_OK);
+        d
+    };
+    let (a, b) = (poisson(22.5), poisson(22.5));
+    let (service, obs) = (erlang(8, 22.5), erlang(3, 3.425122646291365e-16));
+    let arrivals = [a as *const _, b as *const _];
+    let mut m = null_mut();
+    let st = unsafe {
+        crawlsched_threshold_model_new(arrivals.as_ptr(), 2, service, obs, 6, &mut m, null_mut())
+    };
+    assert_eq!(st, CRAWLSCHED_OK);
+    let mut ctl = null_mut();
+    assert_eq!(
+        unsafe { crawlsched_control_new(&mut ctl, null_mut()) },
+        CRAWLSCHED_OK
+    );
+    let c = ctl as usize;
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        // SAFETY: the control outlives the join below.
+        unsafe { crawlsched_control_cancel(c as *mut crawlsched_control_t, null_mut()) };
+        std::time::Instant::now()
+    });
+    let modes = [1u32];
+    let mut out = vec![0.0; 16];
+    let mut len = 0usize;
+    let mut e = err();
+    let st = unsafe {
+        crawlsched_threshold_level_distribution(
+            m,
+            modes.as_ptr(),
+            1,
+            null(),
+            0,
+            ctl,
+            out.as_mut_ptr(),
+            out.len(),
+            &mut len,
+            &mut e,
+        )
+    };
+    let returned = std::time::Instant::now();
+    let cancelled_at = canceller.join().unwrap();
+    assert_eq!(st, CRAWLSCHED_CANCELLED, "{}", message(&e));
+    assert_clean_message(&message(&e));
+    let late = returned.saturating_duration_since(cancelled_at);
+    assert!(
+        late < std::time::Duration::from_secs(5),
+        "returned {late:?} after the cancel"
+    );
+    unsafe {
+        crawlsched_control_free(ctl);
+        crawlsched_threshold_model_free(m);
+        crawlsched_dist_free(service);
+        crawlsched_dist_free(obs);
+        crawlsched_bmap_free(a);
+        crawlsched_bmap_free(b);
+    }
+}

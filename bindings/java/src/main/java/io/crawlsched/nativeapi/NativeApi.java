@@ -1550,8 +1550,11 @@ public interface NativeApi {
      * by the CRAWLSCHED_THRESHOLD_MEASURE_* constants. Under the control ctl
      * (NULL: none), its memory cap (else the process-wide one) is checked
      * against the chain and its solve before anything is built
-     * (CRAWLSCHED_TOO_LARGE), and a cancelled control gives
-     * CRAWLSCHED_CANCELLED; its iteration cap does not apply. The other
+     * (CRAWLSCHED_TOO_LARGE), and cancelling it, also from another thread
+     * during the stationary solve, gives CRAWLSCHED_CANCELLED; its iteration
+     * cap does not apply. A chain whose levels exceed 512 states is solved
+     * iteratively, with dense level LUs as the fallback for a stiff one:
+     * seconds or more for tens of thousands of states. The other
      * threshold evaluations take ctl the same way.
      */
     int crawlsched_threshold_measures(long model, int[] modes, long n_modes, int[] thresholds, long n_thresholds, long ctl, double[] out, long out_cap, byte[] err);
