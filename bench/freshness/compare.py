@@ -293,9 +293,14 @@ def main():
     max_n = int(os.environ.get("FRESHNESS_BENCH_MAX_N", 10**7))
     rounds = int(os.environ.get("FRESHNESS_BENCH_ROUNDS", 3))
     lc_max = int(os.environ.get("LAMBDACRAWL_MAX_N", 10**6))
+    # e.g. "general:exp,closed": only those cases (a partial run writes
+    # FRESHNESS_BENCH_OUT, default bench/results/freshness.json).
+    only = [c for c in os.environ.get("FRESHNESS_BENCH_CASES", "").split(",") if c]
     have_lc = os.path.exists(os.path.join(LAMBDACRAWL, "LambdaCrawlExps.py"))
     rows = []
     for case, crawl, sizes in CASES:
+        if only and case not in only and f"{case}:{crawl}" not in only:
+            continue
         for n in sizes:
             if n > max_n:
                 continue
@@ -339,7 +344,9 @@ def main():
         "lambdacrawl": LAMBDACRAWL if have_lc else None,
         "rows": rows,
     }
-    out = os.path.join(ROOT, "bench", "results", "freshness.json")
+    out = os.environ.get("FRESHNESS_BENCH_OUT") or os.path.join(
+        ROOT, "bench", "results", "freshness.json"
+    )
     with open(out, "w") as fh:
         json.dump(result, fh, indent=1)
         fh.write("\n")
