@@ -174,6 +174,33 @@ void scheduler() {
     for (auto &t : pool) t.join();
     CHECK(bad == 0);
     CHECK(s.next_batch(0).empty());
+
+    // add_pages: the same frequencies and picks as one-by-one adds (empty
+    // weights = add_page, given = add_weighted_page); a refused batch adds
+    // nothing.
+    for (auto mode : {cs::scheduler_mode::stride, cs::scheduler_mode::golden_ratio}) {
+        cs::scheduler one(access, mode), batch(access, mode);
+        std::vector<std::uint64_t> ids;
+        std::vector<double> rates, weights;
+        for (std::uint64_t i = 0; i < 12; i++) {
+            ids.push_back(50 + 3 * i);
+            rates.push_back(0.05 * static_cast<double>(i + 1));
+            weights.push_back(i % 2 == 0 ? 1.0 : 3.0);
+        }
+        for (std::size_t i = 0; i < 6; i++) one.add_page(ids[i], rates[i]);
+        for (std::size_t i = 6; i < 12; i++) one.add_weighted_page(ids[i], rates[i], weights[i]);
+        batch.add_pages({ids.begin(), ids.begin() + 6}, {rates.begin(), rates.begin() + 6});
+        CHECK(throws([&] { batch.add_pages({900, 50}, {0.1, 0.1}); }, CRAWLSCHED_INVALID_ARGUMENT));
+        CHECK(throws([&] { batch.add_pages({900, 901}, {0.1, -1.0}); }, CRAWLSCHED_INVALID_ARGUMENT));
+        CHECK(throws([&] { batch.add_pages({900}, {0.1, 0.2}); }, CRAWLSCHED_INVALID_ARGUMENT));
+        CHECK(batch.size() == 6);
+        batch.add_pages({}, {});
+        batch.add_pages({ids.begin() + 6, ids.end()}, {rates.begin() + 6, rates.end()},
+                        {weights.begin() + 6, weights.end()});
+        CHECK(one.size() == 12 && batch.size() == 12);
+        CHECK(one.frequencies() == batch.frequencies());
+        CHECK(one.next_batch(2000) == batch.next_batch(2000));
+    }
 }
 
 void mdp() {

@@ -7,6 +7,75 @@
 
 #define N 4
 
+/* crawlsched_scheduler_add_pages: a batch gives the same schedule and
+ * frequencies as the same pages added one by one (weights NULL = the
+ * rates, as add_page; given = as add_weighted_page), also into slots freed
+ * by removals; a refused batch adds nothing and changes no later pick. */
+static void scheduler_batch(const crawlsched_dist_t *ex, int mode) {
+    enum { M = 24, PICKS = 3000 };
+    crawlsched_error_t err = {0};
+    uint64_t ids[M];
+    double rates[M], weights[M];
+    for (int i = 0; i < M; i++) {
+        ids[i] = 1000 + 7 * (uint64_t)i;
+        rates[i] = 0.02 * (i + 1);
+        weights[i] = i % 3 == 0 ? 2.0 * rates[i] : rates[i];
+    }
+    crawlsched_scheduler_t *one = NULL, *batch = NULL;
+    CHECK_OK(crawlsched_scheduler_new(ex, mode, &one, &err), err);
+    CHECK_OK(crawlsched_scheduler_new(ex, mode, &batch, &err), err);
+    crawlsched_scheduler_t *both[2] = {one, batch};
+    for (int k = 0; k < 2; k++) {
+        for (uint64_t id = 1; id <= 3; id++) CHECK_OK(crawlsched_scheduler_add_page(both[k], id, 0.1, &err), err);
+        CHECK_OK(crawlsched_scheduler_remove_page(both[k], 2, &err), err);
+    }
+    /* First half without weights, second half weighted. */
+    for (int i = 0; i < M; i++) {
+        if (i < M / 2) CHECK_OK(crawlsched_scheduler_add_page(one, ids[i], rates[i], &err), err);
+        else CHECK_OK(crawlsched_scheduler_add_weighted_page(one, ids[i], rates[i], weights[i], &err), err);
+    }
+    CHECK_OK(crawlsched_scheduler_add_pages(batch, ids, rates, NULL, M / 2, &err), err);
+    CHECK_OK(crawlsched_scheduler_add_pages(batch, NULL, NULL, NULL, 0, &err), err);
+
+    /* Refused batches, each with one bad page: nothing is added. */
+    const uint64_t dup_ids[3] = {5000, 1000, 5001};   /* 1000 is scheduled */
+    const uint64_t rep_ids[3] = {5000, 5001, 5000};   /* repeated in the batch */
+    const double good[3] = {0.1, 0.2, 0.3}, nan_rate[3] = {0.1, NAN, 0.3};
+    const double neg_weight[3] = {1.0, 1.0, -1.0};
+    CHECK_STATUS(crawlsched_scheduler_add_pages(batch, dup_ids, good, NULL, 3, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK(strstr(err.message, "ids[1]") != NULL);
+    CHECK_STATUS(crawlsched_scheduler_add_pages(batch, rep_ids, good, NULL, 3, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK(strstr(err.message, "ids[2]") != NULL);
+    CHECK_STATUS(crawlsched_scheduler_add_pages(batch, rep_ids + 1, nan_rate, NULL, 2, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK(strstr(err.message, "change_rates[1]") != NULL);
+    CHECK_STATUS(crawlsched_scheduler_add_pages(batch, rep_ids, good, neg_weight, 3, &err), CRAWLSCHED_INVALID_ARGUMENT, err);
+    CHECK(strstr(err.message, "weights[2]") != NULL);
+    CHECK_STATUS(crawlsched_scheduler_add_pages(batch, NULL, good, NULL, 3, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_scheduler_add_pages(batch, dup_ids, NULL, NULL, 3, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    CHECK_STATUS(crawlsched_scheduler_add_pages(NULL, dup_ids, good, NULL, 3, &err), CRAWLSCHED_NULL_ARGUMENT, err);
+    double keep = -1.0;
+    CHECK_STATUS(crawlsched_scheduler_change_rate(batch, 5000, &keep, &err), CRAWLSCHED_NOT_FOUND, err);
+
+    CHECK_OK(crawlsched_scheduler_add_pages(batch, ids + M / 2, rates + M / 2, weights + M / 2, M - M / 2, &err), err);
+    size_t n_one = 0, n_batch = 0;
+    CHECK_OK(crawlsched_scheduler_len(one, &n_one, &err), err);
+    CHECK_OK(crawlsched_scheduler_len(batch, &n_batch, &err), err);
+    CHECK(n_one == M + 2 && n_batch == M + 2);
+    uint64_t fid_one[M + 2], fid_batch[M + 2];
+    double f_one[M + 2], f_batch[M + 2];
+    size_t l_one = 0, l_batch = 0;
+    CHECK_OK(crawlsched_scheduler_frequencies(one, fid_one, f_one, M + 2, &l_one, &err), err);
+    CHECK_OK(crawlsched_scheduler_frequencies(batch, fid_batch, f_batch, M + 2, &l_batch, &err), err);
+    CHECK(l_one == M + 2 && l_batch == M + 2);
+    for (int i = 0; i < M + 2; i++) CHECK(fid_one[i] == fid_batch[i] && f_one[i] == f_batch[i]);
+    static uint64_t picks_one[PICKS], picks_batch[PICKS];
+    CHECK_OK(crawlsched_scheduler_next_batch(one, picks_one, PICKS, &err), err);
+    CHECK_OK(crawlsched_scheduler_next_batch(batch, picks_batch, PICKS, &err), err);
+    CHECK(memcmp(picks_one, picks_batch, sizeof picks_one) == 0);
+    crawlsched_scheduler_free(one);
+    crawlsched_scheduler_free(batch);
+}
+
 int main(void) {
     crawlsched_error_t err = {0};
     const double mu[N] = {0.05, 0.1, 0.2, 0.4};
@@ -332,6 +401,7 @@ int main(void) {
         CHECK_STATUS(crawlsched_scheduler_next_batch(sch, NULL, 5, &err), CRAWLSCHED_NULL_ARGUMENT, err);
         CHECK_STATUS(crawlsched_scheduler_len(NULL, &np, &err), CRAWLSCHED_NULL_ARGUMENT, err);
         crawlsched_scheduler_free(sch);
+        scheduler_batch(ex, mode);
     }
     crawlsched_scheduler_t *sch = NULL;
     CHECK_STATUS(crawlsched_scheduler_new(ex, 7, &sch, &err), CRAWLSCHED_INVALID_ARGUMENT, err);

@@ -223,6 +223,28 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let mut s = null_mut(); crawlsched_scheduler_new(ex as *const _, 7, &mut s, e) }),
         row("freshness", "crawlsched_scheduler_add_page", "change_rate = NaN", INVALID, "",
             move |e| crawlsched_scheduler_add_page(sched as *const _, 1, f64::NAN, e)),
+        // The add_pages rows run on the empty fixture scheduler before the
+        // "no pages yet" rows, which then show that nothing was added.
+        row("freshness", "crawlsched_scheduler_add_pages", "ids = NULL with n = 2", NULLARG, "ids must not be NULL",
+            move |e| crawlsched_scheduler_add_pages(sched as *const _, null(), [0.1, 0.2].as_ptr(), null(), 2, e)),
+        row("freshness", "crawlsched_scheduler_add_pages", "change_rates = NULL with n = 2", NULLARG, "change_rates must not be NULL",
+            move |e| crawlsched_scheduler_add_pages(sched as *const _, [1, 2].as_ptr(), null(), null(), 2, e)),
+        row("freshness", "crawlsched_scheduler_add_pages", "change_rates[1] = NaN", INVALID, "change_rates[1] must be finite and > 0",
+            move |e| crawlsched_scheduler_add_pages(sched as *const _, [1, 2].as_ptr(), [0.1, f64::NAN].as_ptr(), null(), 2, e)),
+        row("freshness", "crawlsched_scheduler_add_pages", "change_rates[2] = -1 (negative rate)", INVALID, "change_rates[2] must be finite and > 0",
+            move |e| crawlsched_scheduler_add_pages(sched as *const _, [1, 2, 3].as_ptr(), [0.1, 0.2, -1.0].as_ptr(), null(), 3, e)),
+        row("freshness", "crawlsched_scheduler_add_pages", "weights[0] = 0", INVALID, "weights[0] must be finite and > 0",
+            move |e| crawlsched_scheduler_add_pages(sched as *const _, [1, 2].as_ptr(), [0.1, 0.2].as_ptr(), [0.0, 1.0].as_ptr(), 2, e)),
+        row("freshness", "crawlsched_scheduler_add_pages", "ids = {1, 2, 1} (an id repeated within the batch)", INVALID, "ids[2] = 1 repeats ids[0]",
+            move |e| crawlsched_scheduler_add_pages(sched as *const _, [1, 2, 1].as_ptr(), [0.1, 0.2, 0.3].as_ptr(), null(), 3, e)),
+        row("freshness", "crawlsched_scheduler_add_pages", "ids = {6, 5} with page 5 already scheduled", INVALID, "ids[1] = 5 is already scheduled",
+            move |e| with_scheduler_page(5, |s| crawlsched_scheduler_add_pages(s, [6, 5].as_ptr(), [0.1, 0.2].as_ptr(), null(), 2, e))),
+        row("freshness", "crawlsched_scheduler_add_pages", "n = 2^22 + 1 pages (beyond the page limit; refused before reading them)", CRAWLSCHED_TOO_LARGE, "at most 4194304 pages",
+            move |e| { let n = (1 << 22) + 1; let (ids, mu) = (vec![0u64; n], vec![0.0; n]); crawlsched_scheduler_add_pages(sched as *const _, ids.as_ptr(), mu.as_ptr(), null(), n, e) }),
+        row("freshness", "crawlsched_scheduler_add_pages", "n = 2000 pages with a default memory cap of 1 MiB", CRAWLSCHED_TOO_LARGE, "a scheduler of 2000 pages needs",
+            move |e| with_default_memory_limit(1 << 20, || { let ids: Vec<u64> = (0..2000).collect(); crawlsched_scheduler_add_pages(sched as *const _, ids.as_ptr(), vec![0.1; 2000].as_ptr(), null(), 2000, e) })),
+        row("freshness", "crawlsched_scheduler_add_pages", "n = SIZE_MAX (byte size overflows size_t)", CRAWLSCHED_TOO_LARGE, "overflows",
+            move |e| crawlsched_scheduler_add_pages(sched as *const _, [1].as_ptr(), [0.1].as_ptr(), null(), usize::MAX, e)),
         row("freshness", "crawlsched_scheduler_next", "no pages yet", CRAWLSCHED_NOT_FOUND, "",
             move |e| { let mut id = 0u64; crawlsched_scheduler_next(sched as *const _, &mut id, e) }),
         row("freshness", "crawlsched_scheduler_frequencies", "no pages yet", CRAWLSCHED_NOT_FOUND, "no pages",
@@ -543,6 +565,38 @@ unsafe fn with_servers(
         crawlsched_routing_servers_free(s);
         st
     }
+}
+
+/// Runs `f` with a stride scheduler holding page `id` (rate 0.5).
+unsafe fn with_scheduler_page(
+    id: u64,
+    f: impl FnOnce(*const crawlsched_scheduler_t) -> i32,
+) -> i32 {
+    let e = null_mut();
+    let (mut ex, mut s) = (null_mut(), null_mut());
+    // SAFETY: valid pointers throughout; every handle is freed.
+    unsafe {
+        assert_eq!(
+            crawlsched_dist_exponential_new(1.0, &mut ex, e),
+            CRAWLSCHED_OK
+        );
+        assert_eq!(crawlsched_scheduler_new(ex, 0, &mut s, e), CRAWLSCHED_OK);
+        assert_eq!(crawlsched_scheduler_add_page(s, id, 0.5, e), CRAWLSCHED_OK);
+        let st = f(s);
+        crawlsched_scheduler_free(s);
+        crawlsched_dist_free(ex);
+        st
+    }
+}
+
+/// Runs `f` with the process-wide default memory cap set to `bytes`, then
+/// restores it (the rows run one at a time, in this file's only test).
+fn with_default_memory_limit(bytes: u64, f: impl FnOnce() -> i32) -> i32 {
+    let before = crawlsched_get_default_memory_limit();
+    crawlsched_set_default_memory_limit(bytes);
+    let st = f();
+    crawlsched_set_default_memory_limit(before);
+    st
 }
 
 /// Runs `f` with a two-robot Poisson threshold model, buffer 3.

@@ -411,6 +411,16 @@ public:
     void add_weighted_page(std::uint64_t id, double change_rate, double weight) {
         detail::call(crawlsched_scheduler_add_weighted_page, get(), id, change_rate, weight);
     }
+    /// Adds pages ids[i] with change_rates[i] and weights[i] (weights
+    /// empty: each weight is the page's rate, as add_page) in one call, as
+    /// the one-by-one adds would; all or nothing.
+    void add_pages(const std::vector<std::uint64_t> &ids, const std::vector<double> &change_rates,
+                   const std::vector<double> &weights = {}) {
+        if (change_rates.size() != ids.size() || (!weights.empty() && weights.size() != ids.size()))
+            throw error(CRAWLSCHED_INVALID_ARGUMENT, "ids, change_rates and weights differ in length");
+        detail::call(crawlsched_scheduler_add_pages, get(), detail::data_or_null(ids),
+                     detail::data_or_null(change_rates), detail::data_or_null(weights), ids.size());
+    }
     void remove_page(std::uint64_t id) { detail::call(crawlsched_scheduler_remove_page, get(), id); }
     void set_change_rate(std::uint64_t id, double change_rate) {
         detail::call(crawlsched_scheduler_set_change_rate, get(), id, change_rate);

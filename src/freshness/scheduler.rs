@@ -312,7 +312,7 @@ impl Scheduler {
             return Err(duplicate(id));
         }
         self.check_room(1)?;
-        self.check_page(change_rate, weight)?;
+        self.check_page(["change_rate", "weight"], change_rate, weight)?;
         self.check_bytes(1)?;
         let page = page_record(id, change_rate, weight)?;
         let slot = self.next_slot(0)?;
@@ -324,28 +324,75 @@ impl Scheduler {
     /// Adds the pages `(id, change_rate, weight)` of `pages` as
     /// [`add_page`](Self::add_page) would one by one, in the same slots and
     /// so with the same schedule, but all or none, with one memory check
-    /// for the whole set and no per-page allocation beyond the records.
+    /// for the whole set and no per-page allocation beyond the records. An
+    /// empty batch changes nothing.
     ///
-    /// Errors: those of `add_page`, for the first page it would refuse (an
-    /// id repeated within `pages` is reported after every other check), and
-    /// `TooLarge` when the whole set exceeds [`MAX_PAGES`] or the memory
-    /// cap; nothing is added then.
+    /// Errors, in this order, and nothing is added on any: `TooLarge` when
+    /// the whole set exceeds [`MAX_PAGES`] or the memory cap (checked
+    /// before any page is read); `InvalidArgument` for the first page
+    /// `add_page` would refuse, named after the C API's arrays (`ids[k]`
+    /// already scheduled, `change_rates[k]`, `weights[k]`), then for the
+    /// first id that repeats an earlier one of the batch.
     pub fn add_pages(&mut self, pages: &[(u64, f64, Option<f64>)]) -> Result<()> {
-        for &(id, change_rate, weight) in pages {
-            if self.index.contains_key(&id) {
-                return Err(duplicate(id));
-            }
-            self.check_page(change_rate, weight)?;
+        self.add_pages_with(pages.len(), |k| pages[k])
+    }
+
+    /// [`add_pages`](Self::add_pages) of the `n` pages `page(0)`, ...,
+    /// `page(n - 1)`, for pages not held as one slice (the C API's
+    /// separate arrays): `page` is called only after the size checks, so a
+    /// huge `n` is refused without reading a page.
+    pub fn add_pages_with(
+        &mut self,
+        n: usize,
+        page: impl Fn(usize) -> (u64, f64, Option<f64>),
+    ) -> Result<()> {
+        self.check_room(n)?;
+        self.check_bytes(n)?;
+        let records = self.batch_records(n, page)?;
+        self.index_batch(&records)?;
+        for page in records {
+            let slot = self.next_slot(0)?;
+            debug_assert_eq!(Some(&slot), self.index.get(&page.id));
+            self.place(slot, page);
         }
-        self.check_room(pages.len())?;
-        self.check_bytes(pages.len())?;
-        let mut records = Vec::with_capacity(pages.len());
-        for &(id, change_rate, weight) in pages {
+        Ok(())
+    }
+
+    /// The records of a batch's pages, each checked as `add_page` checks
+    /// one, against the pages already scheduled.
+    fn batch_records(
+        &self,
+        n: usize,
+        page: impl Fn(usize) -> (u64, f64, Option<f64>),
+    ) -> Result<Vec<Page>> {
+        let mut records = Vec::with_capacity(n);
+        for k in 0..n {
+            let (id, change_rate, weight) = page(k);
+            if self.index.contains_key(&id) {
+                return Err(Error::invalid(format!(
+                    "ids[{k}] = {id} is already scheduled"
+                )));
+            }
+            // Names are formatted only for a refused page.
+            if self
+                .check_page(["change_rate", "weight"], change_rate, weight)
+                .is_err()
+            {
+                let names = [format!("change_rates[{k}]"), format!("weights[{k}]")];
+                self.check_page([&names[0], &names[1]], change_rate, weight)?;
+            }
             records.push(page_record(id, change_rate, weight)?);
         }
-        self.index.reserve(pages.len());
+        Ok(records)
+    }
+
+    /// Enters a batch's pages in the index, in the slots
+    /// [`next_slot`](Self::next_slot) gives them; an id repeated within the
+    /// batch is refused with the index as it was.
+    fn index_batch(&mut self, records: &[Page]) -> Result<()> {
+        self.index.reserve(records.len());
         self.slots
-            .reserve(pages.len().saturating_sub(self.free.len()));
+            .reserve(records.len().saturating_sub(self.free.len()));
         for (k, page) in records.iter().enumerate() {
             let slot = self.next_slot(k)?;
             if self.index.insert(page.id, slot).is_some() {
@@ -354,13 +401,13 @@ impl Scheduler {
                 for p in &records[..k] {
                     self.index.remove(&p.id);
                 }
-                return Err(duplicate(page.id));
+                let first = records.iter().position(|p| p.id == page.id);
+                return Err(Error::invalid(format!(
+                    "ids[{k}] = {} repeats ids[{}]",
+                    page.id,
+                    first.unwrap_or(k)
+                )));
             }
-        }
-        for (k, page) in records.into_iter().enumerate() {
-            let slot = self.next_slot(0)?;
-            debug_assert_eq!(Some(&slot), self.index.get(&page.id), "page {k}");
-            self.place(slot, page);
         }
         Ok(())
     }
@@ -375,11 +422,11 @@ impl Scheduler {
         Ok(())
     }
 
-    /// `InvalidArgument` for a bad rate or weight.
-    fn check_page(&self, change_rate: f64, weight: Option<f64>) -> Result<()> {
-        self.check_rate(change_rate)?;
+    /// `InvalidArgument` for a bad rate or weight, named `names`.
+    fn check_page(&self, names: [&str; 2], change_rate: f64, weight: Option<f64>) -> Result<()> {
+        self.check_rate(names[0], change_rate)?;
         if let Some(w) = weight {
-            validate::positive("weight", w)?;
+            validate::positive(names[1], w)?;
         }
         Ok(())
     }
@@ -442,7 +489,7 @@ impl Scheduler {
     /// Errors: `NotFound`, or `InvalidArgument` for a bad rate.
     pub fn set_change_rate(&mut self, id: u64, change_rate: f64) -> Result<()> {
         let slot = self.slot_of(id)?;
-        self.check_rate(change_rate)?;
+        self.check_rate("change_rate", change_rate)?;
         let estimator = prior_estimator(change_rate)?;
         if let Some(page) = self.slots[slot].as_mut() {
             page.rate = change_rate;
@@ -801,13 +848,13 @@ impl Scheduler {
 
     /// A rate must be finite, > 0 and give 0 < h < 1 (as [`Model::new`]
     /// requires) for this access-time distribution.
-    fn check_rate(&self, rate: f64) -> Result<()> {
-        validate::positive("change_rate", rate)?;
+    fn check_rate(&self, name: &str, rate: f64) -> Result<()> {
+        validate::positive(name, rate)?;
         if rate_is_usable(&self.access, rate) {
             Ok(())
         } else {
             Err(Error::invalid(format!(
-                "change_rate = {} is too large or too small for this access time \
+                "{name} = {} is too large or too small for this access time \
                  (E[exp(-mu X)] rounds to 0 or 1)",
                 Num(rate)
             )))

@@ -413,26 +413,55 @@ fn add_pages_schedules_as_add_page() {
     }
 }
 
-/// A refused batch adds nothing.
+/// A refused batch adds nothing; the message names the refused page by
+/// its index in the C API's arrays.
 #[test]
 fn add_pages_is_all_or_none() {
     let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
     s.add_page(1, 0.5, None).unwrap();
-    let bad: [&[(u64, f64, Option<f64>)]; 4] = [
-        &[(2, 0.1, None), (1, 0.2, None)],
-        &[(2, 0.1, None), (3, f64::NAN, None)],
-        &[(2, 0.1, None), (3, 0.1, Some(-1.0))],
-        &[(2, 0.1, None), (3, 0.2, None), (2, 0.3, None)],
+    let bad: [(&[(u64, f64, Option<f64>)], &str); 4] = [
+        (
+            &[(2, 0.1, None), (1, 0.2, None)],
+            "ids[1] = 1 is already scheduled",
+        ),
+        (
+            &[(2, 0.1, None), (3, f64::NAN, None)],
+            "change_rates[1] must be finite and > 0, got NaN",
+        ),
+        (
+            &[(2, 0.1, None), (3, 0.1, Some(-1.0))],
+            "weights[1] must be finite and > 0, got -1",
+        ),
+        (
+            &[(2, 0.1, None), (3, 0.2, None), (2, 0.3, None)],
+            "ids[2] = 2 repeats ids[0]",
+        ),
     ];
-    for pages in bad {
-        assert!(matches!(s.add_pages(pages), Err(Error::InvalidArgument(_))));
+    for (pages, message) in bad {
+        match s.add_pages(pages) {
+            Err(Error::InvalidArgument(m)) => assert_eq!(m, message),
+            other => panic!("{pages:?}: {other:?}"),
+        }
         assert_eq!(s.len(), 1);
         assert!(matches!(s.change_rate(2), Err(Error::NotFound(_))));
     }
+    s.add_pages(&[]).unwrap();
+    assert_eq!(s.len(), 1);
     s.add_pages(&[(2, 0.1, None), (3, 0.2, None)]).unwrap();
     assert_eq!(s.len(), 3);
     let c = counts(&mut s, 3000, 4);
     assert!(c[1] > 0 && c[2] > 0 && c[3] > 0);
+}
+
+/// A batch beyond MAX_PAGES is refused before any of its pages is read
+/// (the C API hands the model a caller's length before reading its arrays).
+#[test]
+fn add_pages_checks_the_size_before_reading() {
+    let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
+    s.add_page(1, 0.5, None).unwrap();
+    let r = s.add_pages_with(MAX_PAGES, |_| panic!("a page was read"));
+    assert!(matches!(r, Err(Error::TooLarge(_))), "{r:?}");
+    assert_eq!(s.len(), 1);
 }
 
 /// The per-page byte bound covers Stride's layout as it describes it.

@@ -233,6 +233,7 @@ FUNCTIONS = {
     "crawlsched_scheduler_free": (None, [("s", c_void_p)]),
     "crawlsched_scheduler_add_page": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_add_weighted_page": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("weight", c_double), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_add_pages": (c_int32, [("s", c_void_p), ("ids", POINTER(c_uint64)), ("change_rates", POINTER(c_double)), ("weights", POINTER(c_double)), ("n", c_size_t), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_remove_page": (c_int32, [("s", c_void_p), ("id", c_uint64), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_set_change_rate": (c_int32, [("s", c_void_p), ("id", c_uint64), ("change_rate", c_double), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_observe": (c_int32, [("s", c_void_p), ("id", c_uint64), ("interval", c_double), ("changed", c_int32), ("err", POINTER(crawlsched_error_t))]),

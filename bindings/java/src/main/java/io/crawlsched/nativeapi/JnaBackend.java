@@ -167,6 +167,7 @@ final class JnaBackend implements NativeApi {
         static native void crawlsched_scheduler_free(long s);
         static native int crawlsched_scheduler_add_page(long s, long id, double change_rate, byte[] err);
         static native int crawlsched_scheduler_add_weighted_page(long s, long id, double change_rate, double weight, byte[] err);
+        static native int crawlsched_scheduler_add_pages(long s, long[] ids, double[] change_rates, double[] weights, long n, byte[] err);
         static native int crawlsched_scheduler_remove_page(long s, long id, byte[] err);
         static native int crawlsched_scheduler_set_change_rate(long s, long id, double change_rate, byte[] err);
         static native int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err);
@@ -951,6 +952,11 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_scheduler_add_weighted_page(long s, long id, double change_rate, double weight, byte[] err) {
         return Direct.crawlsched_scheduler_add_weighted_page(s, id, change_rate, weight, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_add_pages(long s, long[] ids, double[] change_rates, double[] weights, long n, byte[] err) {
+        return Direct.crawlsched_scheduler_add_pages(s, ids, change_rates, weights, n, err);
     }
 
     @Override
