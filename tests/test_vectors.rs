@@ -372,6 +372,49 @@ fn threshold_model(input: &Value) -> R<*mut crawlsched_threshold_model_t> {
 // ---- the kinds ----
 
 /// Runs one case: its expected outputs, or the first failure.
+/// The empty scheduler of a `scheduler.*` input (`access`, `mode`).
+fn scheduler(i: &Value) -> R<*mut crawlsched_scheduler_t> {
+    let access = dist(get(i, "access"))?;
+    let mode = match s(i, "mode") {
+        "stride" => CRAWLSCHED_SCHEDULER_STRIDE,
+        "golden_ratio" => CRAWLSCHED_SCHEDULER_GOLDEN_RATIO,
+        m => panic!("unknown mode {m}"),
+    };
+    let mut sc = null_mut();
+    c!(crawlsched_scheduler_new(access, mode, &mut sc));
+    Ok(sc)
+}
+
+/// The rest of a `scheduler.*` case once its pages (`ids`) are added: the
+/// observations, `n` picks, the length, each page's frequency and rate.
+fn scheduler_picks(sc: *mut crawlsched_scheduler_t, i: &Value, pages: &[u64]) -> R<Value> {
+    for v in get(i, "observe").as_array().expect("observe array") {
+        c!(crawlsched_scheduler_observe(
+            sc,
+            u(v, "id"),
+            f(v, "interval"),
+            b(v, "changed") as i32
+        ));
+    }
+    let mut ids = vec![0u64; u(i, "n") as usize];
+    c!(crawlsched_scheduler_next_batch(
+        sc,
+        ids.as_mut_ptr(),
+        ids.len()
+    ));
+    let mut len = 0usize;
+    c!(crawlsched_scheduler_len(sc, &mut len));
+    let (mut freqs, mut rates) = (Vec::new(), Vec::new());
+    for &id in pages {
+        let (mut fq, mut r) = (0.0, 0.0);
+        c!(crawlsched_scheduler_frequency(sc, id, &mut fq));
+        c!(crawlsched_scheduler_change_rate(sc, id, &mut r));
+        freqs.push(fq);
+        rates.push(r);
+    }
+    Ok(json!({ "ids": ids, "len": len, "frequencies": freqs, "change_rates": rates }))
+}
+
 fn run(kind: &str, i: &Value) -> R<Value> {
     Ok(match kind {
         "status_string" => {
@@ -611,14 +654,7 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             json!({ "estimate": est, "observations": n })
         }
         "scheduler.sequence" => {
-            let access = dist(get(i, "access"))?;
-            let mode = match s(i, "mode") {
-                "stride" => CRAWLSCHED_SCHEDULER_STRIDE,
-                "golden_ratio" => CRAWLSCHED_SCHEDULER_GOLDEN_RATIO,
-                m => panic!("unknown mode {m}"),
-            };
-            let mut sc = null_mut();
-            c!(crawlsched_scheduler_new(access, mode, &mut sc));
+            let sc = scheduler(i)?;
             let pages = get(i, "pages").as_array().expect("pages array");
             for p in pages {
                 if get(p, "weight").is_null() {
@@ -636,31 +672,20 @@ fn run(kind: &str, i: &Value) -> R<Value> {
                     ));
                 }
             }
-            for v in get(i, "observe").as_array().expect("observe array") {
-                c!(crawlsched_scheduler_observe(
-                    sc,
-                    u(v, "id"),
-                    f(v, "interval"),
-                    b(v, "changed") as i32
-                ));
-            }
-            let mut ids = vec![0u64; u(i, "n") as usize];
-            c!(crawlsched_scheduler_next_batch(
+            let ids: Vec<u64> = pages.iter().map(|p| u(p, "id")).collect();
+            scheduler_picks(sc, i, &ids)?
+        }
+        "scheduler.add_pages" => {
+            let sc = scheduler(i)?;
+            let (ids, rates, weights) = (ua(i, "ids"), fa(i, "change_rates"), fa_opt(i, "weights"));
+            c!(crawlsched_scheduler_add_pages(
                 sc,
-                ids.as_mut_ptr(),
+                ids.as_ptr(),
+                rates.as_ptr(),
+                ptr_or_null(&weights),
                 ids.len()
             ));
-            let mut len = 0usize;
-            c!(crawlsched_scheduler_len(sc, &mut len));
-            let (mut freqs, mut rates) = (Vec::new(), Vec::new());
-            for p in pages {
-                let (mut fq, mut r) = (0.0, 0.0);
-                c!(crawlsched_scheduler_frequency(sc, u(p, "id"), &mut fq));
-                c!(crawlsched_scheduler_change_rate(sc, u(p, "id"), &mut r));
-                freqs.push(fq);
-                rates.push(r);
-            }
-            json!({ "ids": ids, "len": len, "frequencies": freqs, "change_rates": rates })
+            scheduler_picks(sc, i, &ids)?
         }
         "mdp.solve" => {
             let n = u(i, "n_states") as usize;
@@ -1256,6 +1281,36 @@ fn cases() -> Vec<(&'static str, &'static str, Value)> {
             "access": exp1, "mode": "stride", "n": 1, "observe": [],
             "pages": [ { "id": 7, "change_rate": 0.2, "weight": null }, { "id": 7, "change_rate": 0.4, "weight": null } ] }),
         ),
+        (
+            "stride scheduler, eight pages added in one batch",
+            "scheduler.add_pages",
+            json!({
+            "access": exp5, "mode": "stride", "n": 40, "observe": [ { "id": 13, "interval": 1.5, "changed": true } ],
+            "ids": [ 11, 12, 13, 14, 15, 16, 17, 18 ],
+            "change_rates": [ 0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4 ], "weights": null }),
+        ),
+        (
+            "golden-ratio scheduler, weighted pages added in one batch",
+            "scheduler.add_pages",
+            json!({
+            "access": exp1, "mode": "golden_ratio", "n": 30, "observe": [],
+            "ids": [ 5, 3, 9, 1, 7 ], "change_rates": [ 0.2, 0.4, 0.1, 0.8, 0.3 ],
+            "weights": [ 1.0, 0.5, 2.0, 1.0, 0.3 ] }),
+        ),
+        (
+            "error: scheduler batch repeats an id",
+            "scheduler.add_pages",
+            json!({
+            "access": exp1, "mode": "stride", "n": 1, "observe": [],
+            "ids": [ 7, 8, 7 ], "change_rates": [ 0.2, 0.4, 0.3 ], "weights": null }),
+        ),
+        (
+            "error: scheduler batch with a negative weight",
+            "scheduler.add_pages",
+            json!({
+            "access": exp1, "mode": "golden_ratio", "n": 1, "observe": [],
+            "ids": [ 1, 2 ], "change_rates": [ 0.2, 0.4 ], "weights": [ 1.0, -2.0 ] }),
+        ),
         // ---- mdp ----
         (
             "two-state mdp, relative value iteration",
@@ -1488,4 +1543,36 @@ fn shared_test_vectors_match_the_committed_file() {
         committed == text,
         "bindings/testdata/vectors.json differs from the cases: run CRAWLSCHED_BLESS=1 cargo test --test test_vectors"
     );
+}
+
+/// Every `scheduler.add_pages` case gives what the same pages added one by
+/// one give (`scheduler.sequence`: `_add_page` when weights is null, else
+/// `_add_weighted_page`), so a binding that replays it checks the batch
+/// against the one-by-one adds.
+#[test]
+fn add_pages_cases_equal_one_by_one_adds() {
+    let mut checked = 0;
+    for (name, kind, input) in cases() {
+        if kind != "scheduler.add_pages" {
+            continue;
+        }
+        let (ids, rates, weights) = (
+            ua(&input, "ids"),
+            fa(&input, "change_rates"),
+            fa_opt(&input, "weights"),
+        );
+        let pages: Vec<Value> = (0..ids.len())
+            .map(|k| json!({ "id": ids[k], "change_rate": rates[k], "weight": weights.as_ref().map(|w| w[k]) }))
+            .collect();
+        let mut one_by_one = input.clone();
+        one_by_one["pages"] = json!(pages);
+        let (batch, single) = (run(kind, &input), run("scheduler.sequence", &one_by_one));
+        match (&batch, &single) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{name}"),
+            (Err(_), Err(_)) => assert!(name.starts_with("error:"), "{name}"),
+            _ => panic!("{name}: batch {batch:?}, one by one {single:?}"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 2);
 }

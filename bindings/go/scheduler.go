@@ -91,6 +91,33 @@ func (s *Scheduler) AddWeightedPage(id uint64, changeRate, weight float64) error
 	return check(st, &e)
 }
 
+// AddPages adds pages ids[i] with change-rate guesses rates[i] and cost
+// weights weights[i] in one call (nil weights: each weight is the page's
+// rate, as AddPage), as the one-by-one adds would: same schedule and
+// frequencies. All or nothing: on any error (an id already scheduled or
+// repeated, a bad rate or weight, too many pages) no page is added; the
+// message names the first bad element, e.g. "change_rates[17]". Empty
+// slices add nothing.
+func (s *Scheduler) AddPages(ids []uint64, rates []float64, weights []float64) error {
+	p, err := s.ptr()
+	if err != nil {
+		return err
+	}
+	if len(rates) != len(ids) {
+		return lenErr("rates", len(rates), len(ids))
+	}
+	if weights != nil && len(weights) != len(ids) {
+		return lenErr("weights", len(weights), len(ids))
+	}
+	var e cerr
+	st := C.crawlsched_scheduler_add_pages(p, u64p(ids), f64p(rates), f64p(weights), sz(len(ids)), &e)
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(ids)
+	runtime.KeepAlive(rates)
+	runtime.KeepAlive(weights)
+	return check(st, &e)
+}
+
 // RemovePage removes page id (ErrNotFound if absent).
 func (s *Scheduler) RemovePage(id uint64) error {
 	p, err := s.ptr()

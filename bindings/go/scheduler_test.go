@@ -197,3 +197,56 @@ func BenchmarkSchedulerNextParallel(b *testing.B) {
 		}
 	})
 }
+
+// AddPages gives the same frequencies and picks as the same pages added
+// one by one (nil weights = AddPage, given = AddWeightedPage); a refused
+// batch adds nothing.
+func TestSchedulerAddPages(t *testing.T) {
+	ids := []uint64{40, 10, 30, 20, 60, 50}
+	rates := []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}
+	weights := []float64{1, 2, 1, 2, 1, 2}
+	for _, mode := range []SchedulerMode{Stride, GoldenRatio} {
+		one := newTestScheduler(t, mode, nil)
+		defer one.Close()
+		batch := newTestScheduler(t, mode, nil)
+		defer batch.Close()
+		for i := 0; i < 3; i++ {
+			ok(t, one.AddPage(ids[i], rates[i]))
+		}
+		for i := 3; i < 6; i++ {
+			ok(t, one.AddWeightedPage(ids[i], rates[i], weights[i]))
+		}
+		ok(t, batch.AddPages(ids[:3], rates[:3], nil))
+		wantErr(t, "id already scheduled", batch.AddPages([]uint64{7, 40}, []float64{0.1, 0.1}, nil), ErrInvalidArgument)
+		err := batch.AddPages([]uint64{7, 8}, []float64{0.1, math.NaN()}, nil)
+		wantErr(t, "NaN rate", err, ErrInvalidArgument)
+		if err != nil && !strings.Contains(err.Error(), "change_rates[1]") {
+			t.Errorf("NaN rate: message %q does not name change_rates[1]", err)
+		}
+		wantErr(t, "repeated id", batch.AddPages([]uint64{7, 7}, []float64{0.1, 0.2}, nil), ErrInvalidArgument)
+		wantErr(t, "short rates", batch.AddPages([]uint64{7, 8}, []float64{0.1}, nil), ErrInvalidArgument)
+		ok(t, batch.AddPages(nil, nil, nil))
+		if n := must[int](t)(batch.Len()); n != 3 {
+			t.Fatalf("refused batches added pages: len %d", n)
+		}
+		ok(t, batch.AddPages(ids[3:], rates[3:], weights[3:]))
+		fo := must[map[uint64]float64](t)(one.Frequencies())
+		fb := must[map[uint64]float64](t)(batch.Frequencies())
+		if len(fo) != 6 || len(fb) != 6 {
+			t.Fatalf("frequencies of %d and %d pages", len(fo), len(fb))
+		}
+		for id, f := range fo {
+			if fb[id] != f {
+				t.Errorf("mode %d page %d: batch frequency %v, one by one %v", mode, id, fb[id], f)
+			}
+		}
+		po, pb := make([]uint64, 1000), make([]uint64, 1000)
+		ok(t, one.NextBatch(po))
+		ok(t, batch.NextBatch(pb))
+		for k := range po {
+			if po[k] != pb[k] {
+				t.Fatalf("mode %d pick %d: batch %d, one by one %d", mode, k, pb[k], po[k])
+			}
+		}
+	}
+}

@@ -258,6 +258,51 @@ func (r *runner) thresholdModel(v vin) (*ThresholdModel, error) {
 
 type out = map[string]any
 
+// scheduler is the empty scheduler of a scheduler.* case.
+func (r *runner) scheduler(i vin) (*Scheduler, error) {
+	access, err := r.dist(i.obj("access"))
+	if err != nil {
+		return nil, err
+	}
+	mode := map[string]SchedulerMode{"stride": Stride, "golden_ratio": GoldenRatio}[i.s("mode")]
+	s, err := NewScheduler(access, mode)
+	if err == nil {
+		r.keep(s)
+	}
+	return s, err
+}
+
+// schedulerPicks is the rest of a scheduler.* case once its pages (ids)
+// are added: observations, n picks, length, each page's frequency and rate.
+func schedulerPicks(s *Scheduler, i vin, pages []uint64) (out, error) {
+	for _, v := range i.objs("observe") {
+		if err := s.Observe(v.u("id"), v.f("interval"), v.b("changed")); err != nil {
+			return nil, err
+		}
+	}
+	ids := make([]uint64, i.u("n"))
+	if err := s.NextBatch(ids); err != nil {
+		return nil, err
+	}
+	n, err := s.Len()
+	if err != nil {
+		return nil, err
+	}
+	var freqs, rates []float64
+	for _, id := range pages {
+		f, err := s.Frequency(id)
+		if err != nil {
+			return nil, err
+		}
+		c, err := s.ChangeRate(id)
+		if err != nil {
+			return nil, err
+		}
+		freqs, rates = append(freqs, f), append(rates, c)
+	}
+	return out{"ids": ids, "len": n, "frequencies": freqs, "change_rates": rates}, nil
+}
+
 // run replays one case: its outputs, or the first error.
 func (r *runner) run(kind string, i vin) (out, error) {
 	switch kind {
@@ -488,18 +533,12 @@ func (r *runner) run(kind string, i vin) (out, error) {
 		}
 		return out{"estimate": est, "observations": n}, nil
 	case "scheduler.sequence":
-		access, err := r.dist(i.obj("access"))
+		s, err := r.scheduler(i)
 		if err != nil {
 			return nil, err
 		}
-		mode := map[string]SchedulerMode{"stride": Stride, "golden_ratio": GoldenRatio}[i.s("mode")]
-		s, err := NewScheduler(access, mode)
-		if err != nil {
-			return nil, err
-		}
-		r.keep(s)
-		pages := i.objs("pages")
-		for _, p := range pages {
+		var ids []uint64
+		for _, p := range i.objs("pages") {
 			if p.null("weight") {
 				err = s.AddPage(p.u("id"), p.f("change_rate"))
 			} else {
@@ -508,33 +547,18 @@ func (r *runner) run(kind string, i vin) (out, error) {
 			if err != nil {
 				return nil, err
 			}
+			ids = append(ids, p.u("id"))
 		}
-		for _, v := range i.objs("observe") {
-			if err := s.Observe(v.u("id"), v.f("interval"), v.b("changed")); err != nil {
-				return nil, err
-			}
-		}
-		ids := make([]uint64, i.u("n"))
-		if err := s.NextBatch(ids); err != nil {
-			return nil, err
-		}
-		n, err := s.Len()
+		return schedulerPicks(s, i, ids)
+	case "scheduler.add_pages":
+		s, err := r.scheduler(i)
 		if err != nil {
 			return nil, err
 		}
-		var freqs, rates []float64
-		for _, p := range pages {
-			f, err := s.Frequency(p.u("id"))
-			if err != nil {
-				return nil, err
-			}
-			c, err := s.ChangeRate(p.u("id"))
-			if err != nil {
-				return nil, err
-			}
-			freqs, rates = append(freqs, f), append(rates, c)
+		if err := s.AddPages(i.us("ids"), i.fs("change_rates"), i.fs("weights")); err != nil {
+			return nil, err
 		}
-		return out{"ids": ids, "len": n, "frequencies": freqs, "change_rates": rates}, nil
+		return schedulerPicks(s, i, i.us("ids"))
 	case "mdp.solve":
 		b, err := NewMDPBuilder(int(i.u("n_states")))
 		if err != nil {

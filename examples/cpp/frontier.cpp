@@ -117,12 +117,13 @@ void recrawl(std::size_t n_pages, int days, std::uint64_t seed) {
     // would also revisit them now and then to learn their rates.)
     const double guess = 1.0;
     cs::scheduler sched(fetch_time, cs::scheduler_mode::golden_ratio);
+    std::vector<std::uint64_t> ids(n_pages);
+    std::iota(ids.begin(), ids.end(), std::uint64_t{0});
+    sched.add_pages(ids, std::vector<double>(n_pages, guess), views);  // the whole frontier in one call
     std::vector<cs::estimator> est;
     est.reserve(n_pages);
-    for (std::size_t i = 0; i < n_pages; i++) {
-        sched.add_weighted_page(i, guess, views[i]);
+    for (std::size_t i = 0; i < n_pages; i++)
         est.push_back(cs::estimator::with_prior(guess, 1.0 / guess));  // worth one change
-    }
 
     std::printf("Recrawl: %zu pages, change rates %.3f-%.0f/h (median %.2f/h), one fetch stream of %.0f fetches/h\n",
                 n_pages, *std::min_element(mu.begin(), mu.end()), *std::max_element(mu.begin(), mu.end()), median(mu),

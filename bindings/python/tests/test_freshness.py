@@ -141,3 +141,35 @@ def test_scheduler(raises_status):
         cs.Scheduler(Dist.exponential(1.0)).next()
     with raises_status(cs.InvalidArgumentError):
         cs.Scheduler(Dist.exponential(1.0), "random")
+
+
+def test_scheduler_add_pages(raises_status):
+    """add_pages gives the same frequencies and picks as one-by-one adds
+    (weights None = add_page's default); a refused batch adds nothing."""
+    ids = [40, 10, 30, 20, 60, 50]
+    rates = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
+    weights = [1.0, 2.0, 1.0, 2.0, 1.0, 2.0]
+    for mode in ("stride", "golden_ratio"):
+        with cs.Scheduler(Dist.exponential(1.0), mode) as one, cs.Scheduler(Dist.exponential(1.0), mode) as batch:
+            for k in range(6):
+                one.add_page(ids[k], rates[k], weights[k] if k >= 3 else None)
+            batch.add_pages(ids[:3], rates[:3])
+            with raises_status(cs.InvalidArgumentError):
+                batch.add_pages([7, 40], [0.1, 0.1])
+            with raises_status(cs.InvalidArgumentError) as e:
+                batch.add_pages([7, 8], [0.1, float("nan")])
+            assert "change_rates[1]" in str(e.value)
+            with raises_status(cs.InvalidArgumentError):
+                batch.add_pages([7, 7], [0.1, 0.2])
+            with raises_status(cs.InvalidArgumentError):
+                batch.add_pages([7, 8], [0.1])
+            with raises_status(cs.InvalidArgumentError):
+                batch.add_pages([-7], [0.1])
+            batch.add_pages([], [])
+            assert len(batch) == 3
+            batch.add_pages(np.array(ids[3:], dtype=np.uint64), np.array(rates[3:]), weights[3:])
+            o_ids, o_freqs = one.frequencies()
+            b_ids, b_freqs = batch.frequencies()
+            np.testing.assert_array_equal(o_ids, b_ids)
+            np.testing.assert_array_equal(o_freqs, b_freqs)
+            np.testing.assert_array_equal(one.next_batch(1000), batch.next_batch(1000))

@@ -111,6 +111,15 @@ class Runner:
         obs = None if i["obsolescence"] is None else self.dist(i["obsolescence"])
         return self.keep(cs.ThresholdModel(arr, self.dist(i["service"]), obs, i["buffer"]))
 
+    def scheduler_picks(self, s, i, pages):
+        """The rest of a scheduler.* case once its pages are added:
+        observations, n picks, length, each page's frequency and rate."""
+        for v in i["observe"]:
+            s.observe(v["id"], v["interval"], v["changed"])
+        ids = s.next_batch(i["n"])
+        return {"ids": ids, "len": len(s), "frequencies": [s.frequency(p) for p in pages],
+                "change_rates": [s.change_rate(p) for p in pages]}
+
     def run(self, kind, i):
         if kind == "status_string":
             return {"names": [cs.status_string(s) for s in i["statuses"]]}
@@ -175,15 +184,11 @@ class Runner:
             s = self.keep(cs.Scheduler(self.dist(i["access"]), i["mode"]))
             for p in i["pages"]:
                 s.add_page(p["id"], p["change_rate"], p["weight"])
-            for v in i["observe"]:
-                s.observe(v["id"], v["interval"], v["changed"])
-            ids = s.next_batch(i["n"])
-            n = len(s)
-            freqs, rates = [], []
-            for p in i["pages"]:
-                freqs.append(s.frequency(p["id"]))
-                rates.append(s.change_rate(p["id"]))
-            return {"ids": ids, "len": n, "frequencies": freqs, "change_rates": rates}
+            return self.scheduler_picks(s, i, [p["id"] for p in i["pages"]])
+        if kind == "scheduler.add_pages":
+            s = self.keep(cs.Scheduler(self.dist(i["access"]), i["mode"]))
+            s.add_pages(i["ids"], i["change_rates"], i["weights"])
+            return self.scheduler_picks(s, i, i["ids"])
         if kind == "mdp.solve":
             b = self.keep(cs.MDPBuilder(i["n_states"]))
             for a in i["actions"]:

@@ -312,6 +312,24 @@ class Scheduler(Handle):
         else:
             call(lib.crawlsched_scheduler_add_weighted_page, self._ptr, page_id, change_rate, weight)
 
+    def add_pages(self, ids, change_rates, weights=None):
+        """Adds pages ids[i] with change-rate guesses change_rates[i] and
+        cost weights weights[i] (None: each weight is the page's rate, as
+        add_page) in one call, as the one-by-one adds would: same schedule
+        and frequencies. Sequences or NumPy arrays (not copied when already
+        contiguous uint64/float64). All or nothing: on any error (an id
+        already scheduled or repeated, a bad rate or weight, too many pages)
+        no page is added; the message names the first bad element, e.g.
+        ``change_rates[17]``."""
+        i = uints(ids, np.uint64, "ids")
+        rates = array(change_rates, name="change_rates")
+        w = None if weights is None else array(weights, name="weights")
+        if rates.size != i.size or (w is not None and w.size != i.size):
+            raise InvalidArgumentError(
+                _ffi.CRAWLSCHED_INVALID_ARGUMENT, "ids, change_rates and weights must have one entry per page"
+            )
+        call(lib.crawlsched_scheduler_add_pages, self._ptr, ptr(i), ptr(rates), ptr(w), i.size)
+
     def remove_page(self, page_id):
         """Removes a page (NotFoundError if absent)."""
         call(lib.crawlsched_scheduler_remove_page, self._ptr, page_id)

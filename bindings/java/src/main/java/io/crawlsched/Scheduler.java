@@ -46,6 +46,23 @@ public final class Scheduler extends NativeHandle {
         call((h, e) -> Lib.API.crawlsched_scheduler_add_weighted_page(h, id, changeRate, weight, e));
     }
 
+    /**
+     * Adds pages ids[i] with change-rate guesses changeRates[i] and cost
+     * weights weights[i] in one call (weights null: each weight is the
+     * page's rate, as {@link #addPage}), as the one-by-one adds would: same
+     * schedule and frequencies. All or nothing: on any error (an id already
+     * scheduled or repeated, a bad rate or weight, too many pages) no page is
+     * added; the message names the first bad element, e.g. "change_rates[17]".
+     */
+    public void addPages(long[] ids, double[] changeRates, double[] weights) {
+        Lib.nonNull(ids, "ids");
+        Lib.sameLength("changeRates", Lib.nonNull(changeRates, "changeRates").length, ids.length);
+        if (weights != null) {
+            Lib.sameLength("weights", weights.length, ids.length);
+        }
+        call((h, e) -> Lib.API.crawlsched_scheduler_add_pages(h, ids, changeRates, weights, ids.length, e));
+    }
+
     /** Removes page id (NOT_FOUND if absent). */
     public void removePage(long id) {
         call((h, e) -> Lib.API.crawlsched_scheduler_remove_page(h, id, e));

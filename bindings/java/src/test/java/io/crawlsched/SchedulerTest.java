@@ -79,6 +79,40 @@ class SchedulerTest {
         fails("null dist", Status.NULL_ARGUMENT, () -> Scheduler.create(null, Scheduler.Mode.STRIDE));
     }
 
+    /** addPages gives the same frequencies and picks as one-by-one adds; a refused batch adds nothing. */
+    @Test
+    void addPagesEqualsOneByOneAdds() {
+        long[] ids = {40, 10, 30, 20, 60, 50};
+        double[] rates = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+        double[] weights = {1, 2, 1, 2, 1, 2};
+        for (Scheduler.Mode mode : Scheduler.Mode.values()) {
+            try (Scheduler one = scheduler(mode); Scheduler batch = scheduler(mode)) {
+                for (int i = 0; i < 3; i++) {
+                    one.addPage(ids[i], rates[i]);
+                }
+                for (int i = 3; i < 6; i++) {
+                    one.addWeightedPage(ids[i], rates[i], weights[i]);
+                }
+                batch.addPages(java.util.Arrays.copyOf(ids, 3), java.util.Arrays.copyOf(rates, 3), null);
+                fails("id already scheduled", Status.INVALID_ARGUMENT,
+                        () -> batch.addPages(new long[] {7, 40}, new double[] {0.1, 0.1}, null));
+                CrawlschedException nan = fails("NaN rate", Status.INVALID_ARGUMENT,
+                        () -> batch.addPages(new long[] {7, 8}, new double[] {0.1, Double.NaN}, null));
+                assertTrue(nan.getMessage().contains("change_rates[1]"), nan.getMessage());
+                fails("repeated id", Status.INVALID_ARGUMENT,
+                        () -> batch.addPages(new long[] {7, 7}, new double[] {0.1, 0.2}, null));
+                fails("short rates", Status.INVALID_ARGUMENT,
+                        () -> batch.addPages(new long[] {7, 8}, new double[] {0.1}, null));
+                batch.addPages(new long[0], new double[0], null);
+                assertEquals(3, batch.len());
+                batch.addPages(java.util.Arrays.copyOfRange(ids, 3, 6), java.util.Arrays.copyOfRange(rates, 3, 6),
+                        java.util.Arrays.copyOfRange(weights, 3, 6));
+                assertEquals(one.frequencies(), batch.frequencies());
+                org.junit.jupiter.api.Assertions.assertArrayEquals(one.nextBatch(1000), batch.nextBatch(1000));
+            }
+        }
+    }
+
     /**
      * Many threads share one scheduler; each provokes its own error (its
      * page id in the message) and must get its own message back, while

@@ -280,6 +280,28 @@ class VectorsTest {
     }
 
     /** Runs one case's calls in the README's order, collecting outputs in expected-field order. */
+    /** The empty scheduler of a scheduler.* case. */
+    static Scheduler scheduler(JsonNode in, List<AutoCloseable> open) {
+        return keep(open, Scheduler.create(dist(field(in, "access"), open), Scheduler.Mode.valueOf(constant(in, "mode"))));
+    }
+
+    /** The rest of a scheduler.* case once its pages (ids) are added: observations, n picks, length, each page's frequency and rate. */
+    static void schedulerPicks(Scheduler s, JsonNode in, long[] ids, Map<String, Object> out) {
+        for (JsonNode v : field(in, "observe")) {
+            s.observe(l(v, "id"), d(v, "interval"), b(v, "changed"));
+        }
+        out.put("ids", s.nextBatch(i(in, "n")));
+        out.put("len", (long) s.len());
+        double[] f = new double[ids.length];
+        double[] r = new double[ids.length];
+        for (int j = 0; j < ids.length; j++) {
+            f[j] = s.frequency(ids[j]);
+            r[j] = s.changeRate(ids[j]);
+        }
+        out.put("frequencies", f);
+        out.put("change_rates", r);
+    }
+
     static void run(String kind, JsonNode in, Map<String, Object> out, List<AutoCloseable> open) {
         switch (kind) {
             case "status_string" -> {
@@ -378,30 +400,26 @@ class VectorsTest {
                 out.put("observations", n);
             }
             case "scheduler.sequence" -> {
-                Scheduler s = keep(open, Scheduler.create(dist(field(in, "access"), open), Scheduler.Mode.valueOf(constant(in, "mode"))));
+                Scheduler s = scheduler(in, open);
                 JsonNode pages = field(in, "pages");
-                for (JsonNode p : pages) {
-                    if (field(p, "weight").isNull()) {
-                        s.addPage(l(p, "id"), d(p, "change_rate"));
-                    } else {
-                        s.addWeightedPage(l(p, "id"), d(p, "change_rate"), d(p, "weight"));
-                    }
-                }
-                for (JsonNode v : field(in, "observe")) {
-                    s.observe(l(v, "id"), d(v, "interval"), b(v, "changed"));
-                }
-                out.put("ids", s.nextBatch(i(in, "n")));
-                out.put("len", (long) s.len());
-                double[] f = new double[pages.size()];
-                double[] r = new double[pages.size()];
+                long[] ids = new long[pages.size()];
                 Iterator<JsonNode> it = pages.iterator();
                 for (int j = 0; it.hasNext(); j++) {
-                    long id = l(it.next(), "id");
-                    f[j] = s.frequency(id);
-                    r[j] = s.changeRate(id);
+                    JsonNode p = it.next();
+                    ids[j] = l(p, "id");
+                    if (field(p, "weight").isNull()) {
+                        s.addPage(ids[j], d(p, "change_rate"));
+                    } else {
+                        s.addWeightedPage(ids[j], d(p, "change_rate"), d(p, "weight"));
+                    }
                 }
-                out.put("frequencies", f);
-                out.put("change_rates", r);
+                schedulerPicks(s, in, ids, out);
+            }
+            case "scheduler.add_pages" -> {
+                Scheduler s = scheduler(in, open);
+                long[] ids = la(in, "ids");
+                s.addPages(ids, da(in, "change_rates"), da(in, "weights"));
+                schedulerPicks(s, in, ids, out);
             }
             case "mdp.solve" -> {
                 MdpBuilder bld = keep(open, MdpBuilder.create(l(in, "n_states")));
