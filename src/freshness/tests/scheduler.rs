@@ -419,7 +419,8 @@ fn add_pages_schedules_as_add_page() {
 fn add_pages_is_all_or_none() {
     let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
     s.add_page(1, 0.5, None).unwrap();
-    let bad: [(&[(u64, f64, Option<f64>)], &str); 4] = [
+    type Batch<'a> = &'a [(u64, f64, Option<f64>)];
+    let bad: [(Batch, &str); 4] = [
         (
             &[(2, 0.1, None), (1, 0.2, None)],
             "ids[1] = 1 is already scheduled",
