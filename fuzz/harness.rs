@@ -757,6 +757,18 @@ unsafe fn scheduler(h: &mut Harness) {
                     let st = crawlsched_scheduler_add_page(s.0, id, h.f64(), e);
                     h.check("crawlsched_scheduler_add_page", st, true);
                 }
+                1 if h.bool() => {
+                    let n = h.small(4);
+                    let ids: Vec<u64> = (0..n).map(|_| u64::from(h.byte() % 8)).collect();
+                    let rates = h.vec(n);
+                    let w = h.vec(n);
+                    let wp = if h.bool() { null() } else { h.ptr(&w) };
+                    let ln = h.len_for(n);
+                    let e = h.e();
+                    let st =
+                        crawlsched_scheduler_add_pages(s.0, h.ptr(&ids), h.ptr(&rates), wp, ln, e);
+                    h.check("crawlsched_scheduler_add_pages", st, true);
+                }
                 1 => {
                     let st = crawlsched_scheduler_add_weighted_page(s.0, id, h.f64(), h.f64(), e);
                     h.check("crawlsched_scheduler_add_weighted_page", st, true);
