@@ -32,6 +32,10 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
+mod hosts;
+use hosts::Hosts;
+pub use hosts::{Pick, SCHEDULER_BYTES_PER_HOST};
+
 use super::estimator::ChangeRateEstimator;
 use super::{Model, cyclic, frequencies};
 use crate::dist::Distribution;
@@ -107,6 +111,8 @@ pub(super) struct Page {
     /// template's shared positions (0 otherwise); `due` is then its
     /// virtual due time among the sharing pages.
     share: f64,
+    /// The page's host (politeness delays, see [`Scheduler::next_at`]).
+    host: Option<u32>,
 }
 
 /// Pool heap entry (GoldenRatio), ordered so that `BinaryHeap` (a max-heap)
@@ -199,6 +205,8 @@ pub struct Scheduler {
     /// GoldenRatio: ids of the pages removed during the current cycle
     /// (their positions are skipped; empty after a rebuild).
     left: HashSet<u64>,
+    /// Hosts, their delays, and the host path's queues.
+    hosts: Hosts,
 }
 
 /// GoldenRatio's cycle: per position, the id of the page it serves, or
@@ -280,6 +288,7 @@ impl Scheduler {
             shared: BinaryHeap::new(),
             shared_now: 0.0,
             left: HashSet::new(),
+            hosts: Hosts::default(),
         })
     }
 
@@ -387,11 +396,24 @@ impl Scheduler {
     /// `TooLarge` when `more` pages would take the scheduler past the
     /// memory cap ([`SCHEDULER_BYTES_PER_PAGE`] each).
     fn check_bytes(&self, more: usize) -> Result<()> {
+        self.check_bytes_with(more, 0)
+    }
+
+    /// `TooLarge` when `more` pages and `more_hosts` host records would
+    /// take the scheduler past the memory cap ([`SCHEDULER_BYTES_PER_PAGE`]
+    /// and [`SCHEDULER_BYTES_PER_HOST`] each).
+    fn check_bytes_with(&self, more: usize, more_hosts: usize) -> Result<()> {
         let total = self.len.saturating_add(more);
-        crate::limits::check_memory(
-            crate::limits::bytes(total, SCHEDULER_BYTES_PER_PAGE),
-            &format!("a scheduler of {total} pages"),
-        )
+        let hosts = self.hosts.len().saturating_add(more_hosts);
+        let bytes = crate::limits::bytes(total, SCHEDULER_BYTES_PER_PAGE)
+            .zip(crate::limits::bytes(hosts, SCHEDULER_BYTES_PER_HOST))
+            .and_then(|(p, h)| p.checked_add(h));
+        let what = if hosts == 0 {
+            format!("a scheduler of {total} pages")
+        } else {
+            format!("a scheduler of {total} pages and {hosts} hosts")
+        };
+        crate::limits::check_memory(bytes, &what)
     }
 
     /// The slot the `k`-th next new page takes: the free slots, last freed
@@ -424,7 +446,9 @@ impl Scheduler {
     /// Errors: `NotFound` for an unknown id.
     pub fn remove_page(&mut self, id: u64) -> Result<()> {
         let slot = self.index.remove(&id).ok_or_else(|| not_found(id))?;
-        self.slots[slot as usize] = None;
+        if let Some(host) = self.slots[slot as usize].take().and_then(|p| p.host) {
+            self.hosts.unassign(host);
+        }
         match self.mode {
             SchedulerMode::Stride => self.free.push(slot),
             SchedulerMode::GoldenRatio => {
@@ -541,6 +565,12 @@ impl Scheduler {
     pub fn next(&mut self) -> Result<u64> {
         if self.len == 0 {
             return Err(Error::NotFound("the scheduler has no pages".into()));
+        }
+        if self.hosts.hosted > 0 {
+            return self.next_slot_clock();
+        }
+        if self.hosts.active {
+            self.leave_host_path();
         }
         let id = match self.mode {
             SchedulerMode::Stride => self.next_stride()?,
@@ -659,25 +689,9 @@ impl Scheduler {
             let Some(page) = self.slots[slot as usize].as_mut() else {
                 continue;
             };
-            let step = 1.0 / fi;
-            if !(fi > 0.0 && step.is_finite()) {
-                // f_i = 0 (the x_i ≥ 0 constraint of (7) is active, possible
-                // with general weights): the optimum never visits the page.
-                page.freq = 0.0;
-                page.due = f64::INFINITY;
-                continue;
+            if let Some(step) = rephase(page, fi, now) {
+                self.stride.push(slot, page.id, step, page.due);
             }
-            page.due = if page.freq > 0.0 && page.due.is_finite() {
-                // Keep the page's phase: the remaining wait shrinks or
-                // grows with the period 1/f_i.
-                now + (page.due - now).max(0.0) * (page.freq / fi)
-            } else {
-                // New (or newly visited) page: a hashed offset in [0, 1/f_i)
-                // staggers arrivals so a batch of new pages does not burst.
-                now + unit_hash(page.id) * step
-            };
-            page.freq = fi;
-            self.stride.push(slot, page.id, step, page.due);
         }
         self.stride.start();
         self.mark_recomputed();
@@ -830,6 +844,30 @@ impl Scheduler {
     }
 }
 
+/// Gives `page` frequency `fi` and its next virtual due time after virtual
+/// time `now`; returns its period 1/f_i, or `None` when f_i = 0 (the x_i ≥ 0
+/// constraint of (7) is active, possible with general weights: the optimum
+/// never visits the page, its due time is ∞).
+fn rephase(page: &mut Page, fi: f64, now: f64) -> Option<f64> {
+    let step = 1.0 / fi;
+    if !(fi > 0.0 && step.is_finite()) {
+        page.freq = 0.0;
+        page.due = f64::INFINITY;
+        return None;
+    }
+    page.due = if page.freq > 0.0 && page.due.is_finite() {
+        // Keep the page's phase: the remaining wait shrinks or grows with
+        // the period 1/f_i.
+        now + (page.due - now).max(0.0) * (page.freq / fi)
+    } else {
+        // New (or newly visited) page: a hashed offset in [0, 1/f_i)
+        // staggers arrivals so a batch of new pages does not burst.
+        now + unit_hash(page.id) * step
+    };
+    page.freq = fi;
+    Some(step)
+}
+
 fn duplicate(id: u64) -> Error {
     Error::invalid(format!("page {id} is already scheduled"))
 }
@@ -845,6 +883,7 @@ fn page_record(id: u64, change_rate: f64, weight: Option<f64>) -> Result<Page> {
         due: f64::INFINITY,
         generation: 0,
         share: 0.0,
+        host: None,
     })
 }
 
