@@ -8,16 +8,9 @@
 //! Stride mode. A group is a host, or the pages without a host (delay 0);
 //! within a group the pages are served earliest virtual due time first. A
 //! pick serves, among the groups that are ready (not in their delay), the
-//! one whose earliest page is due first, then puts it in its delay. When
-//! every host h can follow the plan (F_h · R ≤ 1/d_h, F_h the sum of its
-//! pages' frequencies, R the caller's picks per unit time), a delayed host
-//! only lags behind virtual time by a bounded amount and catches up first
-//! when ready, so each page keeps its share f_i. A host that cannot (F_h R >
-//! 1/d_h) falls behind: its due times stay below everyone else's, so it is
-//! picked as soon as it is ready, at exactly its maximum rate 1/d_h, and
-//! the other groups share the remaining picks in proportion to their
-//! frequencies. A recomputation of the frequencies forgives the lag (due
-//! times are kept at or after the virtual clock).
+//! one whose earliest page is due first, then puts it in its delay. Why
+//! this keeps the plan's shares, and what happens when a host cannot: the
+//! [scheduler's documentation](super).
 //!
 //! Costs: O(log hosts + log pages of the host) per pick; a group is in
 //! exactly one of the two heaps (ready, waiting) while it has pages with
@@ -71,10 +64,12 @@ impl Host {
     }
 }
 
-/// A page in its group's queue: smallest (due, id) first.
+/// A page in its group's queue: smallest (due, id) first. The period
+/// travels with the entry, so a pick reads no page record.
 #[derive(Debug, Clone, Copy)]
 struct Due {
     due: f64,
+    step: f64,
     id: u64,
     slot: u32,
 }
@@ -186,11 +181,12 @@ impl Scheduler {
     /// point); its pick is then at `now`. When every host with pages to
     /// crawl is in its delay (pages without a host are always ready), the
     /// answer is [`Pick::Wait`] with the time until the earliest becomes
-    /// ready; calling again at `now + wait` returns a page. Long-run shares:
-    /// see the module [`hosts`](self); each page keeps its frequency when
-    /// every host h satisfies F_h · R ≤ 1/d_h (R = the caller's picks per
-    /// unit time); an infeasible host is served at exactly 1/d_h and the
-    /// others share the rest in proportion to their frequencies.
+    /// ready; calling again at `now + wait` returns a page. Long-run shares
+    /// (see the [module documentation](super)): each page keeps its
+    /// frequency when every host h satisfies F_h · R ≤ 1/d_h (F_h: the sum
+    /// of its pages' frequencies, R: the caller's picks per unit time); an
+    /// infeasible host is served at exactly 1/d_h and the others share the
+    /// rest in proportion to their frequencies.
     ///
     /// While no page has a host this is [`next`](Self::next) (the same
     /// schedule, `now` only checked). With hosts, both modes serve pages
@@ -250,14 +246,7 @@ impl Scheduler {
             self.hosts.requeue_all();
         }
         self.hosts.clock = Some(now);
-        let slots = &self.slots;
-        let step = |slot: u32| {
-            slots
-                .get(slot as usize)
-                .and_then(Option::as_ref)
-                .map_or(f64::INFINITY, |p| 1.0 / p.freq)
-        };
-        Ok(match self.hosts.pick(now, step)? {
+        Ok(match self.hosts.pick(now)? {
             Ok((id, due)) => {
                 self.now = self.now.max(due);
                 self.picks_since_recompute += 1;
@@ -436,6 +425,7 @@ impl Hosts {
             // Slots are created only below MAX_PAGES < u32::MAX.
             let e = Due {
                 due: p.due,
+                step: 1.0 / p.freq,
                 id: p.id,
                 slot: slot as u32,
             };
@@ -471,13 +461,8 @@ impl Hosts {
     }
 
     /// The page to crawl at caller time `now` and its virtual due time, or
-    /// the wait until a host is ready. `step(slot)` is the page's period
-    /// 1/f_i.
-    pub(super) fn pick(
-        &mut self,
-        now: f64,
-        step: impl Fn(u32) -> f64,
-    ) -> Result<std::result::Result<(u64, f64), f64>> {
+    /// the wait until a host is ready.
+    pub(super) fn pick(&mut self, now: f64) -> Result<std::result::Result<(u64, f64), f64>> {
         while let Some(&k) = self.waiting.peek()
             && k.t <= now
         {
@@ -502,7 +487,7 @@ impl Hosts {
         let e = queue
             .pop()
             .ok_or_else(|| Error::NotFound("a ready host has no page".into()))?;
-        let next = after(e.due, e.due + step(e.slot));
+        let next = after(e.due, e.due + e.step);
         queue.push(Due { due: next, ..e });
         let top = queue.peek().map_or(next, |d| d.due);
         let host = (group != UNHOSTED)

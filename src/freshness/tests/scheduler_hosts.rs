@@ -2,23 +2,13 @@
 
 use std::collections::HashMap;
 
-use crate::dist::Distribution;
+use super::scheduler::{exp1, rates};
 use crate::dist::exp_sample;
 use crate::error::Error;
 use crate::freshness::scheduler::*;
 use crate::freshness::{Model, frequencies};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-
-fn exp1() -> Distribution {
-    Distribution::exponential(1.0).unwrap()
-}
-
-fn rates(n: usize, lo: f64, hi: f64) -> Vec<f64> {
-    (0..n)
-        .map(|i| lo * (hi / lo).powf(i as f64 / (n - 1) as f64))
-        .collect()
-}
 
 fn optimum(mu: &[f64]) -> Vec<f64> {
     frequencies::optimal_frequencies(&Model::new(exp1(), mu, None).unwrap()).unwrap()
@@ -408,6 +398,6 @@ fn removing_the_last_page_of_a_host() {
 fn bytes_cover_the_host_layout() {
     use std::mem::size_of;
     let record = size_of::<Option<Page>>() + size_of::<(u64, u32)>() + 8;
-    let need = record + 2 * 24 + 170;
+    let need = record + 2 * 32 + 170;
     assert!(need as u128 <= SCHEDULER_BYTES_PER_PAGE, "{need}");
 }
