@@ -36,7 +36,7 @@
 //! page has a host, both modes serve every page by virtual due times 1/f_i
 //! apart (Stride's order) in groups, each host and the pages without one:
 //! among the groups not in their delay, the one whose earliest page is due
-//! first, in O(log hosts + log pages of the host). A host that can follow
+//! first, in O(log hosts) amortised. A host that can follow
 //! the plan (F_h · R ≤ 1/d_h, F_h the sum of its frequencies, R the
 //! caller's picks per unit time) lags behind virtual time by a bounded
 //! amount and catches up first when ready, so every page keeps its share
@@ -971,6 +971,10 @@ struct StrideQueue {
     next_start: f64,
     /// The last access served in the current window.
     last: Option<(f64, u64)>,
+    /// Virtual time per access of these pages, 1/Σ f_i (a host's queue,
+    /// see [`start_group`](Self::start_group)); 0 for the whole page set
+    /// (Σ f_i = 1), whose windows are at least [`MIN_WINDOW`] wide.
+    span: f64,
 }
 
 /// One access of a window: the due time as its IEEE bits (due times are
@@ -983,6 +987,9 @@ pub(super) struct Event {
 
 /// Least number of time units in a window (amortises windows of few pages).
 const MIN_WINDOW: f64 = 64.0;
+
+/// A host's window of fewer accesses is sorted by comparisons.
+const SMALL_WINDOW: usize = 256;
 
 impl StrideQueue {
     fn clear(&mut self) {
@@ -1012,6 +1019,24 @@ impl StrideQueue {
         self.next_start = self.due.iter().copied().fold(f64::INFINITY, f64::min);
     }
 
+    /// Starts serving the queued pages as one group of a host path
+    /// (`span` = 1/Σ f_i, at most 1e300 so that windows stay finite):
+    /// windows of about N accesses, as for the whole page set.
+    fn start_group(&mut self) {
+        let total: f64 = self.step.iter().map(|s| 1.0 / s).sum();
+        self.span = (1.0 / total).clamp(1.0, 1e300);
+        self.start();
+    }
+
+    /// The next access's due time, not served yet; `None` when no page is
+    /// queued.
+    fn peek(&mut self) -> Option<f64> {
+        if self.pos == self.events.len() && !self.fill() {
+            return None;
+        }
+        Some(f64::from_bits(self.events[self.pos].due))
+    }
+
     /// The next access (due time, id); `None` when no page is queued.
     fn pop(&mut self) -> Option<(f64, u64)> {
         if self.pos == self.events.len() && !self.fill() {
@@ -1030,12 +1055,17 @@ impl StrideQueue {
         if !start.is_finite() {
             return false;
         }
-        let width = (self.id.len() as f64).max(MIN_WINDOW);
+        let n = self.id.len() as f64;
+        let (width, accesses) = if self.span > 0.0 {
+            (n * self.span, n)
+        } else {
+            (n.max(MIN_WINDOW), n.max(MIN_WINDOW))
+        };
         self.end = after(start, start + width);
         self.events.clear();
-        // At most W Σ f_i + N = W + N accesses (up to rounding of Σ f_i).
+        // At most W Σ f_i + N accesses (up to rounding of Σ f_i).
         self.events
-            .reserve_exact(self.id.len().saturating_add(width as usize));
+            .reserve_exact(self.id.len().saturating_add(accesses as usize));
         let mut next_start = f64::INFINITY;
         for i in 0..self.id.len() {
             let mut d = self.due[i];
@@ -1051,7 +1081,13 @@ impl StrideQueue {
             next_start = next_start.min(d);
         }
         self.next_start = next_start;
-        radix_sort(&mut self.events, &mut self.scratch);
+        if self.span > 0.0 && self.events.len() < SMALL_WINDOW {
+            // The same (due, id) order; the radix sort's 16 kB of counts
+            // would dominate a small host's window.
+            self.events.sort_unstable_by_key(|e| (e.due, e.id));
+        } else {
+            radix_sort(&mut self.events, &mut self.scratch);
+        }
         self.pos = 0;
         self.last = None;
         true

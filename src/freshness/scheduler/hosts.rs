@@ -12,23 +12,26 @@
 //! this keeps the plan's shares, and what happens when a host cannot: the
 //! [scheduler's documentation](super).
 //!
-//! Costs: O(log hosts + log pages of the host) per pick; a group is in
-//! exactly one of the two heaps (ready, waiting) while it has pages with
-//! f_i > 0.
+//! Costs: within a group the accesses come from Stride's windows (about
+//! N_h accesses generated and sorted at once, O(1) amortised and read in
+//! sequence), so a pick is O(log hosts) amortised: a group is in exactly
+//! one of the two heaps (ready, waiting) while it has pages with f_i > 0.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 
-use super::{Page, Scheduler, SchedulerMode, Template, after, rephase};
+use super::{Page, Scheduler, SchedulerMode, StrideQueue, Template, rephase};
 use crate::error::{Error, Num, Result};
 use crate::validate;
 
 /// Bytes a host record takes at its peak, checked with the pages'
 /// [`SCHEDULER_BYTES_PER_PAGE`](super::SCHEDULER_BYTES_PER_PAGE) against
-/// the memory cap before a new host is recorded: the record (~80) and its
-/// map entry, twice over in a growing map, and one entry in each of the two
-/// host heaps, twice over.
-pub const SCHEDULER_BYTES_PER_HOST: u128 = 256;
+/// the memory cap before a new host is recorded: the record (~300, most of
+/// it the empty vectors of its queue) and its map entry, twice over in a
+/// growing map, and one entry in each of the two host heaps, twice over.
+/// Its pages' queue entries and windows are within the per-page bound
+/// (the layout of Stride's queue).
+pub const SCHEDULER_BYTES_PER_HOST: u128 = 1024;
 
 /// Group key of the pages without a host (host ids are below 2^32).
 const UNHOSTED: u64 = 1 << 32;
@@ -53,7 +56,7 @@ struct Host {
     /// Pages assigned to the host.
     pages: usize,
     /// Its pages with f_i > 0 by virtual due time.
-    queue: BinaryHeap<Due>,
+    queue: StrideQueue,
 }
 
 impl Host {
@@ -64,16 +67,6 @@ impl Host {
     }
 }
 
-/// A page in its group's queue: smallest (due, id) first. The period
-/// travels with the entry, so a pick reads no page record.
-#[derive(Debug, Clone, Copy)]
-struct Due {
-    due: f64,
-    step: f64,
-    id: u64,
-    slot: u32,
-}
-
 /// A group in the ready heap (t = its earliest due time) or the waiting
 /// heap (t = the time it becomes ready): smallest (t, group) first.
 #[derive(Debug, Clone, Copy)]
@@ -82,31 +75,25 @@ struct Key {
     group: u64,
 }
 
-macro_rules! min_first {
-    ($t:ty, $a:ident, $b:ident) => {
-        impl PartialEq for $t {
-            fn eq(&self, other: &Self) -> bool {
-                self.cmp(other) == Ordering::Equal
-            }
-        }
-        impl Eq for $t {}
-        impl PartialOrd for $t {
-            fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-                Some(self.cmp(other))
-            }
-        }
-        impl Ord for $t {
-            fn cmp(&self, other: &Self) -> Ordering {
-                other
-                    .$a
-                    .total_cmp(&self.$a)
-                    .then_with(|| other.$b.cmp(&self.$b))
-            }
-        }
-    };
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
 }
-min_first!(Due, due, id);
-min_first!(Key, t, group);
+impl Eq for Key {}
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .t
+            .total_cmp(&self.t)
+            .then_with(|| other.group.cmp(&self.group))
+    }
+}
 
 impl Scheduler {
     /// Puts page `id` on host `host` (any `u32`), from the next pick on.
@@ -325,7 +312,7 @@ pub(super) struct Hosts {
     /// Hosts with pages or a positive delay.
     hosts: HashMap<u32, Host>,
     /// Pages without a host, by virtual due time (used while `active`).
-    unhosted: BinaryHeap<Due>,
+    unhosted: StrideQueue,
     /// Pages that have a host.
     pub(super) hosted: usize,
     /// The queues hold the schedule (the scheduler serves through them).
@@ -389,22 +376,18 @@ impl Hosts {
 
     /// Writes each queued page's virtual due time to its record.
     pub(super) fn store_dues(&self, slots: &mut [Option<Page>]) {
-        let queues = self.hosts.values().map(|h| &h.queue);
-        for e in queues.chain([&self.unhosted]).flatten() {
-            if let Some(Some(page)) = slots.get_mut(e.slot as usize)
-                && page.id == e.id
-            {
-                page.due = e.due;
-            }
+        for q in self.hosts.values().map(|h| &h.queue) {
+            q.store_dues(slots);
         }
+        self.unhosted.store_dues(slots);
     }
 
     /// Empties the queues and heaps (the scheduler leaves the host path).
     pub(super) fn deactivate(&mut self) {
         for h in self.hosts.values_mut() {
-            h.queue = BinaryHeap::new();
+            h.queue = StrideQueue::default();
         }
-        self.unhosted = BinaryHeap::new();
+        self.unhosted = StrideQueue::default();
         self.ready = BinaryHeap::new();
         self.waiting = BinaryHeap::new();
         self.active = false;
@@ -422,18 +405,17 @@ impl Hosts {
             if !(p.freq > 0.0 && p.due.is_finite()) {
                 continue;
             }
-            // Slots are created only below MAX_PAGES < u32::MAX.
-            let e = Due {
-                due: p.due,
-                step: 1.0 / p.freq,
-                id: p.id,
-                slot: slot as u32,
+            let queue = match p.host.and_then(|h| self.hosts.get_mut(&h)) {
+                Some(h) => &mut h.queue,
+                None => &mut self.unhosted,
             };
-            match p.host.and_then(|h| self.hosts.get_mut(&h)) {
-                Some(h) => h.queue.push(e),
-                None => self.unhosted.push(e),
-            }
+            // Slots are created only below MAX_PAGES < u32::MAX.
+            queue.push(slot as u32, p.id, 1.0 / p.freq, p.due);
         }
+        for h in self.hosts.values_mut() {
+            h.queue.start_group();
+        }
+        self.unhosted.start_group();
         self.active = true;
         self.requeue_all();
     }
@@ -443,19 +425,16 @@ impl Hosts {
     pub(super) fn requeue_all(&mut self) {
         self.ready.clear();
         self.waiting.clear();
-        for (&id, h) in &self.hosts {
+        for (&id, h) in &mut self.hosts {
             let Some(top) = h.queue.peek() else { continue };
             let group = u64::from(id);
             match h.ready_at() {
                 Some(t) => self.waiting.push(Key { t, group }),
-                None => self.ready.push(Key { t: top.due, group }),
+                None => self.ready.push(Key { t: top, group }),
             }
         }
-        if let Some(top) = self.unhosted.peek() {
-            self.ready.push(Key {
-                t: top.due,
-                group: UNHOSTED,
-            });
+        if let Some(t) = self.unhosted.peek() {
+            self.ready.push(Key { t, group: UNHOSTED });
         }
         self.requeue = false;
     }
@@ -467,8 +446,7 @@ impl Hosts {
             && k.t <= now
         {
             self.waiting.pop();
-            if let Some(top) = self.queue(k.group).and_then(|q| q.peek()) {
-                let t = top.due;
+            if let Some(t) = self.queue(k.group).and_then(StrideQueue::peek) {
                 self.ready.push(Key { t, group: k.group });
             }
         }
@@ -484,12 +462,11 @@ impl Hosts {
         let queue = self
             .queue(group)
             .ok_or_else(|| Error::NotFound("a ready host has no record".into()))?;
-        let e = queue
+        let (due, id) = queue
             .pop()
             .ok_or_else(|| Error::NotFound("a ready host has no page".into()))?;
-        let next = after(e.due, e.due + e.step);
-        queue.push(Due { due: next, ..e });
-        let top = queue.peek().map_or(next, |d| d.due);
+        // Pages recur: a queue that served a page has a next access.
+        let top = queue.peek().unwrap_or(f64::INFINITY);
         let host = (group != UNHOSTED)
             .then(|| self.hosts.get_mut(&(group as u32)))
             .flatten();
@@ -501,10 +478,10 @@ impl Hosts {
             }
             _ => self.ready.push(Key { t: top, group }),
         }
-        Ok(Ok((e.id, e.due)))
+        Ok(Ok((id, due)))
     }
 
-    fn queue(&mut self, group: u64) -> Option<&mut BinaryHeap<Due>> {
+    fn queue(&mut self, group: u64) -> Option<&mut StrideQueue> {
         if group == UNHOSTED {
             Some(&mut self.unhosted)
         } else {

@@ -391,13 +391,3 @@ fn removing_the_last_page_of_a_host() {
         assert!(zeros > 10, "{mode:?}: {zeros}");
     }
 }
-
-/// The per-page byte bound covers the host path's layout (record, index,
-/// one queue entry twice over, what a recomputation holds).
-#[test]
-fn bytes_cover_the_host_layout() {
-    use std::mem::size_of;
-    let record = size_of::<Option<Page>>() + size_of::<(u64, u32)>() + 8;
-    let need = record + 2 * 32 + 170;
-    assert!(need as u128 <= SCHEDULER_BYTES_PER_PAGE, "{need}");
-}
