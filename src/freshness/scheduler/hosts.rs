@@ -1,4 +1,4 @@
-//! Per-host politeness for the streaming scheduler (issue 21).
+//! Per-host politeness for the streaming scheduler.
 //!
 //! A page may belong to a host (a `u32` id); host h has a minimum delay
 //! d_h ≥ 0 between two picks of its pages, measured on the caller's clock
