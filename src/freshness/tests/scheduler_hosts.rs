@@ -391,3 +391,38 @@ fn removing_the_last_page_of_a_host() {
         assert!(zeros > 10, "{mode:?}: {zeros}");
     }
 }
+
+/// Pages added, removed and re-added under the same id between picks on
+/// the host path: a removed page is never returned, slots are reused, and
+/// the frequencies sum to one.
+#[test]
+fn dynamic_pages_on_hosts() {
+    let mu = rates(30, 0.01, 1.0);
+    let host: Vec<Option<u32>> = (0..30)
+        .map(|i| (i % 3 != 0).then_some(i as u32 % 4))
+        .collect();
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = hosted(mode, &mu, &host);
+        s.set_host_delay(1, 3.0).unwrap();
+        let mut now = 0.0;
+        for round in 0..20u64 {
+            let gone = (round * 7) % 30;
+            s.remove_page(gone).unwrap();
+            for _ in 0..200 {
+                match s.next_at(now).unwrap() {
+                    Pick::Page(id) => assert_ne!(id, gone, "{mode:?}"),
+                    Pick::Wait(w) => now += w,
+                }
+                now += 1.0;
+            }
+            s.add_page(gone, mu[gone as usize], None).unwrap();
+            if let Some(h) = host[gone as usize] {
+                s.set_host(gone, h).unwrap();
+            }
+        }
+        let total: f64 = s.frequencies().unwrap().iter().map(|p| p.1).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        let c = crawl(&mut s, 30_000, &host, now);
+        assert!(c.counts.iter().all(|&k| k > 0), "{mode:?}: {:?}", c.counts);
+    }
+}
