@@ -1,5 +1,7 @@
 //! Speed of the streaming recrawl scheduler (paper 000, §5–6): picks per
-//! second at 10⁴, 10⁵ and 10⁶ pages in both modes, and the time to add 10⁶
+//! second at 10⁴, 10⁵ and 10⁶ pages in both modes and with per-host delays
+//! (N/100 hosts, `next_at` on a clock advancing one unit per pick), and the
+//! time to add 10⁶
 //! pages one by one and in a batch (and serve the first pick, which computes
 //! the frequencies), each
 //! next to its physical limit measured in the same run: a plain
@@ -13,10 +15,11 @@
 //! absolute times across runs.
 
 use crawlsched::dist::Distribution;
-use crawlsched::freshness::scheduler::{Scheduler, SchedulerMode};
+use crawlsched::freshness::scheduler::{Pick, Scheduler, SchedulerMode};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -60,6 +63,50 @@ fn filled(mode: SchedulerMode, n: usize) -> Scheduler {
     let mut s = add_one_by_one(mode, &rates(n));
     s.next().expect("first pick");
     s
+}
+
+/// A Stride scheduler of n pages, page i on host i mod (n/100), each host
+/// with delay 0.5/F_h (F_h: its pages' total frequency), so that every host
+/// can follow the plan at one pick per time unit; first pick served.
+fn with_hosts(n: usize) -> Scheduler {
+    let mut s = add_one_by_one(SchedulerMode::Stride, &rates(n));
+    let hosts = (n / 100).max(1) as u64;
+    let mut share: HashMap<u32, f64> = HashMap::new();
+    for (id, f) in s.frequencies().expect("frequencies") {
+        let h = (id % hosts) as u32;
+        s.set_host(id, h).expect("host");
+        *share.entry(h).or_insert(0.0) += f;
+    }
+    for (h, f) in share {
+        s.set_host_delay(h, 0.5 / f).expect("delay");
+    }
+    s.next_at(0.0).expect("first pick");
+    s
+}
+
+/// `next_at` on a clock that advances one unit per page and by the wait
+/// when told to wait (`waits` counts those).
+struct Clocked {
+    s: Scheduler,
+    now: f64,
+    waits: u64,
+}
+
+impl Clocked {
+    fn pick(&mut self) -> u64 {
+        loop {
+            match self.s.next_at(self.now).expect("pick") {
+                Pick::Page(id) => {
+                    self.now += 1.0;
+                    return id;
+                }
+                Pick::Wait(w) => {
+                    self.waits += 1;
+                    self.now += w;
+                }
+            }
+        }
+    }
 }
 
 /// The baseline heap: one entry per page, keyed by fixed-point due times
@@ -127,21 +174,36 @@ fn summary(max_n: usize) {
         let t_golden = per_call(reps, || {
             black_box(golden.next().expect("pick"));
         });
+        let mut hosted = Clocked {
+            s: with_hosts(n),
+            now: 1.0,
+            waits: 0,
+        };
+        let t_hosts = per_call(reps, || {
+            black_box(hosted.pick());
+        });
+        let wait_share = hosted.waits as f64 / (3 * reps) as f64;
         eprintln!(
-            "N={n}: plain heap {:.3e} picks/s; stride {:.3e} picks/s ({:.2}x the heap's time); golden ratio {:.3e} picks/s ({:.2}x)",
+            "N={n}: plain heap {:.3e} picks/s; stride {:.3e} picks/s ({:.2}x the heap's time); golden ratio {:.3e} picks/s ({:.2}x); {} hosts with delays {:.3e} picks/s ({:.2}x stride's time, {wait_share:.4} waits per pick)",
             1.0 / t_heap,
             1.0 / t_stride,
             t_stride / t_heap,
             1.0 / t_golden,
-            t_golden / t_heap
+            t_golden / t_heap,
+            n / 100,
+            1.0 / t_hosts,
+            t_hosts / t_stride
         );
         rows.push(format!(
-            "{{\"pages\": {n}, \"heap_picks_per_s\": {:.4e}, \"stride_picks_per_s\": {:.4e}, \"golden_picks_per_s\": {:.4e}, \"stride_over_heap\": {:.3}, \"golden_over_heap\": {:.3}}}",
+            "{{\"pages\": {n}, \"heap_picks_per_s\": {:.4e}, \"stride_picks_per_s\": {:.4e}, \"golden_picks_per_s\": {:.4e}, \"stride_over_heap\": {:.3}, \"golden_over_heap\": {:.3}, \"hosts\": {}, \"hosts_picks_per_s\": {:.4e}, \"hosts_over_stride\": {:.3}, \"hosts_waits_per_pick\": {wait_share:.4}}}",
             1.0 / t_heap,
             1.0 / t_stride,
             1.0 / t_golden,
             t_stride / t_heap,
-            t_golden / t_heap
+            t_golden / t_heap,
+            n / 100,
+            1.0 / t_hosts,
+            t_hosts / t_stride
         ));
     }
     let n = max_n.min(1_000_000);
@@ -170,7 +232,7 @@ fn summary(max_n: usize) {
         ));
     }
     let json = format!(
-        "{{\n  \"rates\": \"log-uniform 1e-3..1, exponential access time of mean 1\",\n  \"baseline\": \"BinaryHeap<Reverse<(u64, u32)>> pop/push with the stride periods; one pass writing the page records\",\n  \"picks\": [\n    {}\n  ],\n  \"add\": [\n    {}\n  ]\n}}\n",
+        "{{\n  \"rates\": \"log-uniform 1e-3..1, exponential access time of mean 1\",\n  \"baseline\": \"BinaryHeap<Reverse<(u64, u32)>> pop/push with the stride periods; one pass writing the page records\",\n  \"hosts\": \"Stride, page i on host i mod N/100 with delay 0.5/F_h, next_at on a clock advancing 1 per pick\",\n  \"picks\": [\n    {}\n  ],\n  \"add\": [\n    {}\n  ]\n}}\n",
         rows.join(",\n    "),
         adds.join(",\n    ")
     );
@@ -212,6 +274,14 @@ fn benches(c: &mut Criterion) {
         });
         g.bench_function(format!("golden ratio N={n}"), |b| {
             b.iter(|| (0..PICKS).map(|_| golden.next().expect("pick")).max())
+        });
+        let mut hosted = Clocked {
+            s: with_hosts(n),
+            now: 1.0,
+            waits: 0,
+        };
+        g.bench_function(format!("stride with {} hosts N={n}", n / 100), |b| {
+            b.iter(|| (0..PICKS).map(|_| hosted.pick()).max())
         });
     }
     g.finish();

@@ -5,6 +5,7 @@ mod estimator;
 mod frequencies;
 mod randomized;
 mod scheduler;
+mod scheduler_hosts;
 mod shard;
 mod simulate;
 

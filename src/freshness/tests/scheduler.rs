@@ -6,12 +6,12 @@ use crate::freshness::{Model, cyclic, frequencies};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn exp1() -> Distribution {
+pub(super) fn exp1() -> Distribution {
     Distribution::exponential(1.0).unwrap()
 }
 
 /// Heterogeneous rates spread log-uniformly over two decades.
-fn rates(n: usize, lo: f64, hi: f64) -> Vec<f64> {
+pub(super) fn rates(n: usize, lo: f64, hi: f64) -> Vec<f64> {
     (0..n)
         .map(|i| lo * (hi / lo).powf(i as f64 / (n - 1) as f64))
         .collect()

@@ -1,0 +1,522 @@
+//! Per-host politeness for the streaming scheduler.
+//!
+//! A page may belong to a host (a `u32` id); host h has a minimum delay
+//! d_h ≥ 0 between two picks of its pages, measured on the caller's clock
+//! (the `now` given to [`Scheduler::next_at`](super::Scheduler::next_at)).
+//!
+//! Every page carries a virtual due time advancing by 1/f_i per visit, as in
+//! Stride mode. A group is a host, or the pages without a host (delay 0);
+//! within a group the pages are served earliest virtual due time first. A
+//! pick serves, among the groups that are ready (not in their delay), the
+//! one whose earliest page is due first, then puts it in its delay. Why
+//! this keeps the plan's shares, and what happens when a host cannot: the
+//! [scheduler's documentation](super).
+//!
+//! Costs: within a group the accesses come from Stride's windows (about
+//! N_h accesses generated and sorted at once, O(1) amortised and read in
+//! sequence), so a pick is O(log hosts) amortised: a group is in exactly
+//! one of the two heaps (ready, waiting) while it has pages with f_i > 0.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+
+use super::{Page, Scheduler, SchedulerMode, StrideQueue, Template, rephase};
+use crate::error::{Error, Num, Result};
+use crate::validate;
+
+/// Bytes a host record takes at its peak, checked with the pages'
+/// [`SCHEDULER_BYTES_PER_PAGE`](super::SCHEDULER_BYTES_PER_PAGE) against
+/// the memory cap before a new host is recorded: the record (~300, most of
+/// it the empty vectors of its queue) and its map entry, twice over in a
+/// growing map, and one entry in each of the two host heaps, twice over.
+/// Its pages' queue entries and windows are within the per-page bound
+/// (the layout of Stride's queue).
+pub const SCHEDULER_BYTES_PER_HOST: u128 = 1024;
+
+/// Group key of the pages without a host (host ids are below 2^32).
+const UNHOSTED: u64 = 1 << 32;
+
+/// What [`Scheduler::next_at`](super::Scheduler::next_at) answers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Pick {
+    /// Crawl this page now.
+    Page(u64),
+    /// Every host with pages to crawl is in its delay: the earliest becomes
+    /// ready this many time units (> 0) after `now`, i.e. at `now + wait`.
+    Wait(f64),
+}
+
+/// One host's state.
+#[derive(Debug, Clone, Default)]
+struct Host {
+    /// Minimum delay between two picks of its pages (≥ 0, finite).
+    delay: f64,
+    /// Caller's time of the last pick of one of its pages (`None`: never).
+    last: Option<f64>,
+    /// Pages assigned to the host.
+    pages: usize,
+    /// Its pages with f_i > 0 by virtual due time.
+    queue: StrideQueue,
+}
+
+impl Host {
+    /// Earliest time at which the host may be picked again (`None`: now).
+    fn ready_at(&self) -> Option<f64> {
+        let last = self.last?;
+        (self.delay > 0.0).then(|| ready_time(last, self.delay))
+    }
+}
+
+/// A group in the ready heap (t = its earliest due time) or the waiting
+/// heap (t = the time it becomes ready): smallest (t, group) first.
+#[derive(Debug, Clone, Copy)]
+struct Key {
+    t: f64,
+    group: u64,
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Key {}
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .t
+            .total_cmp(&self.t)
+            .then_with(|| other.group.cmp(&self.group))
+    }
+}
+
+impl Scheduler {
+    /// Puts page `id` on host `host` (any `u32`), from the next pick on.
+    /// Errors: `NotFound`, or `TooLarge` when a new host record would take
+    /// the scheduler past the memory cap ([`SCHEDULER_BYTES_PER_HOST`]).
+    pub fn set_host(&mut self, id: u64, host: u32) -> Result<()> {
+        let slot = self.slot_of(id)?;
+        if self.page(id)?.host == Some(host) {
+            return Ok(());
+        }
+        if self.hosts.is_new(host) {
+            self.check_bytes_with(0, 1)?;
+        }
+        let page = self.slots[slot]
+            .as_mut()
+            .ok_or_else(|| super::not_found(id))?;
+        if let Some(old) = page.host.replace(host) {
+            self.hosts.unassign(old);
+        }
+        self.hosts.assign(host);
+        self.structure_changed = true;
+        Ok(())
+    }
+
+    /// Takes page `id` off its host (no-op when it has none).
+    /// Errors: `NotFound`.
+    pub fn clear_host(&mut self, id: u64) -> Result<()> {
+        let slot = self.slot_of(id)?;
+        let page = self.slots[slot]
+            .as_mut()
+            .ok_or_else(|| super::not_found(id))?;
+        if let Some(old) = page.host.take() {
+            self.hosts.unassign(old);
+            self.structure_changed = true;
+        }
+        Ok(())
+    }
+
+    /// Page `id`'s host (`None`: no host). Errors: `NotFound`.
+    pub fn host(&self, id: u64) -> Result<Option<u32>> {
+        Ok(self.page(id)?.host)
+    }
+
+    /// Sets host `host`'s minimum delay between two picks of its pages, in
+    /// the time unit of [`next_at`](Self::next_at)'s `now` (crawl slots for
+    /// [`next`](Self::next)). Hosts without a delay have 0. A host keeps its
+    /// delay and the time of its last pick while it has no pages, so a page
+    /// added later is still polite. Takes effect at the next pick.
+    ///
+    /// Errors: `InvalidArgument` unless 0 ≤ delay < ∞, `TooLarge` when a
+    /// new host record would take the scheduler past the memory cap.
+    pub fn set_host_delay(&mut self, host: u32, delay: f64) -> Result<()> {
+        validate::non_negative("delay", delay)?;
+        if delay > 0.0 && self.hosts.is_new(host) {
+            self.check_bytes_with(0, 1)?;
+        }
+        self.hosts.set_delay(host, delay);
+        Ok(())
+    }
+
+    /// Host `host`'s minimum delay (0 when none was set).
+    pub fn host_delay(&self, host: u32) -> f64 {
+        self.hosts.delay(host)
+    }
+
+    /// The page to crawl at time `now` on the caller's clock, or how long
+    /// to wait until a host is ready.
+    ///
+    /// Time: `now` is any finite clock reading, non-decreasing from call to
+    /// call. A page of host h is returned only if the last pick of a page
+    /// of h was at a time t with `now − t ≥ d_h` (as computed in floating
+    /// point); its pick is then at `now`. When every host with pages to
+    /// crawl is in its delay (pages without a host are always ready), the
+    /// answer is [`Pick::Wait`] with the time until the earliest becomes
+    /// ready; calling again at `now + wait` returns a page. Long-run shares
+    /// (see the [module documentation](super)): each page keeps its
+    /// frequency when every host h satisfies F_h · R ≤ 1/d_h (F_h: the sum
+    /// of its pages' frequencies, R: the caller's picks per unit time); an
+    /// infeasible host is served at exactly 1/d_h and the others share the
+    /// rest in proportion to their frequencies.
+    ///
+    /// While no page has a host this is [`next`](Self::next) (the same
+    /// schedule, `now` only checked). With hosts, both modes serve pages
+    /// by virtual due times 1/f_i apart (Stride's order): a golden-ratio
+    /// template cannot skip a host in its delay without losing its spacing.
+    ///
+    /// Errors: `InvalidArgument` for `now` NaN, infinite or before the
+    /// previous call's; `NotFound` when there is no page or no page has a
+    /// positive frequency; the error of the frequency computation.
+    pub fn next_at(&mut self, now: f64) -> Result<Pick> {
+        validate::finite("now", now)?;
+        if let Some(c) = self.hosts.clock
+            && now < c
+        {
+            return Err(Error::invalid(format!(
+                "now = {} is before the previous call's now = {}",
+                Num(now),
+                Num(c)
+            )));
+        }
+        if self.len == 0 {
+            return Err(Error::NotFound("the scheduler has no pages".into()));
+        }
+        if self.hosts.hosted == 0 {
+            self.hosts.clock = Some(now);
+            return self.next().map(Pick::Page);
+        }
+        self.pick_at(now)
+    }
+
+    /// `next` with hosts: crawl slots as the clock. The pick is one time
+    /// unit after the previous one (at 0 for the first), or when no host is
+    /// ready then, at the earliest time one is.
+    pub(super) fn next_slot_clock(&mut self) -> Result<u64> {
+        let mut t = self.hosts.clock.map_or(0.0, |c| c + 1.0);
+        for _ in 0..3 {
+            match self.pick_at(t)? {
+                Pick::Page(id) => return Ok(id),
+                Pick::Wait(w) => t += w,
+            }
+        }
+        Err(Error::NotConverged(
+            "no host became ready after its wait".into(),
+        ))
+    }
+
+    /// One pick of the host path at caller time `now` (checked).
+    fn pick_at(&mut self, now: f64) -> Result<Pick> {
+        let epoch_over = self.picks_since_recompute >= self.len as u64;
+        if !self.hosts.active
+            || self.structure_changed
+            || (self.pending_estimates > 0 && epoch_over)
+        {
+            self.refresh_hosts()?;
+        }
+        if self.hosts.requeue {
+            self.hosts.requeue_all();
+        }
+        self.hosts.clock = Some(now);
+        Ok(match self.hosts.pick(now)? {
+            Ok((id, due)) => {
+                self.now = self.now.max(due);
+                self.picks_since_recompute += 1;
+                Pick::Page(id)
+            }
+            Err(wait) => Pick::Wait(wait),
+        })
+    }
+
+    /// Recomputes the frequencies and requeues every page (host path),
+    /// keeping each page's phase as Stride does.
+    fn refresh_hosts(&mut self) -> Result<()> {
+        if self.hosts.active {
+            self.hosts.store_dues(&mut self.slots);
+        } else {
+            self.enter_host_path();
+        }
+        let (order, f) = self.optimal()?;
+        let now = self.now;
+        for (&slot, &fi) in order.iter().zip(&f) {
+            if let Some(page) = self.slots[slot as usize].as_mut() {
+                rephase(page, fi, now);
+            }
+        }
+        if self.mode == SchedulerMode::GoldenRatio {
+            // No template names a slot while on the host path.
+            self.free.append(&mut self.free_later);
+            self.left.clear();
+        }
+        self.hosts.rebuild(&self.slots);
+        self.mark_recomputed();
+        Ok(())
+    }
+
+    /// Hands the schedule from the mode's own structure to the host path:
+    /// Stride's next due times carry over; a golden-ratio template does
+    /// not (every page restarts at a hashed offset).
+    fn enter_host_path(&mut self) {
+        match self.mode {
+            SchedulerMode::Stride => {
+                self.stride.rewind();
+                self.stride.store_dues(&mut self.slots);
+                self.stride.clear();
+                self.stride.start();
+            }
+            SchedulerMode::GoldenRatio => {
+                for page in self.slots.iter_mut().flatten() {
+                    page.due = f64::INFINITY;
+                    page.share = 0.0;
+                }
+                self.template = Template::default();
+                self.pos = 0;
+                self.shared.clear();
+            }
+        }
+    }
+
+    /// Hands the schedule back when no page has a host any more: the due
+    /// times go to the records (Stride keeps the phases; GoldenRatio
+    /// builds a new template), recomputed at the next pick.
+    pub(super) fn leave_host_path(&mut self) {
+        self.hosts.store_dues(&mut self.slots);
+        self.hosts.deactivate();
+        if self.mode == SchedulerMode::GoldenRatio {
+            for page in self.slots.iter_mut().flatten() {
+                page.due = f64::INFINITY;
+            }
+        }
+        self.structure_changed = true;
+    }
+}
+
+/// The host machinery of a [`Scheduler`](super::Scheduler).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Hosts {
+    /// Hosts with pages or a positive delay.
+    hosts: HashMap<u32, Host>,
+    /// Pages without a host, by virtual due time (used while `active`).
+    unhosted: StrideQueue,
+    /// Pages that have a host.
+    pub(super) hosted: usize,
+    /// The queues hold the schedule (the scheduler serves through them).
+    pub(super) active: bool,
+    ready: BinaryHeap<Key>,
+    waiting: BinaryHeap<Key>,
+    /// The `now` of the last pick request (`None` before the first).
+    pub(super) clock: Option<f64>,
+    /// A delay changed: the heaps are rebuilt before the next pick.
+    pub(super) requeue: bool,
+}
+
+impl Hosts {
+    /// Number of host records.
+    pub(super) fn len(&self) -> usize {
+        self.hosts.len()
+    }
+
+    /// True when `host` has no record yet (recording it needs memory).
+    pub(super) fn is_new(&self, host: u32) -> bool {
+        !self.hosts.contains_key(&host)
+    }
+
+    pub(super) fn delay(&self, host: u32) -> f64 {
+        self.hosts.get(&host).map_or(0.0, |h| h.delay)
+    }
+
+    /// Host `host`'s minimum delay becomes `delay` (≥ 0, finite).
+    pub(super) fn set_delay(&mut self, host: u32, delay: f64) {
+        self.hosts.entry(host).or_default().delay = delay;
+        self.drop_if_unused(host);
+        self.requeue = true;
+    }
+
+    /// A page joins `host`.
+    pub(super) fn assign(&mut self, host: u32) {
+        self.hosts.entry(host).or_default().pages += 1;
+        self.hosted += 1;
+    }
+
+    /// A page leaves `host`.
+    pub(super) fn unassign(&mut self, host: u32) {
+        if let Some(h) = self.hosts.get_mut(&host) {
+            h.pages -= 1;
+            self.hosted -= 1;
+        }
+        self.drop_if_unused(host);
+    }
+
+    /// A host without pages keeps its record (delay, last pick) only while
+    /// its delay is positive.
+    fn drop_if_unused(&mut self, host: u32) {
+        if self
+            .hosts
+            .get(&host)
+            .is_some_and(|h| h.pages == 0 && h.delay == 0.0)
+        {
+            self.hosts.remove(&host);
+        }
+    }
+
+    /// Writes each queued page's virtual due time to its record.
+    pub(super) fn store_dues(&self, slots: &mut [Option<Page>]) {
+        for q in self.hosts.values().map(|h| &h.queue) {
+            q.store_dues(slots);
+        }
+        self.unhosted.store_dues(slots);
+    }
+
+    /// Empties the queues and heaps (the scheduler leaves the host path).
+    pub(super) fn deactivate(&mut self) {
+        for h in self.hosts.values_mut() {
+            h.queue = StrideQueue::default();
+        }
+        self.unhosted = StrideQueue::default();
+        self.ready = BinaryHeap::new();
+        self.waiting = BinaryHeap::new();
+        self.active = false;
+    }
+
+    /// Queues every page with f_i > 0 in its group at its record's due
+    /// time, then rebuilds the heaps.
+    pub(super) fn rebuild(&mut self, slots: &[Option<Page>]) {
+        for h in self.hosts.values_mut() {
+            h.queue.clear();
+        }
+        self.unhosted.clear();
+        for (slot, page) in slots.iter().enumerate() {
+            let Some(p) = page else { continue };
+            if !(p.freq > 0.0 && p.due.is_finite()) {
+                continue;
+            }
+            let queue = match p.host.and_then(|h| self.hosts.get_mut(&h)) {
+                Some(h) => &mut h.queue,
+                None => &mut self.unhosted,
+            };
+            // Slots are created only below MAX_PAGES < u32::MAX.
+            queue.push(slot as u32, p.id, 1.0 / p.freq, p.due);
+        }
+        for h in self.hosts.values_mut() {
+            h.queue.start_group();
+        }
+        self.unhosted.start_group();
+        self.active = true;
+        self.requeue_all();
+    }
+
+    /// Puts every group with queued pages in the waiting heap (when it is
+    /// in its delay after its last pick) or the ready heap.
+    pub(super) fn requeue_all(&mut self) {
+        self.ready.clear();
+        self.waiting.clear();
+        for (&id, h) in &mut self.hosts {
+            let Some(top) = h.queue.peek() else { continue };
+            let group = u64::from(id);
+            match h.ready_at() {
+                Some(t) => self.waiting.push(Key { t, group }),
+                None => self.ready.push(Key { t: top, group }),
+            }
+        }
+        if let Some(t) = self.unhosted.peek() {
+            self.ready.push(Key { t, group: UNHOSTED });
+        }
+        self.requeue = false;
+    }
+
+    /// The page to crawl at caller time `now` and its virtual due time, or
+    /// the wait until a host is ready.
+    pub(super) fn pick(&mut self, now: f64) -> Result<std::result::Result<(u64, f64), f64>> {
+        while let Some(&k) = self.waiting.peek()
+            && k.t <= now
+        {
+            self.waiting.pop();
+            if let Some(t) = self.queue(k.group).and_then(StrideQueue::peek) {
+                self.ready.push(Key { t, group: k.group });
+            }
+        }
+        let Some(key) = self.ready.pop() else {
+            return match self.waiting.peek() {
+                Some(k) => Ok(Err(wait_until(now, k.t))),
+                None => Err(Error::NotFound(
+                    "no page has a positive access frequency".into(),
+                )),
+            };
+        };
+        let group = key.group;
+        let queue = self
+            .queue(group)
+            .ok_or_else(|| Error::NotFound("a ready host has no record".into()))?;
+        let (due, id) = queue
+            .pop()
+            .ok_or_else(|| Error::NotFound("a ready host has no page".into()))?;
+        // Pages recur: a queue that served a page has a next access.
+        let top = queue.peek().unwrap_or(f64::INFINITY);
+        let host = (group != UNHOSTED)
+            .then(|| self.hosts.get_mut(&(group as u32)))
+            .flatten();
+        match host {
+            Some(h) if h.delay > 0.0 => {
+                h.last = Some(now);
+                let t = ready_time(now, h.delay);
+                self.waiting.push(Key { t, group });
+            }
+            _ => self.ready.push(Key { t: top, group }),
+        }
+        Ok(Ok((id, due)))
+    }
+
+    fn queue(&mut self, group: u64) -> Option<&mut StrideQueue> {
+        if group == UNHOSTED {
+            Some(&mut self.unhosted)
+        } else {
+            self.hosts.get_mut(&(group as u32)).map(|h| &mut h.queue)
+        }
+    }
+}
+
+/// The least double t ≥ last + delay with t − last ≥ delay as computed, so
+/// that a gap measured in floating point is never below the delay.
+fn ready_time(last: f64, delay: f64) -> f64 {
+    let mut t = last + delay;
+    while t.is_finite() && t - last < delay {
+        t = next_up(t);
+    }
+    t
+}
+
+/// The wait w = t − now (> 0) adjusted so that now + w ≥ t as computed:
+/// a caller that advances its clock by w finds the host ready.
+fn wait_until(now: f64, t: f64) -> f64 {
+    let mut w = t - now;
+    while w.is_finite() && now + w < t {
+        w = next_up(w);
+    }
+    w
+}
+
+/// The next double above finite `x`.
+fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}

@@ -1,0 +1,428 @@
+//! Per-host politeness of the streaming scheduler: gaps, shares, waits.
+
+use std::collections::HashMap;
+
+use super::scheduler::{exp1, rates};
+use crate::dist::exp_sample;
+use crate::error::Error;
+use crate::freshness::scheduler::*;
+use crate::freshness::{Model, frequencies};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn optimum(mu: &[f64]) -> Vec<f64> {
+    frequencies::optimal_frequencies(&Model::new(exp1(), mu, None).unwrap()).unwrap()
+}
+
+/// Pages 0..n with rates `mu`; page i on host `host[i]` (`None`: no host).
+fn hosted(mode: SchedulerMode, mu: &[f64], host: &[Option<u32>]) -> Scheduler {
+    let mut s = Scheduler::new(exp1(), mode).unwrap();
+    for (i, &m) in mu.iter().enumerate() {
+        s.add_page(i as u64, m, None).unwrap();
+        if let Some(h) = host[i] {
+            s.set_host(i as u64, h).unwrap();
+        }
+    }
+    s
+}
+
+/// A crawl from time `start` whose every visit takes one time unit: `picks` pages from
+/// `next_at`, the clock advanced by the wait when told to wait. Asserts
+/// that no host is picked before its delay has passed (gap measured as the
+/// caller would, in floating point); returns each page's count, each pick's
+/// (time, page) and the number of waits.
+struct Crawl {
+    counts: Vec<u64>,
+    picks: Vec<(f64, u64)>,
+    waits: u64,
+}
+
+fn crawl(s: &mut Scheduler, picks: usize, host: &[Option<u32>], start: f64) -> Crawl {
+    let mut c = Crawl {
+        counts: vec![0; host.len()],
+        picks: Vec::with_capacity(picks),
+        waits: 0,
+    };
+    let mut last: HashMap<u32, f64> = HashMap::new();
+    let mut now = start;
+    while c.picks.len() < picks {
+        match s.next_at(now).unwrap() {
+            Pick::Page(id) => {
+                if let Some(h) = host[id as usize] {
+                    if let Some(&t) = last.get(&h) {
+                        let d = s.host_delay(h);
+                        assert!(now - t >= d, "host {h}: gap {} < {d}", now - t);
+                    }
+                    last.insert(h, now);
+                }
+                c.counts[id as usize] += 1;
+                c.picks.push((now, id));
+                now += 1.0;
+            }
+            Pick::Wait(w) => {
+                assert!(w > 0.0);
+                c.waits += 1;
+                now += w;
+            }
+        }
+    }
+    c
+}
+
+/// Sum of the plan's frequencies per host.
+fn host_shares(f: &[f64], host: &[Option<u32>]) -> HashMap<u32, f64> {
+    let mut total = HashMap::new();
+    for (fi, h) in f.iter().zip(host) {
+        if let Some(h) = h {
+            *total.entry(*h).or_insert(0.0) += fi;
+        }
+    }
+    total
+}
+
+/// Feasible delays (each host's share times one pick per time unit stays
+/// below 1/d_h, by a margin from 0.95 down to 0.5; without the delays the
+/// same order would break them): no gap below its delay over 2·10^5
+/// picks, and every page's count within 3 of f_i times the picks (as
+/// Stride without hosts; measured worst 1.6), i.e. shares within 1.5·10^-5
+/// of the plan.
+#[test]
+fn feasible_delays_keep_the_plan_and_the_gaps() {
+    let n = 300;
+    let mu = rates(n, 1e-3, 1.0);
+    let f = optimum(&mu);
+    // 30 hosts of 9 pages (mixed rates), 30 pages without a host.
+    let host: Vec<Option<u32>> = (0..n)
+        .map(|i| (i % 10 != 0).then_some((i % 30) as u32 * 1000 + 7))
+        .collect();
+    let shares = host_shares(&f, &host);
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = hosted(mode, &mu, &host);
+        for (k, (&h, &fh)) in shares.iter().enumerate() {
+            let margin = 0.95 - 0.45 * (k as f64 / shares.len() as f64);
+            s.set_host_delay(h, margin / fh).unwrap();
+        }
+        let picks = 200_000;
+        let c = crawl(&mut s, picks, &host, 0.0);
+        assert_eq!(c.waits, 0, "pages without a host are always ready");
+        for (i, (&fi, &count)) in f.iter().zip(&c.counts).enumerate() {
+            let expected = fi * picks as f64;
+            assert!(
+                (count as f64 - expected).abs() <= 3.0,
+                "{mode:?} page {i}: {count} vs {expected}"
+            );
+        }
+    }
+}
+
+/// A host whose plan share exceeds what its delay allows is served at
+/// exactly one pick per delay; the other pages share the rest of the picks
+/// in proportion to their frequencies (counts within 3 of
+/// rest · f_i / (1 − F_h); measured worst 0.64).
+#[test]
+fn infeasible_host_gets_its_max_rate() {
+    let n = 40;
+    let mu = rates(n, 0.01, 1.0);
+    let f = optimum(&mu);
+    // The 10 fastest-changing pages on host 3, with a delay of 4 units:
+    // their plan share is above 1/4.
+    let host: Vec<Option<u32>> = (0..n).map(|i| (i >= 30).then_some(3)).collect();
+    let fa: f64 = f[30..].iter().sum();
+    assert!(fa * 4.0 > 1.2, "share {fa}");
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = hosted(mode, &mu, &host);
+        s.set_host_delay(3, 4.0).unwrap();
+        let picks = 100_000;
+        let c = crawl(&mut s, picks, &host, 0.0);
+        let times: Vec<f64> = c
+            .picks
+            .iter()
+            .filter(|p| host[p.1 as usize].is_some())
+            .map(|p| p.0)
+            .collect();
+        // Picked at 0, 4, 8, ...: every time it is ready.
+        for (k, &t) in times.iter().enumerate() {
+            assert_eq!(t, 4.0 * k as f64, "{mode:?} pick {k}");
+        }
+        assert_eq!(times.len(), picks.div_ceil(4));
+        let rest = (picks - times.len()) as f64;
+        for (i, (&fi, &count)) in f.iter().zip(&c.counts).take(30).enumerate() {
+            let expected = rest * fi / (1.0 - fa);
+            assert!(
+                (count as f64 - expected).abs() <= 3.0,
+                "{mode:?} page {i}: {count} vs {expected}"
+            );
+        }
+    }
+}
+
+/// When every host is in its delay the answer is the exact wait; a pick
+/// at `now + wait` is ready.
+#[test]
+fn wait_is_exact() {
+    let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
+    s.add_page(10, 0.5, None).unwrap();
+    s.add_page(20, 0.5, None).unwrap();
+    s.set_host(10, 1).unwrap();
+    s.set_host(20, 2).unwrap();
+    s.set_host_delay(1, 2.0).unwrap();
+    s.set_host_delay(2, 3.0).unwrap();
+    let mut got = vec![s.next_at(0.0).unwrap(), s.next_at(0.0).unwrap()];
+    got.sort_by_key(|p| format!("{p:?}"));
+    assert_eq!(got, [Pick::Page(10), Pick::Page(20)]);
+    assert_eq!(s.next_at(0.0).unwrap(), Pick::Wait(2.0));
+    assert_eq!(s.next_at(0.5).unwrap(), Pick::Wait(1.5));
+    assert_eq!(s.next_at(2.0).unwrap(), Pick::Page(10));
+    assert_eq!(s.next_at(2.0).unwrap(), Pick::Wait(1.0));
+    assert_eq!(s.next_at(3.25).unwrap(), Pick::Page(20));
+    assert_eq!(s.next_at(3.25).unwrap(), Pick::Wait(0.75));
+    // Delays that are not binary fractions: the gap as computed is never
+    // below the delay, and waiting as told is enough.
+    s.set_host_delay(1, 0.1).unwrap();
+    s.set_host_delay(2, 0.7).unwrap();
+    let mut now: f64 = 4.3;
+    let mut last = HashMap::new();
+    for _ in 0..1000 {
+        match s.next_at(now).unwrap() {
+            Pick::Page(id) => {
+                let d = if id == 10 { 0.1 } else { 0.7 };
+                if let Some(&t) = last.get(&id) {
+                    assert!(now - t >= d, "gap {} < {d}", now - t);
+                }
+                last.insert(id, now);
+                now += 0.03;
+            }
+            Pick::Wait(w) => {
+                assert!(w > 0.0);
+                now += w;
+                assert!(matches!(s.next_at(now).unwrap(), Pick::Page(_)));
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_clock_and_delay() {
+    let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
+    assert!(matches!(s.next_at(0.0), Err(Error::NotFound(_))));
+    s.add_page(1, 0.5, None).unwrap();
+    for bad in [f64::NAN, -1.0, f64::INFINITY] {
+        let Err(Error::InvalidArgument(m)) = s.set_host_delay(4, bad) else {
+            panic!("delay {bad} accepted");
+        };
+        assert!(m.starts_with("delay must be"), "{m}");
+    }
+    assert_eq!(s.host_delay(4), 0.0);
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let Err(Error::InvalidArgument(m)) = s.next_at(bad) else {
+            panic!("now {bad} accepted");
+        };
+        assert!(m.starts_with("now must be"), "{m}");
+    }
+    assert_eq!(s.next_at(5.0).unwrap(), Pick::Page(1));
+    let Err(Error::InvalidArgument(m)) = s.next_at(4.0) else {
+        panic!("clock went back");
+    };
+    assert!(
+        m.contains("now = 4 is before the previous call's now = 5"),
+        "{m}"
+    );
+    // Same with a host (the host path).
+    s.set_host(1, u32::MAX).unwrap();
+    assert!(matches!(s.next_at(4.5), Err(Error::InvalidArgument(_))));
+    assert_eq!(s.next_at(5.0).unwrap(), Pick::Page(1));
+    assert_eq!(s.host(1).unwrap(), Some(u32::MAX));
+    assert!(matches!(s.set_host(9, 1), Err(Error::NotFound(_))));
+    assert!(matches!(s.host(9), Err(Error::NotFound(_))));
+    assert!(matches!(s.clear_host(9), Err(Error::NotFound(_))));
+}
+
+/// While no page has a host, `next_at` is `next`, and recorded delays
+/// change nothing.
+#[test]
+fn no_host_path_unchanged() {
+    let mu = rates(30, 0.01, 1.0);
+    let none = vec![None; 30];
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut a = hosted(mode, &mu, &none);
+        let mut b = hosted(mode, &mu, &none);
+        b.set_host_delay(0, 5.0).unwrap();
+        for k in 0..3000 {
+            let id = a.next().unwrap();
+            assert_eq!(b.next_at(k as f64 * 0.5).unwrap(), Pick::Page(id));
+            if k % 7 == 0 {
+                a.observe(id, 1.0, k % 3 == 0).unwrap();
+                b.observe(id, 1.0, k % 3 == 0).unwrap();
+            }
+        }
+    }
+}
+
+/// `next` with hosts counts time in crawl slots: with always-ready pages
+/// beside, a host of delay 5 is 5 or more picks apart; with only delayed
+/// hosts, idle slots are skipped.
+#[test]
+fn next_counts_slots() {
+    let mu = rates(20, 0.05, 1.0);
+    let host: Vec<Option<u32>> = (0..20).map(|i| (i < 10).then_some(1)).collect();
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = hosted(mode, &mu, &host);
+        s.set_host_delay(1, 5.0).unwrap();
+        let seq = s.next_batch(20_000).unwrap();
+        let on_host: Vec<usize> = (0..seq.len()).filter(|&k| seq[k] < 10).collect();
+        assert!(on_host.windows(2).all(|w| w[1] - w[0] >= 5));
+        assert!(on_host.len() >= 3900, "{}", on_host.len());
+    }
+    let mut s = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
+    for (id, h) in [(1, 1), (2, 2)] {
+        s.add_page(id, 0.5, None).unwrap();
+        s.set_host(id, h).unwrap();
+        s.set_host_delay(h, 3.0).unwrap();
+    }
+    let seq = s.next_batch(100).unwrap();
+    assert!(seq.windows(2).all(|w| w[0] != w[1]), "{seq:?}");
+}
+
+/// observe() and set_change_rate() on pages of hosts: the rates are learnt,
+/// the frequencies follow, and the gaps hold throughout.
+#[test]
+fn rates_learnt_on_hosts() {
+    let truth = [0.05, 0.1, 0.2, 0.4, 0.8, 0.3];
+    let guess = [0.15, 0.03, 0.6, 0.13, 2.4, 0.3];
+    let host = [Some(1), Some(1), Some(2), Some(2), None, Some(3)];
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = hosted(mode, &guess, &host);
+        s.set_host_delay(1, 1.5).unwrap();
+        s.set_host_delay(2, 2.0).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+        let mut now = 0.0;
+        let mut last = [None::<f64>; 6];
+        let mut host_last: HashMap<u32, f64> = HashMap::new();
+        for _ in 0..40_000 {
+            let id = match s.next_at(now).unwrap() {
+                Pick::Page(id) => id as usize,
+                Pick::Wait(w) => {
+                    now += w;
+                    continue;
+                }
+            };
+            if let Some(h) = host[id] {
+                if let Some(&t) = host_last.get(&h) {
+                    assert!(now - t >= s.host_delay(h));
+                }
+                host_last.insert(h, now);
+            }
+            if let Some(t) = last[id] {
+                let u: f64 = rng.random();
+                let changed = u < -(-truth[id] * (now - t)).exp_m1();
+                s.observe(id as u64, now - t, changed).unwrap();
+            }
+            last[id] = Some(now);
+            now += exp_sample(&mut rng, 1.0);
+        }
+        for (i, &mu) in truth.iter().enumerate() {
+            let r = s.change_rate(i as u64).unwrap();
+            assert!(
+                (r / mu - 1.0).abs() < 0.15,
+                "{mode:?} page {i}: {r} vs {mu}"
+            );
+        }
+        let f = optimum(&truth);
+        for (i, &fo) in f.iter().enumerate() {
+            let fi = s.frequency(i as u64).unwrap();
+            assert!((fi / fo - 1.0).abs() < 0.15, "{mode:?} page {i}");
+        }
+        // An explicit rate: the frequency follows at once, the share from
+        // the next pick.
+        s.set_change_rate(5, 2.0).unwrap();
+        let mut mu2: Vec<f64> = (0..6).map(|i| s.change_rate(i).unwrap()).collect();
+        mu2[5] = 2.0;
+        let f2 = optimum(&mu2);
+        assert!((s.frequency(5).unwrap() - f2[5]).abs() < 1e-12);
+        let c = crawl(&mut s, 20_000, &host, now);
+        let expected = 20_000.0 * f2[5];
+        assert!(
+            (c.counts[5] as f64 - expected).abs() <= 2.0 + 2e-2 * expected,
+            "{mode:?}: {} vs {expected}",
+            c.counts[5]
+        );
+    }
+}
+
+/// A host keeps its delay and last pick when its last page leaves; when no
+/// page has a host any more the scheduler goes back to its mode's path.
+#[test]
+fn removing_the_last_page_of_a_host() {
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mu = rates(5, 0.1, 1.0);
+        let mut s = hosted(mode, &mu, &[None; 5]);
+        s.set_host(0, 7).unwrap();
+        s.set_host_delay(7, 50.0).unwrap();
+        let mut now = 0.0;
+        while s.next_at(now).unwrap() != Pick::Page(0) {
+            now += 1.0;
+        }
+        let t0 = now;
+        s.remove_page(0).unwrap();
+        assert_eq!(s.host_delay(7), 50.0);
+        // Back on the mode's own path: every page still served.
+        let seen: Vec<u64> = (0..400).map(|_| s.next().unwrap()).collect();
+        assert!((1..5).all(|id| seen.contains(&id)));
+        s.add_page(0, 0.5, None).unwrap();
+        s.set_host(0, 7).unwrap();
+        now += 1.0;
+        let mut first = None;
+        for _ in 0..200 {
+            if let Pick::Page(0) = s.next_at(now).unwrap() {
+                first.get_or_insert(now);
+            }
+            now += 1.0;
+        }
+        // Ready at t0 + 50, then served within a few picks of the
+        // always-ready pages (its period 1/f_i is below 20).
+        let first = first.expect("page 0 served");
+        assert!(first >= t0 + 50.0 && first < t0 + 70.0, "{mode:?}: {first}");
+        // clear_host: the page is an ordinary page again.
+        s.clear_host(0).unwrap();
+        assert_eq!(s.host(0).unwrap(), None);
+        let seq = s.next_batch(200).unwrap();
+        // Its delay would allow 4 picks in 200 slots.
+        let zeros = seq.iter().filter(|&&i| i == 0).count();
+        assert!(zeros > 10, "{mode:?}: {zeros}");
+    }
+}
+
+/// Pages added, removed and re-added under the same id between picks on
+/// the host path: a removed page is never returned, slots are reused, and
+/// the frequencies sum to one.
+#[test]
+fn dynamic_pages_on_hosts() {
+    let mu = rates(30, 0.01, 1.0);
+    let host: Vec<Option<u32>> = (0..30)
+        .map(|i| (i % 3 != 0).then_some(i as u32 % 4))
+        .collect();
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = hosted(mode, &mu, &host);
+        s.set_host_delay(1, 3.0).unwrap();
+        let mut now = 0.0;
+        for round in 0..20u64 {
+            let gone = (round * 7) % 30;
+            s.remove_page(gone).unwrap();
+            for _ in 0..200 {
+                match s.next_at(now).unwrap() {
+                    Pick::Page(id) => assert_ne!(id, gone, "{mode:?}"),
+                    Pick::Wait(w) => now += w,
+                }
+                now += 1.0;
+            }
+            s.add_page(gone, mu[gone as usize], None).unwrap();
+            if let Some(h) = host[gone as usize] {
+                s.set_host(gone, h).unwrap();
+            }
+        }
+        let total: f64 = s.frequencies().unwrap().iter().map(|p| p.1).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        let c = crawl(&mut s, 30_000, &host, now);
+        assert!(c.counts.iter().all(|&k| k > 0), "{mode:?}: {:?}", c.counts);
+    }
+}
