@@ -378,6 +378,11 @@ struct Solver<'a> {
     passes: u64,
 }
 
+/// A saturated host's search stops once |S_h/κ_h − 1| is below this (the
+/// sum's own rounding is near 1e−16·√pages); [`Solver::finish`] then
+/// scales the host to κ_h exactly.
+const HOST_FTOL: f64 = 1e-13;
+
 /// Most passes of each root find.
 const MAX_PASSES: usize = 500;
 
@@ -450,29 +455,35 @@ impl<'a> Solver<'a> {
                 acc
             }));
         };
-        let point = |k: usize| {
-            let l = ln_lam[g.host_of[k] as usize];
-            let ln_t = l - g.ln_w[k];
-            // NaN (a skipped host) compares false.
-            (ln_t < 0.0).then(|| PagePoint {
-                ln_t,
-                ln_p: ln_p_of(ln_t),
-            })
-        };
+        let active: usize = (0..g.hosts())
+            .filter(|&h| !ln_lam[h].is_nan())
+            .map(|h| g.pages(h).len())
+            .sum();
+        if active * 8 < g.log_h.len() {
+            // Few pages to evaluate (the last saturated hosts): each on
+            // its own, without a pass over every page.
+            let sums = per_host(g, |h, r| {
+                let (l, base) = (ln_lam[h], r.start);
+                if l.is_nan() {
+                    return None;
+                }
+                let mut local = GeneralPages::new(&g.log_h[r.clone()]);
+                let out = local.eval(|j| page_point(l - g.ln_w[base + j]), 0.0);
+                Some(out.map(|_| even_sum(g, l, r, |k| local.x[k - base])))
+            });
+            return sums
+                .into_iter()
+                .map(|s| s.unwrap_or(Ok(HostSum::default())))
+                .collect();
+        }
+        let point = |k: usize| page_point(ln_lam[g.host_of[k] as usize] - g.ln_w[k]);
         pages.eval(point, 0.0)?;
         let x = &pages.x;
         Ok(per_host(g, |h, r| {
-            let mut acc = HostSum::default();
             if ln_lam[h].is_nan() {
-                return acc;
+                return HostSum::default();
             }
-            for k in r {
-                if x[k] > 0.0 {
-                    acc.sum += x[k];
-                    acc.dsum -= x[k] * even_dlns(-g.log_h[k] / x[k], ln_lam[h] - g.ln_w[k]);
-                }
-            }
-            acc
+            even_sum(g, ln_lam[h], r, |k| x[k])
         }))
     }
 
@@ -547,16 +558,16 @@ impl<'a> Solver<'a> {
             if let Some(s) = at_lambda.get(h) {
                 if s.sum > cap {
                     let mut root = NewtonBisect::new(
-                        ln_lambda, hi, ln_lambda, false, 1e-15, 1e-15, MAX_PASSES,
+                        ln_lambda, hi, ln_lambda, false, 1e-15, HOST_FTOL, MAX_PASSES,
                     )?;
-                    root.update((s.sum / cap).ln(), s.dsum / s.sum)?;
+                    root_step(&mut root, *s, cap)?;
                     open.push((h, root));
                 }
             } else {
                 let lo = self.lower_bound(h, cap).min(hi);
                 open.push((
                     h,
-                    NewtonBisect::new(lo, hi, lo, false, 1e-15, 1e-15, MAX_PASSES)?,
+                    NewtonBisect::new(lo, hi, lo, false, 1e-15, HOST_FTOL, MAX_PASSES)?,
                 ));
             }
         }
@@ -582,8 +593,7 @@ impl<'a> Solver<'a> {
             }
             let sums = self.pass(&ln_lam)?;
             for (h, root) in &mut open {
-                let s = sums[*h];
-                root.update((s.sum / self.caps[*h]).ln(), s.dsum / s.sum)?;
+                root_step(root, sums[*h], self.caps[*h])?;
             }
         }
         Ok((out, saturated))
@@ -739,6 +749,48 @@ fn cutoff_residuals(
             *t = target[k];
         }
     }
+}
+
+/// Feeds host h's sums at the proposed ln λ to its search for S_h = κ so
+/// that the Newton step it takes is Newton's step in ρ = λ^{−1/2}:
+/// ln λ − 2 ln(1 + (S − κ)/(2 dS/d ln λ)). In ρ the randomized S_h is
+/// convex and piecewise linear (eq. 15: Σ β_i(ρ√w_i − 1)⁺, so Newton from
+/// S > κ is monotone and exact once the active set settles) and the evenly
+/// spaced one nearly so (x_i ≈ a_i ρ √(w_i/2) while s_i is small). A step
+/// to ρ ≤ 0 has no logarithm: the search bisects.
+fn root_step(root: &mut NewtonBisect, s: HostSum, cap: f64) -> Result<()> {
+    let v = s.sum / cap - 1.0;
+    let arg = 1.0 + (s.sum - cap) / (2.0 * s.dsum);
+    let step = 2.0 * arg.ln();
+    let d = if step.is_finite() && step != 0.0 {
+        v / step
+    } else {
+        f64::NAN
+    };
+    root.update(v, d)
+}
+
+/// Page point at ln t = ln(λ/w_i): visited while ln t < 0 (NaN, a
+/// skipped host, compares false).
+fn page_point(ln_t: f64) -> Option<PagePoint> {
+    (ln_t < 0.0).then(|| PagePoint {
+        ln_t,
+        ln_p: ln_p_of(ln_t),
+    })
+}
+
+/// Host sums of the evenly spaced pages at positions `r` (multiplier
+/// ln λ = `ln_l`) from their x_i (`x(position)`).
+fn even_sum(g: &Groups, ln_l: f64, r: Range<usize>, x: impl Fn(usize) -> f64) -> HostSum {
+    let mut acc = HostSum::default();
+    for k in r {
+        let xk = x(k);
+        if xk > 0.0 {
+            acc.sum += xk;
+            acc.dsum -= xk * even_dlns(-g.log_h[k] / xk, ln_l - g.ln_w[k]);
+        }
+    }
+    acc
 }
 
 /// d ln s/d ln t = t e^s/s² on G(s) = t (G′(s) = s e^{−s}), with
