@@ -44,7 +44,7 @@ def load_lambdacrawl():
 
 def instance(n, hosts, seed=21):
     """Pages as in compare.py; host sizes skewed (host floor(H u^2)), each
-    host at least one page; host h capped at (0.5 + u_h) R pages_h / n."""
+    host at least one page; host h capped at (0.6 + u_h) R pages_h / n."""
     rng = np.random.default_rng(seed)
     mu = np.exp(rng.uniform(np.log(1e-3), np.log(10.0), n))
     c = np.exp(rng.uniform(np.log(0.1), np.log(10.0), n))
@@ -53,7 +53,7 @@ def instance(n, hosts, seed=21):
     mean = 5.0 / n
     rate = 1.0 / mean
     count = np.bincount(host, minlength=hosts)
-    caps = (0.5 + rng.uniform(0, 1, hosts)) * rate * count / n
+    caps = (0.6 + rng.uniform(0, 1, hosts)) * rate * count / n
     return mu, c, host, caps, mean
 
 

@@ -71,10 +71,11 @@ use crate::numeric::special::psi;
 use std::ops::Range;
 
 /// Bytes [`polite_frequencies`] holds per page (host order, host of each
-/// position, ln h and ln w in host order, three arrays of the evenly spaced
-/// evaluation, the output, and the lazily filled 1 − h of the randomized
-/// objective), checked against the memory cap before allocating.
-pub const POLITE_BYTES_PER_PAGE: u128 = 72;
+/// position, ln w in input order while grouping, ln h and ln w in host
+/// order, three arrays of the evenly spaced evaluation, the output, and the
+/// lazily filled 1 − h of the randomized objective), checked against the
+/// memory cap before allocating.
+pub const POLITE_BYTES_PER_PAGE: u128 = 80;
 
 /// Bytes [`polite_frequencies`] holds per host (offsets, summaries,
 /// multipliers, sums and a root finder per host).
@@ -249,30 +250,34 @@ impl Groups {
             start[h + 1] += start[h];
         }
         let n = hosts.len();
+        // ln w_i in input order (a streaming pass), then one scatter of
+        // every per-page array into host order.
+        let mut w_in = vec![0.0; n];
+        let one = Scaled::new(1.0);
+        par::fold_chunks(
+            [&mut w_in[..]],
+            (),
+            |pages, [lw]| {
+                for (k, i) in pages.enumerate() {
+                    lw[k] = model.scaled_weight(i).ln_ratio(one);
+                }
+            },
+            |(), ()| (),
+        );
         let mut next = start.clone();
         let mut order = vec![0u32; n];
         let mut host_of = vec![0u32; n];
+        let (mut log_h, mut ln_w) = (vec![0.0; n], vec![0.0; n]);
+        let src = model.log_h();
         for (i, &h) in hosts.iter().enumerate() {
             let k = next[h as usize];
             next[h as usize] += 1;
             // i < 2^32 (checked by the caller).
             order[k] = i as u32;
             host_of[k] = h;
+            log_h[k] = src[i];
+            ln_w[k] = w_in[i];
         }
-        let (mut log_h, mut ln_w) = (vec![0.0; n], vec![0.0; n]);
-        let (src, one) = (model.log_h(), Scaled::new(1.0));
-        par::fold_chunks(
-            [&mut log_h[..], &mut ln_w[..]],
-            (),
-            |pages, [lh, lw]| {
-                for (k, p) in pages.enumerate() {
-                    let i = order[p] as usize;
-                    lh[k] = src[i];
-                    lw[k] = model.scaled_weight(i).ln_ratio(one);
-                }
-            },
-            |(), ()| (),
-        );
         Ok(Groups {
             order,
             host_of,
