@@ -129,6 +129,9 @@ fn scale_down(free: &[f64], host: &[u32], caps: &[f64]) -> Vec<f64> {
     }
 }
 
+/// An objective of the library: frequencies → Σ c_i r_i.
+type CostFn = fn(&Model, &[f64]) -> crawlsched::error::Result<f64>;
+
 fn gain(big: usize, small_hosts: usize) -> String {
     let n = big + 10 * small_hosts;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
@@ -153,10 +156,7 @@ fn gain(big: usize, small_hosts: usize) -> String {
     let caps: Vec<f64> = rates.iter().map(|b| b / rate).collect();
     let mut rows = Vec::new();
     for (obj, name) in BOTH {
-        let (free, cost): (
-            Vec<f64>,
-            fn(&Model, &[f64]) -> crawlsched::error::Result<f64>,
-        ) = match obj {
+        let (free, cost): (Vec<f64>, CostFn) = match obj {
             PoliteObjective::EvenlySpaced => (
                 frequencies::optimal_frequencies_general(&m).expect("free"),
                 frequencies::cost,
