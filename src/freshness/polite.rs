@@ -50,7 +50,7 @@
 //! the constant κ_h); T has kinks where hosts saturate, the bisection
 //! safeguard covers them. (2) Every host saturated at λ finds its λ_h by
 //! its own safeguarded Newton in [λ, max w_i] (steps taken in ρ = λ^{−1/2},
-//! see [`root_step`]), all of them in lockstep, one pass per step; once
+//! see `root_step`), all of them in lockstep, one pass per step; once
 //! the hosts still searching hold fewer than 1/8 of the pages, only their
 //! pages are evaluated. (3) A last pass at the final multipliers; rounding
 //! leaves each sum off by a few ulps, so the saturated hosts are scaled to
