@@ -609,7 +609,7 @@ impl<'a> Solver<'a> {
     /// The frequencies (input order) at the hosts' multipliers: each
     /// saturated host is a group with target κ_h, the unsaturated hosts
     /// together one group with target 1 − Σ_sat κ_h; each group's rounding
-    /// residual goes to its pages at the cutoff ([`Self::cutoff_residuals`]),
+    /// residual goes to its pages at the cutoff ([`cutoff_residuals`]),
     /// else every page of the group is scaled to the target.
     fn finish(&mut self, host_ln: &[f64], saturated: &[bool]) -> Result<Vec<f64>> {
         let sums = self.pass(host_ln)?;
