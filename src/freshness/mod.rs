@@ -25,6 +25,7 @@ pub mod cyclic;
 pub mod estimator;
 pub mod frequencies;
 mod par;
+pub mod polite;
 pub mod randomized;
 pub mod scheduler;
 pub mod shard;

@@ -3,6 +3,7 @@
 mod cyclic;
 mod estimator;
 mod frequencies;
+mod polite;
 mod randomized;
 mod scheduler;
 mod scheduler_hosts;

@@ -1,0 +1,852 @@
+//! Per-host politeness in the freshness plan: the optimal frequencies of
+//! Coffman, Liu and Weber (paper 000) when each host also caps its own
+//! crawl rate.
+//!
+//! Pages are grouped by host (`hosts[i]` in 0..H); host h accepts at most
+//! b_h crawls per unit time (`max_rates[h]`, e.g. 1/Crawl-delay; +∞ = no
+//! limit). The robot crawls at R = 1/E\[X\] (one access after another), so
+//! page i is crawled f_i R times per unit time. Both objectives of the paper
+//! are covered: the evenly spaced bound of Theorem 3.3 (problem (7), any
+//! weights) and the randomized policy's cost (problem (12), eq. 15),
+//!
+//! min Σ_i C_i(f_i) subject to Σ_i f_i = 1, f_i ≥ 0,
+//! R Σ_{i∈h} f_i ≤ b_h for every host h.
+//!
+//! **Optimality conditions.** Write κ_h = b_h/R = b_h E\[X\] (host h's cap as
+//! a share of the robot's accesses). With λ for Σ f = 1 and ν_h ≥ 0 for host
+//! h's cap (ν_h in cost per unit of crawl rate, so R ν_h is in the units of
+//! λ: cost per unit of frequency), the Lagrangian
+//! Σ C_i + λ(Σ f_i − 1) + Σ_h ν_h(R Σ_{i∈h} f_i − b_h) of this convex
+//! separable problem (Slater holds when Σ κ_h > 1) gives the necessary and
+//! sufficient KKT conditions: for page i of host h,
+//!
+//! −C_i′(f_i) = λ + R ν_h =: λ_h if f_i > 0, and −C_i′(0) ≤ λ_h if f_i = 0,
+//!
+//! with ν_h (Σ_{i∈h} f_i − κ_h) = 0. −C_i′ is the left side of (8),
+//! w_i g(h_i^{1/f_i}) with w_i = c_i/(μ_i E\[X\]), for the evenly spaced
+//! bound, and of (13) for the randomized one, so that page i's frequency is
+//! x_i(λ_h), the unconstrained solution's page function (see
+//! [`super::frequencies::optimal_frequencies_general`] and
+//! [`super::randomized::optimal_frequencies_general`]) at the host's own
+//! multiplier λ_h ≥ λ. Host h's sum S_h(λ) = Σ_{i∈h} x_i(λ) falls
+//! continuously from +∞ (λ → 0) to 0 (λ ≥ max w_i). Hence:
+//!
+//! - host h unsaturated (ν_h = 0): λ_h = λ and S_h(λ) ≤ κ_h;
+//! - host h saturated (ν_h > 0): S_h(λ_h) = κ_h with λ_h > λ, which (S_h
+//!   decreasing) is possible exactly when S_h(λ) > κ_h.
+//!
+//! So every host takes min(S_h(λ), κ_h) and the global multiplier solves
+//! T(λ) = Σ_h min(S_h(λ), κ_h) = 1; T is continuous and non-increasing,
+//! decreasing from Σ_h κ_h (λ → 0) to 0, so a root exists iff
+//! Σ_h κ_h ≥ 1, and the plan it gives is the unique optimum (the objective
+//! is strictly convex in the visited pages' frequencies).
+//!
+//! **Algorithm.** Pages are grouped by host with one counting sort (ln h_i
+//! and ln w_i copied in host order). A pass evaluates every page at its
+//! host's multiplier and sums x_i and dx_i/d ln λ per host, hosts spread
+//! over threads in runs of about equal page counts. (1) The global
+//! multiplier: safeguarded Newton on ln T against ln λ, where dT/d ln λ
+//! sums the unsaturated hosts' derivatives (a saturated host contributes
+//! the constant κ_h); T has kinks where hosts saturate, the bisection
+//! safeguard covers them. (2) Every host saturated at λ finds its λ_h by
+//! its own safeguarded Newton in [λ, max w_i] (steps taken in ρ = λ^{−1/2},
+//! see `root_step`), all of them in lockstep, one pass per step; once
+//! the hosts still searching hold fewer than 1/8 of the pages, only their
+//! pages are evaluated. (3) A last pass at the final multipliers; rounding
+//! leaves each sum off by a few ulps, so the saturated hosts are scaled to
+//! κ_h exactly and the others to the remaining 1 − Σ_sat κ_h.
+//!
+//! **Infeasible caps** (Σ_h κ_h < 1: the hosts together cannot absorb the
+//! robot's rate) are `Infeasible` by default, with the shortfall. With
+//! [`PoliteOptions::allow_slack`] the robot instead crawls at Σ_h b_h < R,
+//! idle the rest of the time: every host is saturated, its pages at the
+//! host's own optimum scaled to κ_h, Σ f_i = Σ κ_h < 1, and the global
+//! multiplier is 0 (ln λ = −∞). The per-page bounds still hold there: the
+//! idle time acts as a page of weight 0 visited 1 − Σ κ_h of the time.
+
+use super::frequencies::{GeneralPages, PagePoint, g_over_s2, jensen_gap, ln_p_of};
+use super::{Model, Scaled, par};
+use crate::error::{Error, Num, Result};
+use crate::limits::Control;
+use crate::numeric::roots::{NewtonBisect, RootStep};
+use crate::numeric::special::psi;
+use std::ops::Range;
+
+/// Bytes [`polite_frequencies`] holds per page (host order, host of each
+/// position, ln w in input order while grouping, ln h and ln w in host
+/// order, three arrays of the evenly spaced evaluation, the output, and the
+/// lazily filled 1 − h of the randomized objective), checked against the
+/// memory cap before allocating.
+pub const POLITE_BYTES_PER_PAGE: u128 = 80;
+
+/// Bytes [`polite_frequencies`] holds per host (offsets, summaries,
+/// multipliers, sums and a root finder per host).
+pub const POLITE_BYTES_PER_HOST: u128 = 256;
+
+/// Which objective the plan minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PoliteObjective {
+    /// The evenly spaced bound of Theorem 3.3 (problem (7), KKT (8)–(9)).
+    EvenlySpaced,
+    /// The randomized policy of Section 4 (problem (12), eq. 15).
+    Randomized,
+}
+
+/// Options of [`polite_frequencies`].
+#[derive(Debug, Clone, Default)]
+pub struct PoliteOptions {
+    /// When the hosts' caps cannot absorb the robot's rate (Σ b_h < R):
+    /// false (default) → `Infeasible`; true → crawl at Σ b_h, every host
+    /// saturated (see the module notes).
+    pub allow_slack: bool,
+    /// Cancel flag, iteration cap (passes over the pages) and memory cap.
+    pub control: Control,
+}
+
+/// The optimal plan under per-host caps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolitePlan {
+    /// f_i, one per page (input order): Σ f_i = 1, or Σ b_h E\[X\] < 1 in
+    /// slack mode.
+    pub frequencies: Vec<f64>,
+    /// Per host: whether its cap binds (ν_h > 0).
+    pub saturated: Vec<bool>,
+    /// Per host: ln λ_h, the multiplier of its pages (absolute units of
+    /// w_i = c_i/(μ_i E\[X\]), as [`super::shard`]); ln λ when unsaturated.
+    pub ln_host_multipliers: Vec<f64>,
+    /// ln λ, the multiplier of Σ f_i = 1 (−∞ in slack mode).
+    pub ln_multiplier: f64,
+    /// Σ c_i r_i at the plan: the Theorem 3.3 bound or the randomized cost.
+    pub objective: f64,
+    /// The robot's crawl rate: 1/E\[X\], or Σ b_h in slack mode.
+    pub crawl_rate: f64,
+}
+
+/// The optimal frequencies of `model`'s pages when page i belongs to host
+/// `hosts[i]` and host h accepts at most `max_rates[h]` crawls per unit
+/// time (finite > 0, or +∞ for no limit); see the module notes.
+///
+/// Errors: `InvalidArgument` when `hosts` does not have one entry per page,
+/// `max_rates` is empty or has an entry that is NaN, ≤ 0 or −∞, a host id
+/// is ≥ `max_rates.len()`, or a host has no pages; `TooLarge` beyond the
+/// memory cap ([`POLITE_BYTES_PER_PAGE`], [`POLITE_BYTES_PER_HOST`]) or
+/// beyond 2^32 − 1 pages; `Infeasible` when Σ b_h E\[X\] < 1 without
+/// `allow_slack`; `Cancelled` / `NotConverged` from the control or a root
+/// find.
+pub fn polite_frequencies(
+    model: &Model,
+    hosts: &[u32],
+    max_rates: &[f64],
+    objective: PoliteObjective,
+    options: &PoliteOptions,
+) -> Result<PolitePlan> {
+    // Setup: validation, grouping, per-host caps and summaries.
+    check_inputs(model, hosts, max_rates, &options.control)?;
+    let groups = Groups::new(model, hosts, max_rates.len())?;
+    let caps: Vec<f64> = max_rates.iter().map(|b| b * model.mean_access()).collect();
+    let total_cap: f64 = caps.iter().sum();
+    let slack = total_cap < 1.0;
+    if slack && !options.allow_slack {
+        return Err(Error::Infeasible(format!(
+            "the hosts' max_rates sum to {} crawls per unit time, short of the crawler's \
+             rate 1/E[X] = {} by {} (a share of {} of its accesses)",
+            Num(max_rates.iter().sum::<f64>()),
+            Num(1.0 / model.mean_access()),
+            Num(1.0 / model.mean_access() - max_rates.iter().sum::<f64>()),
+            Num(1.0 - total_cap)
+        )));
+    }
+    let mut solver = Solver::new(&groups, caps, objective, &options.control);
+    // Main loop: the global multiplier, then the saturated hosts' own.
+    let ln_lambda = if slack {
+        f64::NEG_INFINITY
+    } else {
+        solver.global_multiplier()?
+    };
+    let (host_ln, saturated) = solver.host_multipliers(ln_lambda)?;
+    // Finish: the frequencies at the final multipliers, and the objective.
+    let frequencies = solver.finish(&host_ln, &saturated)?;
+    let objective = plan_objective(model, objective, &frequencies);
+    let crawl_rate = if slack {
+        max_rates.iter().sum()
+    } else {
+        1.0 / model.mean_access()
+    };
+    Ok(PolitePlan {
+        frequencies,
+        saturated,
+        ln_host_multipliers: host_ln,
+        ln_multiplier: ln_lambda,
+        objective,
+        crawl_rate,
+    })
+}
+
+/// The input rules, checked before anything is allocated.
+fn check_inputs(model: &Model, hosts: &[u32], max_rates: &[f64], ctl: &Control) -> Result<()> {
+    crate::validate::same_len("change_rates", model.len(), "hosts", hosts.len())?;
+    crate::validate::non_empty("max_rates", max_rates)?;
+    for (h, &b) in max_rates.iter().enumerate() {
+        if b.is_nan() || b <= 0.0 {
+            return Err(Error::invalid(format!(
+                "max_rates[{h}] must be > 0 (+inf for no limit), got {}",
+                Num(b)
+            )));
+        }
+    }
+    if let Some((i, &h)) = hosts
+        .iter()
+        .enumerate()
+        .find(|&(_, &h)| h as usize >= max_rates.len())
+    {
+        return Err(Error::invalid(format!(
+            "hosts[{i}] = {h} is out of range: max_rates has {} hosts",
+            max_rates.len()
+        )));
+    }
+    if u32::try_from(hosts.len()).is_err() {
+        return Err(Error::TooLarge(format!(
+            "a polite plan takes at most 2^32 - 1 pages, got {}",
+            hosts.len()
+        )));
+    }
+    let bytes = crate::limits::bytes(hosts.len(), POLITE_BYTES_PER_PAGE)
+        .zip(crate::limits::bytes(max_rates.len(), POLITE_BYTES_PER_HOST))
+        .and_then(|(a, b)| a.checked_add(b));
+    ctl.check_memory(
+        bytes,
+        &format!(
+            "a polite plan of {} pages over {} hosts",
+            hosts.len(),
+            max_rates.len()
+        ),
+    )
+}
+
+/// The pages in host order: host h holds positions start\[h\]..start\[h+1\].
+struct Groups {
+    /// order\[k\]: the page at position k.
+    order: Vec<u32>,
+    /// The host of position k.
+    host_of: Vec<u32>,
+    start: Vec<usize>,
+    /// ln h_i and ln w_i (absolute units) in host order.
+    log_h: Vec<f64>,
+    ln_w: Vec<f64>,
+}
+
+impl Groups {
+    /// One counting sort. `InvalidArgument` naming the first host without
+    /// pages.
+    fn new(model: &Model, hosts: &[u32], host_count: usize) -> Result<Groups> {
+        let mut start = vec![0usize; host_count + 1];
+        for &h in hosts {
+            start[h as usize + 1] += 1;
+        }
+        if let Some(h) = start[1..].iter().position(|&c| c == 0) {
+            return Err(Error::invalid(format!(
+                "host {h} has no pages (no hosts[i] equals {h}; every host in max_rates needs one)"
+            )));
+        }
+        for h in 0..host_count {
+            start[h + 1] += start[h];
+        }
+        let n = hosts.len();
+        // ln w_i in input order (a streaming pass), then one scatter of
+        // every per-page array into host order.
+        let mut w_in = vec![0.0; n];
+        let one = Scaled::new(1.0);
+        par::fold_chunks(
+            [&mut w_in[..]],
+            (),
+            |pages, [lw]| {
+                for (k, i) in pages.enumerate() {
+                    lw[k] = model.scaled_weight(i).ln_ratio(one);
+                }
+            },
+            |(), ()| (),
+        );
+        let mut next = start.clone();
+        let mut order = vec![0u32; n];
+        let mut host_of = vec![0u32; n];
+        let (mut log_h, mut ln_w) = (vec![0.0; n], vec![0.0; n]);
+        let src = model.log_h();
+        for (i, &h) in hosts.iter().enumerate() {
+            let k = next[h as usize];
+            next[h as usize] += 1;
+            // i < 2^32 (checked by the caller).
+            order[k] = i as u32;
+            host_of[k] = h;
+            log_h[k] = src[i];
+            ln_w[k] = w_in[i];
+        }
+        Ok(Groups {
+            order,
+            host_of,
+            start,
+            log_h,
+            ln_w,
+        })
+    }
+
+    fn hosts(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn pages(&self, h: usize) -> Range<usize> {
+        self.start[h]..self.start[h + 1]
+    }
+}
+
+/// `f(h, positions of h)` for every host, hosts split into contiguous runs
+/// of about equal page counts over [`par::threads_for`] threads; each
+/// host's value is computed on one thread, so results do not depend on the
+/// thread count.
+fn per_host<T, F>(g: &Groups, f: F) -> Vec<T>
+where
+    T: Send + Clone + Default,
+    F: Fn(usize, Range<usize>) -> T + Sync,
+{
+    let (hosts, n) = (g.hosts(), g.log_h.len());
+    let mut out = vec![T::default(); hosts];
+    let threads = par::threads_for(n).min(hosts);
+    let run = |h0: usize, o: &mut [T]| {
+        for (k, v) in o.iter_mut().enumerate() {
+            *v = f(h0 + k, g.pages(h0 + k));
+        }
+    };
+    if threads <= 1 {
+        run(0, &mut out);
+        return out;
+    }
+    std::thread::scope(|scope| {
+        let mut rest = &mut out[..];
+        let mut h0 = 0;
+        for t in 1..=threads {
+            // The first host starting at or after t·n/threads ends the run.
+            let h1 = if t == threads {
+                hosts
+            } else {
+                g.start[..hosts].partition_point(|&s| s < t * n / threads)
+            }
+            .max(h0);
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(h1 - h0);
+            rest = tail;
+            let run = &run;
+            scope.spawn(move || run(h0, head));
+            h0 = h1;
+        }
+    });
+    out
+}
+
+/// One host's sums at its multiplier: Σ x_i and dΣ x_i/d ln λ (≤ 0).
+#[derive(Debug, Clone, Copy, Default)]
+struct HostSum {
+    sum: f64,
+    dsum: f64,
+}
+
+/// What the bracket and start of the global search need from a host.
+#[derive(Debug, Clone, Copy, Default)]
+struct HostSummary {
+    /// Σ a_i (evenly spaced) or Σ β_i (randomized).
+    mass: f64,
+    ln_w_min: f64,
+    ln_w_max: f64,
+    /// Σ m_i e^{(ln w_i − ln_w_max)/2} with m_i = a_i or β_i: the host's
+    /// part of the small-multiplier start.
+    root_sum: f64,
+}
+
+/// β_i = h_i^{−1} − 1 (a_i capped at 700, as in [`super::randomized`]).
+fn beta(log_h: f64) -> f64 {
+    (-log_h).min(700.0).exp_m1()
+}
+
+/// ln G(z) for G(s) = 1 − (1 + s)e^{−s}, z > 0.
+fn ln_big_g(z: f64) -> f64 {
+    if z < 1.0 {
+        2.0 * z.ln() + g_over_s2(z).ln()
+    } else {
+        (-(z.ln_1p() - z).exp()).ln_1p()
+    }
+}
+
+/// The state of one solve: the grouped pages, the caps κ_h, and the
+/// evenly spaced evaluation (its warm starts kept across passes).
+struct Solver<'a> {
+    g: &'a Groups,
+    caps: Vec<f64>,
+    objective: PoliteObjective,
+    even: Option<GeneralPages<'a>>,
+    summaries: Vec<HostSummary>,
+    ctl: &'a Control,
+    passes: u64,
+}
+
+/// A saturated host's search stops once |S_h/κ_h − 1| is below this (the
+/// sum's own rounding is near 1e−16·√pages); [`Solver::finish`] then
+/// scales the host to κ_h exactly.
+const HOST_FTOL: f64 = 1e-13;
+
+/// Most passes of each root find.
+const MAX_PASSES: usize = 500;
+
+impl<'a> Solver<'a> {
+    fn new(g: &'a Groups, caps: Vec<f64>, objective: PoliteObjective, ctl: &'a Control) -> Self {
+        let even =
+            (objective == PoliteObjective::EvenlySpaced).then(|| GeneralPages::new(&g.log_h));
+        let summaries = per_host(g, |_, r| {
+            let mut s = HostSummary {
+                ln_w_min: f64::INFINITY,
+                ln_w_max: f64::NEG_INFINITY,
+                ..HostSummary::default()
+            };
+            for k in r.clone() {
+                s.ln_w_min = s.ln_w_min.min(g.ln_w[k]);
+                s.ln_w_max = s.ln_w_max.max(g.ln_w[k]);
+            }
+            for k in r {
+                let m = match objective {
+                    PoliteObjective::EvenlySpaced => -g.log_h[k],
+                    PoliteObjective::Randomized => beta(g.log_h[k]),
+                };
+                s.mass += m;
+                s.root_sum += m * (0.5 * (g.ln_w[k] - s.ln_w_max)).exp();
+            }
+            s
+        });
+        Solver {
+            g,
+            caps,
+            objective,
+            even,
+            summaries,
+            ctl,
+            passes: 0,
+        }
+    }
+
+    /// ln λ at which host h's sum is at least `target` (> 0): evenly
+    /// spaced, every t_i ≤ G(A/target) gives s_i ≤ A/target, x_i ≥
+    /// a_i·target/A; randomized, √(w_i/λ) ≥ 1 + target/B gives
+    /// x_i ≥ β_i·target/B.
+    fn lower_bound(&self, h: usize, target: f64) -> f64 {
+        let s = &self.summaries[h];
+        match self.objective {
+            PoliteObjective::EvenlySpaced => s.ln_w_min + ln_big_g((s.mass / target).min(f64::MAX)),
+            PoliteObjective::Randomized => s.ln_w_min - 2.0 * (target / s.mass).ln_1p(),
+        }
+    }
+
+    /// Every host's sums with host h at `ln_lam[h]` (NaN: skipped, sums 0).
+    fn pass(&mut self, ln_lam: &[f64]) -> Result<Vec<HostSum>> {
+        self.ctl.step("the polite plan", self.passes)?;
+        self.passes += 1;
+        let g = self.g;
+        let Some(pages) = self.even.as_mut() else {
+            return Ok(per_host(g, |h, r| {
+                let mut acc = HostSum::default();
+                if ln_lam[h].is_nan() {
+                    return acc;
+                }
+                for k in r {
+                    let ln_t = ln_lam[h] - g.ln_w[k];
+                    if ln_t < 0.0 {
+                        let (x, dx) = randomized_page(g.log_h[k], ln_t);
+                        acc.sum += x;
+                        acc.dsum += dx;
+                    }
+                }
+                acc
+            }));
+        };
+        let active: usize = (0..g.hosts())
+            .filter(|&h| !ln_lam[h].is_nan())
+            .map(|h| g.pages(h).len())
+            .sum();
+        if active * 8 < g.log_h.len() {
+            // Few pages to evaluate (the last saturated hosts): each on
+            // its own, without a pass over every page.
+            let sums = per_host(g, |h, r| {
+                let (l, base) = (ln_lam[h], r.start);
+                if l.is_nan() {
+                    return None;
+                }
+                let mut local = GeneralPages::new(&g.log_h[r.clone()]);
+                let out = local.eval(|j| page_point(l - g.ln_w[base + j]), 0.0);
+                Some(out.map(|_| even_sum(g, l, r, |k| local.x[k - base])))
+            });
+            return sums
+                .into_iter()
+                .map(|s| s.unwrap_or(Ok(HostSum::default())))
+                .collect();
+        }
+        let point = |k: usize| page_point(ln_lam[g.host_of[k] as usize] - g.ln_w[k]);
+        pages.eval(point, 0.0)?;
+        let x = &pages.x;
+        Ok(per_host(g, |h, r| {
+            if ln_lam[h].is_nan() {
+                return HostSum::default();
+            }
+            even_sum(g, ln_lam[h], r, |k| x[k])
+        }))
+    }
+
+    /// ln λ with T(λ) = Σ_h min(S_h(λ), κ_h) = 1 (Σ κ_h ≥ 1).
+    fn global_multiplier(&mut self) -> Result<f64> {
+        let hosts = self.g.hosts();
+        let lo = (0..hosts)
+            .map(|h| self.lower_bound(h, self.caps[h].min(1.0)))
+            .fold(f64::INFINITY, f64::min);
+        let hi = self
+            .summaries
+            .iter()
+            .map(|s| s.ln_w_max)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let x0 = self.start(hi);
+        let mut root = NewtonBisect::new(lo, hi, x0, false, 1e-15, 1e-15, MAX_PASSES)?;
+        let mut ln_lam = vec![0.0; hosts];
+        loop {
+            let ell = match root.next()? {
+                RootStep::Evaluate(ell) => ell,
+                RootStep::Done(ell) => return Ok(ell),
+            };
+            ln_lam.fill(ell);
+            let sums = self.pass(&ln_lam)?;
+            let (mut t, mut dt) = (0.0, 0.0);
+            for (s, &cap) in sums.iter().zip(&self.caps) {
+                if s.sum > cap {
+                    t += cap;
+                } else {
+                    t += s.sum;
+                    dt += s.dsum;
+                }
+            }
+            root.update(t.ln(), dt / t)?;
+        }
+    }
+
+    /// The unconstrained small-multiplier start: s_i ≈ √(2λ/w_i) gives
+    /// λ = (Σ a_i √w_i)²/2 (evenly spaced); all pages visited in (15)
+    /// gives √λ = Σ β_i √w_i/(1 + Σ β_i) (randomized).
+    fn start(&self, ln_w_max: f64) -> f64 {
+        let (mut root_sum, mut mass) = (0.0, 0.0);
+        for s in &self.summaries {
+            root_sum += s.root_sum * (0.5 * (s.ln_w_max - ln_w_max)).exp();
+            mass += s.mass;
+        }
+        match self.objective {
+            PoliteObjective::EvenlySpaced => {
+                ln_w_max + 2.0 * root_sum.ln() - std::f64::consts::LN_2
+            }
+            PoliteObjective::Randomized => ln_w_max + 2.0 * (root_sum.ln() - mass.ln_1p()),
+        }
+    }
+
+    /// ln λ_h for every host: ln λ for the unsaturated ones, the root of
+    /// S_h(λ_h) = κ_h for those with S_h(λ) > κ_h (every host when ln λ =
+    /// −∞), all found in lockstep; and which hosts are saturated.
+    fn host_multipliers(&mut self, ln_lambda: f64) -> Result<(Vec<f64>, Vec<bool>)> {
+        let hosts = self.g.hosts();
+        let at_lambda = if ln_lambda.is_finite() {
+            self.pass(&vec![ln_lambda; hosts])?
+        } else {
+            Vec::new()
+        };
+        let mut out = vec![ln_lambda; hosts];
+        let mut saturated = vec![false; hosts];
+        // Per saturated host: its search.
+        let mut open: Vec<(usize, NewtonBisect)> = Vec::new();
+        for h in 0..hosts {
+            let cap = self.caps[h];
+            let hi = self.summaries[h].ln_w_max;
+            if let Some(s) = at_lambda.get(h) {
+                if s.sum > cap {
+                    let mut root = NewtonBisect::new(
+                        ln_lambda, hi, ln_lambda, false, 1e-15, HOST_FTOL, MAX_PASSES,
+                    )?;
+                    root_step(&mut root, *s, cap)?;
+                    open.push((h, root));
+                }
+            } else {
+                let lo = self.lower_bound(h, cap).min(hi);
+                open.push((
+                    h,
+                    NewtonBisect::new(lo, hi, lo, false, 1e-15, HOST_FTOL, MAX_PASSES)?,
+                ));
+            }
+        }
+        for (h, _) in &open {
+            saturated[*h] = true;
+        }
+        let mut ln_lam = vec![f64::NAN; hosts];
+        while !open.is_empty() {
+            ln_lam.fill(f64::NAN);
+            let mut still = Vec::with_capacity(open.len());
+            for (h, root) in open {
+                match root.next()? {
+                    RootStep::Evaluate(x) => {
+                        ln_lam[h] = x;
+                        still.push((h, root));
+                    }
+                    RootStep::Done(x) => out[h] = x,
+                }
+            }
+            open = still;
+            if open.is_empty() {
+                break;
+            }
+            let sums = self.pass(&ln_lam)?;
+            for (h, root) in &mut open {
+                root_step(root, sums[*h], self.caps[*h])?;
+            }
+        }
+        Ok((out, saturated))
+    }
+
+    /// The frequencies (input order) at the hosts' multipliers: each
+    /// saturated host is a group with target κ_h, the unsaturated hosts
+    /// together one group with target 1 − Σ_sat κ_h; each group's rounding
+    /// residual goes to its pages at the cutoff ([`cutoff_residuals`]),
+    /// else every page of the group is scaled to the target.
+    fn finish(&mut self, host_ln: &[f64], saturated: &[bool]) -> Result<Vec<f64>> {
+        let sums = self.pass(host_ln)?;
+        let g = self.g;
+        let hosts = g.hosts();
+        let group = |h: usize| if saturated[h] { h } else { hosts };
+        let (mut total, mut target) = (vec![0.0; hosts + 1], vec![0.0; hosts + 1]);
+        target[hosts] = 1.0;
+        for h in 0..hosts {
+            total[group(h)] += sums[h].sum;
+            if saturated[h] {
+                target[h] = self.caps[h];
+                target[hosts] -= self.caps[h];
+            }
+        }
+        target[hosts] = target[hosts].max(0.0);
+        let mut x = self.page_values(host_ln);
+        if self.objective == PoliteObjective::EvenlySpaced {
+            cutoff_residuals(g, &mut x, host_ln, &group, &mut total, &target);
+        }
+        let scale: Vec<f64> = (0..=hosts)
+            .map(|k| {
+                if total[k] > 0.0 {
+                    target[k] / total[k]
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        if (0..hosts).any(|h| saturated[h] && !(scale[h] > 0.0 && scale[h].is_finite())) {
+            return Err(Error::NotConverged(
+                "a saturated host's frequencies do not sum to a positive finite value".into(),
+            ));
+        }
+        let mut f = vec![0.0; g.order.len()];
+        for (k, &i) in g.order.iter().enumerate() {
+            f[i as usize] = x[k] * scale[group(g.host_of[k] as usize)];
+        }
+        Ok(f)
+    }
+
+    /// x_i in host order at the hosts' multipliers (the evenly spaced ones
+    /// from the last pass).
+    fn page_values(&mut self, host_ln: &[f64]) -> Vec<f64> {
+        let g = self.g;
+        if let Some(pages) = self.even.take() {
+            return pages.x;
+        }
+        let mut x = vec![0.0; g.log_h.len()];
+        par::fold_chunks(
+            [&mut x[..]],
+            (),
+            |pages, [x]| {
+                for (j, k) in pages.enumerate() {
+                    let ln_t = host_ln[g.host_of[k] as usize] - g.ln_w[k];
+                    x[j] = if ln_t < 0.0 {
+                        randomized_page(g.log_h[k], ln_t).0
+                    } else {
+                        0.0
+                    };
+                }
+            },
+            |(), ()| (),
+        );
+        x
+    }
+}
+
+/// Half-width in ln λ of the window in which an evenly spaced page counts
+/// as at its cutoff (1 − λ/w_i below about 1e−8: s_i ≳ 20, where an ulp of
+/// ln λ moves x_i by more than 1e−13 relative).
+const CUTOFF_WINDOW: f64 = 1e-8;
+
+/// An evenly spaced page near its cutoff has x_i = a_i/s_i with 1 − t_i ≈
+/// (1 + s_i)e^{−s_i}, so x_i is set by digits of λ that ln λ does not
+/// resolve (at λ = w_i to every digit, any s_i ≳ 37 satisfies (8)). A root
+/// find that stops there leaves Σ x off its target by up to a_i/20; that
+/// residual belongs to the cutoff pages, not to the whole group. For each
+/// group (`group(h)`: hosts sharing one multiplier and one `target`), the
+/// pages within [`CUTOFF_WINDOW`] of their multiplier with the smallest
+/// ln w_i (ties to 8 ulps) take the residual ∝ a_i (equal s_i, as (8) asks
+/// of equal weights), when that keeps them ≥ 0; `total` is updated.
+fn cutoff_residuals(
+    g: &Groups,
+    x: &mut [f64],
+    host_ln: &[f64],
+    group: &(dyn Fn(usize) -> usize + Sync),
+    total: &mut [f64],
+    target: &[f64],
+) {
+    let near = |h: usize, k: usize| {
+        let l = host_ln[h];
+        (g.ln_w[k] - l).abs() <= CUTOFF_WINDOW * l.abs().max(1.0)
+    };
+    let nearest = per_host(g, |h, r| {
+        r.filter(|&k| near(h, k))
+            .map(|k| g.ln_w[k])
+            .fold(f64::INFINITY, f64::min)
+    });
+    let mut cut = vec![f64::INFINITY; total.len()];
+    for (h, &v) in nearest.iter().enumerate() {
+        cut[group(h)] = cut[group(h)].min(v);
+    }
+    let tie = |h: usize, k: usize| {
+        let c = cut[group(h)];
+        c.is_finite()
+            && near(h, k)
+            && (g.ln_w[k] - c).abs() <= 8.0 * f64::EPSILON * c.abs().max(1.0)
+    };
+    // Per host: Σ a_i over its ties and min x_i/a_i among them.
+    let ties = per_host(g, |h, r| {
+        r.filter(|&k| tie(h, k))
+            .fold((0.0, f64::INFINITY), |(sa, m), k| {
+                let a = -g.log_h[k];
+                (sa + a, f64::min(m, x[k] / a))
+            })
+    });
+    let mut mass = vec![(0.0, f64::INFINITY); total.len()];
+    for (h, &(sa, m)) in ties.iter().enumerate() {
+        let e = &mut mass[group(h)];
+        *e = (e.0 + sa, e.1.min(m));
+    }
+    // Per group: the residual per unit of a, when it applies.
+    let per_a: Vec<f64> = (0..total.len())
+        .map(|k| {
+            let (sa, m) = mass[k];
+            let r = target[k] - total[k];
+            let applies = sa > 0.0 && r.abs() > 1e-13 * target[k] && r / sa >= -m;
+            if applies { r / sa } else { 0.0 }
+        })
+        .collect();
+    if per_a.iter().all(|&v| v == 0.0) {
+        return;
+    }
+    for (k, xk) in x.iter_mut().enumerate() {
+        let h = g.host_of[k] as usize;
+        let v = per_a[group(h)];
+        if v != 0.0 && tie(h, k) {
+            *xk = (*xk + v * -g.log_h[k]).max(0.0);
+        }
+    }
+    for (k, t) in total.iter_mut().enumerate() {
+        if per_a[k] != 0.0 {
+            *t = target[k];
+        }
+    }
+}
+
+/// Feeds host h's sums at the proposed ln λ to its search for S_h = κ so
+/// that the Newton step it takes is Newton's step in ρ = λ^{−1/2}:
+/// ln λ − 2 ln(1 + (S − κ)/(2 dS/d ln λ)). In ρ the randomized S_h is
+/// convex and piecewise linear (eq. 15: Σ β_i(ρ√w_i − 1)⁺, so Newton from
+/// S > κ is monotone and exact once the active set settles) and the evenly
+/// spaced one nearly so (x_i ≈ a_i ρ √(w_i/2) while s_i is small). A step
+/// to ρ ≤ 0 has no logarithm: the search bisects.
+fn root_step(root: &mut NewtonBisect, s: HostSum, cap: f64) -> Result<()> {
+    let v = s.sum / cap - 1.0;
+    let arg = 1.0 + (s.sum - cap) / (2.0 * s.dsum);
+    let step = 2.0 * arg.ln();
+    let d = if step.is_finite() && step != 0.0 {
+        v / step
+    } else {
+        f64::NAN
+    };
+    root.update(v, d)
+}
+
+/// Page point at ln t = ln(λ/w_i): visited while ln t < 0 (NaN, a
+/// skipped host, compares false).
+fn page_point(ln_t: f64) -> Option<PagePoint> {
+    (ln_t < 0.0).then(|| PagePoint {
+        ln_t,
+        ln_p: ln_p_of(ln_t),
+    })
+}
+
+/// Host sums of the evenly spaced pages at positions `r` (multiplier
+/// ln λ = `ln_l`) from their x_i (`x(position)`).
+fn even_sum(g: &Groups, ln_l: f64, r: Range<usize>, x: impl Fn(usize) -> f64) -> HostSum {
+    let mut acc = HostSum::default();
+    for k in r {
+        let xk = x(k);
+        if xk > 0.0 {
+            acc.sum += xk;
+            acc.dsum -= xk * even_dlns(-g.log_h[k] / xk, ln_l - g.ln_w[k]);
+        }
+    }
+    acc
+}
+
+/// d ln s/d ln t = t e^s/s² on G(s) = t (G′(s) = s e^{−s}), with
+/// e^s = (1 + s)/(1 − t) once e^s would overflow.
+fn even_dlns(s: f64, ln_t: f64) -> f64 {
+    if s < 700.0 {
+        (ln_t + s - 2.0 * s.ln()).exp()
+    } else {
+        (1.0 + s) / (s * s) * (ln_t - ln_p_of(ln_t)).exp()
+    }
+}
+
+/// Eq. (15) for one page at ln t = ln(λ/w_i) < 0: x = β(√(w/λ) − 1) and
+/// dx/d ln λ = −β√(w/λ)/2.
+fn randomized_page(log_h: f64, ln_t: f64) -> (f64, f64) {
+    let b = beta(log_h);
+    (b * (-0.5 * ln_t).exp_m1(), -0.5 * b * (-0.5 * ln_t).exp())
+}
+
+/// Σ c_i r_i at `f` (which may sum to less than 1 in slack mode): the
+/// Theorem 3.3 rate r_i = [(q_i − a_i) + a_i ψ(a_i/f_i)]/q_i, or Lemma
+/// 4.1's r_i = 1 − (f/q)·b/(b + f h) written as
+/// [q b (1 − f) + f (q − b)]/(q (b + f h)); f_i = 0 gives r_i = 1.
+fn plan_objective(model: &Model, objective: PoliteObjective, f: &[f64]) -> f64 {
+    let (e, mu, c, log_h) = (
+        model.mean_access(),
+        model.change_rates(),
+        model.weights(),
+        model.log_h(),
+    );
+    let one_minus_h = match objective {
+        PoliteObjective::Randomized => model.one_minus_h(),
+        PoliteObjective::EvenlySpaced => &[],
+    };
+    let rate = |i: usize| {
+        let (q, a, x) = (mu[i] * e, -log_h[i], f[i]);
+        if x <= 0.0 {
+            return 1.0;
+        }
+        let r = match objective {
+            PoliteObjective::EvenlySpaced => (jensen_gap(q, a) + a * psi(a / x)) / q,
+            PoliteObjective::Randomized => {
+                let b = one_minus_h[i];
+                let h = if b < 0.5 { 1.0 - b } else { (-a).exp() };
+                let q_minus_b = jensen_gap(q, a) + (a - b).max(0.0);
+                (q * b * (1.0 - x) + x * q_minus_b) / (q * (b + x * h))
+            }
+        };
+        r.clamp(0.0, 1.0)
+    };
+    (0..f.len()).map(|i| c[i] * rate(i)).sum()
+}

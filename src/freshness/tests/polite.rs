@@ -1,0 +1,481 @@
+use crate::dist::Distribution;
+use crate::error::Error;
+use crate::freshness::polite::*;
+use crate::freshness::shard::{Shard, solve_shards};
+use crate::freshness::{Model, frequencies, randomized};
+use crate::limits::Control;
+use crate::numeric::tolerance::rel;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+const BOTH: [PoliteObjective; 2] = [PoliteObjective::EvenlySpaced, PoliteObjective::Randomized];
+
+fn log_uniform<R: rand::Rng>(rng: &mut R, lo: f64, hi: f64) -> f64 {
+    10f64.powf(rng.random_range(lo.log10()..hi.log10()))
+}
+
+fn plan(m: &Model, hosts: &[u32], rates: &[f64], obj: PoliteObjective) -> PolitePlan {
+    polite_frequencies(m, hosts, rates, obj, &PoliteOptions::default()).unwrap()
+}
+
+/// The unconstrained optimum of the objective, from its own solver.
+fn unconstrained(m: &Model, obj: PoliteObjective) -> Vec<f64> {
+    match obj {
+        PoliteObjective::EvenlySpaced => frequencies::optimal_frequencies_general(m).unwrap(),
+        PoliteObjective::Randomized => randomized::optimal_frequencies_general(m).unwrap(),
+    }
+}
+
+/// The objective at `f` (Σ f = 1) from the library's own cost functions.
+fn cost(m: &Model, obj: PoliteObjective, f: &[f64]) -> f64 {
+    match obj {
+        PoliteObjective::EvenlySpaced => frequencies::cost(m, f).unwrap(),
+        PoliteObjective::Randomized => randomized::cost(m, f).unwrap(),
+    }
+}
+
+fn host_sums(hosts: &[u32], h_count: usize, f: &[f64]) -> Vec<f64> {
+    let mut s = vec![0.0; h_count];
+    for (&h, &x) in hosts.iter().zip(f) {
+        s[h as usize] += x;
+    }
+    s
+}
+
+fn random_instance(seed: u64, n: usize, h_count: u32) -> (Vec<f64>, Vec<f64>, Vec<u32>) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mu = (0..n).map(|_| log_uniform(&mut rng, 1e-3, 10.0)).collect();
+    let c = (0..n).map(|_| log_uniform(&mut rng, 0.1, 10.0)).collect();
+    // Every host gets a page, the rest at random.
+    let hosts = (0..n)
+        .map(|i| {
+            if i < h_count as usize {
+                i as u32
+            } else {
+                rng.random_range(0..h_count)
+            }
+        })
+        .collect();
+    (mu, c, hosts)
+}
+
+/// Caps that no host reaches (some +∞, some twice the unconstrained
+/// host rate) leave the unconstrained optimum of both objectives, to
+/// 1e−12; the evenly spaced multiplier is the shard solve's.
+#[test]
+fn loose_caps_give_the_unconstrained_plan() {
+    let (mu, c, hosts) = random_instance(3, 600, 9);
+    let d = Distribution::exponential(600.0 / 5.0).unwrap();
+    let m = Model::new(d.clone(), &mu, Some(&c)).unwrap();
+    for obj in BOTH {
+        let free = unconstrained(&m, obj);
+        assert!(free.contains(&0.0), "some pages unvisited");
+        let sums = host_sums(&hosts, 9, &free);
+        let rates: Vec<f64> = sums
+            .iter()
+            .enumerate()
+            .map(|(h, s)| {
+                if h % 3 == 0 {
+                    f64::INFINITY
+                } else {
+                    (2.0 * s + 1e-3) / d.mean()
+                }
+            })
+            .collect();
+        let p = plan(&m, &hosts, &rates, obj);
+        assert!(p.saturated.iter().all(|s| !s));
+        assert!(p.ln_host_multipliers.iter().all(|&l| l == p.ln_multiplier));
+        for (i, (&a, &b)) in p.frequencies.iter().zip(&free).enumerate() {
+            assert_eq!(a == 0.0, b == 0.0, "page {i}: {a} vs {b}");
+            assert!(
+                rel(a, b) < 1e-12 || b == 0.0,
+                "{obj:?} page {i}: {a} vs {b}"
+            );
+        }
+        assert!(rel(p.objective, cost(&m, obj, &free)) < 1e-12);
+        if obj == PoliteObjective::EvenlySpaced {
+            let ln_l = solve_shards(&[Shard::new(&m).unwrap()]).unwrap();
+            assert!(
+                (p.ln_multiplier - ln_l).abs() < 1e-12,
+                "{} {ln_l}",
+                p.ln_multiplier
+            );
+        }
+    }
+}
+
+/// One host holding every page with a cap above the robot's rate: the
+/// unconstrained plan.
+#[test]
+fn one_host_with_a_loose_cap_is_unconstrained() {
+    let m = Model::new(
+        Distribution::gamma(0.5, 0.5).unwrap(),
+        &[0.05, 0.5, 1.5, 4.0],
+        Some(&[0.2, 2.0, 0.4, 1.0]),
+    )
+    .unwrap();
+    let rate = 1.5 / m.mean_access();
+    for obj in BOTH {
+        let p = plan(&m, &[0; 4], &[rate], obj);
+        assert_eq!(p.saturated, vec![false]);
+        for (a, b) in p.frequencies.iter().zip(unconstrained(&m, obj)) {
+            assert!(rel(*a, b) < 1e-12, "{a} vs {b}");
+        }
+    }
+}
+
+/// Host h's own optimum with budget κ (Σ x_i = κ over its pages alone),
+/// written independently: evenly spaced with deterministic X, x_i = a_i/s_i
+/// depends on the budget only through a_i/κ, so it is κ times the
+/// unconstrained optimum with E[X]/κ (w_i unchanged with c_i/κ);
+/// randomized, eq. (15) with ρ = λ^{−1/2} fixed by the active set P,
+/// ρ = (κ + Σ_P β_i)/Σ_P β_i √w_i, P shrunk until stable.
+fn own_optimum(obj: PoliteObjective, e: f64, mu: &[f64], c: &[f64], kappa: f64) -> Vec<f64> {
+    match obj {
+        PoliteObjective::EvenlySpaced => {
+            let ck: Vec<f64> = c.iter().map(|x| x / kappa).collect();
+            let d = Distribution::deterministic(e / kappa).unwrap();
+            let f = unconstrained(&Model::new(d, mu, Some(&ck)).unwrap(), obj);
+            f.iter().map(|x| x * kappa).collect()
+        }
+        PoliteObjective::Randomized => {
+            let beta: Vec<f64> = mu.iter().map(|m| (m * e).exp() - 1.0).collect();
+            let sw: Vec<f64> = (0..mu.len()).map(|i| (c[i] / (mu[i] * e)).sqrt()).collect();
+            let mut active = vec![true; mu.len()];
+            loop {
+                let b: f64 = (0..mu.len()).filter(|&i| active[i]).map(|i| beta[i]).sum();
+                let bs: f64 = (0..mu.len())
+                    .filter(|&i| active[i])
+                    .map(|i| beta[i] * sw[i])
+                    .sum();
+                let rho = (kappa + b) / bs;
+                let next: Vec<bool> = sw.iter().map(|s| rho * s > 1.0).collect();
+                if next == active {
+                    return (0..mu.len())
+                        .map(|i| {
+                            if active[i] {
+                                beta[i] * (rho * sw[i] - 1.0)
+                            } else {
+                                0.0
+                            }
+                        })
+                        .collect();
+                }
+                active = next;
+            }
+        }
+    }
+}
+
+/// Caps summing to exactly the robot's rate saturate every host: host h's
+/// pages sum to κ_h = b_h E[X] and are that host's own optimum with budget
+/// κ_h. The same in slack mode with caps summing to less, where the global
+/// multiplier is 0.
+#[test]
+fn every_host_saturated_takes_its_own_optimum() {
+    let (mu, c, hosts) = random_instance(5, 40, 3);
+    let e = 0.25;
+    let m = Model::new(Distribution::deterministic(e).unwrap(), &mu, Some(&c)).unwrap();
+    for (shares, slack) in [([0.5, 0.3, 0.2], false), ([0.3, 0.2, 0.1], true)] {
+        let rates: Vec<f64> = shares.iter().map(|s| s / e).collect();
+        let opts = PoliteOptions {
+            allow_slack: slack,
+            ..PoliteOptions::default()
+        };
+        for obj in BOTH {
+            let p = polite_frequencies(&m, &hosts, &rates, obj, &opts).unwrap();
+            let sums = host_sums(&hosts, 3, &p.frequencies);
+            for h in 0..3 {
+                assert!(
+                    rel(sums[h], shares[h]) < 1e-12,
+                    "{obj:?} host {h}: {}",
+                    sums[h]
+                );
+                let pages: Vec<usize> = (0..40).filter(|&i| hosts[i] == h as u32).collect();
+                let sub_mu: Vec<f64> = pages.iter().map(|&i| mu[i]).collect();
+                let sub_c: Vec<f64> = pages.iter().map(|&i| c[i]).collect();
+                let own = own_optimum(obj, e, &sub_mu, &sub_c, shares[h]);
+                for (k, &i) in pages.iter().enumerate() {
+                    let x = p.frequencies[i];
+                    assert!(
+                        (x - own[k]).abs() < 1e-12 * shares[h],
+                        "{obj:?} page {i}: {x} vs {}",
+                        own[k]
+                    );
+                }
+            }
+            if slack {
+                assert!(p.saturated.iter().all(|&s| s));
+                assert_eq!(p.ln_multiplier, f64::NEG_INFINITY);
+                assert!(rel(p.crawl_rate, 0.6 / e) < 1e-15);
+            } else {
+                assert!(rel(p.objective, cost(&m, obj, &p.frequencies)) < 1e-10);
+            }
+        }
+    }
+}
+
+#[test]
+fn caps_below_the_robot_rate_are_infeasible_with_the_shortfall() {
+    let m = Model::new(
+        Distribution::exponential(2.0).unwrap(),
+        &[1.0, 2.0, 3.0],
+        None,
+    )
+    .unwrap();
+    // R = 2; the hosts take 0.5 + 1 = 1.5.
+    let err = polite_frequencies(
+        &m,
+        &[0, 1, 1],
+        &[0.5, 1.0],
+        PoliteObjective::EvenlySpaced,
+        &PoliteOptions::default(),
+    )
+    .unwrap_err();
+    let Error::Infeasible(msg) = err else {
+        panic!("{err}")
+    };
+    assert!(
+        msg.contains("short of") && msg.contains("by 0.5") && msg.contains("share of 0.25"),
+        "{msg}"
+    );
+}
+
+/// Bad inputs, each named.
+#[test]
+fn bad_inputs_are_refused() {
+    let m = Model::new(
+        Distribution::exponential(1.0).unwrap(),
+        &[1.0, 2.0, 3.0],
+        None,
+    )
+    .unwrap();
+    let opts = PoliteOptions::default();
+    let run = |hosts: &[u32], rates: &[f64]| {
+        polite_frequencies(&m, hosts, rates, PoliteObjective::EvenlySpaced, &opts)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(run(&[0, 0], &[1.0]).contains("hosts"));
+    assert!(run(&[0, 0, 0], &[]).contains("max_rates"));
+    for bad in [f64::NAN, 0.0, -1.0, f64::NEG_INFINITY] {
+        assert!(run(&[0, 0, 1], &[1.0, bad]).contains("max_rates[1] must be > 0"));
+    }
+    assert!(run(&[0, 2, 1], &[1.0, 1.0]).contains("hosts[1] = 2 is out of range"));
+    assert!(run(&[0, 2, 2], &[1.0, 1.0, 1.0]).contains("host 1 has no pages"));
+    let ctl = Control::new();
+    ctl.set_memory_limit(Some(100));
+    let small = PoliteOptions {
+        control: ctl,
+        ..PoliteOptions::default()
+    };
+    let err = polite_frequencies(&m, &[0, 0, 0], &[1.0], PoliteObjective::Randomized, &small);
+    assert!(matches!(err, Err(Error::TooLarge(_))), "{err:?}");
+    let ctl = Control::new();
+    ctl.cancel();
+    let cancelled = PoliteOptions {
+        control: ctl,
+        ..PoliteOptions::default()
+    };
+    let err = polite_frequencies(
+        &m,
+        &[0, 0, 0],
+        &[1.0],
+        PoliteObjective::Randomized,
+        &cancelled,
+    );
+    assert!(matches!(err, Err(Error::Cancelled(_))), "{err:?}");
+}
+
+/// −C_i′(x) of page i, written from the paper's objective: the bracket of
+/// (8), w(1 − y + y ln y) with y = h^{1/x}, or the derivative (13),
+/// w[1 − (2h(1 − h)x + h²x²)/(1 − h + hx)²].
+fn marginal(obj: PoliteObjective, w: f64, h: f64, x: f64) -> f64 {
+    match obj {
+        PoliteObjective::EvenlySpaced => {
+            let y = h.powf(1.0 / x);
+            if y == 0.0 {
+                return w;
+            }
+            w * (1.0 - y + y * y.ln())
+        }
+        PoliteObjective::Randomized => {
+            let d = 1.0 - h + h * x;
+            w * (1.0 - (2.0 * h * (1.0 - h) * x + h * h * x * x) / (d * d))
+        }
+    }
+}
+
+/// Bisection for an increasing `f` on [lo, hi], 200 halvings.
+fn bisect(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) < 0.0 { lo = mid } else { hi = mid }
+    }
+    0.5 * (lo + hi)
+}
+
+/// Page frequencies at multiplier λ by bisection on −C′(x) = λ (0 when
+/// −C′(0+) ≤ λ).
+fn page_at(obj: PoliteObjective, w: f64, h: f64, lambda: f64) -> f64 {
+    // −C′(0+) = w for both objectives.
+    if w <= lambda {
+        return 0.0;
+    }
+    // −C′ falls as x grows.
+    bisect(|lx| lambda - marginal(obj, w, h, lx.exp()), -700.0, 700.0).exp()
+}
+
+/// The constrained optimum by nested bisection: the global λ with
+/// Σ_h min(S_h(λ), κ_h) = 1, then each host with S_h(λ) > κ_h at its root
+/// λ_h of S_h = κ_h.
+fn nested_reference(
+    obj: PoliteObjective,
+    w: &[f64],
+    h: &[f64],
+    hosts: &[u32],
+    caps: &[f64],
+) -> Vec<f64> {
+    let host_sum = |host: usize, l: f64| -> f64 {
+        (0..w.len())
+            .filter(|&i| hosts[i] as usize == host)
+            .map(|i| page_at(obj, w[i], h[i], l))
+            .sum()
+    };
+    let total = |l: f64| {
+        (0..caps.len())
+            .map(|k| host_sum(k, l).min(caps[k]))
+            .sum::<f64>()
+    };
+    let ln_l = bisect(|ll| 1.0 - total(ll.exp()), -60.0, 60.0);
+    let lambda = ln_l.exp();
+    let mut f = vec![0.0; w.len()];
+    for (k, &cap) in caps.iter().enumerate() {
+        let lk = if host_sum(k, lambda) > cap {
+            bisect(|ll| cap - host_sum(k, ll.exp()), ln_l, 60.0).exp()
+        } else {
+            lambda
+        };
+        for i in (0..w.len()).filter(|&i| hosts[i] as usize == k) {
+            f[i] = page_at(obj, w[i], h[i], lk);
+        }
+    }
+    f
+}
+
+/// Small instances (2–3 hosts, 2–4 pages, three crawl-time laws, caps
+/// binding or not): the plan equals the nested-bisection reference, meets
+/// every KKT condition (stationarity at λ_h ≥ λ, cutoffs, caps,
+/// complementary slackness), and no feasible move of mass between two
+/// pages lowers the objective.
+#[test]
+fn small_instances_meet_kkt_and_match_a_nested_bisection() {
+    // (X, change rates, weights, hosts, caps as shares of the accesses)
+    type Case = (Distribution, Vec<f64>, Vec<f64>, Vec<u32>, Vec<f64>);
+    let cases: Vec<Case> = vec![
+        (
+            Distribution::exponential(1.0).unwrap(),
+            vec![0.3, 2.0, 1.0],
+            vec![1.0, 0.7, 3.0],
+            vec![0, 1, 1],
+            vec![0.9, 0.3],
+        ),
+        (
+            Distribution::deterministic(1.0).unwrap(),
+            vec![0.2, 1.0, 5.0, 0.5],
+            vec![3.0, 1.0, 0.5, 2.0],
+            vec![0, 0, 1, 2],
+            vec![0.35, f64::INFINITY, 0.4],
+        ),
+        (
+            Distribution::gamma(0.5, 0.5).unwrap(),
+            vec![0.05, 0.5, 1.5, 3.0],
+            vec![0.2, 2.0, 0.4, 0.05],
+            vec![1, 0, 0, 1],
+            vec![0.5, 0.6],
+        ),
+        (
+            Distribution::exponential(1.0).unwrap(),
+            vec![1.0, 1.0, 1.0],
+            vec![1.0, 1.0, 0.02],
+            vec![0, 0, 1],
+            vec![0.5, 0.7],
+        ),
+    ];
+    for (d, mu, c, hosts, caps) in cases {
+        let e = d.mean();
+        let m = Model::new(d.clone(), &mu, Some(&c)).unwrap();
+        let rates: Vec<f64> = caps.iter().map(|k| k / e).collect();
+        let w: Vec<f64> = (0..mu.len()).map(|i| c[i] / (mu[i] * e)).collect();
+        let h: Vec<f64> = mu.iter().map(|&x| d.laplace(x).unwrap()).collect();
+        for obj in BOTH {
+            let p = plan(&m, &hosts, &rates, obj);
+            let f = &p.frequencies;
+            let reference = nested_reference(obj, &w, &h, &hosts, &caps);
+            for (a, b) in f.iter().zip(&reference) {
+                assert!((a - b).abs() < 1e-9, "{obj:?}: {f:?} vs {reference:?}");
+            }
+            let lambda = p.ln_multiplier.exp();
+            let sums = host_sums(&hosts, caps.len(), f);
+            for k in 0..caps.len() {
+                let lk = p.ln_host_multipliers[k].exp();
+                assert!(lk >= lambda * (1.0 - 1e-12));
+                if p.saturated[k] {
+                    assert!(rel(sums[k], caps[k]) < 1e-12);
+                } else {
+                    assert!(sums[k] <= caps[k] * (1.0 + 1e-12) && rel(lk, lambda) < 1e-12);
+                }
+            }
+            for i in 0..mu.len() {
+                let lk = p.ln_host_multipliers[hosts[i] as usize].exp();
+                if f[i] > 0.0 {
+                    assert!(
+                        rel(marginal(obj, w[i], h[i], f[i]), lk) < 1e-9,
+                        "{obj:?} page {i}"
+                    );
+                } else {
+                    assert!(w[i] <= lk * (1.0 + 1e-12));
+                }
+            }
+            let best = cost(&m, obj, f);
+            assert!(rel(p.objective, best) < 1e-12);
+            for i in 0..mu.len() {
+                for j in 0..mu.len() {
+                    let delta = 1e-4_f64.min(f[j]);
+                    let (hi_, hj) = (hosts[i] as usize, hosts[j] as usize);
+                    if i == j || delta == 0.0 || (hi_ != hj && sums[hi_] + delta > caps[hi_]) {
+                        continue;
+                    }
+                    let mut g = f.clone();
+                    g[i] += delta;
+                    g[j] -= delta;
+                    assert!(cost(&m, obj, &g) >= best - 1e-14, "{obj:?} move {j} -> {i}");
+                }
+            }
+        }
+    }
+}
+
+/// Host sums are added on one thread each: any thread count gives the
+/// same bits.
+#[test]
+fn thread_count_does_not_change_the_plan() {
+    use crate::freshness::par::FORCE_THREADS;
+    use std::sync::atomic::Ordering;
+    let (mu, c, hosts) = random_instance(9, 30_000, 500);
+    let d = Distribution::exponential(30_000.0 / 5.0).unwrap();
+    let m = Model::new(d.clone(), &mu, Some(&c)).unwrap();
+    // Each host may take 1.1/500 of the accesses: some saturate.
+    let rates = vec![1.1 / 500.0 / d.mean(); 500];
+    for obj in BOTH {
+        FORCE_THREADS.store(1, Ordering::Relaxed);
+        let one = plan(&m, &hosts, &rates, obj);
+        FORCE_THREADS.store(3, Ordering::Relaxed);
+        let three = plan(&m, &hosts, &rates, obj);
+        FORCE_THREADS.store(0, Ordering::Relaxed);
+        assert!(one.saturated.iter().any(|&s| s) && one.saturated.iter().any(|&s| !s));
+        assert_eq!(one, three);
+        let total: f64 = one.frequencies.iter().sum();
+        assert!((total - 1.0).abs() < 1e-13, "{total}");
+    }
+}
