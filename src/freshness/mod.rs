@@ -11,6 +11,7 @@
 //! - [`frequencies`]: the lower bound of Theorem 3.3 for given access
 //!   frequencies, the optimal frequencies (Theorem 3.4 closed form when
 //!   c_i ∝ μ_i, Lagrange conditions (8)–(9) in general) and the bound (6).
+//! - [`proportional`]: the closed form (10) of Theorem 3.4 (c_i ∝ μ_i).
 //! - [`randomized`]: the randomized policy, Lemma 4.1 and Theorem 4.1.
 //! - [`cyclic`]: integer access counts, the golden-ratio policy (§5), a
 //!   generic round robin, the exact cost of any cyclic sequence (eq. 3 with
@@ -25,6 +26,7 @@ pub mod cyclic;
 pub mod estimator;
 pub mod frequencies;
 mod par;
+pub mod proportional;
 pub mod randomized;
 pub mod scheduler;
 pub mod shard;
