@@ -34,11 +34,13 @@ pub mod simulate;
 
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
+use crate::numeric::fastlog::ln_1p_in_place;
 use crate::validate;
+use std::ops::Range;
 use std::sync::OnceLock;
 
-/// Bytes a [`Model`] holds per page (at most five arrays of f64: h and
-/// 1 − h may be filled on first use), checked against the process-wide
+/// Bytes a [`Model`] holds per page (at most five arrays of f64: ln h, h
+/// and 1 − h may be filled on first use), checked against the process-wide
 /// memory cap by [`Model::new`].
 pub const MODEL_BYTES_PER_PAGE: u128 = 40;
 
@@ -51,8 +53,9 @@ pub struct Model {
     mu: Vec<f64>,
     /// c_i; `None` when c = μ (no weights given).
     weights: Option<Vec<f64>>,
-    /// ln h_i (< 0), h_i = E\[exp(−μ_i X)].
-    log_h: Vec<f64>,
+    /// ln h_i (< 0), h_i = E\[exp(−μ_i X)]: computed by [`Model::new`]
+    /// when X's transform is costly, else on first use.
+    log_h: OnceLock<Vec<f64>>,
     /// h_i, computed on first use (no planner reads it).
     h: OnceLock<Vec<f64>>,
     /// 1 − h_i without cancellation: computed by [`Model::new`] when X's
@@ -75,12 +78,26 @@ impl Model {
             crate::limits::bytes(mu.len(), MODEL_BYTES_PER_PAGE),
             &format!("a freshness model of {} pages", mu.len()),
         )?;
+        let mean_access = access.mean();
+        if let Some((mu_copy, w_copy)) = checked_copies(&access, mean_access, mu, weights) {
+            let proportional = weights.is_none_or(|w| weights_proportional(mu, w));
+            return Ok(Model {
+                access,
+                mean_access,
+                mu: mu_copy,
+                weights: w_copy,
+                log_h: OnceLock::new(),
+                h: OnceLock::new(),
+                one_minus_h: OnceLock::new(),
+                proportional,
+            });
+        }
+        // Costly X, or an input that fails a check: the checks in order.
         validate::all_positive("change_rates", mu)?;
         if let Some(w) = weights {
             validate::same_len("change_rates", mu.len(), "weights", w.len())?;
             validate::all_positive("weights", w)?;
         }
-        let mean_access = access.mean();
         if !(mean_access.is_finite() && mean_access > 0.0) {
             return Err(Error::invalid(format!(
                 "the access time must have a finite, positive mean, got E[X] = {}",
@@ -95,7 +112,7 @@ impl Model {
             mean_access,
             mu: mu.to_vec(),
             weights: weights.map(<[f64]>::to_vec),
-            log_h,
+            log_h: OnceLock::from(log_h),
             h: OnceLock::new(),
             one_minus_h: one_minus_h.map_or_else(OnceLock::new, OnceLock::from),
             proportional,
@@ -140,8 +157,10 @@ impl Model {
     /// h_i = E\[exp(−μ_i X)] for every page.
     pub fn h(&self) -> &[f64] {
         // exp(ln h) keeps full relative accuracy when h is tiny; 1 − (1 − h) does not.
-        self.h
-            .get_or_init(|| per_page(self.len(), |i| self.log_h[i].exp()))
+        self.h.get_or_init(|| {
+            let log_h = self.log_h();
+            per_page(self.len(), |i| log_h[i].exp())
+        })
     }
 
     /// 1 − h_i for every page, accurate when h_i is close to 1.
@@ -152,7 +171,59 @@ impl Model {
 
     /// ln h_i for every page.
     pub fn log_h(&self) -> &[f64] {
-        &self.log_h
+        self.log_h.get_or_init(|| {
+            let mut out = vec![0.0; self.len()];
+            par::fold_chunks(
+                [&mut out[..]],
+                (),
+                |pages, [o]| {
+                    self.neg_log_h_into(pages, o);
+                    o.iter_mut().for_each(|a| *a = -*a);
+                },
+                |(), ()| (),
+            );
+            out
+        })
+    }
+
+    /// a_i = −ln h_i for the pages `pages` into `out` (one entry each):
+    /// for exponential X, ln(1 + μ_i E\[X\]) by [`ln_1p_in_place`] (ln μ_i −
+    /// ln rate where the ratio overflows, as [`Distribution::log_laplace`]);
+    /// for deterministic X, μ_i E\[X\]; else [`Model::log_h`]'s, stored by
+    /// [`Model::new`]. Each a_i depends on page i alone.
+    pub(crate) fn neg_log_h_into(&self, pages: Range<usize>, out: &mut [f64]) {
+        let mu = &self.mu[pages.clone()];
+        if let Some(log_h) = self.log_h.get() {
+            for (o, l) in out.iter_mut().zip(&log_h[pages]) {
+                *o = -l;
+            }
+            return;
+        }
+        match self.access {
+            Distribution::Exponential { rate } => {
+                for (o, m) in out.iter_mut().zip(mu) {
+                    *o = m / rate;
+                }
+                ln_1p_in_place(out);
+                if out.iter().fold(false, |inf, a| inf | a.is_infinite()) {
+                    for (o, &m) in out.iter_mut().zip(mu) {
+                        if o.is_infinite() {
+                            *o = -self.access.log_laplace(m);
+                        }
+                    }
+                }
+            }
+            Distribution::Deterministic { value } => {
+                for (o, m) in out.iter_mut().zip(mu) {
+                    *o = m * value;
+                }
+            }
+            _ => {
+                for (o, &m) in out.iter_mut().zip(mu) {
+                    *o = -self.access.log_laplace(m);
+                }
+            }
+        }
     }
 
     /// The weight w_i = c_i/(μ_i E\[X\]) of the Lagrange conditions as a
@@ -222,9 +293,7 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec
     let check = !matches!(access, Distribution::Deterministic { .. });
     let mut log_h = vec![0.0; n];
     let mut one_minus_h = if store { vec![0.0; n] } else { Vec::new() };
-    let page_ok = |i: usize, l: f64, c: f64| {
-        (mu[i] * mean_access).is_finite() && c > 0.0 && l < 0.0 && l.is_finite()
-    };
+    let page_ok = |i: usize, l: f64, c: f64| transform_ok(mu[i] * mean_access, c, l);
     let first_bad = if store {
         par::fold_chunks(
             [&mut log_h[..], &mut one_minus_h[..]],
@@ -283,6 +352,85 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec
         )));
     }
     Ok((log_h, store.then_some(one_minus_h)))
+}
+
+/// Page i's transform is usable: q_i = μ_i E\[X\] finite and h_i strictly
+/// inside (0, 1), from c = 1 − h_i and l = ln h_i. Each condition holds on
+/// an interval of μ (q, c and −l increase with μ).
+fn transform_ok(q: f64, c: f64, l: f64) -> bool {
+    q.is_finite() && c > 0.0 && l < 0.0 && l.is_finite()
+}
+
+/// For exponential and deterministic X (cheap transforms, computed on
+/// first use): copies of μ and the weights, made on the threads that check
+/// them (the fresh pages are first touched there), when every input passes
+/// [`Model::new`]'s checks; `None` for other X or when a check fails (then
+/// [`Model::new`] redoes the checks in order to name the first failure).
+fn checked_copies(
+    access: &Distribution,
+    mean: f64,
+    mu: &[f64],
+    weights: Option<&[f64]>,
+) -> Option<(Vec<f64>, Option<Vec<f64>>)> {
+    let cheap = matches!(
+        access,
+        Distribution::Exponential { .. } | Distribution::Deterministic { .. }
+    );
+    let mean_ok = mean.is_finite() && mean > 0.0;
+    if !(cheap && mean_ok) || weights.is_some_and(|w| w.len() != mu.len()) {
+        return None;
+    }
+    // Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0.
+    let det = matches!(access, Distribution::Deterministic { .. });
+    let ok_at = |m: f64| {
+        let c = if det {
+            1.0
+        } else {
+            access.laplace_complement(m)
+        };
+        transform_ok(m * mean, c, access.log_laplace(m))
+    };
+    // Every rate finite and > 0, and (the conditions holding on an
+    // interval of μ) the transform usable at the smallest and largest.
+    let rates_ok = |m: &[f64]| {
+        let (pos, lo, hi) = m.iter().fold((true, f64::MAX, 0.0), |(p, lo, hi), &x| {
+            (
+                p & (x > 0.0) & (x <= f64::MAX),
+                if x < lo { x } else { lo },
+                if x > hi { x } else { hi },
+            )
+        });
+        pos && ok_at(lo) && ok_at(hi)
+    };
+    let positive = |c: &[f64]| c.iter().fold(true, |p, &x| p & (x > 0.0) & (x <= f64::MAX));
+    let n = mu.len();
+    let mut mu_copy = vec![0.0; n];
+    match weights {
+        None => par::fold_chunks(
+            [&mut mu_copy[..]],
+            true,
+            |pages, [m]| {
+                m.copy_from_slice(&mu[pages]);
+                rates_ok(m)
+            },
+            |a, b| a & b,
+        )
+        .then_some((mu_copy, None)),
+        Some(w) => {
+            let mut w_copy = vec![0.0; n];
+            par::fold_chunks(
+                [&mut mu_copy[..], &mut w_copy[..]],
+                true,
+                |pages, [m, c]| {
+                    m.copy_from_slice(&mu[pages.clone()]);
+                    c.copy_from_slice(&w[pages]);
+                    rates_ok(m) & positive(c)
+                },
+                |a, b| a & b,
+            )
+            .then_some((mu_copy, Some(w_copy)))
+        }
+    }
 }
 
 /// c_i ∝ μ_i: the ratios agree to rounding (compared as exact
