@@ -173,7 +173,7 @@ impl Model {
     pub fn log_h(&self) -> &[f64] {
         self.log_h.get_or_init(|| {
             let mut out = vec![0.0; self.len()];
-            par::fold_chunks(
+            fold_cheap(
                 [&mut out[..]],
                 (),
                 |pages, [o]| {
@@ -259,6 +259,46 @@ impl Model {
             .div(Scaled::new(self.mu[0]).mul(Scaled::new(self.mean_access)));
         Some(v.value().copysign(x))
     }
+}
+
+/// Below this many pages, passes of a few nanoseconds per page run on the
+/// calling thread: starting threads would cost more than it saves.
+const CHEAP_PARALLEL_MIN: usize = 1 << 18;
+
+/// [`par::fold_chunks`] for a pass of a few nanoseconds per page: on the
+/// calling thread below [`CHEAP_PARALLEL_MIN`] pages, over the same chunks
+/// folded in the same order (so the same bits).
+pub(crate) fn fold_cheap<T, F, C, const K: usize>(
+    bufs: [&mut [f64]; K],
+    init: T,
+    f: F,
+    combine: C,
+) -> T
+where
+    T: Send,
+    F: Fn(Range<usize>, [&mut [f64]; K]) -> T + Sync,
+    C: Fn(T, T) -> T,
+{
+    let n = bufs[0].len();
+    if n >= CHEAP_PARALLEL_MIN {
+        return par::fold_chunks(bufs, init, f, combine);
+    }
+    let (mut acc, mut rest, mut lo) = (init, bufs, 0);
+    while lo < n {
+        let take = (n - lo).min(par::CHUNK);
+        let mut tails: [&mut [f64]; K] = std::array::from_fn(|_| -> &mut [f64] { &mut [] });
+        let mut k = 0;
+        let heads = rest.map(|b| {
+            let (h, t) = b.split_at_mut(take);
+            tails[k] = t;
+            k += 1;
+            h
+        });
+        acc = combine(acc, f(lo..lo + take, heads));
+        rest = tails;
+        lo += take;
+    }
+    acc
 }
 
 /// `f(i)` for every page, computed on [`par::threads_for`] threads.
@@ -406,7 +446,7 @@ fn checked_copies(
     let n = mu.len();
     let mut mu_copy = vec![0.0; n];
     match weights {
-        None => par::fold_chunks(
+        None => fold_cheap(
             [&mut mu_copy[..]],
             true,
             |pages, [m]| {
@@ -418,7 +458,7 @@ fn checked_copies(
         .then_some((mu_copy, None)),
         Some(w) => {
             let mut w_copy = vec![0.0; n];
-            par::fold_chunks(
+            fold_cheap(
                 [&mut mu_copy[..], &mut w_copy[..]],
                 true,
                 |pages, [m, c]| {

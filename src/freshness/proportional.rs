@@ -2,19 +2,18 @@
 //! weights proportional to the change rates, c_i = c₀ μ_i, the optimal
 //! access frequencies are f_i = ln h_i / Σ_j ln h_j.
 
-use super::Model;
-use super::par::fold_chunks;
+use super::{Model, fold_cheap};
 
 /// The closed form (10) of Theorem 3.4: f_i = ln h_i / Σ_j ln h_j, optimal
 /// for problem (7) when c_i = c₀ μ_i. Valid for any weights as a formula,
 /// but optimal only for proportional ones.
 ///
-/// Two passes on [`super::par`] threads: a_i = −ln h_i into the output
+/// Two passes ([`fold_cheap`]): a_i = −ln h_i into the output
 /// (whose pages the threads touch first) with Σ a_i and max a_i, then the
 /// division; when Σ a_i overflows, f_i = (a_i/a_max)/Σ_j (a_j/a_max).
 pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
     let mut f = vec![0.0; model.len()];
-    let (total, amax) = fold_chunks(
+    let (total, amax) = fold_cheap(
         [&mut f[..]],
         (0.0, 0.0_f64),
         |pages, [a]| {
@@ -27,7 +26,7 @@ pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
     let total = if total.is_finite() {
         total
     } else {
-        fold_chunks(
+        fold_cheap(
             [&mut f[..]],
             0.0,
             |_, [a]| {
@@ -37,7 +36,7 @@ pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
             |s, t| s + t,
         )
     };
-    fold_chunks(
+    fold_cheap(
         [&mut f[..]],
         (),
         |_, [a]| a.iter_mut().for_each(|x| *x /= total),

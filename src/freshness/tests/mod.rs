@@ -3,6 +3,7 @@
 mod cyclic;
 mod estimator;
 mod frequencies;
+mod proportional;
 mod randomized;
 mod scheduler;
 mod shard;
