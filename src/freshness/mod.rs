@@ -187,8 +187,8 @@ impl Model {
     }
 
     /// a_i = −ln h_i for the pages `pages` into `out` (one entry each):
-    /// for exponential X, ln(1 + μ_i E\[X\]) by [`ln_1p_in_place`] (ln μ_i −
-    /// ln rate where the ratio overflows, as [`Distribution::log_laplace`]);
+    /// for exponential X, ln(1 + q_i), q_i = μ_i E\[X\], by
+    /// [`ln_1p_in_place`] ([`Distribution::log_laplace`] where q_i overflows);
     /// for deterministic X, μ_i E\[X\]; else [`Model::log_h`]'s, stored by
     /// [`Model::new`]. Each a_i depends on page i alone.
     pub(crate) fn neg_log_h_into(&self, pages: Range<usize>, out: &mut [f64]) {
@@ -200,9 +200,9 @@ impl Model {
             return;
         }
         match self.access {
-            Distribution::Exponential { rate } => {
+            Distribution::Exponential { .. } => {
                 for (o, m) in out.iter_mut().zip(mu) {
-                    *o = m / rate;
+                    *o = m * self.mean_access;
                 }
                 ln_1p_in_place(out);
                 if out.iter().fold(false, |inf, a| inf | a.is_infinite()) {
@@ -433,16 +433,10 @@ fn checked_copies(
     // Every rate finite and > 0, and (the conditions holding on an
     // interval of μ) the transform usable at the smallest and largest.
     let rates_ok = |m: &[f64]| {
-        let (pos, lo, hi) = m.iter().fold((true, f64::MAX, 0.0), |(p, lo, hi), &x| {
-            (
-                p & (x > 0.0) & (x <= f64::MAX),
-                if x < lo { x } else { lo },
-                if x > hi { x } else { hi },
-            )
-        });
+        let (pos, lo, hi) = positive_range(m);
         pos && ok_at(lo) && ok_at(hi)
     };
-    let positive = |c: &[f64]| c.iter().fold(true, |p, &x| p & (x > 0.0) & (x <= f64::MAX));
+    let positive = |c: &[f64]| positive_range(c).0;
     let n = mu.len();
     let mut mu_copy = vec![0.0; n];
     match weights {
@@ -471,6 +465,29 @@ fn checked_copies(
             .then_some((mu_copy, Some(w_copy)))
         }
     }
+}
+
+/// (every entry finite and > 0, smallest, largest) of `xs`, in four lanes
+/// (vectorises).
+fn positive_range(xs: &[f64]) -> (bool, f64, f64) {
+    let (mut ok, mut lo, mut hi) = ([true; 4], [f64::MAX; 4], [0.0_f64; 4]);
+    let mut quads = xs.chunks_exact(4);
+    let mut step = |l: usize, x: f64| {
+        ok[l] &= x > 0.0 && x <= f64::MAX;
+        lo[l] = if x < lo[l] { x } else { lo[l] };
+        hi[l] = if x > hi[l] { x } else { hi[l] };
+    };
+    for q in &mut quads {
+        for (l, &x) in q.iter().enumerate() {
+            step(l, x);
+        }
+    }
+    for &x in quads.remainder() {
+        step(0, x);
+    }
+    let lo = lo.into_iter().fold(f64::MAX, f64::min);
+    let hi = hi.into_iter().fold(0.0, f64::max);
+    (ok.into_iter().all(|o| o), lo, hi)
 }
 
 /// c_i ∝ μ_i: the ratios agree to rounding (compared as exact

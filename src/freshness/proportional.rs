@@ -18,8 +18,7 @@ pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
         (0.0, 0.0_f64),
         |pages, [a]| {
             model.neg_log_h_into(pages, a);
-            let amax = a.iter().fold(0.0, |m, &x| if x > m { x } else { m });
-            (sum(a), amax)
+            sum_and_max(a)
         },
         |(s, m), (t, n)| (s + t, m.max(n)),
     );
@@ -36,10 +35,12 @@ pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
             |s, t| s + t,
         )
     };
+    // One rounding more than a division: f_i within 1 ulp of a_i/Σ a_j.
+    let scale = 1.0 / total;
     fold_cheap(
         [&mut f[..]],
         (),
-        |_, [a]| a.iter_mut().for_each(|x| *x /= total),
+        |_, [a]| a.iter_mut().for_each(|x| *x *= scale),
         |(), ()| (),
     );
     f
@@ -47,13 +48,25 @@ pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
 
 /// Σ xs in four interleaved partial sums (a fixed order that vectorises).
 fn sum(xs: &[f64]) -> f64 {
-    let mut lanes = [0.0; 4];
+    sum_and_max(xs).0
+}
+
+/// (Σ xs, max(0, max xs)), both in four lanes: the sum in a fixed order,
+/// and both vectorise.
+fn sum_and_max(xs: &[f64]) -> (f64, f64) {
+    let (mut lanes, mut top) = ([0.0; 4], [0.0_f64; 4]);
     let mut quads = xs.chunks_exact(4);
     for q in &mut quads {
-        for (l, x) in lanes.iter_mut().zip(q) {
-            *l += x;
+        for l in 0..4 {
+            lanes[l] += q[l];
+            top[l] = if q[l] > top[l] { q[l] } else { top[l] };
         }
     }
-    let tail: f64 = quads.remainder().iter().sum();
-    ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + tail
+    let tail = quads.remainder();
+    let total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + tail.iter().sum::<f64>();
+    let max = top
+        .into_iter()
+        .chain(tail.iter().copied())
+        .fold(0.0, f64::max);
+    (total, max)
 }
