@@ -15,6 +15,7 @@ use super::par::fold_chunks;
 use super::{Model, Scaled, check_frequencies};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
+use crate::numeric::exact::product_error;
 use std::ops::Range;
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
@@ -155,7 +156,7 @@ fn normalise(mut x: Vec<f64>) -> Result<Vec<f64>> {
 
 /// A sum kept as hi + lo: hi the rounded running sum, lo the sum of the
 /// exact rounding errors of every addition and product that fed it
-/// (TwoSum, FMA), so that hi + lo carries about twice the precision.
+/// (TwoSum, TwoProduct), so that hi + lo carries about twice the precision.
 #[derive(Debug, Clone, Copy, Default)]
 struct Compensated {
     hi: f64,
@@ -198,7 +199,7 @@ impl ActiveSums {
 /// The cutoff after a Newton step: page i is active iff its excess
 /// σ_i(κ + B) − S (B, S the sums over the previous active set; the excess
 /// is (ρσ_i − 1)·S for ρ = (κ + B)/S) is positive. The excess is formed
-/// from the compensated sums with the product's exact error (FMA) and
+/// from the compensated sums with the product's exact error (TwoProduct) and
 /// TwoSum, so it keeps its relative accuracy next to the cutoff where the
 /// terms cancel, and ρ itself (which may overflow) is never formed.
 #[derive(Debug, Clone, Copy)]
@@ -249,7 +250,7 @@ impl Cutoff {
     fn excess(self, sigma: f64) -> f64 {
         let (b, s) = (self.b, self.s);
         let p = sigma * b.hi;
-        let dp = sigma.mul_add(b.hi, -p);
+        let dp = product_error(sigma, b.hi, p);
         let d = p - s.hi;
         let z = d - p;
         let dd = (p - (d - z)) + (-s.hi - z);
@@ -351,7 +352,7 @@ fn active_sums(sig: &mut [f64], beta: &mut [f64], cut: Cutoff) -> ActiveSums {
                     let p = s * b;
                     acc.count += 1;
                     acc.b.add(b, 0.0);
-                    acc.s.add(p, s.mul_add(b, -p));
+                    acc.s.add(p, product_error(s, b, p));
                 }
             }
             acc
