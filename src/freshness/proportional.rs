@@ -10,7 +10,8 @@ use super::{Model, fold_cheap};
 ///
 /// Two passes ([`fold_cheap`]): a_i = −ln h_i into the output
 /// (whose pages the threads touch first) with Σ a_i and max a_i, then the
-/// division; when Σ a_i overflows, f_i = (a_i/a_max)/Σ_j (a_j/a_max).
+/// division; when Σ a_i overflows or is subnormal,
+/// f_i = (a_i/a_max)/Σ_j (a_j/a_max).
 pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
     let mut f = vec![0.0; model.len()];
     let (total, amax) = fold_cheap(
@@ -22,7 +23,8 @@ pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
         },
         |(s, m), (t, n)| (s + t, m.max(n)),
     );
-    let total = if total.is_finite() {
+    // 1/Σ must be finite: Σ normal (else Σ_j a_j/a_max ≥ 1 is).
+    let total = if total.is_finite() && total >= f64::MIN_POSITIVE {
         total
     } else {
         fold_cheap(

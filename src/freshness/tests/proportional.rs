@@ -91,3 +91,12 @@ fn deterministic_is_proportional_to_mu_even_when_the_sum_overflows() {
         assert!(rel(*fi, want) < 1e-15, "{fi} vs {want}");
     }
 }
+
+#[test]
+fn subnormal_sums_take_the_rescaled_route() {
+    // a_i = μ_i E[X] subnormal: 1/Σ a would overflow; f = (1/4, 3/4).
+    let d = Distribution::deterministic(1.0).unwrap();
+    let f = proportional_frequencies(&Model::new(d, &[1e-310, 3e-310], None).unwrap());
+    assert!(rel(f[0], 0.25) < 1e-4 && rel(f[1], 0.75) < 1e-4, "{f:?}");
+    assert!(rel(f[0] + f[1], 1.0) < 1e-15);
+}
