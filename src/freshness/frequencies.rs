@@ -14,6 +14,8 @@
 //! (10) holds when c_i ∝ μ_i (Theorem 3.4), otherwise the KKT system
 //! (8)–(9) is solved by a one-dimensional root find on the multiplier.
 
+pub use super::proportional::proportional_frequencies;
+
 use super::par::fold_chunks;
 use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Result};
@@ -74,21 +76,6 @@ pub fn obsolescence_lower_bound(model: &Model, f: &[f64]) -> Result<Vec<f64>> {
 pub fn cost(model: &Model, f: &[f64]) -> Result<f64> {
     let r = obsolescence_lower_bound(model, f)?;
     Ok(r.iter().zip(model.weights()).map(|(r, c)| r * c).sum())
-}
-
-/// The closed form (10) of Theorem 3.4: f_i = ln h_i / Σ_j ln h_j, optimal
-/// for problem (7) when c_i = c₀ μ_i. Valid for any weights as a formula,
-/// but optimal only for proportional ones.
-pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
-    // Scale by the largest a_i so that the sum cannot overflow.
-    let log_h = model.log_h();
-    let amax = log_h.iter().fold(0.0_f64, |m, l| m.max(-l));
-    let mut f: Vec<f64> = log_h.iter().map(|l| -l / amax).collect();
-    let total: f64 = f.iter().sum();
-    for v in &mut f {
-        *v /= total;
-    }
-    f
 }
 
 /// The optimal access frequencies of problem (7): the frequencies that

@@ -11,6 +11,7 @@
 //! - [`frequencies`]: the lower bound of Theorem 3.3 for given access
 //!   frequencies, the optimal frequencies (Theorem 3.4 closed form when
 //!   c_i ∝ μ_i, Lagrange conditions (8)–(9) in general) and the bound (6).
+//! - [`proportional`]: the closed form (10) of Theorem 3.4 (c_i ∝ μ_i).
 //! - [`randomized`]: the randomized policy, Lemma 4.1 and Theorem 4.1.
 //! - [`cyclic`]: integer access counts, the golden-ratio policy (§5), a
 //!   generic round robin, the exact cost of any cyclic sequence (eq. 3 with
@@ -26,6 +27,7 @@ pub mod estimator;
 pub mod frequencies;
 mod par;
 pub mod polite;
+pub mod proportional;
 pub mod randomized;
 pub mod scheduler;
 pub mod shard;
@@ -33,11 +35,13 @@ pub mod simulate;
 
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
+use crate::numeric::fastlog::ln_1p_in_place;
 use crate::validate;
+use std::ops::Range;
 use std::sync::OnceLock;
 
-/// Bytes a [`Model`] holds per page (at most five arrays of f64: h and
-/// 1 − h may be filled on first use), checked against the process-wide
+/// Bytes a [`Model`] holds per page (at most five arrays of f64: ln h, h
+/// and 1 − h may be filled on first use), checked against the process-wide
 /// memory cap by [`Model::new`].
 pub const MODEL_BYTES_PER_PAGE: u128 = 40;
 
@@ -50,8 +54,9 @@ pub struct Model {
     mu: Vec<f64>,
     /// c_i; `None` when c = μ (no weights given).
     weights: Option<Vec<f64>>,
-    /// ln h_i (< 0), h_i = E\[exp(−μ_i X)].
-    log_h: Vec<f64>,
+    /// ln h_i (< 0), h_i = E\[exp(−μ_i X)]: computed by [`Model::new`]
+    /// when X's transform is costly, else on first use.
+    log_h: OnceLock<Vec<f64>>,
     /// h_i, computed on first use (no planner reads it).
     h: OnceLock<Vec<f64>>,
     /// 1 − h_i without cancellation: computed by [`Model::new`] when X's
@@ -74,12 +79,26 @@ impl Model {
             crate::limits::bytes(mu.len(), MODEL_BYTES_PER_PAGE),
             &format!("a freshness model of {} pages", mu.len()),
         )?;
+        let mean_access = access.mean();
+        if let Some((mu_copy, w_copy)) = checked_copies(&access, mean_access, mu, weights) {
+            let proportional = weights.is_none_or(|w| weights_proportional(mu, w));
+            return Ok(Model {
+                access,
+                mean_access,
+                mu: mu_copy,
+                weights: w_copy,
+                log_h: OnceLock::new(),
+                h: OnceLock::new(),
+                one_minus_h: OnceLock::new(),
+                proportional,
+            });
+        }
+        // Costly X, or an input that fails a check: the checks in order.
         validate::all_positive("change_rates", mu)?;
         if let Some(w) = weights {
             validate::same_len("change_rates", mu.len(), "weights", w.len())?;
             validate::all_positive("weights", w)?;
         }
-        let mean_access = access.mean();
         if !(mean_access.is_finite() && mean_access > 0.0) {
             return Err(Error::invalid(format!(
                 "the access time must have a finite, positive mean, got E[X] = {}",
@@ -94,7 +113,7 @@ impl Model {
             mean_access,
             mu: mu.to_vec(),
             weights: weights.map(<[f64]>::to_vec),
-            log_h,
+            log_h: OnceLock::from(log_h),
             h: OnceLock::new(),
             one_minus_h: one_minus_h.map_or_else(OnceLock::new, OnceLock::from),
             proportional,
@@ -139,8 +158,10 @@ impl Model {
     /// h_i = E\[exp(−μ_i X)] for every page.
     pub fn h(&self) -> &[f64] {
         // exp(ln h) keeps full relative accuracy when h is tiny; 1 − (1 − h) does not.
-        self.h
-            .get_or_init(|| per_page(self.len(), |i| self.log_h[i].exp()))
+        self.h.get_or_init(|| {
+            let log_h = self.log_h();
+            per_page(self.len(), |i| log_h[i].exp())
+        })
     }
 
     /// 1 − h_i for every page, accurate when h_i is close to 1.
@@ -151,7 +172,59 @@ impl Model {
 
     /// ln h_i for every page.
     pub fn log_h(&self) -> &[f64] {
-        &self.log_h
+        self.log_h.get_or_init(|| {
+            let mut out = vec![0.0; self.len()];
+            fold_cheap(
+                [&mut out[..]],
+                (),
+                |pages, [o]| {
+                    self.neg_log_h_into(pages, o);
+                    o.iter_mut().for_each(|a| *a = -*a);
+                },
+                |(), ()| (),
+            );
+            out
+        })
+    }
+
+    /// a_i = −ln h_i for the pages `pages` into `out` (one entry each):
+    /// for exponential X, ln(1 + q_i), q_i = μ_i E\[X\], by
+    /// [`ln_1p_in_place`] ([`Distribution::log_laplace`] where q_i overflows);
+    /// for deterministic X, μ_i E\[X\]; else [`Model::log_h`]'s, stored by
+    /// [`Model::new`]. Each a_i depends on page i alone.
+    pub(crate) fn neg_log_h_into(&self, pages: Range<usize>, out: &mut [f64]) {
+        let mu = &self.mu[pages.clone()];
+        if let Some(log_h) = self.log_h.get() {
+            for (o, l) in out.iter_mut().zip(&log_h[pages]) {
+                *o = -l;
+            }
+            return;
+        }
+        match self.access {
+            Distribution::Exponential { .. } => {
+                for (o, m) in out.iter_mut().zip(mu) {
+                    *o = m * self.mean_access;
+                }
+                ln_1p_in_place(out);
+                if out.iter().fold(false, |inf, a| inf | a.is_infinite()) {
+                    for (o, &m) in out.iter_mut().zip(mu) {
+                        if o.is_infinite() {
+                            *o = -self.access.log_laplace(m);
+                        }
+                    }
+                }
+            }
+            Distribution::Deterministic { value } => {
+                for (o, m) in out.iter_mut().zip(mu) {
+                    *o = m * value;
+                }
+            }
+            _ => {
+                for (o, &m) in out.iter_mut().zip(mu) {
+                    *o = -self.access.log_laplace(m);
+                }
+            }
+        }
     }
 
     /// The weight w_i = c_i/(μ_i E\[X\]) of the Lagrange conditions as a
@@ -189,6 +262,46 @@ impl Model {
     }
 }
 
+/// Below this many pages, passes of a few nanoseconds per page run on the
+/// calling thread: starting threads would cost more than it saves.
+const CHEAP_PARALLEL_MIN: usize = 1 << 18;
+
+/// [`par::fold_chunks`] for a pass of a few nanoseconds per page: on the
+/// calling thread below [`CHEAP_PARALLEL_MIN`] pages, over the same chunks
+/// folded in the same order (so the same bits).
+pub(crate) fn fold_cheap<T, F, C, const K: usize>(
+    bufs: [&mut [f64]; K],
+    init: T,
+    f: F,
+    combine: C,
+) -> T
+where
+    T: Send,
+    F: Fn(Range<usize>, [&mut [f64]; K]) -> T + Sync,
+    C: Fn(T, T) -> T,
+{
+    let n = bufs[0].len();
+    if n >= CHEAP_PARALLEL_MIN {
+        return par::fold_chunks(bufs, init, f, combine);
+    }
+    let (mut acc, mut rest, mut lo) = (init, bufs, 0);
+    while lo < n {
+        let take = (n - lo).min(par::CHUNK);
+        let mut tails: [&mut [f64]; K] = std::array::from_fn(|_| -> &mut [f64] { &mut [] });
+        let mut k = 0;
+        let heads = rest.map(|b| {
+            let (h, t) = b.split_at_mut(take);
+            tails[k] = t;
+            k += 1;
+            h
+        });
+        acc = combine(acc, f(lo..lo + take, heads));
+        rest = tails;
+        lo += take;
+    }
+    acc
+}
+
 /// `f(i)` for every page, computed on [`par::threads_for`] threads.
 fn per_page(n: usize, f: impl Fn(usize) -> f64 + Sync) -> Vec<f64> {
     let mut out = vec![0.0; n];
@@ -221,9 +334,7 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec
     let check = !matches!(access, Distribution::Deterministic { .. });
     let mut log_h = vec![0.0; n];
     let mut one_minus_h = if store { vec![0.0; n] } else { Vec::new() };
-    let page_ok = |i: usize, l: f64, c: f64| {
-        (mu[i] * mean_access).is_finite() && c > 0.0 && l < 0.0 && l.is_finite()
-    };
+    let page_ok = |i: usize, l: f64, c: f64| transform_ok(mu[i] * mean_access, c, l);
     let first_bad = if store {
         par::fold_chunks(
             [&mut log_h[..], &mut one_minus_h[..]],
@@ -282,6 +393,102 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec
         )));
     }
     Ok((log_h, store.then_some(one_minus_h)))
+}
+
+/// Page i's transform is usable: q_i = μ_i E\[X\] finite and h_i strictly
+/// inside (0, 1), from c = 1 − h_i and l = ln h_i. Each condition holds on
+/// an interval of μ (q, c and −l increase with μ).
+fn transform_ok(q: f64, c: f64, l: f64) -> bool {
+    q.is_finite() && c > 0.0 && l < 0.0 && l.is_finite()
+}
+
+/// For exponential and deterministic X (cheap transforms, computed on
+/// first use): copies of μ and the weights, made on the threads that check
+/// them (the fresh pages are first touched there), when every input passes
+/// [`Model::new`]'s checks; `None` for other X or when a check fails (then
+/// [`Model::new`] redoes the checks in order to name the first failure).
+fn checked_copies(
+    access: &Distribution,
+    mean: f64,
+    mu: &[f64],
+    weights: Option<&[f64]>,
+) -> Option<(Vec<f64>, Option<Vec<f64>>)> {
+    let cheap = matches!(
+        access,
+        Distribution::Exponential { .. } | Distribution::Deterministic { .. }
+    );
+    let mean_ok = mean.is_finite() && mean > 0.0;
+    if !(cheap && mean_ok) || weights.is_some_and(|w| w.len() != mu.len()) {
+        return None;
+    }
+    // Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0.
+    let det = matches!(access, Distribution::Deterministic { .. });
+    let ok_at = |m: f64| {
+        let c = if det {
+            1.0
+        } else {
+            access.laplace_complement(m)
+        };
+        transform_ok(m * mean, c, access.log_laplace(m))
+    };
+    // Every rate finite and > 0, and (the conditions holding on an
+    // interval of μ) the transform usable at the smallest and largest.
+    let rates_ok = |m: &[f64]| {
+        let (pos, lo, hi) = positive_range(m);
+        pos && ok_at(lo) && ok_at(hi)
+    };
+    let positive = |c: &[f64]| positive_range(c).0;
+    let n = mu.len();
+    let mut mu_copy = vec![0.0; n];
+    match weights {
+        None => fold_cheap(
+            [&mut mu_copy[..]],
+            true,
+            |pages, [m]| {
+                m.copy_from_slice(&mu[pages]);
+                rates_ok(m)
+            },
+            |a, b| a & b,
+        )
+        .then_some((mu_copy, None)),
+        Some(w) => {
+            let mut w_copy = vec![0.0; n];
+            fold_cheap(
+                [&mut mu_copy[..], &mut w_copy[..]],
+                true,
+                |pages, [m, c]| {
+                    m.copy_from_slice(&mu[pages.clone()]);
+                    c.copy_from_slice(&w[pages]);
+                    rates_ok(m) & positive(c)
+                },
+                |a, b| a & b,
+            )
+            .then_some((mu_copy, Some(w_copy)))
+        }
+    }
+}
+
+/// (every entry finite and > 0, smallest, largest) of `xs`, in four lanes
+/// (vectorises).
+fn positive_range(xs: &[f64]) -> (bool, f64, f64) {
+    let (mut ok, mut lo, mut hi) = ([true; 4], [f64::MAX; 4], [0.0_f64; 4]);
+    let mut quads = xs.chunks_exact(4);
+    let mut step = |l: usize, x: f64| {
+        ok[l] &= x > 0.0 && x <= f64::MAX;
+        lo[l] = if x < lo[l] { x } else { lo[l] };
+        hi[l] = if x > hi[l] { x } else { hi[l] };
+    };
+    for q in &mut quads {
+        for (l, &x) in q.iter().enumerate() {
+            step(l, x);
+        }
+    }
+    for &x in quads.remainder() {
+        step(0, x);
+    }
+    let lo = lo.into_iter().fold(f64::MAX, f64::min);
+    let hi = hi.into_iter().fold(0.0, f64::max);
+    (ok.into_iter().all(|o| o), lo, hi)
 }
 
 /// c_i ∝ μ_i: the ratios agree to rounding (compared as exact

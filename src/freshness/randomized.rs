@@ -13,7 +13,10 @@
 use super::frequencies::{jensen_gap, q_and_a};
 use super::par::fold_chunks;
 use super::{Model, Scaled, check_frequencies};
+use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
+use crate::numeric::exact::product_error;
+use std::ops::Range;
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
 fn log_gap(a: f64, b: f64) -> f64 {
@@ -91,6 +94,21 @@ fn beta(log_h: f64) -> f64 {
     (-log_h).min(700.0).exp_m1()
 }
 
+/// [`beta`] for the pages `pages` into `out`: for exponential X,
+/// h = 1/(1 + μ/rate) gives β = μ/rate exactly (capped alike); otherwise
+/// through a_i = −ln h_i.
+fn fill_beta(model: &Model, pages: Range<usize>, out: &mut [f64]) {
+    if let Distribution::Exponential { rate } = *model.access() {
+        let cap = 700.0_f64.exp_m1();
+        for (o, m) in out.iter_mut().zip(&model.change_rates()[pages]) {
+            *o = (m / rate).min(cap);
+        }
+    } else {
+        model.neg_log_h_into(pages, out);
+        out.iter_mut().for_each(|a| *a = beta(-*a));
+    }
+}
+
 /// Theorem 4.1, eq. (16): with c_i ∝ μ_i the optimal randomized frequencies
 /// are f_i = (h_i^{-1} − 1)/Σ_j (h_j^{-1} − 1); for other weights
 /// [`optimal_frequencies_general`].
@@ -138,7 +156,7 @@ fn normalise(mut x: Vec<f64>) -> Result<Vec<f64>> {
 
 /// A sum kept as hi + lo: hi the rounded running sum, lo the sum of the
 /// exact rounding errors of every addition and product that fed it
-/// (TwoSum, FMA), so that hi + lo carries about twice the precision.
+/// (TwoSum, TwoProduct), so that hi + lo carries about twice the precision.
 #[derive(Debug, Clone, Copy, Default)]
 struct Compensated {
     hi: f64,
@@ -181,7 +199,7 @@ impl ActiveSums {
 /// The cutoff after a Newton step: page i is active iff its excess
 /// σ_i(κ + B) − S (B, S the sums over the previous active set; the excess
 /// is (ρσ_i − 1)·S for ρ = (κ + B)/S) is positive. The excess is formed
-/// from the compensated sums with the product's exact error (FMA) and
+/// from the compensated sums with the product's exact error (TwoProduct) and
 /// TwoSum, so it keeps its relative accuracy next to the cutoff where the
 /// terms cancel, and ρ itself (which may overflow) is never formed.
 #[derive(Debug, Clone, Copy)]
@@ -232,7 +250,7 @@ impl Cutoff {
     fn excess(self, sigma: f64) -> f64 {
         let (b, s) = (self.b, self.s);
         let p = sigma * b.hi;
-        let dp = sigma.mul_add(b.hi, -p);
+        let dp = product_error(sigma, b.hi, p);
         let d = p - s.hi;
         let z = d - p;
         let dd = (p - (d - z)) + (-s.hi - z);
@@ -251,6 +269,77 @@ impl Cutoff {
     }
 }
 
+/// Sums of β' and σβ' over the pages in buckets of σ, the top [`BINADES`]
+/// binades below 1 in [`SUB`] buckets each (the first eight mantissa bits),
+/// bucket 0 for everything smaller: locates the root of F(ρ) = κ to one
+/// bucket in the setup pass, so that Newton starts next to it.
+#[derive(Debug, Clone, Default)]
+struct Histogram {
+    /// (Σ β', Σ σβ') per bucket; empty until a page is added.
+    sums: Vec<(f64, f64)>,
+}
+
+const BINADES: usize = 16;
+const SUB: usize = 256;
+
+impl Histogram {
+    /// Bucket of σ ∈ (0, 1]: 1 + 256 (binade) + the first eight mantissa
+    /// bits; 0 below 2^−16.
+    fn bucket(sigma: f64) -> usize {
+        let bits = sigma.to_bits();
+        let e = (bits >> 52) as i64 - 1023;
+        if e < -(BINADES as i64) || e > 0 {
+            return 0;
+        }
+        let sub = ((bits >> 44) & 0xff) as usize;
+        1 + (e + BINADES as i64) as usize * SUB + sub
+    }
+
+    /// The lower edge of bucket k ≥ 1.
+    fn edge(k: usize) -> f64 {
+        let (binade, sub) = ((k - 1) / SUB, (k - 1) % SUB);
+        2f64.powi(binade as i32 - BINADES as i32) * (1.0 + sub as f64 / SUB as f64)
+    }
+
+    fn add(&mut self, sigma: f64, beta: f64) {
+        if self.sums.is_empty() {
+            self.sums = vec![(0.0, 0.0); 1 + (BINADES + 1) * SUB];
+        }
+        let s = &mut self.sums[Self::bucket(sigma)];
+        s.0 += beta;
+        s.1 += sigma * beta;
+    }
+
+    fn merge(mut self, o: Histogram) -> Histogram {
+        if self.sums.is_empty() {
+            return o;
+        }
+        for (a, b) in self.sums.iter_mut().zip(&o.sums) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
+        self
+    }
+
+    /// (num, den) of the Newton step from the lower edge t of the highest
+    /// bucket where F(1/t) = Σ_{σ ≥ t} (σ/t − 1)β' reaches κ: to the right
+    /// of the root (up to the rounding of the bucket sums, which the
+    /// compensated steps absorb); (∞, 0) when no bucket above 0 does.
+    fn start(&self, kappa: f64) -> (f64, f64) {
+        let (mut b, mut s) = (0.0, 0.0);
+        if kappa.is_finite() {
+            for k in (1..self.sums.len()).rev() {
+                b += self.sums[k].0;
+                s += self.sums[k].1;
+                if s / Self::edge(k) - b >= kappa && s > 0.0 {
+                    return (kappa + b, s);
+                }
+            }
+        }
+        (f64::INFINITY, 0.0)
+    }
+}
+
 /// [`ActiveSums`] over the pages active at `cut`, in fixed chunks.
 fn active_sums(sig: &mut [f64], beta: &mut [f64], cut: Cutoff) -> ActiveSums {
     fold_chunks(
@@ -263,7 +352,7 @@ fn active_sums(sig: &mut [f64], beta: &mut [f64], cut: Cutoff) -> ActiveSums {
                     let p = s * b;
                     acc.count += 1;
                     acc.b.add(b, 0.0);
-                    acc.s.add(p, s.mul_add(b, -p));
+                    acc.s.add(p, product_error(s, b, p));
                 }
             }
             acc
@@ -275,10 +364,11 @@ fn active_sums(sig: &mut [f64], beta: &mut [f64], cut: Cutoff) -> ActiveSums {
 /// Bound on the compensated Newton steps (one or two in practice).
 const MAX_NEWTON: usize = 64;
 
-/// Newton from ρ = ∞ with plain sums: ρ = num/den once the active set
+/// Newton with plain sums from ρ = num/den = `start` (to the right of the
+/// root; (∞, 0) at worst): ρ = num/den once the active set
 /// {σ_i·num > den} stops shrinking (at κ = ∞, every page with σ_i > 0).
-fn plain_newton(sig: &mut [f64], bt: &mut [f64], kappa: f64) -> (f64, f64) {
-    let (mut num, mut den) = (f64::INFINITY, 0.0);
+fn plain_newton(sig: &mut [f64], bt: &mut [f64], kappa: f64, start: (f64, f64)) -> (f64, f64) {
+    let (mut num, mut den) = start;
     let mut count = usize::MAX;
     loop {
         let (c, b, s) = plain_sums(sig, bt, num, den);
@@ -336,26 +426,28 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let n = model.len();
     check_memory(n)?;
     // Setup: σ (normalised by the largest weight: ρ absorbs the scale) in
-    // the output, β' = β/β_max in the scratch buffer.
-    let log_h = model.log_h();
-    let bmax = beta(-max_a(model));
+    // the output, β' = β/β_max in the scratch buffer, and where Newton
+    // starts (from the histogram of σ).
     let (mut sig, mut bt) = (vec![0.0; n], vec![0.0; n]);
-    let sigma = Sigma::new(model, &mut sig);
-    fold_chunks(
-        [&mut sig[..], &mut bt[..]],
-        (),
-        |pages, [sg, b]| {
-            for (k, i) in pages.enumerate() {
-                sg[k] = sigma.of(i);
-                b[k] = beta(log_h[i]) / bmax;
-            }
-        },
-        |(), ()| (),
-    );
+    let (sigma, bmax) = Sigma::new(model, &mut sig, &mut bt);
     let kappa = 1.0 / bmax;
+    let hist = fold_chunks(
+        [&mut sig[..], &mut bt[..]],
+        Histogram::default(),
+        |pages, [sg, b]| {
+            let mut h = Histogram::default();
+            for (k, i) in pages.enumerate() {
+                sg[k] = sigma.of_plain(sg[k]).unwrap_or_else(|| sigma.of(i));
+                b[k] /= bmax;
+                h.add(sg[k], b[k]);
+            }
+            h
+        },
+        Histogram::merge,
+    );
     // Main loop: Newton from ρ = ∞ in plain doubles, then in compensated
     // ones from that active set (usually one pass confirms it).
-    let (num, den) = plain_newton(&mut sig, &mut bt, kappa);
+    let (num, den) = plain_newton(&mut sig, &mut bt, kappa, hist.start(kappa));
     let mut sums = active_sums(&mut sig, &mut bt, Cutoff::plain(num, den));
     // Active sets are the pages above a σ threshold: an unchanged count
     // is an unchanged set. After a first step to the right of the root
@@ -390,16 +482,16 @@ fn rescaled(
     mut sig: Vec<f64>,
     mut bt: Vec<f64>,
 ) -> Result<Vec<f64>> {
-    let log_h = model.log_h();
     let ln_bact = fold_chunks(
-        [&mut sig[..]],
+        [&mut sig[..], &mut bt[..]],
         f64::NEG_INFINITY,
-        |pages, [sg]| {
+        |pages, [sg, b]| {
+            fill_beta(model, pages.clone(), b);
             let mut m = f64::NEG_INFINITY;
             for (k, i) in pages.enumerate() {
                 sg[k] = sigma.of(i);
                 if cut.active(sg[k]) {
-                    m = m.max(beta(log_h[i]).ln());
+                    m = m.max(b[k].ln());
                 }
             }
             m
@@ -409,11 +501,11 @@ fn rescaled(
     fold_chunks(
         [&mut sig[..], &mut bt[..]],
         (),
-        |pages, [sg, b]| {
-            for (k, i) in pages.enumerate() {
+        |_, [sg, b]| {
+            for (s, b) in sg.iter().zip(b.iter_mut()) {
                 // Inactive pages may overflow here; they are never read.
-                b[k] = if cut.active(sg[k]) {
-                    (beta(log_h[i]).ln() - ln_bact).exp()
+                *b = if cut.active(*s) {
+                    (b.ln() - ln_bact).exp()
                 } else {
                     0.0
                 };
@@ -433,11 +525,6 @@ fn rescaled(
     divide(sig, s)
 }
 
-/// The largest a_i = −ln h_i.
-fn max_a(model: &Model) -> f64 {
-    model.log_h().iter().fold(0.0_f64, |m, &l| m.max(-l))
-}
-
 /// σ_i = √(w_i/w_max) for the weights w_i = c_i/(μ_i E\[X\]).
 struct Sigma<'a> {
     model: &'a Model,
@@ -447,23 +534,30 @@ struct Sigma<'a> {
 }
 
 impl<'a> Sigma<'a> {
-    /// Finds w_max in one pass (`scratch`: any buffer of one entry per
-    /// page, left unchanged).
-    fn new(model: &'a Model, scratch: &mut [f64]) -> Sigma<'a> {
-        let (plain, scaled) = fold_chunks(
-            [scratch],
-            (0.0_f64, None::<Scaled>),
-            |pages, _| {
+    /// Finds w_max and β_max in one pass that leaves the plain w_i (0
+    /// where it is not a normal double) in `w` and β_i in `beta`.
+    fn new(model: &'a Model, w: &mut [f64], beta: &mut [f64]) -> (Sigma<'a>, f64) {
+        let (plain, scaled, bmax) = fold_chunks(
+            [w, beta],
+            (0.0_f64, None::<Scaled>, 0.0_f64),
+            |pages, [w, b]| {
+                fill_beta(model, pages.clone(), b);
+                let bmax = b.iter().fold(0.0_f64, |m, &x| if x > m { x } else { m });
                 let (mut plain, mut scaled) = (0.0_f64, None::<Scaled>);
-                for i in pages {
-                    match plain_weight(model, i) {
-                        Some(w) => plain = plain.max(w),
-                        None => scaled = Some(max_scaled(scaled, model.scaled_weight(i))),
+                for (k, i) in pages.enumerate() {
+                    w[k] = plain_weight(model, i).unwrap_or(0.0);
+                    if w[k] > 0.0 {
+                        plain = plain.max(w[k]);
+                    } else {
+                        scaled = Some(max_scaled(scaled, model.scaled_weight(i)));
                     }
                 }
-                (plain, scaled)
+                (plain, scaled, bmax)
             },
-            |(p, s), (q, t)| (p.max(q), t.map_or(s, |t| Some(max_scaled(s, t)))),
+            |(p, s, b), (q, t, c)| {
+                let s = t.map_or(s, |t| Some(max_scaled(s, t)));
+                (p.max(q), s, b.max(c))
+            },
         );
         let wmax = if plain > 0.0 {
             max_scaled(scaled, Scaled::new(plain))
@@ -471,11 +565,20 @@ impl<'a> Sigma<'a> {
             scaled.unwrap_or_else(|| model.scaled_weight(0))
         };
         let v = wmax.value();
-        Sigma {
+        let sigma = Sigma {
             model,
             wmax,
             wmax_plain: v.is_normal().then_some(v),
-        }
+        };
+        (sigma, bmax)
+    }
+
+    /// σ_i from the plain w_i left by [`Sigma::new`], when [`Sigma::of`]
+    /// would take its plain route (same bits).
+    fn of_plain(&self, w: f64) -> Option<f64> {
+        let m = self.wmax_plain?;
+        let r = w / m;
+        (w > 0.0 && r.is_normal()).then(|| r.sqrt())
     }
 
     /// σ_i: √(w_i/w_max) in plain doubles when every step stays in the

@@ -4,6 +4,8 @@
 
 #![forbid(unsafe_code)]
 
+pub(crate) mod exact;
+pub(crate) mod fastlog;
 pub(crate) mod iterate;
 pub(crate) mod markov;
 pub(crate) mod matrix;

@@ -4,6 +4,7 @@ mod cyclic;
 mod estimator;
 mod frequencies;
 mod polite;
+mod proportional;
 mod randomized;
 mod scheduler;
 mod scheduler_hosts;

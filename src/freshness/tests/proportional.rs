@@ -1,0 +1,102 @@
+use crate::dist::Distribution;
+use crate::freshness::Model;
+use crate::freshness::par::FORCE_THREADS;
+use crate::freshness::proportional::proportional_frequencies;
+use crate::numeric::tolerance::rel;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::atomic::Ordering;
+
+/// Σ xs exactly rounded enough for a reference: sorted, then pairwise.
+fn reference_sum(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    while v.len() > 1 {
+        v = v.chunks(2).map(|c| c.iter().sum()).collect();
+    }
+    v[0]
+}
+
+/// Theorem 3.4 literally, f_i = ln(1 + μ_i E\[X\]) / Σ_j ln(1 + μ_j E\[X\]),
+/// with the C library's ln_1p.
+fn literal_exponential(mu: &[f64], mean: f64) -> Vec<f64> {
+    let a: Vec<f64> = mu.iter().map(|m| (m * mean).ln_1p()).collect();
+    let s = reference_sum(&a);
+    a.iter().map(|x| x / s).collect()
+}
+
+#[test]
+fn exponential_matches_the_literal_closed_form_on_every_path() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(20);
+    // 300 000 pages (beyond the cheap passes' threshold, so on threads);
+    // q = μE[X] spans 1e-12..1e3: chunks of small q only take the series,
+    // the others the library's ln_1p.
+    for (n, lo, hi) in [
+        (300_000, -12.0, -4.0),
+        (300_000, -12.0, 3.0),
+        (5_000, -3.0, 1.0),
+    ] {
+        let mu: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(lo..hi)))
+            .collect();
+        let m = Model::new(Distribution::exponential(1.0).unwrap(), &mu, None).unwrap();
+        let f = proportional_frequencies(&m);
+        let lit = literal_exponential(&mu, 1.0);
+        let worst = f
+            .iter()
+            .zip(&lit)
+            .map(|(a, b)| rel(*a, *b))
+            .fold(0.0, f64::max);
+        assert!(worst < 1e-12, "n = {n}: {worst:e}");
+        assert!(rel(reference_sum(&f), 1.0) < 1e-14);
+        // ln h from the model agrees with the distribution's transform.
+        for (l, &x) in m.log_h().iter().zip(&mu).step_by(97) {
+            let d = Distribution::exponential(1.0).unwrap().log_laplace(x);
+            assert!(rel(*l, d) < 5e-16, "{x:e}: {l:e} vs {d:e}");
+        }
+    }
+}
+
+#[test]
+fn same_bits_on_any_number_of_threads() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    let mu: Vec<f64> = (0..300_000)
+        .map(|_| 10f64.powf(rng.random_range(-9.0..1.0)))
+        .collect();
+    let m = Model::new(Distribution::exponential(3.0).unwrap(), &mu, None).unwrap();
+    let base = proportional_frequencies(&m);
+    for t in [1, 3] {
+        FORCE_THREADS.store(t, Ordering::Relaxed);
+        let m = Model::new(Distribution::exponential(3.0).unwrap(), &mu, None).unwrap();
+        let f = proportional_frequencies(&m);
+        FORCE_THREADS.store(0, Ordering::Relaxed);
+        assert!(f.iter().zip(&base).all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+}
+
+#[test]
+fn deterministic_is_proportional_to_mu_even_when_the_sum_overflows() {
+    // Deterministic X: ln h_i = −μ_i E[X], f_i = μ_i/Σ μ_j.
+    let d = Distribution::deterministic(0.5).unwrap();
+    let mu = [0.2, 1.0, 5.0, 0.3];
+    let f = proportional_frequencies(&Model::new(d.clone(), &mu, None).unwrap());
+    for (fi, m) in f.iter().zip(&mu) {
+        assert!(rel(*fi, m / 6.5) < 1e-15);
+    }
+    // a_i = μ_i E[X] = 1e308, 1e308, 1e307: Σ a overflows; the frequencies
+    // are 10/21, 10/21, 1/21.
+    let d = Distribution::deterministic(1.0).unwrap();
+    let f = proportional_frequencies(&Model::new(d, &[1e308, 1e308, 1e307], None).unwrap());
+    for (fi, want) in f.iter().zip([10.0 / 21.0, 10.0 / 21.0, 1.0 / 21.0]) {
+        assert!(rel(*fi, want) < 1e-15, "{fi} vs {want}");
+    }
+}
+
+#[test]
+fn subnormal_sums_take_the_rescaled_route() {
+    // a_i = μ_i E[X] subnormal: 1/Σ a would overflow; f = (1/4, 3/4).
+    let d = Distribution::deterministic(1.0).unwrap();
+    let f = proportional_frequencies(&Model::new(d, &[1e-310, 3e-310], None).unwrap());
+    assert!(rel(f[0], 0.25) < 1e-4 && rel(f[1], 0.75) < 1e-4, "{f:?}");
+    assert!(rel(f[0] + f[1], 1.0) < 1e-15);
+}
