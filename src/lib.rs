@@ -9,7 +9,9 @@
 //!   are plain safe Rust: each carries `#![forbid(unsafe_code)]`. Every
 //!   model type validates its own inputs in its constructor or method, so a
 //!   Rust caller is refused exactly as a C caller is, with the same message.
-//! - [`ffi`] is the C API, the only module with `unsafe`: it converts C
+//! - `pages` (large zeroed arrays on transparent huge pages: one
+//!   `madvise` call) is the only other module with `unsafe`.
+//! - [`ffi`] is the C API, the main module with `unsafe`: it converts C
 //!   values (pointers, lengths, C enum values, handles) into Rust ones,
 //!   forwards to a model's public function and converts the result back. It
 //!   checks nothing about a value's domain.
@@ -40,6 +42,7 @@ pub mod freshness;
 pub mod limits;
 pub mod mdp;
 pub(crate) mod numeric;
+pub(crate) mod pages;
 pub mod probe;
 pub mod robots;
 pub mod routing;

@@ -173,7 +173,7 @@ impl Model {
     /// ln h_i for every page.
     pub fn log_h(&self) -> &[f64] {
         self.log_h.get_or_init(|| {
-            let mut out = vec![0.0; self.len()];
+            let mut out = crate::pages::zeroed(self.len());
             fold_cheap(
                 [&mut out[..]],
                 (),
@@ -304,7 +304,7 @@ where
 
 /// `f(i)` for every page, computed on [`par::threads_for`] threads.
 fn per_page(n: usize, f: impl Fn(usize) -> f64 + Sync) -> Vec<f64> {
-    let mut out = vec![0.0; n];
+    let mut out = crate::pages::zeroed(n);
     par::fold_chunks(
         [&mut out[..]],
         (),
@@ -332,8 +332,12 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec
     );
     // Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0.
     let check = !matches!(access, Distribution::Deterministic { .. });
-    let mut log_h = vec![0.0; n];
-    let mut one_minus_h = if store { vec![0.0; n] } else { Vec::new() };
+    let mut log_h = crate::pages::zeroed(n);
+    let mut one_minus_h = if store {
+        crate::pages::zeroed(n)
+    } else {
+        Vec::new()
+    };
     let page_ok = |i: usize, l: f64, c: f64| transform_ok(mu[i] * mean_access, c, l);
     let first_bad = if store {
         par::fold_chunks(
@@ -439,7 +443,7 @@ fn checked_copies(
     };
     let positive = |c: &[f64]| positive_range(c).0;
     let n = mu.len();
-    let mut mu_copy = vec![0.0; n];
+    let mut mu_copy = crate::pages::zeroed(n);
     match weights {
         None => fold_cheap(
             [&mut mu_copy[..]],
@@ -452,7 +456,7 @@ fn checked_copies(
         )
         .then_some((mu_copy, None)),
         Some(w) => {
-            let mut w_copy = vec![0.0; n];
+            let mut w_copy = crate::pages::zeroed(n);
             fold_cheap(
                 [&mut mu_copy[..], &mut w_copy[..]],
                 true,

@@ -13,7 +13,7 @@ use super::{Model, fold_cheap};
 /// division; when Σ a_i overflows or is subnormal,
 /// f_i = (a_i/a_max)/Σ_j (a_j/a_max).
 pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
-    let mut f = vec![0.0; model.len()];
+    let mut f = crate::pages::zeroed(model.len());
     let (total, amax) = fold_cheap(
         [&mut f[..]],
         (0.0, 0.0_f64),

@@ -428,7 +428,7 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     // Setup: σ (normalised by the largest weight: ρ absorbs the scale) in
     // the output, β' = β/β_max in the scratch buffer, and where Newton
     // starts (from the histogram of σ).
-    let (mut sig, mut bt) = (vec![0.0; n], vec![0.0; n]);
+    let (mut sig, mut bt) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
     let (sigma, bmax) = Sigma::new(model, &mut sig, &mut bt);
     let kappa = 1.0 / bmax;
     let hist = fold_chunks(
