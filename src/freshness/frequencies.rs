@@ -311,7 +311,9 @@ pub(super) fn ln_p_of(ln_t: f64) -> f64 {
 }
 
 /// The pages of the general solver: ln h_i (a_i = −ln h_i), the roots
-/// s_i of the last evaluation (warm starts for the next), x_i = a_i/s_i
+/// s_i of the last evaluation (warm starts for the next; 0, no start,
+/// before the first: zeroed memory is mapped lazily by the first pass's
+/// threads), x_i = a_i/s_i
 /// there and d ln s_i/d ln t_i (both 0 for pages not visited).
 pub(super) struct GeneralPages<'a> {
     log_h: &'a [f64],
@@ -325,7 +327,7 @@ impl<'a> GeneralPages<'a> {
         let n = log_h.len();
         GeneralPages {
             log_h,
-            s: vec![f64::NAN; n],
+            s: vec![0.0; n],
             x: vec![0.0; n],
             dlns: vec![0.0; n],
         }
@@ -391,7 +393,9 @@ impl<'a> GeneralPages<'a> {
                     } else if xi > 0.0 {
                         out.smooth += xi;
                         out.slope += xi * dli;
-                        out.curv += xi * second_order(dli, s[k]);
+                        let (b, c) = expansion(dli, s[k]);
+                        out.curv += xi * b;
+                        out.cubic += xi * c;
                     }
                 }
             }
@@ -407,8 +411,9 @@ impl<'a> GeneralPages<'a> {
 }
 
 /// The sums of one [`GeneralPages::pass`]: Σ x_i and Σ x_i d ln s_i/d ln t_i,
-/// and with a steep window the same two and Σ x_i b_i ([`second_order`])
-/// over the pages outside it, and the pages inside (ascending).
+/// and with a steep window the same two and Σ x_i b_i, Σ x_i c_i
+/// ([`expansion`]) over the pages outside it, and the pages inside
+/// (ascending).
 #[derive(Default)]
 struct PassSums {
     sum: f64,
@@ -416,15 +421,27 @@ struct PassSums {
     smooth: f64,
     slope: f64,
     curv: f64,
+    cubic: f64,
     steep: Vec<usize>,
 }
 
-/// b in x(ℓ₀ + d)/x(ℓ₀) = 1 − δ d + b d² + O(d³), δ = d ln s/d ln t at ℓ₀
-/// (x = a/s): with dδ/d ln t = δ(1 + δ(s − 2)) (from δ = G/(sG′) and
-/// sG″/G′ = 1 − s), ln s moves by δd + δ(1 + δ(s − 2))d²/2, so
-/// b = δ²/2 − δ(1 + δ(s − 2))/2.
-fn second_order(delta: f64, s: f64) -> f64 {
-    0.5 * delta * (delta * (3.0 - s) - 1.0)
+/// (b, c) in x(ℓ₀ + d)/x(ℓ₀) = 1 − δd + bd² + cd³ + O(d⁴), δ = d ln s/d ln t
+/// at ℓ₀ (x = a/s). With u = ln t, dδ/du = δ₂ = δ(1 + δ(s − 2)) (from
+/// δ = G/(sG′) and sG″/G′ = 1 − s) and ds/du = sδ, ln s moves by
+/// E = δd + δ₂d²/2 + δ₃d³/6 with δ₃ = δ₂(1 + 2δ(s − 2)) + sδ³; e^{−E}
+/// gives b = (δ² − δ₂)/2 and c = δδ₂/2 − δ³/6 − δ₃/6.
+fn expansion(delta: f64, s: f64) -> (f64, f64) {
+    let d2 = delta * (1.0 + delta * (s - 2.0));
+    let d3 = d2 * (1.0 + 2.0 * delta * (s - 2.0)) + s * delta * delta * delta;
+    let b = 0.5 * (delta * delta - d2);
+    let c = 0.5 * delta * d2 - (delta * delta * delta + d3) / 6.0;
+    (b, c)
+}
+
+/// x(ℓ₀ + d)/x(ℓ₀) to third order ([`expansion`]), ≥ 0.
+fn expanded_ratio(delta: f64, s: f64, d: f64) -> f64 {
+    let (b, c) = expansion(delta, s);
+    (1.0 - (delta - (b + c * d) * d) * d).max(0.0)
 }
 
 impl PassSums {
@@ -435,6 +452,7 @@ impl PassSums {
         self.smooth += o.smooth;
         self.slope += o.slope;
         self.curv += o.curv;
+        self.cubic += o.cubic;
         self.steep.extend(o.steep);
         self
     }
@@ -589,19 +607,19 @@ fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
 const SAMPLE: usize = 1 << 17;
 
 /// Fewest pages in the sample of [`sample_start`] (a model has at least
-/// 32 times as many to be sampled).
+/// 8 times as many to be sampled).
 const SAMPLE_MIN: usize = 1 << 14;
 
 /// A start for the multiplier within about 1/√m of the root: the
-/// multiplier of every (n/m)-th page, m = min(SAMPLE, n/32), with the
+/// multiplier of every (n/m)-th page, m = min(SAMPLE, n/8), with the
 /// budget m/n (a handful of cheap evaluations instead of full ones). `x0`
 /// itself for smaller models.
 fn sample_start(model: &Model, ln_w: &[f64], lo: f64, x0: f64) -> Result<f64> {
     let n = ln_w.len();
-    if n < 32 * SAMPLE_MIN {
+    if n < 8 * SAMPLE_MIN {
         return Ok(x0);
     }
-    let stride = (n / SAMPLE).max(32);
+    let stride = (n / SAMPLE).max(8);
     let pick = |v: &[f64]| -> Vec<f64> { v.iter().step_by(stride).copied().collect() };
     let (log_h, sub_ln_w) = (pick(model.log_h()), pick(ln_w));
     let mut sub = GeneralPages::new(&log_h);
@@ -653,10 +671,9 @@ fn solve_multiplier(
 /// its cutoff (|ln w_i − ℓ₀| < STEEP, i.e. 1 − t_i ≲ STEEP).
 const STEEP: f64 = 1e-2;
 
-/// A local root |ℓ − ℓ₀| ≤ ACCEPT is final: the second-order step of the
+/// A local root |ℓ − ℓ₀| ≤ ACCEPT is final: the third-order step of the
 /// other pages (δ = d ln s/d ln t ≲ (1 + s)/(s² STEEP) < 20 there) then
-/// errs by about (δ ACCEPT)³ < 1e−14 relative in x_i, under 1e−15 in
-/// ln(w_i G(s_i)).
+/// errs by about (δ ACCEPT)⁴ < 1e−16 relative in x_i.
 const ACCEPT: f64 = 1e-6;
 
 /// Outer iterations (full passes) before giving up.
@@ -735,14 +752,15 @@ fn solve_multiplier_local(
 
 /// The multiplier equation Σ x_i = 1 near ℓ₀ (the last full evaluation):
 /// the steep pages (|ln w_i − ℓ₀| < STEEP) evaluated exactly, the others
-/// to second order, x_i(1 − δ_i d + b_i d²), d = ℓ − ℓ₀
-/// ([`second_order`]).
+/// to third order, x_i(1 − δ_i d + b_i d² + c_i d³), d = ℓ − ℓ₀
+/// ([`expansion`]).
 struct Local {
     ell0: f64,
-    /// Σ x_i, Σ x_i δ_i and Σ x_i b_i over the other pages at ℓ₀.
+    /// Σ x_i, Σ x_i δ_i, Σ x_i b_i and Σ x_i c_i over the other pages at ℓ₀.
     smooth: f64,
     slope: f64,
     curv: f64,
+    cubic: f64,
     /// The steep pages (ascending), their ln w_i, a_i, and at the last
     /// evaluation s_i, x_i and d ln s_i/d ln t_i.
     idx: Vec<usize>,
@@ -763,6 +781,7 @@ impl Local {
             smooth,
             slope,
             curv,
+            cubic,
             steep: idx,
             ..
         } = sums;
@@ -772,6 +791,7 @@ impl Local {
             smooth,
             slope,
             curv,
+            cubic,
             ln_w: idx.iter().map(|&i| ln_w[i]).collect(),
             a: idx.iter().map(|&i| -log_h[i]).collect(),
             s: idx.iter().map(|&i| pages.s[i]).collect(),
@@ -809,12 +829,12 @@ impl Local {
 
     /// Σ x over the other pages at ℓ₀ + `d_ell` and −d/dℓ of it.
     fn smooth_at(&self, d_ell: f64) -> f64 {
-        self.smooth - (self.slope - self.curv * d_ell) * d_ell
+        self.smooth - (self.slope - (self.curv + self.cubic * d_ell) * d_ell) * d_ell
     }
 
     /// −d/dℓ of [`Local::smooth_at`].
     fn smooth_slope(&self, d_ell: f64) -> f64 {
-        self.slope - 2.0 * self.curv * d_ell
+        self.slope - (2.0 * self.curv + 3.0 * self.cubic * d_ell) * d_ell
     }
 
     /// The step of the multiplier that the rounding of ℓ leaves (Σ x may
@@ -931,7 +951,7 @@ impl Local {
         Ok((tb, d_ell(z)))
     }
 
-    /// Writes the plan into `pages.x`: the second-order step `d_ell` on
+    /// Writes the plan into `pages.x`: the third-order step `d_ell` on
     /// every page, the steep pages' exact x over it.
     fn apply(&self, pages: &mut GeneralPages, d_ell: f64) {
         let (idx, xs) = (&self.idx, &self.x);
@@ -941,8 +961,7 @@ impl Local {
             |range, [x, dl, s]| {
                 for ((x, &l), &s) in x.iter_mut().zip(dl.iter()).zip(s.iter()) {
                     if *x > 0.0 {
-                        let b = second_order(l, s);
-                        *x *= (1.0 - (l - b * d_ell) * d_ell).max(0.0);
+                        *x *= expanded_ratio(l, s, d_ell);
                     }
                 }
                 let first = idx.partition_point(|&i| i < range.start);
