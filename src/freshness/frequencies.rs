@@ -351,9 +351,9 @@ impl<'a> GeneralPages<'a> {
     }
 
     /// [`GeneralPages::eval`] when every ln t_i moved by `d_ln_t` since the
-    /// last evaluation: the inner Newton starts from the first-order
-    /// prediction s_i(1 + d ln s_i/d ln t_i · d_ln_t), so that one step
-    /// usually suffices once the multiplier moves little. With a steep
+    /// last evaluation: the inner Newton starts from the third-order
+    /// prediction of s_i ([`expanded_ratio`]), so that one step usually
+    /// suffices once the multiplier moves by less than about 1e−2. With a steep
     /// window (ln w, ℓ₀) the sums are also split as [`Local`] needs. `stop`:
     /// see [`solve_g`].
     fn pass<F>(
@@ -375,7 +375,7 @@ impl<'a> GeneralPages<'a> {
                     let guess = if d_ln_t == 0.0 {
                         s[k]
                     } else {
-                        s[k] * (1.0 + dl[k] * d_ln_t)
+                        s[k] / expanded_ratio(dl[k], s[k], d_ln_t)
                     };
                     let (si, dlns) = solve_g(p.ln_t, p.ln_p, guess, stop)?;
                     s[k] = si;
