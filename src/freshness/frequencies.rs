@@ -545,19 +545,56 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     finish(pages.x)
 }
 
+/// w_i = c_i/(μ_i E\[X\]) as an f64 when it equals
+/// [`Model::scaled_weight`] to the bit: both round the same exact product
+/// and quotient once, so they agree whenever μ_i E\[X\] and w_i are normal.
+/// None otherwise (the caller then takes the [`Scaled`] path).
+fn plain_weight(model: &Model, i: usize) -> Option<f64> {
+    let q = model.change_rates()[i] * model.mean_access();
+    let w = model.weights()[i] / q;
+    (q.is_normal() && w.is_normal()).then_some(w)
+}
+
 /// The largest [`Model::scaled_weight`], found on [`fold_chunks`]'s
-/// threads (`buf`, one entry per page, is not written).
+/// threads (`buf`, one entry per page, is not written); compared as
+/// f64s where [`plain_weight`] gives them.
 fn max_scaled_weight(model: &Model, buf: &mut [f64]) -> Scaled {
     let larger = |x: Scaled, y: Scaled| if y.cmp(x).is_gt() { y } else { x };
     fold_chunks(
         [buf],
         model.scaled_weight(0),
         |pages, _| {
-            let first = model.scaled_weight(pages.start);
-            pages.fold(first, |m, i| larger(m, model.scaled_weight(i)))
+            let (mut plain, mut other) = (0.0_f64, model.scaled_weight(pages.start));
+            for i in pages {
+                match plain_weight(model, i) {
+                    Some(w) => plain = plain.max(w),
+                    None => other = larger(other, model.scaled_weight(i)),
+                }
+            }
+            if plain > 0.0 {
+                larger(other, Scaled::new(plain))
+            } else {
+                other
+            }
         },
         larger,
     )
+}
+
+/// ln(w_i / `wmax`) as [`Scaled::ln_ratio`] computes it, through
+/// [`plain_weight`] and `wmax_f64` (= wmax as an f64, NaN when it is not
+/// normal) when the ratio is at least 2^−999 (then both paths round the
+/// same quotient once and take its ln).
+fn ln_weight_ratio(model: &Model, i: usize, wmax: Scaled, wmax_f64: f64) -> f64 {
+    // 2^−999, from its bits.
+    const MIN_RATIO: f64 = f64::from_bits((1023 - 999) << 52);
+    if let Some(w) = plain_weight(model, i) {
+        let r = w / wmax_f64;
+        if r >= MIN_RATIO {
+            return r.ln();
+        }
+    }
+    model.scaled_weight(i).ln_ratio(wmax)
 }
 
 /// The bracket and start of the multiplier search, ℓ = ln(λ / max w):
@@ -569,6 +606,9 @@ fn max_scaled_weight(model: &Model, buf: &mut [f64]) -> Scaled {
 /// λ = (Σ a_i √w_i)²/2.
 fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
     let wmax = max_scaled_weight(model, ln_w);
+    let wmax_f64 = Some(wmax.value())
+        .filter(|w| w.is_normal())
+        .unwrap_or(f64::NAN);
     let log_h = model.log_h();
     // (Σ a_i, min ln w_i, Σ a_i √(w_i/max w)) per chunk.
     let (big_a, ln_wmin, root_sum) = fold_chunks(
@@ -577,7 +617,7 @@ fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
         |pages, [lw]| {
             let (mut sa, mut mn, mut sr) = (0.0, 0.0_f64, 0.0);
             for (k, i) in pages.enumerate() {
-                let l = model.scaled_weight(i).ln_ratio(wmax);
+                let l = ln_weight_ratio(model, i, wmax, wmax_f64);
                 lw[k] = l;
                 sa += -log_h[i];
                 mn = mn.min(l);
