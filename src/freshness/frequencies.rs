@@ -496,6 +496,13 @@ pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 /// models are evaluated on up to four threads in fixed
 /// chunks, with the same result for any thread count.
 ///
+/// The plan is reported at a double ln λ in absolute units, the smallest
+/// at which Σ x ≤ 1 ([`double_multiplier`]), with every page as
+/// [`super::shard::Shard::frequencies_at`] computes it there ([`AtDouble`]),
+/// so that a sharded solve that ends at the same double gives the same
+/// plan to 1e−13 on every page. Only when no double brings Σ x within
+/// 1e−13 of 1 is the multiplier refined between doubles, as follows.
+///
 /// A page that changes many times between its visits (s_i ≳ 30) has
 /// 1 − λ/w_i ≈ (1 + s_i)e^{−s_i} below the resolution of ln λ; when λ ends
 /// within 1e−5 of some w_c the root is therefore polished in the variable
@@ -518,10 +525,20 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         &format!("the general-weights optimum of {n} pages"),
     )?;
     let mut ln_w = vec![0.0; n];
-    let (lo, x0) = multiplier_start(model, &mut ln_w);
+    let (lo, x0, wmax) = multiplier_start(model, &mut ln_w);
     let x0 = sample_start(model, &ln_w, lo, x0)?;
     let mut pages = GeneralPages::new(model.log_h());
     let (ell, mut local) = solve_multiplier_local(&mut pages, &ln_w, (lo, x0))?;
+    let ln_wmax = wmax.ln_ratio(Scaled::new(1.0));
+    if let Some(ln_lambda) = double_multiplier(&mut local, ell, ln_wmax)? {
+        let at = AtDouble {
+            ln_lambda,
+            ln_wmax,
+            ell0: local.ell0,
+        };
+        at.write_plan(model, &mut pages, &ln_w)?;
+        return finish(pages.x);
+    }
     drop(ln_w);
     let at_a = local.eval_at_ell(ell)?;
     let (mut d_ell, sum_a) = local.sub_ulp_step(ell - local.ell0, at_a);
@@ -598,13 +615,13 @@ fn ln_weight_ratio(model: &Model, i: usize, wmax: Scaled, wmax_f64: f64) -> f64 
 }
 
 /// The bracket and start of the multiplier search, ℓ = ln(λ / max w):
-/// (lo, x0). Fills `ln_w` with ln(w_i / max w) ≤ 0 on the way.
+/// (lo, x0), and max w. Fills `ln_w` with ln(w_i / max w) ≤ 0 on the way.
 ///
 /// At ℓ = 0 every t_i ≥ 1, so Σ x = 0. With A = Σ a_i and
 /// ℓ_lo = ln(min w / max w) + ln G(A): every t_i ≤ G(A), so s_i ≤ A and
 /// x_i ≥ a_i/A, Σ x ≥ 1. The small-s start: s_i ≈ √(2λ/w_i) gives
 /// λ = (Σ a_i √w_i)²/2.
-fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
+fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64, Scaled) {
     let wmax = max_scaled_weight(model, ln_w);
     let wmax_f64 = Some(wmax.value())
         .filter(|w| w.is_normal())
@@ -640,7 +657,116 @@ fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
     } else {
         0.5 * lo
     };
-    (lo, x0)
+    (lo, x0, wmax)
+}
+
+/// ln w_i in absolute units (w_i = c_i/(μ_i E\[X\])), as
+/// [`Scaled::ln_ratio`] against 1 gives it: the ln of the f64 weight when
+/// [`plain_weight`] gives it within 2^±1000.
+pub(super) fn ln_weight(model: &Model, i: usize) -> f64 {
+    // 2^−1000 and 2^1001, from their bits.
+    const LOW: f64 = f64::from_bits((1023 - 1000) << 52);
+    const HIGH: f64 = f64::from_bits((1023 + 1001) << 52);
+    match plain_weight(model, i) {
+        Some(w) if (LOW..HIGH).contains(&w) => w.ln(),
+        _ => model.scaled_weight(i).ln_ratio(Scaled::new(1.0)),
+    }
+}
+
+/// The plan at a double ln λ ([`double_multiplier`]) from the pages of
+/// the last pass, at ℓ₀: each page's x_i as [`super::shard::Shard::frequencies_at`]
+/// computes it, to 1e−13 relative. A page is evaluated exactly as the
+/// shard does (t_i from ln λ − [`ln_weight`]) when it is within STEEP of
+/// its cutoff or when δ_i times the rounding η_i in which the two ways of
+/// forming ln t_i may differ exceeds [`AtDouble::MATCH`]; the others take
+/// the third-order step ([`expanded_ratio`], error (δ_i d)⁴ with
+/// |d| ≤ ACCEPT).
+struct AtDouble {
+    ln_lambda: f64,
+    ln_wmax: f64,
+    ell0: f64,
+}
+
+impl AtDouble {
+    /// Largest δ_i η_i left to the third-order step.
+    const MATCH: f64 = 1e-13;
+
+    fn write_plan(&self, model: &Model, pages: &mut GeneralPages, ln_w: &[f64]) -> Result<()> {
+        let ell = self.ln_lambda - self.ln_wmax;
+        let d = ell - self.ell0;
+        // ln t_i = ℓ − ln(w_i/max w) and ln λ − ln w_i round at most these.
+        let scale = 2.0 * f64::EPSILON * (self.ln_lambda.abs() + self.ln_wmax.abs() + ell.abs());
+        let log_h = pages.log_h;
+        fold_chunks(
+            [&mut pages.x, &mut pages.dlns, &mut pages.s],
+            Ok(()),
+            |range, [x, dl, s]| {
+                for (k, i) in range.enumerate() {
+                    let eta = scale + 2.0 * f64::EPSILON * ln_w[i].abs();
+                    let near = (ln_w[i] - ell).abs() < STEEP;
+                    if !near && (x[k] == 0.0 || dl[k] * eta <= Self::MATCH) {
+                        if x[k] > 0.0 {
+                            x[k] *= expanded_ratio(dl[k], s[k], d);
+                        }
+                        continue;
+                    }
+                    let ln_t = self.ln_lambda - ln_weight(model, i);
+                    x[k] = 0.0;
+                    if ln_t < 0.0 {
+                        let guess = s[k] / expanded_ratio(dl[k], s[k], d);
+                        let (si, _) = solve_g(ln_t, ln_p_of(ln_t), guess, EXACT)?;
+                        if si.is_finite() {
+                            x[k] = x_of(-log_h[i], si);
+                        }
+                    }
+                }
+                Ok(())
+            },
+            |a: Result<()>, b: Result<()>| a.and(b),
+        )
+    }
+}
+
+/// Most doubles [`double_multiplier`] walks from its start.
+const WALK: usize = 64;
+
+/// The multiplier as a double in absolute units, the form in which
+/// [`super::shard::MultiplierSearch`] reports it: the smallest double
+/// ln λ at which the [`Local`] model's Σ x (at ℓ = ln λ − ln max w) is at
+/// most 1, searched from ℓ + ln max w. None when no double brings Σ x
+/// within 1e−13 of 1 from both sides (a page deep in the linear regime
+/// carries mass and the multiplier needs the polish of
+/// [`Local::polish_near_cutoff`]) or the walk fails.
+fn double_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<Option<f64>> {
+    let mut sum = |ln_lambda: f64| -> Result<f64> { Ok(local.eval_at_ell(ln_lambda - ln_wmax)?.0) };
+    let start = ell + ln_wmax;
+    let mut at = (start, sum(start)?);
+    let mut below = None;
+    for _ in 0..WALK {
+        if at.1 <= 1.0 {
+            let prev = at.0.next_down();
+            let s = sum(prev)?;
+            if s > 1.0 {
+                below = Some((prev, s));
+                break;
+            }
+            at = (prev, s);
+        } else {
+            let next = at.0.next_up();
+            let s = sum(next)?;
+            if s <= 1.0 {
+                below = Some(at);
+                at = (next, s);
+                break;
+            }
+            at = (next, s);
+        }
+    }
+    let Some((_, s_below)) = below else {
+        return Ok(None);
+    };
+    let close = s_below - 1.0 <= 1e-13 && 1.0 - at.1 <= 1e-13;
+    Ok(close.then_some(at.0))
 }
 
 /// Most pages in the sample of [`sample_start`].
