@@ -727,6 +727,22 @@ impl AtDouble {
     }
 }
 
+/// The neighbouring double of a finite `x`, above it when `up` (as
+/// f64::next_up/next_down, which need a newer Rust than the crate's).
+fn adjacent(x: f64, up: bool) -> f64 {
+    if x == 0.0 {
+        let tiny = f64::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let bits = x.to_bits();
+    // Away from zero is one more in the magnitude's bits.
+    if (x > 0.0) == up {
+        f64::from_bits(bits + 1)
+    } else {
+        f64::from_bits(bits - 1)
+    }
+}
+
 /// Most doubles [`double_multiplier`] walks from its start.
 const WALK: usize = 64;
 
@@ -744,7 +760,7 @@ fn double_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<Option
     let mut below = None;
     for _ in 0..WALK {
         if at.1 <= 1.0 {
-            let prev = at.0.next_down();
+            let prev = adjacent(at.0, false);
             let s = sum(prev)?;
             if s > 1.0 {
                 below = Some((prev, s));
@@ -752,7 +768,7 @@ fn double_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<Option
             }
             at = (prev, s);
         } else {
-            let next = at.0.next_up();
+            let next = adjacent(at.0, true);
             let s = sum(next)?;
             if s <= 1.0 {
                 below = Some(at);
