@@ -298,7 +298,9 @@ pub(super) fn ln_p_of(ln_t: f64) -> f64 {
 }
 
 /// The pages of the general solver: ln h_i (a_i = −ln h_i), the roots
-/// s_i of the last evaluation (warm starts for the next), x_i = a_i/s_i
+/// s_i of the last evaluation (warm starts for the next; 0, no start,
+/// before the first: zeroed memory is mapped lazily by the first pass's
+/// threads), x_i = a_i/s_i
 /// there and d ln s_i/d ln t_i (both 0 for pages not visited).
 pub(super) struct GeneralPages<'a> {
     log_h: &'a [f64],
@@ -312,9 +314,9 @@ impl<'a> GeneralPages<'a> {
         let n = log_h.len();
         GeneralPages {
             log_h,
-            s: vec![f64::NAN; n],
-            x: vec![0.0; n],
-            dlns: vec![0.0; n],
+            s: crate::pages::zeroed(n),
+            x: crate::pages::zeroed(n),
+            dlns: crate::pages::zeroed(n),
         }
     }
 
@@ -336,9 +338,9 @@ impl<'a> GeneralPages<'a> {
     }
 
     /// [`GeneralPages::eval`] when every ln t_i moved by `d_ln_t` since the
-    /// last evaluation: the inner Newton starts from the first-order
-    /// prediction s_i(1 + d ln s_i/d ln t_i · d_ln_t), so that one step
-    /// usually suffices once the multiplier moves little. With a steep
+    /// last evaluation: the inner Newton starts from the third-order
+    /// prediction of s_i ([`expanded_ratio`]), so that one step usually
+    /// suffices once the multiplier moves by less than about 1e−2. With a steep
     /// window (ln w, ℓ₀) the sums are also split as [`Local`] needs. `stop`:
     /// see [`solve_g`].
     fn pass<F>(
@@ -360,7 +362,7 @@ impl<'a> GeneralPages<'a> {
                     let guess = if d_ln_t == 0.0 {
                         s[k]
                     } else {
-                        s[k] * (1.0 + dl[k] * d_ln_t)
+                        s[k] / expanded_ratio(dl[k], s[k], d_ln_t)
                     };
                     let (si, dlns) = solve_g(p.ln_t, p.ln_p, guess, stop)?;
                     s[k] = si;
@@ -378,7 +380,9 @@ impl<'a> GeneralPages<'a> {
                     } else if xi > 0.0 {
                         out.smooth += xi;
                         out.slope += xi * dli;
-                        out.curv += xi * second_order(dli, s[k]);
+                        let (b, c) = expansion(dli, s[k]);
+                        out.curv += xi * b;
+                        out.cubic += xi * c;
                     }
                 }
             }
@@ -394,8 +398,9 @@ impl<'a> GeneralPages<'a> {
 }
 
 /// The sums of one [`GeneralPages::pass`]: Σ x_i and Σ x_i d ln s_i/d ln t_i,
-/// and with a steep window the same two and Σ x_i b_i ([`second_order`])
-/// over the pages outside it, and the pages inside (ascending).
+/// and with a steep window the same two and Σ x_i b_i, Σ x_i c_i
+/// ([`expansion`]) over the pages outside it, and the pages inside
+/// (ascending).
 #[derive(Default)]
 struct PassSums {
     sum: f64,
@@ -403,15 +408,27 @@ struct PassSums {
     smooth: f64,
     slope: f64,
     curv: f64,
+    cubic: f64,
     steep: Vec<usize>,
 }
 
-/// b in x(ℓ₀ + d)/x(ℓ₀) = 1 − δ d + b d² + O(d³), δ = d ln s/d ln t at ℓ₀
-/// (x = a/s): with dδ/d ln t = δ(1 + δ(s − 2)) (from δ = G/(sG′) and
-/// sG″/G′ = 1 − s), ln s moves by δd + δ(1 + δ(s − 2))d²/2, so
-/// b = δ²/2 − δ(1 + δ(s − 2))/2.
-fn second_order(delta: f64, s: f64) -> f64 {
-    0.5 * delta * (delta * (3.0 - s) - 1.0)
+/// (b, c) in x(ℓ₀ + d)/x(ℓ₀) = 1 − δd + bd² + cd³ + O(d⁴), δ = d ln s/d ln t
+/// at ℓ₀ (x = a/s). With u = ln t, dδ/du = δ₂ = δ(1 + δ(s − 2)) (from
+/// δ = G/(sG′) and sG″/G′ = 1 − s) and ds/du = sδ, ln s moves by
+/// E = δd + δ₂d²/2 + δ₃d³/6 with δ₃ = δ₂(1 + 2δ(s − 2)) + sδ³; e^{−E}
+/// gives b = (δ² − δ₂)/2 and c = δδ₂/2 − δ³/6 − δ₃/6.
+fn expansion(delta: f64, s: f64) -> (f64, f64) {
+    let d2 = delta * (1.0 + delta * (s - 2.0));
+    let d3 = d2 * (1.0 + 2.0 * delta * (s - 2.0)) + s * delta * delta * delta;
+    let b = 0.5 * (delta * delta - d2);
+    let c = 0.5 * delta * d2 - (delta * delta * delta + d3) / 6.0;
+    (b, c)
+}
+
+/// x(ℓ₀ + d)/x(ℓ₀) to third order ([`expansion`]), ≥ 0.
+fn expanded_ratio(delta: f64, s: f64, d: f64) -> f64 {
+    let (b, c) = expansion(delta, s);
+    (1.0 - (delta - (b + c * d) * d) * d).max(0.0)
 }
 
 impl PassSums {
@@ -422,6 +439,7 @@ impl PassSums {
         self.smooth += o.smooth;
         self.slope += o.slope;
         self.curv += o.curv;
+        self.cubic += o.cubic;
         self.steep.extend(o.steep);
         self
     }
@@ -465,6 +483,13 @@ pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 /// models are evaluated on up to four threads in fixed
 /// chunks, with the same result for any thread count.
 ///
+/// The plan is reported at a double ln λ in absolute units, the smallest
+/// at which Σ x ≤ 1 ([`double_multiplier`]), with every page as
+/// [`super::shard::Shard::frequencies_at`] computes it there ([`AtDouble`]),
+/// so that a sharded solve that ends at the same double gives the same
+/// plan to 1e−13 on every page. Only when no double brings Σ x within
+/// 1e−13 of 1 is the multiplier refined between doubles, as follows.
+///
 /// A page that changes many times between its visits (s_i ≳ 30) has
 /// 1 − λ/w_i ≈ (1 + s_i)e^{−s_i} below the resolution of ln λ; when λ ends
 /// within 1e−5 of some w_c the root is therefore polished in the variable
@@ -486,11 +511,21 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         crate::limits::bytes(n, GENERAL_BYTES_PER_PAGE),
         &format!("the general-weights optimum of {n} pages"),
     )?;
-    let mut ln_w = vec![0.0; n];
-    let (lo, x0) = multiplier_start(model, &mut ln_w);
+    let mut ln_w = crate::pages::zeroed(n);
+    let (lo, x0, wmax) = multiplier_start(model, &mut ln_w);
     let x0 = sample_start(model, &ln_w, lo, x0)?;
     let mut pages = GeneralPages::new(model.log_h());
     let (ell, mut local) = solve_multiplier_local(&mut pages, &ln_w, (lo, x0))?;
+    let ln_wmax = wmax.ln_ratio(Scaled::new(1.0));
+    if let Some(ln_lambda) = double_multiplier(&mut local, ell, ln_wmax)? {
+        let at = AtDouble {
+            ln_lambda,
+            ln_wmax,
+            ell0: local.ell0,
+        };
+        at.write_plan(model, &mut pages, &ln_w)?;
+        return finish(pages.x);
+    }
     drop(ln_w);
     let at_a = local.eval_at_ell(ell)?;
     let (mut d_ell, sum_a) = local.sub_ulp_step(ell - local.ell0, at_a);
@@ -514,30 +549,70 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     finish(pages.x)
 }
 
+/// w_i = c_i/(μ_i E\[X\]) as an f64 when it equals
+/// [`Model::scaled_weight`] to the bit: both round the same exact product
+/// and quotient once, so they agree whenever μ_i E\[X\] and w_i are normal.
+/// None otherwise (the caller then takes the [`Scaled`] path).
+fn plain_weight(model: &Model, i: usize) -> Option<f64> {
+    let q = model.change_rates()[i] * model.mean_access();
+    let w = model.weights()[i] / q;
+    (q.is_normal() && w.is_normal()).then_some(w)
+}
+
 /// The largest [`Model::scaled_weight`], found on [`fold_chunks`]'s
-/// threads (`buf`, one entry per page, is not written).
+/// threads (`buf`, one entry per page, is not written); compared as
+/// f64s where [`plain_weight`] gives them.
 fn max_scaled_weight(model: &Model, buf: &mut [f64]) -> Scaled {
     let larger = |x: Scaled, y: Scaled| if y.cmp(x).is_gt() { y } else { x };
     fold_chunks(
         [buf],
         model.scaled_weight(0),
         |pages, _| {
-            let first = model.scaled_weight(pages.start);
-            pages.fold(first, |m, i| larger(m, model.scaled_weight(i)))
+            let (mut plain, mut other) = (0.0_f64, model.scaled_weight(pages.start));
+            for i in pages {
+                match plain_weight(model, i) {
+                    Some(w) => plain = plain.max(w),
+                    None => other = larger(other, model.scaled_weight(i)),
+                }
+            }
+            if plain > 0.0 {
+                larger(other, Scaled::new(plain))
+            } else {
+                other
+            }
         },
         larger,
     )
 }
 
+/// ln(w_i / `wmax`) as [`Scaled::ln_ratio`] computes it, through
+/// [`plain_weight`] and `wmax_f64` (= wmax as an f64, NaN when it is not
+/// normal) when the ratio is at least 2^−999 (then both paths round the
+/// same quotient once and take its ln).
+fn ln_weight_ratio(model: &Model, i: usize, wmax: Scaled, wmax_f64: f64) -> f64 {
+    // 2^−999, from its bits.
+    const MIN_RATIO: f64 = f64::from_bits((1023 - 999) << 52);
+    if let Some(w) = plain_weight(model, i) {
+        let r = w / wmax_f64;
+        if r >= MIN_RATIO {
+            return r.ln();
+        }
+    }
+    model.scaled_weight(i).ln_ratio(wmax)
+}
+
 /// The bracket and start of the multiplier search, ℓ = ln(λ / max w):
-/// (lo, x0). Fills `ln_w` with ln(w_i / max w) ≤ 0 on the way.
+/// (lo, x0), and max w. Fills `ln_w` with ln(w_i / max w) ≤ 0 on the way.
 ///
 /// At ℓ = 0 every t_i ≥ 1, so Σ x = 0. With A = Σ a_i and
 /// ℓ_lo = ln(min w / max w) + ln G(A): every t_i ≤ G(A), so s_i ≤ A and
 /// x_i ≥ a_i/A, Σ x ≥ 1. The small-s start: s_i ≈ √(2λ/w_i) gives
 /// λ = (Σ a_i √w_i)²/2.
-fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
+fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64, Scaled) {
     let wmax = max_scaled_weight(model, ln_w);
+    let wmax_f64 = Some(wmax.value())
+        .filter(|w| w.is_normal())
+        .unwrap_or(f64::NAN);
     let log_h = model.log_h();
     // (Σ a_i, min ln w_i, Σ a_i √(w_i/max w)) per chunk.
     let (big_a, ln_wmin, root_sum) = fold_chunks(
@@ -546,7 +621,7 @@ fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
         |pages, [lw]| {
             let (mut sa, mut mn, mut sr) = (0.0, 0.0_f64, 0.0);
             for (k, i) in pages.enumerate() {
-                let l = model.scaled_weight(i).ln_ratio(wmax);
+                let l = ln_weight_ratio(model, i, wmax, wmax_f64);
                 lw[k] = l;
                 sa += -log_h[i];
                 mn = mn.min(l);
@@ -569,26 +644,151 @@ fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64) {
     } else {
         0.5 * lo
     };
-    (lo, x0)
+    (lo, x0, wmax)
+}
+
+/// ln w_i in absolute units (w_i = c_i/(μ_i E\[X\])), as
+/// [`Scaled::ln_ratio`] against 1 gives it: the ln of the f64 weight when
+/// [`plain_weight`] gives it within 2^±1000.
+pub(super) fn ln_weight(model: &Model, i: usize) -> f64 {
+    // 2^−1000 and 2^1001, from their bits.
+    const LOW: f64 = f64::from_bits((1023 - 1000) << 52);
+    const HIGH: f64 = f64::from_bits((1023 + 1001) << 52);
+    match plain_weight(model, i) {
+        Some(w) if (LOW..HIGH).contains(&w) => w.ln(),
+        _ => model.scaled_weight(i).ln_ratio(Scaled::new(1.0)),
+    }
+}
+
+/// The plan at a double ln λ ([`double_multiplier`]) from the pages of
+/// the last pass, at ℓ₀: each page's x_i as [`super::shard::Shard::frequencies_at`]
+/// computes it, to 1e−13 relative. A page is evaluated exactly as the
+/// shard does (t_i from ln λ − [`ln_weight`]) when it is within STEEP of
+/// its cutoff or when δ_i times the rounding η_i in which the two ways of
+/// forming ln t_i may differ exceeds [`AtDouble::MATCH`]; the others take
+/// the third-order step ([`expanded_ratio`], error (δ_i d)⁴ with
+/// |d| ≤ ACCEPT).
+struct AtDouble {
+    ln_lambda: f64,
+    ln_wmax: f64,
+    ell0: f64,
+}
+
+impl AtDouble {
+    /// Largest δ_i η_i left to the third-order step.
+    const MATCH: f64 = 1e-13;
+
+    fn write_plan(&self, model: &Model, pages: &mut GeneralPages, ln_w: &[f64]) -> Result<()> {
+        let ell = self.ln_lambda - self.ln_wmax;
+        let d = ell - self.ell0;
+        // ln t_i = ℓ − ln(w_i/max w) and ln λ − ln w_i round at most these.
+        let scale = 2.0 * f64::EPSILON * (self.ln_lambda.abs() + self.ln_wmax.abs() + ell.abs());
+        let log_h = pages.log_h;
+        fold_chunks(
+            [&mut pages.x, &mut pages.dlns, &mut pages.s],
+            Ok(()),
+            |range, [x, dl, s]| {
+                for (k, i) in range.enumerate() {
+                    let eta = scale + 2.0 * f64::EPSILON * ln_w[i].abs();
+                    let near = (ln_w[i] - ell).abs() < STEEP;
+                    if !near && (x[k] == 0.0 || dl[k] * eta <= Self::MATCH) {
+                        if x[k] > 0.0 {
+                            x[k] *= expanded_ratio(dl[k], s[k], d);
+                        }
+                        continue;
+                    }
+                    let ln_t = self.ln_lambda - ln_weight(model, i);
+                    x[k] = 0.0;
+                    if ln_t < 0.0 {
+                        let guess = s[k] / expanded_ratio(dl[k], s[k], d);
+                        let (si, _) = solve_g(ln_t, ln_p_of(ln_t), guess, EXACT)?;
+                        if si.is_finite() {
+                            x[k] = x_of(-log_h[i], si);
+                        }
+                    }
+                }
+                Ok(())
+            },
+            |a: Result<()>, b: Result<()>| a.and(b),
+        )
+    }
+}
+
+/// The neighbouring double of a finite `x`, above it when `up` (as
+/// f64::next_up/next_down, which need a newer Rust than the crate's).
+fn adjacent(x: f64, up: bool) -> f64 {
+    if x == 0.0 {
+        let tiny = f64::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let bits = x.to_bits();
+    // Away from zero is one more in the magnitude's bits.
+    if (x > 0.0) == up {
+        f64::from_bits(bits + 1)
+    } else {
+        f64::from_bits(bits - 1)
+    }
+}
+
+/// Most doubles [`double_multiplier`] walks from its start.
+const WALK: usize = 64;
+
+/// The multiplier as a double in absolute units, the form in which
+/// [`super::shard::MultiplierSearch`] reports it: the smallest double
+/// ln λ at which the [`Local`] model's Σ x (at ℓ = ln λ − ln max w) is at
+/// most 1, searched from ℓ + ln max w. None when no double brings Σ x
+/// within 1e−13 of 1 from both sides (a page deep in the linear regime
+/// carries mass and the multiplier needs the polish of
+/// [`Local::polish_near_cutoff`]) or the walk fails.
+fn double_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<Option<f64>> {
+    let mut sum = |ln_lambda: f64| -> Result<f64> { Ok(local.eval_at_ell(ln_lambda - ln_wmax)?.0) };
+    let start = ell + ln_wmax;
+    let mut at = (start, sum(start)?);
+    let mut below = None;
+    for _ in 0..WALK {
+        if at.1 <= 1.0 {
+            let prev = adjacent(at.0, false);
+            let s = sum(prev)?;
+            if s > 1.0 {
+                below = Some((prev, s));
+                break;
+            }
+            at = (prev, s);
+        } else {
+            let next = adjacent(at.0, true);
+            let s = sum(next)?;
+            if s <= 1.0 {
+                below = Some(at);
+                at = (next, s);
+                break;
+            }
+            at = (next, s);
+        }
+    }
+    let Some((_, s_below)) = below else {
+        return Ok(None);
+    };
+    let close = s_below - 1.0 <= 1e-13 && 1.0 - at.1 <= 1e-13;
+    Ok(close.then_some(at.0))
 }
 
 /// Most pages in the sample of [`sample_start`].
 const SAMPLE: usize = 1 << 17;
 
 /// Fewest pages in the sample of [`sample_start`] (a model has at least
-/// 32 times as many to be sampled).
+/// 8 times as many to be sampled).
 const SAMPLE_MIN: usize = 1 << 14;
 
 /// A start for the multiplier within about 1/√m of the root: the
-/// multiplier of every (n/m)-th page, m = min(SAMPLE, n/32), with the
+/// multiplier of every (n/m)-th page, m = min(SAMPLE, n/8), with the
 /// budget m/n (a handful of cheap evaluations instead of full ones). `x0`
 /// itself for smaller models.
 fn sample_start(model: &Model, ln_w: &[f64], lo: f64, x0: f64) -> Result<f64> {
     let n = ln_w.len();
-    if n < 32 * SAMPLE_MIN {
+    if n < 8 * SAMPLE_MIN {
         return Ok(x0);
     }
-    let stride = (n / SAMPLE).max(32);
+    let stride = (n / SAMPLE).max(8);
     let pick = |v: &[f64]| -> Vec<f64> { v.iter().step_by(stride).copied().collect() };
     let (log_h, sub_ln_w) = (pick(model.log_h()), pick(ln_w));
     let mut sub = GeneralPages::new(&log_h);
@@ -640,10 +840,9 @@ fn solve_multiplier(
 /// its cutoff (|ln w_i − ℓ₀| < STEEP, i.e. 1 − t_i ≲ STEEP).
 const STEEP: f64 = 1e-2;
 
-/// A local root |ℓ − ℓ₀| ≤ ACCEPT is final: the second-order step of the
+/// A local root |ℓ − ℓ₀| ≤ ACCEPT is final: the third-order step of the
 /// other pages (δ = d ln s/d ln t ≲ (1 + s)/(s² STEEP) < 20 there) then
-/// errs by about (δ ACCEPT)³ < 1e−14 relative in x_i, under 1e−15 in
-/// ln(w_i G(s_i)).
+/// errs by about (δ ACCEPT)⁴ < 1e−16 relative in x_i.
 const ACCEPT: f64 = 1e-6;
 
 /// Outer iterations (full passes) before giving up.
@@ -722,14 +921,15 @@ fn solve_multiplier_local(
 
 /// The multiplier equation Σ x_i = 1 near ℓ₀ (the last full evaluation):
 /// the steep pages (|ln w_i − ℓ₀| < STEEP) evaluated exactly, the others
-/// to second order, x_i(1 − δ_i d + b_i d²), d = ℓ − ℓ₀
-/// ([`second_order`]).
+/// to third order, x_i(1 − δ_i d + b_i d² + c_i d³), d = ℓ − ℓ₀
+/// ([`expansion`]).
 struct Local {
     ell0: f64,
-    /// Σ x_i, Σ x_i δ_i and Σ x_i b_i over the other pages at ℓ₀.
+    /// Σ x_i, Σ x_i δ_i, Σ x_i b_i and Σ x_i c_i over the other pages at ℓ₀.
     smooth: f64,
     slope: f64,
     curv: f64,
+    cubic: f64,
     /// The steep pages (ascending), their ln w_i, a_i, and at the last
     /// evaluation s_i, x_i and d ln s_i/d ln t_i.
     idx: Vec<usize>,
@@ -750,6 +950,7 @@ impl Local {
             smooth,
             slope,
             curv,
+            cubic,
             steep: idx,
             ..
         } = sums;
@@ -759,6 +960,7 @@ impl Local {
             smooth,
             slope,
             curv,
+            cubic,
             ln_w: idx.iter().map(|&i| ln_w[i]).collect(),
             a: idx.iter().map(|&i| -log_h[i]).collect(),
             s: idx.iter().map(|&i| pages.s[i]).collect(),
@@ -796,12 +998,12 @@ impl Local {
 
     /// Σ x over the other pages at ℓ₀ + `d_ell` and −d/dℓ of it.
     fn smooth_at(&self, d_ell: f64) -> f64 {
-        self.smooth - (self.slope - self.curv * d_ell) * d_ell
+        self.smooth - (self.slope - (self.curv + self.cubic * d_ell) * d_ell) * d_ell
     }
 
     /// −d/dℓ of [`Local::smooth_at`].
     fn smooth_slope(&self, d_ell: f64) -> f64 {
-        self.slope - 2.0 * self.curv * d_ell
+        self.slope - (2.0 * self.curv + 3.0 * self.cubic * d_ell) * d_ell
     }
 
     /// The step of the multiplier that the rounding of ℓ leaves (Σ x may
@@ -918,7 +1120,7 @@ impl Local {
         Ok((tb, d_ell(z)))
     }
 
-    /// Writes the plan into `pages.x`: the second-order step `d_ell` on
+    /// Writes the plan into `pages.x`: the third-order step `d_ell` on
     /// every page, the steep pages' exact x over it.
     fn apply(&self, pages: &mut GeneralPages, d_ell: f64) {
         let (idx, xs) = (&self.idx, &self.x);
@@ -928,8 +1130,7 @@ impl Local {
             |range, [x, dl, s]| {
                 for ((x, &l), &s) in x.iter_mut().zip(dl.iter()).zip(s.iter()) {
                     if *x > 0.0 {
-                        let b = second_order(l, s);
-                        *x *= (1.0 - (l - b * d_ell) * d_ell).max(0.0);
+                        *x *= expanded_ratio(l, s, d_ell);
                     }
                 }
                 let first = idx.partition_point(|&i| i < range.start);

@@ -254,7 +254,7 @@ impl Groups {
         let n = hosts.len();
         // ln w_i in input order (a streaming pass), then one scatter of
         // every per-page array into host order.
-        let mut w_in = vec![0.0; n];
+        let mut w_in = crate::pages::zeroed(n);
         let one = Scaled::new(1.0);
         par::fold_chunks(
             [&mut w_in[..]],
@@ -269,7 +269,7 @@ impl Groups {
         let mut next = start.clone();
         let mut order = vec![0u32; n];
         let mut host_of = vec![0u32; n];
-        let (mut log_h, mut ln_w) = (vec![0.0; n], vec![0.0; n]);
+        let (mut log_h, mut ln_w) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
         let src = model.log_h();
         for (i, &h) in hosts.iter().enumerate() {
             let k = next[h as usize];
@@ -644,7 +644,7 @@ impl<'a> Solver<'a> {
                 "a saturated host's frequencies do not sum to a positive finite value".into(),
             ));
         }
-        let mut f = vec![0.0; g.order.len()];
+        let mut f = crate::pages::zeroed(g.order.len());
         for (k, &i) in g.order.iter().enumerate() {
             f[i as usize] = x[k] * scale[group(g.host_of[k] as usize)];
         }
@@ -658,7 +658,7 @@ impl<'a> Solver<'a> {
         if let Some(pages) = self.even.take() {
             return pages.x;
         }
-        let mut x = vec![0.0; g.log_h.len()];
+        let mut x = crate::pages::zeroed(g.log_h.len());
         par::fold_chunks(
             [&mut x[..]],
             (),

@@ -12,8 +12,8 @@
 //! near a cutoff: a page whose 1 − λ/w_i is below ~1e−10 gets its x_i to
 //! the resolution of ln λ only.
 
-use super::frequencies::{GeneralPages, PagePoint, g_over_s2, ln_p_of};
-use super::{Model, Scaled};
+use super::Model;
+use super::frequencies::{GeneralPages, PagePoint, g_over_s2, ln_p_of, ln_weight};
 use crate::error::{Error, Num, Result};
 use crate::numeric::roots::{NewtonBisect, RootStep};
 
@@ -69,10 +69,7 @@ impl Shard {
             crate::limits::bytes(n, SHARD_BYTES_PER_PAGE),
             &format!("a freshness shard of {n} pages"),
         )?;
-        let one = Scaled::new(1.0);
-        let ln_w = (0..n)
-            .map(|i| model.scaled_weight(i).ln_ratio(one))
-            .collect();
+        let ln_w = (0..n).map(|i| ln_weight(model, i)).collect();
         Ok(Shard {
             log_h: model.log_h().to_vec(),
             ln_w,
