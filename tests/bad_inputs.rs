@@ -255,6 +255,46 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| { let (mut i, mut f) = ([0u64; 1], [0f64; 1]); crawlsched_scheduler_frequencies(sched as *const _, i.as_mut_ptr(), f.as_mut_ptr(), 1, null_mut(), e) }),
         row("freshness", "crawlsched_scheduler_remove_page", "unknown page id", CRAWLSCHED_NOT_FOUND, "",
             move |e| crawlsched_scheduler_remove_page(sched as *const _, 12345, e)),
+        row("freshness", "crawlsched_scheduler_set_host", "unknown page id", CRAWLSCHED_NOT_FOUND, "page 12345 is not scheduled",
+            move |e| crawlsched_scheduler_set_host(sched as *const _, 12345, 0, e)),
+        row("freshness", "crawlsched_scheduler_host", "unknown page id (a page without a host is not an error)", CRAWLSCHED_NOT_FOUND, "page 12345 is not scheduled",
+            move |e| { let (mut h, mut has) = (0u32, 0i32); crawlsched_scheduler_host(sched as *const _, 12345, &mut h, &mut has, e) }),
+        row("freshness", "crawlsched_scheduler_set_host_delay", "delay = NaN", INVALID, "delay",
+            move |e| crawlsched_scheduler_set_host_delay(sched as *const _, 0, f64::NAN, e)),
+        row("freshness", "crawlsched_scheduler_set_host_delay", "delay = -1", INVALID, "delay",
+            move |e| crawlsched_scheduler_set_host_delay(sched as *const _, 0, -1.0, e)),
+        row("freshness", "crawlsched_scheduler_set_host_delay", "delay = +inf", INVALID, "delay",
+            move |e| crawlsched_scheduler_set_host_delay(sched as *const _, 0, f64::INFINITY, e)),
+        row("freshness", "crawlsched_scheduler_next_at", "now = NaN", INVALID, "now",
+            move |e| { let (mut id, mut w, mut r) = (0u64, 0.0, 0i32); crawlsched_scheduler_next_at(sched as *const _, f64::NAN, &mut id, &mut w, &mut r, e) }),
+        row("freshness", "crawlsched_scheduler_next_at", "now = 9 after a call at now = 10 (clock backwards)", INVALID, "before the previous call's now = 10",
+            move |e| with_scheduler_page(5, |s| { let (mut id, mut w, mut r) = (0u64, 0.0, 0i32); crawlsched_scheduler_next_at(s, 10.0, &mut id, &mut w, &mut r, e); crawlsched_scheduler_next_at(s, 9.0, &mut id, &mut w, &mut r, e) })),
+        row("freshness", "crawlsched_scheduler_next_at", "no pages yet", CRAWLSCHED_NOT_FOUND, "no pages",
+            move |e| { let (mut id, mut w, mut r) = (0u64, 0.0, 0i32); crawlsched_scheduler_next_at(sched as *const _, 0.0, &mut id, &mut w, &mut r, e) }),
+        row("freshness", "crawlsched_scheduler_next_at", "out_wait = NULL", NULLARG, "out_wait must not be NULL",
+            move |e| { let (mut id, mut r) = (0u64, 0i32); crawlsched_scheduler_next_at(sched as *const _, 0.0, &mut id, null_mut(), &mut r, e) }),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "hosts = {0, 2} with 2 hosts (host id out of range)", INVALID, "hosts[1] = 2 is out of range",
+            move |e| polite(model, [0, 2].as_ptr(), [f64::INFINITY; 2].as_ptr(), 0, 0, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "hosts = {0, 0} with 2 hosts (host 1 has no pages)", INVALID, "host 1 has no pages",
+            move |e| polite(model, [0, 0].as_ptr(), [f64::INFINITY; 2].as_ptr(), 0, 0, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "max_rates[1] = NaN", INVALID, "max_rates[1] must be > 0",
+            move |e| polite(model, [0, 1].as_ptr(), [1.0, f64::NAN].as_ptr(), 0, 0, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "max_rates[1] = 0", INVALID, "max_rates[1] must be > 0",
+            move |e| polite(model, [0, 1].as_ptr(), [1.0, 0.0].as_ptr(), 0, 0, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "max_rates[0] = -1", INVALID, "max_rates[0] must be > 0",
+            move |e| polite(model, [0, 1].as_ptr(), [-1.0, 1.0].as_ptr(), 0, 0, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "hosts = NULL with n = 2", NULLARG, "hosts must not be NULL",
+            move |e| polite(model, null(), [f64::INFINITY; 2].as_ptr(), 0, 0, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "max_rates = NULL with n_hosts = 2", NULLARG, "max_rates must not be NULL",
+            move |e| polite(model, [0, 1].as_ptr(), null(), 0, 0, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "max_rates = {0.25, 0.25} with 1/E[X] = 1 (infeasible caps, no slack flag)", CRAWLSCHED_INFEASIBLE, "short of",
+            move |e| polite(model, [0, 1].as_ptr(), [0.25; 2].as_ptr(), 0, 0, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "objective = 7 (unknown constant)", INVALID, "unknown polite objective 7",
+            move |e| polite(model, [0, 1].as_ptr(), [f64::INFINITY; 2].as_ptr(), 7, 0, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "flags = 2 (unknown bit)", INVALID, "unknown polite flags",
+            move |e| polite(model, [0, 1].as_ptr(), [f64::INFINITY; 2].as_ptr(), 0, 2, 2, e)),
+        row("freshness", "crawlsched_freshness_polite_frequencies", "out_cap = 1 < n = 2", CRAWLSCHED_BUFFER_TOO_SMALL, "needed",
+            move |e| polite(model, [0, 1].as_ptr(), [f64::INFINITY; 2].as_ptr(), 0, 0, 1, e)),
         row("freshness", "crawlsched_freshness_shard_sum_at", "ln_lambda = NaN", INVALID, "ln_lambda must be finite",
             move |e| { let (mut s, mut d) = (0.0, 0.0); crawlsched_freshness_shard_sum_at(shard as *const _, f64::NAN, &mut s, &mut d, e) }),
         row("freshness", "crawlsched_freshness_shard_frequencies_at", "ln_lambda = +inf", INVALID, "ln_lambda must be finite",
@@ -564,6 +604,45 @@ unsafe fn with_servers(
         let st = f(s);
         crawlsched_routing_servers_free(s);
         st
+    }
+}
+
+/// crawlsched_freshness_polite_frequencies on the 2-page fixture model with
+/// 2 hosts, the frequencies into a buffer of `out_cap`, no other output.
+///
+/// # Safety
+/// `model` is the fixture model; `hosts` and `max_rates` are NULL or hold 2.
+unsafe fn polite(
+    model: usize,
+    hosts: *const u32,
+    max_rates: *const f64,
+    objective: i32,
+    flags: u32,
+    out_cap: usize,
+    e: *mut crawlsched_error_t,
+) -> i32 {
+    let (mut out, mut len) = ([0.0; 2], 0usize);
+    // SAFETY: forwarded contract; the buffer holds out_cap <= 2.
+    unsafe {
+        crawlsched_freshness_polite_frequencies(
+            model as *const _,
+            hosts,
+            2,
+            max_rates,
+            2,
+            objective,
+            flags,
+            null(),
+            out.as_mut_ptr(),
+            out_cap,
+            &mut len,
+            null_mut(),
+            null_mut(),
+            null_mut(),
+            null_mut(),
+            null_mut(),
+            e,
+        )
     }
 }
 

@@ -259,6 +259,15 @@ impl<T> Out<T> {
         Ok(Out(ptr))
     }
 
+    /// An optional out-parameter: NULL means not wanted (`None`).
+    pub fn optional(ptr: *mut T, name: &str) -> FfiResult<Option<Self>> {
+        if ptr.is_null() {
+            Ok(None)
+        } else {
+            Out::new(ptr, name).map(Some)
+        }
+    }
+
     pub fn write(self, value: T) {
         // SAFETY: checked non-NULL and aligned in `new`; writable storage is
         // the caller's documented contract. `write` does not drop the old

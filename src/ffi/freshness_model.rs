@@ -10,6 +10,7 @@
 use super::common::*;
 use super::control::{control_in, crawlsched_control_t};
 use super::dist::crawlsched_dist_t;
+use crate::freshness::polite::{PoliteObjective, PoliteOptions, polite_frequencies};
 use crate::freshness::{Model, cyclic, frequencies, randomized, simulate};
 
 /// N pages (change rates, cost weights) and the access-time distribution.
@@ -465,6 +466,127 @@ pub unsafe extern "C" fn crawlsched_freshness_simulate_cyclic(
         let (c, se) = (finite("cost", r.cost)?, finite("std_error", r.std_error)?);
         out_cost.write(c);
         out_se.write(se);
+        Ok(())
+    })
+}
+
+/// Polite plan objective: the evenly spaced bound of Theorem 3.3 (eqs. 8-9),
+/// as crawlsched_freshness_optimal_frequencies.
+pub const CRAWLSCHED_POLITE_EVENLY_SPACED: i32 = 0;
+/// Polite plan objective: the randomized policy (eq. 15), as
+/// crawlsched_freshness_randomized_optimal_frequencies.
+pub const CRAWLSCHED_POLITE_RANDOMIZED: i32 = 1;
+/// Polite plan flag: when the hosts' max_rates sum below the crawler's rate
+/// 1/E[X], crawl at their sum instead (every host saturated, frequencies
+/// summing to sum(max_rates) E[X] < 1, ln multiplier -INFINITY) rather than
+/// failing with CRAWLSCHED_INFEASIBLE.
+pub const CRAWLSCHED_POLITE_ALLOW_SLACK: u32 = 1;
+
+/// Optimal access frequencies under per-host politeness: page i
+/// belongs to host hosts[i] (n = N entries, each < n_hosts) and host h
+/// accepts at most max_rates[h] crawls per unit time (finite > 0, or
+/// +INFINITY for no limit; e.g. 1 / Crawl-delay). The crawler accesses at
+/// rate R = 1/E[X], so the constraints are sum over host h of f_i R <=
+/// max_rates[h] and sum f_i = 1; the plan minimises `objective`
+/// (CRAWLSCHED_POLITE_EVENLY_SPACED or CRAWLSCHED_POLITE_RANDOMIZED)
+/// exactly (one multiplier for the budget, one per saturated host). Every
+/// host in 0..n_hosts needs at least one page.
+///
+/// `flags`: 0 or CRAWLSCHED_POLITE_ALLOW_SLACK. Without it, caps summing
+/// below 1/E[X] are CRAWLSCHED_INFEASIBLE, with the shortfall in the
+/// message. ctl (NULL: none) gives the memory cap (80 bytes per page and
+/// 256 per host), cancel and iteration cap (passes over the pages).
+///
+/// Outputs, all written only on success: the N frequencies to
+/// (out, out_cap, out_len) (variable size: see docs/c-api.md; out = NULL
+/// with out_cap = 0 asks for N without solving); then, each NULL when not
+/// wanted, saturated[0..n_hosts] (1 where host h's cap binds, else 0),
+/// ln_host_multipliers[0..n_hosts] (ln of host h's multiplier, the budget's
+/// ln multiplier where not saturated), *out_ln_multiplier (ln of the
+/// budget's multiplier; -INFINITY with slack), *out_objective (sum c_i r_i
+/// at the plan under `objective`) and *out_crawl_rate (1/E[X], or
+/// sum(max_rates) with slack). The arrays are read during the call only.
+/// Thread-safe (the model is immutable).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_freshness_polite_frequencies(
+    model: *const crawlsched_freshness_model_t,
+    hosts: *const u32,
+    n: usize,
+    max_rates: *const f64,
+    n_hosts: usize,
+    objective: i32,
+    flags: u32,
+    ctl: *const crawlsched_control_t,
+    out: *mut f64,
+    out_cap: usize,
+    out_len: *mut usize,
+    saturated: *mut u8,
+    ln_host_multipliers: *mut f64,
+    out_ln_multiplier: *mut f64,
+    out_objective: *mut f64,
+    out_crawl_rate: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let control = unsafe { control_in(ctl)? };
+        let m = unsafe { handle(model, "model")? };
+        let buf =
+            unsafe { OutBuffer::new(out, out_cap, out_len, "out")? }.reserve(m.inner.len())?;
+        // NULL: not wanted (an empty slice).
+        let n_sat = if saturated.is_null() { 0 } else { n_hosts };
+        let sat = unsafe { slice_out(saturated, n_sat, "saturated")? };
+        let n_ln = if ln_host_multipliers.is_null() {
+            0
+        } else {
+            n_hosts
+        };
+        let ln_h = unsafe { slice_out(ln_host_multipliers, n_ln, "ln_host_multipliers")? };
+        let out_ln = Out::optional(out_ln_multiplier, "out_ln_multiplier")?;
+        let out_obj = Out::optional(out_objective, "out_objective")?;
+        let out_rate = Out::optional(out_crawl_rate, "out_crawl_rate")?;
+        let hosts = unsafe { slice_in(hosts, n, "hosts")? };
+        let caps = unsafe { slice_in(max_rates, n_hosts, "max_rates")? };
+        let objective = match objective {
+            CRAWLSCHED_POLITE_EVENLY_SPACED => PoliteObjective::EvenlySpaced,
+            CRAWLSCHED_POLITE_RANDOMIZED => PoliteObjective::Randomized,
+            o => return Err(FfiError::invalid(format!("unknown polite objective {o}"))),
+        };
+        if flags & !CRAWLSCHED_POLITE_ALLOW_SLACK != 0 {
+            return Err(FfiError::invalid(format!(
+                "unknown polite flags {flags:#x}"
+            )));
+        }
+        let options = PoliteOptions {
+            allow_slack: flags & CRAWLSCHED_POLITE_ALLOW_SLACK != 0,
+            control,
+        };
+        let plan = polite_frequencies(&m.inner, hosts, caps, objective, &options)?;
+        // Checked before anything is written; ln λ is −∞ with slack.
+        for &x in plan.frequencies.iter().chain(&plan.ln_host_multipliers) {
+            finite("polite plan", x)?;
+        }
+        finite("objective", plan.objective)?;
+        finite("crawl rate", plan.crawl_rate)?;
+        if plan.ln_multiplier.is_nan() || plan.ln_multiplier == f64::INFINITY {
+            finite("ln multiplier", plan.ln_multiplier)?;
+        }
+        buf.write(&plan.frequencies)?;
+        for (d, &s) in sat.iter_mut().zip(&plan.saturated) {
+            *d = u8::from(s);
+        }
+        for (d, &x) in ln_h.iter_mut().zip(&plan.ln_host_multipliers) {
+            *d = x;
+        }
+        let scalars = [
+            (out_ln, plan.ln_multiplier),
+            (out_obj, plan.objective),
+            (out_rate, plan.crawl_rate),
+        ];
+        for (o, v) in scalars {
+            if let Some(o) = o {
+                o.write(v);
+            }
+        }
         Ok(())
     })
 }

@@ -5,7 +5,7 @@
 
 use super::common::*;
 use super::dist::crawlsched_dist_t;
-use crate::freshness::scheduler::{Scheduler, SchedulerMode};
+use crate::freshness::scheduler::{Pick, Scheduler, SchedulerMode};
 use std::sync::Mutex;
 
 /// Scheduler mode: each page's crawls evenly spaced in virtual time.
@@ -295,5 +295,129 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequency(
         write_value(out, "frequency", || {
             Ok(unsafe { scheduler(s)? }.frequency(id)?)
         })
+    })
+}
+
+/// Puts page `id` on host `host` (any uint32_t; a host is a politeness
+/// group, e.g. an index into the caller's table of host names), effective
+/// from the next pick. A page has at most one host; this replaces its
+/// previous one. CRAWLSCHED_NOT_FOUND for an unknown id;
+/// CRAWLSCHED_TOO_LARGE when a new host record (1024 bytes) would pass the
+/// memory cap. Thread-safe: serialised with the handle's other calls.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_set_host(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    host: u32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || Ok(unsafe { scheduler(s)? }.set_host(id, host)?))
+}
+
+/// Takes page `id` off its host (a no-op when it has none).
+/// CRAWLSCHED_NOT_FOUND for an unknown id.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_clear_host(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || Ok(unsafe { scheduler(s)? }.clear_host(id)?))
+}
+
+/// Page `id`'s host: *out_has_host = 1 and *out_host = its host, or
+/// *out_has_host = 0 and *out_host = 0 when it has none (not an error).
+/// CRAWLSCHED_NOT_FOUND only for an unknown page id.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_host(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    out_host: *mut u32,
+    out_has_host: *mut i32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out_host = Out::new(out_host, "out_host")?;
+        let out_has = Out::new(out_has_host, "out_has_host")?;
+        let host = unsafe { scheduler(s)? }.host(id)?;
+        out_host.write(host.unwrap_or(0));
+        out_has.write(i32::from(host.is_some()));
+        Ok(())
+    })
+}
+
+/// Sets host `host`'s minimum delay >= 0 (finite) between two picks of its
+/// pages, in the time unit of crawlsched_scheduler_next_at's `now` (crawl
+/// slots for crawlsched_scheduler_next). Hosts never set have 0. A host
+/// keeps its delay and last pick time while it has no pages. Takes effect
+/// at the next pick. CRAWLSCHED_INVALID_ARGUMENT for a NaN, negative or
+/// infinite delay; CRAWLSCHED_TOO_LARGE when a new host record would pass
+/// the memory cap.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_set_host_delay(
+    s: *const crawlsched_scheduler_t,
+    host: u32,
+    delay: f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        Ok(unsafe { scheduler(s)? }.set_host_delay(host, delay)?)
+    })
+}
+
+/// Host `host`'s minimum delay (0 when none was set).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_host_delay(
+    s: *const crawlsched_scheduler_t,
+    host: u32,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        write_value(out, "delay", || {
+            Ok(unsafe { scheduler(s)? }.host_delay(host))
+        })
+    })
+}
+
+/// The page to crawl at time `now` on the caller's clock, or how long to
+/// wait. `now` is any finite reading of the caller's clock (the unit of the
+/// host delays), non-decreasing from call to call. On CRAWLSCHED_OK either
+/// *out_ready = 1, *out_id = the page to crawl now and *out_wait = 0, or
+/// *out_ready = 0, *out_id = 0 and *out_wait > 0: every host with pages to
+/// crawl is in its delay, and calling again at now + *out_wait returns a
+/// page. A page of host h is returned only if the last pick of a page of h
+/// (by this function or crawlsched_scheduler_next) was at a time t with
+/// now - t >= delay of h, as computed in double precision; pages without a
+/// host are always ready. Hosts that can follow the plan keep every page's
+/// share; a host whose pages need more than 1/delay picks per unit time is
+/// served at exactly 1/delay and the others share the rest. Without any
+/// host this is crawlsched_scheduler_next (same schedule). Errors:
+/// CRAWLSCHED_INVALID_ARGUMENT for `now` NaN, infinite or before the
+/// previous call's; CRAWLSCHED_NOT_FOUND when no page is scheduled (or none
+/// has a positive frequency). Thread-safe: serialised with the handle's
+/// other calls (a shared clock must then be read inside the caller's own
+/// lock to stay non-decreasing).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_next_at(
+    s: *const crawlsched_scheduler_t,
+    now: f64,
+    out_id: *mut u64,
+    out_wait: *mut f64,
+    out_ready: *mut i32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out_id = Out::new(out_id, "out_id")?;
+        let out_wait = Out::new(out_wait, "out_wait")?;
+        let out_ready = Out::new(out_ready, "out_ready")?;
+        let (id, wait, ready) = match unsafe { scheduler(s)? }.next_at(now)? {
+            Pick::Page(id) => (id, 0.0, 1),
+            Pick::Wait(w) => (0, finite("wait", w)?, 0),
+        };
+        out_id.write(id);
+        out_wait.write(wait);
+        out_ready.write(ready);
+        Ok(())
     })
 }

@@ -15,6 +15,9 @@ CRAWLSCHED_VERSION_MAJOR = 0
 CRAWLSCHED_VERSION_MINOR = 2
 CRAWLSCHED_VERSION_PATCH = 0
 CRAWLSCHED_ABI_VERSION = 2
+CRAWLSCHED_POLITE_EVENLY_SPACED = 0
+CRAWLSCHED_POLITE_RANDOMIZED = 1
+CRAWLSCHED_POLITE_ALLOW_SLACK = 1
 CRAWLSCHED_MDP_RELATIVE_VALUE_ITERATION = 0
 CRAWLSCHED_MDP_VALUE_ITERATION = 1
 CRAWLSCHED_MDP_GAUSS_SEIDEL = 2
@@ -147,6 +150,7 @@ FUNCTIONS = {
     "crawlsched_freshness_golden_ratio_bound": (c_int32, [("model", c_void_p), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_bound_ratio": (c_int32, [("q", c_double), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_simulate_cyclic": (c_int32, [("model", c_void_p), ("seq", POINTER(c_uint32)), ("len", c_size_t), ("cycles", c_uint64), ("seed", c_uint64), ("ctl", c_void_p), ("out_cost", POINTER(c_double)), ("out_std_error", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_freshness_polite_frequencies": (c_int32, [("model", c_void_p), ("hosts", POINTER(c_uint32)), ("n", c_size_t), ("max_rates", POINTER(c_double)), ("n_hosts", c_size_t), ("objective", c_int32), ("flags", c_uint32), ("ctl", c_void_p), ("out", POINTER(c_double)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("saturated", POINTER(c_uint8)), ("ln_host_multipliers", POINTER(c_double)), ("out_ln_multiplier", POINTER(c_double)), ("out_objective", POINTER(c_double)), ("out_crawl_rate", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_multiplier_search_new": (c_int32, [("sum_a", c_double), ("ln_w_min", c_double), ("ln_w_max", c_double), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_multiplier_search_free": (None, [("search", c_void_p)]),
     "crawlsched_freshness_multiplier_search_next": (c_int32, [("search", c_void_p), ("done", POINTER(c_int32)), ("ln_lambda", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
@@ -243,6 +247,12 @@ FUNCTIONS = {
     "crawlsched_scheduler_len": (c_int32, [("s", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_change_rate": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_frequency": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_set_host": (c_int32, [("s", c_void_p), ("id", c_uint64), ("host", c_uint32), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_clear_host": (c_int32, [("s", c_void_p), ("id", c_uint64), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_host": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out_host", POINTER(c_uint32)), ("out_has_host", POINTER(c_int32)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_set_host_delay": (c_int32, [("s", c_void_p), ("host", c_uint32), ("delay", c_double), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_host_delay": (c_int32, [("s", c_void_p), ("host", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_next_at": (c_int32, [("s", c_void_p), ("now", c_double), ("out_id", POINTER(c_uint64)), ("out_wait", POINTER(c_double)), ("out_ready", POINTER(c_int32)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_threshold_model_new": (c_int32, [("arrivals", POINTER(c_void_p)), ("n_arrivals", c_size_t), ("service", c_void_p), ("obsolescence", c_void_p), ("buffer", c_uint32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_threshold_model_free": (None, [("model", c_void_p)]),
     "crawlsched_threshold_model_state_count": (c_int32, [("model", c_void_p), ("out", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),

@@ -81,6 +81,7 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_freshness_golden_ratio_bound(long model, double[] out, byte[] err);
         static native int crawlsched_freshness_bound_ratio(double q, double[] out, byte[] err);
         static native int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
+        static native int crawlsched_freshness_polite_frequencies(long model, int[] hosts, long n, double[] max_rates, long n_hosts, int objective, int flags, long ctl, double[] out, long out_cap, long[] out_len, byte[] saturated, double[] ln_host_multipliers, double[] out_ln_multiplier, double[] out_objective, double[] out_crawl_rate, byte[] err);
         static native int crawlsched_freshness_multiplier_search_new(double sum_a, double ln_w_min, double ln_w_max, long[] out, byte[] err);
         static native void crawlsched_freshness_multiplier_search_free(long search);
         static native int crawlsched_freshness_multiplier_search_next(long search, int[] done, double[] ln_lambda, byte[] err);
@@ -177,6 +178,12 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_scheduler_len(long s, long[] out, byte[] err);
         static native int crawlsched_scheduler_change_rate(long s, long id, double[] out, byte[] err);
         static native int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err);
+        static native int crawlsched_scheduler_set_host(long s, long id, int host, byte[] err);
+        static native int crawlsched_scheduler_clear_host(long s, long id, byte[] err);
+        static native int crawlsched_scheduler_host(long s, long id, int[] out_host, int[] out_has_host, byte[] err);
+        static native int crawlsched_scheduler_set_host_delay(long s, int host, double delay, byte[] err);
+        static native int crawlsched_scheduler_host_delay(long s, int host, double[] out, byte[] err);
+        static native int crawlsched_scheduler_next_at(long s, double now, long[] out_id, double[] out_wait, int[] out_ready, byte[] err);
         static native int crawlsched_threshold_model_new(long[] arrivals, long n_arrivals, long service, long obsolescence, int buffer, long[] out, byte[] err);
         static native void crawlsched_threshold_model_free(long model);
         static native int crawlsched_threshold_model_state_count(long model, long[] out, byte[] err);
@@ -522,6 +529,11 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err) {
         return Direct.crawlsched_freshness_simulate_cyclic(model, seq, len, cycles, seed, ctl, out_cost, out_std_error, err);
+    }
+
+    @Override
+    public int crawlsched_freshness_polite_frequencies(long model, int[] hosts, long n, double[] max_rates, long n_hosts, int objective, int flags, long ctl, double[] out, long out_cap, long[] out_len, byte[] saturated, double[] ln_host_multipliers, double[] out_ln_multiplier, double[] out_objective, double[] out_crawl_rate, byte[] err) {
+        return Direct.crawlsched_freshness_polite_frequencies(model, hosts, n, max_rates, n_hosts, objective, flags, ctl, out, out_cap, out_len, saturated, ln_host_multipliers, out_ln_multiplier, out_objective, out_crawl_rate, err);
     }
 
     @Override
@@ -1002,6 +1014,36 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err) {
         return Direct.crawlsched_scheduler_frequency(s, id, out, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_set_host(long s, long id, int host, byte[] err) {
+        return Direct.crawlsched_scheduler_set_host(s, id, host, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_clear_host(long s, long id, byte[] err) {
+        return Direct.crawlsched_scheduler_clear_host(s, id, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_host(long s, long id, int[] out_host, int[] out_has_host, byte[] err) {
+        return Direct.crawlsched_scheduler_host(s, id, out_host, out_has_host, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_set_host_delay(long s, int host, double delay, byte[] err) {
+        return Direct.crawlsched_scheduler_set_host_delay(s, host, delay, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_host_delay(long s, int host, double[] out, byte[] err) {
+        return Direct.crawlsched_scheduler_host_delay(s, host, out, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_next_at(long s, double now, long[] out_id, double[] out_wait, int[] out_ready, byte[] err) {
+        return Direct.crawlsched_scheduler_next_at(s, now, out_id, out_wait, out_ready, err);
     }
 
     @Override

@@ -62,6 +62,26 @@ public interface NativeApi {
     int ABI_VERSION = 2;
 
     /**
+     * Polite plan objective: the evenly spaced bound of Theorem 3.3 (eqs. 8-9),
+     * as crawlsched_freshness_optimal_frequencies.
+     */
+    int POLITE_EVENLY_SPACED = 0;
+
+    /**
+     * Polite plan objective: the randomized policy (eq. 15), as
+     * crawlsched_freshness_randomized_optimal_frequencies.
+     */
+    int POLITE_RANDOMIZED = 1;
+
+    /**
+     * Polite plan flag: when the hosts' max_rates sum below the crawler's rate
+     * 1/E[X], crawl at their sum instead (every host saturated, frequencies
+     * summing to sum(max_rates) E[X] &lt; 1, ln multiplier -INFINITY) rather than
+     * failing with CRAWLSCHED_INFEASIBLE.
+     */
+    int POLITE_ALLOW_SLACK = 1;
+
+    /**
      * Method: relative value iteration (Talim et al., Proposition 2).
      */
     int MDP_RELATIVE_VALUE_ITERATION = 0;
@@ -775,6 +795,33 @@ public interface NativeApi {
      * its iteration cap does not apply (cycles already bounds the run).
      */
     int crawlsched_freshness_simulate_cyclic(long model, int[] seq, long len, long cycles, long seed, long ctl, double[] out_cost, double[] out_std_error, byte[] err);
+
+    /**
+     * Optimal access frequencies under per-host politeness: page i
+     * belongs to host hosts[i] (n = N entries, each &lt; n_hosts) and host h
+     * accepts at most max_rates[h] crawls per unit time (finite &gt; 0, or
+     * +INFINITY for no limit; e.g. 1 / Crawl-delay). The crawler accesses at
+     * rate R = 1/E[X], so the constraints are sum over host h of f_i R &lt;=
+     * max_rates[h] and sum f_i = 1; the plan minimises `objective`
+     * (CRAWLSCHED_POLITE_EVENLY_SPACED or CRAWLSCHED_POLITE_RANDOMIZED)
+     * exactly (one multiplier for the budget, one per saturated host). Every
+     * host in 0..n_hosts needs at least one page.
+     * `flags`: 0 or CRAWLSCHED_POLITE_ALLOW_SLACK. Without it, caps summing
+     * below 1/E[X] are CRAWLSCHED_INFEASIBLE, with the shortfall in the
+     * message. ctl (NULL: none) gives the memory cap (80 bytes per page and
+     * 256 per host), cancel and iteration cap (passes over the pages).
+     * Outputs, all written only on success: the N frequencies to
+     * (out, out_cap, out_len) (variable size: see docs/c-api.md; out = NULL
+     * with out_cap = 0 asks for N without solving); then, each NULL when not
+     * wanted, saturated[0..n_hosts] (1 where host h's cap binds, else 0),
+     * ln_host_multipliers[0..n_hosts] (ln of host h's multiplier, the budget's
+     * ln multiplier where not saturated), *out_ln_multiplier (ln of the
+     * budget's multiplier; -INFINITY with slack), *out_objective (sum c_i r_i
+     * at the plan under `objective`) and *out_crawl_rate (1/E[X], or
+     * sum(max_rates) with slack). The arrays are read during the call only.
+     * Thread-safe (the model is immutable).
+     */
+    int crawlsched_freshness_polite_frequencies(long model, int[] hosts, long n, double[] max_rates, long n_hosts, int objective, int flags, long ctl, double[] out, long out_cap, long[] out_len, byte[] saturated, double[] ln_host_multipliers, double[] out_ln_multiplier, double[] out_objective, double[] out_crawl_rate, byte[] err);
 
     /**
      * A search over all shards, from their combined summaries (see
@@ -1537,6 +1584,67 @@ public interface NativeApi {
     int crawlsched_scheduler_frequency(long s, long id, double[] out, byte[] err);
 
     /**
+     * Puts page `id` on host `host` (any uint32_t; a host is a politeness
+     * group, e.g. an index into the caller's table of host names), effective
+     * from the next pick. A page has at most one host; this replaces its
+     * previous one. CRAWLSCHED_NOT_FOUND for an unknown id;
+     * CRAWLSCHED_TOO_LARGE when a new host record (1024 bytes) would pass the
+     * memory cap. Thread-safe: serialised with the handle's other calls.
+     */
+    int crawlsched_scheduler_set_host(long s, long id, int host, byte[] err);
+
+    /**
+     * Takes page `id` off its host (a no-op when it has none).
+     * CRAWLSCHED_NOT_FOUND for an unknown id.
+     */
+    int crawlsched_scheduler_clear_host(long s, long id, byte[] err);
+
+    /**
+     * Page `id`'s host: *out_has_host = 1 and *out_host = its host, or
+     * *out_has_host = 0 and *out_host = 0 when it has none (not an error).
+     * CRAWLSCHED_NOT_FOUND only for an unknown page id.
+     */
+    int crawlsched_scheduler_host(long s, long id, int[] out_host, int[] out_has_host, byte[] err);
+
+    /**
+     * Sets host `host`'s minimum delay &gt;= 0 (finite) between two picks of its
+     * pages, in the time unit of crawlsched_scheduler_next_at's `now` (crawl
+     * slots for crawlsched_scheduler_next). Hosts never set have 0. A host
+     * keeps its delay and last pick time while it has no pages. Takes effect
+     * at the next pick. CRAWLSCHED_INVALID_ARGUMENT for a NaN, negative or
+     * infinite delay; CRAWLSCHED_TOO_LARGE when a new host record would pass
+     * the memory cap.
+     */
+    int crawlsched_scheduler_set_host_delay(long s, int host, double delay, byte[] err);
+
+    /**
+     * Host `host`'s minimum delay (0 when none was set).
+     */
+    int crawlsched_scheduler_host_delay(long s, int host, double[] out, byte[] err);
+
+    /**
+     * The page to crawl at time `now` on the caller's clock, or how long to
+     * wait. `now` is any finite reading of the caller's clock (the unit of the
+     * host delays), non-decreasing from call to call. On CRAWLSCHED_OK either
+     * *out_ready = 1, *out_id = the page to crawl now and *out_wait = 0, or
+     * *out_ready = 0, *out_id = 0 and *out_wait &gt; 0: every host with pages to
+     * crawl is in its delay, and calling again at now + *out_wait returns a
+     * page. A page of host h is returned only if the last pick of a page of h
+     * (by this function or crawlsched_scheduler_next) was at a time t with
+     * now - t &gt;= delay of h, as computed in double precision; pages without a
+     * host are always ready. Hosts that can follow the plan keep every page's
+     * share; a host whose pages need more than 1/delay picks per unit time is
+     * served at exactly 1/delay and the others share the rest. Without any
+     * host this is crawlsched_scheduler_next (same schedule). Errors:
+     * CRAWLSCHED_INVALID_ARGUMENT for `now` NaN, infinite or before the
+     * previous call's; CRAWLSCHED_NOT_FOUND when no page is scheduled (or none
+     * has a positive frequency). Thread-safe: serialised with the handle's
+     * other calls (a shared clock must then be read inside the caller's own
+     * lock to stay non-decreasing).
+     */
+    int crawlsched_scheduler_next_at(long s, double now, long[] out_id, double[] out_wait, int[] out_ready, byte[] err);
+
+    /**
      * A threshold model. arrivals[r-1] (r = 1..n_arrivals) is the arrival
      * process with r active robots (all of the same order); service is the PH
      * service time; obsolescence the PH time a waiting page stays valid (NULL:
@@ -1710,6 +1818,7 @@ public interface NativeApi {
         "crawlsched_freshness_golden_ratio_bound",
         "crawlsched_freshness_bound_ratio",
         "crawlsched_freshness_simulate_cyclic",
+        "crawlsched_freshness_polite_frequencies",
         "crawlsched_freshness_multiplier_search_new",
         "crawlsched_freshness_multiplier_search_free",
         "crawlsched_freshness_multiplier_search_next",
@@ -1806,6 +1915,12 @@ public interface NativeApi {
         "crawlsched_scheduler_len",
         "crawlsched_scheduler_change_rate",
         "crawlsched_scheduler_frequency",
+        "crawlsched_scheduler_set_host",
+        "crawlsched_scheduler_clear_host",
+        "crawlsched_scheduler_host",
+        "crawlsched_scheduler_set_host_delay",
+        "crawlsched_scheduler_host_delay",
+        "crawlsched_scheduler_next_at",
         "crawlsched_threshold_model_new",
         "crawlsched_threshold_model_free",
         "crawlsched_threshold_model_state_count",
