@@ -173,3 +173,44 @@ def test_scheduler_add_pages(raises_status):
             np.testing.assert_array_equal(o_ids, b_ids)
             np.testing.assert_array_equal(o_freqs, b_freqs)
             np.testing.assert_array_equal(one.next_batch(1000), batch.next_batch(1000))
+
+
+def test_polite_plan_and_next_at():
+    # X ~ Exp(2): E[X] = 1/2; proportional weights, so every host's pages
+    # share its total in proportion to ln(1/h_i) = ln(1 + mu_i / 2).
+    rates = [0.1, 0.3, 0.5, 1.0, 2.0, 4.0]
+    hosts = [0, 0, 1, 1, 2, 2]
+    with Dist.exponential(2.0) as ex, FreshnessModel(ex, rates) as m:
+        loose = m.polite_frequencies(hosts, [math.inf] * 3)
+        np.testing.assert_allclose(loose.frequencies, m.optimal_frequencies(), rtol=0, atol=1e-12)
+        assert not loose.saturated.any() and loose.crawl_rate == pytest.approx(2.0)
+        tight = m.polite_frequencies(hosts, [math.inf, math.inf, 0.6])
+        assert list(tight.saturated) == [False, False, True]
+        assert tight.frequencies[4] + tight.frequencies[5] == pytest.approx(0.3, abs=1e-13)
+        slack = m.polite_frequencies(hosts, [0.2] * 3, allow_slack=True)
+        assert slack.ln_multiplier == -math.inf and slack.frequencies.sum() == pytest.approx(0.3)
+        with pytest.raises(cs.InfeasibleError):
+            m.polite_frequencies(hosts, [0.2] * 3)
+        with cs.Scheduler(ex) as s:
+            delays = [1.0, 0.5, 2.0]
+            for p in range(12):
+                s.add_page(p, 0.1 * (p + 1))
+                s.set_host(p, p % 3)
+            for h, d in enumerate(delays):
+                s.set_host_delay(h, d)
+            assert s.host(4) == 1 and s.host_delay(2) == 2.0
+            now, last, waits = 0.0, [-math.inf] * 3, 0
+            for _ in range(2000):
+                ready, page, wait = s.next_at(now)
+                if ready:
+                    h = page % 3
+                    assert now - last[h] >= delays[h]
+                    last[h] = now
+                    now += 0.1
+                else:
+                    waits += 1
+                    assert now + wait == pytest.approx(min(l + d for l, d in zip(last, delays)), abs=1e-12)
+                    now += wait
+            assert waits > 0
+            s.clear_host(4)
+            assert s.host(4) is None

@@ -2,6 +2,7 @@
 change-rate estimator and the streaming scheduler."""
 
 import ctypes
+from collections import namedtuple
 
 import numpy as np
 
@@ -9,6 +10,14 @@ from . import _ffi
 from ._lib import BufferTooSmallError, Handle, InvalidArgumentError, array, call, call_variable, lib, ptr, uints
 from .dist import choice
 from .limits import _ptr_of
+
+PolitePlan = namedtuple(
+    "PolitePlan", "frequencies saturated ln_host_multipliers ln_multiplier objective crawl_rate"
+)
+_POLITE_OBJECTIVES = {
+    "evenly_spaced": _ffi.CRAWLSCHED_POLITE_EVENLY_SPACED,
+    "randomized": _ffi.CRAWLSCHED_POLITE_RANDOMIZED,
+}
 
 
 class FreshnessModel(Handle):
@@ -109,6 +118,28 @@ class FreshnessModel(Handle):
         call(lib.crawlsched_freshness_simulate_cyclic, self._ptr, ptr(s), s.size, cycles, seed, _ptr_of(control),
              *outs)
         return cost.value, se.value
+
+    def polite_frequencies(self, hosts, max_rates, objective="evenly_spaced", allow_slack=False, control=None):
+        """The optimal plan when page i is on host hosts[i] and host h accepts
+        at most max_rates[h] crawls per unit time (inf: no limit), minimising
+        ``objective`` ("evenly_spaced" or "randomized"). allow_slack crawls at
+        the caps' sum instead of InfeasibleError when they cannot absorb
+        1/E[X]. A PolitePlan: frequencies per page; saturated (bool) and
+        ln_host_multipliers per host; ln_multiplier (-inf with slack),
+        objective and crawl_rate."""
+        if objective not in _POLITE_OBJECTIVES:
+            raise InvalidArgumentError(_ffi.CRAWLSCHED_INVALID_ARGUMENT, f"unknown polite objective {objective!r}")
+        h = uints(hosts, np.uint32, "hosts")
+        b = array(max_rates, name="max_rates")
+        flags = _ffi.CRAWLSCHED_POLITE_ALLOW_SLACK if allow_slack else 0
+        out = np.empty(self._n, dtype=np.float64)
+        sat = np.zeros(b.size, dtype=np.uint8)
+        ln_h = np.empty(b.size, dtype=np.float64)
+        n, ln_l, obj, rate = ctypes.c_size_t(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+        call(lib.crawlsched_freshness_polite_frequencies, self._ptr, ptr(h), h.size, ptr(b), b.size,
+             _POLITE_OBJECTIVES[objective], flags, _ptr_of(control), ptr(out), out.size, ctypes.byref(n),
+             ptr(sat), ptr(ln_h), ctypes.byref(ln_l), ctypes.byref(obj), ctypes.byref(rate))
+        return PolitePlan(out[: n.value], sat.astype(bool), ln_h, ln_l.value, obj.value, rate.value)
 
 
 def integer_counts(freq, total, at_least_one=False):
@@ -347,6 +378,40 @@ class Scheduler(Handle):
         out = ctypes.c_uint64()
         call(lib.crawlsched_scheduler_next, self._ptr, ctypes.byref(out))
         return out.value
+
+    def set_host(self, page_id, host):
+        """Puts a page on host (any uint32) from the next pick."""
+        call(lib.crawlsched_scheduler_set_host, self._ptr, page_id, host)
+
+    def clear_host(self, page_id):
+        """Takes a page off its host (no-op when it has none)."""
+        call(lib.crawlsched_scheduler_clear_host, self._ptr, page_id)
+
+    def host(self, page_id):
+        """A page's host, or None when it has none."""
+        host, has = ctypes.c_uint32(), ctypes.c_int32()
+        call(lib.crawlsched_scheduler_host, self._ptr, page_id, ctypes.byref(host), ctypes.byref(has))
+        return host.value if has.value else None
+
+    def set_host_delay(self, host, delay):
+        """A host's minimum delay (finite, >= 0) between two picks of its
+        pages, in the unit of next_at's clock."""
+        call(lib.crawlsched_scheduler_set_host_delay, self._ptr, host, float(delay))
+
+    def host_delay(self, host):
+        """A host's minimum delay (0 when none was set)."""
+        out = ctypes.c_double()
+        call(lib.crawlsched_scheduler_host_delay, self._ptr, host, ctypes.byref(out))
+        return out.value
+
+    def next_at(self, now):
+        """(ready, page_id, wait) at time now on the caller's clock (finite,
+        non-decreasing): ready with the page to crawl now, or not ready and
+        the wait after which a host is."""
+        page, wait, ready = ctypes.c_uint64(), ctypes.c_double(), ctypes.c_int32()
+        call(lib.crawlsched_scheduler_next_at, self._ptr, float(now), ctypes.byref(page), ctypes.byref(wait),
+             ctypes.byref(ready))
+        return bool(ready.value), page.value, wait.value
 
     def next_batch(self, n):
         """The next n pages to crawl, in order (uint64 array)."""

@@ -135,4 +135,56 @@ public final class FreshnessModel extends NativeHandle {
 
     /** A Monte Carlo estimate and its standard error. */
     public record Estimate(double value, double stdError) {}
+
+    /** What a polite plan minimises. */
+    public enum PoliteObjective {
+        /** The evenly spaced bound (Theorem 3.3, eqs. 8-9). */
+        EVENLY_SPACED(io.crawlsched.nativeapi.NativeApi.POLITE_EVENLY_SPACED),
+        /** The randomized policy's cost (eq. 15). */
+        RANDOMIZED(io.crawlsched.nativeapi.NativeApi.POLITE_RANDOMIZED);
+
+        final int code;
+
+        PoliteObjective(int code) {
+            this.code = code;
+        }
+    }
+
+    /**
+     * The optimal plan under per-host caps: frequencies per page; per host
+     * whether its cap binds and the ln of its multiplier; the budget's ln
+     * multiplier (-Infinity with slack), the objective and the crawl rate.
+     */
+    public record PolitePlan(double[] frequencies, boolean[] saturated, double[] lnHostMultipliers,
+            double lnMultiplier, double objective, double crawlRate) {}
+
+    /**
+     * The optimal frequencies when page i is on host hosts[i] and host h
+     * accepts at most maxRates[h] crawls per unit time (+Infinity: no
+     * limit). allowSlack crawls at the caps' sum instead of failing as
+     * infeasible when they cannot absorb 1/E[X]. control may be null.
+     */
+    public PolitePlan politeFrequencies(int[] hosts, double[] maxRates, PoliteObjective objective,
+            boolean allowSlack, Control control) {
+        double[] f = new double[n];
+        long[] len = new long[1];
+        byte[] sat = new byte[maxRates.length];
+        double[] lnh = new double[maxRates.length];
+        double[] lnl = new double[1];
+        double[] obj = new double[1];
+        double[] rate = new double[1];
+        int flags = allowSlack ? io.crawlsched.nativeapi.NativeApi.POLITE_ALLOW_SLACK : 0;
+        long ctl = Control.addressOf(control);
+        try {
+            call((h, e) -> Lib.API.crawlsched_freshness_polite_frequencies(h, hosts, hosts.length, maxRates,
+                    maxRates.length, objective.code, flags, ctl, f, f.length, len, sat, lnh, lnl, obj, rate, e));
+        } finally {
+            Control.keep(control);
+        }
+        boolean[] saturated = new boolean[sat.length];
+        for (int i = 0; i < sat.length; i++) {
+            saturated[i] = sat[i] != 0;
+        }
+        return new PolitePlan(f, saturated, lnh, lnl[0], obj[0], rate[0]);
+    }
 }

@@ -144,4 +144,46 @@ public final class Scheduler extends NativeHandle {
             return out;
         }
     }
+
+    /** Puts page id on host (any unsigned 32-bit value) from the next pick. */
+    public void setHost(long id, int host) {
+        call((h, e) -> Lib.API.crawlsched_scheduler_set_host(h, id, host, e));
+    }
+
+    /** Takes page id off its host (no-op when it has none). */
+    public void clearHost(long id) {
+        call((h, e) -> Lib.API.crawlsched_scheduler_clear_host(h, id, e));
+    }
+
+    /** Page id's host, or empty when it has none. */
+    public java.util.OptionalInt host(long id) {
+        int[] host = new int[1];
+        int[] has = new int[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_host(h, id, host, has, e));
+        return has[0] != 0 ? java.util.OptionalInt.of(host[0]) : java.util.OptionalInt.empty();
+    }
+
+    /** Sets host's minimum delay (finite, >= 0) between two picks, in nextAt's clock. */
+    public void setHostDelay(int host, double delay) {
+        call((h, e) -> Lib.API.crawlsched_scheduler_set_host_delay(h, host, delay, e));
+    }
+
+    /** Host's minimum delay (0 when none was set). */
+    public double hostDelay(int host) {
+        double[] out = new double[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_host_delay(h, host, out, e));
+        return out[0];
+    }
+
+    /** A pick on the caller's clock: a page to crawl now (ready) or the wait until a host is ready. */
+    public record Pick(boolean ready, long id, double waitTime) {}
+
+    /** The page to crawl at time now (finite, non-decreasing), or how long to wait. */
+    public Pick nextAt(double now) {
+        long[] id = new long[1];
+        double[] wait = new double[1];
+        int[] ready = new int[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_next_at(h, now, id, wait, ready, e));
+        return new Pick(ready[0] != 0, id[0], wait[0]);
+    }
 }
