@@ -214,6 +214,21 @@ pub(crate) unsafe fn slice_out<'a, T>(
     Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
 }
 
+/// An optional writable array of `len` elements: NULL means not wanted
+/// (an empty slice, whatever `len`).
+///
+/// # Safety
+/// When non-NULL, `ptr` must point to `len` writable values.
+pub(crate) unsafe fn slice_out_optional<'a, T>(
+    ptr: *mut T,
+    len: usize,
+    name: &str,
+) -> FfiResult<&'a mut [T]> {
+    let len = if ptr.is_null() { 0 } else { len };
+    // SAFETY: forwarded contract.
+    unsafe { slice_out(ptr, len, name) }
+}
+
 /// The checks of a caller's array: false when it is empty (any pointer),
 /// true when it is non-NULL, aligned and at most isize::MAX bytes.
 fn check_array<T>(ptr: *const T, len: usize, name: &str) -> FfiResult<bool> {

@@ -10,7 +10,7 @@
 use super::common::*;
 use super::control::{control_in, crawlsched_control_t};
 use super::dist::crawlsched_dist_t;
-use crate::freshness::polite::{PoliteObjective, PoliteOptions, polite_frequencies};
+use crate::freshness::polite::{PoliteObjective, PoliteOptions, PolitePlan, polite_frequencies};
 use crate::freshness::{Model, cyclic, frequencies, randomized, simulate};
 
 /// N pages (change rates, cost weights) and the access-time distribution.
@@ -530,38 +530,67 @@ pub unsafe extern "C" fn crawlsched_freshness_polite_frequencies(
     guard(err, || {
         let control = unsafe { control_in(ctl)? };
         let m = unsafe { handle(model, "model")? };
-        let buf =
-            unsafe { OutBuffer::new(out, out_cap, out_len, "out")? }.reserve(m.inner.len())?;
-        // NULL: not wanted (an empty slice).
-        let n_sat = if saturated.is_null() { 0 } else { n_hosts };
-        let sat = unsafe { slice_out(saturated, n_sat, "saturated")? };
-        let n_ln = if ln_host_multipliers.is_null() {
-            0
-        } else {
-            n_hosts
+        let outs = PlanOut {
+            frequencies: unsafe { OutBuffer::new(out, out_cap, out_len, "out")? }
+                .reserve(m.inner.len())?,
+            saturated: unsafe { slice_out_optional(saturated, n_hosts, "saturated")? },
+            ln_hosts: unsafe {
+                slice_out_optional(ln_host_multipliers, n_hosts, "ln_host_multipliers")?
+            },
+            ln_multiplier: Out::optional(out_ln_multiplier, "out_ln_multiplier")?,
+            objective: Out::optional(out_objective, "out_objective")?,
+            crawl_rate: Out::optional(out_crawl_rate, "out_crawl_rate")?,
         };
-        let ln_h = unsafe { slice_out(ln_host_multipliers, n_ln, "ln_host_multipliers")? };
-        let out_ln = Out::optional(out_ln_multiplier, "out_ln_multiplier")?;
-        let out_obj = Out::optional(out_objective, "out_objective")?;
-        let out_rate = Out::optional(out_crawl_rate, "out_crawl_rate")?;
         let hosts = unsafe { slice_in(hosts, n, "hosts")? };
         let caps = unsafe { slice_in(max_rates, n_hosts, "max_rates")? };
-        let objective = match objective {
-            CRAWLSCHED_POLITE_EVENLY_SPACED => PoliteObjective::EvenlySpaced,
-            CRAWLSCHED_POLITE_RANDOMIZED => PoliteObjective::Randomized,
-            o => return Err(FfiError::invalid(format!("unknown polite objective {o}"))),
-        };
-        if flags & !CRAWLSCHED_POLITE_ALLOW_SLACK != 0 {
-            return Err(FfiError::invalid(format!(
-                "unknown polite flags {flags:#x}"
-            )));
-        }
-        let options = PoliteOptions {
-            allow_slack: flags & CRAWLSCHED_POLITE_ALLOW_SLACK != 0,
+        let (objective, options) = polite_options(objective, flags, control)?;
+        outs.write(&polite_frequencies(
+            &m.inner, hosts, caps, objective, &options,
+        )?)
+    })
+}
+
+/// The C objective and flags of a polite plan as the model's options.
+fn polite_options(
+    objective: i32,
+    flags: u32,
+    control: crate::limits::Control,
+) -> FfiResult<(PoliteObjective, PoliteOptions)> {
+    let objective = match objective {
+        CRAWLSCHED_POLITE_EVENLY_SPACED => PoliteObjective::EvenlySpaced,
+        CRAWLSCHED_POLITE_RANDOMIZED => PoliteObjective::Randomized,
+        o => return Err(FfiError::invalid(format!("unknown polite objective {o}"))),
+    };
+    if flags & !CRAWLSCHED_POLITE_ALLOW_SLACK != 0 {
+        return Err(FfiError::invalid(format!(
+            "unknown polite flags {flags:#x}"
+        )));
+    }
+    let allow_slack = flags & CRAWLSCHED_POLITE_ALLOW_SLACK != 0;
+    Ok((
+        objective,
+        PoliteOptions {
+            allow_slack,
             control,
-        };
-        let plan = polite_frequencies(&m.inner, hosts, caps, objective, &options)?;
-        // Checked before anything is written; ln λ is −∞ with slack.
+        },
+    ))
+}
+
+/// The outputs of crawlsched_freshness_polite_frequencies, checked before
+/// the solve; an empty slice or `None` is an output not wanted.
+struct PlanOut<'a> {
+    frequencies: OutBuffer<'a, f64>,
+    saturated: &'a mut [u8],
+    ln_hosts: &'a mut [f64],
+    ln_multiplier: Option<Out<f64>>,
+    objective: Option<Out<f64>>,
+    crawl_rate: Option<Out<f64>>,
+}
+
+impl PlanOut<'_> {
+    /// Writes the plan once every value is checked representable (ln λ may
+    /// be −∞: the slack mode's).
+    fn write(self, plan: &PolitePlan) -> FfiResult<()> {
         for &x in plan.frequencies.iter().chain(&plan.ln_host_multipliers) {
             finite("polite plan", x)?;
         }
@@ -570,23 +599,23 @@ pub unsafe extern "C" fn crawlsched_freshness_polite_frequencies(
         if plan.ln_multiplier.is_nan() || plan.ln_multiplier == f64::INFINITY {
             finite("ln multiplier", plan.ln_multiplier)?;
         }
-        buf.write(&plan.frequencies)?;
-        for (d, &s) in sat.iter_mut().zip(&plan.saturated) {
+        self.frequencies.write(&plan.frequencies)?;
+        for (d, &s) in self.saturated.iter_mut().zip(&plan.saturated) {
             *d = u8::from(s);
         }
-        for (d, &x) in ln_h.iter_mut().zip(&plan.ln_host_multipliers) {
+        for (d, &x) in self.ln_hosts.iter_mut().zip(&plan.ln_host_multipliers) {
             *d = x;
         }
         let scalars = [
-            (out_ln, plan.ln_multiplier),
-            (out_obj, plan.objective),
-            (out_rate, plan.crawl_rate),
+            (self.ln_multiplier, plan.ln_multiplier),
+            (self.objective, plan.objective),
+            (self.crawl_rate, plan.crawl_rate),
         ];
-        for (o, v) in scalars {
-            if let Some(o) = o {
-                o.write(v);
+        for (out, value) in scalars {
+            if let Some(out) = out {
+                out.write(value);
             }
         }
         Ok(())
-    })
+    }
 }
