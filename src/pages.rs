@@ -3,7 +3,7 @@
 //! more): writing a fresh array then takes one page fault per 2 MiB instead
 //! of one per 4 KiB, which at 10^7 pages is most of the cost of a pass that
 //! fills its output. The second module with `unsafe`, besides [`crate::ffi`]:
-//! one system call on memory the array owns, which leaves its contents
+//! one system call (through the `libc` crate) on memory the array owns, which leaves its contents
 //! (zeros) unchanged; a refusal of the advice is ignored.
 
 /// Arrays below this many bytes keep ordinary pages.
@@ -23,10 +23,6 @@ pub(crate) fn zeroed(n: usize) -> Vec<f64> {
 
 #[cfg(target_os = "linux")]
 fn advise_huge(v: &mut [f64]) {
-    unsafe extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    const MADV_HUGEPAGE: i32 = 14;
     let start = v.as_mut_ptr() as usize;
     let end = start + std::mem::size_of_val(v);
     // The whole huge pages inside the array: advice outside it would apply
@@ -39,7 +35,7 @@ fn advise_huge(v: &mut [f64]) {
         // SAFETY: [lo, hi) lies inside `v`'s allocation, which is live and
         // exclusively borrowed; MADV_HUGEPAGE changes how its pages are
         // backed, never their contents.
-        let _ = unsafe { madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_HUGEPAGE) };
+        let _ = unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE) };
     }
 }
 

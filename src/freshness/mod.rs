@@ -284,22 +284,7 @@ where
     if n >= CHEAP_PARALLEL_MIN {
         return par::fold_chunks(bufs, init, f, combine);
     }
-    let (mut acc, mut rest, mut lo) = (init, bufs, 0);
-    while lo < n {
-        let take = (n - lo).min(par::CHUNK);
-        let mut tails: [&mut [f64]; K] = std::array::from_fn(|_| -> &mut [f64] { &mut [] });
-        let mut k = 0;
-        let heads = rest.map(|b| {
-            let (h, t) = b.split_at_mut(take);
-            tails[k] = t;
-            k += 1;
-            h
-        });
-        acc = combine(acc, f(lo..lo + take, heads));
-        rest = tails;
-        lo += take;
-    }
-    acc
+    par::fold_run(bufs, 0, init, &f, combine)
 }
 
 /// `f(i)` for every page, computed on [`par::threads_for`] threads.

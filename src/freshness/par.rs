@@ -57,7 +57,7 @@ fn split<'a, const K: usize>(
 
 /// Folds `step` over `f(pages, buffers restricted to pages)` for the
 /// chunks of `start..start + len(bufs)`, in order.
-fn fold_run<T, A, F, const K: usize>(
+pub(crate) fn fold_run<T, A, F, const K: usize>(
     mut bufs: [&mut [f64]; K],
     start: usize,
     mut acc: A,
