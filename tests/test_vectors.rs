@@ -415,6 +415,156 @@ fn scheduler_picks(sc: *mut crawlsched_scheduler_t, i: &Value, pages: &[u64]) ->
     Ok(json!({ "ids": ids, "len": len, "frequencies": freqs, "change_rates": rates }))
 }
 
+/// Adds the `pages` of a `scheduler.*` input one by one (`_add_page` when
+/// the weight is null, else `_add_weighted_page`); their ids in order.
+fn scheduler_add_each(sc: *mut crawlsched_scheduler_t, i: &Value) -> R<Vec<u64>> {
+    let pages = get(i, "pages").as_array().expect("pages array");
+    for p in pages {
+        if get(p, "weight").is_null() {
+            c!(crawlsched_scheduler_add_page(
+                sc,
+                u(p, "id"),
+                f(p, "change_rate")
+            ));
+        } else {
+            c!(crawlsched_scheduler_add_weighted_page(
+                sc,
+                u(p, "id"),
+                f(p, "change_rate"),
+                f(p, "weight")
+            ));
+        }
+    }
+    Ok(pages.iter().map(|p| u(p, "id")).collect())
+}
+
+/// A double that may be infinite where the C API documents it: a number,
+/// or the string `"inf"` / `"-inf"` (JSON has no infinity).
+fn f_or_inf(x: &Value) -> f64 {
+    match x.as_str() {
+        Some("inf") => f64::INFINITY,
+        Some("-inf") => f64::NEG_INFINITY,
+        _ => x.as_f64().expect("number, \"inf\" or \"-inf\""),
+    }
+}
+fn inf_or_f(x: f64) -> Value {
+    match x {
+        f64::INFINITY => json!("inf"),
+        f64::NEG_INFINITY => json!("-inf"),
+        _ => json!(x),
+    }
+}
+
+/// `freshness.polite_frequencies`: the model, then one
+/// `_freshness_polite_frequencies` call with every optional output.
+fn polite_plan(i: &Value) -> R<Value> {
+    let m = freshness_model(i)?;
+    let hosts = u32a(i, "hosts");
+    let caps: Vec<f64> = get(i, "max_rates")
+        .as_array()
+        .expect("max_rates array")
+        .iter()
+        .map(f_or_inf)
+        .collect();
+    let objective = match s(i, "objective") {
+        "evenly_spaced" => CRAWLSCHED_POLITE_EVENLY_SPACED,
+        "randomized" => CRAWLSCHED_POLITE_RANDOMIZED,
+        o => panic!("unknown objective {o}"),
+    };
+    let flags = if b(i, "allow_slack") {
+        CRAWLSCHED_POLITE_ALLOW_SLACK
+    } else {
+        0
+    };
+    let (mut sat, mut lnh) = (vec![0u8; caps.len()], vec![0.0; caps.len()]);
+    let (mut lnl, mut obj, mut rate) = (0.0, 0.0, 0.0);
+    let freq = variable::<f64>(hosts.len(), |o, cap, len, e| unsafe {
+        // SAFETY: o has cap elements; hosts, caps, sat and lnh are live
+        // with the lengths passed.
+        crawlsched_freshness_polite_frequencies(
+            m,
+            hosts.as_ptr(),
+            hosts.len(),
+            caps.as_ptr(),
+            caps.len(),
+            objective,
+            flags,
+            null(),
+            o,
+            cap,
+            len,
+            sat.as_mut_ptr(),
+            lnh.as_mut_ptr(),
+            &mut lnl,
+            &mut obj,
+            &mut rate,
+            e,
+        )
+    })?;
+    let saturated: Vec<bool> = sat.iter().map(|&x| x != 0).collect();
+    Ok(json!({
+        "frequencies": freq, "saturated": saturated, "ln_host_multipliers": lnh,
+        "ln_multiplier": inf_or_f(lnl), "objective": obj, "crawl_rate": rate
+    }))
+}
+
+/// `scheduler.hosts`: pages added one by one, hosts set and cleared, host
+/// delays set, then `_next_at` at each `now`; each page's host and each
+/// delay read back.
+fn scheduler_hosts(i: &Value) -> R<Value> {
+    let sc = scheduler(i)?;
+    let ids = scheduler_add_each(sc, i)?;
+    for v in get(i, "hosts").as_array().expect("hosts array") {
+        c!(crawlsched_scheduler_set_host(
+            sc,
+            u(v, "id"),
+            u(v, "host") as u32
+        ));
+    }
+    for id in ua(i, "clear") {
+        c!(crawlsched_scheduler_clear_host(sc, id));
+    }
+    let delays = get(i, "delays").as_array().expect("delays array");
+    for v in delays {
+        c!(crawlsched_scheduler_set_host_delay(
+            sc,
+            u(v, "host") as u32,
+            f(v, "delay")
+        ));
+    }
+    let (mut ready, mut picked, mut waits) = (Vec::new(), Vec::new(), Vec::new());
+    for now in fa(i, "now") {
+        let (mut id, mut wait, mut r) = (0u64, 0.0, 0i32);
+        c!(crawlsched_scheduler_next_at(
+            sc, now, &mut id, &mut wait, &mut r
+        ));
+        ready.push(r != 0);
+        picked.push(id);
+        waits.push(wait);
+    }
+    let (mut has, mut host_of) = (Vec::new(), Vec::new());
+    for &id in &ids {
+        let (mut h, mut y) = (0u32, 0i32);
+        c!(crawlsched_scheduler_host(sc, id, &mut h, &mut y));
+        has.push(y != 0);
+        host_of.push(h);
+    }
+    let mut delay_of = Vec::new();
+    for v in delays {
+        let mut d = 0.0;
+        c!(crawlsched_scheduler_host_delay(
+            sc,
+            u(v, "host") as u32,
+            &mut d
+        ));
+        delay_of.push(d);
+    }
+    Ok(json!({
+        "ready": ready, "ids": picked, "waits": waits,
+        "has_host": has, "host": host_of, "delays": delay_of
+    }))
+}
+
 fn run(kind: &str, i: &Value) -> R<Value> {
     Ok(match kind {
         "status_string" => {
@@ -655,26 +805,11 @@ fn run(kind: &str, i: &Value) -> R<Value> {
         }
         "scheduler.sequence" => {
             let sc = scheduler(i)?;
-            let pages = get(i, "pages").as_array().expect("pages array");
-            for p in pages {
-                if get(p, "weight").is_null() {
-                    c!(crawlsched_scheduler_add_page(
-                        sc,
-                        u(p, "id"),
-                        f(p, "change_rate")
-                    ));
-                } else {
-                    c!(crawlsched_scheduler_add_weighted_page(
-                        sc,
-                        u(p, "id"),
-                        f(p, "change_rate"),
-                        f(p, "weight")
-                    ));
-                }
-            }
-            let ids: Vec<u64> = pages.iter().map(|p| u(p, "id")).collect();
+            let ids = scheduler_add_each(sc, i)?;
             scheduler_picks(sc, i, &ids)?
         }
+        "scheduler.hosts" => scheduler_hosts(i)?,
+        "freshness.polite_frequencies" => polite_plan(i)?,
         "scheduler.add_pages" => {
             let sc = scheduler(i)?;
             let (ids, rates, weights) = (ua(i, "ids"), fa(i, "change_rates"), fa_opt(i, "weights"));
@@ -1036,6 +1171,9 @@ fn run(kind: &str, i: &Value) -> R<Value> {
 fn cases() -> Vec<(&'static str, &'static str, Value)> {
     let exp5 = json!({ "type": "exponential", "rate": 5.0 });
     let exp1 = json!({ "type": "exponential", "rate": 1.0 });
+    let exp2 = json!({ "type": "exponential", "rate": 2.0 });
+    let polite_rates = json!([0.1, 0.3, 0.5, 1.0, 2.0, 4.0]);
+    let polite_hosts = json!([0, 0, 1, 1, 2, 2]);
     let two_state_mmpp =
         json!({ "type": "mmpp", "q": [-1.0, 1.0, 2.0, -2.0], "rates": [3.0, 0.5] });
     let dbworld = json!({ "type": "dbworld", "ratio": 4.0, "horizon_days": 7.0 });
@@ -1239,6 +1377,58 @@ fn cases() -> Vec<(&'static str, &'static str, Value)> {
             json!({
             "access": exp1, "change_rates": [1.0, -1.0], "weights": null }),
         ),
+        // ---- per-host politeness (E[X] = 1/2: the crawler wants rate 2) ----
+        (
+            "polite plan, loose caps: the unconstrained plan",
+            "freshness.polite_frequencies",
+            json!({
+            "access": exp2, "change_rates": polite_rates, "weights": null, "hosts": polite_hosts,
+            "max_rates": ["inf", 100.0, "inf"], "objective": "evenly_spaced", "allow_slack": false }),
+        ),
+        (
+            "polite plan, one tight host, evenly spaced",
+            "freshness.polite_frequencies",
+            json!({
+            "access": exp2, "change_rates": polite_rates, "weights": null, "hosts": polite_hosts,
+            "max_rates": ["inf", "inf", 0.6], "objective": "evenly_spaced", "allow_slack": false }),
+        ),
+        (
+            "polite plan, one tight host, randomized",
+            "freshness.polite_frequencies",
+            json!({
+            "access": exp2, "change_rates": polite_rates, "weights": null, "hosts": polite_hosts,
+            "max_rates": ["inf", "inf", 0.6], "objective": "randomized", "allow_slack": false }),
+        ),
+        (
+            "polite plan, weighted pages, gamma crawl time, two tight hosts of four (slack allowed, unused)",
+            "freshness.polite_frequencies",
+            json!({
+            "access": { "type": "gamma", "shape": 2.0, "rate": 4.0 },
+            "change_rates": [0.05, 0.2, 1.0, 3.0, 0.5, 0.7, 2.5, 0.1],
+            "weights": [1.0, 4.0, 1.0, 0.5, 2.0, 1.0, 3.0, 1.0], "hosts": [3, 0, 1, 1, 2, 0, 1, 3],
+            "max_rates": [0.5, 0.25, "inf", 0.5], "objective": "evenly_spaced", "allow_slack": true }),
+        ),
+        (
+            "polite plan, caps below the crawl rate, allow slack",
+            "freshness.polite_frequencies",
+            json!({
+            "access": exp2, "change_rates": polite_rates, "weights": null, "hosts": polite_hosts,
+            "max_rates": [0.2, 0.3, 0.1], "objective": "randomized", "allow_slack": true }),
+        ),
+        (
+            "error: polite plan, caps below the crawl rate",
+            "freshness.polite_frequencies",
+            json!({
+            "access": exp2, "change_rates": polite_rates, "weights": null, "hosts": polite_hosts,
+            "max_rates": [0.2, 0.3, 0.1], "objective": "evenly_spaced", "allow_slack": false }),
+        ),
+        (
+            "error: polite plan, host id out of range",
+            "freshness.polite_frequencies",
+            json!({
+            "access": exp2, "change_rates": [0.1, 0.3], "weights": null, "hosts": [0, 2],
+            "max_rates": [1.0, 1.0], "objective": "evenly_spaced", "allow_slack": false }),
+        ),
         // ---- estimator, scheduler ----
         (
             "estimator, no prior, five visits",
@@ -1310,6 +1500,49 @@ fn cases() -> Vec<(&'static str, &'static str, Value)> {
             json!({
             "access": exp1, "mode": "golden_ratio", "n": 1, "observe": [],
             "ids": [ 1, 2 ], "change_rates": [ 0.2, 0.4 ], "weights": [ 1.0, -2.0 ] }),
+        ),
+        (
+            "scheduler hosts: every page on a host, waits on the caller's clock",
+            "scheduler.hosts",
+            json!({
+            "access": exp1, "mode": "stride",
+            "pages": [ { "id": 10, "change_rate": 0.4, "weight": null }, { "id": 11, "change_rate": 0.2, "weight": null },
+                       { "id": 12, "change_rate": 1.0, "weight": 2.0 }, { "id": 13, "change_rate": 0.3, "weight": null },
+                       { "id": 14, "change_rate": 0.8, "weight": null } ],
+            "hosts": [ { "id": 10, "host": 0 }, { "id": 11, "host": 0 }, { "id": 12, "host": 1 },
+                       { "id": 13, "host": 1 }, { "id": 14, "host": 4000000000u64 } ],
+            "clear": [],
+            "delays": [ { "host": 0, "delay": 1.0 }, { "host": 1, "delay": 0.5 }, { "host": 4000000000u64, "delay": 2.5 },
+                        { "host": 9, "delay": 0.0 } ],
+            "now": [0.0, 0.0, 0.0, 0.0, 0.25, 0.5, 0.5, 0.75, 1.0, 1.0, 1.25, 1.5, 2.0, 2.0, 2.5, 2.5, 2.5, 3.0, 3.0, 4.0] }),
+        ),
+        (
+            "scheduler hosts: golden ratio, a page moved and one cleared (always ready)",
+            "scheduler.hosts",
+            json!({
+            "access": exp5, "mode": "golden_ratio",
+            "pages": [ { "id": 1, "change_rate": 0.5, "weight": null }, { "id": 2, "change_rate": 0.5, "weight": null },
+                       { "id": 3, "change_rate": 2.0, "weight": null }, { "id": 4, "change_rate": 0.1, "weight": null } ],
+            "hosts": [ { "id": 1, "host": 7 }, { "id": 2, "host": 7 }, { "id": 3, "host": 7 }, { "id": 4, "host": 8 },
+                       { "id": 3, "host": 8 }, { "id": 2, "host": 9 } ],
+            "clear": [2, 4],
+            "delays": [ { "host": 7, "delay": 0.3 }, { "host": 8, "delay": 0.2 } ],
+            "now": [0.0, 0.0, 0.0, 0.1, 0.1, 0.2, 0.3, 0.3, 0.4, 0.5, 0.6, 0.6] }),
+        ),
+        (
+            "error: scheduler host delay negative",
+            "scheduler.hosts",
+            json!({
+            "access": exp1, "mode": "stride", "pages": [ { "id": 1, "change_rate": 0.5, "weight": null } ],
+            "hosts": [ { "id": 1, "host": 0 } ], "clear": [], "delays": [ { "host": 0, "delay": -1.0 } ], "now": [0.0] }),
+        ),
+        (
+            "error: scheduler next_at before the previous call",
+            "scheduler.hosts",
+            json!({
+            "access": exp1, "mode": "stride", "pages": [ { "id": 1, "change_rate": 0.5, "weight": null } ],
+            "hosts": [ { "id": 1, "host": 0 } ], "clear": [], "delays": [ { "host": 0, "delay": 1.0 } ],
+            "now": [2.0, 3.0, 2.5] }),
         ),
         // ---- mdp ----
         (

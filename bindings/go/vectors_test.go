@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"strconv"
@@ -303,6 +304,115 @@ func schedulerPicks(s *Scheduler, i vin, pages []uint64) (out, error) {
 	return out{"ids": ids, "len": n, "frequencies": freqs, "change_rates": rates}, nil
 }
 
+// addEach adds the pages of a scheduler.* case one by one; their ids.
+func addEach(s *Scheduler, i vin) ([]uint64, error) {
+	var ids []uint64
+	for _, p := range i.objs("pages") {
+		var err error
+		if p.null("weight") {
+			err = s.AddPage(p.u("id"), p.f("change_rate"))
+		} else {
+			err = s.AddWeightedPage(p.u("id"), p.f("change_rate"), p.f("weight"))
+		}
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, p.u("id"))
+	}
+	return ids, nil
+}
+
+// fInf reads a double that may be "inf" or "-inf".
+func fInf(x any) float64 {
+	switch x {
+	case "inf":
+		return math.Inf(1)
+	case "-inf":
+		return math.Inf(-1)
+	}
+	f, err := strconv.ParseFloat(string(x.(json.Number)), 64)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+func (r *runner) politePlan(i vin) (out, error) {
+	m, err := r.model(i)
+	if err != nil {
+		return nil, err
+	}
+	var caps []float64
+	for _, x := range i.list("max_rates") {
+		caps = append(caps, fInf(x))
+	}
+	obj := map[string]PoliteObjective{"evenly_spaced": PoliteEvenlySpaced, "randomized": PoliteRandomized}[i.s("objective")]
+	if obj.String() != i.s("objective") {
+		panic("objective " + i.s("objective"))
+	}
+	p, err := m.PoliteFrequencies(i.u32s("hosts"), caps, obj, i.b("allow_slack"), nil)
+	if err != nil {
+		return nil, err
+	}
+	return out{"frequencies": p.Frequencies, "saturated": p.Saturated, "ln_host_multipliers": p.LnHostMultipliers,
+		"ln_multiplier": p.LnMultiplier, "objective": p.Objective, "crawl_rate": p.CrawlRate}, nil
+}
+
+func (r *runner) schedulerHosts(i vin) (out, error) {
+	s, err := r.scheduler(i)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := addEach(s, i)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range i.objs("hosts") {
+		if err := s.SetHost(v.u("id"), v.u32("host")); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range i.us("clear") {
+		if err := s.ClearHost(id); err != nil {
+			return nil, err
+		}
+	}
+	delays := i.objs("delays")
+	for _, v := range delays {
+		if err := s.SetHostDelay(v.u32("host"), v.f("delay")); err != nil {
+			return nil, err
+		}
+	}
+	var ready []bool
+	var ids []uint64
+	var waits []float64
+	for _, now := range i.fs("now") {
+		id, wait, ok, err := s.NextAt(now)
+		if err != nil {
+			return nil, err
+		}
+		ready, ids, waits = append(ready, ok), append(ids, id), append(waits, wait)
+	}
+	var has []bool
+	var hosts []uint32
+	for _, id := range pages {
+		h, ok, err := s.Host(id)
+		if err != nil {
+			return nil, err
+		}
+		has, hosts = append(has, ok), append(hosts, h)
+	}
+	var ds []float64
+	for _, v := range delays {
+		d, err := s.HostDelay(v.u32("host"))
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
+	}
+	return out{"ready": ready, "ids": ids, "waits": waits, "has_host": has, "host": hosts, "delays": ds}, nil
+}
+
 // run replays one case: its outputs, or the first error.
 func (r *runner) run(kind string, i vin) (out, error) {
 	switch kind {
@@ -537,19 +647,15 @@ func (r *runner) run(kind string, i vin) (out, error) {
 		if err != nil {
 			return nil, err
 		}
-		var ids []uint64
-		for _, p := range i.objs("pages") {
-			if p.null("weight") {
-				err = s.AddPage(p.u("id"), p.f("change_rate"))
-			} else {
-				err = s.AddWeightedPage(p.u("id"), p.f("change_rate"), p.f("weight"))
-			}
-			if err != nil {
-				return nil, err
-			}
-			ids = append(ids, p.u("id"))
+		ids, err := addEach(s, i)
+		if err != nil {
+			return nil, err
 		}
 		return schedulerPicks(s, i, ids)
+	case "scheduler.hosts":
+		return r.schedulerHosts(i)
+	case "freshness.polite_frequencies":
+		return r.politePlan(i)
 	case "scheduler.add_pages":
 		s, err := r.scheduler(i)
 		if err != nil {
@@ -821,6 +927,11 @@ func same(got any, want any) bool {
 		default:
 			return fmt.Sprint(got) == string(w)
 		}
+	case string:
+		if g, ok := got.(float64); ok && (w == "inf" || w == "-inf") {
+			return g == fInf(w)
+		}
+		return got == want
 	case []any:
 		gv := reflect.ValueOf(got)
 		if gv.Kind() != reflect.Slice || gv.Len() != len(w) {

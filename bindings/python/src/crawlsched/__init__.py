@@ -12,7 +12,8 @@ blocks or call ``close()``; a finalizer frees forgotten ones.
 
 Modules: dist (Dist, BMAP), freshness (FreshnessModel, Estimator,
 Scheduler, cyclic sequences, FreshnessShard and MultiplierSearch for
-distributed solves), spark (the distributed solve on PySpark), mdp,
+distributed solves), polite (PoliteObjective, PolitePlan, Pick: per-host
+politeness), spark (the distributed solve on PySpark), mdp,
 robots, threshold, routing, probe.
 """
 
@@ -49,13 +50,14 @@ from .freshness import (
     round_robin_sequence,
     solve_multiplier,
 )
+from .polite import Pick, PoliteObjective, PolitePlan
 from .mdp import MDP, MDPBuilder, MDPSolver
 from .robots import Robots
 from .limits import Control, default_memory_limit, set_default_memory_limit
 from .threshold import ThresholdModel
 from .routing import Arrivals, Router, Servers, balanced_sequence
 from .probe import Planner, Profile
-from . import dist, freshness, limits, mdp, probe, robots, routing, spark, threshold  # noqa: F401
+from . import dist, freshness, limits, mdp, polite, probe, robots, routing, spark, threshold  # noqa: F401
 
 
 def version():
@@ -102,7 +104,10 @@ __all__ = [
     "NullArgumentError",
     "NumericalError",
     "PanicError",
+    "Pick",
     "Planner",
+    "PoliteObjective",
+    "PolitePlan",
     "Profile",
     "Robots",
     "Router",

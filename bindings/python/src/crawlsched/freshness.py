@@ -2,7 +2,6 @@
 change-rate estimator and the streaming scheduler."""
 
 import ctypes
-from collections import namedtuple
 
 import numpy as np
 
@@ -10,14 +9,8 @@ from . import _ffi
 from ._lib import BufferTooSmallError, Handle, InvalidArgumentError, array, call, call_variable, lib, ptr, uints
 from .dist import choice
 from .limits import _ptr_of
+from .polite import Pick, PoliteObjective, PolitePlan
 
-PolitePlan = namedtuple(
-    "PolitePlan", "frequencies saturated ln_host_multipliers ln_multiplier objective crawl_rate"
-)
-_POLITE_OBJECTIVES = {
-    "evenly_spaced": _ffi.CRAWLSCHED_POLITE_EVENLY_SPACED,
-    "randomized": _ffi.CRAWLSCHED_POLITE_RANDOMIZED,
-}
 
 
 class FreshnessModel(Handle):
@@ -119,16 +112,29 @@ class FreshnessModel(Handle):
              *outs)
         return cost.value, se.value
 
-    def polite_frequencies(self, hosts, max_rates, objective="evenly_spaced", allow_slack=False, control=None):
-        """The optimal plan when page i is on host hosts[i] and host h accepts
-        at most max_rates[h] crawls per unit time (inf: no limit), minimising
-        ``objective`` ("evenly_spaced" or "randomized"). allow_slack crawls at
-        the caps' sum instead of InfeasibleError when they cannot absorb
-        1/E[X]. A PolitePlan: frequencies per page; saturated (bool) and
-        ln_host_multipliers per host; ln_multiplier (-inf with slack),
-        objective and crawl_rate."""
-        if objective not in _POLITE_OBJECTIVES:
-            raise InvalidArgumentError(_ffi.CRAWLSCHED_INVALID_ARGUMENT, f"unknown polite objective {objective!r}")
+    def polite_frequencies(self, hosts, max_rates, *, objective=PoliteObjective.EVENLY_SPACED, allow_slack=False,
+                           control=None):
+        """The optimal frequencies under per-host politeness, as a
+        ``PolitePlan``.
+
+        Page i is on host ``hosts[i]`` (one entry per page, each below
+        ``len(max_rates)``; every host needs a page) and host h accepts at
+        most ``max_rates[h]`` crawls per unit time (finite > 0, e.g.
+        1 / Crawl-delay, or ``math.inf`` for no limit). Sequences or NumPy
+        arrays (uint32 hosts, float64 rates). ``objective`` is a
+        ``PoliteObjective`` or its string. When the caps sum below the
+        crawler's rate 1/E[X] this raises ``InfeasibleError`` (the message
+        gives the shortfall), or with ``allow_slack=True`` returns the
+        plan crawling every host at its cap. ``control`` (a ``Control``)
+        gives a memory cap, cancellation and an iteration cap.
+
+        Example (pages 0, 1 on host 0 without a limit, page 2 alone on
+        host 1, at most 0.5 crawls per unit time)::
+
+            plan = model.polite_frequencies([0, 0, 1], [math.inf, 0.5])
+            plan.saturated      # array([False,  True]) when 0.5 binds
+        """
+        code = PoliteObjective._of(objective)._code
         h = uints(hosts, np.uint32, "hosts")
         b = array(max_rates, name="max_rates")
         flags = _ffi.CRAWLSCHED_POLITE_ALLOW_SLACK if allow_slack else 0
@@ -136,9 +142,9 @@ class FreshnessModel(Handle):
         sat = np.zeros(b.size, dtype=np.uint8)
         ln_h = np.empty(b.size, dtype=np.float64)
         n, ln_l, obj, rate = ctypes.c_size_t(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
-        call(lib.crawlsched_freshness_polite_frequencies, self._ptr, ptr(h), h.size, ptr(b), b.size,
-             _POLITE_OBJECTIVES[objective], flags, _ptr_of(control), ptr(out), out.size, ctypes.byref(n),
-             ptr(sat), ptr(ln_h), ctypes.byref(ln_l), ctypes.byref(obj), ctypes.byref(rate))
+        call(lib.crawlsched_freshness_polite_frequencies, self._ptr, ptr(h), h.size, ptr(b), b.size, code, flags,
+             _ptr_of(control), ptr(out), out.size, ctypes.byref(n), ptr(sat), ptr(ln_h), ctypes.byref(ln_l),
+             ctypes.byref(obj), ctypes.byref(rate))
         return PolitePlan(out[: n.value], sat.astype(bool), ln_h, ln_l.value, obj.value, rate.value)
 
 
@@ -380,7 +386,9 @@ class Scheduler(Handle):
         return out.value
 
     def set_host(self, page_id, host):
-        """Puts a page on host (any uint32) from the next pick."""
+        """Puts a page on ``host`` (any uint32: a politeness group, e.g. an
+        index into the caller's table of host names) from the next pick,
+        replacing its previous host. NotFoundError for an unknown page."""
         call(lib.crawlsched_scheduler_set_host, self._ptr, page_id, host)
 
     def clear_host(self, page_id):
@@ -395,23 +403,41 @@ class Scheduler(Handle):
 
     def set_host_delay(self, host, delay):
         """A host's minimum delay (finite, >= 0) between two picks of its
-        pages, in the unit of next_at's clock."""
+        pages, in the unit of ``next_at``'s clock (crawl slots for
+        ``next``), from the next pick. A host keeps it while it has no
+        pages."""
         call(lib.crawlsched_scheduler_set_host_delay, self._ptr, host, float(delay))
 
     def host_delay(self, host):
-        """A host's minimum delay (0 when none was set)."""
+        """A host's minimum delay (0.0 when none was set)."""
         out = ctypes.c_double()
         call(lib.crawlsched_scheduler_host_delay, self._ptr, host, ctypes.byref(out))
         return out.value
 
     def next_at(self, now):
-        """(ready, page_id, wait) at time now on the caller's clock (finite,
-        non-decreasing): ready with the page to crawl now, or not ready and
-        the wait after which a host is."""
+        """The ``Pick`` at time ``now`` on the caller's clock (any finite
+        reading in the unit of the host delays, never decreasing from call
+        to call, e.g. ``time.monotonic()``).
+
+        Ready with the page to crawl now, or, when every host with pages is
+        within its delay, not ready with the wait after which one is. A
+        page of host h comes only when ``host_delay(h)`` has passed since
+        the last pick of a page of h; pages without a host are always
+        ready. InvalidArgumentError for ``now`` NaN, infinite or before
+        the previous call's; NotFoundError when no page is scheduled.
+
+        Example::
+
+            pick = s.next_at(time.monotonic())
+            if pick.ready:
+                crawl(pick.page_id)
+            else:
+                time.sleep(pick.wait)
+        """
         page, wait, ready = ctypes.c_uint64(), ctypes.c_double(), ctypes.c_int32()
         call(lib.crawlsched_scheduler_next_at, self._ptr, float(now), ctypes.byref(page), ctypes.byref(wait),
              ctypes.byref(ready))
-        return bool(ready.value), page.value, wait.value
+        return Pick(bool(ready.value), page.value, wait.value)
 
     def next_batch(self, n):
         """The next n pages to crawl, in order (uint64 array)."""

@@ -136,36 +136,50 @@ public final class FreshnessModel extends NativeHandle {
     /** A Monte Carlo estimate and its standard error. */
     public record Estimate(double value, double stdError) {}
 
-    /** What a polite plan minimises. */
-    public enum PoliteObjective {
-        /** The evenly spaced bound (Theorem 3.3, eqs. 8-9). */
-        EVENLY_SPACED(io.crawlsched.nativeapi.NativeApi.POLITE_EVENLY_SPACED),
-        /** The randomized policy's cost (eq. 15). */
-        RANDOMIZED(io.crawlsched.nativeapi.NativeApi.POLITE_RANDOMIZED);
+    /**
+     * {@link #politeFrequencies(int[], double[], PoliteObjective, boolean, Control)}
+     * minimising the evenly spaced bound, without slack or control.
+     */
+    public PolitePlan politeFrequencies(int[] hosts, double[] maxRates) {
+        return politeFrequencies(hosts, maxRates, PoliteObjective.EVENLY_SPACED, false, null);
+    }
 
-        final int code;
+    /** {@link #politeFrequencies(int[], double[], PoliteObjective, boolean, Control)} without slack or control. */
+    public PolitePlan politeFrequencies(int[] hosts, double[] maxRates, PoliteObjective objective) {
+        return politeFrequencies(hosts, maxRates, objective, false, null);
+    }
 
-        PoliteObjective(int code) {
-            this.code = code;
-        }
+    /** {@link #politeFrequencies(int[], double[], PoliteObjective, boolean, Control)} without a control. */
+    public PolitePlan politeFrequencies(int[] hosts, double[] maxRates, PoliteObjective objective,
+            boolean allowSlack) {
+        return politeFrequencies(hosts, maxRates, objective, allowSlack, null);
     }
 
     /**
-     * The optimal plan under per-host caps: frequencies per page; per host
-     * whether its cap binds and the ln of its multiplier; the budget's ln
-     * multiplier (-Infinity with slack), the objective and the crawl rate.
-     */
-    public record PolitePlan(double[] frequencies, boolean[] saturated, double[] lnHostMultipliers,
-            double lnMultiplier, double objective, double crawlRate) {}
-
-    /**
-     * The optimal frequencies when page i is on host hosts[i] and host h
-     * accepts at most maxRates[h] crawls per unit time (+Infinity: no
-     * limit). allowSlack crawls at the caps' sum instead of failing as
-     * infeasible when they cannot absorb 1/E[X]. control may be null.
+     * The optimal frequencies under per-host politeness
+     * ({@code crawlsched_freshness_polite_frequencies}): page i is on host
+     * {@code hosts[i]} (one entry per page, an unsigned 32-bit id below
+     * {@code maxRates.length}; every host needs a page) and host h accepts
+     * at most {@code maxRates[h]} crawls per unit time (finite &gt; 0, e.g.
+     * 1 / Crawl-delay, or {@link Double#POSITIVE_INFINITY} for no limit).
+     * When the caps sum below the crawler's rate 1/E[X] this throws
+     * {@link CrawlschedException} with {@link Status#INFEASIBLE} (the
+     * message gives the shortfall), or with {@code allowSlack} returns the
+     * plan crawling every host at its cap. Thread-safe.
+     *
+     * <pre>{@code
+     * PolitePlan plan = model.politeFrequencies(new int[] {0, 0, 1},
+     *         new double[] {Double.POSITIVE_INFINITY, 0.5});
+     * boolean tight = plan.saturated()[1];
+     * }</pre>
+     *
+     * @param control memory cap, cancellation and iteration cap (null: none)
      */
     public PolitePlan politeFrequencies(int[] hosts, double[] maxRates, PoliteObjective objective,
             boolean allowSlack, Control control) {
+        Lib.nonNull(hosts, "hosts");
+        Lib.nonNull(maxRates, "maxRates");
+        int code = Lib.nonNull(objective, "objective").code;
         double[] f = new double[n];
         long[] len = new long[1];
         byte[] sat = new byte[maxRates.length];
@@ -177,7 +191,7 @@ public final class FreshnessModel extends NativeHandle {
         long ctl = Control.addressOf(control);
         try {
             call((h, e) -> Lib.API.crawlsched_freshness_polite_frequencies(h, hosts, hosts.length, maxRates,
-                    maxRates.length, objective.code, flags, ctl, f, f.length, len, sat, lnh, lnl, obj, rate, e));
+                    maxRates.length, code, flags, ctl, f, f.length, len, sat, lnh, lnl, obj, rate, e));
         } finally {
             Control.keep(control);
         }
@@ -185,6 +199,7 @@ public final class FreshnessModel extends NativeHandle {
         for (int i = 0; i < sat.length; i++) {
             saturated[i] = sat[i] != 0;
         }
-        return new PolitePlan(f, saturated, lnh, lnl[0], obj[0], rate[0]);
+        double[] freq = len[0] == f.length ? f : java.util.Arrays.copyOf(f, (int) len[0]);
+        return new PolitePlan(freq, saturated, lnh, lnl[0], obj[0], rate[0]);
     }
 }

@@ -145,7 +145,12 @@ public final class Scheduler extends NativeHandle {
         }
     }
 
-    /** Puts page id on host (any unsigned 32-bit value) from the next pick. */
+    /**
+     * Puts page id on host (an unsigned 32-bit value carried in an int: a
+     * politeness group, e.g. an index into the caller's table of host
+     * names) from the next pick, replacing its previous host. NOT_FOUND for
+     * an unknown id.
+     */
     public void setHost(long id, int host) {
         call((h, e) -> Lib.API.crawlsched_scheduler_set_host(h, id, host, e));
     }
@@ -155,7 +160,7 @@ public final class Scheduler extends NativeHandle {
         call((h, e) -> Lib.API.crawlsched_scheduler_clear_host(h, id, e));
     }
 
-    /** Page id's host, or empty when it has none. */
+    /** Page id's host (unsigned: {@link Integer#toUnsignedLong}), or empty when it has none. */
     public java.util.OptionalInt host(long id) {
         int[] host = new int[1];
         int[] has = new int[1];
@@ -163,7 +168,12 @@ public final class Scheduler extends NativeHandle {
         return has[0] != 0 ? java.util.OptionalInt.of(host[0]) : java.util.OptionalInt.empty();
     }
 
-    /** Sets host's minimum delay (finite, >= 0) between two picks, in nextAt's clock. */
+    /**
+     * Sets host's minimum delay (finite, &gt;= 0) between two picks of its
+     * pages, in the unit of {@link #nextAt}'s clock (crawl slots for
+     * {@link #next()}), from the next pick. A host keeps it while it has no
+     * pages.
+     */
     public void setHostDelay(int host, double delay) {
         call((h, e) -> Lib.API.crawlsched_scheduler_set_host_delay(h, host, delay, e));
     }
@@ -175,10 +185,28 @@ public final class Scheduler extends NativeHandle {
         return out[0];
     }
 
-    /** A pick on the caller's clock: a page to crawl now (ready) or the wait until a host is ready. */
+    /**
+     * What {@link #nextAt} says: {@code ready} and the page {@code id} to
+     * crawl now ({@code waitTime} 0), or not ready ({@code id} 0) and the
+     * {@code waitTime} after which a host is. One record with a flag, not
+     * a sealed pair, so callers on Java 17 read it without patterns:
+     *
+     * <pre>{@code
+     * Scheduler.Pick p = s.nextAt(clock());
+     * if (p.ready()) crawl(p.id()); else sleep(p.waitTime());
+     * }</pre>
+     */
     public record Pick(boolean ready, long id, double waitTime) {}
 
-    /** The page to crawl at time now (finite, non-decreasing), or how long to wait. */
+    /**
+     * The pick at time {@code now} on the caller's clock (any finite
+     * reading, in the unit of the host delays, never decreasing from call
+     * to call). A page of host h comes only when {@link #hostDelay}(h) has
+     * passed since the last pick of a page of h (by this method or
+     * {@link #next()}); pages without a host are always ready. INVALID_ARGUMENT
+     * for {@code now} NaN, infinite or before the previous call's;
+     * NOT_FOUND when no page is scheduled.
+     */
     public Pick nextAt(double now) {
         long[] id = new long[1];
         double[] wait = new double[1];

@@ -127,10 +127,22 @@ class VectorsTest {
         assertEquals(want.size(), n, what + ": length");
     }
 
+    /** A double that may be written "inf" or "-inf" (README: Numbers). */
+    static double orInf(JsonNode n) {
+        if (n.isTextual()) {
+            return switch (n.asText()) {
+                case "inf" -> Double.POSITIVE_INFINITY;
+                case "-inf" -> Double.NEGATIVE_INFINITY;
+                default -> throw new IllegalArgumentException("not a double: " + n);
+            };
+        }
+        assertTrue(n.isNumber(), n + " is not a number");
+        return n.asDouble();
+    }
+
     /** Same double to the last bit. */
     static void same(String what, JsonNode want, double got) {
-        assertTrue(want.isNumber(), what + ": expected " + want + ", got a number");
-        double w = want.asDouble();
+        double w = orInf(want);
         if (Double.doubleToLongBits(w) != Double.doubleToLongBits(got)) {
             fail(String.format(Locale.ROOT, "%s = %s, want %s (differs by %s)", what, Double.toString(got), Double.toString(w), got - w));
         }
@@ -302,6 +314,66 @@ class VectorsTest {
         out.put("change_rates", r);
     }
 
+    /** Adds the pages of a scheduler.* case one by one; their ids. */
+    static long[] addEach(Scheduler s, JsonNode in) {
+        JsonNode pages = field(in, "pages");
+        long[] ids = new long[pages.size()];
+        Iterator<JsonNode> it = pages.iterator();
+        for (int j = 0; it.hasNext(); j++) {
+            JsonNode p = it.next();
+            ids[j] = l(p, "id");
+            if (field(p, "weight").isNull()) {
+                s.addPage(ids[j], d(p, "change_rate"));
+            } else {
+                s.addWeightedPage(ids[j], d(p, "change_rate"), d(p, "weight"));
+            }
+        }
+        return ids;
+    }
+
+    /** A scheduler.hosts case: hosts set and cleared, delays, nextAt at each now, hosts and delays read back. */
+    static void schedulerHosts(JsonNode in, Map<String, Object> out, List<AutoCloseable> open) {
+        Scheduler s = scheduler(in, open);
+        long[] pages = addEach(s, in);
+        for (JsonNode v : field(in, "hosts")) {
+            s.setHost(l(v, "id"), i(v, "host"));
+        }
+        for (long id : la(in, "clear")) {
+            s.clearHost(id);
+        }
+        JsonNode delays = field(in, "delays");
+        for (JsonNode v : delays) {
+            s.setHostDelay(i(v, "host"), d(v, "delay"));
+        }
+        double[] now = da(in, "now");
+        List<Boolean> ready = new ArrayList<>();
+        long[] ids = new long[now.length];
+        double[] waits = new double[now.length];
+        for (int j = 0; j < now.length; j++) {
+            Scheduler.Pick p = s.nextAt(now[j]);
+            ready.add(p.ready());
+            ids[j] = p.id();
+            waits[j] = p.waitTime();
+        }
+        List<Boolean> has = new ArrayList<>();
+        int[] hosts = new int[pages.length];
+        for (int j = 0; j < pages.length; j++) {
+            java.util.OptionalInt h = s.host(pages[j]);
+            has.add(h.isPresent());
+            hosts[j] = h.orElse(0);
+        }
+        double[] ds = new double[delays.size()];
+        for (int j = 0; j < ds.length; j++) {
+            ds[j] = s.hostDelay(i(delays.get(j), "host"));
+        }
+        out.put("ready", ready);
+        out.put("ids", ids);
+        out.put("waits", waits);
+        out.put("has_host", has);
+        out.put("host", hosts);
+        out.put("delays", ds);
+    }
+
     static void run(String kind, JsonNode in, Map<String, Object> out, List<AutoCloseable> open) {
         switch (kind) {
             case "status_string" -> {
@@ -401,19 +473,27 @@ class VectorsTest {
             }
             case "scheduler.sequence" -> {
                 Scheduler s = scheduler(in, open);
-                JsonNode pages = field(in, "pages");
-                long[] ids = new long[pages.size()];
-                Iterator<JsonNode> it = pages.iterator();
-                for (int j = 0; it.hasNext(); j++) {
-                    JsonNode p = it.next();
-                    ids[j] = l(p, "id");
-                    if (field(p, "weight").isNull()) {
-                        s.addPage(ids[j], d(p, "change_rate"));
-                    } else {
-                        s.addWeightedPage(ids[j], d(p, "change_rate"), d(p, "weight"));
-                    }
+                schedulerPicks(s, in, addEach(s, in), out);
+            }
+            case "scheduler.hosts" -> schedulerHosts(in, out, open);
+            case "freshness.polite_frequencies" -> {
+                JsonNode caps = field(in, "max_rates");
+                double[] maxRates = new double[caps.size()];
+                for (int j = 0; j < maxRates.length; j++) {
+                    maxRates[j] = orInf(caps.get(j));
                 }
-                schedulerPicks(s, in, ids, out);
+                PolitePlan p = model(in, open).politeFrequencies(ia(in, "hosts"), maxRates,
+                        PoliteObjective.valueOf(constant(in, "objective")), b(in, "allow_slack"));
+                out.put("frequencies", p.frequencies());
+                List<Boolean> sat = new ArrayList<>();
+                for (boolean x : p.saturated()) {
+                    sat.add(x);
+                }
+                out.put("saturated", sat);
+                out.put("ln_host_multipliers", p.lnHostMultipliers());
+                out.put("ln_multiplier", p.lnMultiplier());
+                out.put("objective", p.objective());
+                out.put("crawl_rate", p.crawlRate());
             }
             case "scheduler.add_pages" -> {
                 Scheduler s = scheduler(in, open);
