@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -203,6 +205,68 @@ void scheduler() {
     }
 }
 
+void polite() {
+    const double inf = std::numeric_limits<double>::infinity();
+    auto access = cs::distribution::exponential(2.0);  // the crawler wants 1/E[X] = 2 crawls per unit time
+    cs::freshness_model m(access, {0.1, 0.3, 0.5, 1.0, 2.0, 4.0});
+    const std::vector<std::uint32_t> hosts{0, 0, 1, 1, 2, 2};
+    // Loose caps: each objective's unconstrained optimum.
+    auto loose = m.polite_frequencies(hosts, {inf, inf, inf});
+    auto opt = m.optimal_frequencies();
+    CHECK(loose.frequencies.size() == 6 && loose.saturated == std::vector<bool>(3, false));
+    for (std::size_t i = 0; i < opt.size() && i < loose.frequencies.size(); i++)
+        CHECK_CLOSE(loose.frequencies[i], opt[i], 1e-12);
+    CHECK_CLOSE(loose.objective, m.lower_bound(), 1e-12);
+    CHECK_CLOSE(loose.crawl_rate, 2.0, 1e-15);
+    auto rnd = m.polite_frequencies(hosts, {inf, inf, inf}, cs::polite_objective::randomized);
+    auto rnd_opt = m.randomized_optimal_frequencies();
+    for (std::size_t i = 0; i < rnd_opt.size() && i < rnd.frequencies.size(); i++)
+        CHECK_CLOSE(rnd.frequencies[i], rnd_opt[i], 1e-12);
+    // One tight host gets exactly its cap times E[X]; the same C call made
+    // directly gives the same bits.
+    auto tight = m.polite_frequencies(hosts, {inf, inf, 0.6});
+    CHECK((tight.saturated == std::vector<bool>{false, false, true}));
+    CHECK_CLOSE(tight.frequencies[4] + tight.frequencies[5], 0.3, 1e-13);
+    CHECK(tight.ln_host_multipliers[0] == tight.ln_multiplier);
+    std::vector<double> caps{inf, inf, 0.6}, f(6), lnh(3);
+    std::uint8_t sat[3] = {9, 9, 9};
+    std::size_t len = 0;
+    double lnl = 0, obj = 0, rate = 0;
+    crawlsched_error_t e{};
+    CHECK(crawlsched_freshness_polite_frequencies(m.get(), hosts.data(), 6, caps.data(), 3,
+                                                  CRAWLSCHED_POLITE_EVENLY_SPACED, 0, nullptr, f.data(), 6, &len, sat,
+                                                  lnh.data(), &lnl, &obj, &rate, &e) == CRAWLSCHED_OK);
+    CHECK(len == 6 && f == tight.frequencies && lnh == tight.ln_host_multipliers && lnl == tight.ln_multiplier &&
+          obj == tight.objective && rate == tight.crawl_rate && sat[2] == 1 && sat[0] == 0);
+    // Caps summing to 0.6 < 2: refused, or every host at its cap.
+    CHECK(throws([&] { m.polite_frequencies(hosts, {0.2, 0.3, 0.1}); }, CRAWLSCHED_INFEASIBLE));
+    auto slack = m.polite_frequencies(hosts, {0.2, 0.3, 0.1}, cs::polite_objective::evenly_spaced, true);
+    CHECK(slack.ln_multiplier == -inf && slack.saturated == std::vector<bool>(3, true));
+    CHECK_CLOSE(slack.crawl_rate, 0.6, 1e-15);
+    CHECK_CLOSE(sum(slack.frequencies), 0.3, 1e-15);
+    CHECK(throws([&] { m.polite_frequencies({0, 0, 1, 1, 2, 3}, {1.0, 1.0, 1.0}); }, CRAWLSCHED_INVALID_ARGUMENT));
+
+    // The scheduler's hosts on the caller's clock.
+    cs::scheduler s(cs::distribution::exponential(4.0), cs::scheduler_mode::stride);
+    s.add_page(1, 1.0);
+    s.add_page(2, 1.0);
+    s.set_host(1, 0);
+    s.set_host(2, 0);
+    s.set_host_delay(0, 1.0);
+    CHECK(s.host(1) == std::optional<std::uint32_t>(0) && s.host_delay(0) == 1.0 && s.host_delay(5) == 0.0);
+    auto first = s.next_at(10.0);
+    CHECK(first.ready && (first.id == 1 || first.id == 2) && first.wait == 0.0);
+    auto second = s.next_at(10.25);  // host 0 was picked at 10: ready again at 11
+    CHECK(!second.ready && second.id == 0 && second.wait == 0.75);
+    auto third = s.next_at(11.0);
+    CHECK(third.ready && third.id != first.id);
+    CHECK(throws([&] { s.next_at(10.5); }, CRAWLSCHED_INVALID_ARGUMENT));
+    CHECK(throws([&] { s.set_host_delay(0, -1.0); }, CRAWLSCHED_INVALID_ARGUMENT));
+    CHECK(throws([&] { s.set_host(3, 0); }, CRAWLSCHED_NOT_FOUND));
+    s.clear_host(1);
+    CHECK(!s.host(1).has_value());
+}
+
 void mdp() {
     // Two states: in 0, stay (cost 2) or move to 1 (cost 0); in 1, move to
     // 0 (cost 1). Optimal: alternate, gain 1/2.
@@ -362,6 +426,7 @@ int main() {
         dist();
         freshness();
         scheduler();
+        polite();
         mdp();
         robots();
         routing();

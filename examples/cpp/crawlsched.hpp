@@ -16,7 +16,8 @@
 // - crawlsched::error (a std::runtime_error) thrown on every failure, with
 //   the C status (error::status()) and the library's message (what());
 // - std::vector in and out: variable-size results (the C API's
-//   BUFFER_TOO_SMALL protocol) are sized and filled inside.
+//   BUFFER_TOO_SMALL protocol) are sized and filled inside; results with
+//   several parts are plain structs (e.g. polite_plan, scheduler::pick).
 // Every wrapper only forwards to the C function of the same name (e.g.
 // scheduler::next -> crawlsched_scheduler_next), whose documentation in
 // crawlsched.h gives units, ranges and papers. get() returns the raw handle
@@ -46,6 +47,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -233,6 +235,28 @@ struct estimate_with_error {
     double std_error;
 };
 
+/// What freshness_model::polite_frequencies minimises (CRAWLSCHED_POLITE_*).
+enum class polite_objective : std::int32_t {
+    evenly_spaced = CRAWLSCHED_POLITE_EVENLY_SPACED,  ///< Theorem 3.3's bound, as optimal_frequencies
+    randomized = CRAWLSCHED_POLITE_RANDOMIZED,        ///< eq. 15, as randomized_optimal_frequencies
+};
+
+/// The optimal plan under per-host caps (freshness_model::polite_frequencies).
+struct polite_plan {
+    /// One share of the crawls per page: sums to 1, or to crawl_rate E[X] < 1 with slack.
+    std::vector<double> frequencies;
+    /// Per host: its cap binds (it gets exactly max_rates[h] / crawl_rate of the crawls).
+    std::vector<bool> saturated;
+    /// Per host: ln of its pages' multiplier (ln_multiplier where not saturated).
+    std::vector<double> ln_host_multipliers;
+    /// ln of the budget's multiplier; -infinity with slack.
+    double ln_multiplier = 0;
+    /// sum c_i r_i at the plan under the chosen objective.
+    double objective = 0;
+    /// Crawls per unit time spent: 1/E[X], or sum(max_rates) with slack.
+    double crawl_rate = 0;
+};
+
 /// N pages, their change rates and cost weights, and the access-time
 /// distribution (crawlsched_freshness_model_t). Immutable.
 class freshness_model : public detail::handle<crawlsched_freshness_model_t, crawlsched_freshness_model_free> {
@@ -292,6 +316,30 @@ public:
         detail::call(crawlsched_freshness_simulate_cyclic, get(), detail::data_or_null(seq), seq.size(), cycles, seed,
                      control, &r.value, &r.std_error);
         return r;
+    }
+    /// The optimal frequencies when page i is on host hosts[i] (< max_rates.size(),
+    /// every host with a page) and host h accepts at most max_rates[h] crawls per
+    /// unit time (finite > 0, or infinity for no limit). Caps summing below 1/E[X]
+    /// throw error CRAWLSCHED_INFEASIBLE unless allow_slack (then every host is
+    /// crawled at its cap). `control` (optional): memory cap, cancel, iteration cap.
+    polite_plan polite_frequencies(const std::vector<std::uint32_t> &hosts, const std::vector<double> &max_rates,
+                                   polite_objective objective = polite_objective::evenly_spaced,
+                                   bool allow_slack = false, const crawlsched_control_t *control = nullptr) const {
+        polite_plan plan;
+        std::vector<std::uint8_t> sat(max_rates.size());
+        plan.ln_host_multipliers.resize(max_rates.size());
+        std::uint8_t *sat_out = sat.empty() ? nullptr : sat.data();
+        double *ln_h_out = sat.empty() ? nullptr : plan.ln_host_multipliers.data();
+        std::uint32_t flags = allow_slack ? CRAWLSCHED_POLITE_ALLOW_SLACK : 0u;
+        plan.frequencies = detail::fill<double>(
+            hosts.size(), [&](double *out, std::size_t cap, std::size_t *len, crawlsched_error_t *e) {
+                return crawlsched_freshness_polite_frequencies(
+                    get(), detail::data_or_null(hosts), hosts.size(), detail::data_or_null(max_rates),
+                    max_rates.size(), static_cast<std::int32_t>(objective), flags, control, out, cap, len, sat_out,
+                    ln_h_out, &plan.ln_multiplier, &plan.objective, &plan.crawl_rate, e);
+            });
+        plan.saturated.assign(sat.begin(), sat.end());
+        return plan;
     }
 
 private:
@@ -454,6 +502,46 @@ public:
         double out = 0;
         detail::call(crawlsched_scheduler_frequency, get(), id, &out);
         return out;
+    }
+    /// Puts page `id` on `host` (any uint32_t: a politeness group) from the next
+    /// pick, replacing its previous host.
+    void set_host(std::uint64_t id, std::uint32_t host) { detail::call(crawlsched_scheduler_set_host, get(), id, host); }
+    /// Takes page `id` off its host (no-op when it has none).
+    void clear_host(std::uint64_t id) { detail::call(crawlsched_scheduler_clear_host, get(), id); }
+    /// Page `id`'s host, or std::nullopt when it has none.
+    std::optional<std::uint32_t> host(std::uint64_t id) const {
+        std::uint32_t h = 0;
+        std::int32_t has = 0;
+        detail::call(crawlsched_scheduler_host, get(), id, &h, &has);
+        return has ? std::optional<std::uint32_t>(h) : std::nullopt;
+    }
+    /// The host's minimum delay (finite, >= 0) between picks of its pages, in
+    /// next_at's clock unit (crawl slots for next()).
+    void set_host_delay(std::uint32_t host, double delay) {
+        detail::call(crawlsched_scheduler_set_host_delay, get(), host, delay);
+    }
+    /// The host's minimum delay (0 when none was set).
+    double host_delay(std::uint32_t host) const {
+        double out = 0;
+        detail::call(crawlsched_scheduler_host_delay, get(), host, &out);
+        return out;
+    }
+    /// What next_at says: ready and the page to crawl now (wait 0), or not
+    /// ready (id 0) and the wait after which a host is.
+    struct pick {
+        bool ready;
+        std::uint64_t id;
+        double wait;
+    };
+    /// The pick at time `now` on the caller's clock (finite, non-decreasing
+    /// from call to call; the unit of the host delays). A page of host h comes
+    /// only when host_delay(h) has passed since the last pick of a page of h.
+    pick next_at(double now) {
+        pick p{false, 0, 0};
+        std::int32_t ready = 0;
+        detail::call(crawlsched_scheduler_next_at, get(), now, &p.id, &p.wait, &ready);
+        p.ready = ready != 0;
+        return p;
     }
     /// Every page's target share, as (id, share) sorted by id: one O(N)
     /// computation, where N frequency() calls after rate changes are O(N) each.

@@ -35,6 +35,8 @@ def test_objective_is_an_enum_that_takes_its_strings(model):
     assert by_member.objective == pytest.approx(model.randomized_optimal_cost(), rel=1e-12)
     even = model.polite_frequencies(HOSTS, caps)
     assert even.objective == pytest.approx(model.lower_bound(), rel=1e-12)
+    by_code = model.polite_frequencies(HOSTS, caps, objective=cs._ffi.CRAWLSCHED_POLITE_RANDOMIZED)
+    np.testing.assert_array_equal(by_member.frequencies, by_code.frequencies)
     with pytest.raises(cs.InvalidArgumentError, match="objective must be one of"):
         model.polite_frequencies(HOSTS, caps, objective="fastest")
 

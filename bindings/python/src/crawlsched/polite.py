@@ -12,7 +12,8 @@ from ._lib import InvalidArgumentError
 
 class PoliteObjective(str, enum.Enum):
     """What a polite plan minimises. A ``str`` enum: the plain strings
-    ``"evenly_spaced"`` and ``"randomized"`` are accepted wherever a
+    ``"evenly_spaced"`` and ``"randomized"`` (and the C constants
+    ``crawlsched._ffi.CRAWLSCHED_POLITE_*``) are accepted wherever a
     member is."""
 
     EVENLY_SPACED = "evenly_spaced"
@@ -28,6 +29,10 @@ class PoliteObjective(str, enum.Enum):
 
     @classmethod
     def _of(cls, value):
+        """A member from itself, its string or its C constant."""
+        for member, code in _CODES.items():
+            if isinstance(value, int) and not isinstance(value, bool) and value == code:
+                return member
         try:
             return cls(value)
         except ValueError:
