@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// pacer hands out request slots at most rate per second: slot k+1 is
-// 1/rate after slot k and never earlier than the call, so a late crawler
-// does not catch up in a burst.
+// pacer releases callers at least 1/rate apart: each release is 1/rate
+// after the previous one actually happened (a late release delays the
+// next, nothing catches up in a burst).
 type pacer struct {
 	mu   sync.Mutex
 	gap  time.Duration
@@ -18,16 +18,12 @@ func newPacer(rate float64) *pacer {
 	return &pacer{gap: time.Duration(float64(time.Second) / rate)}
 }
 
-// wait blocks until the caller's slot and returns its time.
+// wait blocks until the caller's release and returns its time.
 func (p *pacer) wait() time.Time {
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	time.Sleep(time.Until(p.next))
 	now := time.Now()
-	if p.next.Before(now) {
-		p.next = now
-	}
-	slot := p.next
-	p.next = slot.Add(p.gap)
-	p.mu.Unlock()
-	time.Sleep(time.Until(slot))
-	return slot
+	p.next = now.Add(p.gap)
+	return now
 }

@@ -89,6 +89,7 @@ type hostStats struct {
 	WallSpan       float64  `json:"wall_span"`
 	PerSecond      *float64 `json:"per_second"`
 	MaxInOneSecond int      `json:"max_in_one_second"`
+	MinGap         *float64 `json:"min_gap"`
 }
 
 type stats struct {

@@ -12,7 +12,7 @@ import (
 // PageState is what the driver knows about one page.
 type PageState struct {
 	URL        string
-	ChangeRate float64 // current estimate, per second (0 before the crawl starts)
+	ChangeRate float64 // current estimate, per second (before the crawl: Load's guess or 0)
 	Visits     int
 	Changes    int
 }
@@ -23,7 +23,7 @@ func (d *Driver) Pages() ([]PageState, error) {
 	defer d.mu.Unlock()
 	out := make([]PageState, len(d.pages))
 	for id, p := range d.pages {
-		out[id] = PageState{URL: p.req.URL, Visits: p.visits, Changes: p.changes}
+		out[id] = PageState{URL: p.req.URL, ChangeRate: p.guess, Visits: p.visits, Changes: p.changes}
 		if p.added {
 			r, err := d.sched.ChangeRate(uint64(id))
 			if err != nil {
