@@ -180,7 +180,7 @@ func (d *Driver) AddURL(rawURL string) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	_, _, err = d.add(wireRequest{URL: u.String(), Method: http.MethodGet})
+	_, err = d.add(wireRequest{URL: u.String(), Method: http.MethodGet})
 	return err
 }
 
@@ -196,7 +196,7 @@ func (d *Driver) AddRequest(b []byte) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	_, _, err := d.add(r)
+	_, err := d.add(r)
 	return err
 }
 
@@ -241,28 +241,28 @@ func (d *Driver) over(now time.Time) bool {
 		(o.Duration > 0 && !d.start.IsZero() && now.Sub(d.start) >= o.Duration)
 }
 
-// add registers request r as a page; a known URL is not added again
-// (isNew false). Caller holds mu.
-func (d *Driver) add(r wireRequest) (p *page, isNew bool, err error) {
+// add registers request r as a page and returns it; a known URL is not
+// added again (its page is returned). Caller holds mu.
+func (d *Driver) add(r wireRequest) (*page, error) {
 	u, err := url.Parse(r.URL)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if r.Method == "" {
 		r.Method = http.MethodGet
 	}
 	key := r.Method + " " + u.String()
 	if id, ok := d.byURL[key]; ok {
-		return d.pages[id], false, nil
+		return d.pages[id], nil
 	}
 	id := uint64(len(d.pages))
-	p = &page{req: r, host: u.Host}
+	p := &page{req: r, host: u.Host}
 	d.pages = append(d.pages, p)
 	d.byURL[key] = id
 	if d.start.IsZero() {
-		return p, true, nil // added in one batch at the first pick (see begin)
+		return p, nil // added in one batch at the first pick (see begin)
 	}
-	return p, true, d.schedule([]uint64{id})
+	return p, d.schedule([]uint64{id})
 }
 
 // initialRate is a new page's change-rate guess. Caller holds mu.

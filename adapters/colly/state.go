@@ -101,7 +101,7 @@ func (d *Driver) Load(r io.Reader) error {
 		if err != nil {
 			return fmt.Errorf("collysched: page %s: digest: %w", sp.URL, err)
 		}
-		p, _, err := d.add(wireRequest{URL: sp.URL, Method: sp.Method, Headers: sp.Headers})
+		p, err := d.add(wireRequest{URL: sp.URL, Method: sp.Method, Headers: sp.Headers})
 		if err != nil {
 			return err
 		}
