@@ -299,3 +299,46 @@ func TestHostDelayOnSite(t *testing.T) {
 		t.Errorf("%d hosts, %d requests in 3 s; want 3 hosts at most 5 per second each", len(st.Hosts), total)
 	}
 }
+
+// TestDiscovery: seeded with the site's index only, the driver schedules
+// the pages Colly finds through the queue, and revisits them all (pages
+// found one by one once got guesses Budget/pages of 50, 25, 16.7, ...: the
+// first ones, far above the rest, were never fetched).
+func TestDiscovery(t *testing.T) {
+	s := startSite(t, "--pages", "30", "--seed", "4")
+	c := colly.NewCollector()
+	d, err := New(c, Options{Budget: 50, MaxRequests: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	q, err := queue.New(1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
+		if err := q.AddURL(e.Request.AbsoluteURL(e.Attr("href"))); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := q.AddURL(s.base + "/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Run(c); err != nil {
+		t.Fatal(err)
+	}
+	pages, err := d.Pages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.stats(t, 0, 0)
+	least := st.FetchCounts[0]
+	for _, n := range st.FetchCounts {
+		least = min(least, n)
+	}
+	t.Logf("fetches per page %v", st.FetchCounts)
+	if len(pages) != 31 || least < 2 || st.Fetches+1 > 150 {
+		t.Errorf("%d pages (want the index and 30), %d page fetches, fewest per page %d (want >= 2)",
+			len(pages), st.Fetches, least)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -52,8 +53,9 @@ type Options struct {
 	// re-plans after every len(pages) requests once estimates moved).
 	Mode crawlsched.SchedulerMode
 	// InitialRate is a new page's change-rate guess per second, the prior
-	// of its estimator (0: Budget / number of pages, one change per
-	// round-robin sweep).
+	// of its estimator (0: Budget / number of pages for the pages added
+	// before the crawl starts, one change per round-robin sweep; the median
+	// of the current estimates for pages found during the crawl).
 	InitialRate float64
 	// Weight is a page's importance (nil: every page weighs 1, which
 	// maximises the fraction of fresh pages).
@@ -91,6 +93,10 @@ type Driver struct {
 	stats  Stats
 	err    error
 	closed bool
+	// The median change rate of the scheduled pages (the guess for pages
+	// found during the crawl) and the request count when it was computed.
+	typical   float64
+	typicalAt int
 }
 
 type page struct {
@@ -265,21 +271,48 @@ func (d *Driver) add(r wireRequest) (*page, error) {
 	return p, d.schedule([]uint64{id})
 }
 
-// initialRate is a new page's change-rate guess. Caller holds mu.
-func (d *Driver) initialRate() float64 {
+// initialRate is a new page's change-rate guess: InitialRate, or at the
+// start Budget/pages (one change per round-robin sweep), and for a page
+// found during the crawl the median of the scheduled pages' current rates:
+// a guess far above the others would get the page no visit at all under
+// the freshness optimum, so it would never be corrected. The median is
+// recomputed after every len(pages) requests. Caller holds mu.
+func (d *Driver) initialRate() (float64, error) {
 	if d.opts.InitialRate > 0 {
-		return d.opts.InitialRate
+		return d.opts.InitialRate, nil
 	}
-	return d.opts.Budget / float64(max(len(d.pages), 1))
+	if d.typical > 0 && d.stats.Requests < d.typicalAt+len(d.pages) {
+		return d.typical, nil
+	}
+	rates := make([]float64, 0, len(d.pages))
+	for id, p := range d.pages {
+		if p.added {
+			r, err := d.sched.ChangeRate(uint64(id))
+			if err != nil {
+				return 0, err
+			}
+			rates = append(rates, r)
+		}
+	}
+	if len(rates) == 0 {
+		return d.opts.Budget / float64(max(len(d.pages), 1)), nil
+	}
+	sort.Float64s(rates)
+	d.typical, d.typicalAt = rates[len(rates)/2], d.stats.Requests
+	return d.typical, nil
 }
 
 // schedule adds pages ids to the scheduler with their change-rate
 // guesses (and their hosts' delays). Caller holds mu.
 func (d *Driver) schedule(ids []uint64) error {
+	guess, err := d.initialRate()
+	if err != nil {
+		return err
+	}
 	rates := make([]float64, len(ids))
 	weights := make([]float64, len(ids))
 	for k, id := range ids {
-		rates[k], weights[k] = d.initialRate(), 1
+		rates[k], weights[k] = guess, 1
 		if g := d.pages[id].guess; g > 0 {
 			rates[k] = g
 		}
