@@ -24,6 +24,10 @@ type ModeResult struct {
 	RequestsPerHour float64 `json:"requests_per_hour"`
 	MBPerHour       float64 `json:"mb_per_hour"`
 	Series          Series  `json:"series"`
+	// Hosts is what the site saw of the crawler, per host (rates over the
+	// measured window); IdleShare the share of the run it waited for hosts.
+	Hosts     []HostUse `json:"hosts"`
+	IdleShare float64   `json:"idle_share"`
 }
 
 // Result is a whole run.
@@ -46,10 +50,13 @@ type Result struct {
 	NewsShape   []float64 `json:"news_shape_learnt,omitempty"`
 	Interrupted bool      `json:"interrupted"`
 	// TimedOut: the machine was too busy to finish within 3x the duration.
-	TimedOut    bool         `json:"timed_out,omitempty"`
-	NoProbes    bool         `json:"no_probes,omitempty"`
-	RealSeconds float64      `json:"real_seconds"`
-	Modes       []ModeResult `json:"modes"`
+	TimedOut    bool    `json:"timed_out,omitempty"`
+	NoProbes    bool    `json:"no_probes,omitempty"`
+	RealSeconds float64 `json:"real_seconds"`
+	Hosts       []*Host `json:"hosts"`
+	// Polite: some host has a Crawl-delay.
+	Polite bool         `json:"polite"`
+	Modes  []ModeResult `json:"modes"`
 }
 
 // Mode names, in table order.
@@ -70,24 +77,25 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error) {
 	simHours := cfg.Duration.Seconds() * cfg.Scale
 	clock := &Clock{Scale: cfg.Scale}
-	site := NewSite(SiteConfig{Pages: cfg.Pages, Horizon: simHours + 1, Seed: cfg.Seed, NewsShare: cfg.NewsShare}, clock)
-	base, srv, err := site.Serve()
+	site := NewSite(SiteConfig{Pages: cfg.Pages, Horizon: simHours + 1, Seed: cfg.Seed, NewsShare: cfg.NewsShare,
+		Hosts: cfg.Hosts, Tight: cfg.Tight, Budget: cfg.Budget}, clock)
+	base, stop, err := site.Serve()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
+	defer stop()
 	paths, err := fetchSitemap(ctx, base)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	lim, err := discoverHosts(ctx, paths)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	news := make([]bool, len(paths))
 	newsCount := 0
 	for i, p := range paths {
-		news[i] = strings.HasPrefix(p, "/news/")
+		news[i] = strings.Contains(p, "/news/")
 		if news[i] {
 			newsCount++
 		}
@@ -100,19 +108,22 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	}
 	polite := Politeness{Delay: 0.8 / cfg.Budget, Bandwidth: meanSize / (0.2 / cfg.Budget)}
 
-	uniform := &Uniform{n: len(paths)}
+	uniform := NewUniform(lim)
 	prior := cfg.Budget / float64(len(paths))
-	prop, err := NewProportional(len(paths), prior)
+	prop, err := NewProportional(lim, prior)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	defer prop.Close()
-	cs := NewCrawlsched(len(paths), news, !cfg.NoProbes, prior)
+	cs, err := NewCrawlsched(lim, news, !cfg.NoProbes, prior)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	defer cs.Close()
 	crawlers := []*Crawler{
-		NewCrawler(nameUniform, uniform, base, paths, clock, polite),
-		NewCrawler(nameProportional, prop, base, paths, clock, polite),
-		NewCrawler(nameCrawlsched, cs, base, paths, clock, polite),
+		NewCrawler(nameUniform, uniform, paths, lim, clock, polite),
+		NewCrawler(nameProportional, prop, paths, lim, clock, polite),
+		NewCrawler(nameCrawlsched, cs, paths, lim, clock, polite),
 	}
 	// Bound the requests: three times the budget (a crawler makes at most
 	// 1.25 times the budget: only 304s are cheaper than a full page).
@@ -155,7 +166,7 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	res := &Result{Pages: len(paths), NewsPages: newsCount, Budget: cfg.Budget, Scale: cfg.Scale,
 		SimHours: end, Seed: cfg.Seed, Interrupted: ctx.Err() != nil, NoProbes: cfg.NoProbes,
 		TimedOut:    ctx.Err() == nil && runCtx.Err() != nil,
-		RealSeconds: time.Since(clock.Start).Seconds()}
+		RealSeconds: time.Since(clock.Start).Seconds(), Hosts: site.Hosts, Polite: lim.Polite()}
 	for _, p := range site.Pages {
 		res.TotalRate += p.Rate
 	}
@@ -169,7 +180,10 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	for _, c := range crawlers {
 		m, s := Measure(site, c.Log, res.WindowFrom, end, bin)
 		r := ModeResult{Name: c.Name, Measured: m, Series: s, Requests: c.Requests,
-			NotModified: c.NotModified, Bytes: c.Bytes}
+			NotModified: c.NotModified, Bytes: c.Bytes, Hosts: site.Use(c.UserAgent(), res.WindowFrom, end)}
+		if c.Reached > 0 {
+			r.IdleShare = c.Idle / c.Reached
+		}
 		if c.Reached > 0 {
 			r.RequestsPerHour = float64(c.Requests) / c.Reached
 			r.MBPerHour = float64(c.Bytes) / c.Reached / 1e6
@@ -193,7 +207,7 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 // addTheory fills the mode's predicted values (true rates, the mode's own
 // crawl times).
 func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Crawlsched, res *Result) error {
-	pred, err := NewPredictor(site, c.CrawlTimes)
+	pred, err := NewPredictor(site, c.Slots, c.CrawlTimes)
 	if err != nil {
 		return err
 	}
@@ -201,17 +215,26 @@ func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Cr
 	var f, plan []float64
 	switch c.Name {
 	case nameUniform:
-		f = pred.Uniform()
+		if f = pred.Uniform(); res.Polite {
+			f = pred.WaterFill(f)
+		}
 	case nameProportional:
-		f, plan = pred.Proportional(), prop.Freq
+		if f, plan = pred.Proportional(), prop.Freq; res.Polite {
+			f, plan = pred.WaterFill(f), pred.WaterFill(plan)
+		}
 	case nameCrawlsched:
-		if f, err = pred.Optimal(); err != nil {
+		if res.Polite {
+			f, err = pred.Polite()
+		} else {
+			f, err = pred.Optimal()
+		}
+		if err != nil {
 			return err
 		}
 		if plan, err = cs.Plan(); err != nil {
 			return err
 		}
-		if plan != nil {
+		if plan != nil && !res.Polite {
 			// The scheduler realises its plan with a golden-ratio cycle
 			// of F >= 8N crawls: the exact value of that cycle.
 			t, err := pred.Golden(plan)
@@ -245,8 +268,18 @@ func progress(cfg Config, site *Site, crawlers []*Crawler, clock *Clock, simHour
 	if cfg.Progress == nil {
 		return
 	}
-	fmt.Fprintf(cfg.Progress, "site: %d pages on 127.0.0.1, 1 real second = %g simulated hours; running %s (%.0f simulated hours). Ctrl-C stops early.\n",
-		len(site.Pages), cfg.Scale, cfg.Duration, simHours)
+	tight := 0
+	for _, h := range site.Hosts {
+		if h.Tight {
+			tight++
+		}
+	}
+	where := "on 127.0.0.1"
+	if len(site.Hosts) > 1 {
+		where = fmt.Sprintf("on %d hosts (127.0.0.1-%d, %d with a tight Crawl-delay)", len(site.Hosts), len(site.Hosts), tight)
+	}
+	fmt.Fprintf(cfg.Progress, "site: %d pages %s, 1 real second = %g simulated hours; running %s (%.0f simulated hours). Ctrl-C stops early.\n",
+		len(site.Pages), where, cfg.Scale, cfg.Duration, simHours)
 	tick := time.NewTicker(5 * time.Second)
 	defer tick.Stop()
 	for {
