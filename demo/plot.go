@@ -67,7 +67,7 @@ func PlotSVG(r *Result) []byte {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(&b, `<clipPath id="plot"><rect x="%.1f" y="%.1f" width="%.1f" height="%.1f"/></clipPath>`+"\n", left, top, pw, ph)
-	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="15">Fresh pages over time: %d pages, %.0f requests/hour per crawler</text>`+"\n", left, r.Pages, r.Budget)
+	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="15">%s</text>`+"\n", left, plotTitle(r))
 	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#f2f2f2"/>`+"\n", x(r.WindowFrom), top, x(r.SimHours)-x(r.WindowFrom), ph)
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#777">measured window</text>`+"\n", x(r.WindowFrom)+4, top+14)
 	for k := int(math.Round(d.lo * 20)); k <= int(math.Round(d.hi*20)); k++ {
@@ -116,4 +116,19 @@ func niceStep(s float64) float64 {
 		}
 	}
 	return 10 * p
+}
+
+// plotTitle names the site and the budget (and the hosts with limits).
+func plotTitle(r *Result) string {
+	if !r.Polite {
+		return fmt.Sprintf("Fresh pages over time: %d pages, %.0f requests/hour per crawler", r.Pages, r.Budget)
+	}
+	tight := 0
+	for _, h := range r.Hosts {
+		if h.Tight {
+			tight++
+		}
+	}
+	return fmt.Sprintf("Fresh pages over time: %d pages on %d hosts (%d tight), %.0f requests/hour per crawler, within every host's Crawl-delay",
+		r.Pages, len(r.Hosts), tight, r.Budget)
 }

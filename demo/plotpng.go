@@ -26,7 +26,7 @@ func PlotPNG(r *Result) ([]byte, error) {
 	x := func(t float64) float64 { return left + pw*t/math.Max(r.SimHours, 1e-9) }
 	y := func(f float64) float64 { return top + ph*(d.hi-f)/(d.hi-d.lo) }
 	grey := func(v uint8) color.RGBA { return color.RGBA{v, v, v, 255} }
-	c.text(left, 14, fmt.Sprintf("Fresh pages over time: %d pages, %.0f requests/hour per crawler", r.Pages, r.Budget), grey(0), 1.5)
+	c.text(left, 14, plotTitle(r), grey(0), 1.5)
 	c.fill(x(r.WindowFrom), top, x(r.SimHours)-x(r.WindowFrom), ph, grey(242))
 	c.text(x(r.WindowFrom)+4, top+6, "measured window", grey(119), 1)
 	for k := int(math.Round(d.lo * 20)); k <= int(math.Round(d.hi*20)); k++ {

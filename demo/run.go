@@ -276,7 +276,7 @@ func progress(cfg Config, site *Site, crawlers []*Crawler, clock *Clock, simHour
 	}
 	where := "on 127.0.0.1"
 	if len(site.Hosts) > 1 {
-		where = fmt.Sprintf("on %d hosts (127.0.0.1-%d, %d with a tight Crawl-delay)", len(site.Hosts), len(site.Hosts), tight)
+		where = fmt.Sprintf("on %d hosts (127.0.0.1 to 127.0.0.%d, %d with a tight Crawl-delay)", len(site.Hosts), len(site.Hosts), tight)
 	}
 	fmt.Fprintf(cfg.Progress, "site: %d pages %s, 1 real second = %g simulated hours; running %s (%.0f simulated hours). Ctrl-C stops early.\n",
 		len(site.Pages), where, cfg.Scale, cfg.Duration, simHours)
