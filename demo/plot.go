@@ -129,6 +129,6 @@ func plotTitle(r *Result) string {
 			tight++
 		}
 	}
-	return fmt.Sprintf("Fresh pages over time: %d pages on %d hosts (%d tight), %.0f requests/hour per crawler, within every host's Crawl-delay",
+	return fmt.Sprintf("Fresh pages: %d pages on %d hosts (%d tight), %.0f requests/hour per crawler",
 		r.Pages, len(r.Hosts), tight, r.Budget)
 }
