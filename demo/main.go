@@ -34,6 +34,9 @@ type Config struct {
 	Hosts, Tight int
 	// NoProbes turns off crawlsched's probe planning (to see its effect).
 	NoProbes bool
+	// Streaming adds a fourth crawler (with host limits): crawlsched's
+	// streaming Scheduler with SetHost, SetHostDelay and NextAt.
+	Streaming bool
 	// Progress receives progress lines (nil: none).
 	Progress io.Writer
 }
@@ -64,6 +67,9 @@ flags:
   --quick        a short run (20 s, 120 simulated hours)
   --no-probes    crawlsched without probe planning for the business-hours
                  pages (the scheduler crawls them like the others)
+  --streaming    a fourth crawler (with --hosts > 1): crawlsched's streaming
+                 Scheduler with per-host delays (SetHost, SetHostDelay,
+                 NextAt), learning rates online, planning without the limits
 
 Ctrl-C stops early and prints what was measured.
 `
@@ -87,6 +93,7 @@ func parseFlags(args []string) Config {
 	out := fs.String("out", "target/demo", "")
 	quick := fs.Bool("quick", false, "")
 	noProbes := fs.Bool("no-probes", false, "")
+	streaming := fs.Bool("streaming", false, "")
 	hosts := fs.Int("hosts", 5, "")
 	tight := fs.Int("tight", -1, "")
 	if err := fs.Parse(args); err != nil {
@@ -101,7 +108,7 @@ func parseFlags(args []string) Config {
 	}
 	cfg := Config{Duration: 60 * time.Second, Scale: 2, Pages: 2000, Budget: 500,
 		Seed: *seed, Out: *out, NewsShare: 0.1, NoProbes: *noProbes, Progress: os.Stdout,
-		Hosts: *hosts, Tight: *tight}
+		Hosts: *hosts, Tight: *tight, Streaming: *streaming}
 	if cfg.Tight < 0 {
 		cfg.Tight = min(2, cfg.Hosts-1)
 	}

@@ -712,3 +712,111 @@ func (q *probeQueue) Pop() any {
 	*q = old[:len(old)-1]
 	return x
 }
+
+// Streaming is crawlsched's streaming Scheduler as a crawler would use it
+// with host limits (only on a site with them): after the same sweep as
+// Crawlsched, the scheduler (golden-ratio mode, weights 1, the sweep's
+// crawl-time distribution) gets every page's host (SetHost) and each
+// host's Crawl-delay (SetHostDelay), learns the rates from each fetch
+// (Observe) and picks with NextAt, which never returns a host in its
+// delay. It plans its frequencies without the limits: a host that cannot
+// follow them is served whenever ready and the other hosts share the rest
+// in proportion to their frequencies.
+type Streaming struct {
+	n     int
+	prior float64
+	lim   *Limiter
+	uni   *Uniform
+	sweep int
+	crawl []float64
+	sched *crawlsched.Scheduler
+}
+
+func NewStreaming(lim *Limiter, priorRate float64) *Streaming {
+	return &Streaming{n: len(lim.Host), prior: priorRate, lim: lim, uni: NewUniform(lim)}
+}
+
+func (m *Streaming) Close() { m.sched.Close() }
+
+func (m *Streaming) Next(now float64, lim *Limiter) (int, float64, error) {
+	if m.sweep < m.n {
+		p, wait, err := m.uni.Next(now, lim)
+		if p >= 0 {
+			m.sweep++
+		}
+		return p, wait, err
+	}
+	if m.sched == nil {
+		if err := m.start(); err != nil {
+			return 0, 0, err
+		}
+	}
+	id, wait, ready, err := m.sched.NextAt(now)
+	if err != nil || !ready {
+		return -1, wait, err
+	}
+	return int(id), 0, nil
+}
+
+// start builds the scheduler once the sweep has measured crawl times.
+func (m *Streaming) start() error {
+	access, err := crawlTimeDist(m.crawl)
+	if err != nil {
+		return fmt.Errorf("crawl-time distribution: %w", err)
+	}
+	defer access.Close()
+	if m.sched, err = crawlsched.NewScheduler(access, crawlsched.GoldenRatio); err != nil {
+		return err
+	}
+	for i, h := range m.lim.Host {
+		if err := m.sched.AddWeightedPage(uint64(i), m.prior, 1); err != nil {
+			return err
+		}
+		if err := m.sched.SetHost(uint64(i), uint32(h)); err != nil {
+			return err
+		}
+	}
+	for h, d := range m.lim.Delay {
+		if err := m.sched.SetHostDelay(uint32(h), d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Streaming) Observe(page int, _, interval float64, changed bool, _, crawlTime float64) error {
+	if m.sched == nil {
+		m.crawl = append(m.crawl, crawlTime)
+	}
+	if interval <= 0 || m.sched == nil {
+		return nil // a first visit or the sweep: nothing to learn yet
+	}
+	return m.sched.Observe(uint64(page), interval, changed)
+}
+
+// Plan is the scheduler's optimal frequencies (without the limits) for its
+// current rates.
+func (m *Streaming) Plan() ([]float64, error) {
+	if m.sched == nil {
+		return nil, nil
+	}
+	rates := make([]float64, m.n)
+	for i := range rates {
+		r, err := m.sched.ChangeRate(uint64(i))
+		if err != nil {
+			return nil, err
+		}
+		rates[i] = r
+	}
+	access, err := crawlTimeDist(m.crawl)
+	if err != nil {
+		return nil, err
+	}
+	defer access.Close()
+	model, err := crawlsched.NewFreshnessModel(access, rates, ones(m.n))
+	if err != nil {
+		return nil, err
+	}
+	defer model.Close()
+	return model.OptimalFrequencies()
+}

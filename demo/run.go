@@ -63,6 +63,7 @@ type Result struct {
 const (
 	nameUniform      = "uniform round robin"
 	nameProportional = "proportional to change rate"
+	nameStreaming    = "crawlsched Scheduler.NextAt"
 	nameCrawlsched   = "crawlsched"
 )
 
@@ -123,8 +124,14 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	crawlers := []*Crawler{
 		NewCrawler(nameUniform, uniform, paths, lim, clock, polite),
 		NewCrawler(nameProportional, prop, paths, lim, clock, polite),
-		NewCrawler(nameCrawlsched, cs, paths, lim, clock, polite),
 	}
+	var stream *Streaming
+	if lim.Polite() && cfg.Streaming {
+		stream = NewStreaming(lim, prior)
+		defer stream.Close()
+		crawlers = append(crawlers, NewCrawler(nameStreaming, stream, paths, lim, clock, polite))
+	}
+	crawlers = append(crawlers, NewCrawler(nameCrawlsched, cs, paths, lim, clock, polite))
 	// Bound the requests: three times the budget (a crawler makes at most
 	// 1.25 times the budget: only 304s are cheaper than a full page).
 	for _, c := range crawlers {
@@ -189,7 +196,7 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 			r.MBPerHour = float64(c.Bytes) / c.Reached / 1e6
 		}
 		if len(c.CrawlTimes) > 0 {
-			if err := addTheory(site, c, &r, prop, cs, res); err != nil {
+			if err := addTheory(site, c, &r, prop, cs, stream, res); err != nil {
 				return nil, nil, nil, err
 			}
 		}
@@ -206,7 +213,7 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 
 // addTheory fills the mode's predicted values (true rates, the mode's own
 // crawl times).
-func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Crawlsched, res *Result) error {
+func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Crawlsched, stream *Streaming, res *Result) error {
 	pred, err := NewPredictor(site, c.Slots, c.CrawlTimes)
 	if err != nil {
 		return err
@@ -221,6 +228,16 @@ func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Cr
 	case nameProportional:
 		if f, plan = pred.Proportional(), prop.Freq; res.Polite {
 			f, plan = pred.WaterFill(f), pred.WaterFill(plan)
+		}
+	case nameStreaming:
+		if f, err = pred.Optimal(); err != nil {
+			return err
+		}
+		if plan, err = stream.Plan(); err != nil {
+			return err
+		}
+		if f = pred.WaterFill(f); plan != nil {
+			plan = pred.WaterFill(plan)
 		}
 	case nameCrawlsched:
 		if res.Polite {
@@ -308,6 +325,8 @@ func shortName(n string) string {
 		return "uniform"
 	case nameProportional:
 		return "proportional"
+	case nameStreaming:
+		return "scheduler"
 	}
 	return n
 }
