@@ -162,7 +162,8 @@ func estimates(est []*crawlsched.Estimator) ([]float64, error) {
 // ready hosts goes next, its due time moving 1/f_i later). A host that
 // cannot take its pages' share falls behind and is served whenever ready;
 // the other hosts share the rest of the crawls in proportion to f. New
-// frequencies keep each page's phase (its remaining wait is rescaled).
+// frequencies keep each page's phase (its remaining wait is rescaled;
+// an overdue page stays as overdue).
 type Stride struct {
 	due  []dueHeap // per host
 	freq []float64
@@ -214,9 +215,14 @@ func (s *Stride) SetFreq(f []float64) {
 				d.t = math.Inf(1)
 			case old <= 0:
 				d.t = s.now + 0.5/next
-			default:
-				d.t = s.now + math.Max(0, d.t-s.now)*old/next
+			case d.t > s.now:
+				d.t = s.now + (d.t-s.now)*old/next
 			}
+			// An overdue page (a host behind its share) keeps its due
+			// time: its host serves its pages oldest first. (Moving them
+			// all to now would tie them, and a host that cannot catch up
+			// before the next plan would serve the same first ones again
+			// and again while the others starve.)
 			s.freq[d.page] = next
 		}
 		heap.Init(&s.due[h])

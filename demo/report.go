@@ -38,8 +38,8 @@ func PrintTable(w io.Writer, r *Result) {
 		100*maxStdErr(r))
 	if r.Polite {
 		fmt.Fprintf(w, "theory: crawlsched's model for the true change rates, each crawler's crawl times and the hosts' limits\n"+
-			"  (crawlsched: the optimal plan under the limits, FreshnessModel.PoliteFrequencies; the others, including the streaming\n"+
-			"  Scheduler, which plans without the limits: their shares, a host over its limit cut to it and the rest shared out).\n")
+			"  (crawlsched: the optimal plan under the limits, FreshnessModel.PoliteFrequencies; the others: the shares they plan,\n"+
+			"  a host over its limit cut to it and the rest shared out in the same proportions).\n")
 	} else {
 		fmt.Fprintf(w, "theory: crawlsched's model for the true change rates and each crawler's crawl times.\n")
 	}
