@@ -742,7 +742,11 @@ func NewStreaming(lim *Limiter, priorRate float64) *Streaming {
 	return &Streaming{n: len(lim.Host), prior: priorRate, lim: lim, uni: NewUniform(lim)}
 }
 
-func (m *Streaming) Close() { m.sched.Close() }
+func (m *Streaming) Close() {
+	if m != nil {
+		m.sched.Close()
+	}
+}
 
 func (m *Streaming) Next(now float64, lim *Limiter) (int, float64, error) {
 	if m.sweep < m.n {

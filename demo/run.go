@@ -93,12 +93,62 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	w, err := newCrew(cfg, site, clock, paths, lim, simHours)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer w.Close()
+
+	// A hard bound on real time: a machine too busy to keep up slows the
+	// run down (see SimTimeHeader) but never more than threefold.
+	runCtx, cancel := context.WithTimeout(ctx, 3*cfg.Duration+10*time.Second)
+	defer cancel()
+	clock.Start = time.Now()
+	runCrew(runCtx, cancel, cfg, site, clock, w.crawlers, simHours)
+
+	// Measure up to where every crawler got (all of the run unless
+	// interrupted).
+	end := simHours
+	for _, c := range w.crawlers {
+		end = math.Min(end, c.Reached)
+		if _, _, _, err := c.Stats(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	res := &Result{Pages: len(paths), NewsPages: w.newsCount, Budget: cfg.Budget, Scale: cfg.Scale,
+		SimHours: end, Seed: cfg.Seed, Interrupted: ctx.Err() != nil, NoProbes: cfg.NoProbes,
+		TimedOut:    ctx.Err() == nil && runCtx.Err() != nil,
+		RealSeconds: time.Since(clock.Start).Seconds(), Hosts: site.Hosts, Polite: lim.Polite()}
+	if err := measureCrew(site, w, res); err != nil {
+		return nil, nil, nil, err
+	}
+	return res, site, w.crawlers, nil
+}
+
+// crew is the crawlers of a run and the modes whose plans the theory
+// evaluates (stream is nil without --streaming or host limits).
+type crew struct {
+	crawlers  []*Crawler
+	prop      *Proportional
+	cs        *Crawlsched
+	stream    *Streaming
+	newsCount int
+}
+
+func (w *crew) Close() {
+	w.prop.Close()
+	w.cs.Close()
+	w.stream.Close()
+}
+
+// newCrew makes the crawlers of a run over the sitemap's paths.
+func newCrew(cfg Config, site *Site, clock *Clock, paths []string, lim *Limiter, simHours float64) (*crew, error) {
+	w := &crew{}
 	news := make([]bool, len(paths))
-	newsCount := 0
 	for i, p := range paths {
 		news[i] = strings.Contains(p, "/news/")
 		if news[i] {
-			newsCount++
+			w.newsCount++
 		}
 	}
 	// An average full-page crawl takes 1/budget: 80% politeness delay,
@@ -109,48 +159,44 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	}
 	polite := Politeness{Delay: 0.8 / cfg.Budget, Bandwidth: meanSize / (0.2 / cfg.Budget)}
 
-	uniform := NewUniform(lim)
 	prior := cfg.Budget / float64(len(paths))
-	prop, err := NewProportional(lim, prior)
-	if err != nil {
-		return nil, nil, nil, err
+	var err error
+	if w.prop, err = NewProportional(lim, prior); err != nil {
+		return nil, err
 	}
-	defer prop.Close()
-	cs, err := NewCrawlsched(lim, news, !cfg.NoProbes, prior)
-	if err != nil {
-		return nil, nil, nil, err
+	if w.cs, err = NewCrawlsched(lim, news, !cfg.NoProbes, prior); err != nil {
+		w.prop.Close()
+		return nil, err
 	}
-	defer cs.Close()
-	crawlers := []*Crawler{
-		NewCrawler(nameUniform, uniform, paths, lim, clock, polite),
-		NewCrawler(nameProportional, prop, paths, lim, clock, polite),
+	w.crawlers = []*Crawler{
+		NewCrawler(nameUniform, NewUniform(lim), paths, lim, clock, polite),
+		NewCrawler(nameProportional, w.prop, paths, lim, clock, polite),
 	}
-	var stream *Streaming
 	if lim.Polite() && cfg.Streaming {
-		stream = NewStreaming(lim, prior)
-		defer stream.Close()
-		crawlers = append(crawlers, NewCrawler(nameStreaming, stream, paths, lim, clock, polite))
+		w.stream = NewStreaming(lim, prior)
+		w.crawlers = append(w.crawlers, NewCrawler(nameStreaming, w.stream, paths, lim, clock, polite))
 	}
-	crawlers = append(crawlers, NewCrawler(nameCrawlsched, cs, paths, lim, clock, polite))
+	w.crawlers = append(w.crawlers, NewCrawler(nameCrawlsched, w.cs, paths, lim, clock, polite))
 	// Bound the requests: three times the budget (a crawler makes at most
 	// 1.25 times the budget: only 304s are cheaper than a full page).
-	for _, c := range crawlers {
+	for _, c := range w.crawlers {
 		c.MaxRequests = int64(3*cfg.Budget*simHours) + 100
 	}
+	return w, nil
+}
 
-	// A hard bound on real time: a machine too busy to keep up slows the
-	// run down (see SimTimeHeader) but never more than threefold.
-	runCtx, cancel := context.WithTimeout(ctx, 3*cfg.Duration+10*time.Second)
-	defer cancel()
-	clock.Start = time.Now()
+// runCrew runs the crawlers side by side until they reach simHours or ctx
+// ends (cancel: one broken crawler stops the comparison), printing
+// progress.
+func runCrew(ctx context.Context, cancel func(), cfg Config, site *Site, clock *Clock, crawlers []*Crawler, simHours float64) {
 	var wg sync.WaitGroup
 	for _, c := range crawlers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.Run(runCtx, simHours)
+			c.Run(ctx, simHours)
 			if _, _, _, err := c.Stats(); err != nil {
-				cancel() // one broken crawler stops the comparison
+				cancel()
 			}
 		}()
 	}
@@ -158,22 +204,12 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	go func() { wg.Wait(); close(done) }()
 	progress(cfg, site, crawlers, clock, simHours, done)
 	<-done
+}
 
-	// Measure up to where every crawler got (all of the run unless
-	// interrupted).
-	end := simHours
-	for _, c := range crawlers {
-		end = math.Min(end, c.Reached)
-	}
-	for _, c := range crawlers {
-		if _, _, _, err := c.Stats(); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	res := &Result{Pages: len(paths), NewsPages: newsCount, Budget: cfg.Budget, Scale: cfg.Scale,
-		SimHours: end, Seed: cfg.Seed, Interrupted: ctx.Err() != nil, NoProbes: cfg.NoProbes,
-		TimedOut:    ctx.Err() == nil && runCtx.Err() != nil,
-		RealSeconds: time.Since(clock.Start).Seconds(), Hosts: site.Hosts, Polite: lim.Polite()}
+// measureCrew fills res.Modes, the gain and the learnt news shape, over
+// [res.WindowFrom, res.SimHours].
+func measureCrew(site *Site, w *crew, res *Result) error {
+	end := res.SimHours
 	for _, p := range site.Pages {
 		res.TotalRate += p.Rate
 	}
@@ -182,22 +218,20 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	// (crawlsched's golden-ratio cycle, 8N to 13N crawls, keeps its first
 	// plan until about a third of a default run); the window is the run
 	// after max(2 sweeps, a third of it).
-	res.WindowFrom = math.Min(math.Max(2*float64(len(paths))/cfg.Budget, end/3), end/2)
+	res.WindowFrom = math.Min(math.Max(2*float64(res.Pages)/res.Budget, end/3), end/2)
 	bin := math.Max(end/120, 0.05)
-	for _, c := range crawlers {
+	for _, c := range w.crawlers {
 		m, s := Measure(site, c.Log, res.WindowFrom, end, bin)
 		r := ModeResult{Name: c.Name, Measured: m, Series: s, Requests: c.Requests,
 			NotModified: c.NotModified, Bytes: c.Bytes, Hosts: site.Use(c.UserAgent(), res.WindowFrom, end)}
 		if c.Reached > 0 {
 			r.IdleShare = c.Idle / c.Reached
-		}
-		if c.Reached > 0 {
 			r.RequestsPerHour = float64(c.Requests) / c.Reached
 			r.MBPerHour = float64(c.Bytes) / c.Reached / 1e6
 		}
 		if len(c.CrawlTimes) > 0 {
-			if err := addTheory(site, c, &r, prop, cs, stream, res); err != nil {
-				return nil, nil, nil, err
+			if err := addTheory(site, c, &r, w, res); err != nil {
+				return err
 			}
 		}
 		res.Modes = append(res.Modes, r)
@@ -205,15 +239,15 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	uni, best := res.Modes[0], res.Modes[len(res.Modes)-1]
 	res.Gain = best.Measured.Freshness - uni.Measured.Freshness
 	res.GainStdErr = DiffStdErr(uni.Series, best.Series, res.WindowFrom, end)
-	if cs.probes != nil {
-		res.NewsShape = cs.probes.Shape
+	if w.cs.probes != nil {
+		res.NewsShape = w.cs.probes.Shape
 	}
-	return res, site, crawlers, nil
+	return nil
 }
 
 // addTheory fills the mode's predicted values (true rates, the mode's own
 // crawl times).
-func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Crawlsched, stream *Streaming, res *Result) error {
+func addTheory(site *Site, c *Crawler, r *ModeResult, w *crew, res *Result) error {
 	pred, err := NewPredictor(site, c.Slots, c.CrawlTimes)
 	if err != nil {
 		return err
@@ -226,14 +260,14 @@ func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Cr
 			f = pred.WaterFill(f)
 		}
 	case nameProportional:
-		if f, plan = pred.Proportional(), prop.Freq; res.Polite {
+		if f, plan = pred.Proportional(), w.prop.Freq; res.Polite {
 			f, plan = pred.WaterFill(f), pred.WaterFill(plan)
 		}
 	case nameStreaming:
 		if f, err = pred.Optimal(); err != nil {
 			return err
 		}
-		if plan, err = stream.Plan(); err != nil {
+		if plan, err = w.stream.Plan(); err != nil {
 			return err
 		}
 		if f = pred.WaterFill(f); plan != nil {
@@ -248,7 +282,7 @@ func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Cr
 		if err != nil {
 			return err
 		}
-		if plan, err = cs.Plan(); err != nil {
+		if plan, err = w.cs.Plan(); err != nil {
 			return err
 		}
 		if plan != nil && !res.Polite {
