@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -36,19 +37,23 @@ const headerBytes = 400
 type Crawler struct {
 	Name   string
 	mode   Mode
-	base   string
-	paths  []string
+	urls   []string
+	limits *Limiter
 	clock  *Clock
 	polite Politeness
 	client *http.Client
 	// MaxRequests bounds the run (0: no bound).
 	MaxRequests int64
 
-	mu          sync.Mutex
-	version     []int32 // -1: not in the index
-	lastVisit   []float64
-	Log         [][]Fetch
-	CrawlTimes  []float64
+	mu         sync.Mutex
+	version    []int32 // -1: not in the index
+	lastVisit  []float64
+	Log        [][]Fetch
+	CrawlTimes []float64
+	// Slots are the crawl times plus the idle time after each (waiting
+	// for a host): the time from one request to the next.
+	Slots       []float64
+	Idle        float64
 	Requests    int64
 	Bytes       int64
 	NotModified int64
@@ -57,15 +62,17 @@ type Crawler struct {
 	Reached float64
 }
 
-func NewCrawler(name string, mode Mode, base string, paths []string, clock *Clock, polite Politeness) *Crawler {
-	c := &Crawler{Name: name, mode: mode, base: base, paths: paths, clock: clock, polite: polite,
+// NewCrawler crawls urls (the sitemap's) with mode, within limits (each
+// crawler has its own copy: the same limits, its own request times).
+func NewCrawler(name string, mode Mode, urls []string, limits *Limiter, clock *Clock, polite Politeness) *Crawler {
+	c := &Crawler{Name: name, mode: mode, urls: urls, limits: limits.Copy(), clock: clock, polite: polite,
 		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 1}}}
-	c.version = make([]int32, len(paths))
+	c.version = make([]int32, len(urls))
 	for i := range c.version {
 		c.version[i] = -1
 	}
-	c.lastVisit = make([]float64, len(paths))
-	c.Log = make([][]Fetch, len(paths))
+	c.lastVisit = make([]float64, len(urls))
+	c.Log = make([][]Fetch, len(urls))
 	return c
 }
 
@@ -78,16 +85,38 @@ func NewCrawler(name string, mode Mode, base string, paths []string, clock *Cloc
 const SimTimeHeader = "X-Demo-Sim-Time"
 
 // Run crawls until simulated time `until`, the request bound or ctx ends.
-// Crawl k+1 is scheduled one crawl time after crawl k.
+// Crawl k+1 is scheduled one crawl time after crawl k, or later when no
+// host is ready (the crawler idles until one is).
 func (c *Crawler) Run(ctx context.Context, until float64) {
 	defer c.client.CloseIdleConnections()
 	start := 0.0
 	for ctx.Err() == nil && start < until && (c.MaxRequests == 0 || c.Requests < c.MaxRequests) {
-		page, err := c.mode.Next(start)
+		page, wait, err := c.mode.Next(start, c.limits)
 		if err != nil {
 			c.fail(fmt.Errorf("%s: planning: %w", c.Name, err))
 			return
 		}
+		// The shared rule: a request never goes to a host before its
+		// Crawl-delay has passed; it waits (idle time) instead.
+		if page >= 0 {
+			wait = c.limits.Free(c.limits.Host[page]) - start
+		} else if wait = math.Max(wait, c.limits.NextFree()-start); !(wait > 0) {
+			c.fail(fmt.Errorf("%s: no page and no host to wait for at %g h", c.Name, start))
+			return
+		}
+		if wait > 0 {
+			start += wait
+			c.mu.Lock()
+			c.Idle += wait
+			if len(c.Slots) > 0 {
+				c.Slots[len(c.Slots)-1] += wait
+			}
+			c.mu.Unlock()
+			if page < 0 {
+				continue
+			}
+		}
+		c.limits.record(c.limits.Host[page], start)
 		x, err := c.fetch(ctx, page, start)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -120,10 +149,11 @@ func (c *Crawler) fail(err error) {
 // holds it), updates the index and the mode, and returns the simulated
 // time it occupied.
 func (c *Crawler) fetch(ctx context.Context, page int, now float64) (float64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+c.paths[page], nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.urls[page], nil)
 	if err != nil {
 		return 0, err
 	}
+	req.Header.Set("User-Agent", c.UserAgent())
 	req.Header.Set(SimTimeHeader, strconv.FormatFloat(now, 'g', -1, 64))
 	c.mu.Lock()
 	have := c.version[page]
@@ -138,7 +168,7 @@ func (c *Crawler) fetch(ctx context.Context, page int, now float64) (float64, er
 	n, err := io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	if err != nil {
-		return 0, fmt.Errorf("%s: reading %s: %w", c.Name, c.paths[page], err)
+		return 0, fmt.Errorf("%s: reading %s: %w", c.Name, c.urls[page], err)
 	}
 	var v int32
 	switch resp.StatusCode {
@@ -152,7 +182,7 @@ func (c *Crawler) fetch(ctx context.Context, page int, now float64) (float64, er
 	case http.StatusNotModified:
 		v = have
 	default:
-		return 0, fmt.Errorf("%s: %s: %s", c.Name, c.paths[page], resp.Status)
+		return 0, fmt.Errorf("%s: %s: %s", c.Name, c.urls[page], resp.Status)
 	}
 	lastMod := 0.0
 	if t, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
@@ -170,6 +200,7 @@ func (c *Crawler) fetch(ctx context.Context, page int, now float64) (float64, er
 	c.lastVisit[page] = now
 	c.Log[page] = append(c.Log[page], Fetch{T: now, Version: v})
 	c.CrawlTimes = append(c.CrawlTimes, x)
+	c.Slots = append(c.Slots, x)
 	c.Requests++
 	c.Bytes += n + headerBytes
 	if resp.StatusCode == http.StatusNotModified {
@@ -205,3 +236,7 @@ func (c *Crawler) Stats() (requests, bytes, notModified int64, err error) {
 	defer c.mu.Unlock()
 	return c.Requests, c.Bytes, c.NotModified, c.Err
 }
+
+// UserAgent names the crawler to the site (whose request log is per
+// User-Agent).
+func (c *Crawler) UserAgent() string { return "crawlsched-demo (" + c.Name + ")" }

@@ -6,8 +6,26 @@ import (
 	"math"
 )
 
-// Line colours per mode (colour-blind safe: Okabe-Ito).
-var colours = []string{"#999999", "#E69F00", "#0072B2"}
+// modeColour is a mode's line colour (colour-blind safe: Okabe-Ito).
+func modeColour(name string) string {
+	switch name {
+	case nameUniform:
+		return "#999999"
+	case nameProportional:
+		return "#E69F00"
+	case nameStreaming:
+		return "#009E73"
+	}
+	return "#0072B2"
+}
+
+// legendName: the short names when four modes share the legend.
+func legendName(r *Result, name string) string {
+	if len(r.Modes) > 3 {
+		return shortName(name)
+	}
+	return name
+}
 
 // smoothWidth is the plot's moving-average window, as a share of the run.
 const smoothWidth = 0.05
@@ -67,7 +85,7 @@ func PlotSVG(r *Result) []byte {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(&b, `<clipPath id="plot"><rect x="%.1f" y="%.1f" width="%.1f" height="%.1f"/></clipPath>`+"\n", left, top, pw, ph)
-	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="15">Fresh pages over time: %d pages, %.0f requests/hour per crawler</text>`+"\n", left, r.Pages, r.Budget)
+	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="15">%s</text>`+"\n", left, plotTitle(r))
 	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#f2f2f2"/>`+"\n", x(r.WindowFrom), top, x(r.SimHours)-x(r.WindowFrom), ph)
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#777">measured window</text>`+"\n", x(r.WindowFrom)+4, top+14)
 	for k := int(math.Round(d.lo * 20)); k <= int(math.Round(d.hi*20)); k++ {
@@ -85,7 +103,7 @@ func PlotSVG(r *Result) []byte {
 	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#333"/>`+"\n", left, top, pw, ph)
 	lx := left
 	for i, m := range r.Modes {
-		c := colours[i%len(colours)]
+		c := modeColour(m.Name)
 		var pts bytes.Buffer
 		for k, f := range d.series[i] {
 			t := math.Min((float64(k)+0.5)*m.Series.BinHours, r.SimHours)
@@ -94,7 +112,7 @@ func PlotSVG(r *Result) []byte {
 		fmt.Fprintf(&b, `<polyline clip-path="url(#plot)" fill="none" stroke="%s" stroke-width="2" points="%s"/>`+"\n", c, pts.String())
 		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-dasharray="6 4"/>`+"\n",
 			x(r.WindowFrom), x(r.SimHours), y(m.Theory.Freshness), y(m.Theory.Freshness), c)
-		label := fmt.Sprintf("%s: %.1f%%", m.Name, 100*m.Measured.Freshness)
+		label := fmt.Sprintf("%s: %.1f%%", legendName(r, m.Name), 100*m.Measured.Freshness)
 		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="3"/>`+"\n", lx, lx+24, h-22, h-22, c)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f">%s</text>`+"\n", lx+30, h-18, label)
 		lx += 30 + 6.5*float64(len(label)) + 24
@@ -116,4 +134,19 @@ func niceStep(s float64) float64 {
 		}
 	}
 	return 10 * p
+}
+
+// plotTitle names the site and the budget (and the hosts with limits).
+func plotTitle(r *Result) string {
+	if !r.Polite {
+		return fmt.Sprintf("Fresh pages over time: %d pages, %.0f requests/hour per crawler", r.Pages, r.Budget)
+	}
+	tight := 0
+	for _, h := range r.Hosts {
+		if h.Tight {
+			tight++
+		}
+	}
+	return fmt.Sprintf("Fresh pages: %d pages on %d hosts (%d tight), %.0f requests/hour per crawler",
+		r.Pages, len(r.Hosts), tight, r.Budget)
 }

@@ -26,7 +26,7 @@ func PlotPNG(r *Result) ([]byte, error) {
 	x := func(t float64) float64 { return left + pw*t/math.Max(r.SimHours, 1e-9) }
 	y := func(f float64) float64 { return top + ph*(d.hi-f)/(d.hi-d.lo) }
 	grey := func(v uint8) color.RGBA { return color.RGBA{v, v, v, 255} }
-	c.text(left, 14, fmt.Sprintf("Fresh pages over time: %d pages, %.0f requests/hour per crawler", r.Pages, r.Budget), grey(0), 1.5)
+	c.text(left, 14, plotTitle(r), grey(0), 1.5)
 	c.fill(x(r.WindowFrom), top, x(r.SimHours)-x(r.WindowFrom), ph, grey(242))
 	c.text(x(r.WindowFrom)+4, top+6, "measured window", grey(119), 1)
 	for k := int(math.Round(d.lo * 20)); k <= int(math.Round(d.hi*20)); k++ {
@@ -46,7 +46,7 @@ func PlotPNG(r *Result) ([]byte, error) {
 	c.rect(left, top, pw, ph, grey(51))
 	lx := left
 	for i, m := range r.Modes {
-		col := hexColour(colours[i%len(colours)])
+		col := hexColour(modeColour(m.Name))
 		pts := d.series[i]
 		for k := 1; k < len(pts); k++ {
 			t0 := math.Min((float64(k)-0.5)*m.Series.BinHours, r.SimHours)
@@ -54,7 +54,7 @@ func PlotPNG(r *Result) ([]byte, error) {
 			c.clipLine(x(t0), y(pts[k-1]), x(t1), y(pts[k]), col, 2, left, top, left+pw, top+ph)
 		}
 		c.line(x(r.WindowFrom), y(m.Theory.Freshness), x(r.SimHours), y(m.Theory.Freshness), col, 1, 6)
-		label := fmt.Sprintf("%s: %.1f%%", m.Name, 100*m.Measured.Freshness)
+		label := fmt.Sprintf("%s: %.1f%%", legendName(r, m.Name), 100*m.Measured.Freshness)
 		c.line(lx, h-22, lx+24, h-22, col, 3, 0)
 		c.text(lx+30, h-25, label, grey(0), 1)
 		lx += 30 + 6*float64(len(label)) + 24

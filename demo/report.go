@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 )
@@ -26,14 +27,27 @@ func PrintTable(w io.Writer, r *Result) {
 			100*m.Measured.MissedChanges, 100*m.Theory.MissedChanges,
 			m.RequestsPerHour, m.MBPerHour)
 	}
-	fmt.Fprintf(w, "%-28s %8s %7.1f%%\n", "bound (Theorem 3.4)", "", 100*r.Bound)
+	bound := "bound (Theorem 3.4)"
+	if r.Polite {
+		bound = "bound without host limits"
+	}
+	fmt.Fprintf(w, "%-28s %8s %7.1f%%\n", bound, "", 100*r.Bound)
 	fmt.Fprintf(w, "\ncrawlsched vs uniform: %+.2f points of freshness (± %.2f, paired standard error); theory for the optimum: %+.2f\n",
 		100*r.Gain, 100*r.GainStdErr, 100*(r.Modes[len(r.Modes)-1].Theory.Freshness-r.Modes[0].Theory.Freshness))
 	fmt.Fprintf(w, "fresh: time-average share of pages whose indexed copy is current (server's ground truth; standard error up to %.1f points).\n",
 		100*maxStdErr(r))
-	fmt.Fprintf(w, "theory: crawlsched's model for the true change rates and each crawler's crawl times.\n")
+	if r.Polite {
+		fmt.Fprintf(w, "theory: crawlsched's model for the true change rates, each crawler's crawl times and the hosts' limits\n"+
+			"  (crawlsched: the optimal plan under the limits, FreshnessModel.PoliteFrequencies; the others: the shares they plan,\n"+
+			"  a host over its limit cut to it and the rest shared out in the same proportions).\n")
+	} else {
+		fmt.Fprintf(w, "theory: crawlsched's model for the true change rates and each crawler's crawl times.\n")
+	}
 	fmt.Fprintf(w, "age: mean time since the first change the index missed; missed: changes overwritten before any crawl saw them.\n")
-	if len(r.Modes) == 3 {
+	if r.Polite {
+		printHosts(w, r)
+	}
+	if len(r.Modes) == 3 && !r.Polite {
 		cs := r.Modes[2].Measured
 		how := "probe planning"
 		if r.NoProbes {
@@ -81,4 +95,48 @@ func WriteResults(dir string, r *Result) ([]string, error) {
 		return nil, err
 	}
 	return files, nil
+}
+
+// printHosts is the per-host table: each host's pages, Crawl-delay and
+// limit, each crawler's request rate to it over the measured window, and
+// the closest two requests to a host relative to its Crawl-delay (>= 1:
+// the limit held).
+func printHosts(w io.Writer, r *Result) {
+	fmt.Fprintf(w, "\nper host: requests/hour over the measured window (limit: 3600 / Crawl-delay in simulated seconds)\n")
+	fmt.Fprintf(w, "%-10s %6s %12s %8s", "host", "pages", "Crawl-delay", "limit/h")
+	for _, m := range r.Modes {
+		fmt.Fprintf(w, " %13s", shortName(m.Name))
+	}
+	fmt.Fprintln(w)
+	for h, host := range r.Hosts {
+		tight := ""
+		if host.Tight {
+			tight = " (tight)"
+		}
+		fmt.Fprintf(w, "%-10s %6d %11.1fs %8.0f", host.Addr, host.Pages, host.CrawlDelay, host.MaxRate())
+		for _, m := range r.Modes {
+			fmt.Fprintf(w, " %13.0f", m.Hosts[h].PerHour)
+		}
+		fmt.Fprintln(w, tight)
+	}
+	fmt.Fprintf(w, "%-38s", "closest requests / Crawl-delay (>= 1)")
+	for _, m := range r.Modes {
+		fmt.Fprintf(w, " %13.3f", minGapRatio(m.Hosts))
+	}
+	fmt.Fprintf(w, "\n%-38s", "time waiting for a host")
+	for _, m := range r.Modes {
+		fmt.Fprintf(w, " %12.1f%%", 100*m.IdleShare)
+	}
+	fmt.Fprintln(w)
+}
+
+// minGapRatio is the smallest MinGapRatio over the hosts with a delay.
+func minGapRatio(use []HostUse) float64 {
+	m := math.Inf(1)
+	for _, u := range use {
+		if u.MinGapRatio > 0 {
+			m = math.Min(m, u.MinGapRatio)
+		}
+	}
+	return m
 }

@@ -24,6 +24,10 @@ type ModeResult struct {
 	RequestsPerHour float64 `json:"requests_per_hour"`
 	MBPerHour       float64 `json:"mb_per_hour"`
 	Series          Series  `json:"series"`
+	// Hosts is what the site saw of the crawler, per host (rates over the
+	// measured window); IdleShare the share of the run it waited for hosts.
+	Hosts     []HostUse `json:"hosts"`
+	IdleShare float64   `json:"idle_share"`
 }
 
 // Result is a whole run.
@@ -46,16 +50,20 @@ type Result struct {
 	NewsShape   []float64 `json:"news_shape_learnt,omitempty"`
 	Interrupted bool      `json:"interrupted"`
 	// TimedOut: the machine was too busy to finish within 3x the duration.
-	TimedOut    bool         `json:"timed_out,omitempty"`
-	NoProbes    bool         `json:"no_probes,omitempty"`
-	RealSeconds float64      `json:"real_seconds"`
-	Modes       []ModeResult `json:"modes"`
+	TimedOut    bool    `json:"timed_out,omitempty"`
+	NoProbes    bool    `json:"no_probes,omitempty"`
+	RealSeconds float64 `json:"real_seconds"`
+	Hosts       []*Host `json:"hosts"`
+	// Polite: some host has a Crawl-delay.
+	Polite bool         `json:"polite"`
+	Modes  []ModeResult `json:"modes"`
 }
 
 // Mode names, in table order.
 const (
 	nameUniform      = "uniform round robin"
 	nameProportional = "proportional to change rate"
+	nameStreaming    = "crawlsched Scheduler.NextAt"
 	nameCrawlsched   = "crawlsched"
 )
 
@@ -70,26 +78,77 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error) {
 	simHours := cfg.Duration.Seconds() * cfg.Scale
 	clock := &Clock{Scale: cfg.Scale}
-	site := NewSite(SiteConfig{Pages: cfg.Pages, Horizon: simHours + 1, Seed: cfg.Seed, NewsShare: cfg.NewsShare}, clock)
-	base, srv, err := site.Serve()
+	site := NewSite(SiteConfig{Pages: cfg.Pages, Horizon: simHours + 1, Seed: cfg.Seed, NewsShare: cfg.NewsShare,
+		Hosts: cfg.Hosts, Tight: cfg.Tight, Budget: cfg.Budget}, clock)
+	base, stop, err := site.Serve()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
+	defer stop()
 	paths, err := fetchSitemap(ctx, base)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	lim, err := discoverHosts(ctx, paths)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	w, err := newCrew(cfg, site, clock, paths, lim, simHours)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer w.Close()
+
+	// A hard bound on real time: a machine too busy to keep up slows the
+	// run down (see SimTimeHeader) but never more than threefold.
+	runCtx, cancel := context.WithTimeout(ctx, 3*cfg.Duration+10*time.Second)
+	defer cancel()
+	clock.Start = time.Now()
+	runCrew(runCtx, cancel, cfg, site, clock, w.crawlers, simHours)
+
+	// Measure up to where every crawler got (all of the run unless
+	// interrupted).
+	end := simHours
+	for _, c := range w.crawlers {
+		end = math.Min(end, c.Reached)
+		if _, _, _, err := c.Stats(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	res := &Result{Pages: len(paths), NewsPages: w.newsCount, Budget: cfg.Budget, Scale: cfg.Scale,
+		SimHours: end, Seed: cfg.Seed, Interrupted: ctx.Err() != nil, NoProbes: cfg.NoProbes,
+		TimedOut:    ctx.Err() == nil && runCtx.Err() != nil,
+		RealSeconds: time.Since(clock.Start).Seconds(), Hosts: site.Hosts, Polite: lim.Polite()}
+	if err := measureCrew(site, w, res); err != nil {
+		return nil, nil, nil, err
+	}
+	return res, site, w.crawlers, nil
+}
+
+// crew is the crawlers of a run and the modes whose plans the theory
+// evaluates (stream is nil without --streaming or host limits).
+type crew struct {
+	crawlers  []*Crawler
+	prop      *Proportional
+	cs        *Crawlsched
+	stream    *Streaming
+	newsCount int
+}
+
+func (w *crew) Close() {
+	w.prop.Close()
+	w.cs.Close()
+	w.stream.Close()
+}
+
+// newCrew makes the crawlers of a run over the sitemap's paths.
+func newCrew(cfg Config, site *Site, clock *Clock, paths []string, lim *Limiter, simHours float64) (*crew, error) {
+	w := &crew{}
 	news := make([]bool, len(paths))
-	newsCount := 0
 	for i, p := range paths {
-		news[i] = strings.HasPrefix(p, "/news/")
+		news[i] = strings.Contains(p, "/news/")
 		if news[i] {
-			newsCount++
+			w.newsCount++
 		}
 	}
 	// An average full-page crawl takes 1/budget: 80% politeness delay,
@@ -100,39 +159,44 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	}
 	polite := Politeness{Delay: 0.8 / cfg.Budget, Bandwidth: meanSize / (0.2 / cfg.Budget)}
 
-	uniform := &Uniform{n: len(paths)}
 	prior := cfg.Budget / float64(len(paths))
-	prop, err := NewProportional(len(paths), prior)
-	if err != nil {
-		return nil, nil, nil, err
+	var err error
+	if w.prop, err = NewProportional(lim, prior); err != nil {
+		return nil, err
 	}
-	defer prop.Close()
-	cs := NewCrawlsched(len(paths), news, !cfg.NoProbes, prior)
-	defer cs.Close()
-	crawlers := []*Crawler{
-		NewCrawler(nameUniform, uniform, base, paths, clock, polite),
-		NewCrawler(nameProportional, prop, base, paths, clock, polite),
-		NewCrawler(nameCrawlsched, cs, base, paths, clock, polite),
+	if w.cs, err = NewCrawlsched(lim, news, !cfg.NoProbes, prior); err != nil {
+		w.prop.Close()
+		return nil, err
 	}
+	w.crawlers = []*Crawler{
+		NewCrawler(nameUniform, NewUniform(lim), paths, lim, clock, polite),
+		NewCrawler(nameProportional, w.prop, paths, lim, clock, polite),
+	}
+	if lim.Polite() && cfg.Streaming {
+		w.stream = NewStreaming(lim, prior)
+		w.crawlers = append(w.crawlers, NewCrawler(nameStreaming, w.stream, paths, lim, clock, polite))
+	}
+	w.crawlers = append(w.crawlers, NewCrawler(nameCrawlsched, w.cs, paths, lim, clock, polite))
 	// Bound the requests: three times the budget (a crawler makes at most
 	// 1.25 times the budget: only 304s are cheaper than a full page).
-	for _, c := range crawlers {
+	for _, c := range w.crawlers {
 		c.MaxRequests = int64(3*cfg.Budget*simHours) + 100
 	}
+	return w, nil
+}
 
-	// A hard bound on real time: a machine too busy to keep up slows the
-	// run down (see SimTimeHeader) but never more than threefold.
-	runCtx, cancel := context.WithTimeout(ctx, 3*cfg.Duration+10*time.Second)
-	defer cancel()
-	clock.Start = time.Now()
+// runCrew runs the crawlers side by side until they reach simHours or ctx
+// ends (cancel: one broken crawler stops the comparison), printing
+// progress.
+func runCrew(ctx context.Context, cancel func(), cfg Config, site *Site, clock *Clock, crawlers []*Crawler, simHours float64) {
 	var wg sync.WaitGroup
 	for _, c := range crawlers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.Run(runCtx, simHours)
+			c.Run(ctx, simHours)
 			if _, _, _, err := c.Stats(); err != nil {
-				cancel() // one broken crawler stops the comparison
+				cancel()
 			}
 		}()
 	}
@@ -140,22 +204,12 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	go func() { wg.Wait(); close(done) }()
 	progress(cfg, site, crawlers, clock, simHours, done)
 	<-done
+}
 
-	// Measure up to where every crawler got (all of the run unless
-	// interrupted).
-	end := simHours
-	for _, c := range crawlers {
-		end = math.Min(end, c.Reached)
-	}
-	for _, c := range crawlers {
-		if _, _, _, err := c.Stats(); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	res := &Result{Pages: len(paths), NewsPages: newsCount, Budget: cfg.Budget, Scale: cfg.Scale,
-		SimHours: end, Seed: cfg.Seed, Interrupted: ctx.Err() != nil, NoProbes: cfg.NoProbes,
-		TimedOut:    ctx.Err() == nil && runCtx.Err() != nil,
-		RealSeconds: time.Since(clock.Start).Seconds()}
+// measureCrew fills res.Modes, the gain and the learnt news shape, over
+// [res.WindowFrom, res.SimHours].
+func measureCrew(site *Site, w *crew, res *Result) error {
+	end := res.SimHours
 	for _, p := range site.Pages {
 		res.TotalRate += p.Rate
 	}
@@ -164,19 +218,20 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	// (crawlsched's golden-ratio cycle, 8N to 13N crawls, keeps its first
 	// plan until about a third of a default run); the window is the run
 	// after max(2 sweeps, a third of it).
-	res.WindowFrom = math.Min(math.Max(2*float64(len(paths))/cfg.Budget, end/3), end/2)
+	res.WindowFrom = math.Min(math.Max(2*float64(res.Pages)/res.Budget, end/3), end/2)
 	bin := math.Max(end/120, 0.05)
-	for _, c := range crawlers {
+	for _, c := range w.crawlers {
 		m, s := Measure(site, c.Log, res.WindowFrom, end, bin)
 		r := ModeResult{Name: c.Name, Measured: m, Series: s, Requests: c.Requests,
-			NotModified: c.NotModified, Bytes: c.Bytes}
+			NotModified: c.NotModified, Bytes: c.Bytes, Hosts: site.Use(c.UserAgent(), res.WindowFrom, end)}
 		if c.Reached > 0 {
+			r.IdleShare = c.Idle / c.Reached
 			r.RequestsPerHour = float64(c.Requests) / c.Reached
 			r.MBPerHour = float64(c.Bytes) / c.Reached / 1e6
 		}
 		if len(c.CrawlTimes) > 0 {
-			if err := addTheory(site, c, &r, prop, cs, res); err != nil {
-				return nil, nil, nil, err
+			if err := addTheory(site, c, &r, w, res); err != nil {
+				return err
 			}
 		}
 		res.Modes = append(res.Modes, r)
@@ -184,16 +239,16 @@ func runFull(ctx context.Context, cfg Config) (*Result, *Site, []*Crawler, error
 	uni, best := res.Modes[0], res.Modes[len(res.Modes)-1]
 	res.Gain = best.Measured.Freshness - uni.Measured.Freshness
 	res.GainStdErr = DiffStdErr(uni.Series, best.Series, res.WindowFrom, end)
-	if cs.probes != nil {
-		res.NewsShape = cs.probes.Shape
+	if w.cs.probes != nil {
+		res.NewsShape = w.cs.probes.Shape
 	}
-	return res, site, crawlers, nil
+	return nil
 }
 
 // addTheory fills the mode's predicted values (true rates, the mode's own
 // crawl times).
-func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Crawlsched, res *Result) error {
-	pred, err := NewPredictor(site, c.CrawlTimes)
+func addTheory(site *Site, c *Crawler, r *ModeResult, w *crew, res *Result) error {
+	pred, err := NewPredictor(site, c.Slots, c.CrawlTimes)
 	if err != nil {
 		return err
 	}
@@ -201,17 +256,36 @@ func addTheory(site *Site, c *Crawler, r *ModeResult, prop *Proportional, cs *Cr
 	var f, plan []float64
 	switch c.Name {
 	case nameUniform:
-		f = pred.Uniform()
+		if f = pred.Uniform(); res.Polite {
+			f = pred.WaterFill(f)
+		}
 	case nameProportional:
-		f, plan = pred.Proportional(), prop.Freq
-	case nameCrawlsched:
+		if f, plan = pred.Proportional(), w.prop.Freq; res.Polite {
+			f, plan = pred.WaterFill(f), pred.WaterFill(plan)
+		}
+	case nameStreaming:
 		if f, err = pred.Optimal(); err != nil {
 			return err
 		}
-		if plan, err = cs.Plan(); err != nil {
+		if plan, err = w.stream.Plan(); err != nil {
 			return err
 		}
-		if plan != nil {
+		if f = pred.WaterFill(f); plan != nil {
+			plan = pred.WaterFill(plan)
+		}
+	case nameCrawlsched:
+		if res.Polite {
+			f, err = pred.Polite()
+		} else {
+			f, err = pred.Optimal()
+		}
+		if err != nil {
+			return err
+		}
+		if plan, err = w.cs.Plan(); err != nil {
+			return err
+		}
+		if plan != nil && !res.Polite {
 			// The scheduler realises its plan with a golden-ratio cycle
 			// of F >= 8N crawls: the exact value of that cycle.
 			t, err := pred.Golden(plan)
@@ -245,8 +319,18 @@ func progress(cfg Config, site *Site, crawlers []*Crawler, clock *Clock, simHour
 	if cfg.Progress == nil {
 		return
 	}
-	fmt.Fprintf(cfg.Progress, "site: %d pages on 127.0.0.1, 1 real second = %g simulated hours; running %s (%.0f simulated hours). Ctrl-C stops early.\n",
-		len(site.Pages), cfg.Scale, cfg.Duration, simHours)
+	tight := 0
+	for _, h := range site.Hosts {
+		if h.Tight {
+			tight++
+		}
+	}
+	where := "on 127.0.0.1"
+	if len(site.Hosts) > 1 {
+		where = fmt.Sprintf("on %d hosts (127.0.0.1 to 127.0.0.%d, %d with a tight Crawl-delay)", len(site.Hosts), len(site.Hosts), tight)
+	}
+	fmt.Fprintf(cfg.Progress, "site: %d pages %s, 1 real second = %g simulated hours; running %s (%.0f simulated hours). Ctrl-C stops early.\n",
+		len(site.Pages), where, cfg.Scale, cfg.Duration, simHours)
 	tick := time.NewTicker(5 * time.Second)
 	defer tick.Stop()
 	for {
@@ -275,6 +359,8 @@ func shortName(n string) string {
 		return "uniform"
 	case nameProportional:
 		return "proportional"
+	case nameStreaming:
+		return "scheduler"
 	}
 	return n
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -34,6 +35,8 @@ type Page struct {
 	News bool
 	// Size is the body size in bytes (fixed per page).
 	Size int
+	// Host is the index of the host serving the page (Site.Hosts).
+	Host int
 	// Changes are the change times (simulated hours, increasing); the
 	// version at time t is the number of changes at or before t.
 	Changes []float64
@@ -48,8 +51,10 @@ func (p *Page) VersionAt(t float64) int {
 // simulated clock they are served by.
 type Site struct {
 	Pages []*Page
+	Hosts []*Host
 	clock *Clock
 	body  []byte // shared filler for page bodies
+	log   requestLog
 }
 
 // SiteConfig sets the generated site.
@@ -59,6 +64,11 @@ type SiteConfig struct {
 	Seed    uint64
 	// NewsShare is the fraction of pages with the business-hours pattern.
 	NewsShare float64
+	// Hosts serve the pages (1: one host without a Crawl-delay); the
+	// Tight largest ones get a binding Crawl-delay (see newHosts), set
+	// from Budget, the crawlers' requests per simulated hour.
+	Hosts, Tight int
+	Budget       float64
 }
 
 // Rate distribution: log-normal with sigma 2 (heavy tail: a tenth of the
@@ -97,6 +107,7 @@ func NewSite(cfg SiteConfig, clock *Clock) *Site {
 		p.Changes = changeTimes(rng, p.Rate, p.News, cfg.Horizon)
 		s.Pages = append(s.Pages, p)
 	}
+	s.Hosts = newHosts(cfg, s.Pages)
 	s.body = []byte(strings.Repeat("crawlsched demo filler text. ", sizeMax/29+1))
 	return s
 }
@@ -133,18 +144,26 @@ func simTime(t float64) time.Time {
 	return epoch.Add(time.Duration(t * float64(time.Hour)))
 }
 
-// ServeHTTP serves the sitemap and the pages: ETag is the version,
-// Last-Modified the time of the last change (simulated calendar), and
-// If-None-Match gives 304 Not Modified when the version is unchanged.
-func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/sitemap.txt" {
+// serve answers one request to host h: the sitemap (first host: every
+// page's URL, all hosts), robots.txt (the host's Crawl-delay) and the
+// host's pages: ETag is the version, Last-Modified the time of the last
+// change (simulated calendar), and If-None-Match gives 304 Not Modified
+// when the version is unchanged. Page requests are logged per crawler
+// (User-Agent) and host.
+func (s *Site) serve(host int, w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/sitemap.txt" && host == 0:
 		w.Header().Set("Content-Type", "text/plain")
 		var b strings.Builder
 		for _, p := range s.Pages {
-			b.WriteString(p.Path)
+			b.WriteString(s.URL(p))
 			b.WriteByte('\n')
 		}
 		_, _ = w.Write([]byte(b.String()))
+		return
+	case r.URL.Path == "/robots.txt":
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte(s.Hosts[host].robots()))
 		return
 	}
 	var idText string
@@ -155,7 +174,7 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		idText = r.URL.Path[len("/news/"):]
 	}
 	id, err := strconv.Atoi(idText)
-	if err != nil || id < 0 || id >= len(s.Pages) || s.Pages[id].Path != r.URL.Path {
+	if err != nil || id < 0 || id >= len(s.Pages) || s.Pages[id].Path != r.URL.Path || s.Pages[id].Host != host {
 		http.NotFound(w, r)
 		return
 	}
@@ -166,6 +185,7 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if t, err := strconv.ParseFloat(r.Header.Get(SimTimeHeader), 64); err == nil && t >= 0 && !math.IsInf(t, 0) {
 		now = t
 	}
+	s.log.add(r.UserAgent(), host, len(s.Hosts), now)
 	v := p.VersionAt(now)
 	etag := `"v` + strconv.Itoa(v) + `"`
 	h := w.Header()
@@ -189,17 +209,36 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(s.body[:p.Size-len(head)])
 }
 
-// Serve starts the site on 127.0.0.1 (an ephemeral port, never another
-// interface) and returns its base URL and the server to shut down.
-func (s *Site) Serve() (string, *http.Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
+// Serve starts every host on its loopback address (127.0.0.1, 127.0.0.2,
+// ...: all of 127/8 is the loopback interface on Linux; an ephemeral port,
+// never another interface) and returns the first host's base URL (the
+// sitemap's) and a function that shuts them all down.
+func (s *Site) Serve() (string, func(), error) {
+	var srvs []*http.Server
+	stop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		for _, srv := range srvs {
+			_ = srv.Shutdown(ctx)
+		}
 	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String(), srv, nil
+	for h, host := range s.Hosts {
+		ln, err := net.Listen("tcp", host.Addr+":0")
+		if err != nil {
+			stop()
+			return "", nil, fmt.Errorf("host %s: %w", host.Addr, err)
+		}
+		host.Base = "http://" + ln.Addr().String()
+		srv := &http.Server{ReadHeaderTimeout: 5 * time.Second,
+			Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serve(h, w, r) })}
+		srvs = append(srvs, srv)
+		go func() { _ = srv.Serve(ln) }()
+	}
+	return s.Hosts[0].Base, stop, nil
 }
+
+// URL is page p's address (after Serve).
+func (s *Site) URL(p *Page) string { return s.Hosts[p.Host].Base + p.Path }
 
 // Clock maps real time to simulated hours: Scale simulated hours per real
 // second since Start.

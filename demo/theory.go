@@ -1,6 +1,8 @@
 package main
 
 import (
+	"sort"
+
 	crawlsched "github.com/crawlsched/crawlsched/bindings/go"
 )
 
@@ -17,20 +19,34 @@ type Theory struct {
 type Predictor struct {
 	rates []float64
 	total float64
+	host  []int                      // per page (the site's truth)
+	limit []float64                  // per host: requests per hour the crawler can use (effectiveLimits)
+	meanX float64                    // mean crawl slot (hours)
 	fresh *crawlsched.FreshnessModel // weights 1: sum r_i = N (1 - freshness)
 	churn *crawlsched.FreshnessModel // weights mu_i: sum mu_i r_i = missed changes per hour
 }
 
-// NewPredictor builds the two models for crawl times `crawl` (hours).
-func NewPredictor(site *Site, crawl []float64) (*Predictor, error) {
+// NewPredictor builds the two models for crawl slots `slots` (hours, the
+// time from one request to the next: crawl times plus any wait for a
+// host) and the hosts' limits as a crawler with crawl times `crawl` can
+// use them.
+func NewPredictor(site *Site, slots, crawl []float64) (*Predictor, error) {
 	p := &Predictor{}
 	for _, pg := range site.Pages {
 		p.rates = append(p.rates, pg.Rate)
 		p.total += pg.Rate
+		p.host = append(p.host, pg.Host)
 	}
-	// 1,024 quantiles of the crawl times: the empirical distribution to
+	var delay []float64
+	for _, h := range site.Hosts {
+		delay = append(delay, h.Delay)
+	}
+	p.limit = effectiveLimits(delay, crawl)
+	// 1,024 quantiles of the crawl slots: the empirical distribution to
 	// well within the precision of the measurement, at a bounded cost.
-	access, err := crawlsched.NewEmpirical(quantiles(crawl, 1024))
+	q := quantiles(slots, 1024)
+	p.meanX = mean(q)
+	access, err := crawlsched.NewEmpirical(q)
 	if err != nil {
 		return nil, err
 	}
@@ -114,4 +130,61 @@ func (p *Predictor) Golden(f []float64) (Theory, error) {
 		return Theory{}, err
 	}
 	return Theory{Freshness: 1 - stale/float64(len(f)), MissedChanges: missed / p.total}, nil
+}
+
+// WaterFill is the frequencies of a crawler that wants shares in
+// proportion to w but follows the hosts' limits by serving a host that
+// is behind whenever it is ready (Uniform, Proportional): a host whose
+// pages want more than its limit allows (share κ_h = limit_h E[X]) gets
+// exactly κ_h, split in proportion to w, and the other hosts share the
+// rest in proportion to w.
+func (p *Predictor) WaterFill(w []float64) []float64 {
+	wh := make([]float64, len(p.limit))
+	for i, x := range w {
+		wh[p.host[i]] += x
+	}
+	// Hosts by κ_h / W_h: the first ones saturate while the common scale
+	// s = remaining share / remaining weight exceeds theirs.
+	order := make([]int, 0, len(wh))
+	for h := range wh {
+		if wh[h] > 0 {
+			order = append(order, h)
+		}
+	}
+	ratio := func(h int) float64 { return p.limit[h] * p.meanX / wh[h] }
+	sort.Slice(order, func(a, b int) bool { return ratio(order[a]) < ratio(order[b]) })
+	left, wleft := 1.0, 0.0
+	for _, h := range order {
+		wleft += wh[h]
+	}
+	scale := make([]float64, len(wh))
+	for _, h := range order {
+		if s := left / wleft; ratio(h) < s {
+			scale[h] = ratio(h)
+			left -= p.limit[h] * p.meanX
+			wleft -= wh[h]
+			continue
+		}
+		break
+	}
+	for _, h := range order {
+		if scale[h] == 0 {
+			scale[h] = left / wleft
+		}
+	}
+	f := make([]float64, len(w))
+	for i, x := range w {
+		f[i] = x * scale[p.host[i]]
+	}
+	return f
+}
+
+// Polite is crawlsched's optimal frequencies under the hosts' limits for
+// the true rates (FreshnessModel.PoliteFrequencies, evenly spaced).
+func (p *Predictor) Polite() ([]float64, error) {
+	plan, err := p.fresh.PoliteFrequencies(hostIDs(p.host), p.limit, crawlsched.PoliteEvenlySpaced, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	return plan.Frequencies, nil
 }
