@@ -2,6 +2,7 @@
 
 mod cyclic;
 mod estimator;
+mod estimator_state;
 mod frequencies;
 mod polite;
 mod proportional;
