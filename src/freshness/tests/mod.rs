@@ -8,6 +8,7 @@ mod polite;
 mod proportional;
 mod randomized;
 mod scheduler;
+mod scheduler_due;
 mod scheduler_hosts;
 mod shard;
 mod simulate;
