@@ -208,22 +208,8 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let len = Out::new(out_len, "out_len")?;
-        let ids = unsafe { slice_out(out_ids, out_cap, "out_ids")? };
-        let freqs = unsafe { slice_out(out_freqs, out_cap, "out_freqs")? };
-        let all = unsafe { scheduler(s)? }.frequencies()?;
-        if all.len() > out_cap {
-            return Err(too_small(len, "output buffers hold", out_cap, all.len()));
-        }
-        for &(_, f) in &all {
-            finite("frequency", f)?; // checked before writing anything
-        }
-        for (k, &(id, f)) in all.iter().enumerate() {
-            ids[k] = id;
-            freqs[k] = f;
-        }
-        len.write(all.len());
-        Ok(())
+        let out = unsafe { PairsOut::new(out_ids, out_freqs, "out_freqs", out_cap, out_len)? };
+        out.write(&unsafe { scheduler(s)? }.frequencies()?, "frequency")
     })
 }
 
@@ -340,8 +326,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_host(
         let out_host = Out::new(out_host, "out_host")?;
         let out_has = Out::new(out_has_host, "out_has_host")?;
         let host = unsafe { scheduler(s)? }.host(id)?;
-        out_host.write(host.unwrap_or(0));
-        out_has.write(i32::from(host.is_some()));
+        write_flagged(host, out_host, out_has, 0);
         Ok(())
     })
 }
@@ -510,8 +495,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_next_due(
         let out_due = Out::new(out_due, "out_due")?;
         let out_has = Out::new(out_has_due, "out_has_due")?;
         let due = unsafe { scheduler(s)? }.next_due(id, last_visit)?;
-        out_due.write(due.unwrap_or(0.0));
-        out_has.write(i32::from(due.is_some()));
+        write_flagged(due, out_due, out_has, 0.0);
         Ok(())
     })
 }
@@ -532,18 +516,66 @@ pub unsafe extern "C" fn crawlsched_scheduler_revisit_intervals(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let len = Out::new(out_len, "out_len")?;
-        let ids = unsafe { slice_out(out_ids, out_cap, "out_ids")? };
-        let intervals = unsafe { slice_out(out_intervals, out_cap, "out_intervals")? };
+        let out =
+            unsafe { PairsOut::new(out_ids, out_intervals, "out_intervals", out_cap, out_len)? };
         let all = unsafe { scheduler(s)? }.revisit_intervals()?;
-        if all.len() > out_cap {
-            return Err(too_small(len, "output buffers hold", out_cap, all.len()));
-        }
-        for (k, &(id, interval)) in all.iter().enumerate() {
-            ids[k] = id;
-            intervals[k] = interval.unwrap_or(0.0);
-        }
-        len.write(all.len());
-        Ok(())
+        let all: Vec<(u64, f64)> = all
+            .into_iter()
+            .map(|(id, i)| (id, i.unwrap_or(0.0)))
+            .collect();
+        out.write(&all, "revisit interval")
     })
+}
+
+/// A variable-size result of (page id, value) pairs in two arrays of
+/// `out_cap` elements each, checked before the work.
+struct PairsOut<'a> {
+    ids: &'a mut [u64],
+    values: &'a mut [f64],
+    len: Out<usize>,
+}
+
+impl PairsOut<'_> {
+    /// # Safety
+    /// When non-NULL, `ids` and `values` point to `cap` writable elements.
+    unsafe fn new(
+        ids: *mut u64,
+        values: *mut f64,
+        values_name: &str,
+        cap: usize,
+        len: *mut usize,
+    ) -> FfiResult<Self> {
+        let len = Out::new(len, "out_len")?;
+        Ok(PairsOut {
+            ids: unsafe { slice_out(ids, cap, "out_ids")? },
+            values: unsafe { slice_out(values, cap, values_name)? },
+            len,
+        })
+    }
+
+    /// Copies `all` out if it fits (BUFFER_TOO_SMALL with the count needed
+    /// otherwise) and every value is finite (`what` names them), else
+    /// writes nothing.
+    fn write(self, all: &[(u64, f64)], what: &str) -> FfiResult<()> {
+        let cap = self.ids.len();
+        if all.len() > cap {
+            return Err(too_small(self.len, "output buffers hold", cap, all.len()));
+        }
+        for &(_, v) in all {
+            finite(what, v)?;
+        }
+        for (k, &(id, v)) in all.iter().enumerate() {
+            self.ids[k] = id;
+            self.values[k] = v;
+        }
+        self.len.write(all.len());
+        Ok(())
+    }
+}
+
+/// An optional result as C's value-and-flag pair: `value` and 1, or `none`
+/// and 0.
+fn write_flagged<T>(value: Option<T>, out: Out<T>, out_has: Out<i32>, none: T) {
+    out_has.write(i32::from(value.is_some()));
+    out.write(value.unwrap_or(none));
 }
