@@ -18,7 +18,8 @@
 //! varint      n, visits recorded
 //! f64         total time unchanged visits covered (finite, ≥ +0)
 //! f64         total time all visits covered (finite, ≥ the previous)
-//! [f64, f64]  prior α and β (finite, > 0), when flag bit 0 is set
+//! [f64, f64]  prior α and β (finite, > 0, α/β finite and > 0), when
+//!             flag bit 0 is set
 //! k times:    f64 interval (finite, > 0, strictly increasing),
 //!             varint count of changed visits with it (≥ 1)
 //! ```
@@ -97,10 +98,7 @@ impl ChangeRateEstimator {
         let unchanged_time = r.f64("unchanged time")?;
         let total_time = r.f64("total time")?;
         let prior = if flags & HAS_PRIOR != 0 {
-            Some(Prior {
-                alpha: r.positive("prior alpha")?,
-                beta: r.positive("prior beta")?,
-            })
+            Some(prior(&mut r)?)
         } else {
             None
         };
@@ -200,6 +198,21 @@ fn header(r: &mut Reader) -> Result<(u8, usize)> {
         return Err(bad(format!("{k} buckets, at most {MAX_BUCKETS} allowed")));
     }
     Ok((flags, k))
+}
+
+/// α and β finite and > 0, with a finite, positive mode α/β (the rate
+/// guess of [`ChangeRateEstimator::with_prior`]).
+fn prior(r: &mut Reader) -> Result<Prior> {
+    let alpha = r.positive("prior alpha")?;
+    let beta = r.positive("prior beta")?;
+    let guess = alpha / beta;
+    if !(guess.is_finite() && guess > 0.0) {
+        return Err(bad(format!(
+            "prior alpha / beta = {} must be finite and > 0",
+            Num(guess)
+        )));
+    }
+    Ok(Prior { alpha, beta })
 }
 
 /// `k` buckets: intervals finite, > 0 and strictly increasing, counts ≥ 1.

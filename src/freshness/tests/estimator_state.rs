@@ -264,6 +264,13 @@ fn malformed_fields_are_refused_with_their_name() {
         b.extend(f(1.0));
         assert!(invalid(&b).contains("prior alpha at offset 21"));
     }
+    // A prior whose mode α/β overflows.
+    let mut b = vec![0xC5, 1, 1, 0, 0];
+    b.extend(f(0.0));
+    b.extend(f(0.0));
+    b.extend(f(1e300));
+    b.extend(f(1e-300));
+    assert!(invalid(&b).contains("prior alpha / beta = inf must be finite and > 0"));
 }
 
 #[test]
