@@ -241,6 +241,10 @@ fn malformed_fields_are_refused_with_their_name() {
             "{m:?} lacks {want:?}"
         );
     }
+}
+
+#[test]
+fn overflowing_counts_and_bad_priors_are_refused() {
     // Counts that overflow u64 together.
     let mut b = vec![0xC5, 1, 0, 2];
     b.extend(leb(u64::MAX));
