@@ -139,6 +139,13 @@ void freshness() {
     CHECK(est.estimate() > 0);
     auto prior = cs::estimator::with_prior(0.5, 4.0);
     CHECK_CLOSE(prior.estimate(), 0.5, 1e-12);
+    // State round trip: the same estimate after import (docs/c-api.md).
+    auto state = est.state();
+    CHECK(state.size() == 30 && state[0] == 0xC5 && state[1] == 1);
+    auto back = cs::estimator::from_state(state);
+    CHECK(back.estimate() == est.estimate() && back.observations() == 2);
+    state[1] = 2;
+    CHECK(throws([&] { (void)cs::estimator::from_state(state); }, CRAWLSCHED_INVALID_ARGUMENT));
 }
 
 void scheduler() {
@@ -203,6 +210,27 @@ void scheduler() {
         CHECK(one.frequencies() == batch.frequencies());
         CHECK(one.next_batch(2000) == batch.next_batch(2000));
     }
+
+    // Due times: constant crawl time d gives f_i = mu_i / sum(mu), so the
+    // interval d sum(mu) / mu_i; a page the optimum never visits is due at
+    // infinity; a page's state carries its rate to another scheduler.
+    auto d = cs::distribution::deterministic(0.5);
+    cs::scheduler due(d, cs::scheduler_mode::stride), again(d, cs::scheduler_mode::stride);
+    due.add_pages({30, 10, 20}, {5.0, 1.0, 2.0});
+    auto intervals = due.revisit_intervals();
+    CHECK(intervals.size() == 3 && intervals[0].first == 10 && intervals[2].first == 30);
+    CHECK_CLOSE(intervals[0].second, 4.0, 1e-13);
+    CHECK_CLOSE(due.revisit_interval(20), 2.0, 1e-13);
+    CHECK_CLOSE(due.next_due(30, 100.0), 100.8, 1e-15);
+    for (int k = 0; k < 20; k++) due.observe(20, 0.4, k % 2 == 0);
+    again.add_page(20, 2.0);
+    again.set_page_state(20, due.page_state(20));
+    CHECK(again.change_rate(20) == due.change_rate(20) && again.change_rate(20) != 2.0);
+    CHECK(throws([&] { again.set_page_state(20, {0xC5, 9}); }, CRAWLSCHED_INVALID_ARGUMENT));
+    cs::scheduler w(cs::distribution::exponential(1.0), cs::scheduler_mode::stride);
+    w.add_pages({1, 2, 3}, {1.0, 1.0, 1.0}, {1.0, 1.0, 0.02});
+    CHECK(std::isinf(w.revisit_interval(3)) && std::isinf(w.next_due(3, 5.0)));
+    CHECK(throws([&] { (void)w.next_due(99, 0.0); }, CRAWLSCHED_NOT_FOUND));
 }
 
 void polite() {

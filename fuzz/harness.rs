@@ -720,7 +720,7 @@ unsafe fn estimator(h: &mut Harness) {
             if h.done() {
                 break;
             }
-            match h.byte() % 4 {
+            match h.byte() % 6 {
                 0 | 1 => {
                     let (iv, ch) = (h.f64(), i32::from(h.byte() as i8));
                     let e = h.e();
@@ -728,6 +728,8 @@ unsafe fn estimator(h: &mut Harness) {
                     h.check("crawlsched_estimator_observe", st, true);
                 }
                 2 => get_f!(h, crawlsched_estimator_estimate(est.0)),
+                4 => state_round_trip(h, est.0),
+                5 => state_mutated(h, est.0),
                 _ => {
                     let mut x = u64::S;
                     let e = h.e();
@@ -735,6 +737,80 @@ unsafe fn estimator(h: &mut Harness) {
                     h.check("crawlsched_estimator_observations", st, x.is_s());
                 }
             }
+        }
+    }
+}
+
+/// `est`'s state into a fuzzer-sized buffer; `None` when the export
+/// failed (a buffer too small).
+unsafe fn export_state(h: &mut Harness, est: *const crawlsched_estimator_t) -> Option<Vec<u8>> {
+    unsafe {
+        let mut b = Buf::<u8>::new(h, CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES);
+        let mut len = usize::S;
+        let e = h.e();
+        let st = crawlsched_estimator_export_state(est, b.ptr(), b.cap(), &mut len, e);
+        if !h.check("crawlsched_estimator_export_state", st, b.untouched()) {
+            return None;
+        }
+        assert!(
+            len <= CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES,
+            "a state of {len} bytes"
+        );
+        Some(b.v[..len].to_vec())
+    }
+}
+
+/// An exported state imports and exports back to the same bytes.
+unsafe fn state_round_trip(h: &mut Harness, est: *const crawlsched_estimator_t) {
+    unsafe {
+        let Some(state) = export_state(h, est) else {
+            return;
+        };
+        let back = Est(make!(
+            h,
+            crawlsched_estimator_new_from_state(state.as_ptr(), state.len())
+        ));
+        assert!(!back.0.is_null(), "an exported state does not import");
+        let mut again = vec![0u8; CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES];
+        let mut len = 0usize;
+        let e = h.e();
+        let st =
+            crawlsched_estimator_export_state(back.0, again.as_mut_ptr(), again.len(), &mut len, e);
+        h.check("crawlsched_estimator_export_state", st, true);
+        assert_eq!(
+            again[..len],
+            state[..],
+            "import then export changed the state"
+        );
+    }
+}
+
+/// `est`'s state with fuzzer-chosen bytes changed, cut or appended:
+/// refused with a message, or accepted and then canonical.
+unsafe fn state_mutated(h: &mut Harness, est: *const crawlsched_estimator_t) {
+    unsafe {
+        let mut b = vec![0u8; CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES];
+        let mut len = 0usize;
+        let e = h.e();
+        let st = crawlsched_estimator_export_state(est, b.as_mut_ptr(), b.len(), &mut len, e);
+        if !h.check("crawlsched_estimator_export_state", st, true) {
+            return;
+        }
+        b.truncate(len);
+        for _ in 0..h.small(4) {
+            match h.byte() % 3 {
+                0 if !b.is_empty() => {
+                    let at = h.small(b.len() - 1);
+                    b[at] = h.byte();
+                }
+                1 => b.truncate(h.small(b.len())),
+                _ => b.push(h.byte()),
+            }
+        }
+        let ln = h.len_for(b.len());
+        let x = Est(make!(h, crawlsched_estimator_new_from_state(h.ptr(&b), ln)));
+        if !x.0.is_null() {
+            state_round_trip(h, x.0);
         }
     }
 }
@@ -752,7 +828,7 @@ unsafe fn scheduler(h: &mut Harness) {
             }
             let id = u64::from(h.byte() % 8);
             let e = h.e();
-            match h.byte() % 10 {
+            match h.byte() % 13 {
                 0 => {
                     let st = crawlsched_scheduler_add_page(s.0, id, h.f64(), e);
                     h.check("crawlsched_scheduler_add_page", st, true);
@@ -807,6 +883,43 @@ unsafe fn scheduler(h: &mut Harness) {
                     let st = crawlsched_scheduler_frequency(s.0, id, &mut x, e);
                     h.check_f("crawlsched_scheduler_frequency", st, x.is_s(), &[x]);
                 }
+                10 => scheduler_state(h, s.0, id),
+                11 => {
+                    let (mut due, mut has) = (f64::S, i32::S);
+                    let st = crawlsched_scheduler_next_due(s.0, id, h.f64(), &mut due, &mut has, e);
+                    if h.check_f(
+                        "crawlsched_scheduler_next_due",
+                        st,
+                        due.is_s() && has.is_s(),
+                        &[due],
+                    ) {
+                        assert!(
+                            has == 1 || (has == 0 && due == 0.0),
+                            "next_due: has {has}, due {due}"
+                        );
+                    }
+                }
+                12 => {
+                    let mut ids = Buf::<u64>::new(h, 10);
+                    let mut iv = vec![f64::S; ids.cap()];
+                    let mut len = usize::S;
+                    let e = h.e();
+                    let st = crawlsched_scheduler_revisit_intervals(
+                        s.0,
+                        ids.ptr(),
+                        iv.as_mut_ptr(),
+                        ids.cap(),
+                        &mut len,
+                        e,
+                    );
+                    let untouched = ids.untouched() && all_s(&iv);
+                    if h.check("crawlsched_scheduler_revisit_intervals", st, untouched) {
+                        assert!(
+                            iv[..len].iter().all(|x| x.is_finite() && *x >= 0.0),
+                            "intervals {iv:?}"
+                        );
+                    }
+                }
                 _ => {
                     let mut x = usize::S;
                     let st = crawlsched_scheduler_len(s.0, &mut x, e);
@@ -818,6 +931,40 @@ unsafe fn scheduler(h: &mut Harness) {
                     }
                 }
             }
+        }
+    }
+}
+
+/// A page's state exported and set back, possibly with one byte changed:
+/// refused with a message, or accepted and read back unchanged.
+unsafe fn scheduler_state(h: &mut Harness, s: *const crawlsched_scheduler_t, id: u64) {
+    unsafe {
+        let mut b = Buf::<u8>::new(h, CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES);
+        let mut len = usize::S;
+        let e = h.e();
+        let st = crawlsched_scheduler_page_state(s, id, b.ptr(), b.cap(), &mut len, e);
+        if !h.check("crawlsched_scheduler_page_state", st, b.untouched()) {
+            return;
+        }
+        let mut state = b.v[..len].to_vec();
+        if h.bool() && !state.is_empty() {
+            let at = h.small(state.len() - 1);
+            state[at] = h.byte();
+        }
+        let e = h.e();
+        let st = crawlsched_scheduler_set_page_state(s, id, state.as_ptr(), state.len(), e);
+        if h.check("crawlsched_scheduler_set_page_state", st, true) {
+            let mut again = vec![0u8; CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES];
+            let mut n = 0usize;
+            let e = h.e();
+            let st =
+                crawlsched_scheduler_page_state(s, id, again.as_mut_ptr(), again.len(), &mut n, e);
+            h.check("crawlsched_scheduler_page_state", st, true);
+            assert_eq!(
+                again[..n],
+                state[..],
+                "set_page_state then page_state changed the state"
+            );
         }
     }
 }

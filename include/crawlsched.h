@@ -72,6 +72,14 @@
 #define CRAWLSCHED_ABI_VERSION 2
 
 /**
+ * Most bytes an estimator state takes (crawlsched_estimator_export_state,
+ * crawlsched_scheduler_page_state): a buffer of this size never gives
+ * CRAWLSCHED_BUFFER_TOO_SMALL. A page with fewer than 2^35 visits takes at
+ * most 878.
+ */
+#define CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES 1135
+
+/**
  * Polite plan objective: the evenly spaced bound of Theorem 3.3 (eqs. 8-9),
  * as crawlsched_freshness_optimal_frequencies.
  */
@@ -944,6 +952,37 @@ crawlsched_status_t crawlsched_estimator_estimate(const struct crawlsched_estima
 crawlsched_status_t crawlsched_estimator_observations(const struct crawlsched_estimator_t *est,
                                                       uint64_t *out,
                                                       struct crawlsched_error_t *err);
+
+/**
+ * The estimator's state: its visits so far, bucketed, and its prior, in
+ * the versioned little-endian format of docs/c-api.md ("Estimator
+ * state"), at most CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES bytes, for a
+ * crawler to keep in the page's own metadata instead of its visit
+ * history. Variable size: *out_len receives the number of bytes written,
+ * or on CRAWLSCHED_BUFFER_TOO_SMALL the number needed (out = NULL,
+ * out_cap = 0 asks for it). crawlsched_estimator_new_from_state restores
+ * the estimator exactly.
+ */
+crawlsched_status_t crawlsched_estimator_export_state(const struct crawlsched_estimator_t *est,
+                                                      uint8_t *out,
+                                                      size_t out_cap,
+                                                      size_t *out_len,
+                                                      struct crawlsched_error_t *err);
+
+/**
+ * A new estimator restored from the `len` bytes of a state written by
+ * crawlsched_estimator_export_state or crawlsched_scheduler_page_state
+ * (of any run or process): the same estimate, bit for bit, and the same
+ * results for every later visit. CRAWLSCHED_INVALID_ARGUMENT for bytes
+ * that are not such a state (wrong magic byte or version, truncated or
+ * trailing bytes, NaN, infinite or negative times, unsorted buckets,
+ * counts inconsistent with the visits; the message names the field);
+ * CRAWLSCHED_NULL_ARGUMENT for NULL bytes with len > 0.
+ */
+crawlsched_status_t crawlsched_estimator_new_from_state(const uint8_t *bytes,
+                                                        size_t len,
+                                                        struct crawlsched_estimator_t **out,
+                                                        struct crawlsched_error_t *err);
 
 /**
  * Builds a model of n pages: page i changes at rate change_rates[i] > 0
@@ -2386,6 +2425,84 @@ crawlsched_status_t crawlsched_scheduler_next_at(const struct crawlsched_schedul
                                                  double *out_wait,
                                                  int32_t *out_ready,
                                                  struct crawlsched_error_t *err);
+
+/**
+ * Page `id`'s change-rate estimator state (its visits so far and its
+ * prior; the format of crawlsched_estimator_export_state, at most
+ * CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES bytes), for a crawler to keep in
+ * the page's metadata and give back to crawlsched_scheduler_set_page_state
+ * in a later run. Variable size: *out_len receives the number of bytes
+ * written, or on CRAWLSCHED_BUFFER_TOO_SMALL the number needed.
+ * CRAWLSCHED_NOT_FOUND for an unknown id.
+ */
+crawlsched_status_t crawlsched_scheduler_page_state(const struct crawlsched_scheduler_t *s,
+                                                    uint64_t id,
+                                                    uint8_t *out,
+                                                    size_t out_cap,
+                                                    size_t *out_len,
+                                                    struct crawlsched_error_t *err);
+
+/**
+ * Replaces page `id`'s estimator with the `len` bytes of a state from
+ * crawlsched_scheduler_page_state or crawlsched_estimator_export_state and
+ * adopts its estimate as the page's change rate (as
+ * crawlsched_scheduler_observe adopts each new estimate). After
+ * crawlsched_scheduler_add_page in a new run, importing the state saved in
+ * the previous one continues the page exactly as if the run had not
+ * stopped. Errors: CRAWLSCHED_NOT_FOUND for an unknown id;
+ * CRAWLSCHED_INVALID_ARGUMENT for bytes that are not a state (as
+ * crawlsched_estimator_new_from_state; the page is then unchanged);
+ * CRAWLSCHED_NULL_ARGUMENT for NULL bytes with len > 0.
+ */
+crawlsched_status_t crawlsched_scheduler_set_page_state(const struct crawlsched_scheduler_t *s,
+                                                        uint64_t id,
+                                                        const uint8_t *bytes,
+                                                        size_t len,
+                                                        struct crawlsched_error_t *err);
+
+/**
+ * Page `id`'s revisit interval under the plan: E[X] / f_i time units, with
+ * E[X] the mean crawl time (the plan makes 1/E[X] crawls per unit time)
+ * and f_i the page's frequency (crawlsched_scheduler_frequency), or 0 when
+ * the plan never crawls the page (f_i = 0). For a budget of B crawls per
+ * unit time, build the scheduler with crawl times of mean 1/B.
+ * CRAWLSCHED_NOT_FOUND for an unknown id.
+ */
+crawlsched_status_t crawlsched_scheduler_revisit_interval(const struct crawlsched_scheduler_t *s,
+                                                          uint64_t id,
+                                                          double *out,
+                                                          struct crawlsched_error_t *err);
+
+/**
+ * When page `id`, last crawled at `last_visit` (finite, on the clock of
+ * the rates and crawl times), is next due under the plan: *out_has_due = 1
+ * and *out_due = last_visit + its revisit interval, or *out_has_due = 0
+ * and *out_due = 0 when the plan never crawls it. Errors:
+ * CRAWLSCHED_NOT_FOUND for an unknown id; CRAWLSCHED_INVALID_ARGUMENT for
+ * a NaN or infinite last_visit; CRAWLSCHED_TOO_LARGE when the sum
+ * overflows.
+ */
+crawlsched_status_t crawlsched_scheduler_next_due(const struct crawlsched_scheduler_t *s,
+                                                  uint64_t id,
+                                                  double last_visit,
+                                                  double *out_due,
+                                                  int32_t *out_has_due,
+                                                  struct crawlsched_error_t *err);
+
+/**
+ * Every page's revisit interval (as crawlsched_scheduler_revisit_interval
+ * gives one page's, 0 for a page never crawled), with the page ids, sorted
+ * by id: out_ids[i] has interval out_intervals[i]. Both arrays hold
+ * out_cap elements; *out_len receives the number of pages (variable size).
+ * One O(N) computation for all pages. CRAWLSCHED_NOT_FOUND when no page
+ * is scheduled.
+ */
+crawlsched_status_t crawlsched_scheduler_revisit_intervals(const struct crawlsched_scheduler_t *s,
+                                                           uint64_t *out_ids,
+                                                           double *out_intervals,
+                                                           size_t out_cap,
+                                                           size_t *out_len,
+                                                           struct crawlsched_error_t *err);
 
 /**
  * A threshold model. arrivals[r-1] (r = 1..n_arrivals) is the arrival

@@ -311,6 +311,50 @@ fn table(f: &Fixtures) -> Vec<Row> {
             move |e| crawlsched_freshness_multiplier_search_update(search as *const _, f64::NAN, -1.0, e)),
         row("freshness", "crawlsched_freshness_multiplier_search_update", "dsum = 1 (a sum rising with the multiplier)", INVALID, "dsum must be finite and <= 0",
             move |e| crawlsched_freshness_multiplier_search_update(search as *const _, 1.0, 1.0, e)),
+        row("freshness", "crawlsched_estimator_new_from_state", "bytes truncated to 10 of 30", INVALID, "bytes: truncated: 10 bytes end inside the unchanged time at offset 5",
+            move |e| from_state(&state_bytes(|_| {})[..10], e)),
+        row("freshness", "crawlsched_estimator_new_from_state", "version byte 2", INVALID, "unsupported estimator state version 2",
+            move |e| from_state(&state_bytes(|b| b[1] = 2), e)),
+        row("freshness", "crawlsched_estimator_new_from_state", "first byte not the magic 0xC5", INVALID, "not an estimator state",
+            move |e| from_state(&state_bytes(|b| b[0] = b'{'), e)),
+        row("freshness", "crawlsched_estimator_new_from_state", "unchanged time NaN", INVALID, "unchanged time at offset 5 must be finite and >= 0, got NaN",
+            move |e| from_state(&state_bytes(|b| b[5..13].copy_from_slice(&f64::NAN.to_le_bytes())), e)),
+        row("freshness", "crawlsched_estimator_new_from_state", "bucket intervals {2, 1} (unsorted)", INVALID, "bucket 1's interval 1 does not exceed bucket 0's 2",
+            move |e| from_state(&state_bytes(|b| { b[3] = 2; b[21..29].copy_from_slice(&2f64.to_le_bytes()); b.extend(1f64.to_le_bytes()); b.push(1); b[4] = 3; }), e)),
+        row("freshness", "crawlsched_estimator_new_from_state", "65 buckets", INVALID, "65 buckets, at most 64 allowed",
+            move |e| from_state(&state_bytes(|b| b[3] = 65), e)),
+        row("freshness", "crawlsched_estimator_new_from_state", "bucket count sum 2 > n = 1 visits", INVALID, "sum to 2 changed visits, more than n = 1",
+            move |e| from_state(&state_bytes(|b| { b[4] = 1; b[29] = 2; }), e)),
+        row("freshness", "crawlsched_estimator_new_from_state", "one byte after the last bucket", INVALID, "1 bytes follow the last bucket",
+            move |e| from_state(&state_bytes(|b| b.push(0)), e)),
+        row("freshness", "crawlsched_estimator_new_from_state", "len = SIZE_MAX (byte size overflows the address space)", CRAWLSCHED_TOO_LARGE, "bytes: length",
+            move |e| { let mut p = null_mut(); crawlsched_estimator_new_from_state([0xC5u8].as_ptr(), usize::MAX, &mut p, e) }),
+        row("freshness", "crawlsched_estimator_new_from_state", "bytes = NULL with len = 30", NULLARG, "bytes must not be NULL",
+            move |e| { let mut p = null_mut(); crawlsched_estimator_new_from_state(null(), 30, &mut p, e) }),
+        row("freshness", "crawlsched_estimator_export_state", "out_cap = 4 < 30 bytes", CRAWLSCHED_BUFFER_TOO_SMALL, "output buffer holds 4 elements, 30 needed",
+            move |e| with_estimator_state(|est| { let (mut o, mut n) = ([0u8; 4], 0usize); crawlsched_estimator_export_state(est, o.as_mut_ptr(), 4, &mut n, e) })),
+        row("freshness", "crawlsched_estimator_export_state", "out_len = NULL", NULLARG, "out_len must not be NULL",
+            move |e| { let mut o = [0u8; 64]; crawlsched_estimator_export_state(est as *const _, o.as_mut_ptr(), 64, null_mut(), e) }),
+        row("freshness", "crawlsched_scheduler_page_state", "unknown page id", CRAWLSCHED_NOT_FOUND, "page 12345 is not scheduled",
+            move |e| { let (mut o, mut n) = ([0u8; 64], 0usize); crawlsched_scheduler_page_state(sched as *const _, 12345, o.as_mut_ptr(), 64, &mut n, e) }),
+        row("freshness", "crawlsched_scheduler_page_state", "out_cap = 0 (size query)", CRAWLSCHED_BUFFER_TOO_SMALL, "output buffer holds 0 elements, 37 needed",
+            move |e| with_scheduler_page(5, |s| { let mut n = 0usize; crawlsched_scheduler_page_state(s, 5, null_mut(), 0, &mut n, e) })),
+        row("freshness", "crawlsched_scheduler_set_page_state", "unknown page id", CRAWLSCHED_NOT_FOUND, "page 12345 is not scheduled",
+            move |e| { let b = state_bytes(|_| {}); crawlsched_scheduler_set_page_state(sched as *const _, 12345, b.as_ptr(), b.len(), e) }),
+        row("freshness", "crawlsched_scheduler_set_page_state", "version byte 2 (the page keeps its state)", INVALID, "unsupported estimator state version 2",
+            move |e| with_scheduler_page(5, |s| { let b = state_bytes(|b| b[1] = 2); crawlsched_scheduler_set_page_state(s, 5, b.as_ptr(), b.len(), e) })),
+        row("freshness", "crawlsched_scheduler_set_page_state", "bytes = NULL with len = 30", NULLARG, "bytes must not be NULL",
+            move |e| with_scheduler_page(5, |s| crawlsched_scheduler_set_page_state(s, 5, null(), 30, e))),
+        row("freshness", "crawlsched_scheduler_revisit_interval", "unknown page id", CRAWLSCHED_NOT_FOUND, "page 12345 is not scheduled",
+            move |e| crawlsched_scheduler_revisit_interval(sched as *const _, 12345, outx(), e)),
+        row("freshness", "crawlsched_scheduler_next_due", "last_visit = NaN", INVALID, "last_visit",
+            move |e| with_scheduler_page(5, |s| { let (mut d, mut h) = (0.0, 0i32); crawlsched_scheduler_next_due(s, 5, f64::NAN, &mut d, &mut h, e) })),
+        row("freshness", "crawlsched_scheduler_next_due", "unknown page id", CRAWLSCHED_NOT_FOUND, "page 12345 is not scheduled",
+            move |e| { let (mut d, mut h) = (0.0, 0i32); crawlsched_scheduler_next_due(sched as *const _, 12345, 0.0, &mut d, &mut h, e) }),
+        row("freshness", "crawlsched_scheduler_next_due", "out_has_due = NULL", NULLARG, "out_has_due must not be NULL",
+            move |e| with_scheduler_page(5, |s| { let mut d = 0.0; crawlsched_scheduler_next_due(s, 5, 0.0, &mut d, null_mut(), e) })),
+        row("freshness", "crawlsched_scheduler_revisit_intervals", "out_cap = 0 with one page", CRAWLSCHED_BUFFER_TOO_SMALL, "output buffers hold 0 elements, 1 needed",
+            move |e| with_scheduler_page(5, |s| { let mut n = 0usize; crawlsched_scheduler_revisit_intervals(s, null_mut(), null_mut(), 0, &mut n, e) })),
         // ---- limits ----
         row("limits", "crawlsched_control_new", "out = NULL", NULLARG, "out must not be NULL",
             move |e| crawlsched_control_new(null_mut(), e)),
@@ -664,6 +708,45 @@ unsafe fn with_scheduler_page(
         let st = f(s);
         crawlsched_scheduler_free(s);
         crawlsched_dist_free(ex);
+        st
+    }
+}
+
+/// A valid estimator state (docs/c-api.md's example: n = 2 visits, one
+/// changed after 1 time unit, one unchanged after 2; 30 bytes), edited.
+fn state_bytes(edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut b = vec![0xC5, 1, 0, 1, 2];
+    for x in [2.0f64, 3.0, 1.0] {
+        b.extend(x.to_le_bytes());
+    }
+    b.push(1);
+    edit(&mut b);
+    b
+}
+
+/// crawlsched_estimator_new_from_state of `bytes`, freeing any estimator.
+unsafe fn from_state(bytes: &[u8], e: *mut crawlsched_error_t) -> i32 {
+    let mut p = null_mut();
+    // SAFETY: a valid slice and out-pointer.
+    unsafe {
+        let st = crawlsched_estimator_new_from_state(bytes.as_ptr(), bytes.len(), &mut p, e);
+        crawlsched_estimator_free(p);
+        st
+    }
+}
+
+/// Runs `f` with the estimator of [`state_bytes`] (30 bytes).
+unsafe fn with_estimator_state(f: impl FnOnce(*const crawlsched_estimator_t) -> i32) -> i32 {
+    let b = state_bytes(|_| {});
+    let mut p = null_mut();
+    // SAFETY: valid pointers; the handle is freed.
+    unsafe {
+        assert_eq!(
+            crawlsched_estimator_new_from_state(b.as_ptr(), b.len(), &mut p, null_mut()),
+            CRAWLSCHED_OK
+        );
+        let st = f(p);
+        crawlsched_estimator_free(p);
         st
     }
 }

@@ -565,6 +565,112 @@ fn scheduler_hosts(i: &Value) -> R<Value> {
     }))
 }
 
+/// The rest of a `scheduler.due` case: the observations, the imported page
+/// states, the bulk revisit intervals, then per page in input order its
+/// interval, next due time after `last_visit` and state.
+fn scheduler_due(sc: *mut crawlsched_scheduler_t, i: &Value, pages: &[u64]) -> R<Value> {
+    for v in get(i, "observe").as_array().expect("observe array") {
+        c!(crawlsched_scheduler_observe(
+            sc,
+            u(v, "id"),
+            f(v, "interval"),
+            b(v, "changed") as i32
+        ));
+    }
+    for v in get(i, "import").as_array().expect("import array") {
+        let bytes = unhex(s(v, "state_hex"));
+        c!(crawlsched_scheduler_set_page_state(
+            sc,
+            u(v, "id"),
+            bytes.as_ptr(),
+            bytes.len()
+        ));
+    }
+    let mut n = 0usize;
+    c!(crawlsched_scheduler_len(sc, &mut n));
+    let (mut ids, mut all) = (vec![0u64; n], vec![0.0; n]);
+    let mut len = 0usize;
+    c!(crawlsched_scheduler_revisit_intervals(
+        sc,
+        ids.as_mut_ptr(),
+        all.as_mut_ptr(),
+        n,
+        &mut len
+    ));
+    let (mut one, mut due, mut has, mut states) = (vec![], vec![], vec![], vec![]);
+    for &id in pages {
+        let (mut iv, mut d, mut h) = (0.0, 0.0, 0i32);
+        c!(crawlsched_scheduler_revisit_interval(sc, id, &mut iv));
+        c!(crawlsched_scheduler_next_due(
+            sc,
+            id,
+            f(i, "last_visit"),
+            &mut d,
+            &mut h
+        ));
+        let state = variable(64, |o, cap, l, e| unsafe {
+            crawlsched_scheduler_page_state(sc, id, o, cap, l, e)
+        })?;
+        one.push(iv);
+        due.push(d);
+        has.push(h != 0);
+        states.push(hex(&state));
+    }
+    Ok(json!({
+        "ids": ids, "revisit_intervals": all, "revisit_interval": one,
+        "next_due": due, "has_due": has, "page_states_hex": states
+    }))
+}
+
+/// The estimator of an `estimator.*` input: `prior` (`null` or
+/// `{rate_guess, weight_time}`), then `visits` (`[{interval, changed}]`).
+fn estimator(i: &Value) -> R<*mut crawlsched_estimator_t> {
+    let mut x = null_mut();
+    let prior = get(i, "prior");
+    if prior.is_null() {
+        c!(crawlsched_estimator_new(&mut x));
+    } else {
+        c!(crawlsched_estimator_new_with_prior(
+            f(prior, "rate_guess"),
+            f(prior, "weight_time"),
+            &mut x
+        ));
+    }
+    for v in get(i, "visits").as_array().expect("visits array") {
+        c!(crawlsched_estimator_observe(
+            x,
+            f(v, "interval"),
+            b(v, "changed") as i32
+        ));
+    }
+    Ok(x)
+}
+
+/// `_estimator_export_state`, asking for the size first.
+fn export_state(x: *mut crawlsched_estimator_t) -> R<Vec<u8>> {
+    variable(0, |o, cap, l, e| unsafe {
+        crawlsched_estimator_export_state(x, o, cap, l, e)
+    })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Vec<u8> {
+    (0..text.len())
+        .step_by(2)
+        .map(|k| u8::from_str_radix(&text[k..k + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// The text form the bindings give (unpadded base64url), from the Rust API.
+fn state_text(bytes: &[u8]) -> String {
+    crawlsched::freshness::estimator::ChangeRateEstimator::from_bytes(bytes)
+        .expect("an exported state")
+        .to_text()
+}
+
 fn run(kind: &str, i: &Value) -> R<Value> {
     Ok(match kind {
         "status_string" => {
@@ -780,28 +886,31 @@ fn run(kind: &str, i: &Value) -> R<Value> {
             json!({ "cost": cost, "std_error": se })
         }
         "estimator.estimate" => {
-            let mut x = null_mut();
-            let prior = get(i, "prior");
-            if prior.is_null() {
-                c!(crawlsched_estimator_new(&mut x));
-            } else {
-                c!(crawlsched_estimator_new_with_prior(
-                    f(prior, "rate_guess"),
-                    f(prior, "weight_time"),
-                    &mut x
-                ));
-            }
-            for v in get(i, "visits").as_array().expect("visits array") {
-                c!(crawlsched_estimator_observe(
-                    x,
-                    f(v, "interval"),
-                    b(v, "changed") as i32
-                ));
-            }
+            let x = estimator(i)?;
             let (mut est, mut n) = (0.0, 0u64);
             c!(crawlsched_estimator_observations(x, &mut n));
             c!(crawlsched_estimator_estimate(x, &mut est));
             json!({ "estimate": est, "observations": n })
+        }
+        "estimator.export_state" => {
+            let x = estimator(i)?;
+            let state = export_state(x)?;
+            let mut est = 0.0;
+            c!(crawlsched_estimator_estimate(x, &mut est));
+            json!({ "state_hex": hex(&state), "state_text": state_text(&state), "estimate": est })
+        }
+        "estimator.import_state" => {
+            let bytes = unhex(s(i, "state_hex"));
+            let mut x = null_mut();
+            c!(crawlsched_estimator_new_from_state(
+                bytes.as_ptr(),
+                bytes.len(),
+                &mut x
+            ));
+            let (mut est, mut n) = (0.0, 0u64);
+            c!(crawlsched_estimator_observations(x, &mut n));
+            c!(crawlsched_estimator_estimate(x, &mut est));
+            json!({ "estimate": est, "observations": n, "state_hex": hex(&export_state(x)?) })
         }
         "scheduler.sequence" => {
             let sc = scheduler(i)?;
@@ -810,6 +919,11 @@ fn run(kind: &str, i: &Value) -> R<Value> {
         }
         "scheduler.hosts" => scheduler_hosts(i)?,
         "freshness.polite_frequencies" => polite_plan(i)?,
+        "scheduler.due" => {
+            let sc = scheduler(i)?;
+            let pages = scheduler_add_each(sc, i)?;
+            scheduler_due(sc, i, &pages)?
+        }
         "scheduler.add_pages" => {
             let sc = scheduler(i)?;
             let (ids, rates, weights) = (ua(i, "ids"), fa(i, "change_rates"), fa_opt(i, "weights"));
@@ -1447,6 +1561,71 @@ fn cases() -> Vec<(&'static str, &'static str, Value)> {
             "error: estimator without information",
             "estimator.estimate",
             json!({ "prior": null, "visits": [] }),
+        ),
+        (
+            "estimator state, no prior, irregular visits",
+            "estimator.export_state",
+            json!({ "prior": null, "visits": [
+            { "interval": 1.0, "changed": true }, { "interval": 2.0, "changed": false }, { "interval": 0.5, "changed": true },
+            { "interval": 3.0, "changed": true }, { "interval": 1.0, "changed": false }, { "interval": 0.5, "changed": true } ] }),
+        ),
+        (
+            "estimator state with prior, no visit",
+            "estimator.export_state",
+            json!({ "prior": { "rate_guess": 0.5, "weight_time": 4.0 }, "visits": [] }),
+        ),
+        (
+            "estimator state with prior, 200 visits",
+            "estimator.export_state",
+            json!({ "prior": { "rate_guess": 0.3, "weight_time": 2.0 }, "visits": (0..200).map(|k| json!({
+                "interval": 0.25 * (1 + k % 9) as f64, "changed": k % 3 != 0 })).collect::<Vec<_>>() }),
+        ),
+        (
+            "estimator state imported",
+            "estimator.import_state",
+            json!({ "state_hex": "c50100010200000000000000400000000000000840000000000000f03f01" }),
+        ),
+        (
+            "error: estimator state truncated",
+            "estimator.import_state",
+            json!({ "state_hex": "c50100010200000000" }),
+        ),
+        (
+            "error: estimator state of version 2",
+            "estimator.import_state",
+            json!({ "state_hex": "c50200010200000000000000400000000000000840000000000000f03f01" }),
+        ),
+        (
+            "error: estimator state with a NaN time",
+            "estimator.import_state",
+            json!({ "state_hex": "c501000102000000000000f87f0000000000000840000000000000f03f01" }),
+        ),
+        (
+            "scheduler due times, constant crawl time",
+            "scheduler.due",
+            json!({
+            "access": { "type": "deterministic", "value": 0.5 }, "mode": "stride", "last_visit": 100.0, "observe": [], "import": [],
+            "pages": [ { "id": 30, "change_rate": 5.0, "weight": null }, { "id": 10, "change_rate": 1.0, "weight": null },
+                       { "id": 20, "change_rate": 2.0, "weight": null } ] }),
+        ),
+        (
+            "scheduler due times with observations, an import and a page never due",
+            "scheduler.due",
+            json!({
+            "access": exp1, "mode": "stride", "last_visit": -2.5,
+            "observe": [ { "id": 1, "interval": 0.5, "changed": true }, { "id": 1, "interval": 2.0, "changed": false },
+                         { "id": 2, "interval": 1.0, "changed": true } ],
+            "import": [ { "id": 2, "state_hex": "c50100010200000000000000400000000000000840000000000000f03f01" } ],
+            "pages": [ { "id": 1, "change_rate": 1.0, "weight": 1.0 }, { "id": 2, "change_rate": 1.0, "weight": 1.0 },
+                       { "id": 3, "change_rate": 1.0, "weight": 0.02 } ] }),
+        ),
+        (
+            "error: scheduler due time of an unknown page state",
+            "scheduler.due",
+            json!({
+            "access": exp1, "mode": "stride", "last_visit": 0.0, "observe": [],
+            "import": [ { "id": 9, "state_hex": "c50100010200000000000000400000000000000840000000000000f03f01" } ],
+            "pages": [ { "id": 1, "change_rate": 1.0, "weight": null } ] }),
         ),
         (
             "stride scheduler, three pages",

@@ -5,6 +5,7 @@ package crawlsched
 // number compared exactly with what the Rust generator got from the C API.
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,8 +53,8 @@ func (v vin) u(k string) uint64 {
 	return x
 }
 func (v vin) u32(k string) uint32 { return uint32(v.u(k)) }
-func (v vin) s(k string) string  { return v[k].(string) }
-func (v vin) b(k string) bool    { return v[k].(bool) }
+func (v vin) s(k string) string   { return v[k].(string) }
+func (v vin) b(k string) bool     { return v[k].(bool) }
 func (v vin) list(k string) []any {
 	return v[k].([]any)
 }
@@ -304,7 +306,29 @@ func schedulerPicks(s *Scheduler, i vin, pages []uint64) (out, error) {
 	return out{"ids": ids, "len": n, "frequencies": freqs, "change_rates": rates}, nil
 }
 
-// addEach adds the pages of a scheduler.* case one by one; their ids.
+// estimator is the estimator of an estimator.* case: prior, then visits.
+func (r *runner) estimator(i vin) (*Estimator, error) {
+	var x *Estimator
+	var err error
+	if i.null("prior") {
+		x, err = NewEstimator()
+	} else {
+		p := i.obj("prior")
+		x, err = NewEstimatorWithPrior(p.f("rate_guess"), p.f("weight_time"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.keep(x)
+	for _, v := range i.objs("visits") {
+		if err := x.Observe(v.f("interval"), v.b("changed")); err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
+}
+
+// addEach adds a scheduler.* case's pages one by one; their ids.
 func addEach(s *Scheduler, i vin) ([]uint64, error) {
 	var ids []uint64
 	for _, p := range i.objs("pages") {
@@ -411,6 +435,67 @@ func (r *runner) schedulerHosts(i vin) (out, error) {
 		ds = append(ds, d)
 	}
 	return out{"ready": ready, "ids": ids, "waits": waits, "has_host": has, "host": hosts, "delays": ds}, nil
+}
+
+// finiteOr0 is the vectors' "never due" (0) for the binding's +Inf.
+func finiteOr0(x float64) float64 {
+	if math.IsInf(x, 1) {
+		return 0
+	}
+	return x
+}
+
+// schedulerDue is the rest of a scheduler.due case: observations, imports,
+// the bulk intervals by id, then per page its interval, due time, state.
+func schedulerDue(s *Scheduler, i vin, pages []uint64) (out, error) {
+	for _, v := range i.objs("observe") {
+		if err := s.Observe(v.u("id"), v.f("interval"), v.b("changed")); err != nil {
+			return nil, err
+		}
+	}
+	for _, v := range i.objs("import") {
+		b, err := hex.DecodeString(v.s("state_hex"))
+		if err != nil {
+			return nil, err
+		}
+		if err := s.SetPageState(v.u("id"), b); err != nil {
+			return nil, err
+		}
+	}
+	all, err := s.RevisitIntervals()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]uint64, 0, len(all))
+	for id := range all {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	bulk := make([]float64, len(ids))
+	for k, id := range ids {
+		bulk[k] = finiteOr0(all[id])
+	}
+	var one, due []float64
+	var has []bool
+	var states []string
+	for _, id := range pages {
+		iv, err := s.RevisitInterval(id)
+		if err != nil {
+			return nil, err
+		}
+		d, err := s.NextDue(id, i.f("last_visit"))
+		if err != nil {
+			return nil, err
+		}
+		st, err := s.PageState(id)
+		if err != nil {
+			return nil, err
+		}
+		one, due = append(one, finiteOr0(iv)), append(due, finiteOr0(d))
+		has, states = append(has, !math.IsInf(d, 1)), append(states, hex.EncodeToString(st))
+	}
+	return out{"ids": ids, "revisit_intervals": bulk, "revisit_interval": one,
+		"next_due": due, "has_due": has, "page_states_hex": states}, nil
 }
 
 // run replays one case: its outputs, or the first error.
@@ -616,22 +701,9 @@ func (r *runner) run(kind string, i vin) (out, error) {
 		}
 		return out{"cost": cost, "std_error": se}, nil
 	case "estimator.estimate":
-		var x *Estimator
-		var err error
-		if i.null("prior") {
-			x, err = NewEstimator()
-		} else {
-			p := i.obj("prior")
-			x, err = NewEstimatorWithPrior(p.f("rate_guess"), p.f("weight_time"))
-		}
+		x, err := r.estimator(i)
 		if err != nil {
 			return nil, err
-		}
-		r.keep(x)
-		for _, v := range i.objs("visits") {
-			if err := x.Observe(v.f("interval"), v.b("changed")); err != nil {
-				return nil, err
-			}
 		}
 		n, err := x.Observations()
 		if err != nil {
@@ -642,6 +714,53 @@ func (r *runner) run(kind string, i vin) (out, error) {
 			return nil, err
 		}
 		return out{"estimate": est, "observations": n}, nil
+	case "estimator.export_state":
+		x, err := r.estimator(i)
+		if err != nil {
+			return nil, err
+		}
+		b, err := x.State()
+		if err != nil {
+			return nil, err
+		}
+		text, err := x.StateText()
+		if err != nil {
+			return nil, err
+		}
+		// The text form reads back to the same estimator.
+		y, err := NewEstimatorFromStateText(text)
+		if err != nil {
+			return nil, err
+		}
+		r.keep(y)
+		est, err := y.Estimate()
+		if err != nil {
+			return nil, err
+		}
+		return out{"state_hex": hex.EncodeToString(b), "state_text": text, "estimate": est}, nil
+	case "estimator.import_state":
+		b, err := hex.DecodeString(i.s("state_hex"))
+		if err != nil {
+			return nil, err
+		}
+		x, err := NewEstimatorFromState(b)
+		if err != nil {
+			return nil, err
+		}
+		r.keep(x)
+		n, err := x.Observations()
+		if err != nil {
+			return nil, err
+		}
+		est, err := x.Estimate()
+		if err != nil {
+			return nil, err
+		}
+		again, err := x.State()
+		if err != nil {
+			return nil, err
+		}
+		return out{"estimate": est, "observations": n, "state_hex": hex.EncodeToString(again)}, nil
 	case "scheduler.sequence":
 		s, err := r.scheduler(i)
 		if err != nil {
@@ -656,6 +775,16 @@ func (r *runner) run(kind string, i vin) (out, error) {
 		return r.schedulerHosts(i)
 	case "freshness.polite_frequencies":
 		return r.politePlan(i)
+	case "scheduler.due":
+		s, err := r.scheduler(i)
+		if err != nil {
+			return nil, err
+		}
+		ids, err := addEach(s, i)
+		if err != nil {
+			return nil, err
+		}
+		return schedulerDue(s, i, ids)
 	case "scheduler.add_pages":
 		s, err := r.scheduler(i)
 		if err != nil {

@@ -46,6 +46,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -437,6 +438,19 @@ public:
         detail::call(crawlsched_estimator_observations, get(), &out);
         return out;
     }
+    /// The state (visits, bucketed, and prior; docs/c-api.md's format), at
+    /// most CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES bytes, to keep in a page's
+    /// metadata; from_state restores it exactly.
+    std::vector<std::uint8_t> state() const {
+        return detail::fill<std::uint8_t>(CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES,
+                                          [&](std::uint8_t *out, std::size_t cap, std::size_t *len, crawlsched_error_t *e) {
+                                              return crawlsched_estimator_export_state(get(), out, cap, len, e);
+                                          });
+    }
+    /// The estimator of saved state() bytes (error CRAWLSCHED_INVALID_ARGUMENT for others).
+    static estimator from_state(const std::vector<std::uint8_t> &state) {
+        return detail::make<estimator>(crawlsched_estimator_new_from_state, detail::data_or_null(state), state.size());
+    }
 };
 
 enum class scheduler_mode : std::int32_t {
@@ -553,6 +567,42 @@ public:
         });
         std::vector<std::pair<std::uint64_t, double>> out(ids.size());
         for (std::size_t i = 0; i < ids.size(); i++) out[i] = {ids[i], shares[i]};
+        return out;
+    }
+    /// Page `id`'s estimator state (as estimator::state()), for its metadata.
+    std::vector<std::uint8_t> page_state(std::uint64_t id) const {
+        return detail::fill<std::uint8_t>(CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES,
+                                          [&](std::uint8_t *out, std::size_t cap, std::size_t *len, crawlsched_error_t *e) {
+                                              return crawlsched_scheduler_page_state(get(), id, out, cap, len, e);
+                                          });
+    }
+    /// Restores page `id`'s saved state and adopts its estimate as the rate.
+    void set_page_state(std::uint64_t id, const std::vector<std::uint8_t> &state) {
+        detail::call(crawlsched_scheduler_set_page_state, get(), id, detail::data_or_null(state), state.size());
+    }
+    /// Page `id`'s revisit interval under the plan, E[X]/f_i (infinity: never due).
+    double revisit_interval(std::uint64_t id) const {
+        double out = 0;
+        detail::call(crawlsched_scheduler_revisit_interval, get(), id, &out);
+        return out == 0 ? std::numeric_limits<double>::infinity() : out;
+    }
+    /// last_visit + revisit_interval(id) (infinity: never due).
+    double next_due(std::uint64_t id, double last_visit) const {
+        double due = 0;
+        std::int32_t has = 0;
+        detail::call(crawlsched_scheduler_next_due, get(), id, last_visit, &due, &has);
+        return has ? due : std::numeric_limits<double>::infinity();
+    }
+    /// Every page's revisit interval, as (id, interval) sorted by id.
+    std::vector<std::pair<std::uint64_t, double>> revisit_intervals() const {
+        std::vector<double> iv;
+        std::vector<std::uint64_t> ids = detail::fill<std::uint64_t>(size(), [&](std::uint64_t *out, std::size_t cap, std::size_t *len, crawlsched_error_t *e) {
+            iv.resize(cap);
+            return crawlsched_scheduler_revisit_intervals(get(), out, iv.empty() ? nullptr : iv.data(), cap, len, e);
+        });
+        std::vector<std::pair<std::uint64_t, double>> out(ids.size());
+        for (std::size_t i = 0; i < ids.size(); i++)
+            out[i] = {ids[i], iv[i] == 0 ? std::numeric_limits<double>::infinity() : iv[i]};
         return out;
     }
 

@@ -4,7 +4,7 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use crate::freshness::estimator::ChangeRateEstimator;
+use crate::freshness::estimator::{ChangeRateEstimator, MAX_STATE_BYTES};
 use std::sync::Mutex;
 
 /// Estimates one page's change rate from visits that only tell whether the
@@ -110,5 +110,58 @@ pub unsafe extern "C" fn crawlsched_estimator_observations(
         let out = Out::new(out, "out")?;
         out.write(lock(&e.inner, "estimator")?.observations());
         Ok(())
+    })
+}
+
+/// Most bytes an estimator state takes (crawlsched_estimator_export_state,
+/// crawlsched_scheduler_page_state): a buffer of this size never gives
+/// CRAWLSCHED_BUFFER_TOO_SMALL. A page with fewer than 2^35 visits takes at
+/// most 878.
+pub const CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES: usize = 1135;
+// A literal for cbindgen, kept equal to the model's bound.
+const _: () = assert!(CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES == MAX_STATE_BYTES);
+
+/// The estimator's state: its visits so far, bucketed, and its prior, in
+/// the versioned little-endian format of docs/c-api.md ("Estimator
+/// state"), at most CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES bytes, for a
+/// crawler to keep in the page's own metadata instead of its visit
+/// history. Variable size: *out_len receives the number of bytes written,
+/// or on CRAWLSCHED_BUFFER_TOO_SMALL the number needed (out = NULL,
+/// out_cap = 0 asks for it). crawlsched_estimator_new_from_state restores
+/// the estimator exactly.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_estimator_export_state(
+    est: *const crawlsched_estimator_t,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let e = unsafe { handle(est, "est")? };
+        let out = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
+        out.write(&lock(&e.inner, "estimator")?.to_bytes())
+    })
+}
+
+/// A new estimator restored from the `len` bytes of a state written by
+/// crawlsched_estimator_export_state or crawlsched_scheduler_page_state
+/// (of any run or process): the same estimate, bit for bit, and the same
+/// results for every later visit. CRAWLSCHED_INVALID_ARGUMENT for bytes
+/// that are not such a state (wrong magic byte or version, truncated or
+/// trailing bytes, NaN, infinite or negative times, unsorted buckets,
+/// counts inconsistent with the visits; the message names the field);
+/// CRAWLSCHED_NULL_ARGUMENT for NULL bytes with len > 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_estimator_new_from_state(
+    bytes: *const u8,
+    len: usize,
+    out: *mut *mut crawlsched_estimator_t,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = Out::new(out, "out")?;
+        let bytes = unsafe { slice_in(bytes, len, "bytes")? };
+        publish(ChangeRateEstimator::from_bytes(bytes), out)
     })
 }

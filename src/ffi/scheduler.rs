@@ -208,22 +208,8 @@ pub unsafe extern "C" fn crawlsched_scheduler_frequencies(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
-        let len = Out::new(out_len, "out_len")?;
-        let ids = unsafe { slice_out(out_ids, out_cap, "out_ids")? };
-        let freqs = unsafe { slice_out(out_freqs, out_cap, "out_freqs")? };
-        let all = unsafe { scheduler(s)? }.frequencies()?;
-        if all.len() > out_cap {
-            return Err(too_small(len, "output buffers hold", out_cap, all.len()));
-        }
-        for &(_, f) in &all {
-            finite("frequency", f)?; // checked before writing anything
-        }
-        for (k, &(id, f)) in all.iter().enumerate() {
-            ids[k] = id;
-            freqs[k] = f;
-        }
-        len.write(all.len());
-        Ok(())
+        let out = unsafe { PairsOut::new(out_ids, out_freqs, "out_freqs", out_cap, out_len)? };
+        out.write(&unsafe { scheduler(s)? }.frequencies()?, "frequency")
     })
 }
 
@@ -340,8 +326,7 @@ pub unsafe extern "C" fn crawlsched_scheduler_host(
         let out_host = Out::new(out_host, "out_host")?;
         let out_has = Out::new(out_has_host, "out_has_host")?;
         let host = unsafe { scheduler(s)? }.host(id)?;
-        out_host.write(host.unwrap_or(0));
-        out_has.write(i32::from(host.is_some()));
+        write_flagged(host, out_host, out_has, 0);
         Ok(())
     })
 }
@@ -420,4 +405,177 @@ pub unsafe extern "C" fn crawlsched_scheduler_next_at(
         out_ready.write(ready);
         Ok(())
     })
+}
+
+/// Page `id`'s change-rate estimator state (its visits so far and its
+/// prior; the format of crawlsched_estimator_export_state, at most
+/// CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES bytes), for a crawler to keep in
+/// the page's metadata and give back to crawlsched_scheduler_set_page_state
+/// in a later run. Variable size: *out_len receives the number of bytes
+/// written, or on CRAWLSCHED_BUFFER_TOO_SMALL the number needed.
+/// CRAWLSCHED_NOT_FOUND for an unknown id.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_page_state(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    out: *mut u8,
+    out_cap: usize,
+    out_len: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out = unsafe { OutBuffer::new(out, out_cap, out_len, "out")? };
+        out.write(&unsafe { scheduler(s)? }.page_state(id)?)
+    })
+}
+
+/// Replaces page `id`'s estimator with the `len` bytes of a state from
+/// crawlsched_scheduler_page_state or crawlsched_estimator_export_state and
+/// adopts its estimate as the page's change rate (as
+/// crawlsched_scheduler_observe adopts each new estimate). After
+/// crawlsched_scheduler_add_page in a new run, importing the state saved in
+/// the previous one continues the page exactly as if the run had not
+/// stopped. Errors: CRAWLSCHED_NOT_FOUND for an unknown id;
+/// CRAWLSCHED_INVALID_ARGUMENT for bytes that are not a state (as
+/// crawlsched_estimator_new_from_state; the page is then unchanged);
+/// CRAWLSCHED_NULL_ARGUMENT for NULL bytes with len > 0.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_set_page_state(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    bytes: *const u8,
+    len: usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let bytes = unsafe { slice_in(bytes, len, "bytes")? };
+        Ok(unsafe { scheduler(s)? }.set_page_state(id, bytes)?)
+    })
+}
+
+/// Page `id`'s revisit interval under the plan: E[X] / f_i time units, with
+/// E[X] the mean crawl time (the plan makes 1/E[X] crawls per unit time)
+/// and f_i the page's frequency (crawlsched_scheduler_frequency), or 0 when
+/// the plan never crawls the page (f_i = 0). For a budget of B crawls per
+/// unit time, build the scheduler with crawl times of mean 1/B.
+/// CRAWLSCHED_NOT_FOUND for an unknown id.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_revisit_interval(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    out: *mut f64,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        write_value(out, "revisit interval", || {
+            Ok(unsafe { scheduler(s)? }
+                .revisit_interval(id)?
+                .unwrap_or(0.0))
+        })
+    })
+}
+
+/// When page `id`, last crawled at `last_visit` (finite, on the clock of
+/// the rates and crawl times), is next due under the plan: *out_has_due = 1
+/// and *out_due = last_visit + its revisit interval, or *out_has_due = 0
+/// and *out_due = 0 when the plan never crawls it. Errors:
+/// CRAWLSCHED_NOT_FOUND for an unknown id; CRAWLSCHED_INVALID_ARGUMENT for
+/// a NaN or infinite last_visit; CRAWLSCHED_TOO_LARGE when the sum
+/// overflows.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_next_due(
+    s: *const crawlsched_scheduler_t,
+    id: u64,
+    last_visit: f64,
+    out_due: *mut f64,
+    out_has_due: *mut i32,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out_due = Out::new(out_due, "out_due")?;
+        let out_has = Out::new(out_has_due, "out_has_due")?;
+        let due = unsafe { scheduler(s)? }.next_due(id, last_visit)?;
+        write_flagged(due, out_due, out_has, 0.0);
+        Ok(())
+    })
+}
+
+/// Every page's revisit interval (as crawlsched_scheduler_revisit_interval
+/// gives one page's, 0 for a page never crawled), with the page ids, sorted
+/// by id: out_ids[i] has interval out_intervals[i]. Both arrays hold
+/// out_cap elements; *out_len receives the number of pages (variable size).
+/// One O(N) computation for all pages. CRAWLSCHED_NOT_FOUND when no page
+/// is scheduled.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn crawlsched_scheduler_revisit_intervals(
+    s: *const crawlsched_scheduler_t,
+    out_ids: *mut u64,
+    out_intervals: *mut f64,
+    out_cap: usize,
+    out_len: *mut usize,
+    err: *mut crawlsched_error_t,
+) -> crawlsched_status_t {
+    guard(err, || {
+        let out =
+            unsafe { PairsOut::new(out_ids, out_intervals, "out_intervals", out_cap, out_len)? };
+        let all = unsafe { scheduler(s)? }.revisit_intervals()?;
+        let all: Vec<(u64, f64)> = all
+            .into_iter()
+            .map(|(id, i)| (id, i.unwrap_or(0.0)))
+            .collect();
+        out.write(&all, "revisit interval")
+    })
+}
+
+/// A variable-size result of (page id, value) pairs in two arrays of
+/// `out_cap` elements each, checked before the work.
+struct PairsOut<'a> {
+    ids: &'a mut [u64],
+    values: &'a mut [f64],
+    len: Out<usize>,
+}
+
+impl PairsOut<'_> {
+    /// # Safety
+    /// When non-NULL, `ids` and `values` point to `cap` writable elements.
+    unsafe fn new(
+        ids: *mut u64,
+        values: *mut f64,
+        values_name: &str,
+        cap: usize,
+        len: *mut usize,
+    ) -> FfiResult<Self> {
+        let len = Out::new(len, "out_len")?;
+        Ok(PairsOut {
+            ids: unsafe { slice_out(ids, cap, "out_ids")? },
+            values: unsafe { slice_out(values, cap, values_name)? },
+            len,
+        })
+    }
+
+    /// Copies `all` out if it fits (BUFFER_TOO_SMALL with the count needed
+    /// otherwise) and every value is finite (`what` names them), else
+    /// writes nothing.
+    fn write(self, all: &[(u64, f64)], what: &str) -> FfiResult<()> {
+        let cap = self.ids.len();
+        if all.len() > cap {
+            return Err(too_small(self.len, "output buffers hold", cap, all.len()));
+        }
+        for &(_, v) in all {
+            finite(what, v)?;
+        }
+        for (k, &(id, v)) in all.iter().enumerate() {
+            self.ids[k] = id;
+            self.values[k] = v;
+        }
+        self.len.write(all.len());
+        Ok(())
+    }
+}
+
+/// An optional result as C's value-and-flag pair: `value` and 1, or `none`
+/// and 0.
+fn write_flagged<T>(value: Option<T>, out: Out<T>, out_has: Out<i32>, none: T) {
+    out_has.write(i32::from(value.is_some()));
+    out.write(value.unwrap_or(none));
 }

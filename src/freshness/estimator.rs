@@ -40,10 +40,14 @@
 use crate::error::{Error, Num, Result};
 use crate::validate;
 
+mod state;
+pub use state::{MAX_STATE_BYTES, MAX_STATE_TEXT_CHARS, STATE_MAGIC, STATE_VERSION};
+
 /// Most distinct interval values kept for the "changed" visits. Beyond it
 /// the two adjacent buckets whose intervals are relatively closest are
-/// merged, so memory per estimator is bounded (≈ 1 KiB) and `observe` is
-/// O(MAX_BUCKETS) = O(1). Regular crawls use a single bucket and stay exact.
+/// merged, so memory per estimator is bounded (≈ 1 KiB, and at most
+/// [`MAX_STATE_BYTES`] serialised) and `observe` is O(MAX_BUCKETS) = O(1).
+/// Regular crawls use a single bucket and stay exact.
 pub const MAX_BUCKETS: usize = 64;
 
 /// Gamma-shaped prior on μ, density ∝ μ^α e^{−βμ}.

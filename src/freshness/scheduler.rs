@@ -50,6 +50,7 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
+mod due;
 mod hosts;
 use hosts::Hosts;
 pub use hosts::{Pick, SCHEDULER_BYTES_PER_HOST};

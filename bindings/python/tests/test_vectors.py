@@ -3,6 +3,7 @@ bindings/testdata/README.md): every case replayed through this package,
 every number compared exactly (==) with the Rust generator's."""
 
 import json
+import math
 import pathlib
 
 import numpy as np
@@ -19,6 +20,11 @@ def load():
         return json.load(f)
 
 
+def finite_or_0(x):
+    """The vectors' "never due" (0) for the binding's inf."""
+    return 0.0 if x == math.inf else x
+
+
 class Runner:
     """Builds handles from specs and closes them all at the end."""
 
@@ -32,6 +38,41 @@ class Runner:
     def close(self):
         for h in self.open:
             h.close()
+
+    def estimator(self, i):
+        """The estimator of an estimator.* case: prior, then visits."""
+        p = i["prior"]
+        x = self.keep(cs.Estimator() if p is None else cs.Estimator(p["rate_guess"], p["weight_time"]))
+        for v in i["visits"]:
+            x.observe(v["interval"], v["changed"])
+        return x
+
+    @staticmethod
+    def add_pages_of(s, i):
+        """A scheduler.* case's pages added one by one; their ids."""
+        for p in i["pages"]:
+            s.add_page(p["id"], p["change_rate"], p["weight"])
+        return [p["id"] for p in i["pages"]]
+
+    @staticmethod
+    def scheduler_due(s, i, pages):
+        """The rest of a scheduler.due case: observations, imports, bulk
+        intervals by id, then per page its interval, due time and state
+        (the vectors write "never due" as 0, the binding as inf)."""
+        for v in i["observe"]:
+            s.observe(v["id"], v["interval"], v["changed"])
+        for v in i["import"]:
+            s.set_page_state(v["id"], bytes.fromhex(v["state_hex"]))
+        ids, bulk = s.revisit_intervals()
+        due = [s.next_due(p, i["last_visit"]) for p in pages]
+        return {
+            "ids": ids,
+            "revisit_intervals": [finite_or_0(x) for x in bulk.tolist()],
+            "revisit_interval": [finite_or_0(s.revisit_interval(p)) for p in pages],
+            "next_due": [finite_or_0(d) for d in due],
+            "has_due": [d != math.inf for d in due],
+            "page_states_hex": [s.page_state(p).hex() for p in pages],
+        }
 
     def dist(self, s):
         t = s["type"]
@@ -124,8 +165,7 @@ class Runner:
         """A scheduler.hosts case: pages, hosts set and cleared, delays,
         next_at at each now, then each page's host and each delay."""
         s = self.keep(cs.Scheduler(self.dist(i["access"]), i["mode"]))
-        for p in i["pages"]:
-            s.add_page(p["id"], p["change_rate"], p["weight"])
+        self.add_pages_of(s, i)
         for v in i["hosts"]:
             s.set_host(v["id"], v["host"])
         for page in i["clear"]:
@@ -192,17 +232,22 @@ class Runner:
             cost, se = self.model(i).simulate_cyclic(i["sequence"], i["cycles"], i["seed"])
             return {"cost": cost, "std_error": se}
         if kind == "estimator.estimate":
-            p = i["prior"]
-            x = self.keep(cs.Estimator() if p is None else cs.Estimator(p["rate_guess"], p["weight_time"]))
-            for v in i["visits"]:
-                x.observe(v["interval"], v["changed"])
+            x = self.estimator(i)
             n = x.observations
             return {"estimate": x.estimate(), "observations": n}
+        if kind == "estimator.export_state":
+            x = self.estimator(i)
+            text = x.state_text()
+            # The text form reads back to the same estimator.
+            y = self.keep(cs.Estimator.from_state_text(text))
+            return {"state_hex": x.state().hex(), "state_text": text, "estimate": y.estimate()}
+        if kind == "estimator.import_state":
+            x = self.keep(cs.Estimator.from_state(bytes.fromhex(i["state_hex"])))
+            n = x.observations
+            return {"estimate": x.estimate(), "observations": n, "state_hex": x.state().hex()}
         if kind == "scheduler.sequence":
             s = self.keep(cs.Scheduler(self.dist(i["access"]), i["mode"]))
-            for p in i["pages"]:
-                s.add_page(p["id"], p["change_rate"], p["weight"])
-            return self.scheduler_picks(s, i, [p["id"] for p in i["pages"]])
+            return self.scheduler_picks(s, i, self.add_pages_of(s, i))
         if kind == "scheduler.hosts":
             return self.scheduler_hosts(i)
         if kind == "freshness.polite_frequencies":
@@ -210,6 +255,9 @@ class Runner:
                 i["hosts"], [float(x) for x in i["max_rates"]], objective=cs.PoliteObjective(i["objective"]),
                 allow_slack=i["allow_slack"])
             return plan._asdict()
+        if kind == "scheduler.due":
+            s = self.keep(cs.Scheduler(self.dist(i["access"]), i["mode"]))
+            return self.scheduler_due(s, i, self.add_pages_of(s, i))
         if kind == "scheduler.add_pages":
             s = self.keep(cs.Scheduler(self.dist(i["access"]), i["mode"]))
             s.add_pages(i["ids"], i["change_rates"], i["weights"])

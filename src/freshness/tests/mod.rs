@@ -2,11 +2,13 @@
 
 mod cyclic;
 mod estimator;
+mod estimator_state;
 mod frequencies;
 mod polite;
 mod proportional;
 mod randomized;
 mod scheduler;
+mod scheduler_due;
 mod scheduler_hosts;
 mod shard;
 mod simulate;

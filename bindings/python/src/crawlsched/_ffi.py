@@ -15,6 +15,7 @@ CRAWLSCHED_VERSION_MAJOR = 0
 CRAWLSCHED_VERSION_MINOR = 2
 CRAWLSCHED_VERSION_PATCH = 0
 CRAWLSCHED_ABI_VERSION = 2
+CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES = 1135
 CRAWLSCHED_POLITE_EVENLY_SPACED = 0
 CRAWLSCHED_POLITE_RANDOMIZED = 1
 CRAWLSCHED_POLITE_ALLOW_SLACK = 1
@@ -130,6 +131,8 @@ FUNCTIONS = {
     "crawlsched_estimator_observe": (c_int32, [("est", c_void_p), ("interval", c_double), ("changed", c_int32), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_estimator_estimate": (c_int32, [("est", c_void_p), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_estimator_observations": (c_int32, [("est", c_void_p), ("out", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_estimator_export_state": (c_int32, [("est", c_void_p), ("out", POINTER(c_uint8)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_estimator_new_from_state": (c_int32, [("bytes", POINTER(c_uint8)), ("len", c_size_t), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_model_new": (c_int32, [("access", c_void_p), ("change_rates", POINTER(c_double)), ("weights", POINTER(c_double)), ("n", c_size_t), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_freshness_model_free": (None, [("model", c_void_p)]),
     "crawlsched_freshness_model_len": (c_int32, [("model", c_void_p), ("out", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
@@ -253,6 +256,11 @@ FUNCTIONS = {
     "crawlsched_scheduler_set_host_delay": (c_int32, [("s", c_void_p), ("host", c_uint32), ("delay", c_double), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_host_delay": (c_int32, [("s", c_void_p), ("host", c_uint32), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_scheduler_next_at": (c_int32, [("s", c_void_p), ("now", c_double), ("out_id", POINTER(c_uint64)), ("out_wait", POINTER(c_double)), ("out_ready", POINTER(c_int32)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_page_state": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out", POINTER(c_uint8)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_set_page_state": (c_int32, [("s", c_void_p), ("id", c_uint64), ("bytes", POINTER(c_uint8)), ("len", c_size_t), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_revisit_interval": (c_int32, [("s", c_void_p), ("id", c_uint64), ("out", POINTER(c_double)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_next_due": (c_int32, [("s", c_void_p), ("id", c_uint64), ("last_visit", c_double), ("out_due", POINTER(c_double)), ("out_has_due", POINTER(c_int32)), ("err", POINTER(crawlsched_error_t))]),
+    "crawlsched_scheduler_revisit_intervals": (c_int32, [("s", c_void_p), ("out_ids", POINTER(c_uint64)), ("out_intervals", POINTER(c_double)), ("out_cap", c_size_t), ("out_len", POINTER(c_size_t)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_threshold_model_new": (c_int32, [("arrivals", POINTER(c_void_p)), ("n_arrivals", c_size_t), ("service", c_void_p), ("obsolescence", c_void_p), ("buffer", c_uint32), ("out", POINTER(c_void_p)), ("err", POINTER(crawlsched_error_t))]),
     "crawlsched_threshold_model_free": (None, [("model", c_void_p)]),
     "crawlsched_threshold_model_state_count": (c_int32, [("model", c_void_p), ("out", POINTER(c_uint64)), ("err", POINTER(crawlsched_error_t))]),

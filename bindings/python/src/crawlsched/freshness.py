@@ -1,7 +1,9 @@
 """Optimal recrawl frequencies and schedules (Coffman, Liu, Weber), the
 change-rate estimator and the streaming scheduler."""
 
+import base64
 import ctypes
+import math
 
 import numpy as np
 
@@ -321,6 +323,65 @@ class Estimator(Handle):
         call(lib.crawlsched_estimator_observations, self._ptr, ctypes.byref(out))
         return out.value
 
+    #: Most bytes a state takes (``state()``, ``Scheduler.page_state``); a
+    #: page with fewer than 2**35 visits takes at most 878.
+    STATE_MAX_BYTES = _ffi.CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES
+
+    def state(self):
+        """The estimator's state (its visits, bucketed, and its prior) as
+        bytes in the versioned format of docs/c-api.md, at most
+        STATE_MAX_BYTES: what a crawler keeps in a page's metadata instead
+        of its visit history. ``Estimator.from_state`` restores it exactly."""
+        return _state_bytes(lib.crawlsched_estimator_export_state, self._ptr)
+
+    def state_text(self):
+        """``state()`` as unpadded base64url text (at most 1514 characters),
+        for string-only metadata."""
+        return _state_text(self.state())
+
+    @classmethod
+    def from_state(cls, data):
+        """The estimator of saved ``state()`` bytes (of any binding, run or
+        process): the same estimate, bit for bit, and the same results for
+        every later visit. Bytes that are not a state raise
+        InvalidArgumentError naming the bad field."""
+        b = _state_array(data)
+        return cls._new(lib.crawlsched_estimator_new_from_state, ptr(b), b.size)
+
+    @classmethod
+    def from_state_text(cls, text):
+        """``from_state`` of ``state_text()``'s text."""
+        return cls.from_state(_state_from_text(text))
+
+
+def _state_bytes(fn, *args):
+    """A state written by ``fn(*args, out, cap, *out_len, err)``."""
+    return call_variable(fn, _ffi.CRAWLSCHED_ESTIMATOR_STATE_MAX_BYTES, np.uint8, *args).tobytes()
+
+
+def _state_array(data):
+    """Caller's bytes as a uint8 array for the C API."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"an estimator state is bytes, got {type(data).__name__}")
+    return np.frombuffer(bytes(data), dtype=np.uint8)
+
+
+def _state_text(data):
+    """The text form of a state: unpadded base64url (RFC 4648 section 5)."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _state_from_text(text):
+    """Strict inverse of ``_state_text``: only the canonical text of some bytes."""
+    try:
+        raw = text.encode("ascii")
+        data = base64.b64decode(raw + b"=" * (-len(raw) % 4), altchars=b"-_", validate=True)
+    except (UnicodeEncodeError, ValueError) as e:
+        raise InvalidArgumentError(_ffi.CRAWLSCHED_INVALID_ARGUMENT, f"text: not unpadded base64url: {e}") from None
+    if _state_text(data) != text:
+        raise InvalidArgumentError(_ffi.CRAWLSCHED_INVALID_ARGUMENT, "text: not unpadded canonical base64url")
+    return data
+
 
 _MODES = {"stride": _ffi.CRAWLSCHED_SCHEDULER_STRIDE, "golden_ratio": _ffi.CRAWLSCHED_SCHEDULER_GOLDEN_RATIO}
 
@@ -476,3 +537,59 @@ class Scheduler(Handle):
             except BufferTooSmallError:
                 continue  # pages were added meanwhile
             return ids[: got.value], freqs[: got.value]
+
+    def page_state(self, page_id):
+        """A page's change-rate estimator state (as ``Estimator.state()``),
+        to keep in the page's metadata and give back to ``set_page_state``
+        in a later run."""
+        return _state_bytes(lib.crawlsched_scheduler_page_state, self._ptr, page_id)
+
+    def page_state_text(self, page_id):
+        """``page_state`` as unpadded base64url text."""
+        return _state_text(self.page_state(page_id))
+
+    def set_page_state(self, page_id, data):
+        """Replaces a page's estimator with saved state bytes and adopts its
+        estimate as the page's change rate: after ``add_page`` in a new run
+        the page continues exactly as if the run had not stopped. Bad bytes
+        change nothing (InvalidArgumentError)."""
+        b = _state_array(data)
+        call(lib.crawlsched_scheduler_set_page_state, self._ptr, page_id, ptr(b), b.size)
+
+    def set_page_state_text(self, page_id, text):
+        """``set_page_state`` of ``page_state_text``'s text."""
+        self.set_page_state(page_id, _state_from_text(text))
+
+    def revisit_interval(self, page_id):
+        """A page's revisit interval under the plan, E[X]/f_i time units
+        (the plan makes 1/E[X] crawls per unit time; for a budget of B
+        crawls per unit time use crawl times of mean 1/B), or ``inf`` when
+        the plan never crawls the page."""
+        out = ctypes.c_double()
+        call(lib.crawlsched_scheduler_revisit_interval, self._ptr, page_id, ctypes.byref(out))
+        return out.value or math.inf
+
+    def next_due(self, page_id, last_visit):
+        """When a page last crawled at ``last_visit`` (any finite clock in
+        the unit of the rates) is next due under the plan: last_visit plus
+        its revisit interval, or ``inf`` when never."""
+        due, has = ctypes.c_double(), ctypes.c_int32()
+        call(lib.crawlsched_scheduler_next_due, self._ptr, page_id, float(last_visit), ctypes.byref(due),
+             ctypes.byref(has))
+        return due.value if has.value else math.inf
+
+    def revisit_intervals(self):
+        """Every page's revisit interval: (ids, intervals), uint64 and float64
+        arrays sorted by id (``inf`` = never due), one O(N) computation."""
+        while True:
+            n = len(self)
+            ids = np.empty(n, dtype=np.uint64)
+            iv = np.empty(n, dtype=np.float64)
+            got = ctypes.c_size_t()
+            try:
+                call(lib.crawlsched_scheduler_revisit_intervals, self._ptr, ptr(ids), ptr(iv), n, ctypes.byref(got))
+            except BufferTooSmallError:
+                continue  # pages were added meanwhile
+            iv = iv[: got.value]
+            iv[iv == 0] = math.inf
+            return ids[: got.value], iv

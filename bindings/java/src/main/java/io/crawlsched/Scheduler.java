@@ -214,4 +214,89 @@ public final class Scheduler extends NativeHandle {
         call((h, e) -> Lib.API.crawlsched_scheduler_next_at(h, now, id, wait, ready, e));
         return new Pick(ready[0] != 0, id[0], wait[0]);
     }
+
+    /**
+     * Page id's change-rate estimator state (as {@link Estimator#state()}),
+     * to keep in the page's metadata and give back to
+     * {@link #setPageState(long, byte[])} in a later run.
+     */
+    public byte[] pageState(long id) {
+        byte[] buf = new byte[Estimator.STATE_MAX_BYTES];
+        long[] len = new long[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_page_state(h, id, buf, buf.length, len, e));
+        return java.util.Arrays.copyOf(buf, (int) len[0]);
+    }
+
+    /** {@link #pageState(long)} as unpadded base64url text. */
+    public String pageStateText(long id) {
+        return StateText.encode(pageState(id));
+    }
+
+    /**
+     * Replaces page id's estimator with a saved state and adopts its
+     * estimate as the page's change rate: after {@link #addPage} in a new
+     * run the page continues exactly as if the run had not stopped. Bad
+     * bytes change nothing (INVALID_ARGUMENT).
+     */
+    public void setPageState(long id, byte[] state) {
+        Lib.nonNull(state, "state");
+        call((h, e) -> Lib.API.crawlsched_scheduler_set_page_state(h, id, state, state.length, e));
+    }
+
+    /** {@link #setPageState(long, byte[])} of {@link #pageStateText(long)}'s text. */
+    public void setPageStateText(long id, String text) {
+        setPageState(id, StateText.decode(text));
+    }
+
+    /** The C API's "never due" (interval 0) as +infinity. */
+    private static double never(double interval) {
+        return interval == 0 ? Double.POSITIVE_INFINITY : interval;
+    }
+
+    /**
+     * Page id's revisit interval under the plan, E[X]/f_i time units (the
+     * plan makes 1/E[X] crawls per unit time; for a budget of B crawls per
+     * unit time create the scheduler with crawl times of mean 1/B), or
+     * +infinity when the plan never crawls the page.
+     */
+    public double revisitInterval(long id) {
+        double[] out = new double[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_revisit_interval(h, id, out, e));
+        return never(out[0]);
+    }
+
+    /**
+     * When page id, last crawled at lastVisit (any finite clock in the unit
+     * of the rates), is next due under the plan: lastVisit plus its
+     * {@link #revisitInterval(long)}, or +infinity when never.
+     */
+    public double nextDue(long id, double lastVisit) {
+        double[] due = new double[1];
+        int[] has = new int[1];
+        call((h, e) -> Lib.API.crawlsched_scheduler_next_due(h, id, lastVisit, due, has, e));
+        return has[0] != 0 ? due[0] : Double.POSITIVE_INFINITY;
+    }
+
+    /** Every page's {@link #revisitInterval(long)} by page id (unsigned order), one O(N) computation. */
+    public java.util.SortedMap<Long, Double> revisitIntervals() {
+        while (true) {
+            int n = len();
+            long[] ids = new long[n];
+            double[] iv = new double[n];
+            long[] got = new long[1];
+            try {
+                call((h, e) -> Lib.API.crawlsched_scheduler_revisit_intervals(h, ids, iv, n, got, e));
+            } catch (CrawlschedException ex) {
+                if (ex.status() == Status.BUFFER_TOO_SMALL) {
+                    continue; // pages were added meanwhile
+                }
+                throw ex;
+            }
+            java.util.SortedMap<Long, Double> out = new java.util.TreeMap<>(Long::compareUnsigned);
+            for (int i = 0; i < (int) got[0]; i++) {
+                out.put(ids[i], never(iv[i]));
+            }
+            return out;
+        }
+    }
 }

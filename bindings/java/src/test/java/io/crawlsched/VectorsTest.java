@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -314,7 +315,18 @@ class VectorsTest {
         out.put("change_rates", r);
     }
 
-    /** Adds the pages of a scheduler.* case one by one; their ids. */
+    /** The estimator of an estimator.* case: prior, then visits. */
+    static Estimator estimator(JsonNode in, List<AutoCloseable> open) {
+        JsonNode prior = field(in, "prior");
+        Estimator e = keep(open, prior.isNull() ? Estimator.create()
+                : Estimator.withPrior(d(prior, "rate_guess"), d(prior, "weight_time")));
+        for (JsonNode v : field(in, "visits")) {
+            e.observe(d(v, "interval"), b(v, "changed"));
+        }
+        return e;
+    }
+
+    /** A scheduler.* case's pages added one by one; their ids. */
     static long[] addEach(Scheduler s, JsonNode in) {
         JsonNode pages = field(in, "pages");
         long[] ids = new long[pages.size()];
@@ -372,6 +384,39 @@ class VectorsTest {
         out.put("has_host", has);
         out.put("host", hosts);
         out.put("delays", ds);
+    }
+
+    /** The vectors' "never due" (0) for the binding's +infinity. */
+    static double finiteOr0(double x) {
+        return x == Double.POSITIVE_INFINITY ? 0.0 : x;
+    }
+
+    /** The rest of a scheduler.due case: observations, imports, bulk intervals by id, then per page its interval, due time, state. */
+    static void schedulerDue(Scheduler s, JsonNode in, long[] pages, Map<String, Object> out) {
+        for (JsonNode v : field(in, "observe")) {
+            s.observe(l(v, "id"), d(v, "interval"), b(v, "changed"));
+        }
+        for (JsonNode v : field(in, "import")) {
+            s.setPageState(l(v, "id"), HexFormat.of().parseHex(s(v, "state_hex")));
+        }
+        java.util.SortedMap<Long, Double> all = s.revisitIntervals();
+        out.put("ids", all.keySet().stream().mapToLong(Long::longValue).toArray());
+        out.put("revisit_intervals", all.values().stream().mapToDouble(VectorsTest::finiteOr0).toArray());
+        double[] one = new double[pages.length];
+        double[] due = new double[pages.length];
+        List<Boolean> has = new ArrayList<>();
+        List<String> states = new ArrayList<>();
+        for (int j = 0; j < pages.length; j++) {
+            one[j] = finiteOr0(s.revisitInterval(pages[j]));
+            double t = s.nextDue(pages[j], d(in, "last_visit"));
+            due[j] = finiteOr0(t);
+            has.add(t != Double.POSITIVE_INFINITY);
+            states.add(HexFormat.of().formatHex(s.pageState(pages[j])));
+        }
+        out.put("revisit_interval", one);
+        out.put("next_due", due);
+        out.put("has_due", has);
+        out.put("page_states_hex", states);
     }
 
     static void run(String kind, JsonNode in, Map<String, Object> out, List<AutoCloseable> open) {
@@ -461,15 +506,26 @@ class VectorsTest {
                 out.put("std_error", e.stdError());
             }
             case "estimator.estimate" -> {
-                JsonNode prior = field(in, "prior");
-                Estimator e = keep(open, prior.isNull() ? Estimator.create()
-                        : Estimator.withPrior(d(prior, "rate_guess"), d(prior, "weight_time")));
-                for (JsonNode v : field(in, "visits")) {
-                    e.observe(d(v, "interval"), b(v, "changed"));
-                }
+                Estimator e = estimator(in, open);
                 long n = e.observations();
                 out.put("estimate", e.estimate());
                 out.put("observations", n);
+            }
+            case "estimator.export_state" -> {
+                Estimator e = estimator(in, open);
+                byte[] state = e.state();
+                String text = e.stateText();
+                out.put("state_hex", HexFormat.of().formatHex(state));
+                out.put("state_text", text);
+                // The text form reads back to the same estimator.
+                out.put("estimate", keep(open, Estimator.fromStateText(text)).estimate());
+            }
+            case "estimator.import_state" -> {
+                Estimator e = keep(open, Estimator.fromState(HexFormat.of().parseHex(s(in, "state_hex"))));
+                long n = e.observations();
+                out.put("estimate", e.estimate());
+                out.put("observations", n);
+                out.put("state_hex", HexFormat.of().formatHex(e.state()));
             }
             case "scheduler.sequence" -> {
                 Scheduler s = scheduler(in, open);
@@ -494,6 +550,10 @@ class VectorsTest {
                 out.put("ln_multiplier", p.lnMultiplier());
                 out.put("objective", p.objective());
                 out.put("crawl_rate", p.crawlRate());
+            }
+            case "scheduler.due" -> {
+                Scheduler s = scheduler(in, open);
+                schedulerDue(s, in, addEach(s, in), out);
             }
             case "scheduler.add_pages" -> {
                 Scheduler s = scheduler(in, open);

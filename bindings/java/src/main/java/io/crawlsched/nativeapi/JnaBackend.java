@@ -61,6 +61,8 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_estimator_observe(long est, double interval, int changed, byte[] err);
         static native int crawlsched_estimator_estimate(long est, double[] out, byte[] err);
         static native int crawlsched_estimator_observations(long est, long[] out, byte[] err);
+        static native int crawlsched_estimator_export_state(long est, byte[] out, long out_cap, long[] out_len, byte[] err);
+        static native int crawlsched_estimator_new_from_state(byte[] bytes, long len, long[] out, byte[] err);
         static native int crawlsched_freshness_model_new(long access, double[] change_rates, double[] weights, long n, long[] out, byte[] err);
         static native void crawlsched_freshness_model_free(long model);
         static native int crawlsched_freshness_model_len(long model, long[] out, byte[] err);
@@ -184,6 +186,11 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_scheduler_set_host_delay(long s, int host, double delay, byte[] err);
         static native int crawlsched_scheduler_host_delay(long s, int host, double[] out, byte[] err);
         static native int crawlsched_scheduler_next_at(long s, double now, long[] out_id, double[] out_wait, int[] out_ready, byte[] err);
+        static native int crawlsched_scheduler_page_state(long s, long id, byte[] out, long out_cap, long[] out_len, byte[] err);
+        static native int crawlsched_scheduler_set_page_state(long s, long id, byte[] bytes, long len, byte[] err);
+        static native int crawlsched_scheduler_revisit_interval(long s, long id, double[] out, byte[] err);
+        static native int crawlsched_scheduler_next_due(long s, long id, double last_visit, double[] out_due, int[] out_has_due, byte[] err);
+        static native int crawlsched_scheduler_revisit_intervals(long s, long[] out_ids, double[] out_intervals, long out_cap, long[] out_len, byte[] err);
         static native int crawlsched_threshold_model_new(long[] arrivals, long n_arrivals, long service, long obsolescence, int buffer, long[] out, byte[] err);
         static native void crawlsched_threshold_model_free(long model);
         static native int crawlsched_threshold_model_state_count(long model, long[] out, byte[] err);
@@ -429,6 +436,16 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_estimator_observations(long est, long[] out, byte[] err) {
         return Direct.crawlsched_estimator_observations(est, out, err);
+    }
+
+    @Override
+    public int crawlsched_estimator_export_state(long est, byte[] out, long out_cap, long[] out_len, byte[] err) {
+        return Direct.crawlsched_estimator_export_state(est, out, out_cap, out_len, err);
+    }
+
+    @Override
+    public int crawlsched_estimator_new_from_state(byte[] bytes, long len, long[] out, byte[] err) {
+        return Direct.crawlsched_estimator_new_from_state(bytes, len, out, err);
     }
 
     @Override
@@ -1044,6 +1061,31 @@ final class JnaBackend implements NativeApi {
     @Override
     public int crawlsched_scheduler_next_at(long s, double now, long[] out_id, double[] out_wait, int[] out_ready, byte[] err) {
         return Direct.crawlsched_scheduler_next_at(s, now, out_id, out_wait, out_ready, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_page_state(long s, long id, byte[] out, long out_cap, long[] out_len, byte[] err) {
+        return Direct.crawlsched_scheduler_page_state(s, id, out, out_cap, out_len, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_set_page_state(long s, long id, byte[] bytes, long len, byte[] err) {
+        return Direct.crawlsched_scheduler_set_page_state(s, id, bytes, len, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_revisit_interval(long s, long id, double[] out, byte[] err) {
+        return Direct.crawlsched_scheduler_revisit_interval(s, id, out, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_next_due(long s, long id, double last_visit, double[] out_due, int[] out_has_due, byte[] err) {
+        return Direct.crawlsched_scheduler_next_due(s, id, last_visit, out_due, out_has_due, err);
+    }
+
+    @Override
+    public int crawlsched_scheduler_revisit_intervals(long s, long[] out_ids, double[] out_intervals, long out_cap, long[] out_len, byte[] err) {
+        return Direct.crawlsched_scheduler_revisit_intervals(s, out_ids, out_intervals, out_cap, out_len, err);
     }
 
     @Override
