@@ -1,11 +1,13 @@
 """One real Scrapy crawl of the test site (run as a subprocess by the tests).
 
 python crawl.py --site http://127.0.0.1:PORT/ --scheduler crawlsched|default --budget B --duration D [--jobdir DIR]
+    [--initial-rate R] [--host-delay S]
 
 crawlsched: SCHEDULER = CrawlschedScheduler at CRAWLSCHED_BUDGET = B. default: Scrapy's own scheduler with FIFO
 queues, revisits the way a Scrapy user writes them (each page callback re-requests its page with dont_filter, so
 pages go round robin) and the budget as Scrapy's DOWNLOAD_DELAY = 1/B on the site's one host. Both follow links
-and stop after D seconds (CLOSESPIDER_TIMEOUT).
+and stop after D seconds (CLOSESPIDER_TIMEOUT). --host-delay S: DOWNLOAD_DELAY = S for crawlsched (Scrapy's slots
+and, through it, the library's per-host model).
 """
 
 import argparse
@@ -53,7 +55,7 @@ def settings(args):
             "SCHEDULER": "crawlsched_scrapy.CrawlschedScheduler",
             "CRAWLSCHED_BUDGET": args.budget,
             "CRAWLSCHED_INITIAL_RATE": args.initial_rate,
-            "DOWNLOAD_DELAY": 0,
+            "DOWNLOAD_DELAY": args.host_delay,
         }
     return {
         **common,
@@ -71,6 +73,7 @@ def main():
     p.add_argument("--duration", type=float, required=True)
     p.add_argument("--initial-rate", type=float, default=0.1)
     p.add_argument("--jobdir")
+    p.add_argument("--host-delay", type=float, default=0.0)
     args = p.parse_args()
     process = CrawlerProcess(settings(args))
     process.crawl(SiteSpider, site=args.site, revisit=args.scheduler == "default")

@@ -1,10 +1,11 @@
 """What the adapter keeps across runs (JOBDIR/crawlsched.json).
 
 The pair export_page_state/import_page_state is the one place that knows how
-a page's learnt change rate is carried over: today the scheduler's current
-estimate, re-imported as the page's prior (worth one expected change). When
-the library's bounded estimator export/import reaches the Python binding,
-these two functions switch to it and nothing else changes.
+a page's learnt change rate is carried over: the scheduler's current
+estimate, re-imported as the page's prior (worth one expected change), and,
+when the binding has the library's bounded estimator export
+(Scheduler.page_state_text, issue 23), the estimator state itself, which
+continues the page exactly where the previous run left it.
 """
 
 import base64
@@ -18,12 +19,17 @@ FILE_NAME = "crawlsched.json"
 
 def export_page_state(scheduler, page_id):
     """A page's learnt state as a JSON-serialisable dict."""
-    return {"rate": scheduler.change_rate(page_id)}
+    out = {"rate": scheduler.change_rate(page_id)}
+    if hasattr(scheduler, "page_state_text"):
+        out["estimator"] = scheduler.page_state_text(page_id)
+    return out
 
 
 def import_page_state(scheduler, page_id, state, weight):
     """Adds page_id to scheduler with the state export_page_state gave."""
     scheduler.add_page(page_id, float(state["rate"]), weight)
+    if "estimator" in state and hasattr(scheduler, "set_page_state_text"):
+        scheduler.set_page_state_text(page_id, state["estimator"])
 
 
 def path(jobdir):
