@@ -129,3 +129,36 @@ where
     });
     parts.into_iter().flatten().fold(init, combine)
 }
+
+/// Calls `f(pages)` on the consecutive runs of `run` pages of `0..n` (the
+/// last may be shorter) and folds the results with `combine` in run order,
+/// starting from `init`; the runs are shared among [`threads_for`] threads
+/// in contiguous groups, so the result does not depend on the thread count.
+/// For passes that read the pages and write no per-page array.
+pub(crate) fn fold_ranges<T, F, C>(n: usize, run: usize, init: T, f: F, combine: C) -> T
+where
+    T: Send,
+    F: Fn(Range<usize>) -> T + Sync,
+    C: Fn(T, T) -> T,
+{
+    let runs = n.div_ceil(run);
+    let pages = |k: usize| k * run..((k + 1) * run).min(n);
+    let threads = threads_for(n).min(runs);
+    if threads <= 1 {
+        return (0..runs).map(pages).map(&f).fold(init, combine);
+    }
+    let per = runs.div_ceil(threads);
+    let parts: Vec<Vec<T>> = std::thread::scope(|scope| {
+        let (f, pages) = (&f, &pages);
+        let handles: Vec<_> = (0..runs)
+            .step_by(per)
+            .map(|lo| scope.spawn(move || (lo..(lo + per).min(runs)).map(pages).map(f).collect()))
+            .collect();
+        handles
+            .into_iter()
+            // A panic in a worker is re-raised on the caller's thread.
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    parts.into_iter().flatten().fold(init, combine)
+}

@@ -11,11 +11,12 @@
 //! its series −ln(1 − b) − b = Σ_{k≥2} b^k/k when b is small.
 
 use super::frequencies::{jensen_gap, q_and_a};
-use super::par::fold_chunks;
+use super::par::{CHUNK, fold_chunks, fold_ranges};
 use super::{Model, Scaled, check_frequencies};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
 use crate::numeric::exact::product_error;
+use std::cmp::Ordering;
 use std::ops::Range;
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
@@ -187,6 +188,14 @@ struct ActiveSums {
 }
 
 impl ActiveSums {
+    /// Adds an active page.
+    fn add(&mut self, sigma: f64, beta: f64) {
+        let p = sigma * beta;
+        self.count += 1;
+        self.b.add(beta, 0.0);
+        self.s.add(p, product_error(sigma, beta, p));
+    }
+
     fn merge(self, o: ActiveSums) -> ActiveSums {
         ActiveSums {
             count: self.count + o.count,
@@ -269,22 +278,25 @@ impl Cutoff {
     }
 }
 
-/// Sums of β' and σβ' over the pages in buckets of σ, the top [`BINADES`]
-/// binades below 1 in [`SUB`] buckets each (the first eight mantissa bits),
-/// bucket 0 for everything smaller: locates the root of F(ρ) = κ to one
-/// bucket in the setup pass, so that Newton starts next to it.
+/// Page counts and sums of β' and σβ' in buckets of σ, the top
+/// [`BINADES`] binades below 1 in [`SUB`] buckets each (the first eight
+/// mantissa bits), bucket 0 for everything smaller: locates the root of
+/// F(ρ) = κ to one bucket.
 #[derive(Debug, Clone, Default)]
 struct Histogram {
-    /// (Σ β', Σ σβ') per bucket; empty until a page is added.
-    sums: Vec<(f64, f64)>,
+    /// (pages, Σ β', Σ σβ') per bucket; empty until a page is added.
+    buckets: Vec<(usize, f64, f64)>,
 }
 
 const BINADES: usize = 16;
 const SUB: usize = 256;
 
+/// Most histograms a pass keeps (one per run of pages, combined in order).
+const HISTOGRAMS: usize = 64;
+
 impl Histogram {
     /// Bucket of σ ∈ (0, 1]: 1 + 256 (binade) + the first eight mantissa
-    /// bits; 0 below 2^−16.
+    /// bits; 0 below 2^−16. Increases with σ.
     fn bucket(sigma: f64) -> usize {
         let bits = sigma.to_bits();
         let e = (bits >> 52) as i64 - 1023;
@@ -302,42 +314,255 @@ impl Histogram {
     }
 
     fn add(&mut self, sigma: f64, beta: f64) {
-        if self.sums.is_empty() {
-            self.sums = vec![(0.0, 0.0); 1 + (BINADES + 1) * SUB];
+        if self.buckets.is_empty() {
+            self.buckets = vec![(0, 0.0, 0.0); 1 + (BINADES + 1) * SUB];
         }
-        let s = &mut self.sums[Self::bucket(sigma)];
-        s.0 += beta;
-        s.1 += sigma * beta;
+        let s = &mut self.buckets[Self::bucket(sigma)];
+        s.0 += 1;
+        s.1 += beta;
+        s.2 += sigma * beta;
     }
 
     fn merge(mut self, o: Histogram) -> Histogram {
-        if self.sums.is_empty() {
+        if self.buckets.is_empty() {
             return o;
         }
-        for (a, b) in self.sums.iter_mut().zip(&o.sums) {
+        for (a, b) in self.buckets.iter_mut().zip(&o.buckets) {
             a.0 += b.0;
             a.1 += b.1;
+            a.2 += b.2;
         }
         self
     }
 
-    /// (num, den) of the Newton step from the lower edge t of the highest
-    /// bucket where F(1/t) = Σ_{σ ≥ t} (σ/t − 1)β' reaches κ: to the right
-    /// of the root (up to the rounding of the bucket sums, which the
-    /// compensated steps absorb); (∞, 0) when no bucket above 0 does.
-    fn start(&self, kappa: f64) -> (f64, f64) {
+    /// The highest bucket k ≥ 1 where F(1/t) = Σ_{σ ≥ t} (σ/t − 1)β'
+    /// reaches κ at its lower edge t, with Σ β' and Σ σβ' over the buckets
+    /// ≥ k: the root 1/ρ lies in bucket k, up to the rounding of the
+    /// bucket sums; `None` when no bucket above 0 reaches κ.
+    fn root(&self, kappa: f64) -> Option<(usize, f64, f64)> {
         let (mut b, mut s) = (0.0, 0.0);
         if kappa.is_finite() {
-            for k in (1..self.sums.len()).rev() {
-                b += self.sums[k].0;
-                s += self.sums[k].1;
+            for k in (1..self.buckets.len()).rev() {
+                b += self.buckets[k].1;
+                s += self.buckets[k].2;
                 if s / Self::edge(k) - b >= kappa && s > 0.0 {
-                    return (kappa + b, s);
+                    return Some((k, b, s));
                 }
             }
         }
-        (f64::INFINITY, 0.0)
+        None
     }
+
+    /// (num, den) of the Newton step from [`Histogram::root`]'s edge: to
+    /// the right of the root (up to the rounding of the bucket sums, which
+    /// the compensated steps absorb); (∞, 0) without a root bucket.
+    fn start(&self, kappa: f64) -> (f64, f64) {
+        self.root(kappa)
+            .map_or((f64::INFINITY, 0.0), |(_, b, s)| (kappa + b, s))
+    }
+}
+
+/// Pages per block of the passes that recompute σ and β' (on the stack).
+const BLOCK: usize = 256;
+
+/// σ_i and β'_i = β_i/β_max of every page, recomputed block by block by
+/// each pass instead of stored (reading μ and c costs less than writing
+/// and rereading two more arrays); κ = 1/β_max.
+struct Terms<'a> {
+    model: &'a Model,
+    sigma: Sigma<'a>,
+    bmax: f64,
+}
+
+impl<'a> Terms<'a> {
+    fn new(model: &'a Model) -> Terms<'a> {
+        let (sigma, bmax) = Sigma::new(model);
+        Terms { model, sigma, bmax }
+    }
+
+    /// σ_i into `sg` and β'_i into `bt` for the pages `pages`: first for
+    /// all of them by [`Sigma::of_plain`]'s operations in a loop without
+    /// branches (it vectorises), then page by page only if one of them
+    /// leaves the normal range.
+    fn block(&self, pages: Range<usize>, sg: &mut [f64], bt: &mut [f64]) {
+        fill_beta(self.model, pages.clone(), bt);
+        bt.iter_mut().for_each(|b| *b /= self.bmax);
+        if let Some(wmax) = self.sigma.wmax_plain {
+            let (mu, c) = (
+                &self.model.change_rates()[pages.clone()],
+                &self.model.weights()[pages.clone()],
+            );
+            let mean = self.model.mean_access();
+            let normal = |x: f64| (f64::MIN_POSITIVE..=f64::MAX).contains(&x);
+            let mut plain = true;
+            for ((s, &m), &c) in sg.iter_mut().zip(mu).zip(c) {
+                let me = m * mean;
+                let w = c / me;
+                let r = w / wmax;
+                *s = r.sqrt();
+                plain &= normal(me) & normal(w) & normal(r);
+            }
+            if plain {
+                return;
+            }
+        }
+        for (k, i) in pages.enumerate() {
+            let plain = plain_weight(self.model, i).and_then(|w| self.sigma.of_plain(w));
+            sg[k] = plain.unwrap_or_else(|| self.sigma.of(i));
+        }
+    }
+
+    /// `f(block, σ, β')` for the consecutive blocks of at most [`BLOCK`]
+    /// pages of `pages`.
+    fn for_blocks(&self, pages: Range<usize>, mut f: impl FnMut(Range<usize>, &[f64], &[f64])) {
+        let (mut sg, mut bt) = ([0.0; BLOCK], [0.0; BLOCK]);
+        let mut lo = pages.start;
+        while lo < pages.end {
+            let hi = (lo + BLOCK).min(pages.end);
+            let (s, b) = (&mut sg[..hi - lo], &mut bt[..hi - lo]);
+            self.block(lo..hi, s, b);
+            f(lo..hi, s, b);
+            lo = hi;
+        }
+    }
+
+    /// The histogram of σ over every page: one per run of whole chunks (at
+    /// most [`HISTOGRAMS`] runs), combined in run order (the same bits
+    /// whatever the thread count).
+    fn histogram(&self) -> Histogram {
+        let n = self.model.len();
+        let run = n
+            .div_ceil(HISTOGRAMS)
+            .next_multiple_of(CHUNK)
+            .max(4 * CHUNK);
+        fold_ranges(
+            n,
+            run,
+            Histogram::default(),
+            |pages| {
+                let mut h = Histogram::default();
+                self.for_blocks(pages, |_, sg, bt| {
+                    sg.iter().zip(bt).for_each(|(&s, &b)| h.add(s, b));
+                });
+                h
+            },
+            Histogram::merge,
+        )
+    }
+}
+
+/// What [`water_fill`]'s pass gathers around the root's bucket k.
+struct Around {
+    /// Sums over the pages above bucket k.
+    above: ActiveSums,
+    /// The smallest σ above bucket k, the largest below it (0 if none).
+    min_above: f64,
+    max_below: f64,
+    /// (σ, β') of the pages in bucket k, in page order.
+    inside: Vec<(f64, f64)>,
+}
+
+impl Around {
+    fn new() -> Around {
+        Around {
+            above: ActiveSums::default(),
+            min_above: f64::INFINITY,
+            max_below: 0.0,
+            inside: Vec::new(),
+        }
+    }
+
+    fn merge(mut self, o: Around) -> Around {
+        self.above = self.above.merge(o.above);
+        self.min_above = self.min_above.min(o.min_above);
+        self.max_below = self.max_below.max(o.max_below);
+        self.inside.extend(o.inside);
+        self
+    }
+}
+
+/// The exact active set from the root's bucket alone: one pass sums the
+/// pages above the bucket (compensated, in chunk order) and gathers those
+/// inside it; water filling through them in decreasing σ adds a page while
+/// it is active at the sums of the pages before it. The result is returned
+/// only when it is a fixed point of the Newton step (its smallest σ active,
+/// the largest σ outside inactive, at its own sums), which in exact
+/// arithmetic is unique: `None` (Newton over arrays instead) when the
+/// bucket sums misled, κ is not finite, or the bucket holds more than
+/// an eighth of the pages.
+fn water_fill(terms: &Terms, hist: &Histogram, kappa: f64) -> Option<Cutoff> {
+    let n = terms.model.len();
+    let (k, _, _) = hist.root(kappa)?;
+    if hist.buckets[k].0 > (n / 8).max(1 << 12) {
+        return None;
+    }
+    let around = fold_ranges(
+        n,
+        CHUNK,
+        Around::new(),
+        |pages| {
+            let mut a = Around::new();
+            terms.for_blocks(pages, |_, sg, bt| {
+                for (&s, &b) in sg.iter().zip(bt) {
+                    match Histogram::bucket(s).cmp(&k) {
+                        Ordering::Greater => {
+                            a.above.add(s, b);
+                            a.min_above = a.min_above.min(s);
+                        }
+                        Ordering::Equal => a.inside.push((s, b)),
+                        Ordering::Less => a.max_below = a.max_below.max(s),
+                    }
+                }
+            });
+            a
+        },
+        Around::merge,
+    );
+    let mut inside = around.inside;
+    inside.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let (mut sums, mut smallest) = (around.above, around.min_above);
+    let mut next_out = around.max_below;
+    for &(s, b) in &inside {
+        if !Cutoff::new(kappa, sums).active(s) {
+            next_out = next_out.max(s);
+            break;
+        }
+        sums.add(s, b);
+        smallest = s;
+    }
+    let cut = Cutoff::new(kappa, sums);
+    (sums.count > 0 && cut.active(smallest) && !cut.active(next_out)).then_some(cut)
+}
+
+/// The plan at `cut` in one pass: f_i = x_i/(κS) with x_i = excess_i⁺·β'_i
+/// ([`Cutoff::excess`]) on the active pages, 0 elsewhere, since over the
+/// active set P whose sums B, S the cut holds, Σ_P x_i = (κ + B)S − SB =
+/// κS. `None` when κS is not a normal double.
+fn write_plan(terms: &Terms, cut: Cutoff) -> Option<Vec<f64>> {
+    let total = cut.kappa * (cut.s.hi + cut.s.lo);
+    if !total.is_normal() {
+        return None;
+    }
+    let mut f = crate::pages::zeroed(terms.model.len());
+    fold_chunks(
+        [&mut f[..]],
+        (),
+        |pages, [out]| {
+            let base = pages.start;
+            terms.for_blocks(pages, |block, sg, bt| {
+                let o = &mut out[block.start - base..block.end - base];
+                for ((x, &s), &b) in o.iter_mut().zip(sg).zip(bt) {
+                    *x = if cut.active(s) {
+                        cut.excess(s).max(0.0) * b / total
+                    } else {
+                        0.0
+                    };
+                }
+            });
+        },
+        |(), ()| (),
+    );
+    Some(f)
 }
 
 /// [`ActiveSums`] over the pages active at `cut`, in fixed chunks.
@@ -349,10 +574,7 @@ fn active_sums(sig: &mut [f64], beta: &mut [f64], cut: Cutoff) -> ActiveSums {
             let mut acc = ActiveSums::default();
             for (&s, &b) in sg.iter().zip(bt.iter()) {
                 if cut.active(s) {
-                    let p = s * b;
-                    acc.count += 1;
-                    acc.b.add(b, 0.0);
-                    acc.s.add(p, product_error(s, b, p));
+                    acc.add(s, b);
                 }
             }
             acc
@@ -417,37 +639,53 @@ fn plain_sums(sig: &mut [f64], bt: &mut [f64], num: f64, den: f64) -> (usize, f6
 /// piecewise linear, convex and increasing, so Newton's method from the
 /// right, ρ ← (κ + B)/S with B = Σ_P β_i, S = Σ_P σ_iβ_i over the active set
 /// P = {ρσ_i > 1}, shrinks P at every step and stops exactly when P no
-/// longer changes; then x_i ∝ (ρσ_i − 1)S β_i (see [`Cutoff`]). O(N) per
-/// Newton step, on [`super::par`] threads; 16 bytes per page.
+/// longer changes; then x_i ∝ (ρσ_i − 1)S β_i (see [`Cutoff`]).
+///
+/// Passes over μ and c (σ and β recomputed, nothing stored but the
+/// output), on [`super::par`] threads: the largest w and β; a histogram of
+/// σ locating the root's bucket; the pages above it summed and those inside
+/// gathered, which fixes P exactly ([`water_fill`]); the output. Newton
+/// over arrays of σ and β (16 bytes per page) where that shortcut does not
+/// apply.
 ///
 /// Errors: `TooLarge` beyond the memory cap ([`RANDOMIZED_BYTES_PER_PAGE`]
 /// per page); `NotConverged` only if the result cannot be normalised.
 pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
-    let n = model.len();
-    check_memory(n)?;
-    // Setup: σ (normalised by the largest weight: ρ absorbs the scale) in
-    // the output, β' = β/β_max in the scratch buffer, and where Newton
-    // starts (from the histogram of σ).
+    check_memory(model.len())?;
+    // Setup: w_max, β_max (κ = 1/β_max) and the histogram of σ.
+    let terms = Terms::new(model);
+    let kappa = 1.0 / terms.bmax;
+    let hist = terms.histogram();
+    // Main: the active set from the root's bucket, then the plan.
+    if let Some(f) = water_fill(&terms, &hist, kappa).and_then(|cut| write_plan(&terms, cut)) {
+        return Ok(f);
+    }
+    newton(&terms, kappa, hist.start(kappa))
+}
+
+/// [`optimal_frequencies_general`] without the root's-bucket shortcut.
+#[cfg(test)]
+pub(crate) fn general_by_newton(model: &Model) -> Result<Vec<f64>> {
+    let terms = Terms::new(model);
+    let kappa = 1.0 / terms.bmax;
+    newton(&terms, kappa, terms.histogram().start(kappa))
+}
+
+/// [`optimal_frequencies_general`] by Newton steps over arrays of σ and β'
+/// from ρ = num/den = `start` (to the right of the root).
+fn newton(terms: &Terms, kappa: f64, start: (f64, f64)) -> Result<Vec<f64>> {
+    let n = terms.model.len();
+    // Setup: σ in the output, β' in the scratch buffer.
     let (mut sig, mut bt) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
-    let (sigma, bmax) = Sigma::new(model, &mut sig, &mut bt);
-    let kappa = 1.0 / bmax;
-    let hist = fold_chunks(
+    fold_chunks(
         [&mut sig[..], &mut bt[..]],
-        Histogram::default(),
-        |pages, [sg, b]| {
-            let mut h = Histogram::default();
-            for (k, i) in pages.enumerate() {
-                sg[k] = sigma.of_plain(sg[k]).unwrap_or_else(|| sigma.of(i));
-                b[k] /= bmax;
-                h.add(sg[k], b[k]);
-            }
-            h
-        },
-        Histogram::merge,
+        (),
+        |pages, [sg, b]| terms.block(pages, sg, b),
+        |(), ()| (),
     );
-    // Main loop: Newton from ρ = ∞ in plain doubles, then in compensated
-    // ones from that active set (usually one pass confirms it).
-    let (num, den) = plain_newton(&mut sig, &mut bt, kappa, hist.start(kappa));
+    // Main loop: Newton in plain doubles, then in compensated ones from
+    // that active set (usually one pass confirms it).
+    let (num, den) = plain_newton(&mut sig, &mut bt, kappa, start);
     let mut sums = active_sums(&mut sig, &mut bt, Cutoff::plain(num, den));
     // Active sets are the pages above a σ threshold: an unchanged count
     // is an unchanged set. After a first step to the right of the root
@@ -470,7 +708,7 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     }
     // Finish: every active β' underflowed relative to the largest β (an
     // inactive page changing far faster).
-    rescaled(model, &sigma, cut, sig, bt)
+    rescaled(terms.model, &terms.sigma, cut, sig, bt)
 }
 
 /// The same active set with β scaled by the active set's largest, in logs
@@ -534,22 +772,25 @@ struct Sigma<'a> {
 }
 
 impl<'a> Sigma<'a> {
-    /// Finds w_max and β_max in one pass that leaves the plain w_i (0
-    /// where it is not a normal double) in `w` and β_i in `beta`.
-    fn new(model: &'a Model, w: &mut [f64], beta: &mut [f64]) -> (Sigma<'a>, f64) {
-        let (plain, scaled, bmax) = fold_chunks(
-            [w, beta],
+    /// w_max and β_max, in one pass over the pages.
+    fn new(model: &'a Model) -> (Sigma<'a>, f64) {
+        let (plain, scaled, bmax) = fold_ranges(
+            model.len(),
+            CHUNK,
             (0.0_f64, None::<Scaled>, 0.0_f64),
-            |pages, [w, b]| {
-                fill_beta(model, pages.clone(), b);
-                let bmax = b.iter().fold(0.0_f64, |m, &x| if x > m { x } else { m });
-                let (mut plain, mut scaled) = (0.0_f64, None::<Scaled>);
-                for (k, i) in pages.enumerate() {
-                    w[k] = plain_weight(model, i).unwrap_or(0.0);
-                    if w[k] > 0.0 {
-                        plain = plain.max(w[k]);
-                    } else {
-                        scaled = Some(max_scaled(scaled, model.scaled_weight(i)));
+            |pages| {
+                let (mut plain, mut scaled, mut bmax) = (0.0_f64, None::<Scaled>, 0.0_f64);
+                let mut beta = [0.0; BLOCK];
+                for lo in pages.clone().step_by(BLOCK) {
+                    let block = lo..(lo + BLOCK).min(pages.end);
+                    let b = &mut beta[..block.len()];
+                    fill_beta(model, block.clone(), b);
+                    bmax = b.iter().fold(bmax, |m, &x| if x > m { x } else { m });
+                    for i in block {
+                        match plain_weight(model, i) {
+                            Some(w) => plain = plain.max(w),
+                            None => scaled = Some(max_scaled(scaled, model.scaled_weight(i))),
+                        }
                     }
                 }
                 (plain, scaled, bmax)
@@ -573,7 +814,7 @@ impl<'a> Sigma<'a> {
         (sigma, bmax)
     }
 
-    /// σ_i from the plain w_i left by [`Sigma::new`], when [`Sigma::of`]
+    /// σ_i from the plain w_i ([`plain_weight`]), when [`Sigma::of`]
     /// would take its plain route (same bits).
     fn of_plain(&self, w: f64) -> Option<f64> {
         let m = self.wmax_plain?;
