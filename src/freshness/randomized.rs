@@ -11,7 +11,7 @@
 //! its series −ln(1 − b) − b = Σ_{k≥2} b^k/k when b is small.
 
 use super::frequencies::{jensen_gap, q_and_a};
-use super::par::{CHUNK, fold_chunks, fold_ranges};
+use super::par::{CHUNK, fold_chunks, fold_pieces_par};
 use super::{Model, Scaled, check_frequencies};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
@@ -278,32 +278,34 @@ impl Cutoff {
     }
 }
 
-/// Page counts and sums of β' and σβ' in buckets of σ, the top
-/// [`BINADES`] binades below 1 in [`SUB`] buckets each (the first eight
-/// mantissa bits), bucket 0 for everything smaller: locates the root of
-/// F(ρ) = κ to one bucket.
+/// Compensated sums of β' and σβ' (with page counts) in buckets of σ, the top [`BINADES`] binades below 1 in [`SUB`] buckets
+/// each (the first [`SUB_BITS`] mantissa bits), bucket 0 for everything
+/// smaller:
+/// locates the root of F(ρ) = κ to one bucket, and sums the pages on
+/// either side of it.
 #[derive(Debug, Clone, Default)]
 struct Histogram {
-    /// (pages, Σ β', Σ σβ') per bucket; empty until a page is added.
-    buckets: Vec<(usize, f64, f64)>,
+    /// Empty until a page is added.
+    buckets: Vec<ActiveSums>,
 }
 
 const BINADES: usize = 16;
-const SUB: usize = 256;
+const SUB_BITS: u32 = 6;
+const SUB: usize = 1 << SUB_BITS;
 
-/// Most histograms a pass keeps (one per run of pages, combined in order).
-const HISTOGRAMS: usize = 64;
+/// Most histograms a pass keeps (one per run of pages, merged in order).
+const HISTOGRAMS: usize = 16;
 
 impl Histogram {
-    /// Bucket of σ ∈ (0, 1]: 1 + 256 (binade) + the first eight mantissa
-    /// bits; 0 below 2^−16. Increases with σ.
+    /// Bucket of σ ∈ (0, 1]: 1 + [`SUB`]·(binade) + the first
+    /// [`SUB_BITS`] mantissa bits; 0 below 2^−16. Increases with σ.
     fn bucket(sigma: f64) -> usize {
         let bits = sigma.to_bits();
         let e = (bits >> 52) as i64 - 1023;
         if e < -(BINADES as i64) || e > 0 {
             return 0;
         }
-        let sub = ((bits >> 44) & 0xff) as usize;
+        let sub = ((bits >> (52 - SUB_BITS)) as usize) & (SUB - 1);
         1 + (e + BINADES as i64) as usize * SUB + sub
     }
 
@@ -315,12 +317,9 @@ impl Histogram {
 
     fn add(&mut self, sigma: f64, beta: f64) {
         if self.buckets.is_empty() {
-            self.buckets = vec![(0, 0.0, 0.0); 1 + (BINADES + 1) * SUB];
+            self.buckets = vec![ActiveSums::default(); 1 + (BINADES + 1) * SUB];
         }
-        let s = &mut self.buckets[Self::bucket(sigma)];
-        s.0 += 1;
-        s.1 += beta;
-        s.2 += sigma * beta;
+        self.buckets[Self::bucket(sigma)].add(sigma, beta);
     }
 
     fn merge(mut self, o: Histogram) -> Histogram {
@@ -328,9 +327,7 @@ impl Histogram {
             return o;
         }
         for (a, b) in self.buckets.iter_mut().zip(&o.buckets) {
-            a.0 += b.0;
-            a.1 += b.1;
-            a.2 += b.2;
+            *a = a.merge(*b);
         }
         self
     }
@@ -338,13 +335,13 @@ impl Histogram {
     /// The highest bucket k ≥ 1 where F(1/t) = Σ_{σ ≥ t} (σ/t − 1)β'
     /// reaches κ at its lower edge t, with Σ β' and Σ σβ' over the buckets
     /// ≥ k: the root 1/ρ lies in bucket k, up to the rounding of the
-    /// bucket sums; `None` when no bucket above 0 reaches κ.
+    /// plain sums; `None` when no bucket above 0 reaches κ.
     fn root(&self, kappa: f64) -> Option<(usize, f64, f64)> {
         let (mut b, mut s) = (0.0, 0.0);
         if kappa.is_finite() {
             for k in (1..self.buckets.len()).rev() {
-                b += self.buckets[k].1;
-                s += self.buckets[k].2;
+                b += self.buckets[k].b.hi;
+                s += self.buckets[k].s.hi;
                 if s / Self::edge(k) - b >= kappa && s > 0.0 {
                     return Some((k, b, s));
                 }
@@ -360,14 +357,21 @@ impl Histogram {
         self.root(kappa)
             .map_or((f64::INFINITY, 0.0), |(_, b, s)| (kappa + b, s))
     }
+
+    /// The sums over the buckets above k, merged in decreasing bucket
+    /// order (a fixed order).
+    fn above(&self, k: usize) -> ActiveSums {
+        let above = self.buckets[k + 1..].iter().rev();
+        above.fold(ActiveSums::default(), |a, b| a.merge(*b))
+    }
 }
 
-/// Pages per block of the passes that recompute σ and β' (on the stack).
+/// Pages per block of β' computed on the stack.
 const BLOCK: usize = 256;
 
-/// σ_i and β'_i = β_i/β_max of every page, recomputed block by block by
-/// each pass instead of stored (reading μ and c costs less than writing
-/// and rereading two more arrays); κ = 1/β_max.
+/// The terms of F: σ_i (computed once, in the output) and β'_i =
+/// β_i/β_max (recomputed by each pass that needs it: reading μ costs less
+/// than writing and rereading another array); κ = 1/β_max.
 struct Terms<'a> {
     model: &'a Model,
     sigma: Sigma<'a>,
@@ -375,75 +379,62 @@ struct Terms<'a> {
 }
 
 impl<'a> Terms<'a> {
-    fn new(model: &'a Model) -> Terms<'a> {
-        let (sigma, bmax) = Sigma::new(model);
+    /// w_max and β_max, leaving the plain w_i in `w` ([`Sigma::new`]).
+    fn new(model: &'a Model, w: &mut [f64]) -> Terms<'a> {
+        let (sigma, bmax) = Sigma::new(model, w);
         Terms { model, sigma, bmax }
     }
 
-    /// σ_i into `sg` and β'_i into `bt` for the pages `pages`: first for
-    /// all of them by [`Sigma::of_plain`]'s operations in a loop without
-    /// branches (it vectorises), then page by page only if one of them
-    /// leaves the normal range.
-    fn block(&self, pages: Range<usize>, sg: &mut [f64], bt: &mut [f64]) {
-        fill_beta(self.model, pages.clone(), bt);
+    /// β'_i for the pages `pages` into `bt`.
+    fn betas(&self, pages: Range<usize>, bt: &mut [f64]) {
+        fill_beta(self.model, pages, bt);
         bt.iter_mut().for_each(|b| *b /= self.bmax);
+    }
+
+    /// σ_i in place of the plain w_i left by [`Sigma::new`] for the pages
+    /// `pages`: [`Sigma::of_plain`]'s operations in a loop without branches
+    /// (it vectorises), then page by page from the model only if a value
+    /// leaves the normal range.
+    fn sigmas(&self, pages: Range<usize>, w: &mut [f64]) {
         if let Some(wmax) = self.sigma.wmax_plain {
-            let (mu, c) = (
-                &self.model.change_rates()[pages.clone()],
-                &self.model.weights()[pages.clone()],
-            );
-            let mean = self.model.mean_access();
-            let normal = |x: f64| (f64::MIN_POSITIVE..=f64::MAX).contains(&x);
             let mut plain = true;
-            for ((s, &m), &c) in sg.iter_mut().zip(mu).zip(c) {
-                let me = m * mean;
-                let w = c / me;
-                let r = w / wmax;
-                *s = r.sqrt();
-                plain &= normal(me) & normal(w) & normal(r);
+            for x in w.iter_mut() {
+                let r = *x / wmax;
+                plain &= normal(*x) & normal(r);
+                *x = r.sqrt();
             }
             if plain {
                 return;
             }
         }
-        for (k, i) in pages.enumerate() {
+        for (x, i) in w.iter_mut().zip(pages) {
             let plain = plain_weight(self.model, i).and_then(|w| self.sigma.of_plain(w));
-            sg[k] = plain.unwrap_or_else(|| self.sigma.of(i));
+            *x = plain.unwrap_or_else(|| self.sigma.of(i));
         }
     }
 
-    /// `f(block, σ, β')` for the consecutive blocks of at most [`BLOCK`]
-    /// pages of `pages`.
-    fn for_blocks(&self, pages: Range<usize>, mut f: impl FnMut(Range<usize>, &[f64], &[f64])) {
-        let (mut sg, mut bt) = ([0.0; BLOCK], [0.0; BLOCK]);
-        let mut lo = pages.start;
-        while lo < pages.end {
-            let hi = (lo + BLOCK).min(pages.end);
-            let (s, b) = (&mut sg[..hi - lo], &mut bt[..hi - lo]);
-            self.block(lo..hi, s, b);
-            f(lo..hi, s, b);
-            lo = hi;
-        }
-    }
-
-    /// The histogram of σ over every page: one per run of whole chunks (at
-    /// most [`HISTOGRAMS`] runs), combined in run order (the same bits
-    /// whatever the thread count).
-    fn histogram(&self) -> Histogram {
-        let n = self.model.len();
-        let run = n
+    /// Turns the plain w_i in `f` into σ_i and returns their histogram: one
+    /// per run of whole chunks (at most [`HISTOGRAMS`] runs), merged in run
+    /// order (the same bits whatever the thread count).
+    fn histogram(&self, f: &mut [f64]) -> Histogram {
+        let run = f
+            .len()
             .div_ceil(HISTOGRAMS)
             .next_multiple_of(CHUNK)
             .max(4 * CHUNK);
-        fold_ranges(
-            n,
+        fold_pieces_par(
+            [f],
             run,
             Histogram::default(),
-            |pages| {
+            |pages, [w]| {
                 let mut h = Histogram::default();
-                self.for_blocks(pages, |_, sg, bt| {
-                    sg.iter().zip(bt).for_each(|(&s, &b)| h.add(s, b));
-                });
+                let mut bt = [0.0; BLOCK];
+                for (lo, w) in (pages.start..).step_by(BLOCK).zip(w.chunks_mut(BLOCK)) {
+                    let (block, b) = (lo..lo + w.len(), &mut bt[..w.len()]);
+                    self.sigmas(block.clone(), w);
+                    self.betas(block, b);
+                    w.iter().zip(b.iter()).for_each(|(&s, &b)| h.add(s, b));
+                }
                 h
             },
             Histogram::merge,
@@ -451,21 +442,23 @@ impl<'a> Terms<'a> {
     }
 }
 
-/// What [`water_fill`]'s pass gathers around the root's bucket k.
+/// x in [f64::MIN_POSITIVE, f64::MAX] (not NaN; branch-free).
+fn normal(x: f64) -> bool {
+    (x >= f64::MIN_POSITIVE) & (x <= f64::MAX)
+}
+
+/// What [`water_fill`]'s pass finds around the root's bucket k.
 struct Around {
-    /// Sums over the pages above bucket k.
-    above: ActiveSums,
     /// The smallest σ above bucket k, the largest below it (0 if none).
     min_above: f64,
     max_below: f64,
-    /// (σ, β') of the pages in bucket k, in page order.
-    inside: Vec<(f64, f64)>,
+    /// (σ_i, i) of the pages in bucket k, in page order.
+    inside: Vec<(f64, usize)>,
 }
 
 impl Around {
     fn new() -> Around {
         Around {
-            above: ActiveSums::default(),
             min_above: f64::INFINITY,
             max_below: 0.0,
             inside: Vec::new(),
@@ -473,7 +466,6 @@ impl Around {
     }
 
     fn merge(mut self, o: Around) -> Around {
-        self.above = self.above.merge(o.above);
         self.min_above = self.min_above.min(o.min_above);
         self.max_below = self.max_below.max(o.max_below);
         self.inside.extend(o.inside);
@@ -481,88 +473,86 @@ impl Around {
     }
 }
 
-/// The exact active set from the root's bucket alone: one pass sums the
-/// pages above the bucket (compensated, in chunk order) and gathers those
-/// inside it; water filling through them in decreasing σ adds a page while
-/// it is active at the sums of the pages before it. The result is returned
-/// only when it is a fixed point of the Newton step (its smallest σ active,
-/// the largest σ outside inactive, at its own sums), which in exact
-/// arithmetic is unique: `None` (Newton over arrays instead) when the
-/// bucket sums misled, κ is not finite, or the bucket holds more than
-/// an eighth of the pages.
-fn water_fill(terms: &Terms, hist: &Histogram, kappa: f64) -> Option<Cutoff> {
-    let n = terms.model.len();
+/// The exact active set from the root's bucket alone: the histogram sums
+/// the pages above the bucket (compensated); one pass gathers those inside
+/// it (σ in `sig`); water filling through them in decreasing σ adds a page
+/// while it is active at the sums of the pages before it. The result is
+/// returned only when it is a fixed point of the Newton step (its smallest
+/// σ active, the largest σ outside inactive, at its own sums), which in
+/// exact arithmetic is unique: `None` (Newton over arrays instead) when the
+/// bucket sums misled, κ is not finite, or the bucket holds more than an
+/// eighth of the pages.
+fn water_fill(terms: &Terms, hist: &Histogram, sig: &mut [f64], kappa: f64) -> Option<Cutoff> {
+    let n = sig.len();
     let (k, _, _) = hist.root(kappa)?;
-    if hist.buckets[k].0 > (n / 8).max(1 << 12) {
+    if hist.buckets[k].count > (n / 8).max(1 << 12) {
         return None;
     }
-    let around = fold_ranges(
-        n,
-        CHUNK,
+    let around = fold_chunks(
+        [sig],
         Around::new(),
-        |pages| {
+        |pages, [sg]| {
             let mut a = Around::new();
-            terms.for_blocks(pages, |_, sg, bt| {
-                for (&s, &b) in sg.iter().zip(bt) {
-                    match Histogram::bucket(s).cmp(&k) {
-                        Ordering::Greater => {
-                            a.above.add(s, b);
-                            a.min_above = a.min_above.min(s);
-                        }
-                        Ordering::Equal => a.inside.push((s, b)),
-                        Ordering::Less => a.max_below = a.max_below.max(s),
-                    }
+            for (&s, i) in sg.iter().zip(pages) {
+                match Histogram::bucket(s).cmp(&k) {
+                    Ordering::Greater => a.min_above = a.min_above.min(s),
+                    Ordering::Equal => a.inside.push((s, i)),
+                    Ordering::Less => a.max_below = a.max_below.max(s),
                 }
-            });
+            }
             a
         },
         Around::merge,
     );
     let mut inside = around.inside;
     inside.sort_by(|x, y| y.0.total_cmp(&x.0));
-    let (mut sums, mut smallest) = (around.above, around.min_above);
+    let (mut sums, mut smallest) = (hist.above(k), around.min_above);
     let mut next_out = around.max_below;
-    for &(s, b) in &inside {
+    for &(s, i) in &inside {
         if !Cutoff::new(kappa, sums).active(s) {
             next_out = next_out.max(s);
             break;
         }
-        sums.add(s, b);
+        let mut b = [0.0];
+        terms.betas(i..i + 1, &mut b);
+        sums.add(s, b[0]);
         smallest = s;
     }
     let cut = Cutoff::new(kappa, sums);
     (sums.count > 0 && cut.active(smallest) && !cut.active(next_out)).then_some(cut)
 }
 
-/// The plan at `cut` in one pass: f_i = x_i/(κS) with x_i = excess_i⁺·β'_i
-/// ([`Cutoff::excess`]) on the active pages, 0 elsewhere, since over the
-/// active set P whose sums B, S the cut holds, Σ_P x_i = (κ + B)S − SB =
-/// κS. `None` when κS is not a normal double.
-fn write_plan(terms: &Terms, cut: Cutoff) -> Option<Vec<f64>> {
+/// The plan at `cut` in place of σ in `f`, in one pass: f_i = x_i/(κS)
+/// with x_i = excess_i⁺·β'_i ([`Cutoff::excess`]) on the active pages, 0
+/// elsewhere, since over the active set P whose sums B, S the cut holds,
+/// Σ_P x_i = (κ + B)S − SB = κS. False (`f` unchanged) when κS is not a
+/// normal double.
+fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> bool {
     let total = cut.kappa * (cut.s.hi + cut.s.lo);
     if !total.is_normal() {
-        return None;
+        return false;
     }
-    let mut f = crate::pages::zeroed(terms.model.len());
     fold_chunks(
-        [&mut f[..]],
+        [f],
         (),
-        |pages, [out]| {
-            let base = pages.start;
-            terms.for_blocks(pages, |block, sg, bt| {
-                let o = &mut out[block.start - base..block.end - base];
-                for ((x, &s), &b) in o.iter_mut().zip(sg).zip(bt) {
+        |pages, [x]| {
+            let mut bt = [0.0; BLOCK];
+            for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
+                let b = &mut bt[..x.len()];
+                terms.betas(lo..lo + x.len(), b);
+                for (x, &b) in x.iter_mut().zip(b.iter()) {
+                    let s = *x;
                     *x = if cut.active(s) {
                         cut.excess(s).max(0.0) * b / total
                     } else {
                         0.0
                     };
                 }
-            });
+            }
         },
         |(), ()| (),
     );
-    Some(f)
+    true
 }
 
 /// [`ActiveSums`] over the pages active at `cut`, in fixed chunks.
@@ -652,35 +642,40 @@ fn plain_sums(sig: &mut [f64], bt: &mut [f64], num: f64, den: f64) -> (usize, f6
 /// per page); `NotConverged` only if the result cannot be normalised.
 pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     check_memory(model.len())?;
-    // Setup: w_max, β_max (κ = 1/β_max) and the histogram of σ.
-    let terms = Terms::new(model);
+    // Setup: w_max and β_max (κ = 1/β_max) with the plain w_i in the
+    // output, then σ_i in their place and the histogram of σ.
+    let mut f = crate::pages::zeroed(model.len());
+    let terms = Terms::new(model, &mut f);
     let kappa = 1.0 / terms.bmax;
-    let hist = terms.histogram();
+    let hist = terms.histogram(&mut f);
     // Main: the active set from the root's bucket, then the plan.
-    if let Some(f) = water_fill(&terms, &hist, kappa).and_then(|cut| write_plan(&terms, cut)) {
-        return Ok(f);
+    if let Some(cut) = water_fill(&terms, &hist, &mut f, kappa) {
+        if write_plan(&terms, cut, &mut f) {
+            return Ok(f);
+        }
     }
-    newton(&terms, kappa, hist.start(kappa))
+    newton(&terms, f, kappa, hist.start(kappa))
 }
 
 /// [`optimal_frequencies_general`] without the root's-bucket shortcut.
 #[cfg(test)]
 pub(crate) fn general_by_newton(model: &Model) -> Result<Vec<f64>> {
-    let terms = Terms::new(model);
+    let mut f = crate::pages::zeroed(model.len());
+    let terms = Terms::new(model, &mut f);
     let kappa = 1.0 / terms.bmax;
-    newton(&terms, kappa, terms.histogram().start(kappa))
+    let start = terms.histogram(&mut f).start(kappa);
+    newton(&terms, f, kappa, start)
 }
 
-/// [`optimal_frequencies_general`] by Newton steps over arrays of σ and β'
-/// from ρ = num/den = `start` (to the right of the root).
-fn newton(terms: &Terms, kappa: f64, start: (f64, f64)) -> Result<Vec<f64>> {
-    let n = terms.model.len();
-    // Setup: σ in the output, β' in the scratch buffer.
-    let (mut sig, mut bt) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
+/// [`optimal_frequencies_general`] by Newton steps over σ (in `sig`) and
+/// β' from ρ = num/den = `start` (to the right of the root).
+fn newton(terms: &Terms, mut sig: Vec<f64>, kappa: f64, start: (f64, f64)) -> Result<Vec<f64>> {
+    // Setup: β' in a scratch buffer.
+    let mut bt = crate::pages::zeroed(sig.len());
     fold_chunks(
-        [&mut sig[..], &mut bt[..]],
+        [&mut bt[..]],
         (),
-        |pages, [sg, b]| terms.block(pages, sg, b),
+        |pages, [b]| terms.betas(pages, b),
         |(), ()| (),
     );
     // Main loop: Newton in plain doubles, then in compensated ones from
@@ -772,26 +767,42 @@ struct Sigma<'a> {
 }
 
 impl<'a> Sigma<'a> {
-    /// w_max and β_max, in one pass over the pages.
-    fn new(model: &'a Model) -> (Sigma<'a>, f64) {
-        let (plain, scaled, bmax) = fold_ranges(
-            model.len(),
-            CHUNK,
+    /// w_max and β_max, in one pass that leaves the plain w_i (0 where
+    /// it is not a normal double) in `w`.
+    fn new(model: &'a Model, w: &mut [f64]) -> (Sigma<'a>, f64) {
+        let (plain, scaled, bmax) = fold_chunks(
+            [w],
             (0.0_f64, None::<Scaled>, 0.0_f64),
-            |pages| {
-                let (mut plain, mut scaled, mut bmax) = (0.0_f64, None::<Scaled>, 0.0_f64);
-                let mut beta = [0.0; BLOCK];
-                for lo in pages.clone().step_by(BLOCK) {
-                    let block = lo..(lo + BLOCK).min(pages.end);
-                    let b = &mut beta[..block.len()];
-                    fill_beta(model, block.clone(), b);
-                    bmax = b.iter().fold(bmax, |m, &x| if x > m { x } else { m });
-                    for i in block {
-                        match plain_weight(model, i) {
-                            Some(w) => plain = plain.max(w),
-                            None => scaled = Some(max_scaled(scaled, model.scaled_weight(i))),
+            |pages, [w]| {
+                let (mu, c) = (
+                    &model.change_rates()[pages.clone()],
+                    &model.weights()[pages.clone()],
+                );
+                let mean = model.mean_access();
+                // plain_weight's operations without branches (vectorises).
+                let mut all_plain = true;
+                for ((x, &m), &c) in w.iter_mut().zip(mu).zip(c) {
+                    let me = m * mean;
+                    let v = c / me;
+                    let ok = normal(me) & normal(v);
+                    all_plain &= ok;
+                    *x = if ok { v } else { 0.0 };
+                }
+                let plain = w.iter().fold(0.0_f64, |m, &x| if x > m { x } else { m });
+                let mut scaled = None::<Scaled>;
+                if !all_plain {
+                    for (&x, i) in w.iter().zip(pages.clone()) {
+                        if x == 0.0 {
+                            scaled = Some(max_scaled(scaled, model.scaled_weight(i)));
                         }
                     }
+                }
+                let mut bmax = 0.0_f64;
+                let mut beta = [0.0; BLOCK];
+                for lo in pages.clone().step_by(BLOCK) {
+                    let b = &mut beta[..(pages.end - lo).min(BLOCK)];
+                    fill_beta(model, lo..lo + b.len(), b);
+                    bmax = b.iter().fold(bmax, |m, &x| if x > m { x } else { m });
                 }
                 (plain, scaled, bmax)
             },
