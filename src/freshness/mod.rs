@@ -63,11 +63,6 @@ pub struct Model {
     /// transform is costly, else on first use.
     one_minus_h: OnceLock<Vec<f64>>,
     proportional: bool,
-    /// (Σ a_i, max a_i) for a_i = −ln h_i, summed in the order of
-    /// [`proportional::proportional_frequencies`] (same bits): filled by
-    /// [`Model::new`]'s pass when c = μ (no weights given) and X is
-    /// exponential or deterministic, so that the closed form is one pass.
-    neg_log_h_sum: Option<(f64, f64)>,
 }
 
 impl Model {
@@ -85,18 +80,17 @@ impl Model {
             &format!("a freshness model of {} pages", mu.len()),
         )?;
         let mean_access = access.mean();
-        if let Some(copies) = checked_copies(&access, mean_access, mu, weights) {
+        if let Some((mu_copy, w_copy)) = checked_copies(&access, mean_access, mu, weights) {
             let proportional = weights.is_none_or(|w| weights_proportional(mu, w));
             return Ok(Model {
                 access,
                 mean_access,
-                mu: copies.mu,
-                weights: copies.weights,
+                mu: mu_copy,
+                weights: w_copy,
                 log_h: OnceLock::new(),
                 h: OnceLock::new(),
                 one_minus_h: OnceLock::new(),
                 proportional,
-                neg_log_h_sum: copies.neg_log_h_sum,
             });
         }
         // Costly X, or an input that fails a check: the checks in order.
@@ -123,7 +117,6 @@ impl Model {
             h: OnceLock::new(),
             one_minus_h: one_minus_h.map_or_else(OnceLock::new, OnceLock::from),
             proportional,
-            neg_log_h_sum: None,
         })
     }
 
@@ -200,19 +193,38 @@ impl Model {
     /// for deterministic X, μ_i E\[X\]; else [`Model::log_h`]'s, stored by
     /// [`Model::new`]. Each a_i depends on page i alone.
     pub(crate) fn neg_log_h_into(&self, pages: Range<usize>, out: &mut [f64]) {
+        let mu = &self.mu[pages.clone()];
         if let Some(log_h) = self.log_h.get() {
             for (o, l) in out.iter_mut().zip(&log_h[pages]) {
                 *o = -l;
             }
             return;
         }
-        neg_log_h_of(&self.access, self.mean_access, &self.mu[pages], out);
-    }
-
-    /// [`Model::neg_log_h_sum`]'s (Σ a_i, max a_i), when [`Model::new`]
-    /// computed it.
-    pub(crate) fn neg_log_h_sum(&self) -> Option<(f64, f64)> {
-        self.neg_log_h_sum
+        match self.access {
+            Distribution::Exponential { .. } => {
+                for (o, m) in out.iter_mut().zip(mu) {
+                    *o = m * self.mean_access;
+                }
+                ln_1p_in_place(out);
+                if out.iter().fold(false, |inf, a| inf | a.is_infinite()) {
+                    for (o, &m) in out.iter_mut().zip(mu) {
+                        if o.is_infinite() {
+                            *o = -self.access.log_laplace(m);
+                        }
+                    }
+                }
+            }
+            Distribution::Deterministic { value } => {
+                for (o, m) in out.iter_mut().zip(mu) {
+                    *o = m * value;
+                }
+            }
+            _ => {
+                for (o, &m) in out.iter_mut().zip(mu) {
+                    *o = -self.access.log_laplace(m);
+                }
+            }
+        }
     }
 
     /// The weight w_i = c_i/(μ_i E\[X\]) of the Lagrange conditions as a
@@ -247,36 +259,6 @@ impl Model {
             .mul(Scaled::new(x.abs()))
             .div(Scaled::new(self.mu[0]).mul(Scaled::new(self.mean_access)));
         Some(v.value().copysign(x))
-    }
-}
-
-/// a_i = −ln h_i of the rates `mu` into `out` (one entry each), for X
-/// with mean `mean`: [`Model::neg_log_h_into`] when nothing is stored.
-fn neg_log_h_of(access: &Distribution, mean: f64, mu: &[f64], out: &mut [f64]) {
-    match *access {
-        Distribution::Exponential { .. } => {
-            for (o, m) in out.iter_mut().zip(mu) {
-                *o = m * mean;
-            }
-            ln_1p_in_place(out);
-            if out.iter().fold(false, |inf, a| inf | a.is_infinite()) {
-                for (o, &m) in out.iter_mut().zip(mu) {
-                    if o.is_infinite() {
-                        *o = -access.log_laplace(m);
-                    }
-                }
-            }
-        }
-        Distribution::Deterministic { value } => {
-            for (o, m) in out.iter_mut().zip(mu) {
-                *o = m * value;
-            }
-        }
-        _ => {
-            for (o, &m) in out.iter_mut().zip(mu) {
-                *o = -access.log_laplace(m);
-            }
-        }
     }
 }
 
@@ -409,27 +391,17 @@ fn transform_ok(q: f64, c: f64, l: f64) -> bool {
     q.is_finite() && c > 0.0 && l < 0.0 && l.is_finite()
 }
 
-/// What [`checked_copies`] makes in its one pass over the pages.
-struct Copies {
-    mu: Vec<f64>,
-    weights: Option<Vec<f64>>,
-    /// [`Model::neg_log_h_sum`], when no weights are given.
-    neg_log_h_sum: Option<(f64, f64)>,
-}
-
 /// For exponential and deterministic X (cheap transforms, computed on
 /// first use): copies of μ and the weights, made on the threads that check
 /// them (the fresh pages are first touched there), when every input passes
 /// [`Model::new`]'s checks; `None` for other X or when a check fails (then
 /// [`Model::new`] redoes the checks in order to name the first failure).
-/// Without weights (c = μ) the same pass sums a_i = −ln h_i for the closed
-/// form.
 fn checked_copies(
     access: &Distribution,
     mean: f64,
     mu: &[f64],
     weights: Option<&[f64]>,
-) -> Option<Copies> {
+) -> Option<(Vec<f64>, Option<Vec<f64>>)> {
     let cheap = matches!(
         access,
         Distribution::Exponential { .. } | Distribution::Deterministic { .. }
@@ -458,25 +430,16 @@ fn checked_copies(
     let n = mu.len();
     let mut mu_copy = crate::pages::zeroed(n);
     match weights {
-        None => {
-            let (ok, sums) = fold_cheap(
-                [&mut mu_copy[..]],
-                (true, (0.0, 0.0_f64)),
-                |pages, [m]| {
-                    m.copy_from_slice(&mu[pages]);
-                    let sums = proportional::sum_and_max_of(m.len(), |block, a| {
-                        neg_log_h_of(access, mean, &m[block], a);
-                    });
-                    (rates_ok(m), sums)
-                },
-                |(a, (s, m)), (b, (t, n))| (a & b, (s + t, m.max(n))),
-            );
-            ok.then_some(Copies {
-                mu: mu_copy,
-                weights: None,
-                neg_log_h_sum: Some(sums),
-            })
-        }
+        None => fold_cheap(
+            [&mut mu_copy[..]],
+            true,
+            |pages, [m]| {
+                m.copy_from_slice(&mu[pages]);
+                rates_ok(m)
+            },
+            |a, b| a & b,
+        )
+        .then_some((mu_copy, None)),
         Some(w) => {
             let mut w_copy = crate::pages::zeroed(n);
             fold_cheap(
@@ -489,11 +452,7 @@ fn checked_copies(
                 },
                 |a, b| a & b,
             )
-            .then_some(Copies {
-                mu: mu_copy,
-                weights: Some(w_copy),
-                neg_log_h_sum: None,
-            })
+            .then_some((mu_copy, Some(w_copy)))
         }
     }
 }
