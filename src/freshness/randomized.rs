@@ -442,9 +442,9 @@ impl<'a> Terms<'a> {
     }
 }
 
-/// x in [f64::MIN_POSITIVE, f64::MAX] (not NaN; branch-free).
+/// x in [f64::MIN_POSITIVE, f64::MAX] (a positive normal double).
 fn normal(x: f64) -> bool {
-    (x >= f64::MIN_POSITIVE) & (x <= f64::MAX)
+    (f64::MIN_POSITIVE..=f64::MAX).contains(&x)
 }
 
 /// What [`water_fill`]'s pass finds around the root's bucket k.
