@@ -631,12 +631,13 @@ fn plain_sums(sig: &mut [f64], bt: &mut [f64], num: f64, den: f64) -> (usize, f6
 /// P = {ρσ_i > 1}, shrinks P at every step and stops exactly when P no
 /// longer changes; then x_i ∝ (ρσ_i − 1)S β_i (see [`Cutoff`]).
 ///
-/// Passes over μ and c (σ and β recomputed, nothing stored but the
-/// output), on [`super::par`] threads: the largest w and β; a histogram of
-/// σ locating the root's bucket; the pages above it summed and those inside
-/// gathered, which fixes P exactly ([`water_fill`]); the output. Newton
-/// over arrays of σ and β (16 bytes per page) where that shortcut does not
-/// apply.
+/// Four passes on [`super::par`] threads, with σ kept in the output and β'
+/// recomputed from μ where needed: the largest w and β (w into the
+/// output); σ in place of w and a histogram of σ with compensated sums per
+/// bucket, locating the root's bucket; the pages inside it gathered, which
+/// with the sums above it fixes P exactly ([`water_fill`]); the plan in
+/// place of σ ([`write_plan`]). Newton steps over σ and an array of β'
+/// (16 bytes per page) where that shortcut does not apply.
 ///
 /// Errors: `TooLarge` beyond the memory cap ([`RANDOMIZED_BYTES_PER_PAGE`]
 /// per page); `NotConverged` only if the result cannot be normalised.
