@@ -58,8 +58,23 @@ fn split<'a, const K: usize>(
 /// Folds `step` over `f(pages, buffers restricted to pages)` for the
 /// chunks of `start..start + len(bufs)`, in order.
 pub(crate) fn fold_run<T, A, F, const K: usize>(
+    bufs: [&mut [f64]; K],
+    start: usize,
+    acc: A,
+    f: &F,
+    step: impl Fn(A, T) -> A,
+) -> A
+where
+    F: Fn(Range<usize>, [&mut [f64]; K]) -> T,
+{
+    fold_pieces(bufs, start, CHUNK, acc, f, step)
+}
+
+/// [`fold_run`] over pieces of `piece` pages.
+fn fold_pieces<T, A, F, const K: usize>(
     mut bufs: [&mut [f64]; K],
     start: usize,
+    piece: usize,
     mut acc: A,
     f: &F,
     step: impl Fn(A, T) -> A,
@@ -69,7 +84,7 @@ where
 {
     let mut lo = start;
     while !bufs[0].is_empty() {
-        let take = bufs[0].len().min(CHUNK);
+        let take = bufs[0].len().min(piece);
         let (head, tail) = split(bufs, take);
         acc = step(acc, f(lo..lo + take, head));
         bufs = tail;
@@ -93,15 +108,32 @@ where
     F: Fn(Range<usize>, [&mut [f64]; K]) -> T + Sync,
     C: Fn(T, T) -> T,
 {
+    fold_pieces_par(bufs, CHUNK, init, f, combine)
+}
+
+/// [`fold_chunks`] over pieces of `piece` pages (a multiple of [`CHUNK`]):
+/// for results too large to keep one per chunk.
+pub(crate) fn fold_pieces_par<T, F, C, const K: usize>(
+    bufs: [&mut [f64]; K],
+    piece: usize,
+    init: T,
+    f: F,
+    combine: C,
+) -> T
+where
+    T: Send,
+    F: Fn(Range<usize>, [&mut [f64]; K]) -> T + Sync,
+    C: Fn(T, T) -> T,
+{
     let n = bufs[0].len();
     debug_assert!(bufs.iter().all(|b| b.len() == n));
-    let threads = threads_for(n);
+    let pieces = n.div_ceil(piece);
+    let threads = threads_for(n).min(pieces);
     if threads <= 1 {
-        return fold_run(bufs, 0, init, &f, combine);
+        return fold_pieces(bufs, 0, piece, init, &f, combine);
     }
-    // Contiguous runs of whole chunks, one per thread.
-    let chunks = n.div_ceil(CHUNK);
-    let per = chunks.div_ceil(threads);
+    // Contiguous runs of whole pieces, one per thread.
+    let per = pieces.div_ceil(threads);
     let mut parts: Vec<Vec<T>> = Vec::with_capacity(threads);
     std::thread::scope(|scope| {
         let f = &f;
@@ -109,13 +141,13 @@ where
         let mut lo = 0;
         let mut handles = Vec::with_capacity(threads);
         while lo < n {
-            let take = (per * CHUNK).min(n - lo);
+            let take = (per * piece).min(n - lo);
             let (head, tail) = split(rest, take);
             rest = tail;
             let start = lo;
             handles.push(scope.spawn(move || {
                 let out = Vec::with_capacity(per);
-                fold_run(head, start, out, f, |mut v: Vec<T>, t| {
+                fold_pieces(head, start, piece, out, f, |mut v: Vec<T>, t| {
                     v.push(t);
                     v
                 })

@@ -11,11 +11,12 @@
 //! its series −ln(1 − b) − b = Σ_{k≥2} b^k/k when b is small.
 
 use super::frequencies::{jensen_gap, q_and_a};
-use super::par::fold_chunks;
+use super::par::{CHUNK, fold_chunks, fold_pieces_par};
 use super::{Model, Scaled, check_frequencies};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
 use crate::numeric::exact::product_error;
+use std::cmp::Ordering;
 use std::ops::Range;
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
@@ -187,6 +188,14 @@ struct ActiveSums {
 }
 
 impl ActiveSums {
+    /// Adds an active page.
+    fn add(&mut self, sigma: f64, beta: f64) {
+        let p = sigma * beta;
+        self.count += 1;
+        self.b.add(beta, 0.0);
+        self.s.add(p, product_error(sigma, beta, p));
+    }
+
     fn merge(self, o: ActiveSums) -> ActiveSums {
         ActiveSums {
             count: self.count + o.count,
@@ -269,29 +278,34 @@ impl Cutoff {
     }
 }
 
-/// Sums of β' and σβ' over the pages in buckets of σ, the top [`BINADES`]
-/// binades below 1 in [`SUB`] buckets each (the first eight mantissa bits),
-/// bucket 0 for everything smaller: locates the root of F(ρ) = κ to one
-/// bucket in the setup pass, so that Newton starts next to it.
+/// Compensated sums of β' and σβ' (with page counts) in buckets of σ, the top [`BINADES`] binades below 1 in [`SUB`] buckets
+/// each (the first [`SUB_BITS`] mantissa bits), bucket 0 for everything
+/// smaller:
+/// locates the root of F(ρ) = κ to one bucket, and sums the pages on
+/// either side of it.
 #[derive(Debug, Clone, Default)]
 struct Histogram {
-    /// (Σ β', Σ σβ') per bucket; empty until a page is added.
-    sums: Vec<(f64, f64)>,
+    /// Empty until a page is added.
+    buckets: Vec<ActiveSums>,
 }
 
 const BINADES: usize = 16;
-const SUB: usize = 256;
+const SUB_BITS: u32 = 6;
+const SUB: usize = 1 << SUB_BITS;
+
+/// Most histograms a pass keeps (one per run of pages, merged in order).
+const HISTOGRAMS: usize = 16;
 
 impl Histogram {
-    /// Bucket of σ ∈ (0, 1]: 1 + 256 (binade) + the first eight mantissa
-    /// bits; 0 below 2^−16.
+    /// Bucket of σ ∈ (0, 1]: 1 + [`SUB`]·(binade) + the first
+    /// [`SUB_BITS`] mantissa bits; 0 below 2^−16. Increases with σ.
     fn bucket(sigma: f64) -> usize {
         let bits = sigma.to_bits();
         let e = (bits >> 52) as i64 - 1023;
         if e < -(BINADES as i64) || e > 0 {
             return 0;
         }
-        let sub = ((bits >> 44) & 0xff) as usize;
+        let sub = ((bits >> (52 - SUB_BITS)) as usize) & (SUB - 1);
         1 + (e + BINADES as i64) as usize * SUB + sub
     }
 
@@ -302,42 +316,243 @@ impl Histogram {
     }
 
     fn add(&mut self, sigma: f64, beta: f64) {
-        if self.sums.is_empty() {
-            self.sums = vec![(0.0, 0.0); 1 + (BINADES + 1) * SUB];
+        if self.buckets.is_empty() {
+            self.buckets = vec![ActiveSums::default(); 1 + (BINADES + 1) * SUB];
         }
-        let s = &mut self.sums[Self::bucket(sigma)];
-        s.0 += beta;
-        s.1 += sigma * beta;
+        self.buckets[Self::bucket(sigma)].add(sigma, beta);
     }
 
     fn merge(mut self, o: Histogram) -> Histogram {
-        if self.sums.is_empty() {
+        if self.buckets.is_empty() {
             return o;
         }
-        for (a, b) in self.sums.iter_mut().zip(&o.sums) {
-            a.0 += b.0;
-            a.1 += b.1;
+        for (a, b) in self.buckets.iter_mut().zip(&o.buckets) {
+            *a = a.merge(*b);
         }
         self
     }
 
-    /// (num, den) of the Newton step from the lower edge t of the highest
-    /// bucket where F(1/t) = Σ_{σ ≥ t} (σ/t − 1)β' reaches κ: to the right
-    /// of the root (up to the rounding of the bucket sums, which the
-    /// compensated steps absorb); (∞, 0) when no bucket above 0 does.
-    fn start(&self, kappa: f64) -> (f64, f64) {
+    /// The highest bucket k ≥ 1 where F(1/t) = Σ_{σ ≥ t} (σ/t − 1)β'
+    /// reaches κ at its lower edge t, with Σ β' and Σ σβ' over the buckets
+    /// ≥ k: the root 1/ρ lies in bucket k, up to the rounding of the
+    /// plain sums; `None` when no bucket above 0 reaches κ.
+    fn root(&self, kappa: f64) -> Option<(usize, f64, f64)> {
         let (mut b, mut s) = (0.0, 0.0);
         if kappa.is_finite() {
-            for k in (1..self.sums.len()).rev() {
-                b += self.sums[k].0;
-                s += self.sums[k].1;
+            for k in (1..self.buckets.len()).rev() {
+                b += self.buckets[k].b.hi;
+                s += self.buckets[k].s.hi;
                 if s / Self::edge(k) - b >= kappa && s > 0.0 {
-                    return (kappa + b, s);
+                    return Some((k, b, s));
                 }
             }
         }
-        (f64::INFINITY, 0.0)
+        None
     }
+
+    /// (num, den) of the Newton step from [`Histogram::root`]'s edge: to
+    /// the right of the root (up to the rounding of the bucket sums, which
+    /// the compensated steps absorb); (∞, 0) without a root bucket.
+    fn start(&self, kappa: f64) -> (f64, f64) {
+        self.root(kappa)
+            .map_or((f64::INFINITY, 0.0), |(_, b, s)| (kappa + b, s))
+    }
+
+    /// The sums over the buckets above k, merged in decreasing bucket
+    /// order (a fixed order).
+    fn above(&self, k: usize) -> ActiveSums {
+        let above = self.buckets[k + 1..].iter().rev();
+        above.fold(ActiveSums::default(), |a, b| a.merge(*b))
+    }
+}
+
+/// Pages per block of β' computed on the stack.
+const BLOCK: usize = 256;
+
+/// The terms of F: σ_i (computed once, in the output) and β'_i =
+/// β_i/β_max (recomputed by each pass that needs it: reading μ costs less
+/// than writing and rereading another array); κ = 1/β_max.
+struct Terms<'a> {
+    model: &'a Model,
+    sigma: Sigma<'a>,
+    bmax: f64,
+}
+
+impl<'a> Terms<'a> {
+    /// w_max and β_max, leaving the plain w_i in `w` ([`Sigma::new`]).
+    fn new(model: &'a Model, w: &mut [f64]) -> Terms<'a> {
+        let (sigma, bmax) = Sigma::new(model, w);
+        Terms { model, sigma, bmax }
+    }
+
+    /// β'_i for the pages `pages` into `bt`.
+    fn betas(&self, pages: Range<usize>, bt: &mut [f64]) {
+        fill_beta(self.model, pages, bt);
+        bt.iter_mut().for_each(|b| *b /= self.bmax);
+    }
+
+    /// σ_i in place of the plain w_i left by [`Sigma::new`] for the pages
+    /// `pages`: [`Sigma::of_plain`]'s operations in a loop without branches
+    /// (it vectorises), then page by page from the model only if a value
+    /// leaves the normal range.
+    fn sigmas(&self, pages: Range<usize>, w: &mut [f64]) {
+        if let Some(wmax) = self.sigma.wmax_plain {
+            let mut plain = true;
+            for x in w.iter_mut() {
+                let r = *x / wmax;
+                plain &= normal(*x) & normal(r);
+                *x = r.sqrt();
+            }
+            if plain {
+                return;
+            }
+        }
+        for (x, i) in w.iter_mut().zip(pages) {
+            let plain = plain_weight(self.model, i).and_then(|w| self.sigma.of_plain(w));
+            *x = plain.unwrap_or_else(|| self.sigma.of(i));
+        }
+    }
+
+    /// Turns the plain w_i in `f` into σ_i and returns their histogram: one
+    /// per run of whole chunks (at most [`HISTOGRAMS`] runs), merged in run
+    /// order (the same bits whatever the thread count).
+    fn histogram(&self, f: &mut [f64]) -> Histogram {
+        let run = f
+            .len()
+            .div_ceil(HISTOGRAMS)
+            .next_multiple_of(CHUNK)
+            .max(4 * CHUNK);
+        fold_pieces_par(
+            [f],
+            run,
+            Histogram::default(),
+            |pages, [w]| {
+                let mut h = Histogram::default();
+                let mut bt = [0.0; BLOCK];
+                for (lo, w) in (pages.start..).step_by(BLOCK).zip(w.chunks_mut(BLOCK)) {
+                    let (block, b) = (lo..lo + w.len(), &mut bt[..w.len()]);
+                    self.sigmas(block.clone(), w);
+                    self.betas(block, b);
+                    w.iter().zip(b.iter()).for_each(|(&s, &b)| h.add(s, b));
+                }
+                h
+            },
+            Histogram::merge,
+        )
+    }
+}
+
+/// x in [f64::MIN_POSITIVE, f64::MAX] (a positive normal double).
+fn normal(x: f64) -> bool {
+    (f64::MIN_POSITIVE..=f64::MAX).contains(&x)
+}
+
+/// What [`water_fill`]'s pass finds around the root's bucket k.
+struct Around {
+    /// The smallest σ above bucket k, the largest below it (0 if none).
+    min_above: f64,
+    max_below: f64,
+    /// (σ_i, i) of the pages in bucket k, in page order.
+    inside: Vec<(f64, usize)>,
+}
+
+impl Around {
+    fn new() -> Around {
+        Around {
+            min_above: f64::INFINITY,
+            max_below: 0.0,
+            inside: Vec::new(),
+        }
+    }
+
+    fn merge(mut self, o: Around) -> Around {
+        self.min_above = self.min_above.min(o.min_above);
+        self.max_below = self.max_below.max(o.max_below);
+        self.inside.extend(o.inside);
+        self
+    }
+}
+
+/// The exact active set from the root's bucket alone: the histogram sums
+/// the pages above the bucket (compensated); one pass gathers those inside
+/// it (σ in `sig`); water filling through them in decreasing σ adds a page
+/// while it is active at the sums of the pages before it. The result is
+/// returned only when it is a fixed point of the Newton step (its smallest
+/// σ active, the largest σ outside inactive, at its own sums), which in
+/// exact arithmetic is unique: `None` (Newton over arrays instead) when the
+/// bucket sums misled, κ is not finite, or the bucket holds more than an
+/// eighth of the pages.
+fn water_fill(terms: &Terms, hist: &Histogram, sig: &mut [f64], kappa: f64) -> Option<Cutoff> {
+    let n = sig.len();
+    let (k, _, _) = hist.root(kappa)?;
+    if hist.buckets[k].count > (n / 8).max(1 << 12) {
+        return None;
+    }
+    let around = fold_chunks(
+        [sig],
+        Around::new(),
+        |pages, [sg]| {
+            let mut a = Around::new();
+            for (&s, i) in sg.iter().zip(pages) {
+                match Histogram::bucket(s).cmp(&k) {
+                    Ordering::Greater => a.min_above = a.min_above.min(s),
+                    Ordering::Equal => a.inside.push((s, i)),
+                    Ordering::Less => a.max_below = a.max_below.max(s),
+                }
+            }
+            a
+        },
+        Around::merge,
+    );
+    let mut inside = around.inside;
+    inside.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let (mut sums, mut smallest) = (hist.above(k), around.min_above);
+    let mut next_out = around.max_below;
+    for &(s, i) in &inside {
+        if !Cutoff::new(kappa, sums).active(s) {
+            next_out = next_out.max(s);
+            break;
+        }
+        let mut b = [0.0];
+        terms.betas(i..i + 1, &mut b);
+        sums.add(s, b[0]);
+        smallest = s;
+    }
+    let cut = Cutoff::new(kappa, sums);
+    (sums.count > 0 && cut.active(smallest) && !cut.active(next_out)).then_some(cut)
+}
+
+/// The plan at `cut` in place of σ in `f`, in one pass: f_i = x_i/(κS)
+/// with x_i = excess_i⁺·β'_i ([`Cutoff::excess`]) on the active pages, 0
+/// elsewhere, since over the active set P whose sums B, S the cut holds,
+/// Σ_P x_i = (κ + B)S − SB = κS. False (`f` unchanged) when κS is not a
+/// normal double.
+fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> bool {
+    let total = cut.kappa * (cut.s.hi + cut.s.lo);
+    if !total.is_normal() {
+        return false;
+    }
+    fold_chunks(
+        [f],
+        (),
+        |pages, [x]| {
+            let mut bt = [0.0; BLOCK];
+            for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
+                let b = &mut bt[..x.len()];
+                terms.betas(lo..lo + x.len(), b);
+                for (x, &b) in x.iter_mut().zip(b.iter()) {
+                    let s = *x;
+                    *x = if cut.active(s) {
+                        cut.excess(s).max(0.0) * b / total
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        },
+        |(), ()| (),
+    );
+    true
 }
 
 /// [`ActiveSums`] over the pages active at `cut`, in fixed chunks.
@@ -349,10 +564,7 @@ fn active_sums(sig: &mut [f64], beta: &mut [f64], cut: Cutoff) -> ActiveSums {
             let mut acc = ActiveSums::default();
             for (&s, &b) in sg.iter().zip(bt.iter()) {
                 if cut.active(s) {
-                    let p = s * b;
-                    acc.count += 1;
-                    acc.b.add(b, 0.0);
-                    acc.s.add(p, product_error(s, b, p));
+                    acc.add(s, b);
                 }
             }
             acc
@@ -417,37 +629,59 @@ fn plain_sums(sig: &mut [f64], bt: &mut [f64], num: f64, den: f64) -> (usize, f6
 /// piecewise linear, convex and increasing, so Newton's method from the
 /// right, ρ ← (κ + B)/S with B = Σ_P β_i, S = Σ_P σ_iβ_i over the active set
 /// P = {ρσ_i > 1}, shrinks P at every step and stops exactly when P no
-/// longer changes; then x_i ∝ (ρσ_i − 1)S β_i (see [`Cutoff`]). O(N) per
-/// Newton step, on [`super::par`] threads; 16 bytes per page.
+/// longer changes; then x_i ∝ (ρσ_i − 1)S β_i (see [`Cutoff`]).
+///
+/// Four passes on [`super::par`] threads, with σ kept in the output and β'
+/// recomputed from μ where needed: the largest w and β (w into the
+/// output); σ in place of w and a histogram of σ with compensated sums per
+/// bucket, locating the root's bucket; the pages inside it gathered, which
+/// with the sums above it fixes P exactly ([`water_fill`]); the plan in
+/// place of σ ([`write_plan`]). Newton steps over σ and an array of β'
+/// (16 bytes per page) where that shortcut does not apply.
 ///
 /// Errors: `TooLarge` beyond the memory cap ([`RANDOMIZED_BYTES_PER_PAGE`]
 /// per page); `NotConverged` only if the result cannot be normalised.
 pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
-    let n = model.len();
-    check_memory(n)?;
-    // Setup: σ (normalised by the largest weight: ρ absorbs the scale) in
-    // the output, β' = β/β_max in the scratch buffer, and where Newton
-    // starts (from the histogram of σ).
-    let (mut sig, mut bt) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
-    let (sigma, bmax) = Sigma::new(model, &mut sig, &mut bt);
-    let kappa = 1.0 / bmax;
-    let hist = fold_chunks(
-        [&mut sig[..], &mut bt[..]],
-        Histogram::default(),
-        |pages, [sg, b]| {
-            let mut h = Histogram::default();
-            for (k, i) in pages.enumerate() {
-                sg[k] = sigma.of_plain(sg[k]).unwrap_or_else(|| sigma.of(i));
-                b[k] /= bmax;
-                h.add(sg[k], b[k]);
-            }
-            h
-        },
-        Histogram::merge,
+    check_memory(model.len())?;
+    // Setup: w_max and β_max (κ = 1/β_max) with the plain w_i in the
+    // output, then σ_i in their place and the histogram of σ.
+    let mut f = crate::pages::zeroed(model.len());
+    let terms = Terms::new(model, &mut f);
+    let kappa = 1.0 / terms.bmax;
+    let hist = terms.histogram(&mut f);
+    // Main: the active set from the root's bucket, then the plan.
+    if let Some(cut) = water_fill(&terms, &hist, &mut f, kappa) {
+        if write_plan(&terms, cut, &mut f) {
+            return Ok(f);
+        }
+    }
+    newton(&terms, f, kappa, hist.start(kappa))
+}
+
+/// [`optimal_frequencies_general`] without the root's-bucket shortcut.
+#[cfg(test)]
+pub(crate) fn general_by_newton(model: &Model) -> Result<Vec<f64>> {
+    let mut f = crate::pages::zeroed(model.len());
+    let terms = Terms::new(model, &mut f);
+    let kappa = 1.0 / terms.bmax;
+    let start = terms.histogram(&mut f).start(kappa);
+    newton(&terms, f, kappa, start)
+}
+
+/// [`optimal_frequencies_general`] by Newton steps over σ (in `sig`) and
+/// β' from ρ = num/den = `start` (to the right of the root).
+fn newton(terms: &Terms, mut sig: Vec<f64>, kappa: f64, start: (f64, f64)) -> Result<Vec<f64>> {
+    // Setup: β' in a scratch buffer.
+    let mut bt = crate::pages::zeroed(sig.len());
+    fold_chunks(
+        [&mut bt[..]],
+        (),
+        |pages, [b]| terms.betas(pages, b),
+        |(), ()| (),
     );
-    // Main loop: Newton from ρ = ∞ in plain doubles, then in compensated
-    // ones from that active set (usually one pass confirms it).
-    let (num, den) = plain_newton(&mut sig, &mut bt, kappa, hist.start(kappa));
+    // Main loop: Newton in plain doubles, then in compensated ones from
+    // that active set (usually one pass confirms it).
+    let (num, den) = plain_newton(&mut sig, &mut bt, kappa, start);
     let mut sums = active_sums(&mut sig, &mut bt, Cutoff::plain(num, den));
     // Active sets are the pages above a σ threshold: an unchanged count
     // is an unchanged set. After a first step to the right of the root
@@ -470,7 +704,7 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     }
     // Finish: every active β' underflowed relative to the largest β (an
     // inactive page changing far faster).
-    rescaled(model, &sigma, cut, sig, bt)
+    rescaled(terms.model, &terms.sigma, cut, sig, bt)
 }
 
 /// The same active set with β scaled by the active set's largest, in logs
@@ -534,23 +768,42 @@ struct Sigma<'a> {
 }
 
 impl<'a> Sigma<'a> {
-    /// Finds w_max and β_max in one pass that leaves the plain w_i (0
-    /// where it is not a normal double) in `w` and β_i in `beta`.
-    fn new(model: &'a Model, w: &mut [f64], beta: &mut [f64]) -> (Sigma<'a>, f64) {
+    /// w_max and β_max, in one pass that leaves the plain w_i (0 where
+    /// it is not a normal double) in `w`.
+    fn new(model: &'a Model, w: &mut [f64]) -> (Sigma<'a>, f64) {
         let (plain, scaled, bmax) = fold_chunks(
-            [w, beta],
+            [w],
             (0.0_f64, None::<Scaled>, 0.0_f64),
-            |pages, [w, b]| {
-                fill_beta(model, pages.clone(), b);
-                let bmax = b.iter().fold(0.0_f64, |m, &x| if x > m { x } else { m });
-                let (mut plain, mut scaled) = (0.0_f64, None::<Scaled>);
-                for (k, i) in pages.enumerate() {
-                    w[k] = plain_weight(model, i).unwrap_or(0.0);
-                    if w[k] > 0.0 {
-                        plain = plain.max(w[k]);
-                    } else {
-                        scaled = Some(max_scaled(scaled, model.scaled_weight(i)));
+            |pages, [w]| {
+                let (mu, c) = (
+                    &model.change_rates()[pages.clone()],
+                    &model.weights()[pages.clone()],
+                );
+                let mean = model.mean_access();
+                // plain_weight's operations without branches (vectorises).
+                let mut all_plain = true;
+                for ((x, &m), &c) in w.iter_mut().zip(mu).zip(c) {
+                    let me = m * mean;
+                    let v = c / me;
+                    let ok = normal(me) & normal(v);
+                    all_plain &= ok;
+                    *x = if ok { v } else { 0.0 };
+                }
+                let plain = w.iter().fold(0.0_f64, |m, &x| if x > m { x } else { m });
+                let mut scaled = None::<Scaled>;
+                if !all_plain {
+                    for (&x, i) in w.iter().zip(pages.clone()) {
+                        if x == 0.0 {
+                            scaled = Some(max_scaled(scaled, model.scaled_weight(i)));
+                        }
                     }
+                }
+                let mut bmax = 0.0_f64;
+                let mut beta = [0.0; BLOCK];
+                for lo in pages.clone().step_by(BLOCK) {
+                    let b = &mut beta[..(pages.end - lo).min(BLOCK)];
+                    fill_beta(model, lo..lo + b.len(), b);
+                    bmax = b.iter().fold(bmax, |m, &x| if x > m { x } else { m });
                 }
                 (plain, scaled, bmax)
             },
@@ -573,7 +826,7 @@ impl<'a> Sigma<'a> {
         (sigma, bmax)
     }
 
-    /// σ_i from the plain w_i left by [`Sigma::new`], when [`Sigma::of`]
+    /// σ_i from the plain w_i ([`plain_weight`]), when [`Sigma::of`]
     /// would take its plain route (same bits).
     fn of_plain(&self, w: f64) -> Option<f64> {
         let m = self.wmax_plain?;

@@ -363,3 +363,51 @@ fn underflowed_active_betas_are_rescaled() {
     .unwrap();
     assert_eq!(optimal_frequencies(&m).unwrap(), vec![1.0, 0.0]);
 }
+
+#[test]
+fn the_roots_bucket_gives_the_newton_plan() {
+    // Issue 20's instance (0.2 n crawls per unit time), a narrow spread of
+    // weights (many pages per bucket), equal weights (every σ tied: c ∝ μ
+    // read through the general solver, where (16) holds), for cheap and
+    // costly X: the same active set as Newton's steps, the same
+    // frequencies to rounding, and the KKT conditions.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    for kind in 0..3 {
+        for (n, spread) in [(3usize, 1.0), (1000, 1.0), (5000, 0.01), (3000, 0.0)] {
+            // E[X] = 5/n.
+            let rate = n as f64 / 5.0;
+            let d = match kind {
+                0 => Distribution::exponential(rate),
+                1 => Distribution::deterministic(1.0 / rate),
+                _ => Distribution::erlang(2, 2.0 * rate),
+            }
+            .unwrap();
+            let mu: Vec<f64> = (0..n)
+                .map(|_| 10f64.powf(rng.random_range(-3.0..1.0)))
+                .collect();
+            let c: Vec<f64> = if spread == 0.0 {
+                mu.clone()
+            } else {
+                mu.iter()
+                    .map(|m| m * 10f64.powf(rng.random_range(-spread..spread)))
+                    .collect()
+            };
+            let m = Model::new(d, &mu, Some(&c)).unwrap();
+            let fast = optimal_frequencies_general(&m).unwrap();
+            let newton = general_by_newton(&m).unwrap();
+            for (a, b) in fast.iter().zip(&newton) {
+                assert_eq!(*a == 0.0, *b == 0.0);
+                assert!(rel(*a, *b) < 1e-14, "{a} vs {b}");
+            }
+            assert!((fast.iter().sum::<f64>() - 1.0).abs() < 1e-14);
+            assert!(kkt_violation(&m, &fast) < 1e-12);
+            if spread == 0.0 {
+                let beta: Vec<f64> = m.h().iter().map(|h| 1.0 / h - 1.0).collect();
+                let bt: f64 = beta.iter().sum();
+                for (f, b) in fast.iter().zip(&beta) {
+                    assert!(rel(*f, b / bt) < 1e-9);
+                }
+            }
+        }
+    }
+}
