@@ -70,6 +70,9 @@ public class CrawlschedScheduler extends DefaultScheduler {
     /** Shares of all fetches by page id, as of the last re-plan. */
     private Map<Long, Double> shares = Map.of();
 
+    /** The median change rate at the last re-plan (NaN: not computed yet). */
+    private double medianRate = Double.NaN;
+
     private long observedSincePlan;
     private long pagesChanged;
 
@@ -147,12 +150,20 @@ public class CrawlschedScheduler extends DefaultScheduler {
         return now == null || before == null || !now.equals(before);
     }
 
-    /** The page's fetch interval in seconds: 1/(share × budget), capped for pages the plan leaves out. */
+    /**
+     * The page's fetch interval in seconds: 1/(share × budget), capped for
+     * pages the plan leaves out. Re-plans once replanFraction of the pages
+     * reported a fetch or entered or left; until then a page new to the plan
+     * gets the round-robin interval, pages / budget.
+     */
     private double intervalSeconds(long id) {
-        if (pagesChanged > 0 || observedSincePlan > replanFraction * plan.len()) {
+        if (observedSincePlan + pagesChanged > replanFraction * plan.len()) {
             replan();
         }
-        double share = shares.getOrDefault(id, 0.0);
+        Double share = shares.get(id);
+        if (share == null) {
+            return Math.min(maxIntervalSeconds, plan.len() / budget);
+        }
         return share > 0 ? Math.min(maxIntervalSeconds, 1 / (share * budget)) : maxIntervalSeconds;
     }
 
@@ -167,22 +178,23 @@ public class CrawlschedScheduler extends DefaultScheduler {
         double spend = Math.max(0.5, 1 - left / (maxIntervalSeconds * budget));
         f.replaceAll((id, v) -> total > 0 ? spend * v / total : 0.0);
         shares = f;
+        medianRate = Double.NaN;
         observedSincePlan = 0;
         pagesChanged = 0;
     }
 
-    /** A new page's rate guess: the median of the current estimates (a guess far above them would get no fetch). */
+    /**
+     * A new page's rate guess: the median of the estimates at the last
+     * re-plan (a guess far above them would get no fetch, so it would never
+     * be corrected), or crawlsched.default.rate before any.
+     */
     private double newPageRate() {
-        int n = plan.len();
-        if (n == 0) {
-            return defaultRate;
+        if (Double.isNaN(medianRate)) {
+            double[] rates = shares.keySet().stream().filter(this::known).mapToDouble(plan::changeRate).toArray();
+            Arrays.sort(rates);
+            medianRate = rates.length == 0 ? defaultRate : rates[rates.length / 2];
         }
-        double[] rates = shares.keySet().stream().filter(this::known).mapToDouble(plan::changeRate).toArray();
-        if (rates.length == 0) {
-            return defaultRate;
-        }
-        Arrays.sort(rates);
-        return rates[rates.length / 2];
+        return medianRate;
     }
 
     private long addPage(double rate, double weight) {
