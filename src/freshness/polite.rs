@@ -50,10 +50,12 @@
 //! ln-linear in ln λ, capped at κ_h, its evenly spaced pages near their
 //! cutoff evaluated exactly), which follows the kinks where hosts
 //! saturate without a pass; a bisection when that root leaves the
-//! bracket or the pass makes no progress. (2) Every host saturated at λ
+//! bracket or the pass makes no progress. Large plans start from the
+//! multiplier of a sample of about one page in n/2^16 solved the same way
+//! (`Groups::sample`), within about 1e−2 of the root. (2) Every host saturated at λ
 //! finds its λ_h on its own, over its own pages (in cache), by
 //! safeguarded Newton in [λ, max w_i] (steps taken in ρ = λ^{−1/2}, see
-//! `root_step`), the hosts spread over threads. (3) A last pass at the
+//! `rho_step`), the hosts spread over threads. (3) A last pass at the
 //! final multipliers; rounding leaves each sum off by a few ulps, so the
 //! saturated hosts are scaled to κ_h exactly and the others to the
 //! remaining 1 − Σ_sat κ_h.
@@ -72,7 +74,7 @@ use super::frequencies::{
 use super::{Model, par};
 use crate::error::{Error, Num, Result};
 use crate::limits::Control;
-use crate::numeric::roots::{NewtonBisect, RootStep, newton_bisect};
+use crate::numeric::roots::newton_bisect;
 use crate::numeric::special::psi;
 use std::ops::Range;
 
@@ -298,6 +300,65 @@ impl Groups {
         self.start.len() - 1
     }
 
+    /// About one page in `stride` as an instance of its own, for the
+    /// start of the global search. A host of n_h ≥ 8·stride pages keeps
+    /// every stride-th (m_h of them): each kept page's mass (a_i evenly
+    /// spaced, β_i randomized, which x_i is proportional to at a fixed
+    /// multiplier) times `stride`, its cap κ_h·stride·m_h/n_h, so that its
+    /// term estimates (stride·m_h/n_h)·min(S_h, κ_h) ≈ min(S_h, κ_h). The
+    /// smaller hosts are kept whole with chance n_h/(8·stride)
+    /// (systematic sampling in host order), mass and cap times the inverse
+    /// of that chance: no host's sum is estimated from a few of its pages,
+    /// where the cap's min would bias it low. Returns the sample and its
+    /// caps.
+    fn sample(
+        &self,
+        stride: usize,
+        caps: &[f64],
+        objective: PoliteObjective,
+    ) -> (Groups, Vec<f64>) {
+        let big = 8 * stride;
+        let scaled = |log_h: f64, c: f64| match objective {
+            PoliteObjective::EvenlySpaced => c * log_h,
+            PoliteObjective::Randomized => -(c * beta(log_h)).ln_1p(),
+        };
+        let mut s = Groups {
+            order: Vec::new(),
+            host_of: Vec::new(),
+            start: vec![0],
+            log_h: Vec::new(),
+            ln_w: Vec::new(),
+        };
+        let mut sub_caps = Vec::new();
+        let mut acc = 0;
+        for (h, &cap) in caps.iter().enumerate() {
+            let r = self.pages(h);
+            let n = r.len();
+            let (kept, c, cap_scale) = if n >= big {
+                let kept: Vec<usize> = r.clone().skip(stride / 2).step_by(stride).collect();
+                let m = kept.len() as f64;
+                (kept, stride as f64, stride as f64 * m / n as f64)
+            } else {
+                acc += n;
+                if acc < big {
+                    continue;
+                }
+                acc -= big;
+                let w = big as f64 / n as f64;
+                (r.collect(), w, w)
+            };
+            for k in kept {
+                s.log_h.push(scaled(self.log_h[k], c));
+                s.ln_w.push(self.ln_w[k]);
+                // Fewer sampled hosts than hosts (< 2^32).
+                s.host_of.push(sub_caps.len() as u32);
+            }
+            sub_caps.push(cap * cap_scale);
+            s.start.push(s.log_h.len());
+        }
+        (s, sub_caps)
+    }
+
     fn pages(&self, h: usize) -> Range<usize> {
         self.start[h]..self.start[h + 1]
     }
@@ -398,6 +459,10 @@ const HOST_FTOL: f64 = 1e-13;
 /// Most passes of each root find.
 const MAX_PASSES: usize = 500;
 
+/// Pages in the sample that starts the global search of large plans (the
+/// tests' smaller value puts their 70 000-page plan on that path).
+const SAMPLE: usize = if cfg!(test) { 1 << 12 } else { 1 << 16 };
+
 impl<'a> Solver<'a> {
     fn new(g: &'a Groups, caps: Vec<f64>, objective: PoliteObjective, ctl: &'a Control) -> Self {
         let even =
@@ -476,7 +541,10 @@ impl<'a> Solver<'a> {
             .iter()
             .map(|s| s.ln_w_max)
             .fold(f64::NEG_INFINITY, f64::max);
-        let x0 = self.capped_start(lo, hi)?;
+        let x0 = match self.sample_start()? {
+            Some(x0) => x0,
+            None => self.capped_start(lo, hi)?,
+        };
         let mut ell = if x0 > lo && x0 < hi {
             x0
         } else {
@@ -549,6 +617,22 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The global multiplier of the sample of [`Groups::sample`] (about
+    /// [`SAMPLE`] pages, a few passes over them), when there are at least
+    /// 8 times as many pages and the sample's caps are feasible.
+    fn sample_start(&self) -> Result<Option<f64>> {
+        let n = self.g.log_h.len();
+        if n < 8 * SAMPLE {
+            return Ok(None);
+        }
+        let (sample, caps) = self.g.sample(n / SAMPLE, &self.caps, self.objective);
+        if caps.iter().sum::<f64>() < 1.0 {
+            return Ok(None);
+        }
+        let mut solver = Solver::new(&sample, caps, self.objective, self.ctl);
+        Ok(Some(solver.global_multiplier()?.0))
+    }
+
     /// The small-multiplier start with the caps: each host's sum as in
     /// [`Solver::start`] (every page visited, x_i ≈ a_i √(w_i/(2λ)) evenly
     /// spaced, β_i(√(w_i/λ) − 1) randomized) capped at κ_h, and
@@ -609,38 +693,67 @@ impl<'a> Solver<'a> {
     }
 
     /// Host h's multiplier: the root of S_h = κ_h in [lo, max ln w_i] by
-    /// safeguarded Newton in ρ ([`root_step`]) from `lo` (its sums there
-    /// when known), evaluating only its pages (the evenly spaced ones with
-    /// warm starts from step to step).
+    /// Newton in ρ ([`rho_step`]) from `lo` (its sums there when known),
+    /// evaluating only its pages (the evenly spaced ones with warm starts
+    /// from step to step), safeguarded by a bracket: a bisection when a
+    /// step leaves it or |S_h/κ_h − 1| fails to halve above 1e−11. Stops
+    /// once that is below [`HOST_FTOL`] or a step below 4 ulps.
     fn host_root(&self, h: usize, lo: f64, at_lo: Option<HostSum>) -> Result<f64> {
         let (g, cap) = (self.g, self.caps[h]);
         let r = g.pages(h);
-        let hi = self.summaries[h].ln_w_max;
-        let lo = lo.min(hi);
-        let mut root = NewtonBisect::new(lo, hi, lo, false, 1e-15, HOST_FTOL, MAX_PASSES)?;
-        if let Some(s) = at_lo {
-            root_step(&mut root, s, cap)?;
-        }
+        let mut hi = self.summaries[h].ln_w_max;
+        let mut lo = lo.min(hi);
         let mut even = (self.objective == PoliteObjective::EvenlySpaced)
             .then(|| GeneralPages::new(&g.log_h[r.clone()]));
-        let mut it = 0;
-        loop {
-            let l = match root.next()? {
-                RootStep::Evaluate(l) => l,
-                RootStep::Done(l) => return Ok(l),
-            };
-            self.ctl.step("the polite plan", self.passes + it)?;
-            it += 1;
-            let s = match even.as_mut() {
-                None => randomized_sum(g, l, r.clone()),
-                Some(pages) => {
-                    let base = r.start;
-                    pages.eval(|j| page_point(l - g.ln_w[base + j]), 0.0)?;
-                    even_sum(g, l, r.clone(), |k| pages.x[k - base])
+        let (mut l, mut last_v) = (lo, f64::INFINITY);
+        let mut s = at_lo;
+        for it in 0..MAX_PASSES as u64 {
+            let sums = match s {
+                Some(sums) => sums,
+                None => {
+                    self.ctl.step("the polite plan", self.passes + it)?;
+                    match even.as_mut() {
+                        None => randomized_sum(g, l, r.clone()),
+                        Some(pages) => {
+                            let base = r.start;
+                            pages.eval(|j| page_point(l - g.ln_w[base + j]), 0.0)?;
+                            even_sum(g, l, r.clone(), |k| pages.x[k - base])
+                        }
+                    }
                 }
             };
-            root_step(&mut root, s, cap)?;
+            let v = sums.sum / cap - 1.0;
+            if v.is_nan() {
+                return Err(Error::NotConverged(format!(
+                    "host {h}'s sum is NaN at ln λ = {}",
+                    Num(l)
+                )));
+            }
+            if v.abs() <= HOST_FTOL {
+                return Ok(l);
+            }
+            if v > 0.0 {
+                lo = l;
+            } else {
+                hi = l;
+            }
+            let next = rho_step(l, sums, cap);
+            let tol = (4.0 * f64::EPSILON * l.abs()).max(1e-15);
+            if hi - lo <= tol || (next - l).abs() <= tol {
+                return Ok(l);
+            }
+            let stalled = v.abs() > 1e-11 && v.abs() > 0.5 * last_v.abs();
+            last_v = v;
+            l = if !stalled && next > lo && next < hi {
+                next
+            } else {
+                0.5 * (lo + hi)
+            };
+            s = None;
         }
+        Err(Error::NotConverged(format!(
+            "host {h}'s multiplier did not converge in {MAX_PASSES} steps"
+        )))
     }
 
     /// The frequencies (input order) at the hosts' multipliers: each
@@ -795,23 +908,14 @@ fn cutoff_residuals(
     }
 }
 
-/// Feeds host h's sums at the proposed ln λ to its search for S_h = κ so
-/// that the Newton step it takes is Newton's step in ρ = λ^{−1/2}:
-/// ln λ − 2 ln(1 + (S − κ)/(2 dS/d ln λ)). In ρ the randomized S_h is
-/// convex and piecewise linear (eq. 15: Σ β_i(ρ√w_i − 1)⁺, so Newton from
-/// S > κ is monotone and exact once the active set settles) and the evenly
-/// spaced one nearly so (x_i ≈ a_i ρ √(w_i/2) while s_i is small). A step
-/// to ρ ≤ 0 has no logarithm: the search bisects.
-fn root_step(root: &mut NewtonBisect, s: HostSum, cap: f64) -> Result<()> {
-    let v = s.sum / cap - 1.0;
-    let arg = 1.0 + (s.sum - cap) / (2.0 * s.dsum);
-    let step = 2.0 * arg.ln();
-    let d = if step.is_finite() && step != 0.0 {
-        v / step
-    } else {
-        f64::NAN
-    };
-    root.update(v, d)
+/// Newton's step in ρ = λ^{−1/2} for S_h = κ from ln λ = `l` with host
+/// h's sums there: ln λ − 2 ln(1 + (S − κ)/(2 dS/d ln λ)). In ρ the
+/// randomized S_h is convex and piecewise linear (eq. 15: Σ β_i(ρ√w_i −
+/// 1)⁺, so Newton from S > κ is monotone and exact once the active set
+/// settles) and the evenly spaced one nearly so (x_i ≈ a_i ρ √(w_i/2)
+/// while s_i is small). NaN for a step to ρ ≤ 0 (no logarithm).
+fn rho_step(l: f64, s: HostSum, cap: f64) -> f64 {
+    l - 2.0 * (1.0 + (s.sum - cap) / (2.0 * s.dsum)).ln()
 }
 
 /// Half-width in ln λ of the window in which [`HostModel`] evaluates an

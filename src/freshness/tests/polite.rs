@@ -480,8 +480,10 @@ fn thread_count_does_not_change_the_plan() {
     }
 }
 
-/// A plan large enough for the threaded passes (70 000 pages over 300
-/// hosts, some saturated) against the nested conditions page by page:
+/// A plan large enough for the threaded passes and the sampled start of
+/// the global search (70 000 pages over 300 hosts, some saturated;
+/// the tests' sample is 4096 pages) against the nested conditions page
+/// by page:
 /// every f_i is the bisection root of −C′(f_i) = λ_h at its host's
 /// multiplier, saturated hosts sum to their cap with λ_h ≥ λ, the others
 /// stay within it at λ_h = λ, and Σ_h min(S_h(λ), κ_h) = 1 at the plan's
