@@ -171,8 +171,8 @@ pub fn polite_frequencies(
     };
     let (host_ln, saturated) = solver.host_multipliers(ln_lambda, &at_lambda)?;
     // Finish: the frequencies at the final multipliers, and the objective.
-    let frequencies = solver.finish(&host_ln, &saturated)?;
-    let objective = plan_objective(model, objective, &frequencies);
+    let mut frequencies = solver.finish(&host_ln, &saturated)?;
+    let objective = plan_objective(model, objective, &mut frequencies);
     let crawl_rate = if slack {
         max_rates.iter().sum()
     } else {
@@ -1067,7 +1067,8 @@ fn randomized_page(log_h: f64, ln_t: f64) -> (f64, f64) {
 /// Theorem 3.3 rate r_i = [(q_i − a_i) + a_i ψ(a_i/f_i)]/q_i, or Lemma
 /// 4.1's r_i = 1 − (f/q)·b/(b + f h) written as
 /// [q b (1 − f) + f (q − b)]/(q (b + f h)); f_i = 0 gives r_i = 1.
-fn plan_objective(model: &Model, objective: PoliteObjective, f: &[f64]) -> f64 {
+/// Summed in [`par::fold_chunks`]' chunks (`f` is only read).
+fn plan_objective(model: &Model, objective: PoliteObjective, f: &mut [f64]) -> f64 {
     let (e, mu, c, log_h) = (
         model.mean_access(),
         model.change_rates(),
@@ -1078,8 +1079,8 @@ fn plan_objective(model: &Model, objective: PoliteObjective, f: &[f64]) -> f64 {
         PoliteObjective::Randomized => model.one_minus_h(),
         PoliteObjective::EvenlySpaced => &[],
     };
-    let rate = |i: usize| {
-        let (q, a, x) = (mu[i] * e, -log_h[i], f[i]);
+    let rate = |i: usize, x: f64| {
+        let (q, a) = (mu[i] * e, -log_h[i]);
         if x <= 0.0 {
             return 1.0;
         }
@@ -1094,5 +1095,10 @@ fn plan_objective(model: &Model, objective: PoliteObjective, f: &[f64]) -> f64 {
         };
         r.clamp(0.0, 1.0)
     };
-    (0..f.len()).map(|i| c[i] * rate(i)).sum()
+    par::fold_chunks(
+        [f],
+        0.0,
+        |pages, [x]| pages.zip(x.iter()).map(|(i, &xi)| c[i] * rate(i, xi)).sum(),
+        |a, b| a + b,
+    )
 }
