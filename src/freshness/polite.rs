@@ -310,14 +310,16 @@ impl Groups {
     /// (systematic sampling in host order), mass and cap times the inverse
     /// of that chance: no host's sum is estimated from a few of its pages,
     /// where the cap's min would bias it low. Returns the sample and its
-    /// caps.
+    /// caps, or None when it would hold more than 1/4 of the pages (hosts
+    /// just below 8·stride pages are nearly all kept whole).
     fn sample(
         &self,
         stride: usize,
         caps: &[f64],
         objective: PoliteObjective,
-    ) -> (Groups, Vec<f64>) {
+    ) -> Option<(Groups, Vec<f64>)> {
         let big = 8 * stride;
+        let limit = self.log_h.len() / 4;
         let scaled = |log_h: f64, c: f64| match objective {
             PoliteObjective::EvenlySpaced => c * log_h,
             PoliteObjective::Randomized => -(c * beta(log_h)).ln_1p(),
@@ -334,10 +336,11 @@ impl Groups {
         for (h, &cap) in caps.iter().enumerate() {
             let r = self.pages(h);
             let n = r.len();
-            let (kept, c, cap_scale) = if n >= big {
-                let kept: Vec<usize> = r.clone().skip(stride / 2).step_by(stride).collect();
-                let m = kept.len() as f64;
-                (kept, stride as f64, stride as f64 * m / n as f64)
+            // Kept positions: r.skip(skip).step_by(step); mass scale c.
+            let (skip, step, c, cap_scale) = if n >= big {
+                let m = (n - stride / 2).div_ceil(stride);
+                let c = stride as f64;
+                (stride / 2, stride, c, c * m as f64 / n as f64)
             } else {
                 acc += n;
                 if acc < big {
@@ -345,18 +348,21 @@ impl Groups {
                 }
                 acc -= big;
                 let w = big as f64 / n as f64;
-                (r.collect(), w, w)
+                (0, 1, w, w)
             };
-            for k in kept {
+            for k in r.skip(skip).step_by(step) {
                 s.log_h.push(scaled(self.log_h[k], c));
                 s.ln_w.push(self.ln_w[k]);
                 // Fewer sampled hosts than hosts (< 2^32).
                 s.host_of.push(sub_caps.len() as u32);
             }
+            if s.log_h.len() > limit {
+                return None;
+            }
             sub_caps.push(cap * cap_scale);
             s.start.push(s.log_h.len());
         }
-        (s, sub_caps)
+        Some((s, sub_caps))
     }
 
     fn pages(&self, h: usize) -> Range<usize> {
@@ -619,13 +625,16 @@ impl<'a> Solver<'a> {
 
     /// The global multiplier of the sample of [`Groups::sample`] (about
     /// [`SAMPLE`] pages, a few passes over them), when there are at least
-    /// 8 times as many pages and the sample's caps are feasible.
+    /// 8 times as many pages, the sample is at most 1/4 of them and its
+    /// caps are feasible.
     fn sample_start(&self) -> Result<Option<f64>> {
         let n = self.g.log_h.len();
         if n < 8 * SAMPLE {
             return Ok(None);
         }
-        let (sample, caps) = self.g.sample(n / SAMPLE, &self.caps, self.objective);
+        let Some((sample, caps)) = self.g.sample(n / SAMPLE, &self.caps, self.objective) else {
+            return Ok(None);
+        };
         if caps.iter().sum::<f64>() < 1.0 {
             return Ok(None);
         }

@@ -529,3 +529,33 @@ fn a_threaded_plan_matches_the_nested_conditions_page_by_page() {
         assert!((t - 1.0).abs() < 1e-9, "{obj:?}: T(λ) = {t}");
     }
 }
+
+/// Hosts just below the size the sampled start keeps whole (135 pages
+/// with the tests' sample stride 17): the sample would hold nearly every
+/// page, so the search starts without it; the plan still sums to 1 with
+/// the saturated hosts at their caps and the others within them.
+#[test]
+fn hosts_the_sample_would_keep_whole_plan_without_it() {
+    let n = 70_000;
+    let (mu, c, _) = random_instance(22, n, 1);
+    let hosts: Vec<u32> = (0..n).map(|i| (i / 135) as u32).collect();
+    let h_count = n.div_ceil(135);
+    let d = Distribution::exponential(n as f64 / 5.0).unwrap();
+    let m = Model::new(d.clone(), &mu, Some(&c)).unwrap();
+    let caps = vec![1.3 / h_count as f64; h_count];
+    let rates: Vec<f64> = caps.iter().map(|k| k / d.mean()).collect();
+    for obj in BOTH {
+        let p = plan(&m, &hosts, &rates, obj);
+        let total: f64 = p.frequencies.iter().sum();
+        assert!((total - 1.0).abs() < 1e-13, "{obj:?}: {total}");
+        let sums = host_sums(&hosts, h_count, &p.frequencies);
+        assert!(p.saturated.iter().any(|&s| s) && p.saturated.iter().any(|&s| !s));
+        for k in 0..h_count {
+            if p.saturated[k] {
+                assert!(rel(sums[k], caps[k]) < 1e-12);
+            } else {
+                assert!(sums[k] <= caps[k] * (1.0 + 1e-12));
+            }
+        }
+    }
+}
