@@ -13,7 +13,8 @@
 //!   [1e−3, 10], weights on [0.1, 10], exponential crawl time with
 //!   1/E\[X\] = 0.2·PAGES; host sizes skewed, host h's cap
 //!   (0.7 + u_h)·R·pages_h/PAGES with u_h uniform on [0, 1]); `Model::new`
-//!   and each objective's plan timed separately.
+//!   and each objective's plan timed separately (wall seconds, and on
+//!   Linux the CPU seconds of all threads).
 //! - Gain: one host of SKEW_BIG pages capped at 20% of the robot's rate
 //!   (it would take about half) and SKEW_SMALL hosts of 10 pages each with
 //!   caps of three times their page share of the rest. The baseline takes
@@ -36,6 +37,19 @@ fn pages(rng: &mut Xoshiro256PlusPlus, n: usize) -> (Vec<f64>, Vec<f64>) {
     let mu = (0..n).map(|_| log_uniform(rng, 1e-3, 10.0)).collect();
     let c = (0..n).map(|_| log_uniform(rng, 0.1, 10.0)).collect();
     (mu, c)
+}
+
+/// This process's CPU seconds (all threads; user + system) from
+/// /proc/self/stat, or None off Linux: on a shared machine the work done
+/// is steadier than the wall time.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name: utime and stime are the 12th and 13th.
+    let rest = stat.rsplit(')').next()?;
+    let mut fields = rest.split_whitespace().skip(11);
+    let ticks: f64 = fields.next()?.parse::<f64>().ok()? + fields.next()?.parse::<f64>().ok()?;
+    // The kernel's USER_HZ is 100 on every Linux architecture Rust targets.
+    Some(ticks / 100.0)
 }
 
 const BOTH: [(PoliteObjective, &str); 2] = [
@@ -73,14 +87,18 @@ fn timing(n: usize, hosts: usize) -> String {
     let build = t.elapsed().as_secs_f64();
     let mut rows = Vec::new();
     for (obj, name) in BOTH {
-        let t = Instant::now();
+        let (t, cpu0) = (Instant::now(), cpu_seconds());
         let p =
             polite_frequencies(&m, &host, &rates, obj, &PoliteOptions::default()).expect("plan");
         let solve = t.elapsed().as_secs_f64();
+        let cpu = match (cpu0, cpu_seconds()) {
+            (Some(a), Some(b)) => format!("{:.2}", b - a),
+            _ => "null".into(),
+        };
         let sat = p.saturated.iter().filter(|&&s| s).count();
         let total: f64 = p.frequencies.iter().sum();
         rows.push(format!(
-            "{{\"objective\": \"{name}\", \"solve_s\": {solve:.3}, \"saturated_hosts\": {sat}, \
+            "{{\"objective\": \"{name}\", \"solve_s\": {solve:.3}, \"solve_cpu_s\": {cpu}, \"saturated_hosts\": {sat}, \
              \"sum_f\": {total:.17}, \"cost\": {:.10e}}}",
             p.objective
         ));

@@ -42,19 +42,23 @@
 //! is strictly convex in the visited pages' frequencies).
 //!
 //! **Algorithm.** Pages are grouped by host with one counting sort (ln h_i
-//! and ln w_i copied in host order). A pass evaluates every page at its
+//! and ln w_i gathered in host order). A pass evaluates every page at its
 //! host's multiplier and sums x_i and dx_i/d ln λ per host, hosts spread
 //! over threads in runs of about equal page counts. (1) The global
-//! multiplier: safeguarded Newton on ln T against ln λ, where dT/d ln λ
-//! sums the unsaturated hosts' derivatives (a saturated host contributes
-//! the constant κ_h); T has kinks where hosts saturate, the bisection
-//! safeguard covers them. (2) Every host saturated at λ finds its λ_h by
-//! its own safeguarded Newton in [λ, max w_i] (steps taken in ρ = λ^{−1/2},
-//! see `root_step`), all of them in lockstep, one pass per step; once
-//! the hosts still searching hold fewer than 1/8 of the pages, only their
-//! pages are evaluated. (3) A last pass at the final multipliers; rounding
-//! leaves each sum off by a few ulps, so the saturated hosts are scaled to
-//! κ_h exactly and the others to the remaining 1 − Σ_sat κ_h.
+//! multiplier: each pass narrows a bracket on ln λ and moves to the root
+//! of a model of T built from its host sums (`HostModel`: each host
+//! ln-linear in ln λ, capped at κ_h, its evenly spaced pages near their
+//! cutoff evaluated exactly), which follows the kinks where hosts
+//! saturate without a pass; a bisection when that root leaves the
+//! bracket or the pass makes no progress. Large plans start from the
+//! multiplier of a sample of about one page in n/2^16 solved the same way
+//! (`Groups::sample`), within about 1e−2 of the root. (2) Every host saturated at λ
+//! finds its λ_h on its own, over its own pages (in cache), by
+//! safeguarded Newton in [λ, max w_i] (steps taken in ρ = λ^{−1/2}, see
+//! `rho_step`), the hosts spread over threads. (3) A last pass at the
+//! final multipliers; rounding leaves each sum off by a few ulps, so the
+//! saturated hosts are scaled to κ_h exactly and the others to the
+//! remaining 1 − Σ_sat κ_h.
 //!
 //! **Infeasible caps** (Σ_h κ_h < 1: the hosts together cannot absorb the
 //! robot's rate) are `Infeasible` by default, with the shortfall. With
@@ -64,11 +68,13 @@
 //! multiplier is 0 (ln λ = −∞). The per-page bounds still hold there: the
 //! idle time acts as a page of weight 0 visited 1 − Σ κ_h of the time.
 
-use super::frequencies::{GeneralPages, PagePoint, g_over_s2, jensen_gap, ln_p_of};
-use super::{Model, Scaled, par};
+use super::frequencies::{
+    GeneralPages, PagePoint, g_over_s2, invert_g, jensen_gap, ln_p_of, ln_weight,
+};
+use super::{Model, par};
 use crate::error::{Error, Num, Result};
 use crate::limits::Control;
-use crate::numeric::roots::{NewtonBisect, RootStep};
+use crate::numeric::roots::newton_bisect;
 use crate::numeric::special::psi;
 use std::ops::Range;
 
@@ -158,15 +164,15 @@ pub fn polite_frequencies(
     }
     let mut solver = Solver::new(&groups, caps, objective, &options.control);
     // Main loop: the global multiplier, then the saturated hosts' own.
-    let ln_lambda = if slack {
-        f64::NEG_INFINITY
+    let (ln_lambda, at_lambda) = if slack {
+        (f64::NEG_INFINITY, Vec::new())
     } else {
         solver.global_multiplier()?
     };
-    let (host_ln, saturated) = solver.host_multipliers(ln_lambda)?;
+    let (host_ln, saturated) = solver.host_multipliers(ln_lambda, &at_lambda)?;
     // Finish: the frequencies at the final multipliers, and the objective.
-    let frequencies = solver.finish(&host_ln, &saturated)?;
-    let objective = plan_objective(model, objective, &frequencies);
+    let mut frequencies = solver.finish(&host_ln, &saturated)?;
+    let objective = plan_objective(model, objective, &mut frequencies);
     let crawl_rate = if slack {
         max_rates.iter().sum()
     } else {
@@ -252,34 +258,35 @@ impl Groups {
             start[h + 1] += start[h];
         }
         let n = hosts.len();
-        // ln w_i in input order (a streaming pass), then one scatter of
-        // every per-page array into host order.
-        let mut w_in = crate::pages::zeroed(n);
-        let one = Scaled::new(1.0);
+        // The page order (one scatter of u32s), then every per-page array
+        // gathered in host order: sequential writes, spread over threads.
+        let mut next = start.clone();
+        let mut order = vec![0u32; n];
+        for (i, &h) in hosts.iter().enumerate() {
+            // i < 2^32 (checked by the caller).
+            order[next[h as usize]] = i as u32;
+            next[h as usize] += 1;
+        }
+        drop(next);
+        let mut host_of = vec![0u32; n];
+        for (h, w) in start.windows(2).enumerate() {
+            // h < max_rates.len() ≤ 2^32 (every host has a page).
+            host_of[w[0]..w[1]].fill(h as u32);
+        }
+        let (mut log_h, mut ln_w) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
+        let src = model.log_h();
         par::fold_chunks(
-            [&mut w_in[..]],
+            [&mut log_h[..], &mut ln_w[..]],
             (),
-            |pages, [lw]| {
-                for (k, i) in pages.enumerate() {
-                    lw[k] = model.scaled_weight(i).ln_ratio(one);
+            |pos, [lh, lw]| {
+                for (k, p) in pos.enumerate() {
+                    let i = order[p] as usize;
+                    lh[k] = src[i];
+                    lw[k] = ln_weight(model, i);
                 }
             },
             |(), ()| (),
         );
-        let mut next = start.clone();
-        let mut order = vec![0u32; n];
-        let mut host_of = vec![0u32; n];
-        let (mut log_h, mut ln_w) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
-        let src = model.log_h();
-        for (i, &h) in hosts.iter().enumerate() {
-            let k = next[h as usize];
-            next[h as usize] += 1;
-            // i < 2^32 (checked by the caller).
-            order[k] = i as u32;
-            host_of[k] = h;
-            log_h[k] = src[i];
-            ln_w[k] = w_in[i];
-        }
         Ok(Groups {
             order,
             host_of,
@@ -291,6 +298,71 @@ impl Groups {
 
     fn hosts(&self) -> usize {
         self.start.len() - 1
+    }
+
+    /// About one page in `stride` as an instance of its own, for the
+    /// start of the global search. A host of n_h ≥ 8·stride pages keeps
+    /// every stride-th (m_h of them): each kept page's mass (a_i evenly
+    /// spaced, β_i randomized, which x_i is proportional to at a fixed
+    /// multiplier) times `stride`, its cap κ_h·stride·m_h/n_h, so that its
+    /// term estimates (stride·m_h/n_h)·min(S_h, κ_h) ≈ min(S_h, κ_h). The
+    /// smaller hosts are kept whole with chance n_h/(8·stride)
+    /// (systematic sampling in host order), mass and cap times the inverse
+    /// of that chance: no host's sum is estimated from a few of its pages,
+    /// where the cap's min would bias it low. Returns the sample and its
+    /// caps, or None when it would hold more than 1/4 of the pages (hosts
+    /// just below 8·stride pages are nearly all kept whole).
+    fn sample(
+        &self,
+        stride: usize,
+        caps: &[f64],
+        objective: PoliteObjective,
+    ) -> Option<(Groups, Vec<f64>)> {
+        let big = 8 * stride;
+        let limit = self.log_h.len() / 4;
+        let scaled = |log_h: f64, c: f64| match objective {
+            PoliteObjective::EvenlySpaced => c * log_h,
+            PoliteObjective::Randomized => -(c * beta(log_h)).ln_1p(),
+        };
+        let mut s = Groups {
+            order: Vec::new(),
+            host_of: Vec::new(),
+            start: vec![0],
+            log_h: Vec::new(),
+            ln_w: Vec::new(),
+        };
+        let mut sub_caps = Vec::new();
+        let mut acc = 0;
+        for (h, &cap) in caps.iter().enumerate() {
+            let r = self.pages(h);
+            let n = r.len();
+            // Kept positions: r.skip(skip).step_by(step); mass scale c.
+            let (skip, step, c, cap_scale) = if n >= big {
+                let m = (n - stride / 2).div_ceil(stride);
+                let c = stride as f64;
+                (stride / 2, stride, c, c * m as f64 / n as f64)
+            } else {
+                acc += n;
+                if acc < big {
+                    continue;
+                }
+                acc -= big;
+                let w = big as f64 / n as f64;
+                (0, 1, w, w)
+            };
+            for k in r.skip(skip).step_by(step) {
+                s.log_h.push(scaled(self.log_h[k], c));
+                s.ln_w.push(self.ln_w[k]);
+                // Fewer sampled hosts than hosts (< 2^32).
+                s.host_of.push(sub_caps.len() as u32);
+            }
+            if s.log_h.len() > limit {
+                return None;
+            }
+            sub_caps.push(cap * cap_scale);
+            s.start.push(s.log_h.len());
+        }
+        Some((s, sub_caps))
     }
 
     fn pages(&self, h: usize) -> Range<usize> {
@@ -393,6 +465,10 @@ const HOST_FTOL: f64 = 1e-13;
 /// Most passes of each root find.
 const MAX_PASSES: usize = 500;
 
+/// Pages in the sample that starts the global search of large plans (the
+/// tests' smaller value puts their 70 000-page plan on that path).
+const SAMPLE: usize = if cfg!(test) { 1 << 12 } else { 1 << 16 };
+
 impl<'a> Solver<'a> {
     fn new(g: &'a Groups, caps: Vec<f64>, objective: PoliteObjective, ctl: &'a Control) -> Self {
         let even =
@@ -440,92 +516,94 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Every host's sums with host h at `ln_lam[h]` (NaN: skipped, sums 0).
+    /// Every host's sums with host h at `ln_lam[h]`: one pass over the
+    /// pages.
     fn pass(&mut self, ln_lam: &[f64]) -> Result<Vec<HostSum>> {
         self.ctl.step("the polite plan", self.passes)?;
         self.passes += 1;
         let g = self.g;
         let Some(pages) = self.even.as_mut() else {
-            return Ok(per_host(g, |h, r| {
-                let mut acc = HostSum::default();
-                if ln_lam[h].is_nan() {
-                    return acc;
-                }
-                for k in r {
-                    let ln_t = ln_lam[h] - g.ln_w[k];
-                    if ln_t < 0.0 {
-                        let (x, dx) = randomized_page(g.log_h[k], ln_t);
-                        acc.sum += x;
-                        acc.dsum += dx;
-                    }
-                }
-                acc
-            }));
+            return Ok(per_host(g, |h, r| randomized_sum(g, ln_lam[h], r)));
         };
-        let active: usize = (0..g.hosts())
-            .filter(|&h| !ln_lam[h].is_nan())
-            .map(|h| g.pages(h).len())
-            .sum();
-        if active * 8 < g.log_h.len() {
-            // Few pages to evaluate (the last saturated hosts): each on
-            // its own, without a pass over every page.
-            let sums = per_host(g, |h, r| {
-                let (l, base) = (ln_lam[h], r.start);
-                if l.is_nan() {
-                    return None;
-                }
-                let mut local = GeneralPages::new(&g.log_h[r.clone()]);
-                let out = local.eval(|j| page_point(l - g.ln_w[base + j]), 0.0);
-                Some(out.map(|_| even_sum(g, l, r, |k| local.x[k - base])))
-            });
-            return sums
-                .into_iter()
-                .map(|s| s.unwrap_or(Ok(HostSum::default())))
-                .collect();
-        }
         let point = |k: usize| page_point(ln_lam[g.host_of[k] as usize] - g.ln_w[k]);
         pages.eval(point, 0.0)?;
         let x = &pages.x;
-        Ok(per_host(g, |h, r| {
-            if ln_lam[h].is_nan() {
-                return HostSum::default();
-            }
-            even_sum(g, ln_lam[h], r, |k| x[k])
-        }))
+        Ok(per_host(g, |h, r| even_sum(g, ln_lam[h], r, |k| x[k])))
     }
 
-    /// ln λ with T(λ) = Σ_h min(S_h(λ), κ_h) = 1 (Σ κ_h ≥ 1).
-    fn global_multiplier(&mut self) -> Result<f64> {
+    /// ln λ with T(λ) = Σ_h min(S_h(λ), κ_h) = 1 (Σ κ_h ≥ 1), and every
+    /// host's sums there. Each pass (at ℓ = ln λ) narrows a bracket and
+    /// moves to the root of a model of T built from its host sums
+    /// ([`model_root`]), which places the kinks where hosts saturate
+    /// itself; a bisection when that root leaves the bracket or |ln T|
+    /// fails to halve away from rounding.
+    fn global_multiplier(&mut self) -> Result<(f64, Vec<HostSum>)> {
         let hosts = self.g.hosts();
-        let lo = (0..hosts)
+        let mut lo = (0..hosts)
             .map(|h| self.lower_bound(h, self.caps[h].min(1.0)))
             .fold(f64::INFINITY, f64::min);
-        let hi = self
+        let mut hi = self
             .summaries
             .iter()
             .map(|s| s.ln_w_max)
             .fold(f64::NEG_INFINITY, f64::max);
-        let x0 = self.start(hi);
-        let mut root = NewtonBisect::new(lo, hi, x0, false, 1e-15, 1e-15, MAX_PASSES)?;
+        let x0 = match self.sample_start()? {
+            Some(x0) => x0,
+            None => self.capped_start(lo, hi)?,
+        };
+        let mut ell = if x0 > lo && x0 < hi {
+            x0
+        } else {
+            0.5 * (lo + hi)
+        };
         let mut ln_lam = vec![0.0; hosts];
-        loop {
-            let ell = match root.next()? {
-                RootStep::Evaluate(ell) => ell,
-                RootStep::Done(ell) => return Ok(ell),
-            };
+        let mut last_v = f64::INFINITY;
+        // The model's step was below rounding: the pass at its root ends.
+        let mut last = false;
+        for _ in 0..MAX_PASSES {
             ln_lam.fill(ell);
             let sums = self.pass(&ln_lam)?;
-            let (mut t, mut dt) = (0.0, 0.0);
-            for (s, &cap) in sums.iter().zip(&self.caps) {
-                if s.sum > cap {
-                    t += cap;
-                } else {
-                    t += s.sum;
-                    dt += s.dsum;
-                }
+            let t: f64 = sums
+                .iter()
+                .zip(&self.caps)
+                .map(|(s, &c)| s.sum.min(c))
+                .sum();
+            let v = t.ln();
+            if v.is_nan() {
+                return Err(Error::NotConverged(format!(
+                    "the hosts' total is NaN at ln λ = {}",
+                    Num(ell)
+                )));
             }
-            root.update(t.ln(), dt / t)?;
+            let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
+            if last || v.abs() <= 1e-15 {
+                return Ok((ell, sums));
+            }
+            if v > 0.0 {
+                lo = ell;
+            } else {
+                hi = ell;
+            }
+            if hi - lo <= tol {
+                return Ok((ell, sums));
+            }
+            let x = self.even.as_ref().map(|p| &p.x[..]);
+            let next = HostModel::new(self.g, &self.caps, ell, &sums, x).root(v, (lo, hi))?;
+            if (next - ell).abs() <= tol {
+                (last, ell) = (true, next);
+                continue;
+            }
+            let stalled = v.abs() > 1e-12 && v.abs() > 0.5 * last_v.abs();
+            last_v = v;
+            ell = if !stalled && next > lo && next < hi {
+                next
+            } else {
+                0.5 * (lo + hi)
+            };
         }
+        Err(Error::NotConverged(format!(
+            "the global multiplier did not converge in {MAX_PASSES} passes"
+        )))
     }
 
     /// The unconstrained small-multiplier start: s_i ≈ √(2λ/w_i) gives
@@ -545,65 +623,146 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The global multiplier of the sample of [`Groups::sample`] (about
+    /// [`SAMPLE`] pages, a few passes over them), when there are at least
+    /// 8 times as many pages, the sample is at most 1/4 of them and its
+    /// caps are feasible.
+    fn sample_start(&self) -> Result<Option<f64>> {
+        let n = self.g.log_h.len();
+        if n < 8 * SAMPLE {
+            return Ok(None);
+        }
+        let Some((sample, caps)) = self.g.sample(n / SAMPLE, &self.caps, self.objective) else {
+            return Ok(None);
+        };
+        if caps.iter().sum::<f64>() < 1.0 {
+            return Ok(None);
+        }
+        let mut solver = Solver::new(&sample, caps, self.objective, self.ctl);
+        Ok(Some(solver.global_multiplier()?.0))
+    }
+
+    /// The small-multiplier start with the caps: each host's sum as in
+    /// [`Solver::start`] (every page visited, x_i ≈ a_i √(w_i/(2λ)) evenly
+    /// spaced, β_i(√(w_i/λ) − 1) randomized) capped at κ_h, and
+    /// Σ_h min(S_h, κ_h) = 1 solved on the hosts alone in [lo, hi].
+    fn capped_start(&self, lo: f64, hi: f64) -> Result<f64> {
+        let even = self.objective == PoliteObjective::EvenlySpaced;
+        let f = |ell: f64| {
+            let (mut t, mut dt) = (0.0, 0.0);
+            for (s, &cap) in self.summaries.iter().zip(&self.caps) {
+                // Σ m_i √(w_i/λ) and the host's sum.
+                let r = s.root_sum * (0.5 * (s.ln_w_max - ell)).exp();
+                let x = if even {
+                    r * std::f64::consts::FRAC_1_SQRT_2
+                } else {
+                    (r - s.mass).max(0.0)
+                };
+                if x >= cap {
+                    t += cap;
+                } else if x > 0.0 {
+                    t += x;
+                    dt -= 0.5 * if even { x } else { r };
+                }
+            }
+            Ok((t.ln(), dt / t))
+        };
+        let x0 = self.start(hi).clamp(lo, hi);
+        newton_bisect(f, lo, hi, x0, false, 1e-12, 1e-12, MAX_PASSES)
+    }
+
     /// ln λ_h for every host: ln λ for the unsaturated ones, the root of
     /// S_h(λ_h) = κ_h for those with S_h(λ) > κ_h (every host when ln λ =
-    /// −∞), all found in lockstep; and which hosts are saturated.
-    fn host_multipliers(&mut self, ln_lambda: f64) -> Result<(Vec<f64>, Vec<bool>)> {
+    /// −∞; `at_lambda`: the sums at λ otherwise), each found on its own
+    /// over its own pages ([`Solver::host_root`]), hosts spread over
+    /// threads; and which hosts are saturated.
+    fn host_multipliers(
+        &mut self,
+        ln_lambda: f64,
+        at_lambda: &[HostSum],
+    ) -> Result<(Vec<f64>, Vec<bool>)> {
         let hosts = self.g.hosts();
-        let at_lambda = if ln_lambda.is_finite() {
-            self.pass(&vec![ln_lambda; hosts])?
-        } else {
-            Vec::new()
-        };
+        let saturated: Vec<bool> = (0..hosts)
+            .map(|h| !matches!(at_lambda.get(h), Some(s) if s.sum <= self.caps[h]))
+            .collect();
+        let this = &*self;
+        let roots = per_host(self.g, |h, _| {
+            saturated[h].then(|| match at_lambda.get(h) {
+                Some(&s) => this.host_root(h, ln_lambda, Some(s)),
+                None => this.host_root(h, this.lower_bound(h, this.caps[h]), None),
+            })
+        });
         let mut out = vec![ln_lambda; hosts];
-        let mut saturated = vec![false; hosts];
-        // Per saturated host: its search.
-        let mut open: Vec<(usize, NewtonBisect)> = Vec::new();
-        for h in 0..hosts {
-            let cap = self.caps[h];
-            let hi = self.summaries[h].ln_w_max;
-            if let Some(s) = at_lambda.get(h) {
-                if s.sum > cap {
-                    let mut root = NewtonBisect::new(
-                        ln_lambda, hi, ln_lambda, false, 1e-15, HOST_FTOL, MAX_PASSES,
-                    )?;
-                    root_step(&mut root, *s, cap)?;
-                    open.push((h, root));
-                }
-            } else {
-                let lo = self.lower_bound(h, cap).min(hi);
-                open.push((
-                    h,
-                    NewtonBisect::new(lo, hi, lo, false, 1e-15, HOST_FTOL, MAX_PASSES)?,
-                ));
-            }
-        }
-        for (h, _) in &open {
-            saturated[*h] = true;
-        }
-        let mut ln_lam = vec![f64::NAN; hosts];
-        while !open.is_empty() {
-            ln_lam.fill(f64::NAN);
-            let mut still = Vec::with_capacity(open.len());
-            for (h, root) in open {
-                match root.next()? {
-                    RootStep::Evaluate(x) => {
-                        ln_lam[h] = x;
-                        still.push((h, root));
-                    }
-                    RootStep::Done(x) => out[h] = x,
-                }
-            }
-            open = still;
-            if open.is_empty() {
-                break;
-            }
-            let sums = self.pass(&ln_lam)?;
-            for (h, root) in &mut open {
-                root_step(root, sums[*h], self.caps[*h])?;
+        for (h, root) in roots.into_iter().enumerate() {
+            if let Some(root) = root {
+                out[h] = root?;
             }
         }
         Ok((out, saturated))
+    }
+
+    /// Host h's multiplier: the root of S_h = κ_h in [lo, max ln w_i] by
+    /// Newton in ρ ([`rho_step`]) from `lo` (its sums there when known),
+    /// evaluating only its pages (the evenly spaced ones with warm starts
+    /// from step to step), safeguarded by a bracket: a bisection when a
+    /// step leaves it or |S_h/κ_h − 1| fails to halve above 1e−11. Stops
+    /// once that is below [`HOST_FTOL`] or a step below 4 ulps.
+    fn host_root(&self, h: usize, lo: f64, at_lo: Option<HostSum>) -> Result<f64> {
+        let (g, cap) = (self.g, self.caps[h]);
+        let r = g.pages(h);
+        let mut hi = self.summaries[h].ln_w_max;
+        let mut lo = lo.min(hi);
+        let mut even = (self.objective == PoliteObjective::EvenlySpaced)
+            .then(|| GeneralPages::new(&g.log_h[r.clone()]));
+        let (mut l, mut last_v) = (lo, f64::INFINITY);
+        let mut s = at_lo;
+        for it in 0..MAX_PASSES as u64 {
+            let sums = match s {
+                Some(sums) => sums,
+                None => {
+                    self.ctl.step("the polite plan", self.passes + it)?;
+                    match even.as_mut() {
+                        None => randomized_sum(g, l, r.clone()),
+                        Some(pages) => {
+                            let base = r.start;
+                            pages.eval(|j| page_point(l - g.ln_w[base + j]), 0.0)?;
+                            even_sum(g, l, r.clone(), |k| pages.x[k - base])
+                        }
+                    }
+                }
+            };
+            let v = sums.sum / cap - 1.0;
+            if v.is_nan() {
+                return Err(Error::NotConverged(format!(
+                    "host {h}'s sum is NaN at ln λ = {}",
+                    Num(l)
+                )));
+            }
+            if v.abs() <= HOST_FTOL {
+                return Ok(l);
+            }
+            if v > 0.0 {
+                lo = l;
+            } else {
+                hi = l;
+            }
+            let next = rho_step(l, sums, cap);
+            let tol = (4.0 * f64::EPSILON * l.abs()).max(1e-15);
+            if hi - lo <= tol || (next - l).abs() <= tol {
+                return Ok(l);
+            }
+            let stalled = v.abs() > 1e-11 && v.abs() > 0.5 * last_v.abs();
+            last_v = v;
+            l = if !stalled && next > lo && next < hi {
+                next
+            } else {
+                0.5 * (lo + hi)
+            };
+            s = None;
+        }
+        Err(Error::NotConverged(format!(
+            "host {h}'s multiplier did not converge in {MAX_PASSES} steps"
+        )))
     }
 
     /// The frequencies (input order) at the hosts' multipliers: each
@@ -758,23 +917,119 @@ fn cutoff_residuals(
     }
 }
 
-/// Feeds host h's sums at the proposed ln λ to its search for S_h = κ so
-/// that the Newton step it takes is Newton's step in ρ = λ^{−1/2}:
-/// ln λ − 2 ln(1 + (S − κ)/(2 dS/d ln λ)). In ρ the randomized S_h is
-/// convex and piecewise linear (eq. 15: Σ β_i(ρ√w_i − 1)⁺, so Newton from
-/// S > κ is monotone and exact once the active set settles) and the evenly
-/// spaced one nearly so (x_i ≈ a_i ρ √(w_i/2) while s_i is small). A step
-/// to ρ ≤ 0 has no logarithm: the search bisects.
-fn root_step(root: &mut NewtonBisect, s: HostSum, cap: f64) -> Result<()> {
-    let v = s.sum / cap - 1.0;
-    let arg = 1.0 + (s.sum - cap) / (2.0 * s.dsum);
-    let step = 2.0 * arg.ln();
-    let d = if step.is_finite() && step != 0.0 {
-        v / step
-    } else {
-        f64::NAN
-    };
-    root.update(v, d)
+/// Newton's step in ρ = λ^{−1/2} for S_h = κ from ln λ = `l` with host
+/// h's sums there: ln λ − 2 ln(1 + (S − κ)/(2 dS/d ln λ)). In ρ the
+/// randomized S_h is convex and piecewise linear (eq. 15: Σ β_i(ρ√w_i −
+/// 1)⁺, so Newton from S > κ is monotone and exact once the active set
+/// settles) and the evenly spaced one nearly so (x_i ≈ a_i ρ √(w_i/2)
+/// while s_i is small). NaN for a step to ρ ≤ 0 (no logarithm).
+fn rho_step(l: f64, s: HostSum, cap: f64) -> f64 {
+    l - 2.0 * (1.0 + (s.sum - cap) / (2.0 * s.dsum)).ln()
+}
+
+/// Half-width in ln λ of the window in which [`HostModel`] evaluates an
+/// evenly spaced page exactly: its x_i falls to 0 at its cutoff with
+/// unbounded slope, which no smooth model of its host follows.
+const STEEP: f64 = 1e-3;
+
+/// T(ℓ) = Σ_h min(S_h(ℓ), κ_h) near ℓ₀, the ℓ of a pass: each host's
+/// sum over its other pages ln-linear in ℓ from its sums at ℓ₀
+/// (S e^{(ℓ − ℓ₀) dS/S}), its evenly spaced pages within [`STEEP`] of their
+/// cutoff exactly. A cheap function of ℓ, so the kinks where hosts
+/// saturate and the cutoffs cost no pass over the pages.
+struct HostModel<'a> {
+    ell0: f64,
+    caps: &'a [f64],
+    smooth: Vec<HostSum>,
+    /// The steep pages' (host, ln w_i, a_i), in host order.
+    steep: Vec<(usize, f64, f64)>,
+}
+
+impl<'a> HostModel<'a> {
+    /// The model from a pass at `ell0` (`x`: the evenly spaced pages' x_i
+    /// there, None for the randomized objective).
+    fn new(g: &Groups, caps: &'a [f64], ell0: f64, sums: &[HostSum], x: Option<&[f64]>) -> Self {
+        let mut smooth = sums.to_vec();
+        let mut steep = Vec::new();
+        if let Some(x) = x {
+            for (h, sm) in smooth.iter_mut().enumerate() {
+                for k in g.pages(h) {
+                    if (g.ln_w[k] - ell0).abs() < STEEP {
+                        let one = even_sum(g, ell0, k..k + 1, |_| x[k]);
+                        sm.sum -= one.sum;
+                        sm.dsum -= one.dsum;
+                        steep.push((h, g.ln_w[k], -g.log_h[k]));
+                    }
+                }
+            }
+        }
+        HostModel {
+            ell0,
+            caps,
+            smooth,
+            steep,
+        }
+    }
+
+    /// ln T(ℓ) and d ln T/dℓ.
+    fn eval(&self, ell: f64) -> Result<(f64, f64)> {
+        let d = ell - self.ell0;
+        let (mut t, mut dt) = (0.0, 0.0);
+        let mut j = 0;
+        for (h, (s, &cap)) in self.smooth.iter().zip(self.caps).enumerate() {
+            let mut acc = HostSum::default();
+            if s.sum > 0.0 {
+                let slope = s.dsum / s.sum;
+                acc.sum = s.sum * (slope * d).exp();
+                acc.dsum = acc.sum * slope;
+            }
+            while let Some(&(hj, ln_w, a)) = self.steep.get(j)
+                && hj == h
+            {
+                j += 1;
+                let ln_t = ell - ln_w;
+                if ln_t < 0.0 {
+                    let s = invert_g(ln_t, ln_p_of(ln_t))?;
+                    if s.is_finite() {
+                        let x = a / s;
+                        acc.sum += x;
+                        acc.dsum -= x * even_dlns(s, ln_t);
+                    }
+                }
+            }
+            if acc.sum >= cap {
+                t += cap;
+            } else {
+                t += acc.sum;
+                dt += acc.dsum;
+            }
+        }
+        Ok((t.ln(), dt / t))
+    }
+
+    /// The root in [lo, hi] (an end when there is none) of the model
+    /// shifted to ln T = `v` at ℓ₀ (the pass's own value: the steep pages'
+    /// roots there may differ from the pass's in the last digits).
+    fn root(&self, v: f64, (lo, hi): (f64, f64)) -> Result<f64> {
+        let shift = v - self.eval(self.ell0)?.0;
+        let start = self.ell0.clamp(lo, hi);
+        let f = |l| self.eval(l).map(|(m, d)| (m + shift, d));
+        newton_bisect(f, lo, hi, start, false, 1e-15, 1e-16, MAX_PASSES)
+    }
+}
+
+/// Host sums of the randomized pages at positions `r` at ln λ = `ln_l`.
+fn randomized_sum(g: &Groups, ln_l: f64, r: Range<usize>) -> HostSum {
+    let mut acc = HostSum::default();
+    for k in r {
+        let ln_t = ln_l - g.ln_w[k];
+        if ln_t < 0.0 {
+            let (x, dx) = randomized_page(g.log_h[k], ln_t);
+            acc.sum += x;
+            acc.dsum += dx;
+        }
+    }
+    acc
 }
 
 /// Page point at ln t = ln(λ/w_i): visited while ln t < 0 (NaN, a
@@ -821,7 +1076,8 @@ fn randomized_page(log_h: f64, ln_t: f64) -> (f64, f64) {
 /// Theorem 3.3 rate r_i = [(q_i − a_i) + a_i ψ(a_i/f_i)]/q_i, or Lemma
 /// 4.1's r_i = 1 − (f/q)·b/(b + f h) written as
 /// [q b (1 − f) + f (q − b)]/(q (b + f h)); f_i = 0 gives r_i = 1.
-fn plan_objective(model: &Model, objective: PoliteObjective, f: &[f64]) -> f64 {
+/// Summed in [`par::fold_chunks`]' chunks (`f` is only read).
+fn plan_objective(model: &Model, objective: PoliteObjective, f: &mut [f64]) -> f64 {
     let (e, mu, c, log_h) = (
         model.mean_access(),
         model.change_rates(),
@@ -832,8 +1088,8 @@ fn plan_objective(model: &Model, objective: PoliteObjective, f: &[f64]) -> f64 {
         PoliteObjective::Randomized => model.one_minus_h(),
         PoliteObjective::EvenlySpaced => &[],
     };
-    let rate = |i: usize| {
-        let (q, a, x) = (mu[i] * e, -log_h[i], f[i]);
+    let rate = |i: usize, x: f64| {
+        let (q, a) = (mu[i] * e, -log_h[i]);
         if x <= 0.0 {
             return 1.0;
         }
@@ -848,5 +1104,10 @@ fn plan_objective(model: &Model, objective: PoliteObjective, f: &[f64]) -> f64 {
         };
         r.clamp(0.0, 1.0)
     };
-    (0..f.len()).map(|i| c[i] * rate(i)).sum()
+    par::fold_chunks(
+        [f],
+        0.0,
+        |pages, [x]| pages.zip(x.iter()).map(|(i, &xi)| c[i] * rate(i, xi)).sum(),
+        |a, b| a + b,
+    )
 }

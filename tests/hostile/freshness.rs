@@ -41,7 +41,7 @@ fn deterministic(v: f64) -> Dist {
 }
 
 /// A status and the message written with it.
-type Outcome = (crawlsched_status_t, String);
+pub(super) type Outcome = (crawlsched_status_t, String);
 
 /// Owned scheduler handle with one method per export.
 struct Sched(*mut crawlsched_scheduler_t);
@@ -52,7 +52,7 @@ impl Drop for Sched {
     }
 }
 
-fn call(f: impl FnOnce(*mut crawlsched_error_t) -> crawlsched_status_t) -> Outcome {
+pub(super) fn call(f: impl FnOnce(*mut crawlsched_error_t) -> crawlsched_status_t) -> Outcome {
     let mut e = err();
     let st = f(&mut e);
     let m = message(&e);

@@ -9,6 +9,7 @@ mod support;
 
 mod dist;
 mod freshness;
+mod hosts;
 mod mdp;
 mod messages;
 mod probe;

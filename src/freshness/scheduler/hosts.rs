@@ -16,6 +16,8 @@
 //! N_h accesses generated and sorted at once, O(1) amortised and read in
 //! sequence), so a pick is O(log hosts) amortised: a group is in exactly
 //! one of the two heaps (ready, waiting) while it has pages with f_i > 0.
+//! Host records are dense (a `Vec` indexed by a compacted host number that
+//! the heaps carry): a pick looks up no host id.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
@@ -33,9 +35,6 @@ use crate::validate;
 /// (the layout of Stride's queue).
 pub const SCHEDULER_BYTES_PER_HOST: u128 = 1024;
 
-/// Group key of the pages without a host (host ids are below 2^32).
-const UNHOSTED: u64 = 1 << 32;
-
 /// What [`Scheduler::next_at`](super::Scheduler::next_at) answers.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Pick {
@@ -49,6 +48,8 @@ pub enum Pick {
 /// One host's state.
 #[derive(Debug, Clone, Default)]
 struct Host {
+    /// The caller's host id.
+    id: u32,
     /// Minimum delay between two picks of its pages (≥ 0, finite).
     delay: f64,
     /// Caller's time of the last pick of one of its pages (`None`: never).
@@ -68,11 +69,28 @@ impl Host {
 }
 
 /// A group in the ready heap (t = its earliest due time) or the waiting
-/// heap (t = the time it becomes ready): smallest (t, group) first.
+/// heap (t = the time it becomes ready): smallest (t, group) first, where
+/// `group` is host id · 2^32 + its record's index in [`Hosts::records`]
+/// (ids are distinct, so this orders by id), or [`UNHOSTED`] (last) for
+/// the pages without a host. 16 bytes, moved by every heap step.
 #[derive(Debug, Clone, Copy)]
 struct Key {
     t: f64,
     group: u64,
+}
+
+/// `Key::group` of the pages without a host: above every host's (a host
+/// with id 2^32 − 1 has a record index below 2^32 − 1).
+const UNHOSTED: u64 = u64::MAX;
+
+/// `Key::group` of host `id` with record `rec`.
+fn group_of(id: u32, rec: u32) -> u64 {
+    (u64::from(id) << 32) | u64::from(rec)
+}
+
+/// The record index of a host's `Key::group` (its low 32 bits).
+fn rec_of(group: u64) -> usize {
+    (group as u32) as usize
 }
 
 impl PartialEq for Key {
@@ -309,8 +327,11 @@ impl Scheduler {
 /// The host machinery of a [`Scheduler`](super::Scheduler).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Hosts {
-    /// Hosts with pages or a positive delay.
-    hosts: HashMap<u32, Host>,
+    /// Hosts with pages or a positive delay, dense; `index` maps a host id
+    /// to its record. Removing a record moves the last one into its place,
+    /// so the heaps are rebuilt before the next pick (`requeue`).
+    records: Vec<Host>,
+    index: HashMap<u32, u32>,
     /// Pages without a host, by virtual due time (used while `active`).
     unhosted: StrideQueue,
     /// Pages that have a host.
@@ -328,34 +349,59 @@ pub(super) struct Hosts {
 impl Hosts {
     /// Number of host records.
     pub(super) fn len(&self) -> usize {
-        self.hosts.len()
+        self.records.len()
     }
 
     /// True when `host` has no record yet (recording it needs memory).
     pub(super) fn is_new(&self, host: u32) -> bool {
-        !self.hosts.contains_key(&host)
+        !self.index.contains_key(&host)
+    }
+
+    fn get(&self, host: u32) -> Option<&Host> {
+        self.index.get(&host).map(|&r| &self.records[r as usize])
+    }
+
+    fn get_mut(&mut self, host: u32) -> Option<&mut Host> {
+        self.index
+            .get(&host)
+            .map(|&r| &mut self.records[r as usize])
+    }
+
+    /// Host `host`'s record, created when new (the caller has checked the
+    /// memory cap; there are fewer records than pages plus delayed hosts,
+    /// both below 2^32 − 1 by that cap).
+    fn record(&mut self, host: u32) -> &mut Host {
+        let next = self.records.len() as u32;
+        let r = *self.index.entry(host).or_insert(next);
+        if r == next {
+            self.records.push(Host {
+                id: host,
+                ..Host::default()
+            });
+        }
+        &mut self.records[r as usize]
     }
 
     pub(super) fn delay(&self, host: u32) -> f64 {
-        self.hosts.get(&host).map_or(0.0, |h| h.delay)
+        self.get(host).map_or(0.0, |h| h.delay)
     }
 
     /// Host `host`'s minimum delay becomes `delay` (≥ 0, finite).
     pub(super) fn set_delay(&mut self, host: u32, delay: f64) {
-        self.hosts.entry(host).or_default().delay = delay;
+        self.record(host).delay = delay;
         self.drop_if_unused(host);
         self.requeue = true;
     }
 
     /// A page joins `host`.
     pub(super) fn assign(&mut self, host: u32) {
-        self.hosts.entry(host).or_default().pages += 1;
+        self.record(host).pages += 1;
         self.hosted += 1;
     }
 
     /// A page leaves `host`.
     pub(super) fn unassign(&mut self, host: u32) {
-        if let Some(h) = self.hosts.get_mut(&host) {
+        if let Some(h) = self.get_mut(host) {
             h.pages -= 1;
             self.hosted -= 1;
         }
@@ -363,28 +409,35 @@ impl Hosts {
     }
 
     /// A host without pages keeps its record (delay, last pick) only while
-    /// its delay is positive.
+    /// its delay is positive. Removing it moves the last record into its
+    /// place: the heaps are rebuilt before the next pick.
     fn drop_if_unused(&mut self, host: u32) {
-        if self
-            .hosts
-            .get(&host)
+        if !self
+            .get(host)
             .is_some_and(|h| h.pages == 0 && h.delay == 0.0)
         {
-            self.hosts.remove(&host);
+            return;
+        }
+        if let Some(r) = self.index.remove(&host) {
+            self.records.swap_remove(r as usize);
+            if let Some(moved) = self.records.get(r as usize) {
+                self.index.insert(moved.id, r);
+            }
+            self.requeue = true;
         }
     }
 
     /// Writes each queued page's virtual due time to its record.
     pub(super) fn store_dues(&self, slots: &mut [Option<Page>]) {
-        for q in self.hosts.values().map(|h| &h.queue) {
-            q.store_dues(slots);
+        for h in &self.records {
+            h.queue.store_dues(slots);
         }
         self.unhosted.store_dues(slots);
     }
 
     /// Empties the queues and heaps (the scheduler leaves the host path).
     pub(super) fn deactivate(&mut self) {
-        for h in self.hosts.values_mut() {
+        for h in &mut self.records {
             h.queue = StrideQueue::default();
         }
         self.unhosted = StrideQueue::default();
@@ -396,7 +449,7 @@ impl Hosts {
     /// Queues every page with f_i > 0 in its group at its record's due
     /// time, then rebuilds the heaps.
     pub(super) fn rebuild(&mut self, slots: &[Option<Page>]) {
-        for h in self.hosts.values_mut() {
+        for h in &mut self.records {
             h.queue.clear();
         }
         self.unhosted.clear();
@@ -405,14 +458,15 @@ impl Hosts {
             if !(p.freq > 0.0 && p.due.is_finite()) {
                 continue;
             }
-            let queue = match p.host.and_then(|h| self.hosts.get_mut(&h)) {
-                Some(h) => &mut h.queue,
+            let rec = p.host.and_then(|h| self.index.get(&h));
+            let queue = match rec {
+                Some(&r) => &mut self.records[r as usize].queue,
                 None => &mut self.unhosted,
             };
             // Slots are created only below MAX_PAGES < u32::MAX.
             queue.push(slot as u32, p.id, 1.0 / p.freq, p.due);
         }
-        for h in self.hosts.values_mut() {
+        for h in &mut self.records {
             h.queue.start_group();
         }
         self.unhosted.start_group();
@@ -425,9 +479,10 @@ impl Hosts {
     pub(super) fn requeue_all(&mut self) {
         self.ready.clear();
         self.waiting.clear();
-        for (&id, h) in &mut self.hosts {
+        for (r, h) in self.records.iter_mut().enumerate() {
             let Some(top) = h.queue.peek() else { continue };
-            let group = u64::from(id);
+            // Records are fewer than 2^32 − 1 (see `record`).
+            let group = group_of(h.id, r as u32);
             match h.ready_at() {
                 Some(t) => self.waiting.push(Key { t, group }),
                 None => self.ready.push(Key { t: top, group }),
@@ -447,7 +502,7 @@ impl Hosts {
         {
             self.waiting.pop();
             if let Some(t) = self.queue(k.group).and_then(StrideQueue::peek) {
-                self.ready.push(Key { t, group: k.group });
+                self.ready.push(Key { t, ..k });
             }
         }
         let Some(key) = self.ready.pop() else {
@@ -458,34 +513,34 @@ impl Hosts {
                 )),
             };
         };
-        let group = key.group;
         let queue = self
-            .queue(group)
+            .queue(key.group)
             .ok_or_else(|| Error::NotFound("a ready host has no record".into()))?;
         let (due, id) = queue
             .pop()
             .ok_or_else(|| Error::NotFound("a ready host has no page".into()))?;
         // Pages recur: a queue that served a page has a next access.
         let top = queue.peek().unwrap_or(f64::INFINITY);
-        let host = (group != UNHOSTED)
-            .then(|| self.hosts.get_mut(&(group as u32)))
+        let host = (key.group != UNHOSTED)
+            .then(|| self.records.get_mut(rec_of(key.group)))
             .flatten();
         match host {
             Some(h) if h.delay > 0.0 => {
                 h.last = Some(now);
                 let t = ready_time(now, h.delay);
-                self.waiting.push(Key { t, group });
+                self.waiting.push(Key { t, ..key });
             }
-            _ => self.ready.push(Key { t: top, group }),
+            _ => self.ready.push(Key { t: top, ..key }),
         }
         Ok(Ok((id, due)))
     }
 
+    /// The queue of `group` (a [`Key::group`]).
     fn queue(&mut self, group: u64) -> Option<&mut StrideQueue> {
         if group == UNHOSTED {
             Some(&mut self.unhosted)
         } else {
-            self.hosts.get_mut(&(group as u32)).map(|h| &mut h.queue)
+            self.records.get_mut(rec_of(group)).map(|h| &mut h.queue)
         }
     }
 }

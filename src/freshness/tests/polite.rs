@@ -479,3 +479,83 @@ fn thread_count_does_not_change_the_plan() {
         assert!((total - 1.0).abs() < 1e-13, "{total}");
     }
 }
+
+/// A plan large enough for the threaded passes and the sampled start of
+/// the global search (70 000 pages over 300 hosts, some saturated;
+/// the tests' sample is 4096 pages) against the nested conditions page
+/// by page:
+/// every f_i is the bisection root of −C′(f_i) = λ_h at its host's
+/// multiplier, saturated hosts sum to their cap with λ_h ≥ λ, the others
+/// stay within it at λ_h = λ, and Σ_h min(S_h(λ), κ_h) = 1 at the plan's
+/// λ with S_h from the bisection roots (which fixes λ: T is monotone).
+#[test]
+fn a_threaded_plan_matches_the_nested_conditions_page_by_page() {
+    let (n, hosts_n) = (70_000, 300u32);
+    let (mu, c, hosts) = random_instance(21, n, hosts_n);
+    let d = Distribution::exponential(n as f64 / 5.0).unwrap();
+    let e = d.mean();
+    let m = Model::new(d.clone(), &mu, Some(&c)).unwrap();
+    let caps = vec![1.3 / f64::from(hosts_n); hosts_n as usize];
+    let rates: Vec<f64> = caps.iter().map(|k| k / e).collect();
+    let w: Vec<f64> = (0..n).map(|i| c[i] / (mu[i] * e)).collect();
+    let h: Vec<f64> = mu.iter().map(|&x| d.laplace(x).unwrap()).collect();
+    for obj in BOTH {
+        let p = plan(&m, &hosts, &rates, obj);
+        assert!(p.saturated.iter().any(|&s| s) && p.saturated.iter().any(|&s| !s));
+        let lambda = p.ln_multiplier.exp();
+        let sums = host_sums(&hosts, caps.len(), &p.frequencies);
+        let mut at_lambda = vec![0.0; caps.len()];
+        for i in 0..n {
+            let k = hosts[i] as usize;
+            let lk = p.ln_host_multipliers[k].exp();
+            let reference = page_at(obj, w[i], h[i], lk);
+            let f = p.frequencies[i];
+            assert!(
+                (f - reference).abs() <= 1e-9 * reference.max(1.0 / n as f64),
+                "{obj:?} page {i}: {f} vs {reference}"
+            );
+            at_lambda[k] += page_at(obj, w[i], h[i], lambda);
+        }
+        for k in 0..caps.len() {
+            let lk = p.ln_host_multipliers[k].exp();
+            if p.saturated[k] {
+                assert!(rel(sums[k], caps[k]) < 1e-12 && lk >= lambda * (1.0 - 1e-12));
+                assert!(at_lambda[k] > caps[k] * (1.0 - 1e-9));
+            } else {
+                assert!(sums[k] <= caps[k] * (1.0 + 1e-12) && rel(lk, lambda) < 1e-12);
+            }
+        }
+        let t: f64 = (0..caps.len()).map(|k| at_lambda[k].min(caps[k])).sum();
+        assert!((t - 1.0).abs() < 1e-9, "{obj:?}: T(λ) = {t}");
+    }
+}
+
+/// Hosts just below the size the sampled start keeps whole (135 pages
+/// with the tests' sample stride 17): the sample would hold nearly every
+/// page, so the search starts without it; the plan still sums to 1 with
+/// the saturated hosts at their caps and the others within them.
+#[test]
+fn hosts_the_sample_would_keep_whole_plan_without_it() {
+    let n = 70_000;
+    let (mu, c, _) = random_instance(22, n, 1);
+    let hosts: Vec<u32> = (0..n).map(|i| (i / 135) as u32).collect();
+    let h_count = n.div_ceil(135);
+    let d = Distribution::exponential(n as f64 / 5.0).unwrap();
+    let m = Model::new(d.clone(), &mu, Some(&c)).unwrap();
+    let caps = vec![1.3 / h_count as f64; h_count];
+    let rates: Vec<f64> = caps.iter().map(|k| k / d.mean()).collect();
+    for obj in BOTH {
+        let p = plan(&m, &hosts, &rates, obj);
+        let total: f64 = p.frequencies.iter().sum();
+        assert!((total - 1.0).abs() < 1e-13, "{obj:?}: {total}");
+        let sums = host_sums(&hosts, h_count, &p.frequencies);
+        assert!(p.saturated.iter().any(|&s| s) && p.saturated.iter().any(|&s| !s));
+        for k in 0..h_count {
+            if p.saturated[k] {
+                assert!(rel(sums[k], caps[k]) < 1e-12);
+            } else {
+                assert!(sums[k] <= caps[k] * (1.0 + 1e-12));
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use super::scheduler::{exp1, rates};
 use crate::dist::exp_sample;
 use crate::error::Error;
+use crate::freshness::polite::{PoliteObjective, PoliteOptions, PolitePlan, polite_frequencies};
 use crate::freshness::scheduler::*;
 use crate::freshness::{Model, frequencies};
 use rand::{RngExt, SeedableRng};
@@ -424,5 +425,145 @@ fn dynamic_pages_on_hosts() {
         assert!((total - 1.0).abs() < 1e-12);
         let c = crawl(&mut s, 30_000, &host, now);
         assert!(c.counts.iter().all(|&k| k > 0), "{mode:?}: {:?}", c.counts);
+    }
+}
+
+/// 10^6 picks per mode on a caller clock advancing by random visit times
+/// (exponential, mean 1), over 12 hosts with delays from feasible to
+/// infeasible (host 11 at 8 units while its plan share asks ~1 pick in
+/// 3), pages without a host, a delay changed and a page moved between
+/// hosts midway: every gap between two picks of a host, measured on the
+/// caller's clock in floating point, is at least the host's delay at the
+/// time, and every wait ends with a page when the clock advances by it.
+#[test]
+fn gaps_never_below_the_delay_over_a_million_picks() {
+    let n = 120;
+    let mu = rates(n, 1e-2, 1.0);
+    let host: Vec<Option<u32>> = (0..n)
+        .map(|i| (i % 11 != 0).then_some((i % 12) as u32))
+        .collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(20);
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = hosted(mode, &mu, &host);
+        for h in 0..12u32 {
+            s.set_host_delay(h, 0.5 + 0.625 * f64::from(h)).unwrap();
+        }
+        let mut last = [f64::NEG_INFINITY; 12];
+        let (mut now, mut picks, mut waited, mut changed) = (0.0, 0u64, false, false);
+        while picks < 1_000_000 {
+            if picks == 500_000 && !changed {
+                s.set_host_delay(3, 9.0).unwrap();
+                s.set_host(5, 7).unwrap();
+                changed = true;
+            }
+            match s.next_at(now).unwrap() {
+                Pick::Page(id) => {
+                    if let Some(h) = s.host(id).unwrap() {
+                        let d = s.host_delay(h);
+                        let gap = now - last[h as usize];
+                        assert!(
+                            gap >= d,
+                            "{mode:?} host {h}: gap {gap} < {d} at pick {picks}"
+                        );
+                        last[h as usize] = now;
+                    }
+                    picks += 1;
+                    waited = false;
+                    now += exp_sample(&mut rng, 1.0);
+                }
+                Pick::Wait(w) => {
+                    assert!(w > 0.0 && !waited, "{mode:?}: wait {w} after a wait");
+                    waited = true;
+                    now += w;
+                }
+            }
+        }
+    }
+}
+
+/// The polite plan of the scheduler's pages (unit weights, exp(1) access:
+/// one pick per time unit) with host h capped at 1/d_h picks per unit and
+/// the pages without a host on an uncapped host of their own.
+fn polite_plan(mu: &[f64], host: &[Option<u32>], delays: &[f64]) -> PolitePlan {
+    let m = Model::new(exp1(), mu, None).unwrap();
+    let extra = delays.len() as u32;
+    let hosts: Vec<u32> = host.iter().map(|h| h.unwrap_or(extra)).collect();
+    let mut caps: Vec<f64> = delays.iter().map(|d| 1.0 / d).collect();
+    caps.push(f64::INFINITY);
+    let opts = PoliteOptions::default();
+    polite_frequencies(&m, &hosts, &caps, PoliteObjective::EvenlySpaced, &opts).unwrap()
+}
+
+/// Six-sigma binomial bound on a count over `picks` with share `p`, plus
+/// the 3 picks of Stride's order: as if every pick drew page i with
+/// probability p (the scheduler is more regular than that), a count
+/// outside it has probability below 2·10⁻⁹.
+fn count_bound(picks: f64, p: f64) -> f64 {
+    3.0 + 6.0 * (picks * p * (1.0 - p)).sqrt()
+}
+
+/// Long-run shares against the polite plan (problem (7) with each host's
+/// cap 1/d_h), 2·10⁵ picks one time unit apart. (a) Delays that do not
+/// bind (the plan saturates no host): every page's count is its
+/// constrained optimum f_i times the picks within [`count_bound`]. (b) One
+/// host whose delay binds: its total is its cap, the constrained
+/// optimum's host total, within the bound (inside that host and outside
+/// it the scheduler keeps the pages in proportion to their unconstrained
+/// frequencies, which the constrained optimum does not: the two differ
+/// per page there).
+#[test]
+fn long_run_shares_match_the_polite_plan() {
+    let n = 60;
+    let mu = rates(n, 1e-2, 1.0);
+    let f = optimum(&mu);
+    let host: Vec<Option<u32>> = (0..n)
+        .map(|i| (i % 6 != 5).then_some((i % 6) as u32))
+        .collect();
+    let shares = host_shares(&f, &host);
+    let picks = 200_000;
+    let p = picks as f64;
+    // (a) Caps of 1.6 to 3 times each host's plan share.
+    let loose: Vec<f64> = (0..5u32)
+        .map(|h| 1.0 / ((1.6 + 0.35 * f64::from(h)) * shares[&h]))
+        .collect();
+    let plan = polite_plan(&mu, &host, &loose);
+    assert!(plan.saturated.iter().all(|&s| !s));
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = hosted(mode, &mu, &host);
+        for (h, &d) in loose.iter().enumerate() {
+            s.set_host_delay(h as u32, d).unwrap();
+        }
+        let c = crawl(&mut s, picks, &host, 0.0);
+        for (i, &fi) in plan.frequencies.iter().enumerate() {
+            let dev = (c.counts[i] as f64 - fi * p).abs();
+            assert!(dev <= count_bound(p, fi), "{mode:?} page {i}: {dev}");
+        }
+    }
+    // (b) Host 4 capped at half its plan share.
+    let mut tight = loose.clone();
+    tight[4] = 2.0 / shares[&4];
+    let plan = polite_plan(&mu, &host, &tight);
+    assert!(plan.saturated[4] && plan.saturated.iter().filter(|&&s| s).count() == 1);
+    let cap: f64 = (0..n)
+        .filter(|&i| host[i] == Some(4))
+        .map(|i| plan.frequencies[i])
+        .sum();
+    assert!((cap - 1.0 / tight[4]).abs() < 1e-12);
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = hosted(mode, &mu, &host);
+        for (h, &d) in tight.iter().enumerate() {
+            s.set_host_delay(h as u32, d).unwrap();
+        }
+        let c = crawl(&mut s, picks, &host, 0.0);
+        let count: u64 = (0..n)
+            .filter(|&i| host[i] == Some(4))
+            .map(|i| c.counts[i])
+            .sum();
+        let dev = (count as f64 - cap * p).abs();
+        assert!(
+            dev <= count_bound(p, cap),
+            "{mode:?}: host 4 {count} vs {}",
+            cap * p
+        );
     }
 }

@@ -1,0 +1,142 @@
+//! Hostile calls: the scheduler's hosts (politeness records).
+
+use super::dist::with_default_cap;
+use super::freshness::call;
+use super::support::*;
+use crawlsched::ffi::*;
+use std::ptr::null_mut;
+
+const MIB: u64 = 1 << 20;
+
+/// Owned scheduler of `n` pages (ids 0..n, rates 0.1..) over exp(1).
+struct Sched(*mut crawlsched_scheduler_t, *mut crawlsched_dist_t);
+impl Drop for Sched {
+    fn drop(&mut self) {
+        // SAFETY: live handles from their constructors.
+        unsafe {
+            crawlsched_scheduler_free(self.0);
+            crawlsched_dist_free(self.1);
+        }
+    }
+}
+
+fn sched(n: u64) -> Sched {
+    let (mut d, mut s) = (null_mut(), null_mut());
+    // SAFETY: valid out-pointers, live handles.
+    unsafe {
+        assert_eq!(
+            crawlsched_dist_exponential_new(1.0, &mut d, null_mut()),
+            CRAWLSCHED_OK
+        );
+        assert_eq!(
+            crawlsched_scheduler_new(d, CRAWLSCHED_SCHEDULER_STRIDE, &mut s, null_mut()),
+            CRAWLSCHED_OK
+        );
+        for i in 0..n {
+            let rate = 0.1 * (i + 1) as f64;
+            assert_eq!(
+                crawlsched_scheduler_add_page(s, i, rate, null_mut()),
+                CRAWLSCHED_OK
+            );
+        }
+    }
+    Sched(s, d)
+}
+
+/// Host ids spread over all of u32 (0, u32::MAX, and between).
+fn spread(k: u32) -> u32 {
+    match k {
+        0 => u32::MAX,
+        1 => 0,
+        _ => k.wrapping_mul(2_654_435_761) ^ 0x8000_0001,
+    }
+}
+
+/// Host records are estimated against the memory cap before they are
+/// made, whatever the ids: under a 1 MiB cap, delays for hosts spread over
+/// u32 (u32::MAX first) are accepted until the records' estimate (1024
+/// bytes each) would pass the cap, then TOO_LARGE naming the hosts; the
+/// memory held over the whole sequence stays below the cap (no table sized
+/// by the largest id), and putting pages on new hosts is refused the same
+/// way. The scheduler then still picks, never within a host's delay.
+#[test]
+fn host_records_are_capped_before_they_are_made() {
+    let _g = serial();
+    let s = sched(4);
+    let ((accepted, refused), peak) = with_default_cap(MIB, || {
+        peak_during(|| {
+            let mut accepted = 0u32;
+            let mut refused = None;
+            for k in 0..4096u32 {
+                // SAFETY: live handle.
+                let r = call(|e| unsafe {
+                    crawlsched_scheduler_set_host_delay(s.0, spread(k), 2.0, e)
+                });
+                if r.0 == CRAWLSCHED_OK {
+                    accepted += 1;
+                } else {
+                    refused = Some(r);
+                    break;
+                }
+            }
+            (accepted, refused)
+        })
+    });
+    let refused = refused.expect("a delay refused before 4096 hosts");
+    assert_eq!(refused.0, CRAWLSCHED_TOO_LARGE, "{}", refused.1);
+    assert!(refused.1.contains("hosts"), "{}", refused.1);
+    // 4 pages of 768 bytes and `accepted` records of 1024 fit in 1 MiB.
+    assert!(
+        accepted >= 1 && u64::from(accepted) * 1024 <= MIB,
+        "{accepted}"
+    );
+    assert!((peak as u64) < MIB, "held {peak} bytes");
+    // A page on a new host is refused too; on a recorded one it is not.
+    with_default_cap(MIB, || {
+        // SAFETY: live handle.
+        let r = call(|e| unsafe { crawlsched_scheduler_set_host(s.0, 0, spread(accepted), e) });
+        assert_eq!(r.0, CRAWLSCHED_TOO_LARGE, "{}", r.1);
+        for id in 0..4 {
+            // SAFETY: live handle.
+            let r = call(|e| unsafe { crawlsched_scheduler_set_host(s.0, id, u32::MAX, e) });
+            assert_eq!(r.0, CRAWLSCHED_OK, "{}", r.1);
+        }
+    });
+    // All four pages on host u32::MAX (delay 2): picks 2 time units apart.
+    let mut now = 0.0;
+    let mut last = None;
+    for _ in 0..20 {
+        let (mut id, mut wait, mut ready) = (0u64, 0.0, 0i32);
+        // SAFETY: live handle, valid out-pointers.
+        let st = unsafe {
+            crawlsched_scheduler_next_at(s.0, now, &mut id, &mut wait, &mut ready, null_mut())
+        };
+        assert_eq!(st, CRAWLSCHED_OK);
+        if ready == 1 {
+            if let Some(t) = last {
+                assert!(now - t >= 2.0, "gap {}", now - t);
+            }
+            last = Some(now);
+            now += 0.5;
+        } else {
+            now += wait;
+        }
+    }
+}
+
+/// One record per distinct host, not per id's size: a delay on u32::MAX
+/// and a page on it hold a few KiB.
+#[test]
+fn the_largest_host_id_costs_one_record() {
+    let _g = serial();
+    let s = sched(1);
+    let (st, peak) = peak_during(|| {
+        // SAFETY: live handle.
+        unsafe {
+            crawlsched_scheduler_set_host_delay(s.0, u32::MAX, 1.0, null_mut());
+            crawlsched_scheduler_set_host(s.0, 0, u32::MAX, null_mut())
+        }
+    });
+    assert_eq!(st, CRAWLSCHED_OK);
+    assert!(peak < 16 << 10, "held {peak} bytes");
+}
