@@ -84,9 +84,13 @@ final class FetchLoop {
         }
     }
 
-    /** What Generator's first job selects: due pages, most overdue first, at most topN. */
+    /**
+     * What Generator's first job selects: pages due by the end of this cycle
+     * (Generator's -adddays look-ahead, here one cycle), most overdue first,
+     * at most topN.
+     */
     private List<String> generate(long topN) {
-        long now = now();
+        long now = now() + Math.round(cycleWall * speed * 1000);
         List<String> due = new ArrayList<>();
         for (Map.Entry<String, CrawlDatum> e : db.entrySet()) {
             if (schedule.shouldFetch(new Text(e.getKey()), e.getValue(), now)) {
