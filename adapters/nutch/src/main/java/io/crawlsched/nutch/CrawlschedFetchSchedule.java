@@ -22,9 +22,10 @@ import org.apache.nutch.crawl.FetchSchedule;
  * median estimate once there is a plan); {@value #PRIOR_WEIGHT} (seconds of
  * observation the guess is worth, default db.fetch.interval.default);
  * {@value #MIN_INTERVAL} and {@value #MAX_INTERVAL} (seconds, defaults
- * 1/budget and db.fetch.interval.max); the plan's keys ({@link Plan}), set
- * per generate cycle by {@link PlanTool}. Without a plan the interval is
- * db.fetch.interval.default.
+ * 1/budget and db.fetch.interval.max); the plan: the file named by
+ * {@value PlanTool#PLAN_FILE} that {@link PlanTool} writes once per cycle,
+ * or the plan's keys ({@link Plan}) themselves. Without a plan the interval
+ * is db.fetch.interval.default.
  */
 public class CrawlschedFetchSchedule extends AbstractFetchSchedule {
     public static final String BUDGET = "crawlsched.budget";
@@ -56,6 +57,11 @@ public class CrawlschedFetchSchedule extends AbstractFetchSchedule {
         priorWeight = conf.getDouble(PRIOR_WEIGHT, def);
         minInterval = conf.getDouble(MIN_INTERVAL, 1.0 / budget);
         maxIntervalSeconds = conf.getDouble(MAX_INTERVAL, maxInterval > 0 ? maxInterval : 90.0 * SECONDS_PER_DAY);
+        try {
+            PlanTool.load(conf);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(PlanTool.PLAN_FILE + ": " + e.getMessage(), e);
+        }
         plan = Plan.from(conf);
     }
 
