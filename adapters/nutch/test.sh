@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the Nutch adapter: installs the Java binding (io.crawlsched:crawlsched
 # 0.2.0, into ~/.m2), then mvn test: unit tests of the FetchSchedule and
-# PlanTool, and the comparison crawl (about 75 s) against Nutch 1.22's
+# PlanTool, Nutch's own jobs in Hadoop local mode with the schedule (about
+# 30 s), and the comparison crawl (about 75 s) against Nutch 1.22's
 # DefaultFetchSchedule and AdaptiveFetchSchedule on adapters/testsite/site.py
 # (python3). Assumes the release library is built (target/release,
 # `cargo build --release --lib`). Nutch and Hadoop come from Maven Central.
