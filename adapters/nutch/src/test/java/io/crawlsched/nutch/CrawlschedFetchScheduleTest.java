@@ -103,6 +103,14 @@ class CrawlschedFetchScheduleTest {
     @Test
     void planToolWritesThePlanTheScheduleReads() throws Exception {
         Path dir = Files.createTempDirectory("crawldb");
+        try {
+            planToolRoundTrip(dir);
+        } finally {
+            org.apache.hadoop.fs.FileSystem.getLocal(conf()).delete(new org.apache.hadoop.fs.Path(dir.toString()), true);
+        }
+    }
+
+    private static void planToolRoundTrip(Path dir) throws Exception {
         Configuration c = conf();
         CrawlschedFetchSchedule s = schedule(c);
         double[] rates = new double[20];

@@ -94,6 +94,7 @@ class RealNutchCycleTest {
         c.set("plugin.includes", "nutch-extensionpoints|protocol-stand-in|parse-stand-in");
         c.set("parse.plugin.file", "parse-plugins-stand-in.xml");
         c.set("hadoop.tmp.dir", dir.resolve("hadoop").toString());
+        c.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
         c.set("http.agent.name", "crawlsched-test");
         c.setBoolean("fetcher.parse", false); // parsing inside the Fetcher starts NutchServer (CXF)
         c.set("fetcher.server.delay", "0");
