@@ -87,7 +87,7 @@ class RealNutchCycleTest {
         assertEquals(PAGES, pages);
     }
 
-    private static Configuration conf(Path dir) throws Exception {
+    static Configuration conf(Path dir) throws Exception {
         Configuration c = NutchConfiguration.create();
         File plugins = new File(RealNutchCycleTest.class.getResource("/plugins").toURI());
         c.set("plugin.folders", plugins.getAbsolutePath());
@@ -106,7 +106,7 @@ class RealNutchCycleTest {
         return c;
     }
 
-    private static void inject(Configuration c, TestSite site, Path dir, org.apache.hadoop.fs.Path db)
+    static void inject(Configuration c, TestSite site, Path dir, org.apache.hadoop.fs.Path db)
             throws Exception {
         List<String> urls = new ArrayList<>();
         site.get("/__truth").get("urls").forEach(u -> urls.add(u.asText()));
@@ -115,7 +115,7 @@ class RealNutchCycleTest {
         new Injector(c).inject(db, hpath(dir, "seeds"), true, true);
     }
 
-    private static org.apache.hadoop.fs.Path hpath(Path dir, String name) {
+    static org.apache.hadoop.fs.Path hpath(Path dir, String name) {
         return new org.apache.hadoop.fs.Path(dir.resolve(name).toString());
     }
 }
