@@ -17,6 +17,7 @@
 pub use super::proportional::proportional_frequencies;
 
 use super::par::fold_chunks;
+use super::shard::{CrossingWalk, MultiplierStep, canonical_pass};
 use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Result};
 use crate::numeric::roots::newton_bisect;
@@ -280,6 +281,24 @@ fn high_dlns(s: f64, ln_t: f64, ln_p: f64) -> f64 {
     (1.0 + s) / (s * s) * (ln_t - ln_p).exp()
 }
 
+/// Page i's x_i and d ln s_i/d ln t_i at ln λ (absolute units), from
+/// ln w_i and a_i alone: t_i = e^{ln λ − ln w_i}, s_i by [`solve_g`] from
+/// no start, so the bits do not depend on what was evaluated before. (0, 0)
+/// when the page is not visited (t_i ≥ 1). The plan of both
+/// [`optimal_frequencies_general`] and the shards.
+pub(super) fn page_at(ln_lambda: f64, ln_w: f64, a: f64) -> Result<(f64, f64)> {
+    let ln_t = ln_lambda - ln_w;
+    if !(ln_t < 0.0) {
+        return Ok((0.0, 0.0));
+    }
+    let (s, dl) = solve_g(ln_t, ln_p_of(ln_t), 0.0, EXACT)?;
+    Ok(if s.is_finite() {
+        (x_of(a, s), dl)
+    } else {
+        (0.0, 0.0)
+    })
+}
+
 /// What one page contributes at a multiplier: ln t_i = ln(λ/w_i) and
 /// ln p_i = ln(1 − t_i) (NaN allowed when t_i ≤ 1/2: not read there).
 #[derive(Clone, Copy)]
@@ -318,11 +337,6 @@ impl<'a> GeneralPages<'a> {
             x: crate::pages::zeroed(n),
             dlns: crate::pages::zeroed(n),
         }
-    }
-
-    /// ln h_i of every page.
-    pub(super) fn log_h(&self) -> &'a [f64] {
-        self.log_h
     }
 
     /// Σ x_i and |dΣ x_i / d var| for the page points given by `point`
@@ -483,12 +497,12 @@ pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 /// models are evaluated on up to four threads in fixed
 /// chunks, with the same result for any thread count.
 ///
-/// The plan is reported at a double ln λ in absolute units, the smallest
-/// at which Σ x ≤ 1 ([`double_multiplier`]), with every page as
-/// [`super::shard::Shard::frequencies_at`] computes it there ([`AtDouble`]),
-/// so that a sharded solve that ends at the same double gives the same
-/// plan to 1e−13 on every page. Only when no double brings Σ x within
-/// 1e−13 of 1 is the multiplier refined between doubles, as follows.
+/// The plan is the shards' ([`super::shard`]): the multiplier is the
+/// smallest double ln λ in absolute units at which the exact Σ x ≤ 1, and
+/// every page is evaluated there from ln λ, ln w_i and a_i alone
+/// ([`canonical_plan`]), not rescaled; a sharded solve gives the same bits
+/// however the pages are split. Only when that plan sums to less than
+/// 1 − 1e−13 is the multiplier refined between doubles, as follows.
 ///
 /// A page that changes many times between its visits (s_i ≳ 30) has
 /// 1 − λ/w_i ≈ (1 + s_i)e^{−s_i} below the resolution of ln λ; when λ ends
@@ -517,14 +531,9 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let mut pages = GeneralPages::new(model.log_h());
     let (ell, mut local) = solve_multiplier_local(&mut pages, &ln_w, (lo, x0))?;
     let ln_wmax = wmax.ln_ratio(Scaled::new(1.0));
-    if let Some(ln_lambda) = double_multiplier(&mut local, ell, ln_wmax)? {
-        let at = AtDouble {
-            ln_lambda,
-            ln_wmax,
-            ell0: local.ell0,
-        };
-        at.write_plan(model, &mut pages, &ln_w)?;
-        return finish(pages.x);
+    let start = predicted_multiplier(&mut local, ell, ln_wmax)?;
+    if let Some(x) = canonical_plan(model, start)? {
+        return Ok(x);
     }
     drop(ln_w);
     let at_a = local.eval_at_ell(ell)?;
@@ -660,58 +669,33 @@ pub(super) fn ln_weight(model: &Model, i: usize) -> f64 {
     }
 }
 
-/// The plan at a double ln λ ([`double_multiplier`]) from the pages of
-/// the last pass, at ℓ₀: each page's x_i as [`super::shard::Shard::frequencies_at`]
-/// computes it, to 1e−13 relative. A page is evaluated exactly as the
-/// shard does (t_i from ln λ − [`ln_weight`]) when it is within STEEP of
-/// its cutoff or when δ_i times the rounding η_i in which the two ways of
-/// forming ln t_i may differ exceeds [`AtDouble::MATCH`]; the others take
-/// the third-order step ([`expanded_ratio`], error (δ_i d)⁴ with
-/// |d| ≤ ACCEPT).
-struct AtDouble {
-    ln_lambda: f64,
-    ln_wmax: f64,
-    ell0: f64,
-}
-
-impl AtDouble {
-    /// Largest δ_i η_i left to the third-order step.
-    const MATCH: f64 = 1e-13;
-
-    fn write_plan(&self, model: &Model, pages: &mut GeneralPages, ln_w: &[f64]) -> Result<()> {
-        let ell = self.ln_lambda - self.ln_wmax;
-        let d = ell - self.ell0;
-        // ln t_i = ℓ − ln(w_i/max w) and ln λ − ln w_i round at most these.
-        let scale = 2.0 * f64::EPSILON * (self.ln_lambda.abs() + self.ln_wmax.abs() + ell.abs());
-        let log_h = pages.log_h;
-        fold_chunks(
-            [&mut pages.x, &mut pages.dlns, &mut pages.s],
-            Ok(()),
-            |range, [x, dl, s]| {
-                for (k, i) in range.enumerate() {
-                    let eta = scale + 2.0 * f64::EPSILON * ln_w[i].abs();
-                    let near = (ln_w[i] - ell).abs() < STEEP;
-                    if !near && (x[k] == 0.0 || dl[k] * eta <= Self::MATCH) {
-                        if x[k] > 0.0 {
-                            x[k] *= expanded_ratio(dl[k], s[k], d);
-                        }
-                        continue;
-                    }
-                    let ln_t = self.ln_lambda - ln_weight(model, i);
-                    x[k] = 0.0;
-                    if ln_t < 0.0 {
-                        let guess = s[k] / expanded_ratio(dl[k], s[k], d);
-                        let (si, _) = solve_g(ln_t, ln_p_of(ln_t), guess, EXACT)?;
-                        if si.is_finite() {
-                            x[k] = x_of(-log_h[i], si);
-                        }
-                    }
-                }
-                Ok(())
-            },
-            |a: Result<()>, b: Result<()>| a.and(b),
-        )
-    }
+/// The plan as the shards compute it: every page by [`page_at`] at the
+/// ln λ where [`CrossingWalk`] ends (the smallest double at which the
+/// exact Σ x ≤ 1), walking from one double below `start`, its prediction,
+/// so that when the prediction is right the walk's second and last
+/// evaluation is the plan. None when that plan sums to less than
+/// 1 − 1e−13 (a page so near its cutoff that its x_i jumps between
+/// adjacent doubles carries the rest).
+fn canonical_plan(model: &Model, start: f64) -> Result<Option<Vec<f64>>> {
+    let mut x = crate::pages::zeroed(model.len());
+    let ln_w = |i: usize| ln_weight(model, i);
+    let mut walk = CrossingWalk::new(adjacent(start, false));
+    let mut last = None;
+    let ln_lambda = loop {
+        match walk.next()? {
+            MultiplierStep::Evaluate(l) => {
+                let sums = canonical_pass(l, ln_w, model.log_h(), &mut x)?;
+                walk.update(sums.exact)?;
+                last = Some((l, sums.exact));
+            }
+            MultiplierStep::Done(l) => break l,
+        }
+    };
+    let exact = match last {
+        Some((l, exact)) if l.to_bits() == ln_lambda.to_bits() => exact,
+        _ => canonical_pass(ln_lambda, ln_w, model.log_h(), &mut x)?.exact,
+    };
+    Ok((1.0 - exact.to_f64() <= 1e-13).then_some(x))
 }
 
 /// The neighbouring double of a finite `x`, above it when `up` (as
@@ -730,46 +714,35 @@ fn adjacent(x: f64, up: bool) -> f64 {
     }
 }
 
-/// Most doubles [`double_multiplier`] walks from its start.
+/// Most doubles [`predicted_multiplier`] walks from its start.
 const WALK: usize = 64;
 
-/// The multiplier as a double in absolute units, the form in which
-/// [`super::shard::MultiplierSearch`] reports it: the smallest double
-/// ln λ at which the [`Local`] model's Σ x (at ℓ = ln λ − ln max w) is at
-/// most 1, searched from ℓ + ln max w. None when no double brings Σ x
-/// within 1e−13 of 1 from both sides (a page deep in the linear regime
-/// carries mass and the multiplier needs the polish of
-/// [`Local::polish_near_cutoff`]) or the walk fails.
-fn double_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<Option<f64>> {
+/// The multiplier predicted as a double in absolute units: the smallest
+/// double ln λ at which the [`Local`] model's Σ x (at ℓ = ln λ − ln max w)
+/// is at most 1, searched from ℓ + ln max w over [`WALK`] doubles (that
+/// start when the search fails).
+fn predicted_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<f64> {
     let mut sum = |ln_lambda: f64| -> Result<f64> { Ok(local.eval_at_ell(ln_lambda - ln_wmax)?.0) };
     let start = ell + ln_wmax;
     let mut at = (start, sum(start)?);
-    let mut below = None;
     for _ in 0..WALK {
         if at.1 <= 1.0 {
             let prev = adjacent(at.0, false);
             let s = sum(prev)?;
             if s > 1.0 {
-                below = Some((prev, s));
-                break;
+                return Ok(at.0);
             }
             at = (prev, s);
         } else {
             let next = adjacent(at.0, true);
             let s = sum(next)?;
             if s <= 1.0 {
-                below = Some(at);
-                at = (next, s);
-                break;
+                return Ok(next);
             }
             at = (next, s);
         }
     }
-    let Some((_, s_below)) = below else {
-        return Ok(None);
-    };
-    let close = s_below - 1.0 <= 1e-13 && 1.0 - at.1 <= 1e-13;
-    Ok(close.then_some(at.0))
+    Ok(start)
 }
 
 /// Most pages in the sample of [`sample_start`].
