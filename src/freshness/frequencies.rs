@@ -20,6 +20,7 @@ use super::par::fold_chunks;
 use super::shard::{CrossingWalk, MultiplierStep, canonical_pass};
 use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Result};
+use crate::numeric::exact::GridSum;
 use crate::numeric::roots::newton_bisect;
 use crate::numeric::special::{e1, psi};
 
@@ -281,22 +282,70 @@ fn high_dlns(s: f64, ln_t: f64, ln_p: f64) -> f64 {
     (1.0 + s) / (s * s) * (ln_t - ln_p).exp()
 }
 
-/// Page i's x_i and d ln s_i/d ln t_i at ln λ (absolute units), from
-/// ln w_i and a_i alone: t_i = e^{ln λ − ln w_i}, s_i by [`solve_g`] from
-/// no start, so the bits do not depend on what was evaluated before. (0, 0)
-/// when the page is not visited (t_i ≥ 1). The plan of both
-/// [`optimal_frequencies_general`] and the shards.
-pub(super) fn page_at(ln_lambda: f64, ln_w: f64, a: f64) -> Result<(f64, f64)> {
+/// One page evaluated from no start at a multiplier: x_i, s_i and
+/// d ln s_i/d ln t_i (0, ∞, 0 when not visited).
+#[derive(Clone, Copy)]
+pub(super) struct ColdPage {
+    x: f64,
+    s: f64,
+    dl: f64,
+}
+
+/// The page with ln w_i and a_i at ln λ (absolute units): t_i =
+/// e^{ln λ − ln w_i}, s_i by [`solve_g`] from no start, so the bits depend
+/// on ln λ, ln w_i and a_i alone.
+pub(super) fn cold_page(ln_lambda: f64, ln_w: f64, a: f64) -> Result<ColdPage> {
+    const UNVISITED: ColdPage = ColdPage {
+        x: 0.0,
+        s: f64::INFINITY,
+        dl: 0.0,
+    };
     let ln_t = ln_lambda - ln_w;
     if !(ln_t < 0.0) {
-        return Ok((0.0, 0.0));
+        return Ok(UNVISITED);
     }
     let (s, dl) = solve_g(ln_t, ln_p_of(ln_t), 0.0, EXACT)?;
     Ok(if s.is_finite() {
-        (x_of(a, s), dl)
+        ColdPage {
+            x: x_of(a, s),
+            s,
+            dl,
+        }
     } else {
-        (0.0, 0.0)
+        UNVISITED
     })
+}
+
+/// Low bits of ln λ cleared to form its anchor ([`anchor_of`]).
+const ANCHOR_BITS: u32 = 20;
+
+/// The anchor of ln λ: ln λ with the lowest [`ANCHOR_BITS`] bits cleared
+/// (toward zero, within 2^20 ulps; ln λ − anchor is exact). Points that
+/// share an anchor share each page's inner solve ([`page_at`]).
+pub(super) fn anchor_of(ln_lambda: f64) -> f64 {
+    f64::from_bits(ln_lambda.to_bits() & !((1u64 << ANCHOR_BITS) - 1))
+}
+
+/// Largest δ_i |d| (1 + s_i) at which [`page_at`] steps from the anchor
+/// (the step's error is about its fourth power: 1e−16).
+const STEP_MAX: f64 = 1e-4;
+
+/// Page i's x_i and d ln s_i/d ln t_i at ln λ, given `at`, its
+/// [`cold_page`] at [`anchor_of`]`(ln λ)`: the third-order step
+/// ([`expanded_ratio`]) over d = ln λ − anchor, or where that is not
+/// accurate to rounding (a page near its cutoff, or not visited at the
+/// anchor) its own [`cold_page`]. A function of ln λ, ln w_i and a_i
+/// alone: the plan of both [`optimal_frequencies_general`] and the shards.
+pub(super) fn page_at(ln_lambda: f64, at: ColdPage, ln_w: f64, a: f64) -> Result<(f64, f64)> {
+    let d = ln_lambda - anchor_of(ln_lambda);
+    if d == 0.0 {
+        return Ok((at.x, at.dl));
+    }
+    if at.x > 0.0 && at.dl * d.abs() * (1.0 + at.s) <= STEP_MAX {
+        return Ok((at.x * expanded_ratio(at.dl, at.s, d), at.dl));
+    }
+    let own = cold_page(ln_lambda, ln_w, a)?;
+    Ok((own.x, own.dl))
 }
 
 /// What one page contributes at a multiplier: ln t_i = ln(λ/w_i) and
@@ -393,6 +442,7 @@ impl<'a> GeneralPages<'a> {
                         out.steep.push(i);
                     } else if xi > 0.0 {
                         out.smooth += xi;
+                        out.smooth_exact = out.smooth_exact.add(GridSum::of(xi));
                         out.slope += xi * dli;
                         let (b, c) = expansion(dli, s[k]);
                         out.curv += xi * b;
@@ -420,6 +470,7 @@ struct PassSums {
     sum: f64,
     dsum: f64,
     smooth: f64,
+    smooth_exact: GridSum,
     slope: f64,
     curv: f64,
     cubic: f64,
@@ -451,6 +502,7 @@ impl PassSums {
         self.sum += o.sum;
         self.dsum += o.dsum;
         self.smooth += o.smooth;
+        self.smooth_exact = self.smooth_exact.add(o.smooth_exact);
         self.slope += o.slope;
         self.curv += o.curv;
         self.cubic += o.cubic;
@@ -471,7 +523,8 @@ fn x_of(ai: f64, si: f64) -> f64 {
 }
 
 /// Bytes [`optimal_frequencies_general`] holds per page (four arrays of
-/// 8 bytes, three more when ties at a cutoff share the residual mass),
+/// 8 bytes, two more during the final walk, three more instead when ties
+/// at a cutoff share the residual mass),
 /// checked against the process-wide memory cap.
 pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 
@@ -677,23 +730,48 @@ pub(super) fn ln_weight(model: &Model, i: usize) -> f64 {
 /// 1 − 1e−13 (a page so near its cutoff that its x_i jumps between
 /// adjacent doubles carries the rest).
 fn canonical_plan(model: &Model, start: f64) -> Result<Option<Vec<f64>>> {
-    let mut x = crate::pages::zeroed(model.len());
+    let n = model.len();
+    let log_h = model.log_h();
     let ln_w = |i: usize| ln_weight(model, i);
-    let mut walk = CrossingWalk::new(adjacent(start, false));
-    let mut last = None;
+    // The plan at `x_at` in `x`; `scratch` holds the plan at `scratch_at`.
+    let (mut x, mut scratch) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
+    let (mut x_at, mut scratch_at) = (None, Some(start));
+    let below = adjacent(start, false);
+    // The walk's first two points when the prediction is right, in one
+    // pass (one inner solve per page when they share an anchor).
+    let [at_below, at_start] = canonical_pass([below, start], ln_w, log_h, &mut scratch)?;
+    let mut walk = CrossingWalk::new(below);
+    let mut under: Option<(f64, GridSum)> = None;
     let ln_lambda = loop {
-        match walk.next()? {
-            MultiplierStep::Evaluate(l) => {
-                let sums = canonical_pass(l, ln_w, model.log_h(), &mut x)?;
-                walk.update(sums.exact)?;
-                last = Some((l, sums.exact));
-            }
+        let l = match walk.next()? {
+            MultiplierStep::Evaluate(l) => l,
             MultiplierStep::Done(l) => break l,
+        };
+        let exact = if l.to_bits() == below.to_bits() {
+            at_below.exact
+        } else if l.to_bits() == start.to_bits() {
+            at_start.exact
+        } else {
+            scratch_at = Some(l);
+            canonical_pass([l], ln_w, log_h, &mut scratch)?[0].exact
+        };
+        walk.update(exact)?;
+        if exact <= GridSum::ONE && under.is_none_or(|(u, _)| l < u) {
+            under = Some((l, exact));
+            if scratch_at == Some(l) {
+                std::mem::swap(&mut x, &mut scratch);
+                (x_at, scratch_at) = (scratch_at, x_at);
+            }
         }
     };
-    let exact = match last {
-        Some((l, exact)) if l.to_bits() == ln_lambda.to_bits() => exact,
-        _ => canonical_pass(ln_lambda, ln_w, model.log_h(), &mut x)?.exact,
+    drop(scratch);
+    // The walk ends at its smallest point with Σ ≤ 1.
+    if x_at != Some(ln_lambda) {
+        canonical_pass([ln_lambda], ln_w, log_h, &mut x)?;
+    }
+    let exact = match under {
+        Some((u, exact)) if u.to_bits() == ln_lambda.to_bits() => exact,
+        _ => return Ok(None),
     };
     Ok((1.0 - exact.to_f64() <= 1e-13).then_some(x))
 }
@@ -898,8 +976,10 @@ fn solve_multiplier_local(
 /// ([`expansion`]).
 struct Local {
     ell0: f64,
-    /// Σ x_i, Σ x_i δ_i, Σ x_i b_i and Σ x_i c_i over the other pages at ℓ₀.
+    /// Σ x_i (also exactly), Σ x_i δ_i, Σ x_i b_i and Σ x_i c_i over the
+    /// other pages at ℓ₀.
     smooth: f64,
+    smooth_exact: GridSum,
     slope: f64,
     curv: f64,
     cubic: f64,
@@ -921,6 +1001,7 @@ impl Local {
     fn new(pages: &GeneralPages, ln_w: &[f64], ell0: f64, sums: PassSums) -> Local {
         let PassSums {
             smooth,
+            smooth_exact,
             slope,
             curv,
             cubic,
@@ -931,6 +1012,7 @@ impl Local {
         Local {
             ell0,
             smooth,
+            smooth_exact,
             slope,
             curv,
             cubic,
@@ -946,13 +1028,15 @@ impl Local {
 
     /// Σ x at ℓ₀ + `d_ell` with the steep pages at `point` (steep page
     /// number → its point), and Σ x_j d ln s_j/d ln t_j over the steep
-    /// pages. Stores their s and x.
+    /// pages. Stores their s and x. The sums at ℓ₀ are exact
+    /// ([`GridSum`]), so that the model predicts where the exact sum of
+    /// the plan crosses 1 to about an ulp of ℓ.
     fn eval(
         &mut self,
         point: impl Fn(usize) -> Option<PagePoint>,
         d_ell: f64,
     ) -> Result<(f64, f64)> {
-        let (mut sum, mut dsum) = (0.0, 0.0);
+        let (mut sum, mut dsum) = (self.smooth_exact, 0.0);
         for j in 0..self.idx.len() {
             self.x[j] = 0.0;
             self.dl[j] = 0.0;
@@ -962,16 +1046,21 @@ impl Local {
             if sj.is_finite() {
                 self.x[j] = x_of(self.a[j], sj);
                 self.dl[j] = dlns;
-                sum += self.x[j];
+                sum = sum.add(GridSum::of(self.x[j]));
                 dsum += self.x[j] * dlns;
             }
         }
-        Ok((self.smooth_at(d_ell) + sum, dsum))
+        Ok((sum.to_f64() + self.smooth_change(d_ell), dsum))
     }
 
     /// Σ x over the other pages at ℓ₀ + `d_ell` and −d/dℓ of it.
     fn smooth_at(&self, d_ell: f64) -> f64 {
-        self.smooth - (self.slope - (self.curv + self.cubic * d_ell) * d_ell) * d_ell
+        self.smooth + self.smooth_change(d_ell)
+    }
+
+    /// [`Local::smooth_at`] minus its value at ℓ₀.
+    fn smooth_change(&self, d_ell: f64) -> f64 {
+        -(self.slope - (self.curv + self.cubic * d_ell) * d_ell) * d_ell
     }
 
     /// −d/dℓ of [`Local::smooth_at`].

@@ -21,7 +21,7 @@
 //! than 1 by that jump.
 
 use super::Model;
-use super::frequencies::{g_over_s2, ln_weight, page_at};
+use super::frequencies::{ColdPage, anchor_of, cold_page, g_over_s2, ln_weight, page_at};
 use super::par::fold_chunks;
 use crate::error::{Error, Num, Result};
 pub use crate::numeric::exact::GridSum;
@@ -110,7 +110,8 @@ impl Shard {
     /// finite, `NotConverged` if an inner inversion fails.
     pub fn sum_at(&self, ln_lambda: f64) -> Result<ShardSums> {
         let mut x = crate::pages::zeroed(self.len());
-        canonical_pass(ln_lambda, |i| self.ln_w[i], &self.log_h, &mut x)
+        let [sums] = canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, &mut x)?;
+        Ok(sums)
     }
 
     /// The shard's frequencies x_i(λ) at ln λ (they sum to the shard's
@@ -118,7 +119,7 @@ impl Shard {
     /// Errors: as [`Self::sum_at`].
     pub fn frequencies_at(&self, ln_lambda: f64) -> Result<Vec<f64>> {
         let mut x = crate::pages::zeroed(self.len());
-        canonical_pass(ln_lambda, |i| self.ln_w[i], &self.log_h, &mut x)?;
+        canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, &mut x)?;
         Ok(x)
     }
 }
@@ -152,38 +153,56 @@ impl ShardSums {
     }
 }
 
-/// Every page's x_i at ln λ by [`page_at`] into `x` (ln w_i from `ln_w`,
-/// absolute units; ln h_i from `log_h`), with their sums.
-pub(super) fn canonical_pass<W>(
-    ln_lambda: f64,
+/// The sums of every page's x_i by [`page_at`] at each of `points`, and
+/// the x_i at the last point into `x` (ln w_i from `ln_w`, absolute units;
+/// ln h_i from `log_h`). Consecutive points with the same anchor share
+/// each page's inner solve.
+pub(super) fn canonical_pass<W, const N: usize>(
+    points: [f64; N],
     ln_w: W,
     log_h: &[f64],
     x: &mut [f64],
-) -> Result<ShardSums>
+) -> Result<[ShardSums; N]>
 where
     W: Fn(usize) -> f64 + Sync,
 {
-    if !ln_lambda.is_finite() {
+    if let Some(bad) = points.iter().find(|l| !l.is_finite()) {
         return Err(Error::invalid(format!(
             "ln_lambda must be finite, got {}",
-            Num(ln_lambda)
+            Num(*bad)
         )));
     }
+    let anchors = points.map(anchor_of);
     fold_chunks(
         [x],
-        Ok(ShardSums::ZERO),
+        Ok([ShardSums::ZERO; N]),
         |pages, [x]| {
-            let mut out = ShardSums::ZERO;
+            let mut out = [ShardSums::ZERO; N];
             for (k, i) in pages.enumerate() {
-                let (xi, dl) = page_at(ln_lambda, ln_w(i), -log_h[i])?;
-                x[k] = xi;
-                out.sum += xi;
-                out.dsum -= xi * dl;
-                out.exact = out.exact.add(GridSum::of(xi));
+                let (lw, a) = (ln_w(i), -log_h[i]);
+                let mut at: Option<ColdPage> = None;
+                for j in 0..N {
+                    let cold = match at {
+                        Some(c) if j > 0 && anchors[j].to_bits() == anchors[j - 1].to_bits() => c,
+                        _ => cold_page(anchors[j], lw, a)?,
+                    };
+                    at = Some(cold);
+                    let (xi, dl) = page_at(points[j], cold, lw, a)?;
+                    out[j].sum += xi;
+                    out[j].dsum -= xi * dl;
+                    out[j].exact = out[j].exact.add(GridSum::of(xi));
+                    x[k] = xi;
+                }
             }
             Ok(out)
         },
-        |acc: Result<ShardSums>, part: Result<ShardSums>| Ok(acc?.combine(part?)),
+        |acc: Result<[ShardSums; N]>, part: Result<[ShardSums; N]>| {
+            let (mut acc, part) = (acc?, part?);
+            for (t, p) in acc.iter_mut().zip(part) {
+                *t = t.combine(p);
+            }
+            Ok(acc)
+        },
     )
 }
 
