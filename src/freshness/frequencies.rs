@@ -17,7 +17,7 @@
 pub use super::proportional::proportional_frequencies;
 
 use super::par::fold_chunks;
-use super::shard::{CrossingWalk, MultiplierStep, canonical_pass};
+use super::shard::{AnchorPages, CrossingWalk, MultiplierStep, canonical_pass};
 use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Result};
 use crate::numeric::exact::GridSum;
@@ -316,6 +316,14 @@ pub(super) fn cold_page(ln_lambda: f64, ln_w: f64, a: f64) -> Result<ColdPage> {
     })
 }
 
+impl ColdPage {
+    /// The page from values a [`GeneralPages::pass`] stored without warm
+    /// starts at an anchor.
+    pub(super) fn new(x: f64, s: f64, dl: f64) -> ColdPage {
+        ColdPage { x, s, dl }
+    }
+}
+
 /// Low bits of ln λ cleared to form its anchor ([`anchor_of`]).
 const ANCHOR_BITS: u32 = 20;
 
@@ -422,7 +430,9 @@ impl<'a> GeneralPages<'a> {
             for (k, i) in pages.enumerate() {
                 let (mut xi, mut dli) = (0.0, 0.0);
                 if let Some(p) = point(i) {
-                    let guess = if d_ln_t == 0.0 {
+                    let guess = if d_ln_t.is_nan() {
+                        0.0
+                    } else if d_ln_t == 0.0 {
                         s[k]
                     } else {
                         s[k] / expanded_ratio(dl[k], s[k], d_ln_t)
@@ -582,10 +592,12 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let (lo, x0, wmax) = multiplier_start(model, &mut ln_w);
     let x0 = sample_start(model, &ln_w, lo, x0)?;
     let mut pages = GeneralPages::new(model.log_h());
-    let (ell, mut local) = solve_multiplier_local(&mut pages, &ln_w, (lo, x0))?;
     let ln_wmax = wmax.ln_ratio(Scaled::new(1.0));
+    let canon = (model, ln_wmax);
+    let (ell, mut local, anchor) = solve_multiplier_local(&mut pages, &ln_w, canon, (lo, x0))?;
     let start = predicted_multiplier(&mut local, ell, ln_wmax)?;
-    if let Some(x) = canonical_plan(model, start)? {
+    let known = anchor.map(|a| (a, [&pages.x[..], &pages.s[..], &pages.dlns[..]]));
+    if let Some(x) = canonical_plan(model, start, known)? {
         return Ok(x);
     }
     drop(ln_w);
@@ -729,7 +741,11 @@ pub(super) fn ln_weight(model: &Model, i: usize) -> f64 {
 /// evaluation is the plan. None when that plan sums to less than
 /// 1 − 1e−13 (a page so near its cutoff that its x_i jumps between
 /// adjacent doubles carries the rest).
-fn canonical_plan(model: &Model, start: f64) -> Result<Option<Vec<f64>>> {
+fn canonical_plan(
+    model: &Model,
+    start: f64,
+    known: Option<AnchorPages>,
+) -> Result<Option<Vec<f64>>> {
     let n = model.len();
     let log_h = model.log_h();
     let ln_w = |i: usize| ln_weight(model, i);
@@ -739,7 +755,7 @@ fn canonical_plan(model: &Model, start: f64) -> Result<Option<Vec<f64>>> {
     let below = adjacent(start, false);
     // The walk's first two points when the prediction is right, in one
     // pass (one inner solve per page when they share an anchor).
-    let [at_below, at_start] = canonical_pass([below, start], ln_w, log_h, &mut scratch)?;
+    let [at_below, at_start] = canonical_pass([below, start], ln_w, log_h, known, &mut scratch)?;
     let mut walk = CrossingWalk::new(below);
     let mut under: Option<(f64, GridSum)> = None;
     let ln_lambda = loop {
@@ -753,7 +769,7 @@ fn canonical_plan(model: &Model, start: f64) -> Result<Option<Vec<f64>>> {
             at_start.exact
         } else {
             scratch_at = Some(l);
-            canonical_pass([l], ln_w, log_h, &mut scratch)?[0].exact
+            canonical_pass([l], ln_w, log_h, known, &mut scratch)?[0].exact
         };
         walk.update(exact)?;
         if exact <= GridSum::ONE && under.is_none_or(|(u, _)| l < u) {
@@ -767,7 +783,7 @@ fn canonical_plan(model: &Model, start: f64) -> Result<Option<Vec<f64>>> {
     drop(scratch);
     // The walk ends at its smallest point with Σ ≤ 1.
     if x_at != Some(ln_lambda) {
-        canonical_pass([ln_lambda], ln_w, log_h, &mut x)?;
+        canonical_pass([ln_lambda], ln_w, log_h, known, &mut x)?;
     }
     let exact = match under {
         Some((u, exact)) if u.to_bits() == ln_lambda.to_bits() => exact,
@@ -910,17 +926,45 @@ const OUTER_STEPS: usize = 200;
 fn solve_multiplier_local(
     pages: &mut GeneralPages,
     ln_w: &[f64],
+    (model, ln_wmax): (&Model, f64),
     (mut lo, x0): (f64, f64),
-) -> Result<(f64, Local)> {
+) -> Result<(f64, Local, Option<f64>)> {
     let mut hi = 0.0_f64;
     let mut ell = if x0 > lo && x0 < hi { x0 } else { 0.5 * lo };
     let mut width_ref = hi - lo;
     let mut last = f64::NAN;
     for it in 0..OUTER_STEPS {
-        let moved = if last.is_nan() { 0.0 } else { ell - last };
-        // The first pass has no warm starts and is far from the root.
-        let stop = if last.is_nan() { COARSE } else { EXACT };
-        let sums = pages.pass(at_ell(ell, ln_w), moved, Some((ln_w, ell)), stop)?;
+        // The first pass has no warm starts and is far from the root; the
+        // others evaluate every page as the plan does ([`cold_page`] at
+        // the anchor of ln λ), so that the final walk can reuse the last.
+        let first = last.is_nan();
+        let stop = if first { COARSE } else { EXACT };
+        // (Not when the anchor leaves the bracket or repeats a point.)
+        let anchor = anchor_of(ell + ln_wmax);
+        let snapped = anchor - ln_wmax;
+        let anchored =
+            !first && anchor.is_finite() && snapped > lo && snapped < hi && snapped != last;
+        if anchored {
+            ell = snapped;
+        }
+        let moved = match (anchored, first) {
+            (true, _) => f64::NAN,
+            (false, true) => 0.0,
+            (false, false) => ell - last,
+        };
+        let point = |i: usize| {
+            let ln_t = if anchored {
+                anchor - ln_weight(model, i)
+            } else {
+                ell - ln_w[i]
+            };
+            (ln_t < 0.0).then(|| PagePoint {
+                ln_t,
+                ln_p: ln_p_of(ln_t),
+            })
+        };
+        let sums = pages.pass(point, moved, Some((ln_w, ell)), stop)?;
+        let anchor = anchored.then_some(anchor);
         let (sum, dsum) = (sums.sum, sums.dsum);
         last = ell;
         if sum.is_nan() {
@@ -937,7 +981,7 @@ fn solve_multiplier_local(
         let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
         if hi - lo <= tol && stop == EXACT {
             // Only rounding (or an underflowing Σ x) is left.
-            return Ok((ell, Local::new(pages, ln_w, ell, sums)));
+            return Ok((ell, Local::new(pages, ln_w, ell, sums), anchor));
         }
         // d ln Σ/dℓ = −dsum/Σ.
         let step = sum.ln() * sum / dsum;
@@ -946,7 +990,7 @@ fn solve_multiplier_local(
             let (a, b) = (lo.max(ell - 0.5 * STEEP), hi.min(ell + 0.5 * STEEP));
             let next = local.root(a, b)?;
             if (next - ell).abs() <= ACCEPT && stop == EXACT {
-                return Ok((next, local));
+                return Ok((next, local, anchor));
             }
             // A root pinned at the window's end (the Newton step was cut
             // short by a steep page) is not worth a pass: bisect instead.

@@ -110,7 +110,7 @@ impl Shard {
     /// finite, `NotConverged` if an inner inversion fails.
     pub fn sum_at(&self, ln_lambda: f64) -> Result<ShardSums> {
         let mut x = crate::pages::zeroed(self.len());
-        let [sums] = canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, &mut x)?;
+        let [sums] = canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, None, &mut x)?;
         Ok(sums)
     }
 
@@ -119,7 +119,7 @@ impl Shard {
     /// Errors: as [`Self::sum_at`].
     pub fn frequencies_at(&self, ln_lambda: f64) -> Result<Vec<f64>> {
         let mut x = crate::pages::zeroed(self.len());
-        canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, &mut x)?;
+        canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, None, &mut x)?;
         Ok(x)
     }
 }
@@ -153,14 +153,20 @@ impl ShardSums {
     }
 }
 
+/// Every page's [`cold_page`] at one anchor, as (anchor, x, s, d ln s/d ln t),
+/// each indexed by page.
+pub(super) type AnchorPages<'a> = (f64, [&'a [f64]; 3]);
+
 /// The sums of every page's x_i by [`page_at`] at each of `points`, and
 /// the x_i at the last point into `x` (ln w_i from `ln_w`, absolute units;
 /// ln h_i from `log_h`). Consecutive points with the same anchor share
-/// each page's inner solve.
+/// each page's inner solve, and points anchored at `known`'s anchor take
+/// it from there.
 pub(super) fn canonical_pass<W, const N: usize>(
     points: [f64; N],
     ln_w: W,
     log_h: &[f64],
+    known: Option<AnchorPages>,
     x: &mut [f64],
 ) -> Result<[ShardSums; N]>
 where
@@ -182,8 +188,17 @@ where
                 let (lw, a) = (ln_w(i), -log_h[i]);
                 let mut at: Option<ColdPage> = None;
                 for j in 0..N {
-                    let cold = match at {
-                        Some(c) if j > 0 && anchors[j].to_bits() == anchors[j - 1].to_bits() => c,
+                    let cold = match (at, known) {
+                        (Some(c), _)
+                            if j > 0 && anchors[j].to_bits() == anchors[j - 1].to_bits() =>
+                        {
+                            c
+                        }
+                        (_, Some((anchor, [xs, ss, dls])))
+                            if anchor.to_bits() == anchors[j].to_bits() =>
+                        {
+                            ColdPage::new(xs[i], ss[i], dls[i])
+                        }
                         _ => cold_page(anchors[j], lw, a)?,
                     };
                     at = Some(cold);
