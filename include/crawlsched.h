@@ -1290,9 +1290,10 @@ crawlsched_status_t crawlsched_freshness_shard_sum_at(const struct crawlsched_fr
  * crawlsched_freshness_multiplier_search_next() the frequencies of all
  * shards sum to 1 and are the same bits as
  * crawlsched_freshness_optimal_frequencies() of all pages, however the
- * pages are split (unless a page so near its cutoff that its frequency
- * jumps between adjacent doubles ln_lambda carries more than 1e-13 of the
- * plan: then the shards' frequencies sum to less than 1 by that jump).
+ * pages are split (unless one ulp of ln_lambda moves the sum by more than
+ * 1e-14: |ln_lambda| beyond about 50, or a page so near its cutoff that
+ * its frequency jumps between adjacent doubles; then the shards'
+ * frequencies may sum to less than 1 by that much).
  */
 crawlsched_status_t crawlsched_freshness_shard_frequencies_at(const struct crawlsched_freshness_shard_t *shard,
                                                               double ln_lambda,

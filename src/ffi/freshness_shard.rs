@@ -117,9 +117,10 @@ pub unsafe extern "C" fn crawlsched_freshness_shard_sum_at(
 /// crawlsched_freshness_multiplier_search_next() the frequencies of all
 /// shards sum to 1 and are the same bits as
 /// crawlsched_freshness_optimal_frequencies() of all pages, however the
-/// pages are split (unless a page so near its cutoff that its frequency
-/// jumps between adjacent doubles ln_lambda carries more than 1e-13 of the
-/// plan: then the shards' frequencies sum to less than 1 by that jump).
+/// pages are split (unless one ulp of ln_lambda moves the sum by more than
+/// 1e-14: |ln_lambda| beyond about 50, or a page so near its cutoff that
+/// its frequency jumps between adjacent doubles; then the shards'
+/// frequencies may sum to less than 1 by that much).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_freshness_shard_frequencies_at(
     shard: *const crawlsched_freshness_shard_t,

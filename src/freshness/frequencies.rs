@@ -301,7 +301,7 @@ pub(super) fn cold_page(ln_lambda: f64, ln_w: f64, a: f64) -> Result<ColdPage> {
         dl: 0.0,
     };
     let ln_t = ln_lambda - ln_w;
-    if !(ln_t < 0.0) {
+    if ln_t.is_nan() || ln_t >= 0.0 {
         return Ok(UNVISITED);
     }
     let (s, dl) = solve_g(ln_t, ln_p_of(ln_t), 0.0, EXACT)?;
@@ -452,7 +452,7 @@ impl<'a> GeneralPages<'a> {
                         out.steep.push(i);
                     } else if xi > 0.0 {
                         out.smooth += xi;
-                        out.smooth_exact = out.smooth_exact.add(GridSum::of(xi));
+                        out.smooth_exact = out.smooth_exact.plus(GridSum::of(xi));
                         out.slope += xi * dli;
                         let (b, c) = expansion(dli, s[k]);
                         out.curv += xi * b;
@@ -512,7 +512,7 @@ impl PassSums {
         self.sum += o.sum;
         self.dsum += o.dsum;
         self.smooth += o.smooth;
-        self.smooth_exact = self.smooth_exact.add(o.smooth_exact);
+        self.smooth_exact = self.smooth_exact.plus(o.smooth_exact);
         self.slope += o.slope;
         self.curv += o.curv;
         self.cubic += o.cubic;
@@ -565,7 +565,7 @@ pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 /// every page is evaluated there from ln λ, ln w_i and a_i alone
 /// ([`canonical_plan`]), not rescaled; a sharded solve gives the same bits
 /// however the pages are split. Only when that plan sums to less than
-/// 1 − 1e−13 is the multiplier refined between doubles, as follows.
+/// 1 − 1e−14 is the multiplier refined between doubles, as follows.
 ///
 /// A page that changes many times between its visits (s_i ≳ 30) has
 /// 1 − λ/w_i ≈ (1 + s_i)e^{−s_i} below the resolution of ln λ; when λ ends
@@ -734,13 +734,18 @@ pub(super) fn ln_weight(model: &Model, i: usize) -> f64 {
     }
 }
 
+/// How far below 1 the sum of a plan evaluated at a double multiplier
+/// may be: more when one ulp of ln λ moves Σ x by more (|ln λ| beyond
+/// ~50, or a page so near its cutoff that its x_i jumps between adjacent
+/// doubles), and then the multiplier is refined between doubles.
+const PLAN_SUM_TOL: f64 = 1e-14;
+
 /// The plan as the shards compute it: every page by [`page_at`] at the
 /// ln λ where [`CrossingWalk`] ends (the smallest double at which the
 /// exact Σ x ≤ 1), walking from one double below `start`, its prediction,
 /// so that when the prediction is right the walk's second and last
 /// evaluation is the plan. None when that plan sums to less than
-/// 1 − 1e−13 (a page so near its cutoff that its x_i jumps between
-/// adjacent doubles carries the rest).
+/// 1 − [`PLAN_SUM_TOL`].
 fn canonical_plan(
     model: &Model,
     start: f64,
@@ -789,7 +794,7 @@ fn canonical_plan(
         Some((u, exact)) if u.to_bits() == ln_lambda.to_bits() => exact,
         _ => return Ok(None),
     };
-    Ok((1.0 - exact.to_f64() <= 1e-13).then_some(x))
+    Ok((1.0 - exact.to_f64() <= PLAN_SUM_TOL).then_some(x))
 }
 
 /// The neighbouring double of a finite `x`, above it when `up` (as
@@ -1090,7 +1095,7 @@ impl Local {
             if sj.is_finite() {
                 self.x[j] = x_of(self.a[j], sj);
                 self.dl[j] = dlns;
-                sum = sum.add(GridSum::of(self.x[j]));
+                sum = sum.plus(GridSum::of(self.x[j]));
                 dsum += self.x[j] * dlns;
             }
         }

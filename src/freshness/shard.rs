@@ -15,10 +15,11 @@
 //! result (the smallest double ln λ at which the exact Σ x_i ≤ 1) depends
 //! only on those sums. [`super::frequencies::optimal_frequencies_general`]
 //! ends with the same walk over one shard of all pages, so it returns the
-//! same bits. Unlike it, there is no polishing near a cutoff: when a page
-//! so close to its cutoff that its x_i jumps between adjacent doubles
-//! ln λ carries more than 1e−13 of the mass, the shards' plan sums to less
-//! than 1 by that jump.
+//! same bits. Unlike it, there is no refinement between doubles: when one
+//! ulp of ln λ moves Σ x by more than 1e−14 (|ln λ| beyond ~50, or a page
+//! so close to its cutoff that its x_i jumps between adjacent doubles),
+//! the shards' plan may sum to less than 1 by that much, and the single
+//! call's differs.
 
 use super::Model;
 use super::frequencies::{ColdPage, anchor_of, cold_page, g_over_s2, ln_weight, page_at};
@@ -148,7 +149,7 @@ impl ShardSums {
         ShardSums {
             sum: self.sum + other.sum,
             dsum: self.dsum + other.dsum,
-            exact: self.exact.add(other.exact),
+            exact: self.exact.plus(other.exact),
         }
     }
 }
@@ -205,7 +206,7 @@ where
                     let (xi, dl) = page_at(points[j], cold, lw, a)?;
                     out[j].sum += xi;
                     out[j].dsum -= xi * dl;
-                    out[j].exact = out[j].exact.add(GridSum::of(xi));
+                    out[j].exact = out[j].exact.plus(GridSum::of(xi));
                     x[k] = xi;
                 }
             }

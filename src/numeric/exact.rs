@@ -40,7 +40,7 @@ pub const GRID_BITS: u32 = 80;
 /// multiples of 2^−[`GRID_BITS`] and added exactly as an integer, so that
 /// any order or grouping of the same terms gives the same value. Saturates
 /// at [`GridSum::MAX`] (about 2.8e14): every sum at or above it compares
-/// equal.
+/// equal. Added with [`GridSum::plus`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
 pub struct GridSum(u128);
 
@@ -56,7 +56,7 @@ impl GridSum {
     /// values beyond the range as [`GridSum::MAX`]) truncated onto the grid.
     #[inline]
     pub fn of(x: f64) -> GridSum {
-        if !(x > 0.0) {
+        if x.is_nan() || x <= 0.0 {
             return GridSum::ZERO;
         }
         let bits = x.to_bits();
@@ -81,7 +81,7 @@ impl GridSum {
 
     /// The sum of both (saturating: associative and commutative).
     #[inline]
-    pub fn add(self, other: GridSum) -> GridSum {
+    pub fn plus(self, other: GridSum) -> GridSum {
         GridSum(self.0.saturating_add(other.0))
     }
 
@@ -145,7 +145,7 @@ mod tests {
     #[test]
     fn grid_sums_are_exact_truncations() {
         assert_eq!(GridSum::of(1.0), GridSum::ONE);
-        assert_eq!(GridSum::of(0.5).add(GridSum::of(0.5)), GridSum::ONE);
+        assert_eq!(GridSum::of(0.5).plus(GridSum::of(0.5)), GridSum::ONE);
         assert_eq!(GridSum::of(0.75).to_f64(), 0.75);
         // 2^−80 is one unit; half of it truncates to nothing.
         let unit = 2f64.powi(-(GRID_BITS as i32));
@@ -158,7 +158,7 @@ mod tests {
         }
         assert_eq!(GridSum::of(f64::INFINITY), GridSum::MAX);
         assert_eq!(GridSum::of(1e300), GridSum::MAX);
-        assert_eq!(GridSum::MAX.add(GridSum::ONE), GridSum::MAX);
+        assert_eq!(GridSum::MAX.plus(GridSum::ONE), GridSum::MAX);
         // 2^40 = 2^(40+80) units: the high word holds 2^56.
         assert_eq!(GridSum::of(2f64.powi(40)).words(), (1 << 56, 0));
         let (hi, lo) = GridSum::of(3.25e9).words();
@@ -173,18 +173,20 @@ mod tests {
         let xs: Vec<f64> = (0..10_000)
             .map(|_| 10f64.powf(rng.random_range(-12.0..0.0)))
             .collect();
-        let whole = xs.iter().fold(GridSum::ZERO, |a, &x| a.add(GridSum::of(x)));
+        let whole = xs
+            .iter()
+            .fold(GridSum::ZERO, |a, &x| a.plus(GridSum::of(x)));
         let rev = xs
             .iter()
             .rev()
-            .fold(GridSum::ZERO, |a, &x| a.add(GridSum::of(x)));
+            .fold(GridSum::ZERO, |a, &x| a.plus(GridSum::of(x)));
         let halves = xs[..3333]
             .iter()
-            .fold(GridSum::ZERO, |a, &x| a.add(GridSum::of(x)))
-            .add(
+            .fold(GridSum::ZERO, |a, &x| a.plus(GridSum::of(x)))
+            .plus(
                 xs[3333..]
                     .iter()
-                    .fold(GridSum::ZERO, |a, &x| a.add(GridSum::of(x))),
+                    .fold(GridSum::ZERO, |a, &x| a.plus(GridSum::of(x))),
             );
         assert_eq!(whole, rev);
         assert_eq!(whole, halves);

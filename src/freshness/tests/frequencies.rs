@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// How far a general-weights plan's float sum may be from 1: the plan is
 /// evaluated, not rescaled, at the double multiplier where its exact sum
 /// crosses 1 (so it misses 1 by at most its change over one ulp of ln λ,
-/// which [`optimal_frequencies_general`] keeps below 1e−13), and the float
+/// which [`optimal_frequencies_general`] keeps below 1e−14), and the float
 /// sum adds its own rounding.
 const SUM_TOL: f64 = 2e-13;
 
