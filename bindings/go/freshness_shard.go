@@ -5,7 +5,11 @@ package crawlsched
 */
 import "C"
 
-import "runtime"
+import (
+	"math"
+	"math/bits"
+	"runtime"
+)
 
 // FreshnessShard is some pages of a general-weights freshness model,
 // evaluated at a multiplier ln(lambda) in absolute units, for solves a
@@ -74,21 +78,42 @@ func (s *FreshnessShard) Summary() (ShardSummary, error) {
 	return ShardSummary{float64(a), float64(lo), float64(hi)}, nil
 }
 
-// SumAt is the shard's sum of frequencies at lnLambda and its derivative
-// against lnLambda (<= 0).
-func (s *FreshnessShard) SumAt(lnLambda float64) (sum, dsum float64, err error) {
+// ShardSums is what a shard reports at a multiplier: its sum of
+// frequencies, the sum's derivative against lnLambda (<= 0), and the sum
+// exactly as an unsigned 128-bit count of 2^-80 (ExactHi*2^64 + ExactLo;
+// each frequency truncated to that grid), which does not depend on how
+// the pages are split.
+type ShardSums struct {
+	Sum, Dsum        float64
+	ExactHi, ExactLo uint64
+}
+
+// Add is the total of both shards' sums (the exact sums as saturating
+// 128-bit integers).
+func (a ShardSums) Add(b ShardSums) ShardSums {
+	lo, carry := bits.Add64(a.ExactLo, b.ExactLo, 0)
+	hi, over := bits.Add64(a.ExactHi, b.ExactHi, carry)
+	if over != 0 {
+		hi, lo = math.MaxUint64, math.MaxUint64
+	}
+	return ShardSums{a.Sum + b.Sum, a.Dsum + b.Dsum, hi, lo}
+}
+
+// SumAt is the shard's sums at lnLambda.
+func (s *FreshnessShard) SumAt(lnLambda float64) (ShardSums, error) {
 	p, err := s.ptr()
 	if err != nil {
-		return 0, 0, err
+		return ShardSums{}, err
 	}
 	var v, d C.double
+	var hi, lo C.uint64_t
 	var e cerr
-	st := C.crawlsched_freshness_shard_sum_at(p, C.double(lnLambda), &v, &d, &e)
+	st := C.crawlsched_freshness_shard_sum_at(p, C.double(lnLambda), &v, &d, &hi, &lo, &e)
 	runtime.KeepAlive(s)
 	if err := check(st, &e); err != nil {
-		return 0, 0, err
+		return ShardSums{}, err
 	}
-	return float64(v), float64(d), nil
+	return ShardSums{float64(v), float64(d), uint64(hi), uint64(lo)}, nil
 }
 
 // FrequenciesAt is the shard's frequencies at lnLambda (at the final
@@ -164,14 +189,17 @@ func (m *MultiplierSearch) Next() (done bool, lnLambda float64, err error) {
 	return d != 0, float64(x), nil
 }
 
-// Update takes the shards' totals of SumAt at the ln lambda last proposed.
-func (m *MultiplierSearch) Update(sum, dsum float64) error {
+// Update takes the shards' totals of SumAt at the ln lambda last proposed
+// (added with ShardSums.Add). The float sums steer the search, the exact
+// one ends it, the same however the pages are split.
+func (m *MultiplierSearch) Update(total ShardSums) error {
 	p, err := m.ptr()
 	if err != nil {
 		return err
 	}
 	var e cerr
-	st := C.crawlsched_freshness_multiplier_search_update(p, C.double(sum), C.double(dsum), &e)
+	st := C.crawlsched_freshness_multiplier_search_update(p, C.double(total.Sum), C.double(total.Dsum),
+		C.uint64_t(total.ExactHi), C.uint64_t(total.ExactLo), &e)
 	runtime.KeepAlive(m)
 	return check(st, &e)
 }

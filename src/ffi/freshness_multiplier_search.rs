@@ -5,7 +5,7 @@
 #![allow(non_camel_case_types)]
 
 use super::common::*;
-use crate::freshness::shard::{MultiplierSearch, MultiplierStep, ShardSummary};
+use crate::freshness::shard::{GridSum, MultiplierSearch, MultiplierStep, ShardSummary, ShardSums};
 use std::sync::Mutex;
 
 /// The search for the multiplier ln_lambda at which the frequencies of all
@@ -82,18 +82,31 @@ pub unsafe extern "C" fn crawlsched_freshness_multiplier_search_next(
 }
 
 /// The totals over all shards of crawlsched_freshness_shard_sum_at() at
-/// the ln_lambda last proposed: sum >= 0 and dsum <= 0, both finite.
-/// Ignored once the search is done.
+/// the ln_lambda last proposed: sum >= 0 and dsum <= 0, both finite, and
+/// the exact sum's words (the shards' exact sums added as saturating
+/// unsigned 128-bit integers). The float sums steer the search; once the
+/// sum is within about 1e-9 of 1 the exact ones decide, and the search
+/// ends at the smallest double ln_lambda at which the exact sum is at
+/// most 1, the same however the pages are split. Ignored once the search
+/// is done. CRAWLSCHED_NOT_CONVERGED if the exact sums rise with
+/// ln_lambda.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_freshness_multiplier_search_update(
     search: *const crawlsched_freshness_multiplier_search_t,
     sum: f64,
     dsum: f64,
+    exact_hi: u64,
+    exact_lo: u64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
         let s = unsafe { handle(search, "search")? };
-        lock(&s.inner, "multiplier search")?.update(sum, dsum)?;
+        let total = ShardSums {
+            sum,
+            dsum,
+            exact: GridSum::from_words(exact_hi, exact_lo),
+        };
+        lock(&s.inner, "multiplier search")?.update(total)?;
         Ok(())
     })
 }

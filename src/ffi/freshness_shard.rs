@@ -78,23 +78,36 @@ pub unsafe extern "C" fn crawlsched_freshness_shard_summary(
 }
 
 /// The sum of the shard's frequencies x_i at ln_lambda (finite) into
-/// *sum, and its derivative against ln_lambda (<= 0) into *dsum. O(N),
-/// multithreaded.
+/// *sum, its derivative against ln_lambda (<= 0) into *dsum, and the sum
+/// exactly: each x_i truncated to a multiple of 2^-80 and added as an
+/// integer, (*exact_hi * 2^64 + *exact_lo) * 2^-80 (an unsigned 128-bit
+/// count of 2^-80, saturating at 2^128 - 1). Add the shards' exact sums as
+/// saturating unsigned 128-bit integers: they do not depend on how the
+/// pages are split, and end the search. O(N), multithreaded.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_freshness_shard_sum_at(
     shard: *const crawlsched_freshness_shard_t,
     ln_lambda: f64,
     sum: *mut f64,
     dsum: *mut f64,
+    exact_hi: *mut u64,
+    exact_lo: *mut u64,
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || {
         let s = unsafe { handle(shard, "shard")? };
         let (out_sum, out_dsum) = (Out::new(sum, "sum")?, Out::new(dsum, "dsum")?);
-        let (v, d) = s.inner.sum_at(ln_lambda)?;
-        let (v, d) = (finite("sum", v)?, finite("dsum", d)?);
+        let (out_hi, out_lo) = (
+            Out::new(exact_hi, "exact_hi")?,
+            Out::new(exact_lo, "exact_lo")?,
+        );
+        let sums = s.inner.sum_at(ln_lambda)?;
+        let (v, d) = (finite("sum", sums.sum)?, finite("dsum", sums.dsum)?);
+        let (hi, lo) = sums.exact.words();
         out_sum.write(v);
         out_dsum.write(d);
+        out_hi.write(hi);
+        out_lo.write(lo);
         Ok(())
     })
 }
@@ -102,9 +115,12 @@ pub unsafe extern "C" fn crawlsched_freshness_shard_sum_at(
 /// The shard's frequencies x_i at ln_lambda into out[0..N] (out_cap >= N,
 /// N the shard's pages, in the model's order). At the final ln_lambda of
 /// crawlsched_freshness_multiplier_search_next() the frequencies of all
-/// shards sum to 1 and equal crawlsched_freshness_optimal_frequencies()
-/// of all pages to about 1e-12 relative (pages whose 1 - lambda/w_i is
-/// below about 1e-10 only to the resolution of ln_lambda).
+/// shards sum to 1 and are the same bits as
+/// crawlsched_freshness_optimal_frequencies() of all pages, however the
+/// pages are split (unless one ulp of ln_lambda moves the sum by more than
+/// 1e-14: |ln_lambda| beyond about 50, or a page so near its cutoff that
+/// its frequency jumps between adjacent doubles; then the shards'
+/// frequencies may sum to less than 1 by that much).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn crawlsched_freshness_shard_frequencies_at(
     shard: *const crawlsched_freshness_shard_t,

@@ -17,8 +17,10 @@
 pub use super::proportional::proportional_frequencies;
 
 use super::par::fold_chunks;
+use super::shard::{AnchorPages, CrossingWalk, MultiplierStep, canonical_pass};
 use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Result};
+use crate::numeric::exact::GridSum;
 use crate::numeric::roots::newton_bisect;
 use crate::numeric::special::{e1, psi};
 
@@ -280,6 +282,80 @@ fn high_dlns(s: f64, ln_t: f64, ln_p: f64) -> f64 {
     (1.0 + s) / (s * s) * (ln_t - ln_p).exp()
 }
 
+/// One page evaluated from no start at a multiplier: x_i, s_i and
+/// d ln s_i/d ln t_i (0, ∞, 0 when not visited).
+#[derive(Clone, Copy)]
+pub(super) struct ColdPage {
+    x: f64,
+    s: f64,
+    dl: f64,
+}
+
+/// The page with ln w_i and a_i at ln λ (absolute units): t_i =
+/// e^{ln λ − ln w_i}, s_i by [`solve_g`] from no start, so the bits depend
+/// on ln λ, ln w_i and a_i alone.
+pub(super) fn cold_page(ln_lambda: f64, ln_w: f64, a: f64) -> Result<ColdPage> {
+    const UNVISITED: ColdPage = ColdPage {
+        x: 0.0,
+        s: f64::INFINITY,
+        dl: 0.0,
+    };
+    let ln_t = ln_lambda - ln_w;
+    if ln_t.is_nan() || ln_t >= 0.0 {
+        return Ok(UNVISITED);
+    }
+    let (s, dl) = solve_g(ln_t, ln_p_of(ln_t), 0.0, EXACT)?;
+    Ok(if s.is_finite() {
+        ColdPage {
+            x: x_of(a, s),
+            s,
+            dl,
+        }
+    } else {
+        UNVISITED
+    })
+}
+
+impl ColdPage {
+    /// The page from values a [`GeneralPages::pass`] stored without warm
+    /// starts at an anchor.
+    pub(super) fn new(x: f64, s: f64, dl: f64) -> ColdPage {
+        ColdPage { x, s, dl }
+    }
+}
+
+/// Low bits of ln λ cleared to form its anchor ([`anchor_of`]).
+const ANCHOR_BITS: u32 = 20;
+
+/// The anchor of ln λ: ln λ with the lowest [`ANCHOR_BITS`] bits cleared
+/// (toward zero, within 2^20 ulps; ln λ − anchor is exact). Points that
+/// share an anchor share each page's inner solve ([`page_at`]).
+pub(super) fn anchor_of(ln_lambda: f64) -> f64 {
+    f64::from_bits(ln_lambda.to_bits() & !((1u64 << ANCHOR_BITS) - 1))
+}
+
+/// Largest δ_i |d| (1 + s_i) at which [`page_at`] steps from the anchor
+/// (the step's error is about its fourth power: 1e−16).
+const STEP_MAX: f64 = 1e-4;
+
+/// Page i's x_i and d ln s_i/d ln t_i at ln λ, given `at`, its
+/// [`cold_page`] at [`anchor_of`]`(ln λ)`: the third-order step
+/// ([`expanded_ratio`]) over d = ln λ − anchor, or where that is not
+/// accurate to rounding (a page near its cutoff, or not visited at the
+/// anchor) its own [`cold_page`]. A function of ln λ, ln w_i and a_i
+/// alone: the plan of both [`optimal_frequencies_general`] and the shards.
+pub(super) fn page_at(ln_lambda: f64, at: ColdPage, ln_w: f64, a: f64) -> Result<(f64, f64)> {
+    let d = ln_lambda - anchor_of(ln_lambda);
+    if d == 0.0 {
+        return Ok((at.x, at.dl));
+    }
+    if at.x > 0.0 && at.dl * d.abs() * (1.0 + at.s) <= STEP_MAX {
+        return Ok((at.x * expanded_ratio(at.dl, at.s, d), at.dl));
+    }
+    let own = cold_page(ln_lambda, ln_w, a)?;
+    Ok((own.x, own.dl))
+}
+
 /// What one page contributes at a multiplier: ln t_i = ln(λ/w_i) and
 /// ln p_i = ln(1 − t_i) (NaN allowed when t_i ≤ 1/2: not read there).
 #[derive(Clone, Copy)]
@@ -320,11 +396,6 @@ impl<'a> GeneralPages<'a> {
         }
     }
 
-    /// ln h_i of every page.
-    pub(super) fn log_h(&self) -> &'a [f64] {
-        self.log_h
-    }
-
     /// Σ x_i and |dΣ x_i / d var| for the page points given by `point`
     /// (`None`: the page is not visited, x_i = 0), where `ln_dt` =
     /// ln |d ln t_i / d var| is the same for every page. Stores s, x and
@@ -359,7 +430,9 @@ impl<'a> GeneralPages<'a> {
             for (k, i) in pages.enumerate() {
                 let (mut xi, mut dli) = (0.0, 0.0);
                 if let Some(p) = point(i) {
-                    let guess = if d_ln_t == 0.0 {
+                    let guess = if d_ln_t.is_nan() {
+                        0.0
+                    } else if d_ln_t == 0.0 {
                         s[k]
                     } else {
                         s[k] / expanded_ratio(dl[k], s[k], d_ln_t)
@@ -379,6 +452,7 @@ impl<'a> GeneralPages<'a> {
                         out.steep.push(i);
                     } else if xi > 0.0 {
                         out.smooth += xi;
+                        out.smooth_exact = out.smooth_exact.plus(GridSum::of(xi));
                         out.slope += xi * dli;
                         let (b, c) = expansion(dli, s[k]);
                         out.curv += xi * b;
@@ -406,6 +480,7 @@ struct PassSums {
     sum: f64,
     dsum: f64,
     smooth: f64,
+    smooth_exact: GridSum,
     slope: f64,
     curv: f64,
     cubic: f64,
@@ -437,6 +512,7 @@ impl PassSums {
         self.sum += o.sum;
         self.dsum += o.dsum;
         self.smooth += o.smooth;
+        self.smooth_exact = self.smooth_exact.plus(o.smooth_exact);
         self.slope += o.slope;
         self.curv += o.curv;
         self.cubic += o.cubic;
@@ -457,7 +533,8 @@ fn x_of(ai: f64, si: f64) -> f64 {
 }
 
 /// Bytes [`optimal_frequencies_general`] holds per page (four arrays of
-/// 8 bytes, three more when ties at a cutoff share the residual mass),
+/// 8 bytes, two more during the final walk, three more instead when ties
+/// at a cutoff share the residual mass),
 /// checked against the process-wide memory cap.
 pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 
@@ -483,12 +560,12 @@ pub const GENERAL_BYTES_PER_PAGE: u128 = 64;
 /// models are evaluated on up to four threads in fixed
 /// chunks, with the same result for any thread count.
 ///
-/// The plan is reported at a double ln λ in absolute units, the smallest
-/// at which Σ x ≤ 1 ([`double_multiplier`]), with every page as
-/// [`super::shard::Shard::frequencies_at`] computes it there ([`AtDouble`]),
-/// so that a sharded solve that ends at the same double gives the same
-/// plan to 1e−13 on every page. Only when no double brings Σ x within
-/// 1e−13 of 1 is the multiplier refined between doubles, as follows.
+/// The plan is the shards' ([`super::shard`]): the multiplier is the
+/// smallest double ln λ in absolute units at which the exact Σ x ≤ 1, and
+/// every page is evaluated there from ln λ, ln w_i and a_i alone
+/// ([`canonical_plan`]), not rescaled; a sharded solve gives the same bits
+/// however the pages are split. Only when that plan sums to less than
+/// 1 − 1e−14 is the multiplier refined between doubles, as follows.
 ///
 /// A page that changes many times between its visits (s_i ≳ 30) has
 /// 1 − λ/w_i ≈ (1 + s_i)e^{−s_i} below the resolution of ln λ; when λ ends
@@ -515,16 +592,13 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let (lo, x0, wmax) = multiplier_start(model, &mut ln_w);
     let x0 = sample_start(model, &ln_w, lo, x0)?;
     let mut pages = GeneralPages::new(model.log_h());
-    let (ell, mut local) = solve_multiplier_local(&mut pages, &ln_w, (lo, x0))?;
     let ln_wmax = wmax.ln_ratio(Scaled::new(1.0));
-    if let Some(ln_lambda) = double_multiplier(&mut local, ell, ln_wmax)? {
-        let at = AtDouble {
-            ln_lambda,
-            ln_wmax,
-            ell0: local.ell0,
-        };
-        at.write_plan(model, &mut pages, &ln_w)?;
-        return finish(pages.x);
+    let canon = (model, ln_wmax);
+    let (ell, mut local, anchor) = solve_multiplier_local(&mut pages, &ln_w, canon, (lo, x0))?;
+    let start = predicted_multiplier(&mut local, ell, ln_wmax)?;
+    let known = anchor.map(|a| (a, [&pages.x[..], &pages.s[..], &pages.dlns[..]]));
+    if let Some(x) = canonical_plan(model, start, known)? {
+        return Ok(x);
     }
     drop(ln_w);
     let at_a = local.eval_at_ell(ell)?;
@@ -660,58 +734,67 @@ pub(super) fn ln_weight(model: &Model, i: usize) -> f64 {
     }
 }
 
-/// The plan at a double ln λ ([`double_multiplier`]) from the pages of
-/// the last pass, at ℓ₀: each page's x_i as [`super::shard::Shard::frequencies_at`]
-/// computes it, to 1e−13 relative. A page is evaluated exactly as the
-/// shard does (t_i from ln λ − [`ln_weight`]) when it is within STEEP of
-/// its cutoff or when δ_i times the rounding η_i in which the two ways of
-/// forming ln t_i may differ exceeds [`AtDouble::MATCH`]; the others take
-/// the third-order step ([`expanded_ratio`], error (δ_i d)⁴ with
-/// |d| ≤ ACCEPT).
-struct AtDouble {
-    ln_lambda: f64,
-    ln_wmax: f64,
-    ell0: f64,
-}
+/// How far below 1 the sum of a plan evaluated at a double multiplier
+/// may be: more when one ulp of ln λ moves Σ x by more (|ln λ| beyond
+/// ~50, or a page so near its cutoff that its x_i jumps between adjacent
+/// doubles), and then the multiplier is refined between doubles.
+const PLAN_SUM_TOL: f64 = 1e-14;
 
-impl AtDouble {
-    /// Largest δ_i η_i left to the third-order step.
-    const MATCH: f64 = 1e-13;
-
-    fn write_plan(&self, model: &Model, pages: &mut GeneralPages, ln_w: &[f64]) -> Result<()> {
-        let ell = self.ln_lambda - self.ln_wmax;
-        let d = ell - self.ell0;
-        // ln t_i = ℓ − ln(w_i/max w) and ln λ − ln w_i round at most these.
-        let scale = 2.0 * f64::EPSILON * (self.ln_lambda.abs() + self.ln_wmax.abs() + ell.abs());
-        let log_h = pages.log_h;
-        fold_chunks(
-            [&mut pages.x, &mut pages.dlns, &mut pages.s],
-            Ok(()),
-            |range, [x, dl, s]| {
-                for (k, i) in range.enumerate() {
-                    let eta = scale + 2.0 * f64::EPSILON * ln_w[i].abs();
-                    let near = (ln_w[i] - ell).abs() < STEEP;
-                    if !near && (x[k] == 0.0 || dl[k] * eta <= Self::MATCH) {
-                        if x[k] > 0.0 {
-                            x[k] *= expanded_ratio(dl[k], s[k], d);
-                        }
-                        continue;
-                    }
-                    let ln_t = self.ln_lambda - ln_weight(model, i);
-                    x[k] = 0.0;
-                    if ln_t < 0.0 {
-                        let guess = s[k] / expanded_ratio(dl[k], s[k], d);
-                        let (si, _) = solve_g(ln_t, ln_p_of(ln_t), guess, EXACT)?;
-                        if si.is_finite() {
-                            x[k] = x_of(-log_h[i], si);
-                        }
-                    }
-                }
-                Ok(())
-            },
-            |a: Result<()>, b: Result<()>| a.and(b),
-        )
+/// The plan as the shards compute it: every page by [`page_at`] at the
+/// ln λ where [`CrossingWalk`] ends (the smallest double at which the
+/// exact Σ x ≤ 1), walking from one double below `start`, its prediction,
+/// so that when the prediction is right the walk's second and last
+/// evaluation is the plan. None when that plan sums to less than
+/// 1 − [`PLAN_SUM_TOL`].
+fn canonical_plan(
+    model: &Model,
+    start: f64,
+    known: Option<AnchorPages>,
+) -> Result<Option<Vec<f64>>> {
+    let n = model.len();
+    let log_h = model.log_h();
+    let ln_w = |i: usize| ln_weight(model, i);
+    // The plan at `x_at` in `x`; `scratch` holds the plan at `scratch_at`.
+    let (mut x, mut scratch) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
+    let (mut x_at, mut scratch_at) = (None, Some(start));
+    let below = adjacent(start, false);
+    // The walk's first two points when the prediction is right, in one
+    // pass (one inner solve per page when they share an anchor).
+    let [at_below, at_start] = canonical_pass([below, start], ln_w, log_h, known, &mut scratch)?;
+    let mut walk = CrossingWalk::new(below);
+    let mut under: Option<(f64, GridSum)> = None;
+    let ln_lambda = loop {
+        let l = match walk.next()? {
+            MultiplierStep::Evaluate(l) => l,
+            MultiplierStep::Done(l) => break l,
+        };
+        let exact = if l.to_bits() == below.to_bits() {
+            at_below.exact
+        } else if l.to_bits() == start.to_bits() {
+            at_start.exact
+        } else {
+            scratch_at = Some(l);
+            canonical_pass([l], ln_w, log_h, known, &mut scratch)?[0].exact
+        };
+        walk.update(exact)?;
+        if exact <= GridSum::ONE && under.is_none_or(|(u, _)| l < u) {
+            under = Some((l, exact));
+            if scratch_at == Some(l) {
+                std::mem::swap(&mut x, &mut scratch);
+                (x_at, scratch_at) = (scratch_at, x_at);
+            }
+        }
+    };
+    drop(scratch);
+    // The walk ends at its smallest point with Σ ≤ 1.
+    if x_at != Some(ln_lambda) {
+        canonical_pass([ln_lambda], ln_w, log_h, known, &mut x)?;
     }
+    let exact = match under {
+        Some((u, exact)) if u.to_bits() == ln_lambda.to_bits() => exact,
+        _ => return Ok(None),
+    };
+    Ok((1.0 - exact.to_f64() <= PLAN_SUM_TOL).then_some(x))
 }
 
 /// The neighbouring double of a finite `x`, above it when `up` (as
@@ -730,46 +813,35 @@ fn adjacent(x: f64, up: bool) -> f64 {
     }
 }
 
-/// Most doubles [`double_multiplier`] walks from its start.
+/// Most doubles [`predicted_multiplier`] walks from its start.
 const WALK: usize = 64;
 
-/// The multiplier as a double in absolute units, the form in which
-/// [`super::shard::MultiplierSearch`] reports it: the smallest double
-/// ln λ at which the [`Local`] model's Σ x (at ℓ = ln λ − ln max w) is at
-/// most 1, searched from ℓ + ln max w. None when no double brings Σ x
-/// within 1e−13 of 1 from both sides (a page deep in the linear regime
-/// carries mass and the multiplier needs the polish of
-/// [`Local::polish_near_cutoff`]) or the walk fails.
-fn double_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<Option<f64>> {
+/// The multiplier predicted as a double in absolute units: the smallest
+/// double ln λ at which the [`Local`] model's Σ x (at ℓ = ln λ − ln max w)
+/// is at most 1, searched from ℓ + ln max w over [`WALK`] doubles (that
+/// start when the search fails).
+fn predicted_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<f64> {
     let mut sum = |ln_lambda: f64| -> Result<f64> { Ok(local.eval_at_ell(ln_lambda - ln_wmax)?.0) };
     let start = ell + ln_wmax;
     let mut at = (start, sum(start)?);
-    let mut below = None;
     for _ in 0..WALK {
         if at.1 <= 1.0 {
             let prev = adjacent(at.0, false);
             let s = sum(prev)?;
             if s > 1.0 {
-                below = Some((prev, s));
-                break;
+                return Ok(at.0);
             }
             at = (prev, s);
         } else {
             let next = adjacent(at.0, true);
             let s = sum(next)?;
             if s <= 1.0 {
-                below = Some(at);
-                at = (next, s);
-                break;
+                return Ok(next);
             }
             at = (next, s);
         }
     }
-    let Some((_, s_below)) = below else {
-        return Ok(None);
-    };
-    let close = s_below - 1.0 <= 1e-13 && 1.0 - at.1 <= 1e-13;
-    Ok(close.then_some(at.0))
+    Ok(start)
 }
 
 /// Most pages in the sample of [`sample_start`].
@@ -859,17 +931,45 @@ const OUTER_STEPS: usize = 200;
 fn solve_multiplier_local(
     pages: &mut GeneralPages,
     ln_w: &[f64],
+    (model, ln_wmax): (&Model, f64),
     (mut lo, x0): (f64, f64),
-) -> Result<(f64, Local)> {
+) -> Result<(f64, Local, Option<f64>)> {
     let mut hi = 0.0_f64;
     let mut ell = if x0 > lo && x0 < hi { x0 } else { 0.5 * lo };
     let mut width_ref = hi - lo;
     let mut last = f64::NAN;
     for it in 0..OUTER_STEPS {
-        let moved = if last.is_nan() { 0.0 } else { ell - last };
-        // The first pass has no warm starts and is far from the root.
-        let stop = if last.is_nan() { COARSE } else { EXACT };
-        let sums = pages.pass(at_ell(ell, ln_w), moved, Some((ln_w, ell)), stop)?;
+        // The first pass has no warm starts and is far from the root; the
+        // others evaluate every page as the plan does ([`cold_page`] at
+        // the anchor of ln λ), so that the final walk can reuse the last.
+        let first = last.is_nan();
+        let stop = if first { COARSE } else { EXACT };
+        // (Not when the anchor leaves the bracket or repeats a point.)
+        let anchor = anchor_of(ell + ln_wmax);
+        let snapped = anchor - ln_wmax;
+        let anchored =
+            !first && anchor.is_finite() && snapped > lo && snapped < hi && snapped != last;
+        if anchored {
+            ell = snapped;
+        }
+        let moved = match (anchored, first) {
+            (true, _) => f64::NAN,
+            (false, true) => 0.0,
+            (false, false) => ell - last,
+        };
+        let point = |i: usize| {
+            let ln_t = if anchored {
+                anchor - ln_weight(model, i)
+            } else {
+                ell - ln_w[i]
+            };
+            (ln_t < 0.0).then(|| PagePoint {
+                ln_t,
+                ln_p: ln_p_of(ln_t),
+            })
+        };
+        let sums = pages.pass(point, moved, Some((ln_w, ell)), stop)?;
+        let anchor = anchored.then_some(anchor);
         let (sum, dsum) = (sums.sum, sums.dsum);
         last = ell;
         if sum.is_nan() {
@@ -886,7 +986,7 @@ fn solve_multiplier_local(
         let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
         if hi - lo <= tol && stop == EXACT {
             // Only rounding (or an underflowing Σ x) is left.
-            return Ok((ell, Local::new(pages, ln_w, ell, sums)));
+            return Ok((ell, Local::new(pages, ln_w, ell, sums), anchor));
         }
         // d ln Σ/dℓ = −dsum/Σ.
         let step = sum.ln() * sum / dsum;
@@ -895,7 +995,7 @@ fn solve_multiplier_local(
             let (a, b) = (lo.max(ell - 0.5 * STEEP), hi.min(ell + 0.5 * STEEP));
             let next = local.root(a, b)?;
             if (next - ell).abs() <= ACCEPT && stop == EXACT {
-                return Ok((next, local));
+                return Ok((next, local, anchor));
             }
             // A root pinned at the window's end (the Newton step was cut
             // short by a steep page) is not worth a pass: bisect instead.
@@ -925,8 +1025,10 @@ fn solve_multiplier_local(
 /// ([`expansion`]).
 struct Local {
     ell0: f64,
-    /// Σ x_i, Σ x_i δ_i, Σ x_i b_i and Σ x_i c_i over the other pages at ℓ₀.
+    /// Σ x_i (also exactly), Σ x_i δ_i, Σ x_i b_i and Σ x_i c_i over the
+    /// other pages at ℓ₀.
     smooth: f64,
+    smooth_exact: GridSum,
     slope: f64,
     curv: f64,
     cubic: f64,
@@ -948,6 +1050,7 @@ impl Local {
     fn new(pages: &GeneralPages, ln_w: &[f64], ell0: f64, sums: PassSums) -> Local {
         let PassSums {
             smooth,
+            smooth_exact,
             slope,
             curv,
             cubic,
@@ -958,6 +1061,7 @@ impl Local {
         Local {
             ell0,
             smooth,
+            smooth_exact,
             slope,
             curv,
             cubic,
@@ -973,13 +1077,15 @@ impl Local {
 
     /// Σ x at ℓ₀ + `d_ell` with the steep pages at `point` (steep page
     /// number → its point), and Σ x_j d ln s_j/d ln t_j over the steep
-    /// pages. Stores their s and x.
+    /// pages. Stores their s and x. The sums at ℓ₀ are exact
+    /// ([`GridSum`]), so that the model predicts where the exact sum of
+    /// the plan crosses 1 to about an ulp of ℓ.
     fn eval(
         &mut self,
         point: impl Fn(usize) -> Option<PagePoint>,
         d_ell: f64,
     ) -> Result<(f64, f64)> {
-        let (mut sum, mut dsum) = (0.0, 0.0);
+        let (mut sum, mut dsum) = (self.smooth_exact, 0.0);
         for j in 0..self.idx.len() {
             self.x[j] = 0.0;
             self.dl[j] = 0.0;
@@ -989,16 +1095,21 @@ impl Local {
             if sj.is_finite() {
                 self.x[j] = x_of(self.a[j], sj);
                 self.dl[j] = dlns;
-                sum += self.x[j];
+                sum = sum.plus(GridSum::of(self.x[j]));
                 dsum += self.x[j] * dlns;
             }
         }
-        Ok((self.smooth_at(d_ell) + sum, dsum))
+        Ok((sum.to_f64() + self.smooth_change(d_ell), dsum))
     }
 
     /// Σ x over the other pages at ℓ₀ + `d_ell` and −d/dℓ of it.
     fn smooth_at(&self, d_ell: f64) -> f64 {
-        self.smooth - (self.slope - (self.curv + self.cubic * d_ell) * d_ell) * d_ell
+        self.smooth + self.smooth_change(d_ell)
+    }
+
+    /// [`Local::smooth_at`] minus its value at ℓ₀.
+    fn smooth_change(&self, d_ell: f64) -> f64 {
+        -(self.slope - (self.curv + self.cubic * d_ell) * d_ell) * d_ell
     }
 
     /// −d/dℓ of [`Local::smooth_at`].

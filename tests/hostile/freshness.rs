@@ -1103,9 +1103,10 @@ fn model_of(d: &Dist, mu: &[f64], c: &[f64]) -> *mut crawlsched_freshness_model_
 }
 
 /// The distributed protocol through the C API (three uneven shards, their
-/// models freed before use, the search fed the shards' totals) gives the
-/// frequencies of crawlsched_freshness_optimal_frequencies() to 1e-12
-/// relative; a refused call writes no output.
+/// models freed before use, the search fed the shards' totals, the exact
+/// sums added as 128-bit integers) gives the bits of
+/// crawlsched_freshness_optimal_frequencies(); a refused call writes no
+/// output.
 #[test]
 fn shards_and_multiplier_search_reproduce_the_single_call() {
     let n = 600;
@@ -1158,25 +1159,47 @@ fn shards_and_multiplier_search_reproduce_the_single_call() {
             if done != 0 {
                 break;
             }
-            let (mut s, mut ds) = (0.0, 0.0);
+            let (mut s, mut ds, mut exact) = (0.0, 0.0, 0u128);
             for &sh in &shards {
-                let (mut a, mut b) = (0.0, 0.0);
+                let (mut a, mut b, mut hi, mut lo) = (0.0, 0.0, 0, 0);
                 assert_eq!(
-                    crawlsched_freshness_shard_sum_at(sh, x, &mut a, &mut b, null_mut()),
+                    crawlsched_freshness_shard_sum_at(
+                        sh,
+                        x,
+                        &mut a,
+                        &mut b,
+                        &mut hi,
+                        &mut lo,
+                        null_mut()
+                    ),
                     CRAWLSCHED_OK
                 );
                 (s, ds) = (s + a, ds + b);
+                exact = exact.saturating_add((u128::from(hi) << 64) | u128::from(lo));
             }
+            let (hi, lo) = ((exact >> 64) as u64, exact as u64);
             assert_eq!(
-                crawlsched_freshness_multiplier_search_update(search, s, ds, null_mut()),
+                crawlsched_freshness_multiplier_search_update(search, s, ds, hi, lo, null_mut()),
                 CRAWLSCHED_OK
             );
         }
         assert_eq!(done, 1);
-        let (mut s, mut ds) = (7.0, 7.0);
-        let (st, _) =
-            call(|e| crawlsched_freshness_shard_sum_at(shards[0], f64::NAN, &mut s, &mut ds, e));
-        assert_eq!((st, s, ds), (CRAWLSCHED_INVALID_ARGUMENT, 7.0, 7.0));
+        let (mut s, mut ds, mut hi, mut lo) = (7.0, 7.0, 7, 7);
+        let (st, _) = call(|e| {
+            crawlsched_freshness_shard_sum_at(
+                shards[0],
+                f64::NAN,
+                &mut s,
+                &mut ds,
+                &mut hi,
+                &mut lo,
+                e,
+            )
+        });
+        assert_eq!(
+            (st, s, ds, hi, lo),
+            (CRAWLSCHED_INVALID_ARGUMENT, 7.0, 7.0, 7, 7)
+        );
         let mut f = Vec::new();
         for (sh, r) in shards.iter().zip(cuts.windows(2)) {
             let mut part = vec![0.0; r[1] - r[0]];
@@ -1198,7 +1221,7 @@ fn shards_and_multiplier_search_reproduce_the_single_call() {
         crawlsched_freshness_multiplier_search_free(null_mut());
         assert!(single.contains(&0.0), "some pages unvisited");
         for (i, (&a, &b)) in f.iter().zip(&single).enumerate() {
-            assert!((a - b).abs() <= 1e-12 * b, "page {i}: {a} vs {b}");
+            assert_eq!(a.to_bits(), b.to_bits(), "page {i}: {a} vs {b}");
         }
     }
 }

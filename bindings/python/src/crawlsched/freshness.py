@@ -217,11 +217,23 @@ class FreshnessShard(Handle):
         return a.value, lo.value, hi.value
 
     def sum_at(self, ln_lambda):
-        """(sum, dsum): the shard's sum of frequencies at ln_lambda and its
-        derivative against ln_lambda (<= 0)."""
+        """(sum, dsum, exact): the shard's sum of frequencies at ln_lambda,
+        its derivative against ln_lambda (<= 0), and the sum exactly as an
+        int count of 2^-80 (each frequency truncated to that grid). Add the
+        shards' triples with combine_sums: the exact sums do not depend on
+        how the pages are split."""
         v, d = ctypes.c_double(), ctypes.c_double()
-        call(lib.crawlsched_freshness_shard_sum_at, self._ptr, float(ln_lambda), ctypes.byref(v), ctypes.byref(d))
-        return v.value, d.value
+        hi, lo = ctypes.c_uint64(), ctypes.c_uint64()
+        call(
+            lib.crawlsched_freshness_shard_sum_at,
+            self._ptr,
+            float(ln_lambda),
+            ctypes.byref(v),
+            ctypes.byref(d),
+            ctypes.byref(hi),
+            ctypes.byref(lo),
+        )
+        return v.value, d.value, (hi.value << 64) | lo.value
 
     def frequencies_at(self, ln_lambda):
         """The shard's frequencies at ln_lambda, in its model's page order
@@ -238,6 +250,20 @@ def combine_summaries(summaries):
     for sa, slo, shi in summaries:
         a, lo, hi = a + sa, min(lo, slo), max(hi, shi)
     return a, lo, hi
+
+
+EXACT_MAX = (1 << 128) - 1
+"""Where exact sums saturate (an unsigned 128-bit count of 2^-80)."""
+
+
+def combine_sums(sums):
+    """The totals over shards of their ``sum_at`` triples: the float sums
+    and derivatives added, the exact sums added as saturating 128-bit
+    integers."""
+    s, ds, exact = 0.0, 0.0, 0
+    for a, b, e in sums:
+        s, ds, exact = s + a, ds + b, min(exact + e, EXACT_MAX)
+    return s, ds, exact
 
 
 class MultiplierSearch(Handle):
@@ -269,15 +295,27 @@ class MultiplierSearch(Handle):
         call(lib.crawlsched_freshness_multiplier_search_next, self._ptr, ctypes.byref(done), ctypes.byref(x))
         return bool(done.value), x.value
 
-    def update(self, total_sum, total_dsum):
-        """The totals over all shards of sum_at at the ln_lambda last proposed."""
-        call(lib.crawlsched_freshness_multiplier_search_update, self._ptr, float(total_sum), float(total_dsum))
+    def update(self, total_sum, total_dsum, total_exact):
+        """The totals over all shards of sum_at at the ln_lambda last proposed
+        (combine_sums). The float sums steer the search, the exact one ends
+        it: at the smallest double ln_lambda where the exact sum is at most
+        1, the same however the pages are split."""
+        exact = min(int(total_exact), EXACT_MAX)
+        call(
+            lib.crawlsched_freshness_multiplier_search_update,
+            self._ptr,
+            float(total_sum),
+            float(total_dsum),
+            exact >> 64,
+            exact & ((1 << 64) - 1),
+        )
 
 
 def solve_multiplier(summary, sum_at):
     """The final ln_lambda for pages whose combined summary is ``summary``,
-    where ``sum_at(ln_lambda)`` returns the totals (sum, dsum) over all
-    shards (in-process, or one distributed job per call). Returns
+    where ``sum_at(ln_lambda)`` returns the totals (sum, dsum, exact) over
+    all shards (combine_sums; in-process, or one distributed job per call).
+    Returns
     (ln_lambda, number of evaluations)."""
     search = MultiplierSearch(*summary)
     steps = 0

@@ -19,7 +19,7 @@ import uuid
 import numpy as np
 
 from .dist import Dist
-from .freshness import FreshnessModel, FreshnessShard, combine_summaries, solve_multiplier
+from .freshness import FreshnessModel, FreshnessShard, combine_sums, combine_summaries, solve_multiplier
 
 PAGES_SCHEMA = "id LONG, change_rate DOUBLE, weight DOUBLE"
 
@@ -98,10 +98,10 @@ def plan_arrays(pages, access, partitions=None, cache_shards=True):
 
         def part_sum(i, it):
             s = shard_of(i, it)
-            return [(i, s.sum_at(ln_lambda) if s else (0.0, 0.0))]
+            return [(i, s.sum_at(ln_lambda) if s else (0.0, 0.0, 0))]
 
         got = sorted(parts.mapPartitionsWithIndex(part_sum).collect())
-        totals = (sum(v[0] for _, v in got), sum(v[1] for _, v in got))
+        totals = combine_sums(v for _, v in got)
         step_seconds.append(time.perf_counter() - t)
         return totals
 

@@ -30,11 +30,38 @@ public final class FreshnessShard extends NativeHandle {
         return new double[] {a[0], lo[0], hi[0]};
     }
 
-    /** {sum, dsum}: the shard's sum of frequencies at lnLambda and its derivative (&lt;= 0). */
-    public double[] sumAt(double lnLambda) {
+    /**
+     * What a shard reports at a multiplier: its sum of frequencies, the sum's
+     * derivative against ln lambda (&lt;= 0), and the sum exactly as an
+     * unsigned 128-bit count of 2^-80 (exactHi * 2^64 + exactLo, both read as
+     * unsigned; each frequency truncated to that grid), which does not depend
+     * on how the pages are split.
+     */
+    public record Sums(double sum, double dsum, long exactHi, long exactLo) {
+        /** No pages: the start of a total. */
+        public static final Sums ZERO = new Sums(0, 0, 0, 0);
+
+        /** The total of both (the exact sums as saturating unsigned 128-bit integers). */
+        public Sums plus(Sums o) {
+            long lo = exactLo + o.exactLo;
+            long carry = Long.compareUnsigned(lo, exactLo) < 0 ? 1 : 0;
+            long hi = exactHi + o.exactHi;
+            boolean over = Long.compareUnsigned(hi, exactHi) < 0;
+            hi += carry;
+            if (over || (carry == 1 && hi == 0)) {
+                hi = -1L;
+                lo = -1L;
+            }
+            return new Sums(sum + o.sum, dsum + o.dsum, hi, lo);
+        }
+    }
+
+    /** The shard's sums at lnLambda. */
+    public Sums sumAt(double lnLambda) {
         double[] s = new double[1], d = new double[1];
-        call((h, e) -> Lib.API.crawlsched_freshness_shard_sum_at(h, lnLambda, s, d, e));
-        return new double[] {s[0], d[0]};
+        long[] hi = new long[1], lo = new long[1];
+        call((h, e) -> Lib.API.crawlsched_freshness_shard_sum_at(h, lnLambda, s, d, hi, lo, e));
+        return new Sums(s[0], d[0], hi[0], lo[0]);
     }
 
     /** The shard's frequencies at lnLambda (the final multiplier: its share of the plan). */
@@ -69,9 +96,14 @@ public final class FreshnessShard extends NativeHandle {
             return new double[] {done[0], x[0]};
         }
 
-        /** The shards' totals of {@link FreshnessShard#sumAt} at the ln lambda last proposed. */
-        public void update(double sum, double dsum) {
-            call((h, e) -> Lib.API.crawlsched_freshness_multiplier_search_update(h, sum, dsum, e));
+        /**
+         * The shards' totals of {@link FreshnessShard#sumAt} at the ln lambda last
+         * proposed (added with {@link Sums#plus}). The float sums steer the search,
+         * the exact one ends it, the same however the pages are split.
+         */
+        public void update(Sums total) {
+            call((h, e) -> Lib.API.crawlsched_freshness_multiplier_search_update(
+                    h, total.sum(), total.dsum(), total.exactHi(), total.exactLo(), e));
         }
     }
 }

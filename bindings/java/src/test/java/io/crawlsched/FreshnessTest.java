@@ -153,17 +153,22 @@ class FreshnessTest {
                     sa[0] + sb[0], Math.min(sa[1], sb[1]), Math.max(sa[2], sb[2]))) {
                 double[] step = search.next();
                 for (int it = 0; it < 100 && step[0] == 0; it++) {
-                    double[] ra = a.sumAt(step[1]), rb = b.sumAt(step[1]);
-                    search.update(ra[0] + rb[0], ra[1] + rb[1]);
+                    search.update(a.sumAt(step[1]).plus(b.sumAt(step[1])));
                     step = search.next();
                 }
                 assertEquals(1.0, step[0]);
                 double[] fa = a.frequenciesAt(step[1]), fb = b.frequenciesAt(step[1]);
                 for (int i = 0; i < 7; i++) {
                     double f = i < 3 ? fa[i] : fb[i - 3];
-                    assertTrue(Math.abs(f - single[i]) <= 1e-12 * single[i], i + ": " + f + " vs " + single[i]);
+                    assertEquals(single[i], f, 0.0, "page " + i);
                 }
-                fails("sum < 0", Status.INVALID_ARGUMENT, () -> search.update(-1, 0));
+                fails("sum < 0", Status.INVALID_ARGUMENT, () -> search.update(new FreshnessShard.Sums(-1, 0, 0, 0)));
+                FreshnessShard.Sums full = new FreshnessShard.Sums(0, 0, -1L, 5).plus(new FreshnessShard.Sums(0, 0, 0, -1L));
+                assertEquals(-1L, full.exactHi());
+                assertEquals(-1L, full.exactLo());
+                FreshnessShard.Sums carried = new FreshnessShard.Sums(0, 0, 1, -1L).plus(new FreshnessShard.Sums(0, 0, 0, 1));
+                assertEquals(2L, carried.exactHi());
+                assertEquals(0L, carried.exactLo());
             }
         }
     }

@@ -87,11 +87,11 @@ final class JnaBackend implements NativeApi {
         static native int crawlsched_freshness_multiplier_search_new(double sum_a, double ln_w_min, double ln_w_max, long[] out, byte[] err);
         static native void crawlsched_freshness_multiplier_search_free(long search);
         static native int crawlsched_freshness_multiplier_search_next(long search, int[] done, double[] ln_lambda, byte[] err);
-        static native int crawlsched_freshness_multiplier_search_update(long search, double sum, double dsum, byte[] err);
+        static native int crawlsched_freshness_multiplier_search_update(long search, double sum, double dsum, long exact_hi, long exact_lo, byte[] err);
         static native int crawlsched_freshness_shard_new(long model, long[] out, byte[] err);
         static native void crawlsched_freshness_shard_free(long shard);
         static native int crawlsched_freshness_shard_summary(long shard, double[] sum_a, double[] ln_w_min, double[] ln_w_max, byte[] err);
-        static native int crawlsched_freshness_shard_sum_at(long shard, double ln_lambda, double[] sum, double[] dsum, byte[] err);
+        static native int crawlsched_freshness_shard_sum_at(long shard, double ln_lambda, double[] sum, double[] dsum, long[] exact_hi, long[] exact_lo, byte[] err);
         static native int crawlsched_freshness_shard_frequencies_at(long shard, double ln_lambda, double[] out, long out_cap, byte[] err);
         static native void crawlsched_mdp_free(long m);
         static native int crawlsched_mdp_size(long m, long[] out_states, long[] out_actions, long[] out_transitions, byte[] err);
@@ -569,8 +569,8 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_freshness_multiplier_search_update(long search, double sum, double dsum, byte[] err) {
-        return Direct.crawlsched_freshness_multiplier_search_update(search, sum, dsum, err);
+    public int crawlsched_freshness_multiplier_search_update(long search, double sum, double dsum, long exact_hi, long exact_lo, byte[] err) {
+        return Direct.crawlsched_freshness_multiplier_search_update(search, sum, dsum, exact_hi, exact_lo, err);
     }
 
     @Override
@@ -589,8 +589,8 @@ final class JnaBackend implements NativeApi {
     }
 
     @Override
-    public int crawlsched_freshness_shard_sum_at(long shard, double ln_lambda, double[] sum, double[] dsum, byte[] err) {
-        return Direct.crawlsched_freshness_shard_sum_at(shard, ln_lambda, sum, dsum, err);
+    public int crawlsched_freshness_shard_sum_at(long shard, double ln_lambda, double[] sum, double[] dsum, long[] exact_hi, long[] exact_lo, byte[] err) {
+        return Direct.crawlsched_freshness_shard_sum_at(shard, ln_lambda, sum, dsum, exact_hi, exact_lo, err);
     }
 
     @Override

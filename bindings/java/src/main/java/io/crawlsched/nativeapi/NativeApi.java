@@ -877,10 +877,16 @@ public interface NativeApi {
 
     /**
      * The totals over all shards of crawlsched_freshness_shard_sum_at() at
-     * the ln_lambda last proposed: sum &gt;= 0 and dsum &lt;= 0, both finite.
-     * Ignored once the search is done.
+     * the ln_lambda last proposed: sum &gt;= 0 and dsum &lt;= 0, both finite, and
+     * the exact sum's words (the shards' exact sums added as saturating
+     * unsigned 128-bit integers). The float sums steer the search; once the
+     * sum is within about 1e-9 of 1 the exact ones decide, and the search
+     * ends at the smallest double ln_lambda at which the exact sum is at
+     * most 1, the same however the pages are split. Ignored once the search
+     * is done. CRAWLSCHED_NOT_CONVERGED if the exact sums rise with
+     * ln_lambda.
      */
-    int crawlsched_freshness_multiplier_search_update(long search, double sum, double dsum, byte[] err);
+    int crawlsched_freshness_multiplier_search_update(long search, double sum, double dsum, long exact_hi, long exact_lo, byte[] err);
 
     /**
      * The shard of all of `model`'s pages (build one model per shard, all
@@ -905,18 +911,25 @@ public interface NativeApi {
 
     /**
      * The sum of the shard's frequencies x_i at ln_lambda (finite) into
-     * *sum, and its derivative against ln_lambda (&lt;= 0) into *dsum. O(N),
-     * multithreaded.
+     * *sum, its derivative against ln_lambda (&lt;= 0) into *dsum, and the sum
+     * exactly: each x_i truncated to a multiple of 2^-80 and added as an
+     * integer, (*exact_hi * 2^64 + *exact_lo) * 2^-80 (an unsigned 128-bit
+     * count of 2^-80, saturating at 2^128 - 1). Add the shards' exact sums as
+     * saturating unsigned 128-bit integers: they do not depend on how the
+     * pages are split, and end the search. O(N), multithreaded.
      */
-    int crawlsched_freshness_shard_sum_at(long shard, double ln_lambda, double[] sum, double[] dsum, byte[] err);
+    int crawlsched_freshness_shard_sum_at(long shard, double ln_lambda, double[] sum, double[] dsum, long[] exact_hi, long[] exact_lo, byte[] err);
 
     /**
      * The shard's frequencies x_i at ln_lambda into out[0..N] (out_cap &gt;= N,
      * N the shard's pages, in the model's order). At the final ln_lambda of
      * crawlsched_freshness_multiplier_search_next() the frequencies of all
-     * shards sum to 1 and equal crawlsched_freshness_optimal_frequencies()
-     * of all pages to about 1e-12 relative (pages whose 1 - lambda/w_i is
-     * below about 1e-10 only to the resolution of ln_lambda).
+     * shards sum to 1 and are the same bits as
+     * crawlsched_freshness_optimal_frequencies() of all pages, however the
+     * pages are split (unless one ulp of ln_lambda moves the sum by more than
+     * 1e-14: |ln_lambda| beyond about 50, or a page so near its cutoff that
+     * its frequency jumps between adjacent doubles; then the shards'
+     * frequencies may sum to less than 1 by that much).
      */
     int crawlsched_freshness_shard_frequencies_at(long shard, double ln_lambda, double[] out, long out_cap, byte[] err);
 
