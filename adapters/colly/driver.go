@@ -110,6 +110,7 @@ type page struct {
 	changes int
 	added   bool    // known to the scheduler (pages before the first pick wait)
 	guess   float64 // change-rate guess from Load (0: the default)
+	state   string  // estimator state text from Load, imported when the page enters the scheduler
 }
 
 // wireRequest has the fields of colly's serialised Request (its JSON).
@@ -324,7 +325,14 @@ func (d *Driver) schedule(ids []uint64) error {
 		return err
 	}
 	for _, id := range ids {
-		d.pages[id].added = true
+		p := d.pages[id]
+		p.added = true
+		if p.state != "" {
+			if err := d.sched.SetPageStateText(id, p.state); err != nil {
+				return fmt.Errorf("collysched: page %s: saved estimator state: %w", p.req.URL, err)
+			}
+			p.state = ""
+		}
 		if d.opts.HostDelay > 0 {
 			if err := d.setHost(id); err != nil {
 				return err

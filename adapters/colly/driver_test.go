@@ -2,6 +2,7 @@ package collysched
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	crawlsched "github.com/crawlsched/crawlsched/bindings/go"
 	"github.com/gocolly/colly/v2"
 	"github.com/gocolly/colly/v2/queue"
 )
@@ -225,5 +227,72 @@ func TestOptionErrors(t *testing.T) {
 		if _, err := New(colly.NewCollector(), o); err == nil {
 			t.Errorf("New(%+v) accepted", o)
 		}
+	}
+}
+
+// TestStateContinuesExactly: a page's estimator state saved and loaded
+// gives the same estimate bit for bit and the same result for every later
+// visit as the run that did not stop; the state is within the bound.
+func TestStateContinuesExactly(t *testing.T) {
+	s := newTestServer(t)
+	d := run(t, Options{Budget: 200, MaxRequests: 30}, nil, s.URL+"/changing", s.URL+"/static")
+	var buf bytes.Buffer
+	if err := d.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var st savedState
+	if err := json.Unmarshal(buf.Bytes(), &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, sp := range st.Pages {
+		e, err := crawlsched.NewEstimatorFromStateText(sp.Estimator)
+		if err != nil {
+			t.Fatalf("%s: %v", sp.URL, err)
+		}
+		raw, _ := e.State()
+		if n, _ := e.Observations(); len(raw) > crawlsched.EstimatorStateMaxBytes || n != uint64(sp.Visits-1) {
+			t.Errorf("%s: state of %d bytes, %d observations, %d visits", sp.URL, len(raw), n, sp.Visits)
+		}
+		e.Close()
+	}
+
+	d2, err := New(colly.NewCollector(), Options{Budget: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	if err := d2.Load(bytes.NewReader(buf.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	d2.mu.Lock()
+	err = d2.begin(time.Now()) // the pages enter the scheduler, importing their states
+	d2.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range st.Pages {
+		pid := uint64(id)
+		for k := 0; k < 20; k++ {
+			a, _ := d.sched.PageState(pid)
+			b, _ := d2.sched.PageState(pid)
+			ra, _ := d.sched.ChangeRate(pid)
+			rb, _ := d2.sched.ChangeRate(pid)
+			if !bytes.Equal(a, b) || ra != rb {
+				t.Fatalf("page %d after %d more visits: rate %v vs %v (restored)", id, k, ra, rb)
+			}
+			interval, changed := 0.3+0.17*float64(k), k%3 == 0
+			if err := d.sched.Observe(pid, interval, changed); err != nil {
+				t.Fatal(err)
+			}
+			if err := d2.sched.Observe(pid, interval, changed); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	bad := bytes.Replace(buf.Bytes(), []byte(`"estimator": "`), []byte(`"estimator": "x`), 1)
+	d3, _ := New(colly.NewCollector(), Options{Budget: 200})
+	defer d3.Close()
+	if err := d3.Load(bytes.NewReader(bad)); err == nil {
+		t.Error("Load accepted a damaged estimator state")
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	crawlsched "github.com/crawlsched/crawlsched/bindings/go"
 )
 
 // PageState is what the driver knows about one page.
@@ -41,6 +43,7 @@ type savedPage struct {
 	Method       string      `json:"method"`
 	Headers      http.Header `json:"headers,omitempty"`
 	ChangeRate   float64     `json:"change_rate,omitempty"`
+	Estimator    string      `json:"estimator,omitempty"` // Scheduler.PageStateText (format 2)
 	Visits       int         `json:"visits"`
 	Changes      int         `json:"changes"`
 	LastVisit    *time.Time  `json:"last_visit,omitempty"`
@@ -54,7 +57,11 @@ type savedState struct {
 	Pages  []savedPage `json:"pages"`
 }
 
-// Save writes every page's URL, change-rate estimate, last visit and
+// stateFormat is Save's format: 2 adds each page's estimator state to 1.
+const stateFormat = 2
+
+// Save writes every page's URL, change-rate estimate, estimator state
+// (the library's bounded export, at most 1514 characters), last visit and
 // validators as JSON, for Load in a later run.
 func (d *Driver) Save(w io.Writer) error {
 	rates, err := d.Pages()
@@ -62,11 +69,17 @@ func (d *Driver) Save(w io.Writer) error {
 		return err
 	}
 	d.mu.Lock()
-	st := savedState{Format: 1, Pages: make([]savedPage, len(d.pages))}
+	st := savedState{Format: stateFormat, Pages: make([]savedPage, len(d.pages))}
 	for id, p := range d.pages {
 		sp := savedPage{URL: p.req.URL, Method: p.req.Method, Headers: p.req.Headers,
-			ChangeRate: rates[id].ChangeRate, Visits: p.visits, Changes: p.changes,
+			ChangeRate: rates[id].ChangeRate, Estimator: p.state, Visits: p.visits, Changes: p.changes,
 			Digest: hex.EncodeToString(p.digest), ETag: p.etag, LastModified: p.lastMod}
+		if p.added {
+			if sp.Estimator, err = d.sched.PageStateText(uint64(id)); err != nil {
+				d.mu.Unlock()
+				return err
+			}
+		}
 		if !p.visited.IsZero() {
 			t := p.visited
 			sp.LastVisit = &t
@@ -80,16 +93,18 @@ func (d *Driver) Save(w io.Writer) error {
 }
 
 // Load restores the pages of Save into a driver that has not started
-// crawling: each saved estimate becomes its page's change-rate guess
-// (the prior of a fresh estimator), and the first revisit is measured
-// from the saved last visit.
+// crawling: each page's saved estimator state is imported when the page
+// enters the scheduler, so it continues exactly where the saved run left
+// it (format 1 files, without states: the saved estimate becomes the
+// page's change-rate guess, the prior of a fresh estimator), and the first
+// revisit is measured from the saved last visit.
 func (d *Driver) Load(r io.Reader) error {
 	var st savedState
 	if err := json.NewDecoder(r).Decode(&st); err != nil {
 		return fmt.Errorf("collysched: reading state: %w", err)
 	}
-	if st.Format != 1 {
-		return fmt.Errorf("collysched: state format %d, want 1", st.Format)
+	if st.Format != 1 && st.Format != stateFormat {
+		return fmt.Errorf("collysched: state format %d, want 1 or %d", st.Format, stateFormat)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -100,6 +115,9 @@ func (d *Driver) Load(r io.Reader) error {
 		digest, err := hex.DecodeString(sp.Digest)
 		if err != nil {
 			return fmt.Errorf("collysched: page %s: digest: %w", sp.URL, err)
+		}
+		if err := checkState(sp.Estimator); err != nil {
+			return fmt.Errorf("collysched: page %s: estimator: %w", sp.URL, err)
 		}
 		p, err := d.add(wireRequest{URL: sp.URL, Method: sp.Method, Headers: sp.Headers})
 		if err != nil {
@@ -112,7 +130,19 @@ func (d *Driver) Load(r io.Reader) error {
 		if sp.LastVisit != nil {
 			p.visited = *sp.LastVisit
 		}
-		p.guess = sp.ChangeRate
+		p.guess, p.state = sp.ChangeRate, sp.Estimator
 	}
 	return nil
+}
+
+// checkState rejects text that is not an estimator state (empty: none).
+func checkState(text string) error {
+	if text == "" {
+		return nil
+	}
+	e, err := crawlsched.NewEstimatorFromStateText(text)
+	if err != nil {
+		return err
+	}
+	return e.Close()
 }

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import urllib.request
 
+import crawlsched
+
 HERE = pathlib.Path(__file__).resolve().parent
 SITE = HERE.parents[1] / "testsite" / "site.py"
 
@@ -55,6 +57,11 @@ def test_hosts_and_resume(tmp_path):
         assert second.keys() == first.keys()
         assert all(sum(second[u]["seen"]) >= sum(first[u]["seen"]) for u in first)
         assert sum(sum(p["seen"]) for p in second.values()) > sum(sum(p["seen"]) for p in first.values())
+        # Each page's estimator state came through the restart: it holds the visits of both runs.
+        for run in (first, second):
+            for p in run.values():
+                est = crawlsched.Estimator.from_state_text(p["state"]["estimator"])
+                assert est.observations == sum(p["seen"]) and est.estimate() == p["state"]["rate"]
     finally:
         site.kill()
         site.wait()

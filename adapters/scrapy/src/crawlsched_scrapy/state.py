@@ -1,11 +1,11 @@
 """What the adapter keeps across runs (JOBDIR/crawlsched.json).
 
 The pair export_page_state/import_page_state is the one place that knows how
-a page's learnt change rate is carried over: the scheduler's current
-estimate, re-imported as the page's prior (worth one expected change), and,
-when the binding has the library's bounded estimator export
-(Scheduler.page_state_text, issue 23), the estimator state itself, which
-continues the page exactly where the previous run left it.
+a page's learnt change rate is carried over: the library's estimator state
+(Scheduler.page_state_text: the page's visits, bucketed, and its prior, at
+most Estimator.STATE_MAX_BYTES bytes as base64url text), which continues the
+page exactly where the previous run left it, plus the current estimate
+("rate", readable, and the guess the page is added with).
 """
 
 import base64
@@ -19,16 +19,16 @@ FILE_NAME = "crawlsched.json"
 
 def export_page_state(scheduler, page_id):
     """A page's learnt state as a JSON-serialisable dict."""
-    out = {"rate": scheduler.change_rate(page_id)}
-    if hasattr(scheduler, "page_state_text"):
-        out["estimator"] = scheduler.page_state_text(page_id)
-    return out
+    return {"rate": scheduler.change_rate(page_id), "estimator": scheduler.page_state_text(page_id)}
 
 
 def import_page_state(scheduler, page_id, state, weight):
-    """Adds page_id to scheduler with the state export_page_state gave."""
+    """Adds page_id to scheduler with the state export_page_state gave: the
+    same estimate, bit for bit, and the same results for every later visit.
+    (Files written before the estimator state was kept have only "rate",
+    which then becomes the page's guess.)"""
     scheduler.add_page(page_id, float(state["rate"]), weight)
-    if "estimator" in state and hasattr(scheduler, "set_page_state_text"):
+    if "estimator" in state:
         scheduler.set_page_state_text(page_id, state["estimator"])
 
 

@@ -71,7 +71,7 @@ public class CrawlschedFetchSchedule extends AbstractFetchSchedule {
         datum = super.setFetchSchedule(url, datum, prevFetchTime, prevModifiedTime, fetchTime, modifiedTime, state);
         PageState s = PageState.read(datum);
         if (s == null) {
-            s = new PageState(guess(), priorWeight);
+            s = PageState.fresh(guess(), priorWeight);
         }
         if (s.lastFetch > 0 && fetchTime > s.lastFetch && state != FetchSchedule.STATUS_UNKNOWN) {
             s.observe((fetchTime - s.lastFetch) / 1000.0, state == FetchSchedule.STATUS_MODIFIED);

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.crawlsched.Estimator;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -54,7 +59,8 @@ class CrawlschedFetchScheduleTest {
         for (double mu : new double[] {0.01, 0.1, 1.0}) {
             CrawlDatum d = crawl(s, mu, 0.7 / mu, 3000, 42);
             BytesWritable b = (BytesWritable) d.getMetaData().get(PageState.KEY);
-            assertTrue(b.getLength() <= PageState.MAX_BYTES && PageState.MAX_BYTES <= 1024, "bounded state");
+            assertTrue(b.getLength() <= PageState.MAX_BYTES, "bounded state");
+            assertTrue(b.getLength() <= 17 + 878, "within about 1 KiB (the library's bound below 2^35 visits)");
             double est = s.rate(d);
             assertEquals(mu, est, 0.15 * mu, "estimate of rate " + mu);
         }
@@ -66,9 +72,82 @@ class CrawlschedFetchScheduleTest {
         CrawlDatum d = crawl(s, 1.0, 1.0, 1, 1);
         PageState st = PageState.read(d);
         assertNotNull(st);
-        assertEquals(0, st.n);
+        try (Estimator e = Estimator.fromState(st.estimator)) {
+            assertEquals(0, e.observations());
+        }
         assertEquals(1.0 / 100, st.rate, 1e-15, "the guess: 1/db.fetch.interval.default");
         assertEquals(1_000_000L + 100_000L, d.getFetchTime(), "no plan yet: the default interval");
+    }
+
+    /** The datum as Hadoop writes it between jobs, read back. */
+    static CrawlDatum roundTrip(CrawlDatum d) throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(buf)) {
+            d.write(out);
+        }
+        CrawlDatum back = new CrawlDatum();
+        back.readFields(new DataInputStream(new ByteArrayInputStream(buf.toByteArray())));
+        return back;
+    }
+
+    /**
+     * The state written to the metadata and read back at every fetch (through
+     * Hadoop's serialisation) continues exactly as one estimator that saw
+     * every visit: the same estimate, bit for bit, after each.
+     */
+    @Test
+    void restoredStateContinuesAsTheUninterruptedEstimator() throws Exception {
+        CrawlschedFetchSchedule s = schedule(conf());
+        Random rnd = new Random(5);
+        CrawlDatum d = new CrawlDatum(CrawlDatum.STATUS_DB_UNFETCHED, 100, 1f);
+        long t = 1_000_000L;
+        try (Estimator ref = Estimator.withPrior(1.0 / 100, 100)) { // conf(): the guess and its weight
+            for (int v = 0; v < 400; v++) {
+                boolean changed = rnd.nextDouble() < 0.3;
+                int state = v == 0 ? FetchSchedule.STATUS_UNKNOWN
+                        : changed ? FetchSchedule.STATUS_MODIFIED : FetchSchedule.STATUS_NOTMODIFIED;
+                long step = 1 + rnd.nextInt(20_000);
+                if (v > 0) {
+                    ref.observe(step / 1000.0, changed);
+                }
+                t += step;
+                d = roundTrip(s.setFetchSchedule(new Text("http://x/"), d, d.getFetchTime(), d.getModifiedTime(), t,
+                        0L, state));
+                assertEquals(Double.doubleToLongBits(ref.estimate()), Double.doubleToLongBits(s.rate(d)),
+                        "estimate after visit " + v);
+                PageState st = PageState.read(d);
+                assertTrue(st.estimator.length <= Estimator.STATE_MAX_BYTES);
+                assertTrue(Arrays.equals(ref.state(), st.estimator), "state after visit " + v);
+            }
+        }
+    }
+
+    /** A state of the adapter's first format (a prior and its last visits) is read as those visits observed. */
+    @Test
+    void firstFormatIsConverted() throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(buf)) {
+            out.writeByte(1);
+            out.writeDouble(0.5);
+            out.writeDouble(10);
+            out.writeLong(7_000L);
+            out.writeDouble(0.4);
+            out.writeShort(2);
+            out.writeFloat(2.5f);
+            out.writeBoolean(true);
+            out.writeFloat(4f);
+            out.writeBoolean(false);
+        }
+        CrawlDatum d = new CrawlDatum();
+        d.getMetaData().put(PageState.KEY, new BytesWritable(buf.toByteArray()));
+        PageState st = PageState.read(d);
+        try (Estimator e = Estimator.withPrior(0.5, 10)) {
+            e.observe(2.5, true);
+            e.observe(4, false);
+            assertEquals(e.estimate(), st.rate, 0);
+            assertTrue(Arrays.equals(e.state(), st.estimator));
+        }
+        assertEquals(7_000L, st.lastFetch);
     }
 
     /** At the plan's multiplier the pages' fetch rates 1/interval add up to the budget. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.crawlsched.Estimator;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +79,10 @@ class RealNutchCycleTest {
                     PageState st = PageState.read(d);
                     assertNotNull(st, url + " has its state");
                     int fetched = fetchCounts.get(order.indexOf(url.toString())).asInt();
-                    assertEquals(fetched - 1, st.n, url + ": one observation per fetch after the first");
+                    try (Estimator e = Estimator.fromState(st.estimator)) {
+                        assertEquals(fetched - 1, e.observations(), url + ": one observation per fetch after the first");
+                        assertEquals(e.estimate(), st.rate, 0, url + ": the estimate is the state's");
+                    }
                     assertEquals(Math.round(s.interval(st.rate)), d.getFetchInterval(), url + "'s interval");
                     pages++;
                 }

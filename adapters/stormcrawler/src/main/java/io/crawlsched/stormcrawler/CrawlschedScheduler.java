@@ -31,7 +31,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * the same keys; ERROR and REDIRECTION also drop the page from the plan.
  *
  * <p>Each URL's estimator state lives in its metadata ({@link PageState#KEY},
- * bounded), so a restarted topology picks each page up with its learnt rate.
+ * the library's bounded estimator state), so a restarted topology picks each
+ * page up exactly where it left it.
  */
 public class CrawlschedScheduler extends DefaultScheduler {
     /** Fetches per second for the URLs this scheduler instance sees (required, &gt; 0). */
@@ -108,8 +109,8 @@ public class CrawlschedScheduler extends DefaultScheduler {
         PageState old = PageState.decode(metadata.getFirstValue(PageState.KEY));
         long id = old == null ? addPage(newPageRate(), weight(metadata)) : visit(old, metadata, now);
         long due = nextDue(old, now, intervalSeconds(id));
-        long visits = old == null ? 0 : old.visits() + 1;
-        metadata.setValue(PageState.KEY, new PageState(id, plan.changeRate(id), now, due, visits).encode());
+        PageState state = new PageState(id, plan.changeRate(id), now, due, plan.pageStateText(id));
+        metadata.setValue(PageState.KEY, state.encode());
         return Optional.of(new Date(due));
     }
 
@@ -128,8 +129,11 @@ public class CrawlschedScheduler extends DefaultScheduler {
 
     /** Reports a fetch of a known page at now: the interval since its previous fetch and whether it changed. */
     private long visit(PageState old, Metadata metadata, long now) {
-        if (!known(old.id())) {
-            plan.addWeightedPage(old.id(), old.rate(), weight(metadata)); // a restart, or another instance's page
+        if (!known(old.id())) { // a restart, or another instance's page: its estimator continues
+            plan.addWeightedPage(old.id(), old.rate(), weight(metadata));
+            if (old.estimator() != null) {
+                plan.setPageStateText(old.id(), old.estimator());
+            }
             pagesChanged++;
         }
         double interval = (now - old.lastFetchMillis()) / 1000.0;

@@ -10,6 +10,7 @@ import com.digitalpebble.stormcrawler.Constants;
 import com.digitalpebble.stormcrawler.Metadata;
 import com.digitalpebble.stormcrawler.persistence.Scheduler;
 import com.digitalpebble.stormcrawler.persistence.Status;
+import io.crawlsched.Estimator;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -63,16 +64,61 @@ class CrawlschedSchedulerTest {
         assertFalse(md.containsKey(PageState.KEY)); // dropped from the plan
     }
 
+    /** The metadata as it comes back from the status index: a copy. */
+    static Metadata copy(Metadata md) {
+        Metadata c = new Metadata();
+        c.putAll(md, "");
+        return c;
+    }
+
+    /**
+     * A restarted scheduler that reads a page's metadata continues its
+     * estimator exactly: after every later fetch its state and estimate equal,
+     * bit for bit, those of the scheduler that did not stop.
+     */
     @Test
-    void aRestartedSchedulerContinuesFromTheMetadata() {
+    void aRestartedSchedulerContinuesExactly() {
+        Scheduler first = Scheduler.getInstance(conf(1.0));
         Metadata md = new Metadata();
-        md.setValue(PageState.KEY, new PageState(42, 0.25, Manual.now - 4000, Manual.now, 9).encode());
+        String[] codes = {"200", "304", "304", "200", "304"};
+        for (int v = 0; v < 12; v++) {
+            md.setValue("fetch.statusCode", codes[v % codes.length]);
+            delayMillis(first, Status.FETCHED, md);
+            Manual.now += 700 + 300L * v;
+        }
+        Metadata restored = copy(md);
+        Scheduler second = Scheduler.getInstance(conf(1.0)); // the restart: the page is unknown to it
+        for (int v = 0; v < 12; v++) {
+            String code = codes[(v * 7) % codes.length];
+            md.setValue("fetch.statusCode", code);
+            restored.setValue("fetch.statusCode", code);
+            delayMillis(first, Status.FETCHED, md);
+            delayMillis(second, Status.FETCHED, restored);
+            PageState a = PageState.decode(md.getFirstValue(PageState.KEY));
+            PageState b = PageState.decode(restored.getFirstValue(PageState.KEY));
+            assertEquals(a.estimator(), b.estimator(), "state after " + v + " fetches since the restart");
+            assertEquals(Double.doubleToLongBits(a.rate()), Double.doubleToLongBits(b.rate()));
+            assertEquals(a.id(), b.id());
+            try (Estimator e = Estimator.fromStateText(b.estimator())) {
+                assertEquals(12 + v, e.observations(), "one observation per fetch after the first");
+                assertTrue(e.state().length <= Estimator.STATE_MAX_BYTES);
+            }
+            assertTrue(md.getFirstValue(PageState.KEY).length() <= PageState.MAX_CHARS);
+            Manual.now += 500 + 900L * (v % 3);
+        }
+    }
+
+    /** A first-format value: its rate becomes the page's guess in the restarted plan. */
+    @Test
+    void aFirstFormatValueIsReadAsAGuess() {
+        Metadata md = new Metadata();
+        md.setValue(PageState.KEY, "v1:2a:0.25:" + (Manual.now - 4000) + ":" + Manual.now + ":9");
         md.setValue("fetch.statusCode", "304");
         Scheduler s = Scheduler.getInstance(conf(1.0));
         delayMillis(s, Status.FETCHED, md);
         PageState st = PageState.decode(md.getFirstValue(PageState.KEY));
         assertEquals(42, st.id());
-        assertEquals(10, st.visits());
+        assertTrue(md.getFirstValue(PageState.KEY).startsWith("v2:"));
         assertTrue(st.rate() < 0.25, "4 s unchanged lowers the estimate: " + st.rate());
     }
 
@@ -92,11 +138,24 @@ class CrawlschedSchedulerTest {
 
     @Test
     void pageStateRoundTripsAndRefusesMalformedText() {
-        PageState p = new PageState(-1, 1e-300, 1L << 60, Long.MAX_VALUE, Long.MAX_VALUE);
-        assertEquals(p, PageState.decode(p.encode()));
-        assertTrue(p.encode().length() <= PageState.MAX_CHARS);
-        for (String bad : new String[] {null, "", "v1:", "v2:1:1:1:1:1", "v1:1:0:1:1:1", "v1:1:NaN:1:1:1", "v1:x:1:1:1:1",
-                "v1:1:1:1:1", "v1:1:1:1:1:-1", "v1:1:1:1:1:1:" + "1".repeat(200)}) {
+        String text;
+        try (Estimator e = Estimator.withPrior(0.5, 10)) {
+            e.observe(2, true);
+            text = e.stateText();
+        }
+        PageState p = new PageState(-1, 0.5, 1L << 60, Long.MAX_VALUE, text);
+        PageState back = PageState.decode(p.encode());
+        assertEquals(p.id(), back.id());
+        assertEquals(p.lastFetchMillis(), back.lastFetchMillis());
+        assertEquals(p.dueMillis(), back.dueMillis());
+        assertEquals(text, back.estimator());
+        try (Estimator e = Estimator.fromStateText(text)) {
+            assertEquals(e.estimate(), back.rate(), 0);
+        }
+        assertEquals(1514, PageState.MAX_STATE_CHARS);
+        for (String bad : new String[] {null, "", "v2:", "v3:1:1:1:" + text, "v2:1:1:1:x" + text, "v2:x:1:1:" + text,
+                "v2:1:1:" + text, "v2:1:1:1:1:" + text, "v1:1:0:1:1:1", "v1:1:NaN:1:1:1", "v1:1:1:1:1:-1",
+                "v2:1:1:1:" + "A".repeat(2000)}) {
             assertNull(PageState.decode(bad), bad);
         }
     }
