@@ -56,6 +56,7 @@ use hosts::Hosts;
 pub use hosts::{Pick, SCHEDULER_BYTES_PER_HOST};
 
 use super::estimator::ChangeRateEstimator;
+use super::polite::{PoliteObjective, PoliteOptions, polite_frequencies};
 use super::{Model, cyclic, frequencies};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
@@ -849,7 +850,11 @@ impl Scheduler {
     }
 
     /// Optimal frequencies of the current pages, with the slot of each
-    /// model index (pages in slot order, so the result is deterministic).
+    /// model index (pages in slot order, so the result is deterministic):
+    /// problem (7), or while a host with pages has a delay, its polite
+    /// form (each such host capped at 1/d_h crawls per unit time, see
+    /// [`Hosts::polite_groups`]; slack allowed when the caps cannot absorb
+    /// the crawl rate).
     fn optimal(&self) -> Result<(Vec<u32>, Vec<f64>)> {
         let mut order = Vec::with_capacity(self.len);
         let mut rates = Vec::with_capacity(self.len);
@@ -870,7 +875,17 @@ impl Scheduler {
                 .collect()
         });
         let model = Model::new(self.access.clone(), &rates, weights.as_deref())?;
-        let f = frequencies::optimal_frequencies(&model)?;
+        let f = match self.hosts.polite_groups(&self.slots, &order) {
+            None => frequencies::optimal_frequencies(&model)?,
+            Some((groups, max_rates)) => {
+                let options = PoliteOptions {
+                    allow_slack: true,
+                    ..PoliteOptions::default()
+                };
+                let objective = PoliteObjective::EvenlySpaced;
+                polite_frequencies(&model, &groups, &max_rates, objective, &options)?.frequencies
+            }
+        };
         if f.len() != order.len() || !f.iter().all(|x| x.is_finite() && *x >= 0.0) {
             return Err(Error::NotConverged(
                 "optimal frequencies are not a probability vector".into(),
