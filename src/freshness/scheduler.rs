@@ -33,19 +33,25 @@
 //! `u32`) with a minimum delay d_h between two picks of its pages
 //! ([`Scheduler::set_host_delay`]), on the caller's clock
 //! ([`Scheduler::next_at`]; [`Scheduler::next`] counts crawl slots). While
-//! a page has a host, both modes serve every page by virtual due times 1/f_i
-//! apart (Stride's order) in groups, one per host and one for the pages
-//! without a host: among the groups not in their delay, the one whose
-//! earliest page is due first, O(log hosts) amortised per pick. A host that
-//! can follow the plan (F_h · R ≤ 1/d_h, F_h the sum of its pages'
-//! frequencies, R the caller's picks per unit time) falls behind virtual
-//! time only while in its delay and is served first when ready, so every
-//! page keeps its share f_i (in the tests, counts stay within 3 picks of
-//! f_i times the picks). A host that cannot falls further behind, is picked
-//! whenever ready, at exactly 1/d_h, and the other groups share the
-//! remaining picks in proportion to their frequencies. A recomputation of
-//! the frequencies forgives the lag (due times restart at or after the
-//! virtual clock).
+//! a host with pages has a delay, the frequencies are the polite plan
+//! ([`polite_frequencies`], the evenly spaced objective of problem (7) that
+//! both modes realise): host h accepts at most b_h = 1/d_h picks per unit
+//! time, i.e. the share κ_h = E\[X]/d_h of picks made at R = 1/E\[X] per
+//! unit time (one pick per mean crawl time, the due-time view's
+//! [`Scheduler::crawl_rate`]); pages without a host, or on a host without a
+//! delay, are uncapped. When the caps cannot absorb R (every page on a
+//! delayed host, Σ κ_h < 1) the plan has slack: Σ f_i = Σ κ_h and
+//! `next_at` answers [`Pick::Wait`] the rest of the time. While a page has
+//! a host, both modes serve every page by virtual due times 1/f_i apart
+//! (Stride's order) in groups, one per host and one for the pages without
+//! a host: among the groups not in their delay, a host whose plan share is
+//! its cap first, then the one whose earliest page is due first, O(log
+//! hosts) amortised per pick. When the caller picks once per E\[X] (and
+//! the delays are whole multiples of its step), every page's long-run
+//! share is its constrained optimum f_i (in the tests, counts within 3
+//! picks of f_i times the picks). A recomputation keeps each page's phase;
+//! a page already overdue keeps its due time, so a host behind the virtual
+//! clock serves its overdue pages by lateness and none starves.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -936,10 +942,16 @@ fn rephase(page: &mut Page, fi: f64, now: f64) -> Option<f64> {
         page.due = f64::INFINITY;
         return None;
     }
-    page.due = if page.freq > 0.0 && page.due.is_finite() {
+    page.due = if page.freq > 0.0 && page.due < now {
+        // Overdue (a host behind the virtual clock): the page keeps its
+        // due time, so the host's overdue pages keep their order and are
+        // served by lateness (moving them all to `now` would serve the
+        // same smallest ids first after every recomputation).
+        page.due
+    } else if page.freq > 0.0 && page.due.is_finite() {
         // Keep the page's phase: the remaining wait shrinks or grows with
         // the period 1/f_i.
-        now + (page.due - now).max(0.0) * (page.freq / fi)
+        now + (page.due - now) * (page.freq / fi)
     } else {
         // New (or newly visited) page: a hashed offset in [0, 1/f_i)
         // staggers arrivals so a batch of new pages does not burst.

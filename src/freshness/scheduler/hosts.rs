@@ -204,11 +204,12 @@ impl Scheduler {
     /// crawl is in its delay (pages without a host are always ready), the
     /// answer is [`Pick::Wait`] with the time until the earliest becomes
     /// ready; calling again at `now + wait` returns a page. Long-run shares
-    /// (see the [module documentation](super)): each page keeps its
-    /// frequency when every host h satisfies F_h · R ≤ 1/d_h (F_h: the sum
-    /// of its pages' frequencies, R: the caller's picks per unit time); an
-    /// infeasible host is served at exactly 1/d_h and the others share the
-    /// rest in proportion to their frequencies.
+    /// (see the [module documentation](super)): the frequencies are the
+    /// polite plan's, the optimum of problem (7) with host h capped at
+    /// 1/d_h picks per unit time for a caller that picks once per E\[X]
+    /// (R = 1/E\[X]); each page's share of the picks is its f_i, a capped
+    /// host's total 1/(d_h R). Caps that cannot absorb R leave slack: the
+    /// answer is then `Wait` for the share 1 − Σ f_i of the time.
     ///
     /// While no page has a host this is [`next`](Self::next) (the same
     /// schedule, `now` only checked). With hosts, both modes serve pages

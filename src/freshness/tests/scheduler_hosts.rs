@@ -649,3 +649,71 @@ fn weighted_shares_are_the_constrained_optimum() {
         assert!(worst <= 3.0, "{mode:?}: worst {worst}");
     }
 }
+
+/// Rates learnt online on a host whose delay binds (its unconstrained
+/// share is 10 times its cap): a crawl that reports every visit (observe
+/// after each pick, changes drawn from the true rates) picks every page
+/// its final plan visits more than 5 times in 30N picks, and no such page
+/// waits more than 8/f_i + 4N picks between two picks (frequencies move
+/// with the estimates; a recomputation every N picks may delay a page by
+/// about one epoch). Fails when a recomputation moves every overdue page
+/// to the virtual clock (gaps of 4664 and 6080 picks here).
+#[test]
+fn online_rates_on_a_tight_host_starve_no_page() {
+    let n = 400;
+    let truth = rates(n, 1e-2, 1.0);
+    let host: Vec<Option<u32>> = (0..n)
+        .map(|i| (i % 4 < 2).then_some((i % 4) as u32))
+        .collect();
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = Scheduler::new(exp1(), mode).unwrap();
+        for (i, &mu) in truth.iter().enumerate() {
+            s.add_page(i as u64, mu, Some(1.0)).unwrap();
+            if let Some(h) = host[i] {
+                s.set_host(i as u64, h).unwrap();
+            }
+        }
+        let f = s.frequencies().unwrap();
+        let shares = host_shares(&f.iter().map(|e| e.1).collect::<Vec<_>>(), &host);
+        s.set_host_delay(0, (10.0 / shares[&0]).round()).unwrap();
+        s.set_host_delay(1, (0.5 / shares[&1]).round()).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let picks = 30 * n;
+        let (mut now, mut done) = (0.0, 0);
+        let mut last = vec![None::<f64>; n];
+        let mut last_pick = vec![0usize; n];
+        let mut longest = vec![0usize; n];
+        let mut counts = vec![0u64; n];
+        while done < picks {
+            let id = match s.next_at(now).unwrap() {
+                Pick::Page(id) => id as usize,
+                Pick::Wait(w) => {
+                    now += w;
+                    continue;
+                }
+            };
+            if let Some(t) = last[id] {
+                let u: f64 = rng.random();
+                let changed = u < -(-truth[id] * (now - t)).exp_m1();
+                s.observe(id as u64, now - t, changed).unwrap();
+            }
+            longest[id] = longest[id].max(done - last_pick[id]);
+            (last[id], last_pick[id], counts[id]) = (Some(now), done, counts[id] + 1);
+            done += 1;
+            now += 1.0;
+        }
+        let f = s.frequencies().unwrap();
+        let mut starved = 0;
+        for (i, &(_, fi)) in f.iter().enumerate() {
+            let gap = longest[i].max(picks - last_pick[i]) as f64;
+            if fi * picks as f64 > 5.0 && (counts[i] == 0 || gap > 8.0 / fi + 4.0 * n as f64) {
+                starved += 1;
+                eprintln!(
+                    "{mode:?} page {i} host {:?}: {} picks, gap {gap}, f {fi}",
+                    host[i], counts[i]
+                );
+            }
+        }
+        assert_eq!(starved, 0, "{mode:?}");
+    }
+}
