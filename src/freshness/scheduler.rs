@@ -233,6 +233,13 @@ pub struct Scheduler {
     left: HashSet<u64>,
     /// Hosts, their delays, and the host path's queues.
     hosts: Hosts,
+    /// Number of structure changes (pages, set rates, hosts, delays) and
+    /// of adopted estimates so far: the due-time view's plan is stale
+    /// when they moved since it was computed.
+    structure_changes: u64,
+    estimate_changes: u64,
+    /// The due-time view's plan (see [`due`]).
+    due_plan: due::DuePlan,
 }
 
 /// GoldenRatio's cycle: per position, the id of the page it serves, or
@@ -315,6 +322,9 @@ impl Scheduler {
             shared_now: 0.0,
             left: HashSet::new(),
             hosts: Hosts::default(),
+            structure_changes: 0,
+            estimate_changes: 0,
+            due_plan: due::DuePlan::default(),
         })
     }
 
@@ -511,7 +521,7 @@ impl Scheduler {
             self.slots.push(Some(page));
         }
         self.len += 1;
-        self.structure_changed = true;
+        self.structure_change();
     }
 
     /// Removes page `id`; it is never returned by `next` afterwards (in
@@ -530,7 +540,7 @@ impl Scheduler {
             }
         }
         self.len -= 1;
-        self.structure_changed = true;
+        self.structure_change();
         Ok(())
     }
 
@@ -545,7 +555,7 @@ impl Scheduler {
             page.rate = change_rate;
             page.estimator = estimator;
         }
-        self.structure_changed = true;
+        self.structure_change();
         Ok(())
     }
 
@@ -570,7 +580,7 @@ impl Scheduler {
             && rate_is_usable(&self.access, mu)
         {
             page.rate = mu;
-            self.pending_estimates += 1;
+            self.estimate_change();
         }
         Ok(())
     }
@@ -846,6 +856,20 @@ impl Scheduler {
         self.left.clear();
         self.mark_recomputed();
         Ok(())
+    }
+
+    /// The pages, a set rate, a host or a delay changed: the frequencies
+    /// are recomputed before the next pick.
+    fn structure_change(&mut self) {
+        self.structure_changed = true;
+        self.structure_changes += 1;
+    }
+
+    /// A page's rate follows a new estimate: the frequencies follow in
+    /// batches (see [`Scheduler`]).
+    fn estimate_change(&mut self) {
+        self.pending_estimates += 1;
+        self.estimate_changes += 1;
     }
 
     fn mark_recomputed(&mut self) {

@@ -144,7 +144,7 @@ impl Scheduler {
             self.hosts.unassign(old);
         }
         self.hosts.assign(host);
-        self.structure_changed = true;
+        self.structure_change();
         Ok(())
     }
 
@@ -157,7 +157,7 @@ impl Scheduler {
             .ok_or_else(|| super::not_found(id))?;
         if let Some(old) = page.host.take() {
             self.hosts.unassign(old);
-            self.structure_changed = true;
+            self.structure_change();
         }
         Ok(())
     }
@@ -184,7 +184,7 @@ impl Scheduler {
         self.hosts.set_delay(host, delay);
         // The polite plan depends on the delays of the hosts with pages.
         if old != delay && self.hosts.has_pages(host) {
-            self.structure_changed = true;
+            self.structure_change();
         }
         Ok(())
     }
@@ -339,7 +339,7 @@ impl Scheduler {
                 page.due = f64::INFINITY;
             }
         }
-        self.structure_changed = true;
+        self.structure_change();
     }
 }
 
