@@ -574,15 +574,23 @@ impl Scheduler {
             return Err(not_found(id));
         };
         page.estimator.observe(interval, changed)?;
-        let estimate = page.estimator.estimate();
-        if let Some(mu) = estimate
+        self.adopt_estimate(slot);
+        Ok(())
+    }
+
+    /// The page in `slot` takes its estimator's estimate as its rate, when
+    /// there is one, it differs and the access time can use it.
+    fn adopt_estimate(&mut self, slot: usize) {
+        let Some(page) = self.slots[slot].as_mut() else {
+            return;
+        };
+        if let Some(mu) = page.estimator.estimate()
             && mu != page.rate
             && rate_is_usable(&self.access, mu)
         {
             page.rate = mu;
             self.estimate_change();
         }
-        Ok(())
     }
 
     /// Page `id`'s current change rate.

@@ -36,7 +36,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::{Scheduler, not_found, rate_is_usable};
+use super::{Scheduler, not_found};
 use crate::error::{Error, Num, Result};
 use crate::freshness::estimator::ChangeRateEstimator;
 use crate::validate;
@@ -70,15 +70,8 @@ impl Scheduler {
         let Some(page) = self.slots[slot].as_mut() else {
             return Err(not_found(id));
         };
-        let estimate = estimator.estimate();
         page.estimator = estimator;
-        if let Some(mu) = estimate
-            && mu != page.rate
-            && rate_is_usable(&self.access, mu)
-        {
-            page.rate = mu;
-            self.estimate_change();
-        }
+        self.adopt_estimate(slot);
         Ok(())
     }
 

@@ -156,13 +156,7 @@ fn infeasible_host_gets_its_max_rate() {
             (k - p / 4.0).abs() <= 5.0,
             "{mode:?}: host 3 picked {k} times"
         );
-        let mut worst = 0.0f64;
-        for (i, &fi) in plan.frequencies.iter().enumerate() {
-            let dev = (c.counts[i] as f64 - fi * p).abs();
-            worst = worst.max(dev);
-            assert!(dev <= count_bound(p, fi), "{mode:?} page {i}: {dev}");
-        }
-        assert!(worst <= 3.0, "{mode:?}: worst {worst}");
+        assert_plan_counts(&plan.frequencies, &c.counts, mode);
     }
 }
 
@@ -521,6 +515,18 @@ fn count_bound(picks: f64, p: f64) -> f64 {
     3.0 + 6.0 * (picks * p * (1.0 - p)).sqrt()
 }
 
+/// Asserts that every page's count over the crawl (`counts.len()` pages,
+/// Σ counts picks) is its plan frequency times the picks within
+/// [`count_bound`], and in fact within 3 picks, as Stride without hosts.
+fn assert_plan_counts(f: &[f64], counts: &[u64], mode: SchedulerMode) {
+    let p = counts.iter().sum::<u64>() as f64;
+    for (i, (&fi, &count)) in f.iter().zip(counts).enumerate() {
+        let dev = (count as f64 - fi * p).abs();
+        assert!(dev <= count_bound(p, fi), "{mode:?} page {i}: {dev}");
+        assert!(dev <= 3.0, "{mode:?} page {i}: {dev} picks off");
+    }
+}
+
 /// Long-run shares against the polite plan (problem (7) with each host's
 /// cap 1/d_h), 2·10⁵ picks one time unit apart. (a) Delays that do not
 /// bind (the plan saturates no host): every page's count is its
@@ -550,10 +556,7 @@ fn long_run_shares_match_the_polite_plan() {
             s.set_host_delay(h as u32, d).unwrap();
         }
         let c = crawl(&mut s, picks, &host, 0.0);
-        for (i, &fi) in plan.frequencies.iter().enumerate() {
-            let dev = (c.counts[i] as f64 - fi * p).abs();
-            assert!(dev <= count_bound(p, fi), "{mode:?} page {i}: {dev}");
-        }
+        assert_plan_counts(&plan.frequencies, &c.counts, mode);
     }
     // (b) Host 4 capped at half its plan share.
     let mut tight = loose.clone();
@@ -583,13 +586,7 @@ fn long_run_shares_match_the_polite_plan() {
             cap * p
         );
         // Per page: the constrained optimum.
-        let mut worst = 0.0f64;
-        for (i, &fi) in plan.frequencies.iter().enumerate() {
-            let dev = (c.counts[i] as f64 - fi * p).abs();
-            worst = worst.max(dev);
-            assert!(dev <= count_bound(p, fi), "{mode:?} page {i}: {dev}");
-        }
-        assert!(worst <= 3.0, "{mode:?}: worst {worst}");
+        assert_plan_counts(&plan.frequencies, &c.counts, mode);
     }
 }
 
@@ -640,13 +637,7 @@ fn weighted_shares_are_the_constrained_optimum() {
             s.set_host_delay(h as u32, d).unwrap();
         }
         let counts = crawl(&mut s, p as usize, &host, 0.0).counts;
-        let mut worst = 0.0f64;
-        for (i, &fi) in plan.frequencies.iter().enumerate() {
-            let dev = (counts[i] as f64 - fi * p).abs();
-            worst = worst.max(dev);
-            assert!(dev <= count_bound(p, fi), "{mode:?} page {i}: {dev}");
-        }
-        assert!(worst <= 3.0, "{mode:?}: worst {worst}");
+        assert_plan_counts(&plan.frequencies, &counts, mode);
     }
 }
 
