@@ -2426,10 +2426,16 @@ crawlsched_status_t crawlsched_scheduler_host_delay(const struct crawlsched_sche
  * page. A page of host h is returned only if the last pick of a page of h
  * (by this function or crawlsched_scheduler_next) was at a time t with
  * now - t >= delay of h, as computed in double precision; pages without a
- * host are always ready. Hosts that can follow the plan keep every page's
- * share; a host whose pages need more than 1/delay picks per unit time is
- * served at exactly 1/delay and the others share the rest. Without any
- * host this is crawlsched_scheduler_next (same schedule). Errors:
+ * host are always ready. While a host with pages has a delay, the
+ * frequencies are the polite plan's (crawlsched_freshness_polite_frequencies,
+ * evenly spaced objective): the optimum with host h capped at 1/delay
+ * picks per unit time for a caller that picks once per mean crawl time
+ * E[X] (pages without a host, or on hosts without a delay, uncapped);
+ * each page's long-run share of the picks is then its frequency, a capped
+ * host's total E[X]/delay. Caps that cannot absorb 1/E[X] leave slack
+ * (frequencies summing below 1): the answer is then a wait for the rest
+ * of the time. Without any host this is crawlsched_scheduler_next (same
+ * schedule). Errors:
  * CRAWLSCHED_INVALID_ARGUMENT for `now` NaN, infinite or before the
  * previous call's; CRAWLSCHED_NOT_FOUND when no page is scheduled (or none
  * has a positive frequency). Thread-safe: serialised with the handle's
@@ -2482,7 +2488,10 @@ crawlsched_status_t crawlsched_scheduler_set_page_state(const struct crawlsched_
  * E[X] the mean crawl time (the plan makes 1/E[X] crawls per unit time)
  * and f_i the page's frequency (crawlsched_scheduler_frequency), or 0 when
  * the plan never crawls the page (f_i = 0). For a budget of B crawls per
- * unit time, build the scheduler with crawl times of mean 1/B.
+ * unit time, build the scheduler with crawl times of mean 1/B. O(1)
+ * amortised: after visits reported by crawlsched_scheduler_observe, f_i
+ * may be that of a plan up to N calls old (the plan is recomputed once
+ * per N calls, at once after pages, rates, hosts or delays change).
  * CRAWLSCHED_NOT_FOUND for an unknown id.
  */
 crawlsched_status_t crawlsched_scheduler_revisit_interval(const struct crawlsched_scheduler_t *s,

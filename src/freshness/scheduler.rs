@@ -33,19 +33,25 @@
 //! `u32`) with a minimum delay d_h between two picks of its pages
 //! ([`Scheduler::set_host_delay`]), on the caller's clock
 //! ([`Scheduler::next_at`]; [`Scheduler::next`] counts crawl slots). While
-//! a page has a host, both modes serve every page by virtual due times 1/f_i
-//! apart (Stride's order) in groups, one per host and one for the pages
-//! without a host: among the groups not in their delay, the one whose
-//! earliest page is due first, O(log hosts) amortised per pick. A host that
-//! can follow the plan (F_h · R ≤ 1/d_h, F_h the sum of its pages'
-//! frequencies, R the caller's picks per unit time) falls behind virtual
-//! time only while in its delay and is served first when ready, so every
-//! page keeps its share f_i (in the tests, counts stay within 3 picks of
-//! f_i times the picks). A host that cannot falls further behind, is picked
-//! whenever ready, at exactly 1/d_h, and the other groups share the
-//! remaining picks in proportion to their frequencies. A recomputation of
-//! the frequencies forgives the lag (due times restart at or after the
-//! virtual clock).
+//! a host with pages has a delay, the frequencies are the polite plan
+//! ([`polite_frequencies`], the evenly spaced objective of problem (7) that
+//! both modes realise): host h accepts at most b_h = 1/d_h picks per unit
+//! time, i.e. the share κ_h = E\[X]/d_h of picks made at R = 1/E\[X] per
+//! unit time (one pick per mean crawl time, the due-time view's
+//! [`Scheduler::crawl_rate`]); pages without a host, or on a host without a
+//! delay, are uncapped. When the caps cannot absorb R (every page on a
+//! delayed host, Σ κ_h < 1) the plan has slack: Σ f_i = Σ κ_h and
+//! `next_at` answers [`Pick::Wait`] the rest of the time. While a page has
+//! a host, both modes serve every page by virtual due times 1/f_i apart
+//! (Stride's order) in groups, one per host and one for the pages without
+//! a host: among the groups not in their delay, a host whose plan share is
+//! its cap first, then the one whose earliest page is due first, O(log
+//! hosts) amortised per pick. When the caller picks once per E\[X] (and
+//! the delays are whole multiples of its step), every page's long-run
+//! share is its constrained optimum f_i (in the tests, counts within 3
+//! picks of f_i times the picks). A recomputation keeps each page's phase;
+//! a page already overdue keeps its due time, so a host behind the virtual
+//! clock serves its overdue pages by lateness and none starves.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -56,6 +62,7 @@ use hosts::Hosts;
 pub use hosts::{Pick, SCHEDULER_BYTES_PER_HOST};
 
 use super::estimator::ChangeRateEstimator;
+use super::polite::{PoliteObjective, PoliteOptions, polite_frequencies};
 use super::{Model, cyclic, frequencies};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
@@ -226,6 +233,13 @@ pub struct Scheduler {
     left: HashSet<u64>,
     /// Hosts, their delays, and the host path's queues.
     hosts: Hosts,
+    /// Number of structure changes (pages, set rates, hosts, delays) and
+    /// of adopted estimates so far: the due-time view's plan is stale
+    /// when they moved since it was computed.
+    structure_changes: u64,
+    estimate_changes: u64,
+    /// The due-time view's plan (see [`due`]).
+    due_plan: due::DuePlan,
 }
 
 /// GoldenRatio's cycle: per position, the id of the page it serves, or
@@ -308,6 +322,9 @@ impl Scheduler {
             shared_now: 0.0,
             left: HashSet::new(),
             hosts: Hosts::default(),
+            structure_changes: 0,
+            estimate_changes: 0,
+            due_plan: due::DuePlan::default(),
         })
     }
 
@@ -504,7 +521,7 @@ impl Scheduler {
             self.slots.push(Some(page));
         }
         self.len += 1;
-        self.structure_changed = true;
+        self.structure_change();
     }
 
     /// Removes page `id`; it is never returned by `next` afterwards (in
@@ -523,7 +540,7 @@ impl Scheduler {
             }
         }
         self.len -= 1;
-        self.structure_changed = true;
+        self.structure_change();
         Ok(())
     }
 
@@ -538,7 +555,7 @@ impl Scheduler {
             page.rate = change_rate;
             page.estimator = estimator;
         }
-        self.structure_changed = true;
+        self.structure_change();
         Ok(())
     }
 
@@ -557,15 +574,23 @@ impl Scheduler {
             return Err(not_found(id));
         };
         page.estimator.observe(interval, changed)?;
-        let estimate = page.estimator.estimate();
-        if let Some(mu) = estimate
+        self.adopt_estimate(slot);
+        Ok(())
+    }
+
+    /// The page in `slot` takes its estimator's estimate as its rate, when
+    /// there is one, it differs and the access time can use it.
+    fn adopt_estimate(&mut self, slot: usize) {
+        let Some(page) = self.slots[slot].as_mut() else {
+            return;
+        };
+        if let Some(mu) = page.estimator.estimate()
             && mu != page.rate
             && rate_is_usable(&self.access, mu)
         {
             page.rate = mu;
-            self.pending_estimates += 1;
+            self.estimate_change();
         }
-        Ok(())
     }
 
     /// Page `id`'s current change rate.
@@ -841,6 +866,20 @@ impl Scheduler {
         Ok(())
     }
 
+    /// The pages, a set rate, a host or a delay changed: the frequencies
+    /// are recomputed before the next pick.
+    fn structure_change(&mut self) {
+        self.structure_changed = true;
+        self.structure_changes += 1;
+    }
+
+    /// A page's rate follows a new estimate: the frequencies follow in
+    /// batches (see [`Scheduler`]).
+    fn estimate_change(&mut self) {
+        self.pending_estimates += 1;
+        self.estimate_changes += 1;
+    }
+
     fn mark_recomputed(&mut self) {
         self.structure_changed = false;
         self.pending_estimates = 0;
@@ -849,7 +888,11 @@ impl Scheduler {
     }
 
     /// Optimal frequencies of the current pages, with the slot of each
-    /// model index (pages in slot order, so the result is deterministic).
+    /// model index (pages in slot order, so the result is deterministic):
+    /// problem (7), or while a host with pages has a delay, its polite
+    /// form (each such host capped at 1/d_h crawls per unit time, see
+    /// [`Hosts::polite_groups`]; slack allowed when the caps cannot absorb
+    /// the crawl rate).
     fn optimal(&self) -> Result<(Vec<u32>, Vec<f64>)> {
         let mut order = Vec::with_capacity(self.len);
         let mut rates = Vec::with_capacity(self.len);
@@ -870,7 +913,17 @@ impl Scheduler {
                 .collect()
         });
         let model = Model::new(self.access.clone(), &rates, weights.as_deref())?;
-        let f = frequencies::optimal_frequencies(&model)?;
+        let f = match self.hosts.polite_groups(&self.slots, &order) {
+            None => frequencies::optimal_frequencies(&model)?,
+            Some((groups, max_rates)) => {
+                let options = PoliteOptions {
+                    allow_slack: true,
+                    ..PoliteOptions::default()
+                };
+                let objective = PoliteObjective::EvenlySpaced;
+                polite_frequencies(&model, &groups, &max_rates, objective, &options)?.frequencies
+            }
+        };
         if f.len() != order.len() || !f.iter().all(|x| x.is_finite() && *x >= 0.0) {
             return Err(Error::NotConverged(
                 "optimal frequencies are not a probability vector".into(),
@@ -921,10 +974,16 @@ fn rephase(page: &mut Page, fi: f64, now: f64) -> Option<f64> {
         page.due = f64::INFINITY;
         return None;
     }
-    page.due = if page.freq > 0.0 && page.due.is_finite() {
+    page.due = if page.freq > 0.0 && page.due < now {
+        // Overdue (a host behind the virtual clock): the page keeps its
+        // due time, so the host's overdue pages keep their order and are
+        // served by lateness (moving them all to `now` would serve the
+        // same smallest ids first after every recomputation).
+        page.due
+    } else if page.freq > 0.0 && page.due.is_finite() {
         // Keep the page's phase: the remaining wait shrinks or grows with
         // the period 1/f_i.
-        now + (page.due - now).max(0.0) * (page.freq / fi)
+        now + (page.due - now) * (page.freq / fi)
     } else {
         // New (or newly visited) page: a hashed offset in [0, 1/f_i)
         // staggers arrivals so a batch of new pages does not burst.

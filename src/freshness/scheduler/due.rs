@@ -23,13 +23,20 @@
 //! E\[exp(−μ_i X)] depends on it. Pages with f_i = 0 (possible with general
 //! weights, see [`Scheduler`]) are never due: `None`.
 //!
-//! Cost: these views read [`Scheduler::frequencies`]' plan, O(N) when the
-//! cached frequencies are stale (pages or rates changed since the last
-//! recomputation by a pick), O(1) per page otherwise. A crawler that never
-//! picks should take the bulk form ([`Scheduler::revisit_intervals`]) once
-//! per batch of visits rather than one page's interval after every visit.
+//! Cost: these views read the plan of the last recomputation by a pick
+//! while nothing changed since; otherwise a plan of their own, computed
+//! (O(N)) when stale by the rule picks follow: at once after a structure
+//! change (pages added or removed, a rate set, hosts or delays changed),
+//! and after estimates from `observe` only once N per-page calls have been
+//! answered from the previous plan. A crawler that never picks and asks
+//! one page's interval after every visit therefore pays O(1) amortised per
+//! call, its intervals lagging its estimates by at most one batch of N
+//! calls, as picks lag by N picks. The bulk form
+//! ([`Scheduler::revisit_intervals`], O(N) anyway) is always current.
 
-use super::{Scheduler, not_found, rate_is_usable};
+use std::sync::{Mutex, PoisonError};
+
+use super::{Scheduler, not_found};
 use crate::error::{Error, Num, Result};
 use crate::freshness::estimator::ChangeRateEstimator;
 use crate::validate;
@@ -63,15 +70,8 @@ impl Scheduler {
         let Some(page) = self.slots[slot].as_mut() else {
             return Err(not_found(id));
         };
-        let estimate = estimator.estimate();
         page.estimator = estimator;
-        if let Some(mu) = estimate
-            && mu != page.rate
-            && rate_is_usable(&self.access, mu)
-        {
-            page.rate = mu;
-            self.pending_estimates += 1;
-        }
+        self.adopt_estimate(slot);
         Ok(())
     }
 
@@ -82,11 +82,26 @@ impl Scheduler {
 
     /// Page `id`'s revisit interval under the plan, E\[X]/f_i (see the
     /// module documentation), or `None` when the plan never crawls it
-    /// (f_i = 0, or an interval beyond the largest double).
+    /// (f_i = 0, or an interval beyond the largest double). After
+    /// estimates from `observe`, f_i may be that of a plan up to N calls
+    /// old (see the module documentation: O(1) amortised per call).
     ///
     /// Errors: `NotFound` for an unknown id; the frequency computation's.
     pub fn revisit_interval(&self, id: u64) -> Result<Option<f64>> {
-        Ok(self.interval_of(self.frequency(id)?))
+        let slot = self.slot_of(id)?;
+        if !self.structure_changed && self.pending_estimates == 0 {
+            return Ok(self.interval_of(self.page(id)?.freq));
+        }
+        let mut plan = self.due_plan.lock();
+        let batch_over = plan.calls >= self.len as u64;
+        if plan.structure_changes != Some(self.structure_changes)
+            || (plan.estimate_changes != self.estimate_changes && batch_over)
+        {
+            self.refresh_due_plan(&mut plan)?;
+        }
+        plan.calls += 1;
+        let f = plan.freq.get(slot).copied().ok_or_else(|| not_found(id))?;
+        Ok(self.interval_of(f))
     }
 
     /// When page `id`, last crawled at `last_visit` (finite, any clock in
@@ -117,16 +132,84 @@ impl Scheduler {
     ///
     /// Errors: `NotFound` when the scheduler has no page.
     pub fn revisit_intervals(&self) -> Result<Vec<(u64, Option<f64>)>> {
-        Ok(self
-            .frequencies()?
-            .into_iter()
-            .map(|(id, f)| (id, self.interval_of(f)))
-            .collect())
+        if self.len == 0 || (!self.structure_changed && self.pending_estimates == 0) {
+            return Ok(self
+                .frequencies()?
+                .into_iter()
+                .map(|(id, f)| (id, self.interval_of(f)))
+                .collect());
+        }
+        let mut plan = self.due_plan.lock();
+        if plan.structure_changes != Some(self.structure_changes)
+            || plan.estimate_changes != self.estimate_changes
+        {
+            self.refresh_due_plan(&mut plan)?;
+        }
+        let mut all: Vec<(u64, Option<f64>)> = (self.slots.iter().zip(&plan.freq))
+            .filter_map(|(p, &f)| p.as_ref().map(|p| (p.id, self.interval_of(f))))
+            .collect();
+        all.sort_unstable_by_key(|e| e.0);
+        Ok(all)
+    }
+
+    /// Computes the due-time view's plan afresh (O(N)).
+    fn refresh_due_plan(&self, plan: &mut DueState) -> Result<()> {
+        let (order, f) = self.optimal()?;
+        plan.freq.clear();
+        plan.freq.resize(self.slots.len(), 0.0);
+        for (&slot, fi) in order.iter().zip(f) {
+            plan.freq[slot as usize] = fi;
+        }
+        plan.structure_changes = Some(self.structure_changes);
+        plan.estimate_changes = self.estimate_changes;
+        plan.calls = 0;
+        plan.recomputations += 1;
+        Ok(())
+    }
+
+    /// Number of plans the due-time view computed (for tests of the
+    /// amortisation).
+    #[cfg(test)]
+    pub(crate) fn due_recomputations(&self) -> u64 {
+        self.due_plan.lock().recomputations
     }
 
     /// E\[X]/f, `None` for f = 0 or an infinite quotient.
     fn interval_of(&self, f: f64) -> Option<f64> {
         let interval = self.access.mean() / f;
         (f > 0.0 && interval.is_finite()).then_some(interval)
+    }
+}
+
+/// The due-time view's own plan, computed when stale (see the module
+/// documentation). Behind a `Mutex` so that the `&self` views can refresh
+/// it while the scheduler stays `Sync`.
+#[derive(Debug, Default)]
+pub(super) struct DuePlan(Mutex<DueState>);
+
+#[derive(Debug, Default, Clone)]
+pub(super) struct DueState {
+    /// f_i by page slot (0 for an empty slot).
+    freq: Vec<f64>,
+    /// The scheduler's change counts when computed (`None`: never).
+    structure_changes: Option<u64>,
+    estimate_changes: u64,
+    /// Per-page calls answered from this plan.
+    calls: u64,
+    /// Plans computed so far.
+    recomputations: u64,
+}
+
+impl DuePlan {
+    /// The state (a panic elsewhere cannot leave it inconsistent: every
+    /// field is written before the counts that validate it).
+    fn lock(&self) -> std::sync::MutexGuard<'_, DueState> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Clone for DuePlan {
+    fn clone(&self) -> Self {
+        DuePlan(Mutex::new(self.lock().clone()))
     }
 }

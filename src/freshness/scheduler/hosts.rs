@@ -58,6 +58,18 @@ struct Host {
     pages: usize,
     /// Its pages with f_i > 0 by virtual due time.
     queue: StrideQueue,
+    /// The plan gives it exactly its cap: it must be picked whenever
+    /// ready (a pick lost while ready is a share lost for good).
+    saturated: bool,
+}
+
+/// Relative rounding below which a host's share counts as its cap.
+const SATURATED: f64 = 1e-9;
+
+/// The ready heap's key of host `h` whose earliest page is due at `top`:
+/// −∞ for a saturated host, served before every other ready group.
+fn ready_t(h: &Host, top: f64) -> f64 {
+    if h.saturated { f64::NEG_INFINITY } else { top }
 }
 
 impl Host {
@@ -132,7 +144,7 @@ impl Scheduler {
             self.hosts.unassign(old);
         }
         self.hosts.assign(host);
-        self.structure_changed = true;
+        self.structure_change();
         Ok(())
     }
 
@@ -145,7 +157,7 @@ impl Scheduler {
             .ok_or_else(|| super::not_found(id))?;
         if let Some(old) = page.host.take() {
             self.hosts.unassign(old);
-            self.structure_changed = true;
+            self.structure_change();
         }
         Ok(())
     }
@@ -168,7 +180,12 @@ impl Scheduler {
         if delay > 0.0 && self.hosts.is_new(host) {
             self.check_bytes_with(0, 1)?;
         }
+        let old = self.hosts.delay(host);
         self.hosts.set_delay(host, delay);
+        // The polite plan depends on the delays of the hosts with pages.
+        if old != delay && self.hosts.has_pages(host) {
+            self.structure_change();
+        }
         Ok(())
     }
 
@@ -187,11 +204,12 @@ impl Scheduler {
     /// crawl is in its delay (pages without a host are always ready), the
     /// answer is [`Pick::Wait`] with the time until the earliest becomes
     /// ready; calling again at `now + wait` returns a page. Long-run shares
-    /// (see the [module documentation](super)): each page keeps its
-    /// frequency when every host h satisfies F_h · R ≤ 1/d_h (F_h: the sum
-    /// of its pages' frequencies, R: the caller's picks per unit time); an
-    /// infeasible host is served at exactly 1/d_h and the others share the
-    /// rest in proportion to their frequencies.
+    /// (see the [module documentation](super)): the frequencies are the
+    /// polite plan's, the optimum of problem (7) with host h capped at
+    /// 1/d_h picks per unit time for a caller that picks once per E\[X]
+    /// (R = 1/E\[X]); each page's share of the picks is its f_i, a capped
+    /// host's total 1/(d_h R). Caps that cannot absorb R leave slack: the
+    /// answer is then `Wait` for the share 1 − Σ f_i of the time.
     ///
     /// While no page has a host this is [`next`](Self::next) (the same
     /// schedule, `now` only checked). With hosts, both modes serve pages
@@ -281,7 +299,8 @@ impl Scheduler {
             self.free.append(&mut self.free_later);
             self.left.clear();
         }
-        self.hosts.rebuild(&self.slots);
+        let rate = self.crawl_rate();
+        self.hosts.rebuild(&self.slots, rate);
         self.mark_recomputed();
         Ok(())
     }
@@ -320,7 +339,7 @@ impl Scheduler {
                 page.due = f64::INFINITY;
             }
         }
-        self.structure_changed = true;
+        self.structure_change();
     }
 }
 
@@ -382,6 +401,11 @@ impl Hosts {
         &mut self.records[r as usize]
     }
 
+    /// True when `host` has pages.
+    pub(super) fn has_pages(&self, host: u32) -> bool {
+        self.get(host).is_some_and(|h| h.pages > 0)
+    }
+
     pub(super) fn delay(&self, host: u32) -> f64 {
         self.get(host).map_or(0.0, |h| h.delay)
     }
@@ -427,6 +451,48 @@ impl Hosts {
         }
     }
 
+    /// The polite plan's grouping of the pages of `order` (slots), or
+    /// `None` when no host with pages has a delay (the plain optimum):
+    /// per page its group, per group its cap in crawls per unit time
+    /// (`max_rates` of [`polite_frequencies`](crate::freshness::polite::polite_frequencies)).
+    /// A host with delay d_h > 0 is capped at b_h = 1/d_h (+∞ when 1/d_h
+    /// overflows); the pages without a host or on a host without a delay
+    /// share one uncapped group. Groups are numbered in order of first
+    /// appearance, so each has pages.
+    pub(super) fn polite_groups(
+        &self,
+        slots: &[Option<Page>],
+        order: &[u32],
+    ) -> Option<(Vec<u32>, Vec<f64>)> {
+        let delayed = |p: &Page| p.host.map_or(0.0, |h| self.delay(h)) > 0.0;
+        if self.hosted == 0 || !slots.iter().flatten().any(delayed) {
+            return None;
+        }
+        // Group number per host record (u32::MAX: not numbered yet).
+        let mut number = vec![u32::MAX; self.records.len()];
+        let mut uncapped = None;
+        let mut caps = Vec::new();
+        let mut groups = Vec::with_capacity(order.len());
+        for &slot in order {
+            let Some(p) = &slots[slot as usize] else {
+                continue;
+            };
+            let rec = p.host.and_then(|h| self.index.get(&h)).map(|&r| r as usize);
+            let delay = rec.map_or(0.0, |r| self.records[r].delay);
+            let entry = match rec {
+                Some(r) if delay > 0.0 => &mut number[r],
+                _ => uncapped.get_or_insert(u32::MAX),
+            };
+            if *entry == u32::MAX {
+                // Fewer groups than pages (< 2^32 − 1); 1/0 = +∞.
+                *entry = caps.len() as u32;
+                caps.push(1.0 / delay);
+            }
+            groups.push(*entry);
+        }
+        Some((groups, caps))
+    }
+
     /// Writes each queued page's virtual due time to its record.
     pub(super) fn store_dues(&self, slots: &mut [Option<Page>]) {
         for h in &self.records {
@@ -448,7 +514,9 @@ impl Hosts {
 
     /// Queues every page with f_i > 0 in its group at its record's due
     /// time, then rebuilds the heaps.
-    pub(super) fn rebuild(&mut self, slots: &[Option<Page>]) {
+    /// A host whose pages' frequencies sum to its cap 1/(d_h R) (within
+    /// rounding; R = `rate`, the plan's crawls per unit time) is saturated.
+    pub(super) fn rebuild(&mut self, slots: &[Option<Page>], rate: f64) {
         for h in &mut self.records {
             h.queue.clear();
         }
@@ -468,6 +536,8 @@ impl Hosts {
         }
         for h in &mut self.records {
             h.queue.start_group();
+            let total: f64 = h.queue.step.iter().map(|s| 1.0 / s).sum();
+            h.saturated = h.delay > 0.0 && total * h.delay * rate >= 1.0 - SATURATED;
         }
         self.unhosted.start_group();
         self.active = true;
@@ -485,7 +555,10 @@ impl Hosts {
             let group = group_of(h.id, r as u32);
             match h.ready_at() {
                 Some(t) => self.waiting.push(Key { t, group }),
-                None => self.ready.push(Key { t: top, group }),
+                None => self.ready.push(Key {
+                    t: ready_t(h, top),
+                    group,
+                }),
             }
         }
         if let Some(t) = self.unhosted.peek() {
@@ -502,6 +575,10 @@ impl Hosts {
         {
             self.waiting.pop();
             if let Some(t) = self.queue(k.group).and_then(StrideQueue::peek) {
+                let t = match self.records.get(rec_of(k.group)) {
+                    Some(h) if k.group != UNHOSTED => ready_t(h, t),
+                    _ => t,
+                };
                 self.ready.push(Key { t, ..k });
             }
         }

@@ -174,3 +174,39 @@ fn bad_page_state_changes_nothing() {
     s.set_page_state(5, &empty).unwrap();
     assert_eq!(s.change_rate(5).unwrap(), rate);
 }
+
+/// A crawler that never picks and asks one page's interval after every
+/// visit: the due-time view computes its plan once per batch of N calls
+/// (not once per call), and the bulk form is always current.
+#[test]
+fn due_view_recomputes_once_per_batch() {
+    let n = 500;
+    let ids: Vec<u64> = (0..n as u64).collect();
+    let mu: Vec<f64> = (0..n).map(|i| 0.01 + 0.002 * i as f64).collect();
+    let mut s = scheduler(Distribution::exponential(1.0).unwrap(), &ids, &mu);
+    // N observes (each moves its page's estimate), then N calls: one plan.
+    for &id in &ids {
+        s.observe(id, 1.0, true).unwrap();
+    }
+    for &id in &ids {
+        s.revisit_interval(id).unwrap();
+    }
+    assert_eq!(s.due_recomputations(), 1);
+    // Interleaved over 3N visits: one plan per N calls, at most 4 in all.
+    for k in 0..3 * n {
+        let id = ids[k % n];
+        s.observe(id, 2.0, k % 3 == 0).unwrap();
+        s.next_due(id, k as f64).unwrap();
+    }
+    assert!(s.due_recomputations() <= 5, "{}", s.due_recomputations());
+    // The bulk form is the current plan: E[X]/f_i with f_i the optimum.
+    let f = s.frequencies().unwrap();
+    for ((id, iv), (id2, fi)) in s.revisit_intervals().unwrap().into_iter().zip(f) {
+        assert_eq!(id, id2);
+        assert_eq!(iv, Some(1.0 / fi));
+    }
+    // A structure change is seen at once.
+    s.set_change_rate(0, 5.0).unwrap();
+    let fresh = s.frequency(0).unwrap();
+    assert_eq!(s.revisit_interval(0).unwrap(), Some(1.0 / fresh));
+}
