@@ -165,7 +165,7 @@ func (s *Scheduler) Host(id uint64) (host uint32, ok bool, err error) {
 }
 
 // SetHostDelay sets host's minimum delay (finite, >= 0) between two picks
-// of its pages, in the unit of NextAt's clock (crawl slots for Next), from
+// of its pages, in the unit of NextAt's clock (Next advances it by the mean crawl time per pick), from
 // the next pick. A host keeps its delay while it has no pages.
 func (s *Scheduler) SetHostDelay(host uint32, delay float64) error {
 	p, err := s.ptr()

@@ -530,7 +530,7 @@ public:
         return has ? std::optional<std::uint32_t>(h) : std::nullopt;
     }
     /// The host's minimum delay (finite, >= 0) between picks of its pages, in
-    /// next_at's clock unit (crawl slots for next()).
+    /// next_at's clock unit (next() advances it by the mean crawl time per pick).
     void set_host_delay(std::uint32_t host, double delay) {
         detail::call(crawlsched_scheduler_set_host_delay, get(), host, delay);
     }

@@ -32,7 +32,8 @@
 //! Politeness: a page may belong to a host ([`Scheduler::set_host`], any
 //! `u32`) with a minimum delay d_h between two picks of its pages
 //! ([`Scheduler::set_host_delay`]), on the caller's clock
-//! ([`Scheduler::next_at`]; [`Scheduler::next`] counts crawl slots). While
+//! ([`Scheduler::next_at`]; [`Scheduler::next`] advances its clock by one
+//! mean crawl time E\[X] per pick). While
 //! a host with pages has a delay, the frequencies are the polite plan
 //! ([`polite_frequencies`], the evenly spaced objective of problem (7) that
 //! both modes realise): host h accepts at most b_h = 1/d_h picks per unit

@@ -168,8 +168,8 @@ impl Scheduler {
     }
 
     /// Sets host `host`'s minimum delay between two picks of its pages, in
-    /// the time unit of [`next_at`](Self::next_at)'s `now` (crawl slots for
-    /// [`next`](Self::next)). Hosts without a delay have 0. A host keeps its
+    /// the time unit of [`next_at`](Self::next_at)'s `now` and of the crawl
+    /// times ([`next`](Self::next) advances its clock by E\[X] per pick). Hosts without a delay have 0. A host keeps its
     /// delay and the time of its last pick while it has no pages, so a page
     /// added later is still polite. Takes effect at the next pick.
     ///
@@ -240,11 +240,13 @@ impl Scheduler {
         self.pick_at(now)
     }
 
-    /// `next` with hosts: crawl slots as the clock. The pick is one time
-    /// unit after the previous one (at 0 for the first), or when no host is
+    /// `next` with hosts: a clock of one mean crawl time E\[X] per pick,
+    /// the rate R = 1/E\[X] the polite plan's caps assume. The pick is E\[X]
+    /// after the previous one (at 0 for the first), or when no host is
     /// ready then, at the earliest time one is.
     pub(super) fn next_slot_clock(&mut self) -> Result<u64> {
-        let mut t = self.hosts.clock.map_or(0.0, |c| c + 1.0);
+        let step = self.access.mean();
+        let mut t = self.hosts.clock.map_or(0.0, |c| c + step);
         for _ in 0..3 {
             match self.pick_at(t)? {
                 Pick::Page(id) => return Ok(id),

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::scheduler::{exp1, rates};
-use crate::dist::exp_sample;
+use crate::dist::{Distribution, exp_sample};
 use crate::error::Error;
 use crate::freshness::polite::{PoliteObjective, PoliteOptions, PolitePlan, polite_frequencies};
 use crate::freshness::scheduler::*;
@@ -262,9 +262,9 @@ fn no_host_path_unchanged() {
     }
 }
 
-/// `next` with hosts counts time in crawl slots: with always-ready pages
-/// beside, a host of delay 5 is 5 or more picks apart; with only delayed
-/// hosts, idle slots are skipped.
+/// `next` with hosts advances its clock by E[X] per pick (here E[X] = 1):
+/// with always-ready pages beside, a host of delay 5 is 5 or more picks
+/// apart; with only delayed hosts, idle slots are skipped.
 #[test]
 fn next_counts_slots() {
     let mu = rates(20, 0.05, 1.0);
@@ -285,6 +285,41 @@ fn next_counts_slots() {
     }
     let seq = s.next_batch(100).unwrap();
     assert!(seq.windows(2).all(|w| w[0] != w[1]), "{seq:?}");
+}
+
+/// With E[X] = 1/4 a pick of `next` is a quarter of a time unit: a host of
+/// delay 2 (in the crawl times' unit) is at least 8 picks apart, and it
+/// gets its cap, E[X]/d = 1/8 of the picks, when its pages would want more.
+#[test]
+fn next_clock_is_the_mean_crawl_time() {
+    let mu = rates(20, 0.05, 1.0);
+    let mut s = Scheduler::new(
+        Distribution::exponential(4.0).unwrap(),
+        SchedulerMode::Stride,
+    )
+    .unwrap();
+    for (i, &m) in mu.iter().enumerate() {
+        s.add_page(i as u64, m, None).unwrap();
+        if i < 10 {
+            s.set_host(i as u64, 1).unwrap();
+        }
+    }
+    let free: f64 = s
+        .frequencies()
+        .unwrap()
+        .iter()
+        .filter(|p| p.0 < 10)
+        .map(|p| p.1)
+        .sum();
+    assert!(
+        free > 0.15,
+        "the host's unconstrained share {free} (18%) exceeds the cap 1/8"
+    );
+    s.set_host_delay(1, 2.0).unwrap();
+    let seq = s.next_batch(16_000).unwrap();
+    let on_host: Vec<usize> = (0..seq.len()).filter(|&k| seq[k] < 10).collect();
+    assert!(on_host.windows(2).all(|w| w[1] - w[0] >= 8));
+    assert!((1950..=2000).contains(&on_host.len()), "{}", on_host.len());
 }
 
 /// observe() and set_change_rate() on pages of hosts: the rates are learnt,

@@ -502,8 +502,9 @@ class Scheduler(Handle):
 
     def set_host_delay(self, host, delay):
         """A host's minimum delay (finite, >= 0) between two picks of its
-        pages, in the unit of ``next_at``'s clock (crawl slots for
-        ``next``), from the next pick. A host keeps it while it has no
+        pages, in the unit of ``next_at``'s clock and of the crawl times
+        (``next`` advances its clock by the mean crawl time per pick), from
+        the next pick. A host keeps it while it has no
         pages."""
         call(lib.crawlsched_scheduler_set_host_delay, self._ptr, host, float(delay))
 

@@ -170,8 +170,9 @@ public final class Scheduler extends NativeHandle {
 
     /**
      * Sets host's minimum delay (finite, &gt;= 0) between two picks of its
-     * pages, in the unit of {@link #nextAt}'s clock (crawl slots for
-     * {@link #next()}), from the next pick. A host keeps it while it has no
+     * pages, in the unit of {@link #nextAt}'s clock and of the crawl times
+     * ({@link #next()} advances its clock by the mean crawl time per pick),
+     * from the next pick. A host keeps it while it has no
      * pages.
      */
     public void setHostDelay(int host, double delay) {
