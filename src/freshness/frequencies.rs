@@ -220,10 +220,7 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64, stop: f64) -> Result<(f64, f64)> {
         let mut s = if guess > 0.0 && guess <= S_HALF {
             guess
         } else {
-            // s/σ, σ = √(2t) ≤ 1, to 1e−10 ([`LOW_START`]): one Newton
-            // step then meets `stop`.
-            let sigma = (0.5 * (std::f64::consts::LN_2 + ln_t)).exp();
-            (sigma * horner(&LOW_START, 2.0 * sigma - 1.0)).min(S_HALF)
+            low_start(ln_t)
         };
         for _ in 0..INNER_STEPS {
             let g2 = g_over_s2(s);
@@ -340,10 +337,18 @@ fn horner(c: &[f64], z: f64) -> f64 {
     c.iter().rev().fold(0.0, |acc, &ck| acc * z + ck)
 }
 
+/// The start of [`solve_g`]'s Newton for t ≤ 1/2 from ln t: s/σ,
+/// σ = √(2t) ≤ 1, by [`LOW_START`] (to 1e−10: one step then meets the
+/// `stop`).
+pub(super) fn low_start(ln_t: f64) -> f64 {
+    let sigma = (0.5 * (std::f64::consts::LN_2 + ln_t)).exp();
+    (sigma * horner(&LOW_START, 2.0 * sigma - 1.0)).min(S_HALF)
+}
+
 /// The start of [`solve_g`]'s Newton for t > 1/2 from ln p = ln(1 − t):
 /// [`HIGH_START`] (then one step meets the `stop`), beyond −ln p = 32
 /// one fixed-point step of s = −ln p + ln(1 + s) from s = −ln p.
-fn high_start(ln_p: f64) -> f64 {
+pub(super) fn high_start(ln_p: f64) -> f64 {
     let tau = (-2.0 * ln_p).sqrt();
     if tau <= 4.0 {
         let z = (2.0 * tau - (TAU_HALF + 4.0)) / (4.0 - TAU_HALF);
