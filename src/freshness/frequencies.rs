@@ -220,11 +220,7 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64, stop: f64) -> Result<(f64, f64)> {
         let mut s = if guess > 0.0 && guess <= S_HALF {
             guess
         } else {
-            // The inverse series of G(s) = s²/2 − s³/3 + s⁴/8 − s⁵/30 + …:
-            // s = σ(1 + σ/3 + 11σ²/72 + 43σ³/540 + O(σ⁴)), σ = √(2t).
-            let sigma = (0.5 * (std::f64::consts::LN_2 + ln_t)).exp();
-            let series = 1.0 + sigma * (1.0 / 3.0 + sigma * (11.0 / 72.0 + sigma * (43.0 / 540.0)));
-            (sigma * series).min(S_HALF)
+            low_start(ln_t)
         };
         for _ in 0..INNER_STEPS {
             let g2 = g_over_s2(s);
@@ -253,9 +249,7 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64, stop: f64) -> Result<(f64, f64)> {
         let mut s = if guess >= S_HALF && guess.is_finite() {
             guess
         } else {
-            // (1 + s)e^{−s} = p: one fixed-point step from s = −ln p.
-            let s0 = (-ln_p).max(S_HALF);
-            s0 + s0.ln_1p()
+            high_start(ln_p)
         };
         for _ in 0..INNER_STEPS {
             let step = (s.ln_1p() - s - ln_p) * (1.0 + s) / -s;
@@ -275,6 +269,96 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64, stop: f64) -> Result<(f64, f64)> {
         high_dlns(s, ln_t, ln_p)
     };
     Ok((s, dlns))
+}
+
+/// s/σ on σ = √(2t) ∈ [0, 1] (the root of G(s) = t ≤ 1/2) as a
+/// polynomial in 2σ − 1, to 9e−11 relative: the Chebyshev fit of degree
+/// 16 (s/σ is analytic there, its inverse series in σ starts
+/// 1 + σ/3 + 11σ²/72 + 43σ³/540).
+const LOW_START: [f64; 17] = [
+    1.2187621354743496,
+    0.2903860348933583,
+    0.09920885429735377,
+    0.03916465817966623,
+    0.01670445373789096,
+    0.007473730993432293,
+    0.003454436338154638,
+    0.0016421071515014874,
+    0.0007938014653929214,
+    0.00036426114648935163,
+    0.000174390760561718,
+    0.00013150756957827417,
+    7.267203279922354e-05,
+    -1.1226374591365536e-05,
+    -9.77140952643346e-06,
+    2.2421332370770776e-05,
+    1.2522278780357773e-05,
+];
+
+/// The root s of (1 + s)e^{−s} = p as a function of τ = √(−2 ln p) (every
+/// t has one: τ ≈ σ for small t, and s(τ) is analytic on τ ≥ 0) on
+/// [√(2 ln 2), 4] and [4, 8] (t ≥ 1/2 and −ln p ≤ 32), Chebyshev fits of
+/// degree 10 as polynomials in the interval's variable z ∈ [−1, 1], to
+/// 2e−11 and 9e−13 relative.
+const HIGH_START: [[f64; 11]; 2] = [
+    [
+        5.1704721811995,
+        4.360020755488582,
+        0.8905660360922909,
+        0.01863434979060631,
+        -0.0033523544971006216,
+        0.000579160066948588,
+        -9.158452291052565e-05,
+        1.2260986901672595e-05,
+        -1.0294062712841563e-06,
+        -1.7252608393851113e-07,
+        9.492751021693296e-08,
+    ],
+    [
+        21.09536799350225,
+        12.568845255776502,
+        1.925345507235729,
+        0.012347382906464623,
+        -0.0021939584179181742,
+        0.000398910942056729,
+        -7.256053360112678e-05,
+        1.2993613908427131e-05,
+        -2.272177311393377e-06,
+        4.057018178100301e-07,
+        -6.308389465611578e-08,
+    ],
+];
+
+/// τ = √(2 ln 2), where t = 1/2 and [`HIGH_START`] begins.
+const TAU_HALF: f64 = 1.1774100225154747;
+
+/// Σ c_k z^k.
+fn horner(c: &[f64], z: f64) -> f64 {
+    c.iter().rev().fold(0.0, |acc, &ck| acc * z + ck)
+}
+
+/// The start of [`solve_g`]'s Newton for t ≤ 1/2 from ln t: s/σ,
+/// σ = √(2t) ≤ 1, by [`LOW_START`] (to 1e−10: one step then meets the
+/// `stop`).
+pub(super) fn low_start(ln_t: f64) -> f64 {
+    let sigma = (0.5 * (std::f64::consts::LN_2 + ln_t)).exp();
+    (sigma * horner(&LOW_START, 2.0 * sigma - 1.0)).min(S_HALF)
+}
+
+/// The start of [`solve_g`]'s Newton for t > 1/2 from ln p = ln(1 − t):
+/// [`HIGH_START`] (then one step meets the `stop`), beyond −ln p = 32
+/// one fixed-point step of s = −ln p + ln(1 + s) from s = −ln p.
+pub(super) fn high_start(ln_p: f64) -> f64 {
+    let tau = (-2.0 * ln_p).sqrt();
+    if tau <= 4.0 {
+        let z = (2.0 * tau - (TAU_HALF + 4.0)) / (4.0 - TAU_HALF);
+        horner(&HIGH_START[0], z.max(-1.0)).max(S_HALF)
+    } else if tau <= 8.0 {
+        horner(&HIGH_START[1], 0.5 * tau - 3.0)
+    } else {
+        let s0 = -ln_p;
+        s0 + s0.ln_1p()
+    }
 }
 
 /// d ln s / d ln t = t(1 + s)/(s² p) on the branch t > 1/2.
@@ -324,14 +408,22 @@ impl ColdPage {
     }
 }
 
-/// Low bits of ln λ cleared to form its anchor ([`anchor_of`]).
-const ANCHOR_BITS: u32 = 20;
+/// The grid of the anchors of ln λ ([`anchor_of`]): 2^20 points per unit,
+/// wide enough that the multiplier search's second pass, at the anchor of
+/// its prediction, is nearly always at the final ln λ's anchor (the
+/// prediction errs by ~1e−10), narrow enough that [`page_at`] steps from
+/// it to rounding for all but the pages nearest their cutoff.
+const ANCHORS_PER_UNIT: f64 = (1u64 << 20) as f64;
 
-/// The anchor of ln λ: ln λ with the lowest [`ANCHOR_BITS`] bits cleared
-/// (toward zero, within 2^20 ulps; ln λ − anchor is exact). Points that
-/// share an anchor share each page's inner solve ([`page_at`]).
+/// The anchor of ln λ: ln λ truncated toward zero to a multiple of 2^−20
+/// (ln λ itself from |ln λ| ≥ 2^32, where it is one; ln λ − anchor is
+/// exact: the bits of ln λ below 2^−20). Points that share an anchor share
+/// each page's inner solve ([`page_at`]).
 pub(super) fn anchor_of(ln_lambda: f64) -> f64 {
-    f64::from_bits(ln_lambda.to_bits() & !((1u64 << ANCHOR_BITS) - 1))
+    if ln_lambda.abs() >= 4_294_967_296.0 {
+        return ln_lambda;
+    }
+    (ln_lambda * ANCHORS_PER_UNIT).trunc() / ANCHORS_PER_UNIT
 }
 
 /// Largest δ_i |d| (1 + s_i) at which [`page_at`] steps from the anchor
@@ -939,11 +1031,12 @@ fn solve_multiplier_local(
     let mut width_ref = hi - lo;
     let mut last = f64::NAN;
     for it in 0..OUTER_STEPS {
-        // The first pass has no warm starts and is far from the root; the
-        // others evaluate every page as the plan does ([`cold_page`] at
-        // the anchor of ln λ), so that the final walk can reuse the last.
+        // The first pass has no warm starts; the others evaluate every
+        // page as the plan does ([`cold_page`] at the anchor of ln λ), so
+        // that the final walk can reuse the last. Every pass solves to
+        // rounding (from [`solve_g`]'s start that is one Newton step), so
+        // that the second pass's point lands in the final ln λ's anchor.
         let first = last.is_nan();
-        let stop = if first { COARSE } else { EXACT };
         // (Not when the anchor leaves the bracket or repeats a point.)
         let anchor = anchor_of(ell + ln_wmax);
         let snapped = anchor - ln_wmax;
@@ -968,7 +1061,7 @@ fn solve_multiplier_local(
                 ln_p: ln_p_of(ln_t),
             })
         };
-        let sums = pages.pass(point, moved, Some((ln_w, ell)), stop)?;
+        let sums = pages.pass(point, moved, Some((ln_w, ell)), EXACT)?;
         let anchor = anchored.then_some(anchor);
         let (sum, dsum) = (sums.sum, sums.dsum);
         last = ell;
@@ -984,7 +1077,7 @@ fn solve_multiplier_local(
             hi = ell;
         }
         let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
-        if hi - lo <= tol && stop == EXACT {
+        if hi - lo <= tol {
             // Only rounding (or an underflowing Σ x) is left.
             return Ok((ell, Local::new(pages, ln_w, ell, sums), anchor));
         }
@@ -994,7 +1087,7 @@ fn solve_multiplier_local(
             let mut local = Local::new(pages, ln_w, ell, sums);
             let (a, b) = (lo.max(ell - 0.5 * STEEP), hi.min(ell + 0.5 * STEEP));
             let next = local.root(a, b)?;
-            if (next - ell).abs() <= ACCEPT && stop == EXACT {
+            if (next - ell).abs() <= ACCEPT {
                 return Ok((next, local, anchor));
             }
             // A root pinned at the window's end (the Newton step was cut

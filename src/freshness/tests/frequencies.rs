@@ -18,6 +18,25 @@ fn exp_model(mu: &[f64], c: Option<&[f64]>) -> Model {
     Model::new(Distribution::exponential(1.0).unwrap(), mu, c).unwrap()
 }
 
+/// The Newton starts of the inner solve are within 1e−9 of the root
+/// G(s) = t wherever they are fitted (s up to 35: −ln p ≤ 32), so that a
+/// cold solve takes one step; t and p from s in closed form.
+#[test]
+fn inner_solve_starts_are_within_1e_9_of_the_root() {
+    const S_HALF: f64 = 1.678_346_990_016_660_7;
+    let mut s = 1e-12_f64;
+    while s < 35.0 {
+        let ln_p = s.ln_1p() - s;
+        let start = if s <= S_HALF {
+            low_start(2.0 * s.ln() + g_over_s2(s).ln())
+        } else {
+            high_start(ln_p)
+        };
+        assert!(rel(start, s) < 1e-9, "s={s} start={start}");
+        s *= 1.001;
+    }
+}
+
 #[test]
 fn invert_g_round_trips() {
     for &s in &[1e-200_f64, 1e-9, 1e-3, 0.5, 1.0, 1.6, 1.7, 3.0, 20.0] {
