@@ -47,8 +47,7 @@ public final class Plan {
             try (FreshnessShard.MultiplierSearch search = FreshnessShard.MultiplierSearch.create(s[0], s[1], s[2])) {
                 double[] next = search.next();
                 while (next[0] == 0) {
-                    double[] sum = shard.sumAt(next[1]);
-                    search.update(sum[0], sum[1]);
+                    search.update(shard.sumAt(next[1]));
                     next = search.next();
                 }
                 ln = next[1];
