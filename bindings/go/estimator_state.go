@@ -192,24 +192,7 @@ func (s *Scheduler) RevisitIntervals() (map[uint64]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		ids := make([]uint64, n)
-		iv := make([]float64, n)
-		var got C.size_t
-		var e cerr
-		st := C.crawlsched_scheduler_revisit_intervals(p, u64p(ids), f64p(iv), sz(n), &got, &e)
-		runtime.KeepAlive(s)
-		if st == C.CRAWLSCHED_BUFFER_TOO_SMALL && int(got) > n {
-			n = int(got) // pages were added meanwhile
-			continue
-		}
-		if err := check(st, &e); err != nil {
-			return nil, err
-		}
-		out := make(map[uint64]float64, int(got))
-		for k := 0; k < int(got); k++ {
-			out[ids[k]] = never(iv[k])
-		}
-		return out, nil
-	}
+	return s.pagePairs(n, func(ids *C.uint64_t, vals *C.double, cap C.size_t, got *C.size_t, e *cerr) C.crawlsched_status_t {
+		return C.crawlsched_scheduler_revisit_intervals(p, ids, vals, cap, got, e)
+	}, never)
 }

@@ -244,15 +244,25 @@ func (s *Scheduler) Frequencies() (map[uint64]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.pagePairs(n, func(ids *C.uint64_t, vals *C.double, cap C.size_t, got *C.size_t, e *cerr) C.crawlsched_status_t {
+		return C.crawlsched_scheduler_frequencies(p, ids, vals, cap, got, e)
+	}, func(x float64) float64 { return x })
+}
+
+// pagePairs runs a per-page (ids, values) export for n pages, growing the
+// buffers while pages were added meanwhile; values keyed by id, each
+// mapped by f.
+func (s *Scheduler) pagePairs(n int, call func(*C.uint64_t, *C.double, C.size_t, *C.size_t, *cerr) C.crawlsched_status_t,
+	f func(float64) float64) (map[uint64]float64, error) {
 	for {
 		ids := make([]uint64, n)
-		freqs := make([]float64, n)
+		vals := make([]float64, n)
 		var got C.size_t
 		var e cerr
-		st := C.crawlsched_scheduler_frequencies(p, u64p(ids), f64p(freqs), sz(n), &got, &e)
+		st := call(u64p(ids), f64p(vals), sz(n), &got, &e)
 		runtime.KeepAlive(s)
 		runtime.KeepAlive(ids)
-		runtime.KeepAlive(freqs)
+		runtime.KeepAlive(vals)
 		if st == C.CRAWLSCHED_BUFFER_TOO_SMALL && int(got) > n {
 			n = int(got) // pages were added meanwhile
 			continue
@@ -262,7 +272,7 @@ func (s *Scheduler) Frequencies() (map[uint64]float64, error) {
 		}
 		out := make(map[uint64]float64, int(got))
 		for i := 0; i < int(got); i++ {
-			out[ids[i]] = freqs[i]
+			out[ids[i]] = f(vals[i])
 		}
 		return out, nil
 	}
