@@ -124,13 +124,27 @@ public final class Scheduler extends NativeHandle {
      * after rates changed cost O(N) each.
      */
     public java.util.SortedMap<Long, Double> frequencies() {
+        return pagePairs(Lib.API::crawlsched_scheduler_frequencies, x -> x);
+    }
+
+    /** A per-page (ids, values) export: handle, ids, values, capacity, out length, error. */
+    private interface PairsExport {
+        int apply(long h, long[] ids, double[] values, long cap, long[] got, byte[] err);
+    }
+
+    /**
+     * Every page's value from a per-page (ids, values) export, by page id
+     * (unsigned order), each mapped by f; the buffers are regrown while
+     * pages were added meanwhile.
+     */
+    private java.util.SortedMap<Long, Double> pagePairs(PairsExport export, java.util.function.DoubleUnaryOperator f) {
         while (true) {
             int n = len();
             long[] ids = new long[n];
-            double[] freqs = new double[n];
+            double[] values = new double[n];
             long[] got = new long[1];
             try {
-                call((h, e) -> Lib.API.crawlsched_scheduler_frequencies(h, ids, freqs, n, got, e));
+                call((h, e) -> export.apply(h, ids, values, n, got, e));
             } catch (CrawlschedException ex) {
                 if (ex.status() == Status.BUFFER_TOO_SMALL) {
                     continue; // pages were added meanwhile
@@ -139,7 +153,7 @@ public final class Scheduler extends NativeHandle {
             }
             java.util.SortedMap<Long, Double> out = new java.util.TreeMap<>(Long::compareUnsigned);
             for (int i = 0; i < (int) got[0]; i++) {
-                out.put(ids[i], freqs[i]);
+                out.put(ids[i], f.applyAsDouble(values[i]));
             }
             return out;
         }
@@ -280,24 +294,6 @@ public final class Scheduler extends NativeHandle {
 
     /** Every page's {@link #revisitInterval(long)} by page id (unsigned order), one O(N) computation. */
     public java.util.SortedMap<Long, Double> revisitIntervals() {
-        while (true) {
-            int n = len();
-            long[] ids = new long[n];
-            double[] iv = new double[n];
-            long[] got = new long[1];
-            try {
-                call((h, e) -> Lib.API.crawlsched_scheduler_revisit_intervals(h, ids, iv, n, got, e));
-            } catch (CrawlschedException ex) {
-                if (ex.status() == Status.BUFFER_TOO_SMALL) {
-                    continue; // pages were added meanwhile
-                }
-                throw ex;
-            }
-            java.util.SortedMap<Long, Double> out = new java.util.TreeMap<>(Long::compareUnsigned);
-            for (int i = 0; i < (int) got[0]; i++) {
-                out.put(ids[i], never(iv[i]));
-            }
-            return out;
-        }
+        return pagePairs(Lib.API::crawlsched_scheduler_revisit_intervals, Scheduler::never);
     }
 }
