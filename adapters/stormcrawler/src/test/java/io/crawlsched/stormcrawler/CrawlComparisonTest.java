@@ -70,6 +70,7 @@ class CrawlComparisonTest {
         }
     }
 
+    @SuppressWarnings("try") // LocalCluster.close() may throw InterruptedException: the test fails then
     private void run(Map<String, TestSite> sites) throws Exception {
         long origin = System.currentTimeMillis();
         Map<String, StatusStore> stores = new HashMap<>();

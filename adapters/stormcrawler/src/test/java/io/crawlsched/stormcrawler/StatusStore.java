@@ -33,7 +33,7 @@ final class StatusStore {
     private final long durationNanos;
     private final Map<String, Metadata> stored = new HashMap<>();
     private final PriorityQueue<Due> queue = new PriorityQueue<>((a, b) -> Long.compare(a.atNanos(), b.atNanos()));
-    private long endNanos = Long.MIN_VALUE; // before start: nothing is released
+    private long endNanos = Long.MAX_VALUE; // before start: the queue is empty, the crawl not done
     private boolean spoutActive;
     private boolean updaterPrepared;
     private int inFlight;
