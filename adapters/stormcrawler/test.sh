@@ -2,7 +2,8 @@
 # Tests the StormCrawler adapter: installs the Java binding into ~/.m2
 # (bindings/java, tests skipped: scripts/test runs them), then `mvn test`
 # here: the unit tests and the comparison crawl against
-# adapters/testsite/site.py (about 65 s; nine site processes, python3).
+# adapters/testsite/site.py (about 90 s: nine StormCrawler topologies in
+# an in-process Storm LocalCluster, nine site processes, python3).
 # Assumes the release library is built (target/release, `cargo build
 # --release --lib`); StormCrawler 2.4 and Storm 2.4 come from Maven Central.
 # Installs python3, a JDK and Maven if missing.

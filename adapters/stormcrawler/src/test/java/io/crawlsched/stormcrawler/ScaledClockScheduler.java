@@ -7,7 +7,7 @@ import java.util.Map;
  * times faster than the wall clock from {@code test.clock.origin} (epoch
  * ms): the comparison's schedule time, in which StormCrawler's
  * DefaultScheduler (whole minutes) can have a 3-minute interval that the
- * crawl loop serves in 3 wall seconds.
+ * test topologies serve in 3 wall seconds.
  */
 public class ScaledClockScheduler extends CrawlschedScheduler {
     static final String ORIGIN = "test.clock.origin";
