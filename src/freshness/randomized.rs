@@ -16,7 +16,6 @@ use super::{Model, Scaled, check_frequencies};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
 use crate::numeric::exact::product_error;
-use std::cmp::Ordering;
 use std::ops::Range;
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
@@ -473,6 +472,43 @@ impl Around {
     }
 }
 
+/// [`Around`] for the pages `pages` (σ in `sg`) and the bucket [lo, hi)
+/// (bucket k ≥ 1 is [edge(k), edge(k + 1)), exactly): the extremes in
+/// four lanes without branches (vectorises), then the pages inside in a
+/// second loop only when there are some.
+fn around_bucket(sg: &[f64], pages: Range<usize>, lo: f64, hi: f64) -> Around {
+    let (mut above, mut below, mut inside) = ([f64::INFINITY; 4], [0.0_f64; 4], [0usize; 4]);
+    let mut quads = sg.chunks_exact(4);
+    let mut step = |l: usize, s: f64| {
+        let (up, down) = (s >= hi, s < lo);
+        let a = if up { s } else { f64::INFINITY };
+        let b = if down { s } else { 0.0 };
+        above[l] = if a < above[l] { a } else { above[l] };
+        below[l] = if b > below[l] { b } else { below[l] };
+        inside[l] += usize::from(!(up | down));
+    };
+    for q in &mut quads {
+        for (l, &s) in q.iter().enumerate() {
+            step(l, s);
+        }
+    }
+    for &s in quads.remainder() {
+        step(0, s);
+    }
+    let mut a = Around::new();
+    a.min_above = above.into_iter().fold(f64::INFINITY, f64::min);
+    a.max_below = below.into_iter().fold(0.0, f64::max);
+    if inside.iter().sum::<usize>() > 0 {
+        a.inside = sg
+            .iter()
+            .zip(pages)
+            .filter(|&(&s, _)| (lo..hi).contains(&s))
+            .map(|(&s, i)| (s, i))
+            .collect();
+    }
+    a
+}
+
 /// The exact active set from the root's bucket alone: the histogram sums
 /// the pages above the bucket (compensated); one pass gathers those inside
 /// it (σ in `sig`); water filling through them in decreasing σ adds a page
@@ -488,20 +524,11 @@ fn water_fill(terms: &Terms, hist: &Histogram, sig: &mut [f64], kappa: f64) -> O
     if hist.buckets[k].count > (n / 8).max(1 << 12) {
         return None;
     }
+    let (lo, hi) = (Histogram::edge(k), Histogram::edge(k + 1));
     let around = fold_chunks(
         [sig],
         Around::new(),
-        |pages, [sg]| {
-            let mut a = Around::new();
-            for (&s, i) in sg.iter().zip(pages) {
-                match Histogram::bucket(s).cmp(&k) {
-                    Ordering::Greater => a.min_above = a.min_above.min(s),
-                    Ordering::Equal => a.inside.push((s, i)),
-                    Ordering::Less => a.max_below = a.max_below.max(s),
-                }
-            }
-            a
-        },
+        |pages, [sg]| around_bucket(sg, pages, lo, hi),
         Around::merge,
     );
     let mut inside = around.inside;
