@@ -12,7 +12,7 @@
 
 use super::frequencies::{jensen_gap, q_and_a};
 use super::par::{CHUNK, fold_chunks, fold_pieces_par};
-use super::{Model, Scaled, check_frequencies};
+use super::{Model, Scaled, check_frequencies, normal};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
 use crate::numeric::exact::product_error;
@@ -375,13 +375,50 @@ struct Terms<'a> {
     model: &'a Model,
     sigma: Sigma<'a>,
     bmax: f64,
+    /// The plain w_i are not in the output (no pass of [`Sigma::new`]).
+    fused: bool,
 }
 
 impl<'a> Terms<'a> {
-    /// w_max and β_max, leaving the plain w_i in `w` ([`Sigma::new`]).
+    /// w_max and β_max: for exponential X from the model's [`Extremes`]
+    /// when they hold w_max (β_i = μ_i/rate capped increases with μ_i: the
+    /// same bits as a pass), else by [`Sigma::new`]'s pass, which leaves
+    /// the plain w_i in `w`.
     fn new(model: &'a Model, w: &mut [f64]) -> Terms<'a> {
+        if let (&Distribution::Exponential { rate }, Some(ex)) = (model.access(), model.extremes())
+        {
+            if let Some(w_max) = ex.w_max {
+                let bmax = (ex.mu_max / rate).min(700.0_f64.exp_m1());
+                let sigma = Sigma::with_max(model, Scaled::new(w_max));
+                return Terms {
+                    model,
+                    sigma,
+                    bmax,
+                    fused: true,
+                };
+            }
+        }
         let (sigma, bmax) = Sigma::new(model, w);
-        Terms { model, sigma, bmax }
+        Terms {
+            model,
+            sigma,
+            bmax,
+            fused: false,
+        }
+    }
+
+    /// The plain w_i of the pages `pages` into `w` when they are not there
+    /// already ([`Terms::new`] found every one plain).
+    fn plain_weights(&self, pages: Range<usize>, w: &mut [f64]) {
+        if !self.fused {
+            return;
+        }
+        let m = self.model;
+        let mean = m.mean_access();
+        let (mu, c) = (&m.change_rates()[pages.clone()], &m.weights()[pages]);
+        for ((x, &m), &c) in w.iter_mut().zip(mu).zip(c) {
+            *x = c / (m * mean);
+        }
     }
 
     /// β'_i for the pages `pages` into `bt`.
@@ -430,6 +467,7 @@ impl<'a> Terms<'a> {
                 let mut bt = [0.0; BLOCK];
                 for (lo, w) in (pages.start..).step_by(BLOCK).zip(w.chunks_mut(BLOCK)) {
                     let (block, b) = (lo..lo + w.len(), &mut bt[..w.len()]);
+                    self.plain_weights(block.clone(), w);
                     self.sigmas(block.clone(), w);
                     self.betas(block, b);
                     w.iter().zip(b.iter()).for_each(|(&s, &b)| h.add(s, b));
@@ -439,11 +477,6 @@ impl<'a> Terms<'a> {
             Histogram::merge,
         )
     }
-}
-
-/// x in [f64::MIN_POSITIVE, f64::MAX] (a positive normal double).
-fn normal(x: f64) -> bool {
-    (f64::MIN_POSITIVE..=f64::MAX).contains(&x)
 }
 
 /// What [`water_fill`]'s pass finds around the root's bucket k.
@@ -567,19 +600,37 @@ fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> bool {
             for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
                 let b = &mut bt[..x.len()];
                 terms.betas(lo..lo + x.len(), b);
-                for (x, &b) in x.iter_mut().zip(b.iter()) {
-                    let s = *x;
-                    *x = if cut.active(s) {
-                        cut.excess(s).max(0.0) * b / total
-                    } else {
-                        0.0
-                    };
-                }
+                plan_block(cut, total, x, b);
             }
         },
         |(), ()| (),
     );
     true
+}
+
+/// [`write_plan`] for one block (σ in `x`, β' in `b`): the plain test of
+/// [`Cutoff::active`] and the excess for every page without a branch on
+/// the outcome (it is unpredictable), kept only where the page is
+/// active; the exact test decides the rare pages within the margin.
+fn plan_block(cut: Cutoff, total: f64, x: &mut [f64], b: &[f64]) {
+    let mut plan = [0.0; BLOCK];
+    let mut unsure = false;
+    for ((p, &s), &b) in plan.iter_mut().zip(x.iter()).zip(b) {
+        let t = s * cut.num - cut.s.hi;
+        unsure |= t.abs() <= cut.margin;
+        let v = cut.excess(s).max(0.0) * b / total;
+        *p = if t > cut.margin { v } else { 0.0 };
+    }
+    if unsure {
+        for ((p, &s), &b) in plan.iter_mut().zip(x.iter()).zip(b) {
+            *p = if cut.active(s) {
+                cut.excess(s).max(0.0) * b / total
+            } else {
+                0.0
+            };
+        }
+    }
+    x.copy_from_slice(&plan[..x.len()]);
 }
 
 /// [`ActiveSums`] over the pages active at `cut`, in fixed chunks.
@@ -844,13 +895,16 @@ impl<'a> Sigma<'a> {
         } else {
             scaled.unwrap_or_else(|| model.scaled_weight(0))
         };
+        (Sigma::with_max(model, wmax), bmax)
+    }
+
+    fn with_max(model: &'a Model, wmax: Scaled) -> Sigma<'a> {
         let v = wmax.value();
-        let sigma = Sigma {
+        Sigma {
             model,
             wmax,
             wmax_plain: v.is_normal().then_some(v),
-        };
-        (sigma, bmax)
+        }
     }
 
     /// σ_i from the plain w_i ([`plain_weight`]), when [`Sigma::of`]
