@@ -188,6 +188,7 @@ struct ActiveSums {
 
 impl ActiveSums {
     /// Adds an active page.
+    #[inline]
     fn add(&mut self, sigma: f64, beta: f64) {
         let p = sigma * beta;
         self.count += 1;
@@ -314,10 +315,16 @@ impl Histogram {
         2f64.powi(binade as i32 - BINADES as i32) * (1.0 + sub as f64 / SUB as f64)
     }
 
-    fn add(&mut self, sigma: f64, beta: f64) {
-        if self.buckets.is_empty() {
-            self.buckets = vec![ActiveSums::default(); 1 + (BINADES + 1) * SUB];
+    /// Every bucket, empty.
+    fn zero() -> Histogram {
+        Histogram {
+            buckets: vec![ActiveSums::default(); 1 + (BINADES + 1) * SUB],
         }
+    }
+
+    /// Adds a page (to a histogram from [`Histogram::zero`]).
+    #[inline]
+    fn add(&mut self, sigma: f64, beta: f64) {
         self.buckets[Self::bucket(sigma)].add(sigma, beta);
     }
 
@@ -377,6 +384,8 @@ struct Terms<'a> {
     bmax: f64,
     /// The plain w_i are not in the output (no pass of [`Sigma::new`]).
     fused: bool,
+    /// max μ_i when β'_i = μ_i/max μ (exponential X, β_max not capped).
+    mu_max: Option<f64>,
 }
 
 impl<'a> Terms<'a> {
@@ -388,13 +397,14 @@ impl<'a> Terms<'a> {
         if let (&Distribution::Exponential { rate }, Some(ex)) = (model.access(), model.extremes())
         {
             if let Some(w_max) = ex.w_max {
-                let bmax = (ex.mu_max / rate).min(700.0_f64.exp_m1());
+                let (cap, bmax) = (700.0_f64.exp_m1(), ex.mu_max / rate);
                 let sigma = Sigma::with_max(model, Scaled::new(w_max));
                 return Terms {
                     model,
                     sigma,
-                    bmax,
+                    bmax: bmax.min(cap),
                     fused: true,
+                    mu_max: (bmax < cap).then_some(ex.mu_max),
                 };
             }
         }
@@ -404,6 +414,7 @@ impl<'a> Terms<'a> {
             sigma,
             bmax,
             fused: false,
+            mu_max: None,
         }
     }
 
@@ -421,8 +432,15 @@ impl<'a> Terms<'a> {
         }
     }
 
-    /// β'_i for the pages `pages` into `bt`.
+    /// β'_i for the pages `pages` into `bt`: μ_i/max μ correctly rounded
+    /// when [`Terms::new`] allows, else (β_i/β_max) in two roundings.
     fn betas(&self, pages: Range<usize>, bt: &mut [f64]) {
+        if let Some(top) = self.mu_max {
+            for (b, m) in bt.iter_mut().zip(&self.model.change_rates()[pages]) {
+                *b = m / top;
+            }
+            return;
+        }
         fill_beta(self.model, pages, bt);
         bt.iter_mut().for_each(|b| *b /= self.bmax);
     }
@@ -463,7 +481,7 @@ impl<'a> Terms<'a> {
             run,
             Histogram::default(),
             |pages, [w]| {
-                let mut h = Histogram::default();
+                let mut h = Histogram::zero();
                 let mut bt = [0.0; BLOCK];
                 for (lo, w) in (pages.start..).step_by(BLOCK).zip(w.chunks_mut(BLOCK)) {
                     let (block, b) = (lo..lo + w.len(), &mut bt[..w.len()]);
