@@ -384,9 +384,8 @@ struct Terms<'a> {
     bmax: f64,
     /// The plain w_i are not in the output (no pass of [`Sigma::new`]).
     fused: bool,
-    /// 1/max μ when β'_i = μ_i·(1/max μ) (exponential X, β_max not
-    /// capped): two roundings, as (μ_i/rate)/β_max, without a division.
-    inv_mu_max: Option<f64>,
+    /// max μ when β'_i = μ_i/max μ (exponential X, β_max not capped).
+    mu_max: Option<f64>,
 }
 
 impl<'a> Terms<'a> {
@@ -405,7 +404,7 @@ impl<'a> Terms<'a> {
                     sigma,
                     bmax: bmax.min(cap),
                     fused: true,
-                    inv_mu_max: (bmax < cap).then_some(1.0 / ex.mu_max),
+                    mu_max: (bmax < cap).then_some(ex.mu_max),
                 };
             }
         }
@@ -415,7 +414,7 @@ impl<'a> Terms<'a> {
             sigma,
             bmax,
             fused: false,
-            inv_mu_max: None,
+            mu_max: None,
         }
     }
 
@@ -433,12 +432,14 @@ impl<'a> Terms<'a> {
         }
     }
 
-    /// β'_i for the pages `pages` into `bt`: μ_i·(1/max μ) when
-    /// [`Terms::new`] allows, else β_i/β_max.
+    /// β'_i for the pages `pages` into `bt`: μ_i/max μ correctly rounded
+    /// when [`Terms::new`] allows (the largest exactly 1, as β_max/β_max:
+    /// the compensated sums rely on it when β' spans more than their
+    /// precision), else β_i/β_max.
     fn betas(&self, pages: Range<usize>, bt: &mut [f64]) {
-        if let Some(inv) = self.inv_mu_max {
+        if let Some(top) = self.mu_max {
             for (b, m) in bt.iter_mut().zip(&self.model.change_rates()[pages]) {
-                *b = m * inv;
+                *b = m / top;
             }
             return;
         }
