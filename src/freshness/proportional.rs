@@ -82,12 +82,7 @@ fn series_sum_and_max(mu: &[f64], mean: f64, a: &mut [f64]) -> (f64, f64) {
     for (x, &m) in tail.iter_mut().zip(m4.remainder()) {
         *x = ln_1p_small(m * mean);
     }
-    let total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + tail.iter().sum::<f64>();
-    let max = top
-        .into_iter()
-        .chain(tail.iter().copied())
-        .fold(0.0, f64::max);
-    (total, max)
+    lanes_total(lanes, top, tail)
 }
 
 /// Σ xs in four interleaved partial sums (a fixed order that vectorises).
@@ -106,7 +101,12 @@ fn sum_and_max(xs: &[f64]) -> (f64, f64) {
             top[l] = if q[l] > top[l] { q[l] } else { top[l] };
         }
     }
-    let tail = quads.remainder();
+    lanes_total(lanes, top, quads.remainder())
+}
+
+/// (Σ, max(0, max)) from four lanes of partial sums and maxima and the
+/// entries after the last whole four, in a fixed order.
+fn lanes_total(lanes: [f64; 4], top: [f64; 4], tail: &[f64]) -> (f64, f64) {
     let total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + tail.iter().sum::<f64>();
     let max = top
         .into_iter()
