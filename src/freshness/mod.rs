@@ -63,6 +63,17 @@ pub struct Model {
     /// transform is costly, else on first use.
     one_minus_h: OnceLock<Vec<f64>>,
     proportional: bool,
+    /// Found by [`Model::new`]'s fast path while it copies the inputs.
+    extremes: Option<Extremes>,
+}
+
+/// max μ_i, and max w_i (w_i = c_i/(μ_i E\[X\]), weights given) when every
+/// μ_i E\[X\] and w_i is a normal double: what a planner would otherwise
+/// read every page for before its main passes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Extremes {
+    pub(crate) mu_max: f64,
+    pub(crate) w_max: Option<f64>,
 }
 
 impl Model {
@@ -80,7 +91,8 @@ impl Model {
             &format!("a freshness model of {} pages", mu.len()),
         )?;
         let mean_access = access.mean();
-        if let Some((mu_copy, w_copy)) = checked_copies(&access, mean_access, mu, weights) {
+        if let Some((mu_copy, w_copy, extremes)) = checked_copies(&access, mean_access, mu, weights)
+        {
             let proportional = weights.is_none_or(|w| weights_proportional(mu, w));
             return Ok(Model {
                 access,
@@ -91,6 +103,7 @@ impl Model {
                 h: OnceLock::new(),
                 one_minus_h: OnceLock::new(),
                 proportional,
+                extremes: Some(extremes),
             });
         }
         // Costly X, or an input that fails a check: the checks in order.
@@ -117,6 +130,7 @@ impl Model {
             h: OnceLock::new(),
             one_minus_h: one_minus_h.map_or_else(OnceLock::new, OnceLock::from),
             proportional,
+            extremes: None,
         })
     }
 
@@ -232,6 +246,12 @@ impl Model {
     pub(crate) fn scaled_weight(&self, i: usize) -> Scaled {
         let e = Scaled::new(self.mean_access);
         Scaled::new(self.weights()[i]).div(Scaled::new(self.mu[i]).mul(e))
+    }
+
+    /// What [`Model::new`] found while copying the inputs (exponential and
+    /// deterministic X only).
+    pub(crate) fn extremes(&self) -> Option<Extremes> {
+        self.extremes
     }
 
     /// True when c_i = c₀ μ_i for one c₀ (Theorems 3.4 and 4.1 apply).
@@ -393,15 +413,16 @@ fn transform_ok(q: f64, c: f64, l: f64) -> bool {
 
 /// For exponential and deterministic X (cheap transforms, computed on
 /// first use): copies of μ and the weights, made on the threads that check
-/// them (the fresh pages are first touched there), when every input passes
-/// [`Model::new`]'s checks; `None` for other X or when a check fails (then
-/// [`Model::new`] redoes the checks in order to name the first failure).
+/// them (the fresh pages are first touched there), and their [`Extremes`],
+/// when every input passes [`Model::new`]'s checks; `None` for other X or
+/// when a check fails (then [`Model::new`] redoes the checks in order to
+/// name the first failure).
 fn checked_copies(
     access: &Distribution,
     mean: f64,
     mu: &[f64],
     weights: Option<&[f64]>,
-) -> Option<(Vec<f64>, Option<Vec<f64>>)> {
+) -> Option<(Vec<f64>, Option<Vec<f64>>, Extremes)> {
     let cheap = matches!(
         access,
         Distribution::Exponential { .. } | Distribution::Deterministic { .. }
@@ -421,40 +442,88 @@ fn checked_copies(
         transform_ok(m * mean, c, access.log_laplace(m))
     };
     // Every rate finite and > 0, and (the conditions holding on an
-    // interval of μ) the transform usable at the smallest and largest.
+    // interval of μ) the transform usable at the smallest and largest;
+    // with the largest rate.
     let rates_ok = |m: &[f64]| {
         let (pos, lo, hi) = positive_range(m);
-        pos && ok_at(lo) && ok_at(hi)
+        (pos && ok_at(lo) && ok_at(hi), hi)
     };
     let positive = |c: &[f64]| positive_range(c).0;
     let n = mu.len();
     let mut mu_copy = crate::pages::zeroed(n);
+    // (all checks pass, max μ, max plain w: 0 when one is not plain, −1
+    // before the first page).
+    let max = |a: f64, b: f64| if b > a { b } else { a };
+    let merge = |(ok, m, w): (bool, f64, f64), (o, n, v): (bool, f64, f64)| {
+        let w = if w == 0.0 || v == 0.0 { 0.0 } else { max(w, v) };
+        (ok & o, max(m, n), w)
+    };
     match weights {
-        None => fold_cheap(
-            [&mut mu_copy[..]],
-            true,
-            |pages, [m]| {
-                m.copy_from_slice(&mu[pages]);
-                rates_ok(m)
-            },
-            |a, b| a & b,
-        )
-        .then_some((mu_copy, None)),
+        None => {
+            let (ok, mu_max, _) = fold_cheap(
+                [&mut mu_copy[..]],
+                (true, 0.0, 0.0),
+                |pages, [m]| {
+                    m.copy_from_slice(&mu[pages]);
+                    let (ok, hi) = rates_ok(m);
+                    (ok, hi, 0.0)
+                },
+                merge,
+            );
+            let extremes = Extremes {
+                mu_max,
+                w_max: None,
+            };
+            ok.then_some((mu_copy, None, extremes))
+        }
         Some(w) => {
             let mut w_copy = crate::pages::zeroed(n);
-            fold_cheap(
+            let (ok, mu_max, w_max) = fold_cheap(
                 [&mut mu_copy[..], &mut w_copy[..]],
-                true,
+                (true, 0.0, -1.0),
                 |pages, [m, c]| {
                     m.copy_from_slice(&mu[pages.clone()]);
                     c.copy_from_slice(&w[pages]);
-                    rates_ok(m) & positive(c)
+                    let (ok, hi) = rates_ok(m);
+                    (ok & positive(c), hi, max_plain_weight(m, c, mean))
                 },
-                |a, b| a & b,
-            )
-            .then_some((mu_copy, Some(w_copy)))
+                merge,
+            );
+            let extremes = Extremes {
+                mu_max,
+                w_max: (w_max > 0.0).then_some(w_max),
+            };
+            ok.then_some((mu_copy, Some(w_copy), extremes))
         }
     }
+}
+
+/// max w_i, w_i = c_i/(μ_i E\[X\]), when every μ_i E\[X\] and w_i is a
+/// normal double, else 0; in four lanes without branches (vectorises).
+pub(crate) fn max_plain_weight(mu: &[f64], c: &[f64], mean: f64) -> f64 {
+    let (mut ok, mut top) = ([true; 4], [0.0_f64; 4]);
+    let mut step = |l: usize, m: f64, c: f64| {
+        let me = m * mean;
+        let v = c / me;
+        ok[l] &= normal(me) & normal(v);
+        top[l] = if v > top[l] { v } else { top[l] };
+    };
+    let (mut m4, mut c4) = (mu.chunks_exact(4), c.chunks_exact(4));
+    for (m, c) in (&mut m4).zip(&mut c4) {
+        for l in 0..4 {
+            step(l, m[l], c[l]);
+        }
+    }
+    for (&m, &c) in m4.remainder().iter().zip(c4.remainder()) {
+        step(0, m, c);
+    }
+    let top = top.into_iter().fold(0.0, f64::max);
+    if ok.into_iter().all(|o| o) { top } else { 0.0 }
+}
+
+/// x in [f64::MIN_POSITIVE, f64::MAX] (a positive normal double).
+pub(crate) fn normal(x: f64) -> bool {
+    (f64::MIN_POSITIVE..=f64::MAX).contains(&x)
 }
 
 /// (every entry finite and > 0, smallest, largest) of `xs`, in four lanes

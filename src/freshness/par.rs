@@ -132,32 +132,35 @@ where
     if threads <= 1 {
         return fold_pieces(bufs, 0, piece, init, &f, combine);
     }
-    // Contiguous runs of whole pieces, one per thread.
+    // Contiguous runs of whole pieces, one per thread; the calling thread
+    // takes the last run (one thread fewer to start per pass).
     let per = pieces.div_ceil(threads);
     let mut parts: Vec<Vec<T>> = Vec::with_capacity(threads);
+    let run = |head: [&mut [f64]; K], start: usize| {
+        let out = Vec::with_capacity(per);
+        fold_pieces(head, start, piece, out, &f, |mut v: Vec<T>, t| {
+            v.push(t);
+            v
+        })
+    };
     std::thread::scope(|scope| {
-        let f = &f;
+        let run = &run;
         let mut rest = bufs;
         let mut lo = 0;
         let mut handles = Vec::with_capacity(threads);
-        while lo < n {
-            let take = (per * piece).min(n - lo);
-            let (head, tail) = split(rest, take);
+        while n - lo > per * piece {
+            let (head, tail) = split(rest, per * piece);
             rest = tail;
             let start = lo;
-            handles.push(scope.spawn(move || {
-                let out = Vec::with_capacity(per);
-                fold_pieces(head, start, piece, out, f, |mut v: Vec<T>, t| {
-                    v.push(t);
-                    v
-                })
-            }));
-            lo += take;
+            handles.push(scope.spawn(move || run(head, start)));
+            lo += per * piece;
         }
+        let last = run(rest, lo);
         for h in handles {
             // A panic in a worker is re-raised on the caller's thread.
             parts.push(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
         }
+        parts.push(last);
     });
     parts.into_iter().flatten().fold(init, combine)
 }

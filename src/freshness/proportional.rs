@@ -3,6 +3,8 @@
 //! access frequencies are f_i = ln h_i / Σ_j ln h_j.
 
 use super::{Model, fold_cheap};
+use crate::dist::Distribution;
+use crate::numeric::fastlog::{SMALL, ln_1p_small};
 
 /// The closed form (10) of Theorem 3.4: f_i = ln h_i / Σ_j ln h_j, optimal
 /// for problem (7) when c_i = c₀ μ_i. Valid for any weights as a formula,
@@ -14,12 +16,16 @@ use super::{Model, fold_cheap};
 /// f_i = (a_i/a_max)/Σ_j (a_j/a_max).
 pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
     let mut f = crate::pages::zeroed(model.len());
+    let series = series_scale(model);
     let (total, amax) = fold_cheap(
         [&mut f[..]],
         (0.0, 0.0_f64),
-        |pages, [a]| {
-            model.neg_log_h_into(pages, a);
-            sum_and_max(a)
+        |pages, [a]| match series {
+            Some(mean) => series_sum_and_max(&model.change_rates()[pages], mean, a),
+            None => {
+                model.neg_log_h_into(pages, a);
+                sum_and_max(a)
+            }
         },
         |(s, m), (t, n)| (s + t, m.max(n)),
     );
@@ -48,6 +54,37 @@ pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
     f
 }
 
+/// E\[X\] when X is exponential and every q_i = μ_i E\[X\] is within
+/// [`SMALL`] (by the model's [`Extremes`](super::Extremes)): then a_i =
+/// ln(1 + q_i) is [`ln_1p_small`] for every page, as in
+/// [`Model::neg_log_h_into`] (the same bits).
+fn series_scale(model: &Model) -> Option<f64> {
+    let mean = model.mean_access();
+    let exponential = matches!(model.access(), Distribution::Exponential { .. });
+    let ex = model.extremes()?;
+    (exponential && ex.mu_max * mean <= SMALL).then_some(mean)
+}
+
+/// a_i = ln(1 + μ_i·mean) by the series into `a` with [`sum_and_max`] of
+/// them, in one loop: the same lanes, so the same bits.
+fn series_sum_and_max(mu: &[f64], mean: f64, a: &mut [f64]) -> (f64, f64) {
+    let (mut lanes, mut top) = ([0.0; 4], [0.0_f64; 4]);
+    let (mut m4, mut a4) = (mu.chunks_exact(4), a.chunks_exact_mut(4));
+    for (m, x) in (&mut m4).zip(&mut a4) {
+        for l in 0..4 {
+            let v = ln_1p_small(m[l] * mean);
+            x[l] = v;
+            lanes[l] += v;
+            top[l] = if v > top[l] { v } else { top[l] };
+        }
+    }
+    let tail = a4.into_remainder();
+    for (x, &m) in tail.iter_mut().zip(m4.remainder()) {
+        *x = ln_1p_small(m * mean);
+    }
+    lanes_total(lanes, top, tail)
+}
+
 /// Σ xs in four interleaved partial sums (a fixed order that vectorises).
 fn sum(xs: &[f64]) -> f64 {
     sum_and_max(xs).0
@@ -64,7 +101,12 @@ fn sum_and_max(xs: &[f64]) -> (f64, f64) {
             top[l] = if q[l] > top[l] { q[l] } else { top[l] };
         }
     }
-    let tail = quads.remainder();
+    lanes_total(lanes, top, quads.remainder())
+}
+
+/// (Σ, max(0, max)) from four lanes of partial sums and maxima and the
+/// entries after the last whole four, in a fixed order.
+fn lanes_total(lanes: [f64; 4], top: [f64; 4], tail: &[f64]) -> (f64, f64) {
     let total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + tail.iter().sum::<f64>();
     let max = top
         .into_iter()

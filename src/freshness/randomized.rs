@@ -12,11 +12,10 @@
 
 use super::frequencies::{jensen_gap, q_and_a};
 use super::par::{CHUNK, fold_chunks, fold_pieces_par};
-use super::{Model, Scaled, check_frequencies};
+use super::{Model, Scaled, check_frequencies, normal};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
 use crate::numeric::exact::product_error;
-use std::cmp::Ordering;
 use std::ops::Range;
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
@@ -189,6 +188,7 @@ struct ActiveSums {
 
 impl ActiveSums {
     /// Adds an active page.
+    #[inline]
     fn add(&mut self, sigma: f64, beta: f64) {
         let p = sigma * beta;
         self.count += 1;
@@ -315,10 +315,16 @@ impl Histogram {
         2f64.powi(binade as i32 - BINADES as i32) * (1.0 + sub as f64 / SUB as f64)
     }
 
-    fn add(&mut self, sigma: f64, beta: f64) {
-        if self.buckets.is_empty() {
-            self.buckets = vec![ActiveSums::default(); 1 + (BINADES + 1) * SUB];
+    /// Every bucket, empty.
+    fn zero() -> Histogram {
+        Histogram {
+            buckets: vec![ActiveSums::default(); 1 + (BINADES + 1) * SUB],
         }
+    }
+
+    /// Adds a page (to a histogram from [`Histogram::zero`]).
+    #[inline]
+    fn add(&mut self, sigma: f64, beta: f64) {
         self.buckets[Self::bucket(sigma)].add(sigma, beta);
     }
 
@@ -376,17 +382,67 @@ struct Terms<'a> {
     model: &'a Model,
     sigma: Sigma<'a>,
     bmax: f64,
+    /// The plain w_i are not in the output (no pass of [`Sigma::new`]).
+    fused: bool,
+    /// max μ when β'_i = μ_i/max μ (exponential X, β_max not capped).
+    mu_max: Option<f64>,
 }
 
 impl<'a> Terms<'a> {
-    /// w_max and β_max, leaving the plain w_i in `w` ([`Sigma::new`]).
+    /// w_max and β_max: for exponential X from the model's [`Extremes`]
+    /// when they hold w_max (β_i = μ_i/rate capped increases with μ_i: the
+    /// same bits as a pass), else by [`Sigma::new`]'s pass, which leaves
+    /// the plain w_i in `w`.
     fn new(model: &'a Model, w: &mut [f64]) -> Terms<'a> {
+        if let (&Distribution::Exponential { rate }, Some(ex)) = (model.access(), model.extremes())
+        {
+            if let Some(w_max) = ex.w_max {
+                let (cap, bmax) = (700.0_f64.exp_m1(), ex.mu_max / rate);
+                let sigma = Sigma::with_max(model, Scaled::new(w_max));
+                return Terms {
+                    model,
+                    sigma,
+                    bmax: bmax.min(cap),
+                    fused: true,
+                    mu_max: (bmax < cap).then_some(ex.mu_max),
+                };
+            }
+        }
         let (sigma, bmax) = Sigma::new(model, w);
-        Terms { model, sigma, bmax }
+        Terms {
+            model,
+            sigma,
+            bmax,
+            fused: false,
+            mu_max: None,
+        }
     }
 
-    /// β'_i for the pages `pages` into `bt`.
+    /// The plain w_i of the pages `pages` into `w` when they are not there
+    /// already ([`Terms::new`] found every one plain).
+    fn plain_weights(&self, pages: Range<usize>, w: &mut [f64]) {
+        if !self.fused {
+            return;
+        }
+        let m = self.model;
+        let mean = m.mean_access();
+        let (mu, c) = (&m.change_rates()[pages.clone()], &m.weights()[pages]);
+        for ((x, &m), &c) in w.iter_mut().zip(mu).zip(c) {
+            *x = c / (m * mean);
+        }
+    }
+
+    /// β'_i for the pages `pages` into `bt`: μ_i/max μ correctly rounded
+    /// when [`Terms::new`] allows (the largest exactly 1, as β_max/β_max:
+    /// the compensated sums rely on it when β' spans more than their
+    /// precision), else β_i/β_max.
     fn betas(&self, pages: Range<usize>, bt: &mut [f64]) {
+        if let Some(top) = self.mu_max {
+            for (b, m) in bt.iter_mut().zip(&self.model.change_rates()[pages]) {
+                *b = m / top;
+            }
+            return;
+        }
         fill_beta(self.model, pages, bt);
         bt.iter_mut().for_each(|b| *b /= self.bmax);
     }
@@ -427,10 +483,11 @@ impl<'a> Terms<'a> {
             run,
             Histogram::default(),
             |pages, [w]| {
-                let mut h = Histogram::default();
+                let mut h = Histogram::zero();
                 let mut bt = [0.0; BLOCK];
                 for (lo, w) in (pages.start..).step_by(BLOCK).zip(w.chunks_mut(BLOCK)) {
                     let (block, b) = (lo..lo + w.len(), &mut bt[..w.len()]);
+                    self.plain_weights(block.clone(), w);
                     self.sigmas(block.clone(), w);
                     self.betas(block, b);
                     w.iter().zip(b.iter()).for_each(|(&s, &b)| h.add(s, b));
@@ -440,11 +497,6 @@ impl<'a> Terms<'a> {
             Histogram::merge,
         )
     }
-}
-
-/// x in [f64::MIN_POSITIVE, f64::MAX] (a positive normal double).
-fn normal(x: f64) -> bool {
-    (f64::MIN_POSITIVE..=f64::MAX).contains(&x)
 }
 
 /// What [`water_fill`]'s pass finds around the root's bucket k.
@@ -473,6 +525,43 @@ impl Around {
     }
 }
 
+/// [`Around`] for the pages `pages` (σ in `sg`) and the bucket [lo, hi)
+/// (bucket k ≥ 1 is [edge(k), edge(k + 1)), exactly): the extremes in
+/// four lanes without branches (vectorises), then the pages inside in a
+/// second loop only when there are some.
+fn around_bucket(sg: &[f64], pages: Range<usize>, lo: f64, hi: f64) -> Around {
+    let (mut above, mut below, mut inside) = ([f64::INFINITY; 4], [0.0_f64; 4], [0usize; 4]);
+    let mut quads = sg.chunks_exact(4);
+    let mut step = |l: usize, s: f64| {
+        let (up, down) = (s >= hi, s < lo);
+        let a = if up { s } else { f64::INFINITY };
+        let b = if down { s } else { 0.0 };
+        above[l] = if a < above[l] { a } else { above[l] };
+        below[l] = if b > below[l] { b } else { below[l] };
+        inside[l] += usize::from(!(up | down));
+    };
+    for q in &mut quads {
+        for (l, &s) in q.iter().enumerate() {
+            step(l, s);
+        }
+    }
+    for &s in quads.remainder() {
+        step(0, s);
+    }
+    let mut a = Around::new();
+    a.min_above = above.into_iter().fold(f64::INFINITY, f64::min);
+    a.max_below = below.into_iter().fold(0.0, f64::max);
+    if inside.iter().sum::<usize>() > 0 {
+        a.inside = sg
+            .iter()
+            .zip(pages)
+            .filter(|&(&s, _)| (lo..hi).contains(&s))
+            .map(|(&s, i)| (s, i))
+            .collect();
+    }
+    a
+}
+
 /// The exact active set from the root's bucket alone: the histogram sums
 /// the pages above the bucket (compensated); one pass gathers those inside
 /// it (σ in `sig`); water filling through them in decreasing σ adds a page
@@ -488,20 +577,11 @@ fn water_fill(terms: &Terms, hist: &Histogram, sig: &mut [f64], kappa: f64) -> O
     if hist.buckets[k].count > (n / 8).max(1 << 12) {
         return None;
     }
+    let (lo, hi) = (Histogram::edge(k), Histogram::edge(k + 1));
     let around = fold_chunks(
         [sig],
         Around::new(),
-        |pages, [sg]| {
-            let mut a = Around::new();
-            for (&s, i) in sg.iter().zip(pages) {
-                match Histogram::bucket(s).cmp(&k) {
-                    Ordering::Greater => a.min_above = a.min_above.min(s),
-                    Ordering::Equal => a.inside.push((s, i)),
-                    Ordering::Less => a.max_below = a.max_below.max(s),
-                }
-            }
-            a
-        },
+        |pages, [sg]| around_bucket(sg, pages, lo, hi),
         Around::merge,
     );
     let mut inside = around.inside;
@@ -525,11 +605,14 @@ fn water_fill(terms: &Terms, hist: &Histogram, sig: &mut [f64], kappa: f64) -> O
 /// The plan at `cut` in place of σ in `f`, in one pass: f_i = x_i/(κS)
 /// with x_i = excess_i⁺·β'_i ([`Cutoff::excess`]) on the active pages, 0
 /// elsewhere, since over the active set P whose sums B, S the cut holds,
-/// Σ_P x_i = (κ + B)S − SB = κS. False (`f` unchanged) when κS is not a
-/// normal double.
+/// Σ_P x_i = (κ + B)S − SB = κS; multiplied by 1/(κS) (one rounding
+/// more than a division, which was a third of this pass's time: within 1
+/// ulp of x_i/(κS)). False (`f` unchanged) when κS or its inverse is not
+/// a normal double.
 fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> bool {
     let total = cut.kappa * (cut.s.hi + cut.s.lo);
-    if !total.is_normal() {
+    let scale = 1.0 / total;
+    if !(total.is_normal() && scale.is_normal()) {
         return false;
     }
     fold_chunks(
@@ -540,19 +623,37 @@ fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> bool {
             for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
                 let b = &mut bt[..x.len()];
                 terms.betas(lo..lo + x.len(), b);
-                for (x, &b) in x.iter_mut().zip(b.iter()) {
-                    let s = *x;
-                    *x = if cut.active(s) {
-                        cut.excess(s).max(0.0) * b / total
-                    } else {
-                        0.0
-                    };
-                }
+                plan_block(cut, scale, x, b);
             }
         },
         |(), ()| (),
     );
     true
+}
+
+/// [`write_plan`] for one block (σ in `x`, β' in `b`): the plain test of
+/// [`Cutoff::active`] and the excess for every page without a branch on
+/// the outcome (it is unpredictable), kept only where the page is
+/// active; the exact test decides the rare pages within the margin.
+fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) {
+    let mut plan = [0.0; BLOCK];
+    let mut unsure = false;
+    for ((p, &s), &b) in plan.iter_mut().zip(x.iter()).zip(b) {
+        let t = s * cut.num - cut.s.hi;
+        unsure |= t.abs() <= cut.margin;
+        let v = cut.excess(s).max(0.0) * b * scale;
+        *p = if t > cut.margin { v } else { 0.0 };
+    }
+    if unsure {
+        for ((p, &s), &b) in plan.iter_mut().zip(x.iter()).zip(b) {
+            *p = if cut.active(s) {
+                cut.excess(s).max(0.0) * b * scale
+            } else {
+                0.0
+            };
+        }
+    }
+    x.copy_from_slice(&plan[..x.len()]);
 }
 
 /// [`ActiveSums`] over the pages active at `cut`, in fixed chunks.
@@ -817,13 +918,16 @@ impl<'a> Sigma<'a> {
         } else {
             scaled.unwrap_or_else(|| model.scaled_weight(0))
         };
+        (Sigma::with_max(model, wmax), bmax)
+    }
+
+    fn with_max(model: &'a Model, wmax: Scaled) -> Sigma<'a> {
         let v = wmax.value();
-        let sigma = Sigma {
+        Sigma {
             model,
             wmax,
             wmax_plain: v.is_normal().then_some(v),
-        };
-        (sigma, bmax)
+        }
     }
 
     /// σ_i from the plain w_i ([`plain_weight`]), when [`Sigma::of`]

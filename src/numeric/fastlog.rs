@@ -12,7 +12,7 @@ pub(crate) const SMALL: f64 = 1.0 / 1024.0;
 /// term is below 2^−62 |x|): no division; within 1 ulp, and x itself for
 /// |x| < 2^−53 (signed zeros and subnormals included).
 #[inline]
-fn ln_1p_small(x: f64) -> f64 {
+pub(crate) fn ln_1p_small(x: f64) -> f64 {
     let p = -1.0 / 6.0;
     let p = 0.2 + x * p;
     let p = -0.25 + x * p;

@@ -411,3 +411,28 @@ fn the_roots_bucket_gives_the_newton_plan() {
         }
     }
 }
+
+#[test]
+fn betas_spanning_more_than_the_compensated_precision() {
+    // μ = (1e-6, 1e30), c = (1e-30, 1), X ~ Exp(1): β' = (b₀, 1) with
+    // b₀ = 1e-36, σ = (1, σ₁ ≈ 1e-3), κ = 1e-30; both pages active, and
+    // F(ρ) = κ gives x₀ = (ρ − 1)b₀ with Σ x = κ, so f₀ = x₀/κ =
+    // (κ + 1 − σ₁)b₀/((σ₁ + b₀)κ). The sums hold terms 33 decades apart
+    // (beyond a double-double): the largest β' must be exactly 1.
+    let m = Model::new(
+        Distribution::exponential(1.0).unwrap(),
+        &[1e-6, 1e30],
+        Some(&[1e-30, 1.0]),
+    )
+    .unwrap();
+    let s1 = ((1.0_f64 / 1e30) / (1e-30 / 1e-6)).sqrt();
+    let (b0, kappa) = (1e-6 / 1e30, 1e-30);
+    let f0 = ((kappa + 1.0) - s1) * b0 / ((s1 + b0) * kappa);
+    for f in [
+        optimal_frequencies_general(&m).unwrap(),
+        general_by_newton(&m).unwrap(),
+    ] {
+        assert!(rel(f[0], f0) < 1e-12, "{f:?} vs {f0}");
+        assert!(rel(f[1], 1.0 - f0) < 1e-14, "{f:?}");
+    }
+}
