@@ -660,10 +660,11 @@ impl<'a> Solver<'a> {
             0.5 * (lo + hi)
         };
         let mut last_v = f64::INFINITY;
-        // The model's step was below rounding: the pass at its root ends.
+        // Converged on a coarse pass: the exact pass at the same ℓ ends.
         let mut last = false;
         for _ in 0..MAX_PASSES {
-            let sums = self.pass(ell, last_v.abs() > 1e-6)?;
+            let coarse = !last && last_v.abs() > 1e-6;
+            let sums = self.pass(ell, coarse)?;
             let t: f64 = sums
                 .iter()
                 .zip(&self.caps)
@@ -677,21 +678,26 @@ impl<'a> Solver<'a> {
                 )));
             }
             let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
-            if last || v.abs() <= 1e-15 {
-                return Ok((ell, sums));
-            }
-            if v > 0.0 {
-                lo = ell;
+            let converged = last || v.abs() <= 1e-15 || {
+                if v > 0.0 {
+                    lo = ell;
+                } else {
+                    hi = ell;
+                }
+                hi - lo <= tol
+            };
+            // The model's root within rounding of ℓ also ends the search.
+            let next = if converged {
+                ell
             } else {
-                hi = ell;
-            }
-            if hi - lo <= tol {
-                return Ok((ell, sums));
-            }
-            let x = self.even.as_ref().map(|p| (&p.x[..], &p.dlns[..]));
-            let next = HostModel::new(self.g, &self.caps, ell, &sums, x).root(v, (lo, hi))?;
+                let x = self.even.as_ref().map(|p| (&p.x[..], &p.dlns[..]));
+                HostModel::new(self.g, &self.caps, ell, &sums, x).root(v, (lo, hi))?
+            };
             if (next - ell).abs() <= tol {
-                (last, ell) = (true, next);
+                if !coarse {
+                    return Ok((ell, sums));
+                }
+                last = true;
                 continue;
             }
             let stalled = v.abs() > 1e-12 && v.abs() > 0.5 * last_v.abs();
@@ -1066,7 +1072,7 @@ fn rho_step(l: f64, s: HostSum, cap: f64) -> f64 {
 /// Half-width in ln λ of the window in which [`HostModel`] evaluates an
 /// evenly spaced page exactly: its x_i falls to 0 at its cutoff with
 /// unbounded slope, which no smooth model of its host follows.
-const STEEP: f64 = 1e-3;
+const STEEP: f64 = 1e-2;
 
 /// T(ℓ) = Σ_h min(S_h(ℓ), κ_h) near ℓ₀, the ℓ of a pass: each host's
 /// sum over its other pages ln-linear in ℓ from its sums at ℓ₀
