@@ -496,15 +496,9 @@ fn split_bufs<'a, const K: usize>(
     bufs: [&'a mut [f64]; K],
     mid: usize,
 ) -> ([&'a mut [f64]; K], [&'a mut [f64]; K]) {
-    let mut tails: [&'a mut [f64]; K] = std::array::from_fn(|_| -> &'a mut [f64] { &mut [] });
-    let mut k = 0;
-    let heads = bufs.map(|b| {
-        let (head, tail) = b.split_at_mut(mid);
-        tails[k] = tail;
-        k += 1;
-        head
-    });
-    (heads, tails)
+    let mut parts = bufs.map(|b| b.split_at_mut(mid));
+    let heads = parts.each_mut().map(|(head, _)| std::mem::take(head));
+    (heads, parts.map(|(_, tail)| tail))
 }
 
 /// One host's sums at its multiplier: Σ x_i and dΣ x_i/d ln λ (≤ 0).
@@ -831,17 +825,7 @@ impl<'a> Solver<'a> {
     ) -> Result<f64> {
         let (g, cap) = (self.g, self.caps[h]);
         let r = g.pages(h);
-        // The host's own evaluation, its roots from the global pass at
-        // `lo` (the multiplier they were found at).
-        let mut even = pages.map(|[s, x, dlns]| {
-            let mut p = GeneralPages::new(&g.log_h[r.clone()]);
-            if at_lo.is_some() {
-                p.s.copy_from_slice(s);
-                p.x.copy_from_slice(x);
-                p.dlns.copy_from_slice(dlns);
-            }
-            (p, lo, [s, x, dlns])
-        });
+        let mut even = pages.map(|out| HostPages::new(g, r.clone(), lo, at_lo.is_some(), out));
         let mut hi = self.summaries[h].ln_w_max;
         let mut lo = lo.min(hi);
         let (mut l, mut last_v) = (lo, f64::INFINITY);
@@ -854,13 +838,7 @@ impl<'a> Solver<'a> {
                         self.ctl.step("the polite plan", self.passes + it)?;
                         match even.as_mut() {
                             None => randomized_sum(g, l, r.clone()),
-                            Some((pages, at, _)) => {
-                                let base = r.start;
-                                let point = |j| page_point(l - g.ln_w[base + j]);
-                                pages.pass(point, l - *at, None, EXACT)?;
-                                *at = l;
-                                even_sum(&pages.x, &pages.dlns, 0..pages.x.len())
-                            }
+                            Some(pages) => pages.eval(g, r.start, l)?,
                         }
                     }
                 };
@@ -897,12 +875,9 @@ impl<'a> Solver<'a> {
                 "host {h}'s multiplier did not converge in {MAX_PASSES} steps"
             )));
         };
-        // The pages at the root (the last point evaluated).
-        if let Some((pages, at, [s, x, dlns])) = even {
-            debug_assert!(at == found);
-            s.copy_from_slice(&pages.s);
-            x.copy_from_slice(&pages.x);
-            dlns.copy_from_slice(&pages.dlns);
+        if let Some(pages) = even {
+            debug_assert!(pages.at == found);
+            pages.store();
         }
         Ok(found)
     }
@@ -976,6 +951,51 @@ impl<'a> Solver<'a> {
             |(), ()| (),
         );
         x
+    }
+}
+
+/// One saturated host's evenly spaced pages during its root find: its own
+/// evaluation at ln λ = `at`, and its part `out` of the shared (s_i, x_i,
+/// d ln s_i/d ln t_i).
+struct HostPages<'a, 'b> {
+    pages: GeneralPages<'a>,
+    at: f64,
+    out: [&'b mut [f64]; 3],
+}
+
+impl<'a, 'b> HostPages<'a, 'b> {
+    /// Host positions `r`, warm-started from `out` (the global pass at
+    /// `at`) when `warm`.
+    fn new(g: &'a Groups, r: Range<usize>, at: f64, warm: bool, out: [&'b mut [f64]; 3]) -> Self {
+        let mut pages = GeneralPages::new(&g.log_h[r]);
+        if warm {
+            pages.s.copy_from_slice(out[0]);
+            pages.x.copy_from_slice(out[1]);
+            pages.dlns.copy_from_slice(out[2]);
+        }
+        HostPages { pages, at, out }
+    }
+
+    /// The host's sums at ln λ = `l` (its first position `base`), each
+    /// root predicted from the last evaluation's.
+    fn eval(&mut self, g: &Groups, base: usize, l: f64) -> Result<HostSum> {
+        let p = &mut self.pages;
+        p.pass(
+            |j| page_point(l - g.ln_w[base + j]),
+            l - self.at,
+            None,
+            EXACT,
+        )?;
+        self.at = l;
+        Ok(even_sum(&p.x, &p.dlns, 0..p.x.len()))
+    }
+
+    /// The last evaluation written to the shared arrays.
+    fn store(self) {
+        let [s, x, dlns] = self.out;
+        s.copy_from_slice(&self.pages.s);
+        x.copy_from_slice(&self.pages.x);
+        dlns.copy_from_slice(&self.pages.dlns);
     }
 }
 
