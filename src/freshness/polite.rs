@@ -492,10 +492,10 @@ where
 }
 
 /// Every buffer split at `mid`: (heads, tails).
-fn split_bufs<'a, const K: usize>(
-    bufs: [&'a mut [f64]; K],
+fn split_bufs<const K: usize>(
+    bufs: [&mut [f64]; K],
     mid: usize,
-) -> ([&'a mut [f64]; K], [&'a mut [f64]; K]) {
+) -> ([&mut [f64]; K], [&mut [f64]; K]) {
     let mut parts = bufs.map(|b| b.split_at_mut(mid));
     let heads = parts.each_mut().map(|(head, _)| std::mem::take(head));
     (heads, parts.map(|(_, tail)| tail))
