@@ -193,11 +193,11 @@ const S_HALF: f64 = 1.678_346_990_016_660_7;
 const INNER_STEPS: usize = 60;
 
 /// The `stop` of [`solve_g`] for roots to rounding.
-const EXACT: f64 = 1e-8;
+pub(crate) const EXACT: f64 = 1e-8;
 
 /// The `stop` of [`solve_g`] on a cold pass (no warm starts) far from the
 /// multiplier: roots to about 1e−8, one Newton step fewer per page.
-const COARSE: f64 = 1e-4;
+pub(crate) const COARSE: f64 = 1e-4;
 
 /// Solves G(s) = t (see [`invert_g`]) by plain Newton from `guess` (a
 /// previous root: one or two steps when the multiplier moved a little), or
@@ -472,9 +472,9 @@ pub(super) fn ln_p_of(ln_t: f64) -> f64 {
 /// there and d ln s_i/d ln t_i (both 0 for pages not visited).
 pub(super) struct GeneralPages<'a> {
     log_h: &'a [f64],
-    s: Vec<f64>,
+    pub(crate) s: Vec<f64>,
     pub(super) x: Vec<f64>,
-    dlns: Vec<f64>,
+    pub(crate) dlns: Vec<f64>,
 }
 
 impl<'a> GeneralPages<'a> {
@@ -506,7 +506,7 @@ impl<'a> GeneralPages<'a> {
     /// suffices once the multiplier moves by less than about 1e−2. With a steep
     /// window (ln w, ℓ₀) the sums are also split as [`Local`] needs. `stop`:
     /// see [`solve_g`].
-    fn pass<F>(
+    pub(crate) fn pass<F>(
         &mut self,
         point: F,
         d_ln_t: f64,
@@ -568,7 +568,7 @@ impl<'a> GeneralPages<'a> {
 /// ([`expansion`]) over the pages outside it, and the pages inside
 /// (ascending).
 #[derive(Default)]
-struct PassSums {
+pub(crate) struct PassSums {
     sum: f64,
     dsum: f64,
     smooth: f64,

@@ -41,24 +41,28 @@
 //! Σ_h κ_h ≥ 1, and the plan it gives is the unique optimum (the objective
 //! is strictly convex in the visited pages' frequencies).
 //!
-//! **Algorithm.** Pages are grouped by host with one counting sort (ln h_i
-//! and ln w_i gathered in host order). A pass evaluates every page at its
-//! host's multiplier and sums x_i and dx_i/d ln λ per host, hosts spread
-//! over threads in runs of about equal page counts. (1) The global
+//! **Algorithm.** Pages are grouped by host with one counting sort (ln w_i
+//! and ln h_i, or β_i for the randomized objective, gathered in host
+//! order). A pass evaluates every page at its host's multiplier and sums
+//! x_i and dx_i/d ln λ per host, hosts spread over threads in runs of
+//! about equal page counts; an evenly spaced page's root starts from the
+//! third-order prediction from its previous one. (1) The global
 //! multiplier: each pass narrows a bracket on ln λ and moves to the root
 //! of a model of T built from its host sums (`HostModel`: each host
 //! ln-linear in ln λ, capped at κ_h, its evenly spaced pages near their
 //! cutoff evaluated exactly), which follows the kinks where hosts
 //! saturate without a pass; a bisection when that root leaves the
-//! bracket or the pass makes no progress. Large plans start from the
-//! multiplier of a sample of about one page in n/2^16 solved the same way
-//! (`Groups::sample`), within about 1e−2 of the root. (2) Every host saturated at λ
-//! finds its λ_h on its own, over its own pages (in cache), by
-//! safeguarded Newton in [λ, max w_i] (steps taken in ρ = λ^{−1/2}, see
-//! `rho_step`), the hosts spread over threads. (3) A last pass at the
-//! final multipliers; rounding leaves each sum off by a few ulps, so the
-//! saturated hosts are scaled to κ_h exactly and the others to the
-//! remaining 1 − Σ_sat κ_h.
+//! bracket or the pass makes no progress; roots to about 1e−8 while
+//! |ln T| > 1e−6. Large plans start from the multiplier of a sample of
+//! about one page in n/2^16 solved the same way (`Groups::sample`), within
+//! about 1e−2 of the root. (2) Every host saturated at λ finds its λ_h on
+//! its own, over its own pages (in cache, warm-started from the global
+//! pass), by safeguarded Newton in [λ, max w_i] (steps taken in ρ =
+//! λ^{−1/2}, see `rho_step`), the hosts spread over threads. (3) The
+//! frequencies are the pages' values at the last point of each search
+//! (the global pass for the unsaturated hosts); rounding leaves each sum
+//! off by a few ulps, so the saturated hosts are scaled to κ_h exactly and
+//! the others to the remaining 1 − Σ_sat κ_h.
 //!
 //! **Infeasible caps** (Σ_h κ_h < 1: the hosts together cannot absorb the
 //! robot's rate) are `Infeasible` by default, with the shortfall. With
@@ -69,7 +73,7 @@
 //! idle time acts as a page of weight 0 visited 1 − Σ κ_h of the time.
 
 use super::frequencies::{
-    GeneralPages, PagePoint, g_over_s2, invert_g, jensen_gap, ln_p_of, ln_weight,
+    COARSE, EXACT, GeneralPages, PagePoint, g_over_s2, invert_g, jensen_gap, ln_p_of, ln_weight,
 };
 use super::{Model, par};
 use crate::error::{Error, Num, Result};
@@ -79,10 +83,10 @@ use crate::numeric::special::psi;
 use std::ops::Range;
 
 /// Bytes [`polite_frequencies`] holds per page (host order, host of each
-/// position, ln w in input order while grouping, ln h and ln w in host
-/// order, three arrays of the evenly spaced evaluation, the output, and the
-/// lazily filled 1 − h of the randomized objective), checked against the
-/// memory cap before allocating.
+/// position, ln w in input order while grouping, ln w and ln h or β in
+/// host order, three arrays of the evenly spaced evaluation, the output,
+/// and the lazily filled 1 − h of the randomized objective), checked
+/// against the memory cap before allocating.
 pub const POLITE_BYTES_PER_PAGE: u128 = 80;
 
 /// Bytes [`polite_frequencies`] holds per host (offsets, summaries,
@@ -148,7 +152,7 @@ pub fn polite_frequencies(
 ) -> Result<PolitePlan> {
     // Setup: validation, grouping, per-host caps and summaries.
     check_inputs(model, hosts, max_rates, &options.control)?;
-    let groups = Groups::new(model, hosts, max_rates.len())?;
+    let groups = Groups::new(model, hosts, max_rates.len(), objective)?;
     let caps: Vec<f64> = max_rates.iter().map(|b| b * model.mean_access()).collect();
     let total_cap: f64 = caps.iter().sum();
     let slack = total_cap < 1.0;
@@ -236,30 +240,57 @@ struct Groups {
     /// The host of position k.
     host_of: Vec<u32>,
     start: Vec<usize>,
-    /// ln h_i and ln w_i (absolute units) in host order.
-    log_h: Vec<f64>,
+    /// In host order: ln w_i (absolute units), and the page's mass source:
+    /// ln h_i for the evenly spaced objective (a_i = −ln h_i), β_i for the
+    /// randomized one ([`beta`]); the other array is empty.
     ln_w: Vec<f64>,
+    log_h: Vec<f64>,
+    beta: Vec<f64>,
+}
+
+/// start\[h\]: the first position of host h in host order (a prefix sum
+/// of the page counts); `InvalidArgument` naming the first host without
+/// pages.
+fn host_starts(hosts: &[u32], host_count: usize) -> Result<Vec<usize>> {
+    let mut start = vec![0usize; host_count + 1];
+    for &h in hosts {
+        start[h as usize + 1] += 1;
+    }
+    if let Some(h) = start[1..].iter().position(|&c| c == 0) {
+        return Err(Error::invalid(format!(
+            "host {h} has no pages (no hosts[i] equals {h}; every host in max_rates needs one)"
+        )));
+    }
+    for h in 0..host_count {
+        start[h + 1] += start[h];
+    }
+    Ok(start)
 }
 
 impl Groups {
-    /// One counting sort. `InvalidArgument` naming the first host without
-    /// pages.
-    fn new(model: &Model, hosts: &[u32], host_count: usize) -> Result<Groups> {
-        let mut start = vec![0usize; host_count + 1];
-        for &h in hosts {
-            start[h as usize + 1] += 1;
-        }
-        if let Some(h) = start[1..].iter().position(|&c| c == 0) {
-            return Err(Error::invalid(format!(
-                "host {h} has no pages (no hosts[i] equals {h}; every host in max_rates needs one)"
-            )));
-        }
-        for h in 0..host_count {
-            start[h + 1] += start[h];
-        }
+    /// One counting sort.
+    fn new(
+        model: &Model,
+        hosts: &[u32],
+        host_count: usize,
+        objective: PoliteObjective,
+    ) -> Result<Groups> {
+        let start = host_starts(hosts, host_count)?;
         let n = hosts.len();
-        // The page order (one scatter of u32s), then every per-page array
-        // gathered in host order: sequential writes, spread over threads.
+        // ln w_i in input order (sequential reads), then the page order
+        // (one scatter of u32s), then the per-page arrays gathered in host
+        // order (two reads per page), spread over threads.
+        let mut ln_w_in = crate::pages::zeroed(n);
+        par::fold_chunks(
+            [&mut ln_w_in[..]],
+            (),
+            |pages, [lw]| {
+                for (k, i) in pages.enumerate() {
+                    lw[k] = ln_weight(model, i);
+                }
+            },
+            |(), ()| (),
+        );
         let mut next = start.clone();
         let mut order = vec![0u32; n];
         for (i, &h) in hosts.iter().enumerate() {
@@ -273,27 +304,52 @@ impl Groups {
             // h < max_rates.len() ≤ 2^32 (every host has a page).
             host_of[w[0]..w[1]].fill(h as u32);
         }
-        let (mut log_h, mut ln_w) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
+        let (mut mass, mut ln_w) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
         let src = model.log_h();
+        let randomized = objective == PoliteObjective::Randomized;
         par::fold_chunks(
-            [&mut log_h[..], &mut ln_w[..]],
+            [&mut mass[..], &mut ln_w[..]],
             (),
-            |pos, [lh, lw]| {
+            |pos, [m, lw]| {
                 for (k, p) in pos.enumerate() {
                     let i = order[p] as usize;
-                    lh[k] = src[i];
-                    lw[k] = ln_weight(model, i);
+                    m[k] = src[i];
+                    lw[k] = ln_w_in[i];
+                }
+                if randomized {
+                    m.iter_mut().for_each(|v| *v = beta(*v));
                 }
             },
             |(), ()| (),
         );
+        drop(ln_w_in);
+        let (log_h, beta) = if randomized {
+            (Vec::new(), mass)
+        } else {
+            (mass, Vec::new())
+        };
         Ok(Groups {
             order,
             host_of,
             start,
-            log_h,
             ln_w,
+            log_h,
+            beta,
         })
+    }
+
+    /// Pages.
+    fn len(&self) -> usize {
+        self.ln_w.len()
+    }
+
+    /// Page k's mass: a_i (evenly spaced) or β_i (randomized), which x_i is
+    /// proportional to at a fixed multiplier.
+    fn mass(&self, k: usize) -> f64 {
+        match self.beta.get(k) {
+            Some(&b) => b,
+            None => -self.log_h[k],
+        }
     }
 
     fn hosts(&self) -> usize {
@@ -319,17 +375,14 @@ impl Groups {
         objective: PoliteObjective,
     ) -> Option<(Groups, Vec<f64>)> {
         let big = 8 * stride;
-        let limit = self.log_h.len() / 4;
-        let scaled = |log_h: f64, c: f64| match objective {
-            PoliteObjective::EvenlySpaced => c * log_h,
-            PoliteObjective::Randomized => -(c * beta(log_h)).ln_1p(),
-        };
+        let limit = self.len() / 4;
         let mut s = Groups {
             order: Vec::new(),
             host_of: Vec::new(),
             start: vec![0],
-            log_h: Vec::new(),
             ln_w: Vec::new(),
+            log_h: Vec::new(),
+            beta: Vec::new(),
         };
         let mut sub_caps = Vec::new();
         let mut acc = 0;
@@ -351,16 +404,19 @@ impl Groups {
                 (0, 1, w, w)
             };
             for k in r.skip(skip).step_by(step) {
-                s.log_h.push(scaled(self.log_h[k], c));
+                match objective {
+                    PoliteObjective::EvenlySpaced => s.log_h.push(c * self.log_h[k]),
+                    PoliteObjective::Randomized => s.beta.push(c * self.beta[k]),
+                }
                 s.ln_w.push(self.ln_w[k]);
                 // Fewer sampled hosts than hosts (< 2^32).
                 s.host_of.push(sub_caps.len() as u32);
             }
-            if s.log_h.len() > limit {
+            if s.len() > limit {
                 return None;
             }
             sub_caps.push(cap * cap_scale);
-            s.start.push(s.log_h.len());
+            s.start.push(s.len());
         }
         Some((s, sub_caps))
     }
@@ -379,20 +435,37 @@ where
     T: Send + Clone + Default,
     F: Fn(usize, Range<usize>) -> T + Sync,
 {
-    let (hosts, n) = (g.hosts(), g.log_h.len());
+    per_host_with::<T, _, 1>(g, None, |h, r, _| f(h, r))
+}
+
+/// [`per_host`] with per-page buffers (one entry per position): `f` also
+/// gets host h's part of each.
+fn per_host_with<T, F, const K: usize>(g: &Groups, bufs: Option<[&mut [f64]; K]>, f: F) -> Vec<T>
+where
+    T: Send + Clone + Default,
+    F: Fn(usize, Range<usize>, Option<[&mut [f64]; K]>) -> T + Sync,
+{
+    let (hosts, n) = (g.hosts(), g.len());
     let mut out = vec![T::default(); hosts];
     let threads = par::threads_for(n).min(hosts);
-    let run = |h0: usize, o: &mut [T]| {
+    // Hosts h0.. with their values `o` and buffers starting at h0's pages.
+    let run = |h0: usize, o: &mut [T], mut bufs: Option<[&mut [f64]; K]>| {
         for (k, v) in o.iter_mut().enumerate() {
-            *v = f(h0 + k, g.pages(h0 + k));
+            let r = g.pages(h0 + k);
+            let mine = bufs.take().map(|b| {
+                let (head, tail) = split_bufs(b, r.len());
+                bufs = Some(tail);
+                head
+            });
+            *v = f(h0 + k, r, mine);
         }
     };
     if threads <= 1 {
-        run(0, &mut out);
+        run(0, &mut out, bufs);
         return out;
     }
     std::thread::scope(|scope| {
-        let mut rest = &mut out[..];
+        let (mut rest, mut rest_bufs) = (&mut out[..], bufs);
         let mut h0 = 0;
         for t in 1..=threads {
             // The first host starting at or after t·n/threads ends the run.
@@ -404,12 +477,28 @@ where
             .max(h0);
             let (head, tail) = std::mem::take(&mut rest).split_at_mut(h1 - h0);
             rest = tail;
+            let pages = g.start[h1] - g.start[h0];
+            let mine = rest_bufs.take().map(|b| {
+                let (head, tail) = split_bufs(b, pages);
+                rest_bufs = Some(tail);
+                head
+            });
             let run = &run;
-            scope.spawn(move || run(h0, head));
+            scope.spawn(move || run(h0, head, mine));
             h0 = h1;
         }
     });
     out
+}
+
+/// Every buffer split at `mid`: (heads, tails).
+fn split_bufs<const K: usize>(
+    bufs: [&mut [f64]; K],
+    mid: usize,
+) -> ([&mut [f64]; K], [&mut [f64]; K]) {
+    let mut parts = bufs.map(|b| b.split_at_mut(mid));
+    let heads = parts.each_mut().map(|(head, _)| std::mem::take(head));
+    (heads, parts.map(|(_, tail)| tail))
 }
 
 /// One host's sums at its multiplier: Σ x_i and dΣ x_i/d ln λ (≤ 0).
@@ -455,6 +544,9 @@ struct Solver<'a> {
     summaries: Vec<HostSummary>,
     ctl: &'a Control,
     passes: u64,
+    /// ln λ of the last global pass (NaN before the first): the evenly
+    /// spaced pages' warm starts are predicted from it.
+    last_ell: f64,
 }
 
 /// A saturated host's search stops once |S_h/κ_h − 1| is below this (the
@@ -484,10 +576,7 @@ impl<'a> Solver<'a> {
                 s.ln_w_max = s.ln_w_max.max(g.ln_w[k]);
             }
             for k in r {
-                let m = match objective {
-                    PoliteObjective::EvenlySpaced => -g.log_h[k],
-                    PoliteObjective::Randomized => beta(g.log_h[k]),
-                };
+                let m = g.mass(k);
                 s.mass += m;
                 s.root_sum += m * (0.5 * (g.ln_w[k] - s.ln_w_max)).exp();
             }
@@ -501,6 +590,7 @@ impl<'a> Solver<'a> {
             summaries,
             ctl,
             passes: 0,
+            last_ell: f64::NAN,
         }
     }
 
@@ -516,19 +606,26 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Every host's sums with host h at `ln_lam[h]`: one pass over the
-    /// pages.
-    fn pass(&mut self, ln_lam: &[f64]) -> Result<Vec<HostSum>> {
+    /// Every host's sums at ln λ = `ell`: one pass over the pages (the
+    /// evenly spaced roots predicted from the last pass's, and only to
+    /// about 1e−8 while `coarse`).
+    fn pass(&mut self, ell: f64, coarse: bool) -> Result<Vec<HostSum>> {
         self.ctl.step("the polite plan", self.passes)?;
         self.passes += 1;
         let g = self.g;
         let Some(pages) = self.even.as_mut() else {
-            return Ok(per_host(g, |h, r| randomized_sum(g, ln_lam[h], r)));
+            return Ok(per_host(g, |_, r| randomized_sum(g, ell, r)));
         };
-        let point = |k: usize| page_point(ln_lam[g.host_of[k] as usize] - g.ln_w[k]);
-        pages.eval(point, 0.0)?;
-        let x = &pages.x;
-        Ok(per_host(g, |h, r| even_sum(g, ln_lam[h], r, |k| x[k])))
+        let stop = if coarse { COARSE } else { EXACT };
+        pages.pass(
+            |k| page_point(ell - g.ln_w[k]),
+            ell - self.last_ell,
+            None,
+            stop,
+        )?;
+        self.last_ell = ell;
+        let (x, dlns) = (&pages.x, &pages.dlns);
+        Ok(per_host(g, |_, r| even_sum(x, dlns, r)))
     }
 
     /// ln λ with T(λ) = Σ_h min(S_h(λ), κ_h) = 1 (Σ κ_h ≥ 1), and every
@@ -556,13 +653,12 @@ impl<'a> Solver<'a> {
         } else {
             0.5 * (lo + hi)
         };
-        let mut ln_lam = vec![0.0; hosts];
         let mut last_v = f64::INFINITY;
-        // The model's step was below rounding: the pass at its root ends.
+        // Converged on a coarse pass: the exact pass at the same ℓ ends.
         let mut last = false;
         for _ in 0..MAX_PASSES {
-            ln_lam.fill(ell);
-            let sums = self.pass(&ln_lam)?;
+            let coarse = !last && last_v.abs() > 1e-6;
+            let sums = self.pass(ell, coarse)?;
             let t: f64 = sums
                 .iter()
                 .zip(&self.caps)
@@ -576,21 +672,26 @@ impl<'a> Solver<'a> {
                 )));
             }
             let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
-            if last || v.abs() <= 1e-15 {
-                return Ok((ell, sums));
-            }
-            if v > 0.0 {
-                lo = ell;
+            let converged = last || v.abs() <= 1e-15 || {
+                if v > 0.0 {
+                    lo = ell;
+                } else {
+                    hi = ell;
+                }
+                hi - lo <= tol
+            };
+            // The model's root within rounding of ℓ also ends the search.
+            let next = if converged {
+                ell
             } else {
-                hi = ell;
-            }
-            if hi - lo <= tol {
-                return Ok((ell, sums));
-            }
-            let x = self.even.as_ref().map(|p| &p.x[..]);
-            let next = HostModel::new(self.g, &self.caps, ell, &sums, x).root(v, (lo, hi))?;
+                let x = self.even.as_ref().map(|p| (&p.x[..], &p.dlns[..]));
+                HostModel::new(self.g, &self.caps, ell, &sums, x).root(v, (lo, hi))?
+            };
             if (next - ell).abs() <= tol {
-                (last, ell) = (true, next);
+                if !coarse {
+                    return Ok((ell, sums));
+                }
+                last = true;
                 continue;
             }
             let stalled = v.abs() > 1e-12 && v.abs() > 0.5 * last_v.abs();
@@ -628,7 +729,7 @@ impl<'a> Solver<'a> {
     /// 8 times as many pages, the sample is at most 1/4 of them and its
     /// caps are feasible.
     fn sample_start(&self) -> Result<Option<f64>> {
-        let n = self.g.log_h.len();
+        let n = self.g.len();
         if n < 8 * SAMPLE {
             return Ok(None);
         }
@@ -675,7 +776,8 @@ impl<'a> Solver<'a> {
     /// S_h(λ_h) = κ_h for those with S_h(λ) > κ_h (every host when ln λ =
     /// −∞; `at_lambda`: the sums at λ otherwise), each found on its own
     /// over its own pages ([`Solver::host_root`]), hosts spread over
-    /// threads; and which hosts are saturated.
+    /// threads; and which hosts are saturated. The evenly spaced pages of
+    /// a saturated host are left at its λ_h.
     fn host_multipliers(
         &mut self,
         ln_lambda: f64,
@@ -685,13 +787,18 @@ impl<'a> Solver<'a> {
         let saturated: Vec<bool> = (0..hosts)
             .map(|h| !matches!(at_lambda.get(h), Some(s) if s.sum <= self.caps[h]))
             .collect();
+        let mut even = self.even.take();
+        let bufs = even
+            .as_mut()
+            .map(|p| [&mut p.s[..], &mut p.x[..], &mut p.dlns[..]]);
         let this = &*self;
-        let roots = per_host(self.g, |h, _| {
+        let roots = per_host_with(self.g, bufs, |h, _, pages| {
             saturated[h].then(|| match at_lambda.get(h) {
-                Some(&s) => this.host_root(h, ln_lambda, Some(s)),
-                None => this.host_root(h, this.lower_bound(h, this.caps[h]), None),
+                Some(&s) => this.host_root(h, ln_lambda, Some(s), pages),
+                None => this.host_root(h, this.lower_bound(h, this.caps[h]), None, pages),
             })
         });
+        self.even = even;
         let mut out = vec![ln_lambda; hosts];
         for (h, root) in roots.into_iter().enumerate() {
             if let Some(root) = root {
@@ -703,66 +810,76 @@ impl<'a> Solver<'a> {
 
     /// Host h's multiplier: the root of S_h = κ_h in [lo, max ln w_i] by
     /// Newton in ρ ([`rho_step`]) from `lo` (its sums there when known),
-    /// evaluating only its pages (the evenly spaced ones with warm starts
-    /// from step to step), safeguarded by a bracket: a bisection when a
-    /// step leaves it or |S_h/κ_h − 1| fails to halve above 1e−11. Stops
-    /// once that is below [`HOST_FTOL`] or a step below 4 ulps.
-    fn host_root(&self, h: usize, lo: f64, at_lo: Option<HostSum>) -> Result<f64> {
+    /// evaluating only its pages, safeguarded by a bracket: a bisection
+    /// when a step leaves it or |S_h/κ_h − 1| fails to halve above 1e−11.
+    /// Stops once that is below [`HOST_FTOL`] or a step below 4 ulps.
+    /// `pages`: the host's evenly spaced (s_i, x_i, d ln s_i/d ln t_i) at
+    /// `lo` when its sums are known (then the warm starts), left at the
+    /// root; None for the randomized objective.
+    fn host_root(
+        &self,
+        h: usize,
+        lo: f64,
+        at_lo: Option<HostSum>,
+        pages: Option<[&mut [f64]; 3]>,
+    ) -> Result<f64> {
         let (g, cap) = (self.g, self.caps[h]);
         let r = g.pages(h);
+        let mut even = pages.map(|out| HostPages::new(g, r.clone(), lo, at_lo.is_some(), out));
         let mut hi = self.summaries[h].ln_w_max;
         let mut lo = lo.min(hi);
-        let mut even = (self.objective == PoliteObjective::EvenlySpaced)
-            .then(|| GeneralPages::new(&g.log_h[r.clone()]));
         let (mut l, mut last_v) = (lo, f64::INFINITY);
         let mut s = at_lo;
-        for it in 0..MAX_PASSES as u64 {
-            let sums = match s {
-                Some(sums) => sums,
-                None => {
-                    self.ctl.step("the polite plan", self.passes + it)?;
-                    match even.as_mut() {
-                        None => randomized_sum(g, l, r.clone()),
-                        Some(pages) => {
-                            let base = r.start;
-                            pages.eval(|j| page_point(l - g.ln_w[base + j]), 0.0)?;
-                            even_sum(g, l, r.clone(), |k| pages.x[k - base])
+        let found = 'search: {
+            for it in 0..MAX_PASSES as u64 {
+                let sums = match s {
+                    Some(sums) => sums,
+                    None => {
+                        self.ctl.step("the polite plan", self.passes + it)?;
+                        match even.as_mut() {
+                            None => randomized_sum(g, l, r.clone()),
+                            Some(pages) => pages.eval(g, r.start, l)?,
                         }
                     }
+                };
+                let v = sums.sum / cap - 1.0;
+                if v.is_nan() {
+                    return Err(Error::NotConverged(format!(
+                        "host {h}'s sum is NaN at ln λ = {}",
+                        Num(l)
+                    )));
                 }
-            };
-            let v = sums.sum / cap - 1.0;
-            if v.is_nan() {
-                return Err(Error::NotConverged(format!(
-                    "host {h}'s sum is NaN at ln λ = {}",
-                    Num(l)
-                )));
+                if v.abs() <= HOST_FTOL {
+                    break 'search l;
+                }
+                if v > 0.0 {
+                    lo = l;
+                } else {
+                    hi = l;
+                }
+                let next = rho_step(l, sums, cap);
+                let tol = (4.0 * f64::EPSILON * l.abs()).max(1e-15);
+                if hi - lo <= tol || (next - l).abs() <= tol {
+                    break 'search l;
+                }
+                let stalled = v.abs() > 1e-11 && v.abs() > 0.5 * last_v.abs();
+                last_v = v;
+                l = if !stalled && next > lo && next < hi {
+                    next
+                } else {
+                    0.5 * (lo + hi)
+                };
+                s = None;
             }
-            if v.abs() <= HOST_FTOL {
-                return Ok(l);
-            }
-            if v > 0.0 {
-                lo = l;
-            } else {
-                hi = l;
-            }
-            let next = rho_step(l, sums, cap);
-            let tol = (4.0 * f64::EPSILON * l.abs()).max(1e-15);
-            if hi - lo <= tol || (next - l).abs() <= tol {
-                return Ok(l);
-            }
-            let stalled = v.abs() > 1e-11 && v.abs() > 0.5 * last_v.abs();
-            last_v = v;
-            l = if !stalled && next > lo && next < hi {
-                next
-            } else {
-                0.5 * (lo + hi)
-            };
-            s = None;
+            return Err(Error::NotConverged(format!(
+                "host {h}'s multiplier did not converge in {MAX_PASSES} steps"
+            )));
+        };
+        if let Some(pages) = even {
+            debug_assert!(pages.at == found);
+            pages.store();
         }
-        Err(Error::NotConverged(format!(
-            "host {h}'s multiplier did not converge in {MAX_PASSES} steps"
-        )))
+        Ok(found)
     }
 
     /// The frequencies (input order) at the hosts' multipliers: each
@@ -771,21 +888,21 @@ impl<'a> Solver<'a> {
     /// residual goes to its pages at the cutoff ([`cutoff_residuals`]),
     /// else every page of the group is scaled to the target.
     fn finish(&mut self, host_ln: &[f64], saturated: &[bool]) -> Result<Vec<f64>> {
-        let sums = self.pass(host_ln)?;
         let g = self.g;
+        let mut x = self.page_values(host_ln);
+        let sums = per_host(g, |_, r| x[r].iter().sum::<f64>());
         let hosts = g.hosts();
         let group = |h: usize| if saturated[h] { h } else { hosts };
         let (mut total, mut target) = (vec![0.0; hosts + 1], vec![0.0; hosts + 1]);
         target[hosts] = 1.0;
         for h in 0..hosts {
-            total[group(h)] += sums[h].sum;
+            total[group(h)] += sums[h];
             if saturated[h] {
                 target[h] = self.caps[h];
                 target[hosts] -= self.caps[h];
             }
         }
         target[hosts] = target[hosts].max(0.0);
-        let mut x = self.page_values(host_ln);
         if self.objective == PoliteObjective::EvenlySpaced {
             cutoff_residuals(g, &mut x, host_ln, &group, &mut total, &target);
         }
@@ -811,13 +928,13 @@ impl<'a> Solver<'a> {
     }
 
     /// x_i in host order at the hosts' multipliers (the evenly spaced ones
-    /// from the last pass).
+    /// as the global pass and the host roots left them).
     fn page_values(&mut self, host_ln: &[f64]) -> Vec<f64> {
         let g = self.g;
         if let Some(pages) = self.even.take() {
             return pages.x;
         }
-        let mut x = crate::pages::zeroed(g.log_h.len());
+        let mut x = crate::pages::zeroed(g.len());
         par::fold_chunks(
             [&mut x[..]],
             (),
@@ -825,7 +942,7 @@ impl<'a> Solver<'a> {
                 for (j, k) in pages.enumerate() {
                     let ln_t = host_ln[g.host_of[k] as usize] - g.ln_w[k];
                     x[j] = if ln_t < 0.0 {
-                        randomized_page(g.log_h[k], ln_t).0
+                        randomized_page(g.beta[k], ln_t).0
                     } else {
                         0.0
                     };
@@ -834,6 +951,51 @@ impl<'a> Solver<'a> {
             |(), ()| (),
         );
         x
+    }
+}
+
+/// One saturated host's evenly spaced pages during its root find: its own
+/// evaluation at ln λ = `at`, and its part `out` of the shared (s_i, x_i,
+/// d ln s_i/d ln t_i).
+struct HostPages<'a, 'b> {
+    pages: GeneralPages<'a>,
+    at: f64,
+    out: [&'b mut [f64]; 3],
+}
+
+impl<'a, 'b> HostPages<'a, 'b> {
+    /// Host positions `r`, warm-started from `out` (the global pass at
+    /// `at`) when `warm`.
+    fn new(g: &'a Groups, r: Range<usize>, at: f64, warm: bool, out: [&'b mut [f64]; 3]) -> Self {
+        let mut pages = GeneralPages::new(&g.log_h[r]);
+        if warm {
+            pages.s.copy_from_slice(out[0]);
+            pages.x.copy_from_slice(out[1]);
+            pages.dlns.copy_from_slice(out[2]);
+        }
+        HostPages { pages, at, out }
+    }
+
+    /// The host's sums at ln λ = `l` (its first position `base`), each
+    /// root predicted from the last evaluation's.
+    fn eval(&mut self, g: &Groups, base: usize, l: f64) -> Result<HostSum> {
+        let p = &mut self.pages;
+        p.pass(
+            |j| page_point(l - g.ln_w[base + j]),
+            l - self.at,
+            None,
+            EXACT,
+        )?;
+        self.at = l;
+        Ok(even_sum(&p.x, &p.dlns, 0..p.x.len()))
+    }
+
+    /// The last evaluation written to the shared arrays.
+    fn store(self) {
+        let [s, x, dlns] = self.out;
+        s.copy_from_slice(&self.pages.s);
+        x.copy_from_slice(&self.pages.x);
+        dlns.copy_from_slice(&self.pages.dlns);
     }
 }
 
@@ -930,7 +1092,7 @@ fn rho_step(l: f64, s: HostSum, cap: f64) -> f64 {
 /// Half-width in ln λ of the window in which [`HostModel`] evaluates an
 /// evenly spaced page exactly: its x_i falls to 0 at its cutoff with
 /// unbounded slope, which no smooth model of its host follows.
-const STEEP: f64 = 1e-3;
+const STEEP: f64 = 1e-2;
 
 /// T(ℓ) = Σ_h min(S_h(ℓ), κ_h) near ℓ₀, the ℓ of a pass: each host's
 /// sum over its other pages ln-linear in ℓ from its sums at ℓ₀
@@ -947,15 +1109,21 @@ struct HostModel<'a> {
 
 impl<'a> HostModel<'a> {
     /// The model from a pass at `ell0` (`x`: the evenly spaced pages' x_i
-    /// there, None for the randomized objective).
-    fn new(g: &Groups, caps: &'a [f64], ell0: f64, sums: &[HostSum], x: Option<&[f64]>) -> Self {
+    /// and d ln s_i/d ln t_i there, None for the randomized objective).
+    fn new(
+        g: &Groups,
+        caps: &'a [f64],
+        ell0: f64,
+        sums: &[HostSum],
+        x: Option<(&[f64], &[f64])>,
+    ) -> Self {
         let mut smooth = sums.to_vec();
         let mut steep = Vec::new();
-        if let Some(x) = x {
+        if let Some((x, dlns)) = x {
             for (h, sm) in smooth.iter_mut().enumerate() {
                 for k in g.pages(h) {
                     if (g.ln_w[k] - ell0).abs() < STEEP {
-                        let one = even_sum(g, ell0, k..k + 1, |_| x[k]);
+                        let one = even_sum(x, dlns, k..k + 1);
                         sm.sum -= one.sum;
                         sm.dsum -= one.dsum;
                         steep.push((h, g.ln_w[k], -g.log_h[k]));
@@ -1024,7 +1192,7 @@ fn randomized_sum(g: &Groups, ln_l: f64, r: Range<usize>) -> HostSum {
     for k in r {
         let ln_t = ln_l - g.ln_w[k];
         if ln_t < 0.0 {
-            let (x, dx) = randomized_page(g.log_h[k], ln_t);
+            let (x, dx) = randomized_page(g.beta[k], ln_t);
             acc.sum += x;
             acc.dsum += dx;
         }
@@ -1041,16 +1209,13 @@ fn page_point(ln_t: f64) -> Option<PagePoint> {
     })
 }
 
-/// Host sums of the evenly spaced pages at positions `r` (multiplier
-/// ln λ = `ln_l`) from their x_i (`x(position)`).
-fn even_sum(g: &Groups, ln_l: f64, r: Range<usize>, x: impl Fn(usize) -> f64) -> HostSum {
+/// Host sums of the evenly spaced pages at positions `r` from their x_i
+/// and d ln s_i/d ln t_i (dx_i/d ln λ = −x_i d ln s_i/d ln t_i).
+fn even_sum(x: &[f64], dlns: &[f64], r: Range<usize>) -> HostSum {
     let mut acc = HostSum::default();
     for k in r {
-        let xk = x(k);
-        if xk > 0.0 {
-            acc.sum += xk;
-            acc.dsum -= xk * even_dlns(-g.log_h[k] / xk, ln_l - g.ln_w[k]);
-        }
+        acc.sum += x[k];
+        acc.dsum -= x[k] * dlns[k];
     }
     acc
 }
@@ -1065,11 +1230,11 @@ fn even_dlns(s: f64, ln_t: f64) -> f64 {
     }
 }
 
-/// Eq. (15) for one page at ln t = ln(λ/w_i) < 0: x = β(√(w/λ) − 1) and
-/// dx/d ln λ = −β√(w/λ)/2.
-fn randomized_page(log_h: f64, ln_t: f64) -> (f64, f64) {
-    let b = beta(log_h);
-    (b * (-0.5 * ln_t).exp_m1(), -0.5 * b * (-0.5 * ln_t).exp())
+/// Eq. (15) for one page of β_i = `b` at ln t = ln(λ/w_i) < 0: x =
+/// β(√(w/λ) − 1) and dx/d ln λ = −β√(w/λ)/2 = −(x + β)/2.
+fn randomized_page(b: f64, ln_t: f64) -> (f64, f64) {
+    let x = b * (-0.5 * ln_t).exp_m1();
+    (x, -0.5 * (x + b))
 }
 
 /// Σ c_i r_i at `f` (which may sum to less than 1 in slack mode): the

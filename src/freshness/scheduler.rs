@@ -83,8 +83,10 @@ pub const MAX_PAGES: usize = 1 << 22;
 /// position, up to 13 per page), pool entry (32) and, during a rebuild,
 /// the golden-ratio sequence and the new template beside the old one, or
 /// what a recomputation holds (a [`Model`], the general-weights optimum and
-/// the page order, ~170). Measured peaks stay below 620 in both modes
-/// (largest just past a power of two pages).
+/// the page order, ~170; through the polite plan ~90 on top of the pages,
+/// hosts and delays). Measured peaks stay below 620 in both modes
+/// (largest just past a power of two pages; 290 with hosts at 10^6 pages
+/// over 10^4 hosts).
 pub const SCHEDULER_BYTES_PER_PAGE: u128 = 768;
 
 /// GoldenRatio mode: the cycle length is the smallest Fibonacci number

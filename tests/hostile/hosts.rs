@@ -21,11 +21,17 @@ impl Drop for Sched {
 }
 
 fn sched(n: u64) -> Sched {
+    sched_with(n, 1.0, |i| 0.1 * (i + 1) as f64)
+}
+
+/// Owned scheduler of `n` pages (ids 0..n, page i changing at `rate(i)`)
+/// over exponential crawl times of rate `crawl_rate`.
+fn sched_with(n: u64, crawl_rate: f64, rate: impl Fn(u64) -> f64) -> Sched {
     let (mut d, mut s) = (null_mut(), null_mut());
     // SAFETY: valid out-pointers, live handles.
     unsafe {
         assert_eq!(
-            crawlsched_dist_exponential_new(1.0, &mut d, null_mut()),
+            crawlsched_dist_exponential_new(crawl_rate, &mut d, null_mut()),
             CRAWLSCHED_OK
         );
         assert_eq!(
@@ -33,9 +39,8 @@ fn sched(n: u64) -> Sched {
             CRAWLSCHED_OK
         );
         for i in 0..n {
-            let rate = 0.1 * (i + 1) as f64;
             assert_eq!(
-                crawlsched_scheduler_add_page(s, i, rate, null_mut()),
+                crawlsched_scheduler_add_page(s, i, rate(i), null_mut()),
                 CRAWLSCHED_OK
             );
         }
@@ -139,4 +144,67 @@ fn the_largest_host_id_costs_one_record() {
     });
     assert_eq!(st, CRAWLSCHED_OK);
     assert!(peak < 16 << 10, "held {peak} bytes");
+}
+
+/// The bounds the scheduler checks at add time (768 bytes per page, 1024
+/// per host record) cover a recomputation through the polite plan: pages
+/// spread over hosts whose delays cap a third of them below their share,
+/// the whole life (pages, hosts, delays, the first pick's recomputation)
+/// peaks below the bounds, and so does what the recomputation holds on
+/// top of the scheduler. The robot crawls at R = n pages per unit time,
+/// the change rates spread over [0.01, 10]; the plan sums to 1 with some
+/// hosts saturated. `CRAWLSCHED_POLITE_PEAK=PAGES,HOSTS` sets the
+/// size (default 2^16 + 1 pages over 2^9 hosts).
+#[test]
+fn polite_recompute_stays_within_the_per_page_bound() {
+    let _g = serial();
+    let (n, hosts) = std::env::var("CRAWLSCHED_POLITE_PEAK")
+        .ok()
+        .and_then(|v| {
+            let (a, b) = v.split_once(',')?;
+            Some((a.parse::<u64>().ok()?, b.parse::<u32>().ok()?))
+        })
+        .unwrap_or(((1 << 16) + 1, 1 << 9));
+    let (s, build, held) = peak_and_held(|| {
+        // 0.01·10^{3u}, u the fractional part of i/φ.
+        let spread = |i: u64| 0.01 * 1e3_f64.powf((i as f64 * 0.618_033_988_749_895).fract());
+        let s = sched_with(n, n as f64, spread);
+        for id in 0..n {
+            // SAFETY: live handle.
+            let r = call(|e| unsafe {
+                crawlsched_scheduler_set_host(s.0, id, (id % u64::from(hosts)) as u32, e)
+            });
+            assert_eq!(r.0, CRAWLSCHED_OK, "{}", r.1);
+        }
+        // Host h's fair share is R/hosts crawls per unit time; delays of
+        // 0.5, 1 and 1.5 times hosts/R cap every third host below it.
+        for h in 0..hosts {
+            let delay = f64::from(hosts) / n as f64 * 0.5 * f64::from(1 + h % 3);
+            // SAFETY: live handle.
+            let r = call(|e| unsafe { crawlsched_scheduler_set_host_delay(s.0, h, delay, e) });
+            assert_eq!(r.0, CRAWLSCHED_OK, "{}", r.1);
+        }
+        s
+    });
+    let (st, recompute) = peak_during(|| {
+        let (mut id, mut wait, mut ready) = (0u64, 0.0, 0i32);
+        // SAFETY: live handle, valid out-pointers.
+        unsafe {
+            crawlsched_scheduler_next_at(s.0, 0.0, &mut id, &mut wait, &mut ready, null_mut())
+        }
+    });
+    assert_eq!(st, CRAWLSCHED_OK);
+    let bound = 768 * n + 1024 * u64::from(hosts);
+    let total = held as u64 + recompute as u64;
+    let life = total.max(build as u64);
+    eprintln!(
+        "{n} pages, {hosts} hosts: held {:.1} B/page, polite recompute {:.1} B/page on top, \
+         total {:.1} of {:.1} charged",
+        held as f64 / n as f64,
+        recompute as f64 / n as f64,
+        total as f64 / n as f64,
+        bound as f64 / n as f64
+    );
+    assert!(life <= bound, "peak {life} bytes > {bound}");
+    drop(s);
 }

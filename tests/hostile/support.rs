@@ -72,6 +72,15 @@ pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (r, PEAK.load(Ordering::Relaxed).saturating_sub(base))
 }
 
+/// [`peak_during`] and the bytes still held above the start when `f`
+/// returns: (result, peak, held).
+pub fn peak_and_held<T>(f: impl FnOnce() -> T) -> (T, usize, usize) {
+    let base = CURRENT.load(Ordering::Relaxed);
+    let (r, peak) = peak_during(f);
+    let held = CURRENT.load(Ordering::Relaxed).saturating_sub(base);
+    (r, peak, held)
+}
+
 /// Runs `f`, and returns its result and wall time.
 pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let t = Instant::now();
