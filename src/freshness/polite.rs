@@ -173,9 +173,9 @@ pub fn polite_frequencies(
     } else {
         solver.global_multiplier()?
     };
-    let (host_ln, saturated) = solver.host_multipliers(ln_lambda, &at_lambda)?;
+    let (host_ln, mut saturated) = solver.host_multipliers(ln_lambda, &at_lambda)?;
     // Finish: the frequencies at the final multipliers, and the objective.
-    let mut frequencies = solver.finish(&host_ln, &saturated)?;
+    let mut frequencies = solver.finish(&host_ln, &mut saturated)?;
     let objective = plan_objective(model, objective, &mut frequencies);
     let crawl_rate = if slack {
         max_rates.iter().sum()
@@ -886,45 +886,55 @@ impl<'a> Solver<'a> {
     /// saturated host is a group with target κ_h, the unsaturated hosts
     /// together one group with target 1 − Σ_sat κ_h; each group's rounding
     /// residual goes to its pages at the cutoff ([`cutoff_residuals`]),
-    /// else every page of the group is scaled to the target.
-    fn finish(&mut self, host_ln: &[f64], saturated: &[bool]) -> Result<Vec<f64>> {
+    /// else every page of the group is scaled to the target. A residual
+    /// that would lift an unsaturated host over its cap (pages whose λ_h
+    /// equals w_i to every digit, so the passes saw no sum) saturates that
+    /// host instead, and the groups are shared out again: water-filling
+    /// over hosts, each group's cutoff pages ∝ a_i as (8) asks.
+    fn finish(&mut self, host_ln: &[f64], saturated: &mut [bool]) -> Result<Vec<f64>> {
         let g = self.g;
-        let mut x = self.page_values(host_ln);
-        let sums = per_host(g, |_, r| x[r].iter().sum::<f64>());
+        let x0 = self.page_values(host_ln);
+        let sums = per_host(g, |_, r| x0[r].iter().sum::<f64>());
         let hosts = g.hosts();
-        let group = |h: usize| if saturated[h] { h } else { hosts };
-        let (mut total, mut target) = (vec![0.0; hosts + 1], vec![0.0; hosts + 1]);
-        target[hosts] = 1.0;
-        for h in 0..hosts {
-            total[group(h)] += sums[h];
-            if saturated[h] {
-                target[h] = self.caps[h];
-                target[hosts] -= self.caps[h];
+        for round in 0.. {
+            self.ctl.step("the polite plan's caps", round)?;
+            let (total, target) = group_targets(&sums, &self.caps, saturated);
+            let sat = &*saturated;
+            let group = |h: usize| if sat[h] { h } else { hosts };
+            let per_a = match self.objective {
+                PoliteObjective::EvenlySpaced => {
+                    cutoff_residuals(g, &x0, host_ln, &group, &total, &target)
+                }
+                PoliteObjective::Randomized => None,
+            };
+            let x = per_a.as_ref().map(|c| c.apply(g, &x0, &group));
+            let x = x.as_deref().unwrap_or(&x0);
+            let sums_now = match &per_a {
+                Some(_) => per_host(g, |_, r| x[r].iter().sum::<f64>()),
+                None => sums.clone(),
+            };
+            let total = per_a.as_ref().map_or(total, |c| c.totals(&target));
+            let scale = group_scales(&total, &target);
+            if (0..hosts).any(|h| sat[h] && !(scale[h] > 0.0 && scale[h].is_finite())) {
+                return Err(Error::NotConverged(
+                    "a saturated host's frequencies do not sum to a positive finite value".into(),
+                ));
+            }
+            let over: Vec<usize> = (0..hosts)
+                .filter(|&h| !sat[h] && sums_now[h] * scale[hosts] > self.caps[h] * (1.0 + 1e-13))
+                .collect();
+            if over.is_empty() {
+                let mut f = crate::pages::zeroed(g.order.len());
+                for (k, &i) in g.order.iter().enumerate() {
+                    f[i as usize] = x[k] * scale[group(g.host_of[k] as usize)];
+                }
+                return Ok(f);
+            }
+            for h in over {
+                saturated[h] = true;
             }
         }
-        target[hosts] = target[hosts].max(0.0);
-        if self.objective == PoliteObjective::EvenlySpaced {
-            cutoff_residuals(g, &mut x, host_ln, &group, &mut total, &target);
-        }
-        let scale: Vec<f64> = (0..=hosts)
-            .map(|k| {
-                if total[k] > 0.0 {
-                    target[k] / total[k]
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        if (0..hosts).any(|h| saturated[h] && !(scale[h] > 0.0 && scale[h].is_finite())) {
-            return Err(Error::NotConverged(
-                "a saturated host's frequencies do not sum to a positive finite value".into(),
-            ));
-        }
-        let mut f = crate::pages::zeroed(g.order.len());
-        for (k, &i) in g.order.iter().enumerate() {
-            f[i as usize] = x[k] * scale[group(g.host_of[k] as usize)];
-        }
-        Ok(f)
+        unreachable!("each round saturates a host")
     }
 
     /// x_i in host order at the hosts' multipliers (the evenly spaced ones
@@ -1004,6 +1014,33 @@ impl<'a, 'b> HostPages<'a, 'b> {
 /// ln λ moves x_i by more than 1e−13 relative).
 const CUTOFF_WINDOW: f64 = 1e-8;
 
+/// Per group (k = h for a saturated host, k = hosts for the others):
+/// (Σ x_i of its hosts, its target: κ_h, or 1 − Σ_sat κ_h, at least 0).
+fn group_targets(sums: &[f64], caps: &[f64], saturated: &[bool]) -> (Vec<f64>, Vec<f64>) {
+    let hosts = sums.len();
+    let (mut total, mut target) = (vec![0.0; hosts + 1], vec![0.0; hosts + 1]);
+    target[hosts] = 1.0;
+    for h in 0..hosts {
+        let k = if saturated[h] { h } else { hosts };
+        total[k] += sums[h];
+        if saturated[h] {
+            target[k] = caps[h];
+            target[hosts] -= caps[h];
+        }
+    }
+    target[hosts] = target[hosts].max(0.0);
+    (total, target)
+}
+
+/// target_k/total_k per group (0 for a group with nothing to scale).
+fn group_scales(total: &[f64], target: &[f64]) -> Vec<f64> {
+    total
+        .iter()
+        .zip(target)
+        .map(|(&t, &want)| if t > 0.0 { want / t } else { 0.0 })
+        .collect()
+}
+
 /// An evenly spaced page near its cutoff has x_i = a_i/s_i with 1 − t_i ≈
 /// (1 + s_i)e^{−s_i}, so x_i is set by digits of λ that ln λ does not
 /// resolve (at λ = w_i to every digit, any s_i ≳ 37 satisfies (8)). A root
@@ -1012,21 +1049,18 @@ const CUTOFF_WINDOW: f64 = 1e-8;
 /// group (`group(h)`: hosts sharing one multiplier and one `target`), the
 /// pages within [`CUTOFF_WINDOW`] of their multiplier with the smallest
 /// ln w_i (ties to 8 ulps) take the residual ∝ a_i (equal s_i, as (8) asks
-/// of equal weights), when that keeps them ≥ 0; `total` is updated.
+/// of equal weights), when that keeps them ≥ 0. None when no group has a
+/// residual to place.
 fn cutoff_residuals(
     g: &Groups,
-    x: &mut [f64],
+    x: &[f64],
     host_ln: &[f64],
     group: &(dyn Fn(usize) -> usize + Sync),
-    total: &mut [f64],
+    total: &[f64],
     target: &[f64],
-) {
-    let near = |h: usize, k: usize| {
-        let l = host_ln[h];
-        (g.ln_w[k] - l).abs() <= CUTOFF_WINDOW * l.abs().max(1.0)
-    };
+) -> Option<CutoffResiduals> {
     let nearest = per_host(g, |h, r| {
-        r.filter(|&k| near(h, k))
+        r.filter(|&k| near_cutoff(g.ln_w[k], host_ln[h]))
             .map(|k| g.ln_w[k])
             .fold(f64::INFINITY, f64::min)
     });
@@ -1034,22 +1068,22 @@ fn cutoff_residuals(
     for (h, &v) in nearest.iter().enumerate() {
         cut[group(h)] = cut[group(h)].min(v);
     }
-    let tie = |h: usize, k: usize| {
-        let c = cut[group(h)];
-        c.is_finite()
-            && near(h, k)
-            && (g.ln_w[k] - c).abs() <= 8.0 * f64::EPSILON * c.abs().max(1.0)
+    let ties = CutoffResiduals {
+        near_ln: host_ln.to_vec(),
+        cut,
+        per_a: Vec::new(),
+        total: total.to_vec(),
     };
     // Per host: Σ a_i over its ties and min x_i/a_i among them.
-    let ties = per_host(g, |h, r| {
-        r.filter(|&k| tie(h, k))
+    let tie_mass = per_host(g, |h, r| {
+        r.filter(|&k| ties.tie(g, group, h, k))
             .fold((0.0, f64::INFINITY), |(sa, m), k| {
                 let a = -g.log_h[k];
                 (sa + a, f64::min(m, x[k] / a))
             })
     });
     let mut mass = vec![(0.0, f64::INFINITY); total.len()];
-    for (h, &(sa, m)) in ties.iter().enumerate() {
+    for (h, &(sa, m)) in tie_mass.iter().enumerate() {
         let e = &mut mass[group(h)];
         *e = (e.0 + sa, e.1.min(m));
     }
@@ -1063,19 +1097,59 @@ fn cutoff_residuals(
         })
         .collect();
     if per_a.iter().all(|&v| v == 0.0) {
-        return;
+        return None;
     }
-    for (k, xk) in x.iter_mut().enumerate() {
-        let h = g.host_of[k] as usize;
-        let v = per_a[group(h)];
-        if v != 0.0 && tie(h, k) {
-            *xk = (*xk + v * -g.log_h[k]).max(0.0);
-        }
+    Some(CutoffResiduals { per_a, ..ties })
+}
+
+/// Whether a page of ln w_i = `ln_w` is within [`CUTOFF_WINDOW`] of its
+/// cutoff at ln λ = `l`.
+fn near_cutoff(ln_w: f64, l: f64) -> bool {
+    (ln_w - l).abs() <= CUTOFF_WINDOW * l.abs().max(1.0)
+}
+
+/// The residuals [`cutoff_residuals`] places: per group its cutoff ln w
+/// (`cut`) and the residual per unit of a (`per_a`, 0 for none).
+struct CutoffResiduals {
+    near_ln: Vec<f64>,
+    cut: Vec<f64>,
+    per_a: Vec<f64>,
+    total: Vec<f64>,
+}
+
+impl CutoffResiduals {
+    /// Whether position k (host h) is one of its group's cutoff pages.
+    fn tie(&self, g: &Groups, group: &(dyn Fn(usize) -> usize + Sync), h: usize, k: usize) -> bool {
+        let c = self.cut[group(h)];
+        c.is_finite()
+            && near_cutoff(g.ln_w[k], self.near_ln[h])
+            && (g.ln_w[k] - c).abs() <= 8.0 * f64::EPSILON * c.abs().max(1.0)
     }
-    for (k, t) in total.iter_mut().enumerate() {
-        if per_a[k] != 0.0 {
-            *t = target[k];
+
+    /// x with each group's residual placed on its cutoff pages.
+    fn apply(&self, g: &Groups, x: &[f64], group: &(dyn Fn(usize) -> usize + Sync)) -> Vec<f64> {
+        let mut out = x.to_vec();
+        for (k, xk) in out.iter_mut().enumerate() {
+            let h = g.host_of[k] as usize;
+            let v = self.per_a[group(h)];
+            if v != 0.0 && self.tie(g, group, h, k) {
+                *xk = (*xk + v * -g.log_h[k]).max(0.0);
+            }
         }
+        out
+    }
+
+    /// The groups' totals once the residuals are placed.
+    fn totals(&self, target: &[f64]) -> Vec<f64> {
+        (0..self.total.len())
+            .map(|k| {
+                if self.per_a[k] != 0.0 {
+                    target[k]
+                } else {
+                    self.total[k]
+                }
+            })
+            .collect()
     }
 }
 

@@ -559,3 +559,86 @@ fn hosts_the_sample_would_keep_whole_plan_without_it() {
         }
     }
 }
+
+/// c = μ with a robot far too slow for the pages (s_i = Σ a ≫ 37, so λ
+/// equals every w_i to the last digit): the exact optimum is water-filling
+/// over hosts with x_i ∝ a_i = −ln h_i inside each group, a host over
+/// its cap holding exactly κ_h. Checked for 10 and 1000 hosts, with and
+/// without slack.
+#[test]
+fn pages_all_at_their_cutoff_keep_every_cap() {
+    for (n, hosts_n, factors) in [
+        (1000usize, 10usize, [2.0, 1.0, 0.67]),
+        (20_000, 1000, [2.0, 1.0, 0.67]),
+        (1000, 10, [0.5, 0.9, 0.67]),
+    ] {
+        let mu: Vec<f64> = (0..n).map(|i| 0.1 * (i + 1) as f64).collect();
+        let m = Model::new(Distribution::exponential(1.0).unwrap(), &mu, None).unwrap();
+        let a: Vec<f64> = mu.iter().map(|&u| (1.0 + u).ln()).collect();
+        let hosts: Vec<u32> = (0..n).map(|i| (i % hosts_n) as u32).collect();
+        let a_host = host_sums(&hosts, hosts_n, &a);
+        let a_total: f64 = a.iter().sum();
+        // κ_h = factor × the host's unconstrained share (E[X] = 1: b_h = κ_h).
+        let caps: Vec<f64> = (0..hosts_n)
+            .map(|h| factors[h % 3] * a_host[h] / a_total)
+            .collect();
+        // Reference: water-filling over hosts.
+        let mut sat = vec![false; hosts_n];
+        let scale_free = loop {
+            let free_cap = 1.0
+                - (0..hosts_n)
+                    .filter(|&h| sat[h])
+                    .map(|h| caps[h])
+                    .sum::<f64>();
+            let free_a: f64 = (0..hosts_n).filter(|&h| !sat[h]).map(|h| a_host[h]).sum();
+            let t = free_cap / free_a;
+            let over: Vec<usize> = (0..hosts_n)
+                .filter(|&h| !sat[h] && a_host[h] * t > caps[h])
+                .collect();
+            if over.is_empty() || free_cap <= 0.0 {
+                break t.max(0.0);
+            }
+            for h in over {
+                sat[h] = true;
+            }
+        };
+        let slack = caps.iter().sum::<f64>() < 1.0;
+        for obj in BOTH {
+            let opts = PoliteOptions {
+                allow_slack: true,
+                ..PoliteOptions::default()
+            };
+            let p = polite_frequencies(&m, &hosts, &caps, obj, &opts).unwrap();
+            let sums = host_sums(&hosts, hosts_n, &p.frequencies);
+            for h in 0..hosts_n {
+                assert!(
+                    sums[h] <= caps[h] * (1.0 + 1e-12),
+                    "n {n} host {h}: {} over its cap {}",
+                    sums[h],
+                    caps[h]
+                );
+            }
+            let total: f64 = p.frequencies.iter().sum();
+            let want_total = if slack { caps.iter().sum() } else { 1.0 };
+            assert!(rel(total, want_total) < 1e-12, "n {n}: Σ f = {total}");
+            if obj == PoliteObjective::Randomized {
+                continue;
+            }
+            for i in 0..n {
+                let h = hosts[i] as usize;
+                let want = if sat[h] {
+                    caps[h] * a[i] / a_host[h]
+                } else {
+                    scale_free * a[i]
+                };
+                assert!(
+                    rel(p.frequencies[i], want) < 1e-9,
+                    "n {n} page {i} host {h} (saturated {}): {} vs {want}",
+                    sat[h],
+                    p.frequencies[i]
+                );
+                assert_eq!(p.saturated[h], sat[h] || slack, "n {n} host {h}");
+            }
+        }
+    }
+}
