@@ -37,6 +37,21 @@ fn inner_solve_starts_are_within_1e_9_of_the_root() {
     }
 }
 
+/// The rough first pass's d ln s/d ln t, from the derivative of the low
+/// start's fit, is within 1e−7 of G/(sG′) = (G/s²)e^s (G(s) = 1 − (1 + s)e^{−s}).
+#[test]
+fn low_start_slope_matches_the_closed_form() {
+    const S_HALF: f64 = 1.678_346_990_016_660_7;
+    let mut s = 1e-12_f64;
+    while s < S_HALF {
+        let (start, dl) = low_start_dlns(2.0 * s.ln() + g_over_s2(s).ln());
+        assert!(rel(start, s) < 1e-9, "s={s} start={start}");
+        let exact = g_over_s2(s) * s.exp();
+        assert!(rel(dl, exact) < 1e-7, "s={s} dl={dl} exact={exact}");
+        s *= 1.001;
+    }
+}
+
 #[test]
 fn invert_g_round_trips() {
     for &s in &[1e-200_f64, 1e-9, 1e-3, 0.5, 1.0, 1.6, 1.7, 3.0, 20.0] {
