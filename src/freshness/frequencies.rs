@@ -716,10 +716,10 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let (ell, mut local, anchor) = solve_multiplier_local(&mut pages, &ln_w, canon, (lo, x0))?;
     let start = predicted_multiplier(&mut local, ell, ln_wmax)?;
     let known = anchor.map(|a| (a, [&pages.x[..], &pages.s[..], &pages.dlns[..]]));
-    if let Some(x) = canonical_plan(model, start, known)? {
+    // ln w is not read past here: its pages, already mapped, take the plan.
+    if let Some(x) = canonical_plan(model, start, known, ln_w)? {
         return Ok(x);
     }
-    drop(ln_w);
     let at_a = local.eval_at_ell(ell)?;
     let (mut d_ell, sum_a) = local.sub_ulp_step(ell - local.ell0, at_a);
     let mut polished = None;
@@ -864,17 +864,19 @@ const PLAN_SUM_TOL: f64 = 1e-14;
 /// exact Σ x ≤ 1), walking from one double below `start`, its prediction,
 /// so that when the prediction is right the walk's second and last
 /// evaluation is the plan. None when that plan sums to less than
-/// 1 − [`PLAN_SUM_TOL`].
+/// 1 − [`PLAN_SUM_TOL`]. `scratch` (one entry per page, any values)
+/// takes the first evaluation.
 fn canonical_plan(
     model: &Model,
     start: f64,
     known: Option<AnchorPages>,
+    mut scratch: Vec<f64>,
 ) -> Result<Option<Vec<f64>>> {
     let n = model.len();
     let log_h = model.log_h();
     let ln_w = |i: usize| ln_weight(model, i);
     // The plan at `x_at` in `x`; `scratch` holds the plan at `scratch_at`.
-    let (mut x, mut scratch) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
+    let mut x = crate::pages::zeroed(n);
     let (mut x_at, mut scratch_at) = (None, Some(start));
     let below = adjacent(start, false);
     // The walk's first two points when the prediction is right, in one

@@ -59,8 +59,7 @@ pub struct Model {
     log_h: OnceLock<Vec<f64>>,
     /// h_i, computed on first use (no planner reads it).
     h: OnceLock<Vec<f64>>,
-    /// 1 − h_i without cancellation: computed by [`Model::new`] when X's
-    /// transform is costly, else on first use.
+    /// 1 − h_i without cancellation, computed on first use.
     one_minus_h: OnceLock<Vec<f64>>,
     proportional: bool,
 }
@@ -105,7 +104,7 @@ impl Model {
                 Num(mean_access)
             )));
         }
-        let (log_h, one_minus_h) = transforms(&access, mu)?;
+        let log_h = transforms(&access, mu)?;
         // c = μ (no weights given) is proportional by construction.
         let proportional = weights.is_none_or(|w| weights_proportional(mu, w));
         Ok(Model {
@@ -115,7 +114,7 @@ impl Model {
             weights: weights.map(<[f64]>::to_vec),
             log_h: OnceLock::from(log_h),
             h: OnceLock::new(),
-            one_minus_h: one_minus_h.map_or_else(OnceLock::new, OnceLock::from),
+            one_minus_h: OnceLock::new(),
             proportional,
         })
     }
@@ -303,66 +302,30 @@ fn per_page(n: usize, f: impl Fn(usize) -> f64 + Sync) -> Vec<f64> {
     out
 }
 
-/// (ln h_i, 1 − h_i) for every page, the second only when X's transform is
-/// costly (for exponential and deterministic X, [`Model::one_minus_h`]
-/// computes it on first use); computed on [`par::threads_for`] threads.
-/// `InvalidArgument` naming the first page whose q_i = μ_i E\[X] overflows
-/// or whose h_i is not strictly inside (0, 1).
-fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec<f64>>)> {
+/// ln h_i for every page, computed on [`par::threads_for`] threads
+/// (1 − h_i, read only for the check here, is left to
+/// [`Model::one_minus_h`]). `InvalidArgument` naming the first page whose
+/// q_i = μ_i E\[X] overflows or whose h_i is not strictly inside (0, 1).
+fn transforms(access: &Distribution, mu: &[f64]) -> Result<Vec<f64>> {
     let n = mu.len();
     let mean_access = access.mean();
-    let store = !matches!(
-        access,
-        Distribution::Exponential { .. } | Distribution::Deterministic { .. }
-    );
-    // Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0.
-    let check = !matches!(access, Distribution::Deterministic { .. });
     let mut log_h = crate::pages::zeroed(n);
-    let mut one_minus_h = if store {
-        crate::pages::zeroed(n)
-    } else {
-        Vec::new()
-    };
-    let page_ok = |i: usize, l: f64, c: f64| transform_ok(mu[i] * mean_access, c, l);
-    let first_bad = if store {
-        par::fold_chunks(
-            [&mut log_h[..], &mut one_minus_h[..]],
-            None,
-            |pages, [l, c]| {
-                let mut bad = None;
-                for (k, i) in pages.enumerate() {
-                    c[k] = access.laplace_complement(mu[i]);
-                    l[k] = access.log_laplace(mu[i]);
-                    if !page_ok(i, l[k], c[k]) && bad.is_none() {
-                        bad = Some(i);
-                    }
+    let first_bad = par::fold_chunks(
+        [&mut log_h[..]],
+        None,
+        |pages, [l]| {
+            let mut bad = None;
+            for (k, i) in pages.enumerate() {
+                let c;
+                (c, l[k]) = complement_and_log(access, mu[i]);
+                if !transform_ok(mu[i] * mean_access, c, l[k]) && bad.is_none() {
+                    bad = Some(i);
                 }
-                bad
-            },
-            |a: Option<usize>, b| a.or(b),
-        )
-    } else {
-        par::fold_chunks(
-            [&mut log_h[..]],
-            None,
-            |pages, [l]| {
-                let mut bad = None;
-                for (k, i) in pages.enumerate() {
-                    l[k] = access.log_laplace(mu[i]);
-                    let c = if check {
-                        access.laplace_complement(mu[i])
-                    } else {
-                        1.0
-                    };
-                    if !page_ok(i, l[k], c) && bad.is_none() {
-                        bad = Some(i);
-                    }
-                }
-                bad
-            },
-            |a: Option<usize>, b| a.or(b),
-        )
-    };
+            }
+            bad
+        },
+        |a: Option<usize>, b| a.or(b),
+    );
     if let Some(i) = first_bad {
         // q_i = μ_i E[X] (changes per mean crawl time) enters every bound.
         if !(mu[i] * mean_access).is_finite() {
@@ -381,7 +344,36 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec
             Num(log_h[i])
         )));
     }
-    Ok((log_h, store.then_some(one_minus_h)))
+    Ok(log_h)
+}
+
+/// (1 − h, ln h) at rate `m`: [`Distribution::laplace_complement`] and
+/// [`Distribution::log_laplace`] to the bit, sharing their common work.
+/// Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0, so 1
+/// stands for it. Gamma and Erlang: ln h = −k ln(1 + m/rate) and
+/// 1 − h = −expm1(ln h). The mixtures (hyperexponential, phase-type,
+/// empirical): ln h = ln(1 − (1 − h)) when 1 − h ≤ 1/2, as log_laplace
+/// takes it.
+fn complement_and_log(access: &Distribution, m: f64) -> (f64, f64) {
+    match access {
+        Distribution::Deterministic { .. } => (1.0, access.log_laplace(m)),
+        Distribution::Erlang { .. } | Distribution::Gamma { .. } => {
+            let l = access.log_laplace(m);
+            (-l.exp_m1(), l)
+        }
+        Distribution::Exponential { .. } => (access.laplace_complement(m), access.log_laplace(m)),
+        Distribution::HyperExponential { .. }
+        | Distribution::PhaseType(_)
+        | Distribution::Empirical { .. } => {
+            let c = access.laplace_complement(m);
+            let l = if c <= 0.5 {
+                (-c).ln_1p()
+            } else {
+                access.log_laplace(m)
+            };
+            (c, l)
+        }
+    }
 }
 
 /// Page i's transform is usable: q_i = μ_i E\[X\] finite and h_i strictly
