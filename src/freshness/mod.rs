@@ -36,6 +36,7 @@ pub mod simulate;
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
 use crate::numeric::fastlog::ln_1p_in_place;
+use crate::numeric::series::{self, ComplementSeries};
 use crate::validate;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -310,6 +311,7 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<Vec<f64>> {
     let n = mu.len();
     let mean_access = access.mean();
     let mut log_h = crate::pages::zeroed(n);
+    let series = complement_series(access);
     let first_bad = par::fold_chunks(
         [&mut log_h[..]],
         None,
@@ -317,7 +319,7 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<Vec<f64>> {
             let mut bad = None;
             for (k, i) in pages.enumerate() {
                 let c;
-                (c, l[k]) = complement_and_log(access, mu[i]);
+                (c, l[k]) = complement_and_log(access, series.as_ref(), mu[i]);
                 if !transform_ok(mu[i] * mean_access, c, l[k]) && bad.is_none() {
                     bad = Some(i);
                 }
@@ -347,14 +349,52 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<Vec<f64>> {
     Ok(log_h)
 }
 
+/// The moment series of 1 − h for X whose transform costs more than a few
+/// flops per rate (empirical: one exponential per sample; phase-type: a
+/// linear solve), used where it converges ([`ComplementSeries`]).
+fn complement_series(access: &Distribution) -> Option<ComplementSeries> {
+    match access {
+        Distribution::Empirical { samples } => ComplementSeries::empirical(samples),
+        Distribution::PhaseType(ph) => phase_type_series(ph),
+        _ => None,
+    }
+}
+
+/// E\[X^k]/k! = α T^k 1 with T = (−S)^{−1} ≥ 0 entrywise, scaled by
+/// τ = max T1 (T^k 1 ≤ τ^{k−1} T1 entrywise, so m_k = α T^k 1/τ^k ≤ m_1).
+fn phase_type_series(ph: &crate::dist::PhaseType) -> Option<ComplementSeries> {
+    let n = ph.order();
+    let lu = (-ph.sub_generator()).lu();
+    let alpha = nalgebra::DVector::from_column_slice(ph.alpha());
+    let mut w = lu.solve(&nalgebra::DVector::from_element(n, 1.0))?;
+    let tau = w.max();
+    if !(w.min() >= 0.0) {
+        return None;
+    }
+    let mut m = Vec::with_capacity(series::TERMS);
+    for k in 0..series::TERMS {
+        if k > 0 {
+            w = lu.solve(&w)?;
+        }
+        w /= tau;
+        m.push(alpha.dot(&w));
+    }
+    ComplementSeries::from_scaled(tau, &m)
+}
+
 /// (1 − h, ln h) at rate `m`: [`Distribution::laplace_complement`] and
-/// [`Distribution::log_laplace`] to the bit, sharing their common work.
-/// Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0, so 1
-/// stands for it. Gamma and Erlang: ln h = −k ln(1 + m/rate) and
+/// [`Distribution::log_laplace`] to the bit, sharing their common work,
+/// except that 1 − h comes from `series` where it converges (to a few
+/// ulps). Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0,
+/// so 1 stands for it. Gamma and Erlang: ln h = −k ln(1 + m/rate) and
 /// 1 − h = −expm1(ln h). The mixtures (hyperexponential, phase-type,
 /// empirical): ln h = ln(1 − (1 − h)) when 1 − h ≤ 1/2, as log_laplace
 /// takes it.
-fn complement_and_log(access: &Distribution, m: f64) -> (f64, f64) {
+fn complement_and_log(
+    access: &Distribution,
+    series: Option<&ComplementSeries>,
+    m: f64,
+) -> (f64, f64) {
     match access {
         Distribution::Deterministic { .. } => (1.0, access.log_laplace(m)),
         Distribution::Erlang { .. } | Distribution::Gamma { .. } => {
@@ -365,7 +405,9 @@ fn complement_and_log(access: &Distribution, m: f64) -> (f64, f64) {
         Distribution::HyperExponential { .. }
         | Distribution::PhaseType(_)
         | Distribution::Empirical { .. } => {
-            let c = access.laplace_complement(m);
+            let c = series
+                .and_then(|s| s.complement(m))
+                .unwrap_or_else(|| access.laplace_complement(m));
             let l = if c <= 0.5 {
                 (-c).ln_1p()
             } else {

@@ -793,3 +793,29 @@ mod timing {
         }
     }
 }
+
+/// Model::new's ln h for the costly laws (the moment series where it
+/// converges, the direct transform beyond) agrees with
+/// Distribution::log_laplace, the direct evaluation, to a few ulps.
+#[test]
+fn costly_transforms_match_the_direct_evaluation() {
+    let samples: Vec<f64> = (0..300).map(|j| 0.01 * (j as f64 + 0.5).powf(1.5)).collect();
+    let laws = [
+        Distribution::empirical(samples).unwrap(),
+        Distribution::PhaseType(
+            crate::dist::PhaseType::coxian(&[4.0, 2.0, 0.5], &[0.5, 0.25]).unwrap(),
+        ),
+        Distribution::PhaseType(
+            crate::dist::PhaseType::new(&[0.6, 0.3], &[-3.0, 1.0, 0.5, -2.0]).unwrap(),
+        ),
+    ];
+    // Rates from far inside the series' range to far beyond it.
+    let mu: Vec<f64> = (0..400).map(|i| 1e-9 * 1.08_f64.powi(i)).collect();
+    for law in laws {
+        let m = Model::new(law.clone(), &mu, None).unwrap();
+        for (&l, &r) in m.log_h().iter().zip(&mu) {
+            let direct = law.log_laplace(r);
+            assert!(rel(l, direct) < 1e-14, "{law:?} mu={r}: {l} vs {direct}");
+        }
+    }
+}
