@@ -111,8 +111,8 @@ impl Model {
         Ok(Model {
             access,
             mean_access,
-            mu: mu.to_vec(),
-            weights: weights.map(<[f64]>::to_vec),
+            mu: copied(mu),
+            weights: weights.map(copied),
             log_h: OnceLock::from(log_h),
             h: OnceLock::new(),
             one_minus_h: OnceLock::new(),
@@ -285,6 +285,19 @@ where
         return par::fold_chunks(bufs, init, f, combine);
     }
     par::fold_run(bufs, 0, init, &f, combine)
+}
+
+/// A copy of `xs` made on [`par::threads_for`] threads (the fresh pages
+/// are first touched there).
+fn copied(xs: &[f64]) -> Vec<f64> {
+    let mut out = crate::pages::zeroed(xs.len());
+    par::fold_chunks(
+        [&mut out[..]],
+        (),
+        |pages, [o]| o.copy_from_slice(&xs[pages]),
+        |(), ()| (),
+    );
+    out
 }
 
 /// `f(i)` for every page, computed on [`par::threads_for`] threads.

@@ -799,7 +799,9 @@ mod timing {
 /// Distribution::log_laplace, the direct evaluation, to a few ulps.
 #[test]
 fn costly_transforms_match_the_direct_evaluation() {
-    let samples: Vec<f64> = (0..300).map(|j| 0.01 * (j as f64 + 0.5).powf(1.5)).collect();
+    let samples: Vec<f64> = (0..300)
+        .map(|j| 0.01 * (j as f64 + 0.5).powf(1.5))
+        .collect();
     let laws = [
         Distribution::empirical(samples).unwrap(),
         Distribution::PhaseType(
