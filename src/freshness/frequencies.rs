@@ -450,7 +450,14 @@ pub(super) fn anchor_of(ln_lambda: f64) -> f64 {
     if ln_lambda.abs() >= 4_294_967_296.0 {
         return ln_lambda;
     }
-    (ln_lambda * ANCHORS_PER_UNIT).trunc() / ANCHORS_PER_UNIT
+    // |ln λ · 2^20| < 2^52: the cast (and the sign of ln λ, for −0)
+    // truncates toward zero exactly as f64::trunc, without its call on the
+    // x86-64 baseline (no SSE4.1). NaN would cast to 0.
+    if ln_lambda.is_nan() {
+        return ln_lambda;
+    }
+    let scaled = ln_lambda * ANCHORS_PER_UNIT;
+    (scaled as i64 as f64).copysign(scaled) / ANCHORS_PER_UNIT
 }
 
 /// Largest δ_i |d| (1 + s_i) at which [`page_at`] steps from the anchor
@@ -463,6 +470,7 @@ const STEP_MAX: f64 = 1e-4;
 /// accurate to rounding (a page near its cutoff, or not visited at the
 /// anchor) its own [`cold_page`]. A function of ln λ, ln w_i and a_i
 /// alone: the plan of both [`optimal_frequencies_general`] and the shards.
+#[inline]
 pub(super) fn page_at(ln_lambda: f64, at: ColdPage, ln_w: f64, a: f64) -> Result<(f64, f64)> {
     let d = ln_lambda - anchor_of(ln_lambda);
     if d == 0.0 {
@@ -722,23 +730,19 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     }
     let at_a = local.eval_at_ell(ell)?;
     let (mut d_ell, sum_a) = local.sub_ulp_step(ell - local.ell0, at_a);
-    let mut polished = None;
     if let Some((c, p_c)) = local.cutoff_page(model, ell) {
         let x_a = local.x.clone();
         let (tb, d_b) = local.polish_near_cutoff(model, c, p_c)?;
         let keep_b = tb.is_finite() && tb > 0.0 && (tb - 1.0).abs() <= (sum_a - 1.0).abs();
-        if keep_b {
+        // Even v = 2^{−1022} leaves Σ x > 1: the polish ended at λ = w_c.
+        let tied = tb > 1.0 + 1e-12 && local.split_residual_among_ties(model, d_b);
+        if keep_b || tied {
             d_ell = d_b;
         } else {
             local.x = x_a;
         }
-        polished = Some(tb);
     }
     local.apply(&mut pages, d_ell);
-    if polished.is_some_and(|tb| tb > 1.0 + 1e-12) {
-        // Even v = 2^{−1022} leaves Σ x > 1.
-        split_residual_among_ties(model, &mut pages, local.wc)?;
-    }
     finish(pages.x)
 }
 
@@ -1383,6 +1387,35 @@ impl Local {
         Ok((tb, d_ell(z)))
     }
 
+    /// The pages with w = w_c are so deep in the linear regime (s > ~700)
+    /// that λ = w_c to every representable digit. Then their cost is
+    /// linear in x up to e^{−700}: the other pages stay at λ = w_c (the
+    /// model at ℓ₀ + `d_ell`, where [`Local::polish_near_cutoff`] ended,
+    /// `self.x` its steep pages) and the ties, all steep, get the residual
+    /// 1 − Σ_{others} x_i, split ∝ a_i (equal s_i, as (8) asks), in
+    /// `self.x`. False (nothing changed) when there is no positive
+    /// residual to split.
+    fn split_residual_among_ties(&mut self, model: &Model, d_ell: f64) -> bool {
+        let Some(wc) = self.wc else { return false };
+        let tie = |j: &usize| {
+            (wc.ratio(model.scaled_weight(self.idx[*j])) - 1.0).abs() <= 8.0 * f64::EPSILON
+        };
+        let ties: Vec<usize> = (0..self.idx.len()).filter(tie).collect();
+        // Σ a_i over the ties, relative to the largest (a_i may be near DBL_MAX).
+        let a_max = ties.iter().map(|&j| self.a[j]).fold(0.0, f64::max);
+        let a_tie: f64 = ties.iter().map(|&j| self.a[j] / a_max).sum();
+        let steep: f64 = self.x.iter().sum();
+        let tied: f64 = ties.iter().map(|&j| self.x[j]).sum();
+        let resid = 1.0 - (self.smooth_at(d_ell) + (steep - tied));
+        if !(resid > 0.0 && a_tie > 0.0) {
+            return false;
+        }
+        for &j in &ties {
+            self.x[j] = resid * ((self.a[j] / a_max) / a_tie);
+        }
+        true
+    }
+
     /// Writes the plan into `pages.x`: the third-order step `d_ell` on
     /// every page, the steep pages' exact x over it.
     fn apply(&self, pages: &mut GeneralPages, d_ell: f64) {
@@ -1405,47 +1438,6 @@ impl Local {
             |(), ()| (),
         );
     }
-}
-
-/// The pages with w = w_c are so deep in the linear regime (s > ~700) that
-/// λ = w_c to every representable digit. Then their cost is linear in x up
-/// to e^{−700}: the other pages are fixed at λ = w_c and the ties get the
-/// residual 1 − Σ_{others} x_i, split ∝ a_i (equal s_i, as (8) asks).
-/// Leaves `pages` unchanged when there is no positive residual to split.
-fn split_residual_among_ties(
-    model: &Model,
-    pages: &mut GeneralPages,
-    wc: Option<Scaled>,
-) -> Result<()> {
-    let Some(wc) = wc else { return Ok(()) };
-    let n = model.len();
-    let rho: Vec<f64> = (0..n).map(|i| wc.ratio(model.scaled_weight(i))).collect();
-    let ln_rho: Vec<f64> = (0..n)
-        .map(|i| wc.ln_ratio(model.scaled_weight(i)))
-        .collect();
-    let a = |i: usize| -model.log_h()[i];
-    let tie = |i: usize| (rho[i] - 1.0).abs() <= 8.0 * f64::EPSILON;
-    let at_wc = |i: usize| {
-        let p = 1.0 - rho[i];
-        (p > 0.0 && !tie(i)).then(|| PagePoint {
-            ln_t: ln_rho[i].min(-f64::MIN_POSITIVE),
-            ln_p: p.ln(),
-        })
-    };
-    let kept = pages.x.clone();
-    let (rest, _) = pages.eval(at_wc, 0.0)?;
-    // Σ a_i over the ties, relative to the largest (a_i may be near DBL_MAX).
-    let a_max = (0..n).filter(|&i| tie(i)).map(a).fold(0.0, f64::max);
-    let a_tie: f64 = (0..n).filter(|&i| tie(i)).map(|i| a(i) / a_max).sum();
-    let resid = 1.0 - rest;
-    if !(resid > 0.0 && a_tie > 0.0) {
-        pages.x = kept;
-        return Ok(());
-    }
-    for i in (0..n).filter(|&i| tie(i)) {
-        pages.x[i] = resid * ((a(i) / a_max) / a_tie);
-    }
-    Ok(())
 }
 
 /// Rounding leaves Σ x off one by a few ulps; rescale (by the sum in page

@@ -381,7 +381,7 @@ fn phase_type_series(ph: &crate::dist::PhaseType) -> Option<ComplementSeries> {
     let alpha = nalgebra::DVector::from_column_slice(ph.alpha());
     let mut w = lu.solve(&nalgebra::DVector::from_element(n, 1.0))?;
     let tau = w.max();
-    if !(w.min() >= 0.0) {
+    if w.iter().any(|v| v.is_nan() || *v < 0.0) {
         return None;
     }
     let mut m = Vec::with_capacity(series::TERMS);

@@ -56,7 +56,7 @@ impl ComplementSeries {
     /// else None.
     pub(crate) fn complement(&self, s: f64) -> Option<f64> {
         let u = s * self.tau;
-        if !(u <= U_MAX) {
+        if u.is_nan() || u > U_MAX {
             return None;
         }
         let inner = self.m.iter().rev().fold(0.0, |acc, &mk| mk - u * acc);

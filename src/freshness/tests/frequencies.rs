@@ -671,7 +671,24 @@ mod kkt_tests {
     #[test]
     #[ignore]
     fn kkt_holds_at_a_million_pages() {
-        for d in [exponential as fn(f64) -> Distribution, deterministic] {
+        let laws = [
+            exponential as fn(f64) -> Distribution,
+            deterministic,
+            |m: f64| Distribution::erlang(3, 3.0 / m).unwrap(),
+            |m: f64| Distribution::gamma(0.5, 0.5 / m).unwrap(),
+            |m: f64| {
+                Distribution::hyperexponential([2.0 / 3.0, 1.0 / 3.0], [2.0 / m, 0.5 / m]).unwrap()
+            },
+            |m: f64| {
+                let r = (1.0 + 1.0 / 3.0 + 1.0 / 6.0) / m;
+                Distribution::PhaseType(PhaseType::coxian(&[r, r, r], &[1.0 / 3.0, 0.5]).unwrap())
+            },
+            |m: f64| {
+                Distribution::empirical((1..=100).map(|j| 0.02 * m * j as f64).collect::<Vec<_>>())
+                    .unwrap()
+            },
+        ];
+        for d in laws {
             let m = issue_instance(1_000_000, d);
             let f = optimal_frequencies(&m).unwrap();
             assert!((f.iter().sum::<f64>() - 1.0).abs() < super::SUM_TOL);
