@@ -395,12 +395,12 @@ fn phase_type_series(ph: &crate::dist::PhaseType) -> Option<ComplementSeries> {
     ComplementSeries::from_scaled(tau, &m)
 }
 
-/// (1 − h, ln h) at rate `m`: [`Distribution::laplace_complement`] and
-/// [`Distribution::log_laplace`] to the bit, sharing their common work,
-/// except that 1 − h comes from `series` where it converges (to a few
-/// ulps). Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0,
-/// so 1 stands for it. Gamma and Erlang: ln h = −k ln(1 + m/rate) and
-/// 1 − h = −expm1(ln h). The mixtures (hyperexponential, phase-type,
+/// (1 − h, ln h) at rate `m` for [`transforms`]' check and ln h:
+/// [`Distribution::log_laplace`] to the bit, sharing the work of
+/// [`Distribution::laplace_complement`], except that 1 − h comes from
+/// `series` where it converges (to a few ulps). Deterministic, Gamma and
+/// Erlang X: 1 − h = −expm1(ln h), which is > 0 exactly when ln h < 0,
+/// so 1 stands for it then (0 otherwise): only its sign is read. The mixtures (hyperexponential, phase-type,
 /// empirical): ln h = ln(1 − (1 − h)) when 1 − h ≤ 1/2, as log_laplace
 /// takes it.
 fn complement_and_log(
@@ -411,8 +411,9 @@ fn complement_and_log(
     match access {
         Distribution::Deterministic { .. } => (1.0, access.log_laplace(m)),
         Distribution::Erlang { .. } | Distribution::Gamma { .. } => {
+            // 1 − h = −expm1(ln h) > 0 exactly when ln h < 0.
             let l = access.log_laplace(m);
-            (-l.exp_m1(), l)
+            (if l < 0.0 { 1.0 } else { 0.0 }, l)
         }
         Distribution::Exponential { .. } => (access.laplace_complement(m), access.log_laplace(m)),
         Distribution::HyperExponential { .. }
