@@ -1052,7 +1052,9 @@ const STEEP: f64 = 1e-2;
 /// STEEP on the first pass, typically ~4e−3 from the root (the sample's
 /// error): the third-order step of a page just outside the window errs
 /// by about (δ d)⁴ with δ ≈ 1/(s STEEP), so that a window 5 times wider
-/// cuts the local model's error in the root (~5e−7 with STEEP) by ~5³.
+/// cuts the local model's error in the root (~5e−7 with STEEP) by ~5³,
+/// and the prediction lands in the final ln λ's anchor. That pass's inner
+/// solves are [`ROUGH`]: the model built from it is not final anyway.
 const FIRST_STEEP: f64 = 5e-2;
 
 /// A local root |ℓ − ℓ₀| ≤ ACCEPT is final: the third-order step of the
@@ -1112,10 +1114,7 @@ fn solve_multiplier_local(
                 ln_p: ln_p_of(ln_t),
             })
         };
-        // The first pass only predicts the root (the local model built
-        // from it is not accurate to rounding anyway): rough inner solves,
-        // and a wide window, so that the prediction lands in the final
-        // ln λ's anchor.
+        // The first pass only predicts the root ([`FIRST_STEEP`]).
         let (width, stop) = if first {
             (FIRST_STEEP, ROUGH)
         } else {
