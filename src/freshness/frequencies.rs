@@ -199,6 +199,12 @@ pub(crate) const EXACT: f64 = 1e-8;
 /// multiplier: roots to about 1e−8, one Newton step fewer per page.
 pub(crate) const COARSE: f64 = 1e-4;
 
+/// The `stop` of [`solve_g`] on the first pass of the multiplier search,
+/// far from the root: no Newton step when there is no `guess`, s and
+/// d ln s/d ln t from [`low_start`]'s and [`high_start`]'s fits (to
+/// 1e−10, far below the error of the local model built from that pass).
+const ROUGH: f64 = f64::INFINITY;
+
 /// Solves G(s) = t (see [`invert_g`]) by plain Newton from `guess` (a
 /// previous root: one or two steps when the multiplier moved a little), or
 /// from an O(1) approximation when `guess` is not usable. Returns s and
@@ -210,13 +216,17 @@ pub(crate) const COARSE: f64 = 1e-4;
 /// Newton on ψ(s) = ln(1 + s) − s − ln p with ψ′ = −s/(1 + s) ∈
 /// [−1, −0.62] on s ≥ S_HALF. The bounded derivatives make the relative
 /// error after a step of relative size δ at most about δ²: the loop stops
-/// once δ ≤ `stop` ([`EXACT`]: 1e−8, leaving an error below 1e−16).
+/// once δ ≤ `stop` ([`EXACT`]: 1e−8, leaving an error below 1e−16;
+/// [`ROUGH`]: the start itself).
 fn solve_g(ln_t: f64, ln_p: f64, guess: f64, stop: f64) -> Result<(f64, f64)> {
     const LN_HALF: f64 = -std::f64::consts::LN_2;
     if ln_t.is_nan() {
         return Err(Error::NotConverged("multiplier is NaN".into()));
     }
     if ln_t <= LN_HALF {
+        if stop == ROUGH && guess == 0.0 {
+            return Ok(low_start_dlns(ln_t));
+        }
         let mut s = if guess > 0.0 && guess <= S_HALF {
             guess
         } else {
@@ -245,6 +255,10 @@ fn solve_g(ln_t: f64, ln_p: f64, guess: f64, stop: f64) -> Result<(f64, f64)> {
     } else {
         if ln_p == f64::NEG_INFINITY {
             return Ok((f64::INFINITY, 0.0));
+        }
+        if stop == ROUGH && guess == 0.0 && ln_p >= -32.0 {
+            let s = high_start(ln_p);
+            return Ok((s, high_dlns(s, ln_t, ln_p)));
         }
         let mut s = if guess >= S_HALF && guess.is_finite() {
             guess
@@ -345,6 +359,19 @@ pub(super) fn low_start(ln_t: f64) -> f64 {
     (sigma * horner(&LOW_START, 2.0 * sigma - 1.0)).min(S_HALF)
 }
 
+/// [`low_start`] and d ln s/d ln t = (1 + σ (s/σ)′/(s/σ))/2 from the
+/// derivative of the fit (s/σ as a polynomial in z = 2σ − 1).
+pub(super) fn low_start_dlns(ln_t: f64) -> (f64, f64) {
+    let sigma = (0.5 * (std::f64::consts::LN_2 + ln_t)).exp();
+    let z = 2.0 * sigma - 1.0;
+    let (p, dp) = LOW_START
+        .iter()
+        .rev()
+        .fold((0.0, 0.0), |(p, dp), &c| (p * z + c, dp * z + p));
+    let s = (sigma * p).min(S_HALF);
+    (s, 0.5 * (1.0 + 2.0 * sigma * dp / p))
+}
+
 /// The start of [`solve_g`]'s Newton for t > 1/2 from ln p = ln(1 − t):
 /// [`HIGH_START`] (then one step meets the `stop`), beyond −ln p = 32
 /// one fixed-point step of s = −ln p + ln(1 + s) from s = −ln p.
@@ -423,7 +450,14 @@ pub(super) fn anchor_of(ln_lambda: f64) -> f64 {
     if ln_lambda.abs() >= 4_294_967_296.0 {
         return ln_lambda;
     }
-    (ln_lambda * ANCHORS_PER_UNIT).trunc() / ANCHORS_PER_UNIT
+    // |ln λ · 2^20| < 2^52: the cast (and the sign of ln λ, for −0)
+    // truncates toward zero exactly as f64::trunc, without its call on the
+    // x86-64 baseline (no SSE4.1). NaN would cast to 0.
+    if ln_lambda.is_nan() {
+        return ln_lambda;
+    }
+    let scaled = ln_lambda * ANCHORS_PER_UNIT;
+    (scaled as i64 as f64).copysign(scaled) / ANCHORS_PER_UNIT
 }
 
 /// Largest δ_i |d| (1 + s_i) at which [`page_at`] steps from the anchor
@@ -436,6 +470,7 @@ const STEP_MAX: f64 = 1e-4;
 /// accurate to rounding (a page near its cutoff, or not visited at the
 /// anchor) its own [`cold_page`]. A function of ln λ, ln w_i and a_i
 /// alone: the plan of both [`optimal_frequencies_general`] and the shards.
+#[inline]
 pub(super) fn page_at(ln_lambda: f64, at: ColdPage, ln_w: f64, a: f64) -> Result<(f64, f64)> {
     let d = ln_lambda - anchor_of(ln_lambda);
     if d == 0.0 {
@@ -510,7 +545,7 @@ impl<'a> GeneralPages<'a> {
         &mut self,
         point: F,
         d_ln_t: f64,
-        window: Option<(&[f64], f64)>,
+        window: Option<(&[f64], f64, f64)>,
         stop: f64,
     ) -> Result<PassSums>
     where
@@ -539,8 +574,8 @@ impl<'a> GeneralPages<'a> {
                 dl[k] = dli;
                 out.sum += xi;
                 out.dsum += xi * dli;
-                if let Some((ln_w, ell0)) = window {
-                    if (ln_w[i] - ell0).abs() < STEEP {
+                if let Some((ln_w, ell0, width)) = window {
+                    if (ln_w[i] - ell0).abs() < width {
                         out.steep.push(i);
                     } else if xi > 0.0 {
                         out.smooth += xi;
@@ -681,37 +716,33 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
         &format!("the general-weights optimum of {n} pages"),
     )?;
     let mut ln_w = crate::pages::zeroed(n);
-    let (lo, x0, wmax) = multiplier_start(model, &mut ln_w);
-    let x0 = sample_start(model, &ln_w, lo, x0)?;
+    let (lo, x0, wmax, root_sum) = multiplier_start(model, &mut ln_w);
+    let x0 = sample_start(model, &ln_w, (lo, x0), root_sum)?;
     let mut pages = GeneralPages::new(model.log_h());
     let ln_wmax = wmax.ln_ratio(Scaled::new(1.0));
     let canon = (model, ln_wmax);
     let (ell, mut local, anchor) = solve_multiplier_local(&mut pages, &ln_w, canon, (lo, x0))?;
     let start = predicted_multiplier(&mut local, ell, ln_wmax)?;
     let known = anchor.map(|a| (a, [&pages.x[..], &pages.s[..], &pages.dlns[..]]));
-    if let Some(x) = canonical_plan(model, start, known)? {
+    // ln w is not read past here: its pages, already mapped, take the plan.
+    if let Some(x) = canonical_plan(model, start, known, ln_w)? {
         return Ok(x);
     }
-    drop(ln_w);
     let at_a = local.eval_at_ell(ell)?;
     let (mut d_ell, sum_a) = local.sub_ulp_step(ell - local.ell0, at_a);
-    let mut polished = None;
     if let Some((c, p_c)) = local.cutoff_page(model, ell) {
         let x_a = local.x.clone();
         let (tb, d_b) = local.polish_near_cutoff(model, c, p_c)?;
         let keep_b = tb.is_finite() && tb > 0.0 && (tb - 1.0).abs() <= (sum_a - 1.0).abs();
-        if keep_b {
+        // Even v = 2^{−1022} leaves Σ x > 1: the polish ended at λ = w_c.
+        let tied = tb > 1.0 + 1e-12 && local.split_residual_among_ties(model, d_b);
+        if keep_b || tied {
             d_ell = d_b;
         } else {
             local.x = x_a;
         }
-        polished = Some(tb);
     }
     local.apply(&mut pages, d_ell);
-    if polished.is_some_and(|tb| tb > 1.0 + 1e-12) {
-        // Even v = 2^{−1022} leaves Σ x > 1.
-        split_residual_among_ties(model, &mut pages, local.wc)?;
-    }
     finish(pages.x)
 }
 
@@ -774,7 +805,7 @@ fn ln_weight_ratio(model: &Model, i: usize, wmax: Scaled, wmax_f64: f64) -> f64 
 /// ℓ_lo = ln(min w / max w) + ln G(A): every t_i ≤ G(A), so s_i ≤ A and
 /// x_i ≥ a_i/A, Σ x ≥ 1. The small-s start: s_i ≈ √(2λ/w_i) gives
 /// λ = (Σ a_i √w_i)²/2.
-fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64, Scaled) {
+fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64, Scaled, f64) {
     let wmax = max_scaled_weight(model, ln_w);
     let wmax_f64 = Some(wmax.value())
         .filter(|w| w.is_normal())
@@ -810,7 +841,7 @@ fn multiplier_start(model: &Model, ln_w: &mut [f64]) -> (f64, f64, Scaled) {
     } else {
         0.5 * lo
     };
-    (lo, x0, wmax)
+    (lo, x0, wmax, root_sum)
 }
 
 /// ln w_i in absolute units (w_i = c_i/(μ_i E\[X\])), as
@@ -837,17 +868,19 @@ const PLAN_SUM_TOL: f64 = 1e-14;
 /// exact Σ x ≤ 1), walking from one double below `start`, its prediction,
 /// so that when the prediction is right the walk's second and last
 /// evaluation is the plan. None when that plan sums to less than
-/// 1 − [`PLAN_SUM_TOL`].
+/// 1 − [`PLAN_SUM_TOL`]. `scratch` (one entry per page, any values)
+/// takes the first evaluation.
 fn canonical_plan(
     model: &Model,
     start: f64,
     known: Option<AnchorPages>,
+    mut scratch: Vec<f64>,
 ) -> Result<Option<Vec<f64>>> {
     let n = model.len();
     let log_h = model.log_h();
     let ln_w = |i: usize| ln_weight(model, i);
     // The plan at `x_at` in `x`; `scratch` holds the plan at `scratch_at`.
-    let (mut x, mut scratch) = (crate::pages::zeroed(n), crate::pages::zeroed(n));
+    let mut x = crate::pages::zeroed(n);
     let (mut x_at, mut scratch_at) = (None, Some(start));
     let below = adjacent(start, false);
     // The walk's first two points when the prediction is right, in one
@@ -945,9 +978,11 @@ const SAMPLE_MIN: usize = 1 << 14;
 
 /// A start for the multiplier within about 1/√m of the root: the
 /// multiplier of every (n/m)-th page, m = min(SAMPLE, n/8), with the
-/// budget m/n (a handful of cheap evaluations instead of full ones). `x0`
-/// itself for smaller models.
-fn sample_start(model: &Model, ln_w: &[f64], lo: f64, x0: f64) -> Result<f64> {
+/// budget the sample's share of `root_sum` = Σ a_i √(w_i/max w) (the
+/// small-s approximation of Σ x_i up to a common factor: a ratio
+/// estimator, less noisy than m/n) and a handful of cheap evaluations
+/// instead of full ones. `x0` itself for smaller models.
+fn sample_start(model: &Model, ln_w: &[f64], (lo, x0): (f64, f64), root_sum: f64) -> Result<f64> {
     let n = ln_w.len();
     if n < 8 * SAMPLE_MIN {
         return Ok(x0);
@@ -956,7 +991,17 @@ fn sample_start(model: &Model, ln_w: &[f64], lo: f64, x0: f64) -> Result<f64> {
     let pick = |v: &[f64]| -> Vec<f64> { v.iter().step_by(stride).copied().collect() };
     let (log_h, sub_ln_w) = (pick(model.log_h()), pick(ln_w));
     let mut sub = GeneralPages::new(&log_h);
-    let ln_budget = (log_h.len() as f64 / n as f64).ln();
+    let sub_root_sum: f64 = log_h
+        .iter()
+        .zip(&sub_ln_w)
+        .map(|(l, w)| -l * (0.5 * w).exp())
+        .sum();
+    let share = sub_root_sum / root_sum;
+    let ln_budget = if share > 0.0 && share < 1.0 {
+        share.ln()
+    } else {
+        (log_h.len() as f64 / n as f64).ln()
+    };
     // The sample's root may lie outside the full model's bracket.
     let ell = solve_multiplier(&mut sub, &sub_ln_w, (lo - 1.0, x0), ln_budget)?;
     Ok(ell.clamp(lo, 0.0))
@@ -1003,6 +1048,14 @@ fn solve_multiplier(
 /// Half-width of the window of ℓ in which [`Local`] treats a page as near
 /// its cutoff (|ln w_i − ℓ₀| < STEEP, i.e. 1 − t_i ≲ STEEP).
 const STEEP: f64 = 1e-2;
+
+/// STEEP on the first pass, typically ~4e−3 from the root (the sample's
+/// error): the third-order step of a page just outside the window errs
+/// by about (δ d)⁴ with δ ≈ 1/(s STEEP), so that a window 5 times wider
+/// cuts the local model's error in the root (~5e−7 with STEEP) by ~5³,
+/// and the prediction lands in the final ln λ's anchor. That pass's inner
+/// solves are [`ROUGH`]: the model built from it is not final anyway.
+const FIRST_STEEP: f64 = 5e-2;
 
 /// A local root |ℓ − ℓ₀| ≤ ACCEPT is final: the third-order step of the
 /// other pages (δ = d ln s/d ln t ≲ (1 + s)/(s² STEEP) < 20 there) then
@@ -1061,7 +1114,13 @@ fn solve_multiplier_local(
                 ln_p: ln_p_of(ln_t),
             })
         };
-        let sums = pages.pass(point, moved, Some((ln_w, ell)), EXACT)?;
+        // The first pass only predicts the root ([`FIRST_STEEP`]).
+        let (width, stop) = if first {
+            (FIRST_STEEP, ROUGH)
+        } else {
+            (STEEP, EXACT)
+        };
+        let sums = pages.pass(point, moved, Some((ln_w, ell, width)), stop)?;
         let anchor = anchored.then_some(anchor);
         let (sum, dsum) = (sums.sum, sums.dsum);
         last = ell;
@@ -1079,15 +1138,15 @@ fn solve_multiplier_local(
         let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
         if hi - lo <= tol {
             // Only rounding (or an underflowing Σ x) is left.
-            return Ok((ell, Local::new(pages, ln_w, ell, sums), anchor));
+            return Ok((ell, Local::new(pages, ln_w, (ell, width), sums), anchor));
         }
         // d ln Σ/dℓ = −dsum/Σ.
         let step = sum.ln() * sum / dsum;
-        if step.abs() < 0.5 * STEEP {
-            let mut local = Local::new(pages, ln_w, ell, sums);
-            let (a, b) = (lo.max(ell - 0.5 * STEEP), hi.min(ell + 0.5 * STEEP));
+        if step.abs() < 0.5 * width {
+            let mut local = Local::new(pages, ln_w, (ell, width), sums);
+            let (a, b) = (lo.max(ell - 0.5 * width), hi.min(ell + 0.5 * width));
             let next = local.root(a, b)?;
-            if (next - ell).abs() <= ACCEPT {
+            if (next - ell).abs() <= ACCEPT && !first {
                 return Ok((next, local, anchor));
             }
             // A root pinned at the window's end (the Newton step was cut
@@ -1118,6 +1177,8 @@ fn solve_multiplier_local(
 /// ([`expansion`]).
 struct Local {
     ell0: f64,
+    /// The half-width of the window of steep pages (|ln w_i − ℓ₀| < width).
+    width: f64,
     /// Σ x_i (also exactly), Σ x_i δ_i, Σ x_i b_i and Σ x_i c_i over the
     /// other pages at ℓ₀.
     smooth: f64,
@@ -1140,7 +1201,7 @@ struct Local {
 impl Local {
     /// The model at ℓ₀ from the pass there (held by `pages`, its sums
     /// split by the window at ℓ₀).
-    fn new(pages: &GeneralPages, ln_w: &[f64], ell0: f64, sums: PassSums) -> Local {
+    fn new(pages: &GeneralPages, ln_w: &[f64], (ell0, width): (f64, f64), sums: PassSums) -> Local {
         let PassSums {
             smooth,
             smooth_exact,
@@ -1153,6 +1214,7 @@ impl Local {
         let log_h = pages.log_h;
         Local {
             ell0,
+            width,
             smooth,
             smooth_exact,
             slope,
@@ -1302,7 +1364,7 @@ impl Local {
             }
         };
         let z_lo = f64::MIN_POSITIVE.ln();
-        let z_hi = (0.25 * STEEP).ln();
+        let z_hi = (0.25 * self.width).ln();
         let z0 = p_c.max(f64::MIN_POSITIVE).ln().clamp(z_lo, z_hi);
         let z = newton_bisect(
             |z| {
@@ -1322,6 +1384,35 @@ impl Local {
         )?;
         let (tb, _) = self.eval(at(z), d_ell(z))?;
         Ok((tb, d_ell(z)))
+    }
+
+    /// The pages with w = w_c are so deep in the linear regime (s > ~700)
+    /// that λ = w_c to every representable digit. Then their cost is
+    /// linear in x up to e^{−700}: the other pages stay at λ = w_c (the
+    /// model at ℓ₀ + `d_ell`, where [`Local::polish_near_cutoff`] ended,
+    /// `self.x` its steep pages) and the ties, all steep, get the residual
+    /// 1 − Σ_{others} x_i, split ∝ a_i (equal s_i, as (8) asks), in
+    /// `self.x`. False (nothing changed) when there is no positive
+    /// residual to split.
+    fn split_residual_among_ties(&mut self, model: &Model, d_ell: f64) -> bool {
+        let Some(wc) = self.wc else { return false };
+        let tie = |j: &usize| {
+            (wc.ratio(model.scaled_weight(self.idx[*j])) - 1.0).abs() <= 8.0 * f64::EPSILON
+        };
+        let ties: Vec<usize> = (0..self.idx.len()).filter(tie).collect();
+        // Σ a_i over the ties, relative to the largest (a_i may be near DBL_MAX).
+        let a_max = ties.iter().map(|&j| self.a[j]).fold(0.0, f64::max);
+        let a_tie: f64 = ties.iter().map(|&j| self.a[j] / a_max).sum();
+        let steep: f64 = self.x.iter().sum();
+        let tied: f64 = ties.iter().map(|&j| self.x[j]).sum();
+        let resid = 1.0 - (self.smooth_at(d_ell) + (steep - tied));
+        if !(resid > 0.0 && a_tie > 0.0) {
+            return false;
+        }
+        for &j in &ties {
+            self.x[j] = resid * ((self.a[j] / a_max) / a_tie);
+        }
+        true
     }
 
     /// Writes the plan into `pages.x`: the third-order step `d_ell` on
@@ -1346,47 +1437,6 @@ impl Local {
             |(), ()| (),
         );
     }
-}
-
-/// The pages with w = w_c are so deep in the linear regime (s > ~700) that
-/// λ = w_c to every representable digit. Then their cost is linear in x up
-/// to e^{−700}: the other pages are fixed at λ = w_c and the ties get the
-/// residual 1 − Σ_{others} x_i, split ∝ a_i (equal s_i, as (8) asks).
-/// Leaves `pages` unchanged when there is no positive residual to split.
-fn split_residual_among_ties(
-    model: &Model,
-    pages: &mut GeneralPages,
-    wc: Option<Scaled>,
-) -> Result<()> {
-    let Some(wc) = wc else { return Ok(()) };
-    let n = model.len();
-    let rho: Vec<f64> = (0..n).map(|i| wc.ratio(model.scaled_weight(i))).collect();
-    let ln_rho: Vec<f64> = (0..n)
-        .map(|i| wc.ln_ratio(model.scaled_weight(i)))
-        .collect();
-    let a = |i: usize| -model.log_h()[i];
-    let tie = |i: usize| (rho[i] - 1.0).abs() <= 8.0 * f64::EPSILON;
-    let at_wc = |i: usize| {
-        let p = 1.0 - rho[i];
-        (p > 0.0 && !tie(i)).then(|| PagePoint {
-            ln_t: ln_rho[i].min(-f64::MIN_POSITIVE),
-            ln_p: p.ln(),
-        })
-    };
-    let kept = pages.x.clone();
-    let (rest, _) = pages.eval(at_wc, 0.0)?;
-    // Σ a_i over the ties, relative to the largest (a_i may be near DBL_MAX).
-    let a_max = (0..n).filter(|&i| tie(i)).map(a).fold(0.0, f64::max);
-    let a_tie: f64 = (0..n).filter(|&i| tie(i)).map(|i| a(i) / a_max).sum();
-    let resid = 1.0 - rest;
-    if !(resid > 0.0 && a_tie > 0.0) {
-        pages.x = kept;
-        return Ok(());
-    }
-    for i in (0..n).filter(|&i| tie(i)) {
-        pages.x[i] = resid * ((a(i) / a_max) / a_tie);
-    }
-    Ok(())
 }
 
 /// Rounding leaves Σ x off one by a few ulps; rescale (by the sum in page

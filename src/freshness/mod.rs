@@ -36,6 +36,7 @@ pub mod simulate;
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
 use crate::numeric::fastlog::ln_1p_in_place;
+use crate::numeric::series::{self, ComplementSeries};
 use crate::validate;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -59,8 +60,7 @@ pub struct Model {
     log_h: OnceLock<Vec<f64>>,
     /// h_i, computed on first use (no planner reads it).
     h: OnceLock<Vec<f64>>,
-    /// 1 − h_i without cancellation: computed by [`Model::new`] when X's
-    /// transform is costly, else on first use.
+    /// 1 − h_i without cancellation, computed on first use.
     one_minus_h: OnceLock<Vec<f64>>,
     proportional: bool,
     /// Found by [`Model::new`]'s fast path while it copies the inputs.
@@ -118,17 +118,17 @@ impl Model {
                 Num(mean_access)
             )));
         }
-        let (log_h, one_minus_h) = transforms(&access, mu)?;
+        let log_h = transforms(&access, mu)?;
         // c = μ (no weights given) is proportional by construction.
         let proportional = weights.is_none_or(|w| weights_proportional(mu, w));
         Ok(Model {
             access,
             mean_access,
-            mu: mu.to_vec(),
-            weights: weights.map(<[f64]>::to_vec),
+            mu: copied(mu),
+            weights: weights.map(copied),
             log_h: OnceLock::from(log_h),
             h: OnceLock::new(),
-            one_minus_h: one_minus_h.map_or_else(OnceLock::new, OnceLock::from),
+            one_minus_h: OnceLock::new(),
             proportional,
             extremes: None,
         })
@@ -307,6 +307,19 @@ where
     par::fold_run(bufs, 0, init, &f, combine)
 }
 
+/// A copy of `xs` made on [`par::threads_for`] threads (the fresh pages
+/// are first touched there).
+fn copied(xs: &[f64]) -> Vec<f64> {
+    let mut out = crate::pages::zeroed(xs.len());
+    par::fold_chunks(
+        [&mut out[..]],
+        (),
+        |pages, [o]| o.copy_from_slice(&xs[pages]),
+        |(), ()| (),
+    );
+    out
+}
+
 /// `f(i)` for every page, computed on [`par::threads_for`] threads.
 fn per_page(n: usize, f: impl Fn(usize) -> f64 + Sync) -> Vec<f64> {
     let mut out = crate::pages::zeroed(n);
@@ -323,66 +336,31 @@ fn per_page(n: usize, f: impl Fn(usize) -> f64 + Sync) -> Vec<f64> {
     out
 }
 
-/// (ln h_i, 1 − h_i) for every page, the second only when X's transform is
-/// costly (for exponential and deterministic X, [`Model::one_minus_h`]
-/// computes it on first use); computed on [`par::threads_for`] threads.
-/// `InvalidArgument` naming the first page whose q_i = μ_i E\[X] overflows
-/// or whose h_i is not strictly inside (0, 1).
-fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec<f64>>)> {
+/// ln h_i for every page, computed on [`par::threads_for`] threads
+/// (1 − h_i, read only for the check here, is left to
+/// [`Model::one_minus_h`]). `InvalidArgument` naming the first page whose
+/// q_i = μ_i E\[X] overflows or whose h_i is not strictly inside (0, 1).
+fn transforms(access: &Distribution, mu: &[f64]) -> Result<Vec<f64>> {
     let n = mu.len();
     let mean_access = access.mean();
-    let store = !matches!(
-        access,
-        Distribution::Exponential { .. } | Distribution::Deterministic { .. }
-    );
-    // Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0.
-    let check = !matches!(access, Distribution::Deterministic { .. });
     let mut log_h = crate::pages::zeroed(n);
-    let mut one_minus_h = if store {
-        crate::pages::zeroed(n)
-    } else {
-        Vec::new()
-    };
-    let page_ok = |i: usize, l: f64, c: f64| transform_ok(mu[i] * mean_access, c, l);
-    let first_bad = if store {
-        par::fold_chunks(
-            [&mut log_h[..], &mut one_minus_h[..]],
-            None,
-            |pages, [l, c]| {
-                let mut bad = None;
-                for (k, i) in pages.enumerate() {
-                    c[k] = access.laplace_complement(mu[i]);
-                    l[k] = access.log_laplace(mu[i]);
-                    if !page_ok(i, l[k], c[k]) && bad.is_none() {
-                        bad = Some(i);
-                    }
+    let series = complement_series(access);
+    let first_bad = par::fold_chunks(
+        [&mut log_h[..]],
+        None,
+        |pages, [l]| {
+            let mut bad = None;
+            for (k, i) in pages.enumerate() {
+                let c;
+                (c, l[k]) = complement_and_log(access, series.as_ref(), mu[i]);
+                if !transform_ok(mu[i] * mean_access, c, l[k]) && bad.is_none() {
+                    bad = Some(i);
                 }
-                bad
-            },
-            |a: Option<usize>, b| a.or(b),
-        )
-    } else {
-        par::fold_chunks(
-            [&mut log_h[..]],
-            None,
-            |pages, [l]| {
-                let mut bad = None;
-                for (k, i) in pages.enumerate() {
-                    l[k] = access.log_laplace(mu[i]);
-                    let c = if check {
-                        access.laplace_complement(mu[i])
-                    } else {
-                        1.0
-                    };
-                    if !page_ok(i, l[k], c) && bad.is_none() {
-                        bad = Some(i);
-                    }
-                }
-                bad
-            },
-            |a: Option<usize>, b| a.or(b),
-        )
-    };
+            }
+            bad
+        },
+        |a: Option<usize>, b| a.or(b),
+    );
     if let Some(i) = first_bad {
         // q_i = μ_i E[X] (changes per mean crawl time) enters every bound.
         if !(mu[i] * mean_access).is_finite() {
@@ -401,7 +379,77 @@ fn transforms(access: &Distribution, mu: &[f64]) -> Result<(Vec<f64>, Option<Vec
             Num(log_h[i])
         )));
     }
-    Ok((log_h, store.then_some(one_minus_h)))
+    Ok(log_h)
+}
+
+/// The moment series of 1 − h for X whose transform costs more than a few
+/// flops per rate (empirical: one exponential per sample; phase-type: a
+/// linear solve), used where it converges ([`ComplementSeries`]).
+fn complement_series(access: &Distribution) -> Option<ComplementSeries> {
+    match access {
+        Distribution::Empirical { samples } => ComplementSeries::empirical(samples),
+        Distribution::PhaseType(ph) => phase_type_series(ph),
+        _ => None,
+    }
+}
+
+/// E\[X^k]/k! = α T^k 1 with T = (−S)^{−1} ≥ 0 entrywise, scaled by
+/// τ = max T1 (T^k 1 ≤ τ^{k−1} T1 entrywise, so m_k = α T^k 1/τ^k ≤ m_1).
+fn phase_type_series(ph: &crate::dist::PhaseType) -> Option<ComplementSeries> {
+    let n = ph.order();
+    let lu = (-ph.sub_generator()).lu();
+    let alpha = nalgebra::DVector::from_column_slice(ph.alpha());
+    let mut w = lu.solve(&nalgebra::DVector::from_element(n, 1.0))?;
+    let tau = w.max();
+    if w.iter().any(|v| v.is_nan() || *v < 0.0) {
+        return None;
+    }
+    let mut m = Vec::with_capacity(series::TERMS);
+    for k in 0..series::TERMS {
+        if k > 0 {
+            w = lu.solve(&w)?;
+        }
+        w /= tau;
+        m.push(alpha.dot(&w));
+    }
+    ComplementSeries::from_scaled(tau, &m)
+}
+
+/// (1 − h, ln h) at rate `m` for [`transforms`]' check and ln h:
+/// [`Distribution::log_laplace`] to the bit, sharing the work of
+/// [`Distribution::laplace_complement`], except that 1 − h comes from
+/// `series` where it converges (to a few ulps). Deterministic, Gamma and
+/// Erlang X: 1 − h = −expm1(ln h), which is > 0 exactly when ln h < 0,
+/// so 1 stands for it then (0 otherwise): only its sign is read. The mixtures (hyperexponential, phase-type,
+/// empirical): ln h = ln(1 − (1 − h)) when 1 − h ≤ 1/2, as log_laplace
+/// takes it.
+fn complement_and_log(
+    access: &Distribution,
+    series: Option<&ComplementSeries>,
+    m: f64,
+) -> (f64, f64) {
+    match access {
+        Distribution::Deterministic { .. } => (1.0, access.log_laplace(m)),
+        Distribution::Erlang { .. } | Distribution::Gamma { .. } => {
+            // 1 − h = −expm1(ln h) > 0 exactly when ln h < 0.
+            let l = access.log_laplace(m);
+            (if l < 0.0 { 1.0 } else { 0.0 }, l)
+        }
+        Distribution::Exponential { .. } => (access.laplace_complement(m), access.log_laplace(m)),
+        Distribution::HyperExponential { .. }
+        | Distribution::PhaseType(_)
+        | Distribution::Empirical { .. } => {
+            let c = series
+                .and_then(|s| s.complement(m))
+                .unwrap_or_else(|| access.laplace_complement(m));
+            let l = if c <= 0.5 {
+                (-c).ln_1p()
+            } else {
+                access.log_laplace(m)
+            };
+            (c, l)
+        }
+    }
 }
 
 /// Page i's transform is usable: q_i = μ_i E\[X\] finite and h_i strictly

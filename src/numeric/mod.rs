@@ -10,6 +10,7 @@ pub(crate) mod iterate;
 pub(crate) mod markov;
 pub(crate) mod matrix;
 pub(crate) mod roots;
+pub(crate) mod series;
 pub(crate) mod special;
 #[cfg(test)]
 pub(crate) mod tolerance;

@@ -37,6 +37,21 @@ fn inner_solve_starts_are_within_1e_9_of_the_root() {
     }
 }
 
+/// The rough first pass's d ln s/d ln t, from the derivative of the low
+/// start's fit, is within 1e−7 of G/(sG′) = (G/s²)e^s (G(s) = 1 − (1 + s)e^{−s}).
+#[test]
+fn low_start_slope_matches_the_closed_form() {
+    const S_HALF: f64 = 1.678_346_990_016_660_7;
+    let mut s = 1e-12_f64;
+    while s < S_HALF {
+        let (start, dl) = low_start_dlns(2.0 * s.ln() + g_over_s2(s).ln());
+        assert!(rel(start, s) < 1e-9, "s={s} start={start}");
+        let exact = g_over_s2(s) * s.exp();
+        assert!(rel(dl, exact) < 1e-7, "s={s} dl={dl} exact={exact}");
+        s *= 1.001;
+    }
+}
+
 #[test]
 fn invert_g_round_trips() {
     for &s in &[1e-200_f64, 1e-9, 1e-3, 0.5, 1.0, 1.6, 1.7, 3.0, 20.0] {
@@ -656,7 +671,24 @@ mod kkt_tests {
     #[test]
     #[ignore]
     fn kkt_holds_at_a_million_pages() {
-        for d in [exponential as fn(f64) -> Distribution, deterministic] {
+        let laws = [
+            exponential as fn(f64) -> Distribution,
+            deterministic,
+            |m: f64| Distribution::erlang(3, 3.0 / m).unwrap(),
+            |m: f64| Distribution::gamma(0.5, 0.5 / m).unwrap(),
+            |m: f64| {
+                Distribution::hyperexponential([2.0 / 3.0, 1.0 / 3.0], [2.0 / m, 0.5 / m]).unwrap()
+            },
+            |m: f64| {
+                let r = (1.0 + 1.0 / 3.0 + 1.0 / 6.0) / m;
+                Distribution::PhaseType(PhaseType::coxian(&[r, r, r], &[1.0 / 3.0, 0.5]).unwrap())
+            },
+            |m: f64| {
+                Distribution::empirical((1..=100).map(|j| 0.02 * m * j as f64).collect::<Vec<_>>())
+                    .unwrap()
+            },
+        ];
+        for d in laws {
             let m = issue_instance(1_000_000, d);
             let f = optimal_frequencies(&m).unwrap();
             assert!((f.iter().sum::<f64>() - 1.0).abs() < super::SUM_TOL);
@@ -775,6 +807,34 @@ mod timing {
                     f.iter().sum::<f64>()
                 );
             }
+        }
+    }
+}
+
+/// Model::new's ln h for the costly laws (the moment series where it
+/// converges, the direct transform beyond) agrees with
+/// Distribution::log_laplace, the direct evaluation, to a few ulps.
+#[test]
+fn costly_transforms_match_the_direct_evaluation() {
+    let samples: Vec<f64> = (0..300)
+        .map(|j| 0.01 * (j as f64 + 0.5).powf(1.5))
+        .collect();
+    let laws = [
+        Distribution::empirical(samples).unwrap(),
+        Distribution::PhaseType(
+            crate::dist::PhaseType::coxian(&[4.0, 2.0, 0.5], &[0.5, 0.25]).unwrap(),
+        ),
+        Distribution::PhaseType(
+            crate::dist::PhaseType::new(&[0.6, 0.3], &[-3.0, 1.0, 0.5, -2.0]).unwrap(),
+        ),
+    ];
+    // Rates from far inside the series' range to far beyond it.
+    let mu: Vec<f64> = (0..400).map(|i| 1e-9 * 1.08_f64.powi(i)).collect();
+    for law in laws {
+        let m = Model::new(law.clone(), &mu, None).unwrap();
+        for (&l, &r) in m.log_h().iter().zip(&mu) {
+            let direct = law.log_laplace(r);
+            assert!(rel(l, direct) < 1e-14, "{law:?} mu={r}: {l} vs {direct}");
         }
     }
 }
