@@ -523,20 +523,9 @@ impl<'a> GeneralPages<'a> {
         }
     }
 
-    /// Σ x_i and |dΣ x_i / d var| for the page points given by `point`
-    /// (`None`: the page is not visited, x_i = 0), where `ln_dt` =
-    /// ln |d ln t_i / d var| is the same for every page. Stores s, x and
-    /// d ln s/d ln t.
-    pub(super) fn eval<F>(&mut self, point: F, ln_dt: f64) -> Result<(f64, f64)>
-    where
-        F: Fn(usize) -> Option<PagePoint> + Sync,
-    {
-        let sums = self.pass(point, 0.0, None, EXACT)?;
-        Ok((sums.sum, sums.dsum * ln_dt.exp()))
-    }
-
-    /// [`GeneralPages::eval`] when every ln t_i moved by `d_ln_t` since the
-    /// last evaluation: the inner Newton starts from the third-order
+    /// Σ x_i and its derivative for the page points given by `point` (`None`:
+    /// the page is not visited, x_i = 0) when every ln t_i moved by `d_ln_t`
+    /// since the last evaluation; stores s, x and d ln s/d ln t: the inner Newton starts from the third-order
     /// prediction of s_i ([`expanded_ratio`]), so that one step usually
     /// suffices once the multiplier moves by less than about 1e−2. With a steep
     /// window (ln w, ℓ₀) the sums are also split as [`Local`] needs. `stop`:
