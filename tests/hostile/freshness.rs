@@ -1109,6 +1109,7 @@ fn model_of(d: &Dist, mu: &[f64], c: &[f64]) -> *mut crawlsched_freshness_model_
 /// output.
 #[test]
 fn shards_and_multiplier_search_reproduce_the_single_call() {
+    let _g = serial();
     let n = 600;
     let mu: Vec<f64> = (0..n)
         .map(|i| 10f64.powf(-3.0 + 4.0 * ((i * 37) % n) as f64 / n as f64))

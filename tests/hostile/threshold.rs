@@ -347,6 +347,7 @@ fn huge_search_spaces_are_refused_with_a_short_count() {
 /// inside the iterative solve or between two levels of the fallback.
 #[test]
 fn evaluation_of_a_stiff_chain_is_cancelled_promptly() {
+    let _g = serial();
     let erlang = |k: u32, rate: f64| {
         let mut d = null_mut();
         let st = unsafe { crawlsched_dist_erlang_new(k, rate, &mut d, null_mut()) };
