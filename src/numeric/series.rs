@@ -65,7 +65,7 @@ impl ComplementSeries {
 }
 
 /// Σ of the terms with Neumaier's compensation.
-fn neumaier_sum(terms: impl Iterator<Item = f64>) -> f64 {
+pub(crate) fn neumaier_sum(terms: impl Iterator<Item = f64>) -> f64 {
     let (mut sum, mut comp) = (0.0_f64, 0.0_f64);
     for t in terms {
         let next = sum + t;
