@@ -102,6 +102,33 @@ mod tests {
         assert!(series.complement(1.01 * U_MAX / tau).is_none());
     }
 
+    /// At the switch u = sτ = [`U_MAX`] (the worst truncation and
+    /// rounding), against −expm1 summed with compensation, for samples with
+    /// zeros and a spread of 1e−300..τ.
+    #[test]
+    fn accurate_up_to_the_switch() {
+        let mut xs: Vec<f64> = (0..999).map(|j| 10f64.powf(-0.3 * f64::from(j))).collect();
+        xs.extend([0.0, 0.0, 1.0]);
+        let series = ComplementSeries::empirical(&xs).unwrap();
+        let direct = |s: f64| {
+            let n = xs.len() as f64;
+            neumaier_sum(xs.iter().map(|x| -(-s * x).exp_m1())) / n
+        };
+        // τ = the largest sample = 1.
+        let at_switch = U_MAX;
+        for s in [
+            at_switch,
+            at_switch * (1.0 - 1e-15),
+            at_switch * 0.9,
+            1e-200,
+        ] {
+            let c = series.complement(s).unwrap();
+            assert!(rel(c, direct(s)) < 4.0 * f64::EPSILON, "s={s}");
+        }
+        assert!(series.complement(at_switch * (1.0 + 1e-15)).is_none());
+        assert!(series.complement(f64::NAN).is_none());
+    }
+
     /// One sample x: 1 − e^{−sx} in closed form.
     #[test]
     fn one_sample_is_expm1() {
