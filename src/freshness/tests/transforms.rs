@@ -147,6 +147,7 @@ fn phase_type_transforms_match_the_closed_forms() {
         (vec![1e-12, 1.0 - 1e-12], vec![1e-8, 1e8]),
         (vec![1.0 - 1e-12, 1e-12], vec![1e-8, 1e8]),
         (vec![0.3, 0.3, 0.4], vec![1e-150, 1.0, 1e150]),
+        (vec![0.3, 0.3, 0.4], vec![1e-300, 1.0, 1e300]),
         (vec![0.2, 0.8], vec![1.0, 3.0]),
     ] {
         let law = Distribution::PhaseType(PhaseType::hyperexponential(&p, &r).unwrap());
