@@ -159,6 +159,12 @@ fn phase_type_transforms_match_the_closed_forms() {
             &|s| hyperexponential_reference(&p, &r, s),
         );
     }
+    // Mass 1/2 at zero (α sums to 1/2): 1 − h = Σ p_i s/(s + r_i), h ≥ 1/2.
+    let (p, r) = ([0.3, 0.2], [1e-8, 1e8]);
+    let law = Distribution::PhaseType(PhaseType::new(&p, &[-r[0], 0.0, 0.0, -r[1]]).unwrap());
+    check("atom 1/2", &law, (1e8, f64::INFINITY), &|s| {
+        hyperexponential_reference(&p, &r, s)
+    });
     // Erlang(30) as a Coxian: the direct transform (an LU solve of order
     // 30) is checked only where the series replaces it.
     for (rates, cont, max_u) in [
