@@ -232,3 +232,27 @@ fn stiff_dense_phase_type_matches_a_60_digit_solve() {
         assert!(ulps(ml, l) <= ULPS, "mu={s:e}: ln h {ml:e} vs {l:e}");
     }
 }
+
+/// The fast path exists for the laws above: the scaled moments of each
+/// pass [`series::ComplementSeries::from_scaled`]'s m_k ≤ m_1 check (a
+/// rounding above it would silently send every rate to the direct form).
+#[test]
+fn the_series_is_built_for_stiff_and_long_phase_types() {
+    let laws = [
+        PhaseType::erlang(3, 2.0).unwrap(),
+        PhaseType::erlang(30, 1e8).unwrap(),
+        PhaseType::exponential(1e-300).unwrap(),
+        PhaseType::coxian(&[1e8, 1e-8, 1e8, 1e-8], &[1.0, 1e-6, 1.0]).unwrap(),
+        PhaseType::hyperexponential(&[0.3, 0.3, 0.4], &[1e-300, 1.0, 1e300]).unwrap(),
+        PhaseType::new(&[0.6, 0.3], &[-3.0, 1.0, 0.5, -2.0]).unwrap(),
+    ];
+    for ph in laws {
+        let law = Distribution::PhaseType(ph);
+        assert!(
+            crate::freshness::complement_series(&law).is_some(),
+            "{law:?}"
+        );
+    }
+    let equal = Distribution::empirical(vec![0.3; 1000]).unwrap();
+    assert!(crate::freshness::complement_series(&equal).is_some());
+}
