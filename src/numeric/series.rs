@@ -129,6 +129,15 @@ mod tests {
         assert!(series.complement(f64::NAN).is_none());
     }
 
+    /// Sums whose plain f64 sum is wrong: exactly 2, and 1000 copies of
+    /// fl(0.1) = 0.1 + 2^−55/5, whose exact sum 100 + 2^−55·200 rounds to 100.
+    #[test]
+    fn neumaier_sum_is_compensated() {
+        assert_eq!(neumaier_sum([1.0, 1e100, 1.0, -1e100].into_iter()), 2.0);
+        assert_eq!(neumaier_sum(std::iter::repeat_n(0.1, 1000)), 100.0);
+        assert_ne!(std::iter::repeat_n(0.1, 1000).sum::<f64>(), 100.0);
+    }
+
     /// One sample x: 1 − e^{−sx} in closed form.
     #[test]
     fn one_sample_is_expm1() {

@@ -1,27 +1,12 @@
 //! Model::new's transforms for the costly laws (empirical, phase-type)
 //! against independent references: per-sample −expm1 summed with
-//! compensation, and the hyperexponential and Coxian closed forms.
+//! compensation (numeric::series::neumaier_sum, tested there), and the hyperexponential and Coxian closed forms.
 use crate::dist::{Distribution, PhaseType};
 use crate::freshness::Model;
-use crate::numeric::series;
+use crate::numeric::series::{self, neumaier_sum};
 
 /// Ulps allowed on ln h and 1 − h.
 const ULPS: f64 = 8.0;
-
-/// Σ terms with Neumaier's compensation (the reference sums).
-fn compensated(terms: impl Iterator<Item = f64>) -> f64 {
-    let (mut sum, mut comp) = (0.0_f64, 0.0_f64);
-    for t in terms {
-        let next = sum + t;
-        comp += if sum.abs() >= t.abs() {
-            (sum - next) + t
-        } else {
-            (t - next) + sum
-        };
-        sum = next;
-    }
-    sum + comp
-}
 
 /// |a − b| in ulps of b (normal range).
 fn ulps(a: f64, b: f64) -> f64 {
@@ -36,14 +21,14 @@ fn from_parts(c: f64, h: f64) -> (f64, f64) {
 
 fn empirical_reference(xs: &[f64], s: f64) -> (f64, f64) {
     let n = xs.len() as f64;
-    let c = compensated(xs.iter().map(|x| -(-s * x).exp_m1())) / n;
-    from_parts(c, compensated(xs.iter().map(|x| (-s * x).exp())) / n)
+    let c = neumaier_sum(xs.iter().map(|x| -(-s * x).exp_m1())) / n;
+    from_parts(c, neumaier_sum(xs.iter().map(|x| (-s * x).exp())) / n)
 }
 
 fn hyperexponential_reference(p: &[f64], r: &[f64], s: f64) -> (f64, f64) {
     let pr = || p.iter().zip(r);
-    let c = compensated(pr().map(|(p, r)| p / (1.0 + r / s)));
-    from_parts(c, compensated(pr().map(|(p, r)| p / (1.0 + s / r))))
+    let c = neumaier_sum(pr().map(|(p, r)| p / (1.0 + r / s)));
+    from_parts(c, neumaier_sum(pr().map(|(p, r)| p / (1.0 + s / r))))
 }
 
 /// Exit after phase j with probability P_j, then h = Σ P_j Π_{i≤j}
@@ -58,7 +43,7 @@ fn coxian_reference(rates: &[f64], cont: &[f64], s: f64) -> (f64, f64) {
         hs.push(stop * log_prod.exp());
         reach *= cont.get(j).copied().unwrap_or(0.0);
     }
-    from_parts(compensated(cs.into_iter()), compensated(hs.into_iter()))
+    from_parts(neumaier_sum(cs.into_iter()), neumaier_sum(hs.into_iter()))
 }
 
 /// Rates 10^(e/8), e in −2400..=2400, where the reference's h is a normal
