@@ -19,6 +19,7 @@ pub use phase_type::PhaseType;
 pub(crate) use phase_type::check_order as check_phase_type_order;
 
 use crate::error::{Error, Num, Result};
+use crate::numeric::series::neumaier_sum;
 use crate::numeric::special::log_sum_exp;
 use crate::validate;
 use rand::{Rng, RngExt};
@@ -202,9 +203,10 @@ impl Distribution {
                 .map(|(p, r)| p / (1.0 + r / s))
                 .sum(),
             Distribution::PhaseType(ph) => ph.laplace_complement(s),
+            // Compensated: a plain sum of n terms loses up to n/2 ulps.
             Distribution::Empirical { samples } => {
                 let n = samples.len() as f64;
-                samples.iter().map(|x| -(-s * x).exp_m1() / n).sum()
+                neumaier_sum(samples.iter().map(|x| -(-s * x).exp_m1())) / n
             }
         }
     }
@@ -236,7 +238,17 @@ impl Distribution {
                 if c <= 0.5 {
                     return (-c).ln_1p();
                 }
-                log_sum_exp(samples.iter().map(|x| -s * x)) - (samples.len() as f64).ln()
+                // max −sx_j + ln mean e^{−sx_j − max}: two terms ≤ 0, no
+                // cancellation.
+                let top = samples
+                    .iter()
+                    .map(|x| -s * x)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                if !top.is_finite() {
+                    return top;
+                }
+                let sum = neumaier_sum(samples.iter().map(|x| (-s * x - top).exp()));
+                top + (sum / samples.len() as f64).ln()
             }
         }
     }

@@ -249,14 +249,8 @@ impl PhaseType {
         if s == 0.0 {
             return 0.0;
         }
-        let (m, sr, _) = self.scaled_resolvent(s);
-        let ones = DVector::from_element(self.order(), 1.0);
-        let x = m
-            .lu()
-            .solve(&ones)
-            .unwrap_or_else(|| DVector::from_element(self.order(), f64::NAN));
         // Mass at zero (1 − Σα) also contributes 1 − e^{0} = 0.
-        sr * self.alpha.dot(&x)
+        self.resolvent_dot(s, |_| s)
     }
 
     /// E\[e^{−sX}] = (1 − Σα) + α (sI − S)^{−1} s₀, a sum of non-negative
@@ -283,32 +277,30 @@ impl PhaseType {
         self.absorbed_transform(s).ln()
     }
 
-    /// (M, s/r, r) with r = max(s, largest rate) and M = (s/r) I − S/r, whose
-    /// entries are at most 1 in magnitude (an off-diagonal row sum is at
-    /// most the diagonal rate): (sI − S)^{−1} = M^{−1}/r, and nothing in M
-    /// overflows for any s and S.
-    fn scaled_resolvent(&self, s: f64) -> (DMatrix<f64>, f64, f64) {
+    /// α (sI − S)^{−1} b for s > 0, b_i = `rhs(i)` ≥ 0, solved as M y = c
+    /// with row i of sI − S and b divided by d_i = s + rate_i: M has unit
+    /// diagonal and off-diagonal row sums at most 1, and c_i ≤ 1 for the
+    /// b used here (s, or exit rates), so nothing overflows or underflows
+    /// to a singular M, however far apart s and the rates are.
+    fn resolvent_dot(&self, s: f64, rhs: impl Fn(usize) -> f64) -> f64 {
         let n = self.order();
-        let rmax = (0..n).map(|i| -self.s[(i, i)]).fold(0.0, f64::max);
-        let r = s.max(rmax);
-        let sr = s / r;
-        let mut m = self.s.map(|v| -(v / r));
+        // Halves, so that s + rate cannot overflow.
+        let half_d = |i: usize| 0.5 * s - 0.5 * self.s[(i, i)];
+        let mut m = DMatrix::from_fn(n, n, |i, j| -(0.5 * self.s[(i, j)]) / half_d(i));
+        let c = DVector::from_fn(n, |i, _| 0.5 * rhs(i) / half_d(i));
         for i in 0..n {
-            m[(i, i)] += sr;
+            m[(i, i)] = 1.0;
         }
-        (m, sr, r)
-    }
-
-    /// α (sI − S)^{−1} s₀ for s > 0, from M y = s₀/r of
-    /// [`Self::scaled_resolvent`].
-    fn absorbed_transform(&self, s: f64) -> f64 {
-        let n = self.order();
-        let (m, _, r) = self.scaled_resolvent(s);
         let y = m
             .lu()
-            .solve(&self.exit.map(|v| v / r))
+            .solve(&c)
             .unwrap_or_else(|| DVector::from_element(n, f64::NAN));
         self.alpha.dot(&y)
+    }
+
+    /// α (sI − S)^{−1} s₀ for s > 0 ([`Self::resolvent_dot`]).
+    fn absorbed_transform(&self, s: f64) -> f64 {
+        self.resolvent_dot(s, |i| self.exit[i])
     }
 
     /// P(X ≤ x) = 1 − α e^{Sx} 1 = (1 − Σα) − α (e^{Sx} − I) 1, the

@@ -180,8 +180,12 @@ impl Model {
 
     /// 1 − h_i for every page, accurate when h_i is close to 1.
     pub fn one_minus_h(&self) -> &[f64] {
-        self.one_minus_h
-            .get_or_init(|| per_page(self.len(), |i| self.access.laplace_complement(self.mu[i])))
+        self.one_minus_h.get_or_init(|| {
+            let series = complement_series(&self.access);
+            per_page(self.len(), |i| {
+                complement(&self.access, series.as_ref(), self.mu[i])
+            })
+        })
     }
 
     /// ln h_i for every page.
@@ -415,6 +419,14 @@ fn phase_type_series(ph: &crate::dist::PhaseType) -> Option<ComplementSeries> {
     ComplementSeries::from_scaled(tau, &m)
 }
 
+/// 1 − h at rate `m`: from `series` where it converges, else
+/// [`Distribution::laplace_complement`].
+fn complement(access: &Distribution, series: Option<&ComplementSeries>, m: f64) -> f64 {
+    series
+        .and_then(|s| s.complement(m))
+        .unwrap_or_else(|| access.laplace_complement(m))
+}
+
 /// (1 − h, ln h) at rate `m` for [`transforms`]' check and ln h:
 /// [`Distribution::log_laplace`] to the bit, sharing the work of
 /// [`Distribution::laplace_complement`], except that 1 − h comes from
@@ -439,9 +451,7 @@ fn complement_and_log(
         Distribution::HyperExponential { .. }
         | Distribution::PhaseType(_)
         | Distribution::Empirical { .. } => {
-            let c = series
-                .and_then(|s| s.complement(m))
-                .unwrap_or_else(|| access.laplace_complement(m));
+            let c = complement(access, series, m);
             let l = if c <= 0.5 {
                 (-c).ln_1p()
             } else {

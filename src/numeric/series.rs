@@ -65,7 +65,7 @@ impl ComplementSeries {
 }
 
 /// Σ of the terms with Neumaier's compensation.
-fn neumaier_sum(terms: impl Iterator<Item = f64>) -> f64 {
+pub(crate) fn neumaier_sum(terms: impl Iterator<Item = f64>) -> f64 {
     let (mut sum, mut comp) = (0.0_f64, 0.0_f64);
     for t in terms {
         let next = sum + t;
@@ -100,6 +100,42 @@ mod tests {
             s *= 1.1;
         }
         assert!(series.complement(1.01 * U_MAX / tau).is_none());
+    }
+
+    /// At the switch u = sτ = [`U_MAX`] (the worst truncation and
+    /// rounding), against −expm1 summed with compensation, for samples with
+    /// zeros and a spread of 1e−300..τ.
+    #[test]
+    fn accurate_up_to_the_switch() {
+        let mut xs: Vec<f64> = (0..999).map(|j| 10f64.powf(-0.3 * f64::from(j))).collect();
+        xs.extend([0.0, 0.0, 1.0]);
+        let series = ComplementSeries::empirical(&xs).unwrap();
+        let direct = |s: f64| {
+            let n = xs.len() as f64;
+            neumaier_sum(xs.iter().map(|x| -(-s * x).exp_m1())) / n
+        };
+        // τ = the largest sample = 1.
+        let at_switch = U_MAX;
+        for s in [
+            at_switch,
+            at_switch * (1.0 - 1e-15),
+            at_switch * 0.9,
+            1e-200,
+        ] {
+            let c = series.complement(s).unwrap();
+            assert!(rel(c, direct(s)) < 4.0 * f64::EPSILON, "s={s}");
+        }
+        assert!(series.complement(at_switch * (1.0 + 1e-15)).is_none());
+        assert!(series.complement(f64::NAN).is_none());
+    }
+
+    /// Sums whose plain f64 sum is wrong: exactly 2, and 1000 copies of
+    /// fl(0.1) = 0.1 + 2^−55/5, whose exact sum 100 + 2^−55·200 rounds to 100.
+    #[test]
+    fn neumaier_sum_is_compensated() {
+        assert_eq!(neumaier_sum([1.0, 1e100, 1.0, -1e100].into_iter()), 2.0);
+        assert_eq!(neumaier_sum(std::iter::repeat_n(0.1, 1000)), 100.0);
+        assert_ne!(std::iter::repeat_n(0.1, 1000).sum::<f64>(), 100.0);
     }
 
     /// One sample x: 1 − e^{−sx} in closed form.

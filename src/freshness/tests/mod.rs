@@ -41,3 +41,4 @@ fn small_general_cases() -> Vec<(crate::dist::Distribution, Vec<f64>, Vec<f64>)>
         ),
     ]
 }
+mod transforms;
