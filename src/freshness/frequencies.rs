@@ -711,7 +711,8 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let ln_wmax = wmax.ln_ratio(Scaled::new(1.0));
     let canon = (model, ln_wmax);
     let (ell, mut local, anchor) = solve_multiplier_local(&mut pages, &ln_w, canon, (lo, x0))?;
-    let start = predicted_multiplier(&mut local, ell, ln_wmax)?;
+    let steep = anchor.map(|a| steep_plan(model, &local, &pages, a));
+    let start = predicted_multiplier(&mut local, ell, ln_wmax, steep)?;
     let known = anchor.map(|a| (a, [&pages.x[..], &pages.s[..], &pages.dlns[..]]));
     // ln w is not read past here: its pages, already mapped, take the plan.
     if let Some(x) = canonical_plan(model, start, known, ln_w)? {
@@ -857,7 +858,7 @@ const PLAN_SUM_TOL: f64 = 1e-14;
 /// exact Σ x ≤ 1), walking from `start`'s prediction, so that when it is
 /// right the walk's evaluations are those of the first pass, which also
 /// keeps the plan. When the model's sum at the prediction or one double
-/// below it is within [`PREDICTION_SLACK`] of 1, that pass takes the
+/// below it is within the model's error of 1, that pass takes the
 /// double on the other side too. None when that plan sums to less than
 /// 1 − [`PLAN_SUM_TOL`]. `scratch` (one entry per page, any values)
 /// takes the first evaluation.
@@ -876,9 +877,9 @@ fn canonical_plan(
     // The walk's first points when the prediction is right (or off by
     // the double the model cannot rule out), in one pass (one inner solve
     // per page when they share an anchor).
-    let mid = if -under_by <= PREDICTION_SLACK {
+    let mid = if -under_by <= 1.0 {
         Some(start)
-    } else if over <= PREDICTION_SLACK {
+    } else if over <= 1.0 {
         Some(below)
     } else {
         None
@@ -956,9 +957,31 @@ const WALK: usize = 64;
 /// double ln λ at which the [`Local`] model's Σ x (at ℓ = ln λ − ln max w)
 /// is at most 1, searched from ℓ + ln max w over [`WALK`] doubles (that
 /// start, with no margins, when the search fails). Returns it and the
-/// model's Σ x − 1 one double below it (> 0) and at it (≤ 0).
-fn predicted_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<Prediction> {
-    let mut excess = |ln_lambda: f64| local.excess_at_ell(ln_lambda - ln_wmax);
+/// model's Σ x − 1 one double below it (> 0) and at it (≤ 0), in units
+/// of the model's error there: [`PLAN_MODEL_SLACK`] where `steep` (the
+/// steep pages at the pass's anchor) evaluates the steep pages as the plan
+/// does, [`MODEL_SLACK`] elsewhere.
+fn predicted_multiplier(
+    local: &mut Local,
+    ell: f64,
+    ln_wmax: f64,
+    steep: Option<SteepPlan>,
+) -> Result<Prediction> {
+    let mut excess = |ln_lambda: f64| -> Result<f64> {
+        let Some((anchor, pages)) = steep
+            .as_ref()
+            .filter(|(a, _)| a.to_bits() == anchor_of(ln_lambda).to_bits())
+        else {
+            return Ok(local.excess_at_ell(ln_lambda - ln_wmax)? / MODEL_SLACK);
+        };
+        // The other pages at the anchor, where ℓ₀ is: ln λ − anchor is exact.
+        let mut sum = local.smooth_exact;
+        for &(cold, ln_w, a) in pages {
+            sum = sum.plus(GridSum::of(page_at(ln_lambda, cold, ln_w, a)?.0));
+        }
+        let excess = excess_over_one(sum) + local.smooth_change(ln_lambda - anchor);
+        Ok(excess / PLAN_MODEL_SLACK)
+    };
     let start = ell + ln_wmax;
     let mut at = (start, excess(start)?);
     for _ in 0..WALK {
@@ -974,15 +997,45 @@ fn predicted_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<Pre
     Ok((start, [f64::NAN; 2]))
 }
 
+/// `sum` − 1 as an f64, rounded once (the integer difference of grid units).
+fn excess_over_one(sum: GridSum) -> f64 {
+    let (hi, lo) = sum.words();
+    let units = ((u128::from(hi) << 64) | u128::from(lo)) as i128 - (1i128 << GRID_BITS);
+    // 2^−GRID_BITS, exact.
+    let unit = f64::from_bits(u64::from(1023 - GRID_BITS) << 52);
+    units as f64 * unit
+}
+
+/// The [`Local`] model's steep pages as the plan evaluates them at ln λ
+/// in one anchor: that anchor, and each page's [`cold_page`] there, ln w_i
+/// (absolute units) and a_i. With it the model's sum differs from the
+/// plan's only by the rounding of the other pages' third-order steps.
+type SteepPlan = (f64, Vec<(ColdPage, f64, f64)>);
+
+/// [`SteepPlan`] of `local` at `anchor` (`pages` holds its cold pages).
+fn steep_plan(model: &Model, local: &Local, pages: &GeneralPages, anchor: f64) -> SteepPlan {
+    let steep = local.idx.iter().map(|&i| {
+        let cold = ColdPage::new(pages.x[i], pages.s[i], pages.dlns[i]);
+        (cold, ln_weight(model, i), -pages.log_h[i])
+    });
+    (anchor, steep.collect())
+}
+
 /// A predicted multiplier and the model's Σ x − 1 one double below it and
-/// at it ([`predicted_multiplier`]).
+/// at it, in units of the model's error ([`predicted_multiplier`]).
 type Prediction = (f64, [f64; 2]);
 
 /// How far from 1 the [`Local`] model's Σ x at a double may be while the
 /// exact Σ x of the plan there is on the other side of 1 (measured: up
-/// to 9e−17 at 10^7 pages, in either direction, from the rounding of
-/// pages that the model and the plan evaluate differently).
-const PREDICTION_SLACK: f64 = 2e-16;
+/// to 9e−17 at 10^7 pages, in either direction: the steep pages' ln t_i
+/// round differently from the plan's, and their x_i have large slopes).
+const MODEL_SLACK: f64 = 2e-16;
+
+/// [`MODEL_SLACK`] when the steep pages are evaluated as the plan does
+/// ([`SteepPlan`]): the other pages' third-order steps, rounded per page
+/// in the plan, are then all that differs (measured: up to 1e−19 at 10^7
+/// pages; their random sum grows as √n).
+const PLAN_MODEL_SLACK: f64 = 1e-17;
 
 /// Most pages in the sample of [`sample_start`].
 const SAMPLE: usize = 1 << 17;
@@ -1286,11 +1339,7 @@ impl Local {
         let ln_w = std::mem::take(&mut self.ln_w);
         let out = self.eval_exact(at_ell(ell, &ln_w));
         self.ln_w = ln_w;
-        let (hi, lo) = out?.0.words();
-        let units = ((u128::from(hi) << 64) | u128::from(lo)) as i128 - (1i128 << GRID_BITS);
-        // 2^−GRID_BITS, exact.
-        let unit = f64::from_bits(u64::from(1023 - GRID_BITS) << 52);
-        Ok(units as f64 * unit + self.smooth_change(ell - self.ell0))
+        Ok(excess_over_one(out?.0) + self.smooth_change(ell - self.ell0))
     }
 
     /// Σ x over the other pages at ℓ₀ + `d_ell` and −d/dℓ of it.
