@@ -715,8 +715,10 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let start = predicted_multiplier(&mut local, ell, ln_wmax, steep)?;
     let known = anchor.map(|a| (a, [&pages.x[..], &pages.s[..], &pages.dlns[..]]));
     // ln w is not read past here: its pages, already mapped, take the plan.
-    if let Some(x) = canonical_plan(model, start, known, ln_w)? {
-        return Ok(x);
+    if !certainly_short(&start) {
+        if let Some(x) = canonical_plan(model, start, known, ln_w)? {
+            return Ok(x);
+        }
     }
     let at_a = local.eval_at_ell(ell)?;
     let (mut d_ell, sum_a) = local.sub_ulp_step(ell - local.ell0, at_a);
@@ -864,7 +866,7 @@ const PLAN_SUM_TOL: f64 = 1e-14;
 /// takes the first evaluation.
 fn canonical_plan(
     model: &Model,
-    (start, [over, under_by]): Prediction,
+    (start, ([over, under_by], slack)): Prediction,
     known: Option<AnchorPages>,
     mut scratch: Vec<f64>,
 ) -> Result<Option<Vec<f64>>> {
@@ -877,9 +879,9 @@ fn canonical_plan(
     // The walk's first points when the prediction is right (or off by
     // the double the model cannot rule out), in one pass (one inner solve
     // per page when they share an anchor).
-    let mid = if -under_by <= 1.0 {
+    let mid = if -under_by <= slack {
         Some(start)
-    } else if over <= 1.0 {
+    } else if over <= slack {
         Some(below)
     } else {
         None
@@ -957,22 +959,22 @@ const WALK: usize = 64;
 /// double ln λ at which the [`Local`] model's Σ x (at ℓ = ln λ − ln max w)
 /// is at most 1, searched from ℓ + ln max w over [`WALK`] doubles (that
 /// start, with no margins, when the search fails). Returns it and the
-/// model's Σ x − 1 one double below it (> 0) and at it (≤ 0), in units
-/// of the model's error there: [`PLAN_MODEL_SLACK`] where `steep` (the
-/// steep pages at the pass's anchor) evaluates the steep pages as the plan
-/// does, [`MODEL_SLACK`] elsewhere.
+/// model's Σ x − 1 one double below it (> 0) and at it (≤ 0), and the
+/// larger of the model's errors there: [`PLAN_MODEL_SLACK`] where `steep`
+/// (the steep pages at the pass's anchor) evaluates the steep pages as the
+/// plan does, [`MODEL_SLACK`] elsewhere.
 fn predicted_multiplier(
     local: &mut Local,
     ell: f64,
     ln_wmax: f64,
     steep: Option<SteepPlan>,
 ) -> Result<Prediction> {
-    let mut excess = |ln_lambda: f64| -> Result<f64> {
+    let mut excess = |ln_lambda: f64| -> Result<(f64, f64)> {
         let Some((anchor, pages)) = steep
             .as_ref()
             .filter(|(a, _)| a.to_bits() == anchor_of(ln_lambda).to_bits())
         else {
-            return Ok(local.excess_at_ell(ln_lambda - ln_wmax)? / MODEL_SLACK);
+            return Ok((local.excess_at_ell(ln_lambda - ln_wmax)?, MODEL_SLACK));
         };
         // The other pages at the anchor, where ℓ₀ is: ln λ − anchor is exact.
         let mut sum = local.smooth_exact;
@@ -980,21 +982,22 @@ fn predicted_multiplier(
             sum = sum.plus(GridSum::of(page_at(ln_lambda, cold, ln_w, a)?.0));
         }
         let excess = excess_over_one(sum) + local.smooth_change(ln_lambda - anchor);
-        Ok(excess / PLAN_MODEL_SLACK)
+        Ok((excess, PLAN_MODEL_SLACK))
     };
     let start = ell + ln_wmax;
     let mut at = (start, excess(start)?);
     for _ in 0..WALK {
-        let up = at.1 > 0.0;
+        let up = at.1.0 > 0.0;
         let next = adjacent(at.0, up);
         let e = excess(next)?;
-        match (up, e > 0.0) {
-            (false, true) => return Ok((at.0, [e, at.1])),
-            (true, false) => return Ok((next, [at.1, e])),
+        let pair = |(o, so): (f64, f64), (u, su): (f64, f64)| ([o, u], so.max(su));
+        match (up, e.0 > 0.0) {
+            (false, true) => return Ok((at.0, pair(e, at.1))),
+            (true, false) => return Ok((next, pair(at.1, e))),
             _ => at = (next, e),
         }
     }
-    Ok((start, [f64::NAN; 2]))
+    Ok((start, ([f64::NAN; 2], MODEL_SLACK)))
 }
 
 /// `sum` − 1 as an f64, rounded once (the integer difference of grid units).
@@ -1021,9 +1024,16 @@ fn steep_plan(model: &Model, local: &Local, pages: &GeneralPages, anchor: f64) -
     (anchor, steep.collect())
 }
 
-/// A predicted multiplier and the model's Σ x − 1 one double below it and
-/// at it, in units of the model's error ([`predicted_multiplier`]).
-type Prediction = (f64, [f64; 2]);
+/// A predicted multiplier, the model's Σ x − 1 one double below it and
+/// at it, and the model's error there ([`predicted_multiplier`]).
+type Prediction = (f64, ([f64; 2], f64));
+
+/// True when the [`Prediction`] is certainly the plan's multiplier and
+/// the plan there sums to less than 1 − [`PLAN_SUM_TOL`]: the plan's
+/// pass would decide nothing ([`canonical_plan`] would return None).
+fn certainly_short((_, ([over, under_by], slack)): &Prediction) -> bool {
+    *over > *slack && *under_by < -(PLAN_SUM_TOL + 2.0 * slack)
+}
 
 /// How far from 1 the [`Local`] model's Σ x at a double may be while the
 /// exact Σ x of the plan there is on the other side of 1 (measured: up
