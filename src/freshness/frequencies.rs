@@ -20,7 +20,7 @@ use super::par::fold_chunks;
 use super::shard::{AnchorPages, CrossingWalk, MultiplierStep, canonical_pass};
 use super::{Model, Scaled, check_frequencies};
 use crate::error::{Error, Result};
-use crate::numeric::exact::GridSum;
+use crate::numeric::exact::{GRID_BITS, GridSum};
 use crate::numeric::roots::newton_bisect;
 use crate::numeric::special::{e1, psi};
 
@@ -711,11 +711,14 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let ln_wmax = wmax.ln_ratio(Scaled::new(1.0));
     let canon = (model, ln_wmax);
     let (ell, mut local, anchor) = solve_multiplier_local(&mut pages, &ln_w, canon, (lo, x0))?;
-    let start = predicted_multiplier(&mut local, ell, ln_wmax)?;
+    let steep = anchor.map(|a| steep_plan(model, &local, &pages, a));
+    let start = predicted_multiplier(&mut local, ell, ln_wmax, steep)?;
     let known = anchor.map(|a| (a, [&pages.x[..], &pages.s[..], &pages.dlns[..]]));
     // ln w is not read past here: its pages, already mapped, take the plan.
-    if let Some(x) = canonical_plan(model, start, known, ln_w)? {
-        return Ok(x);
+    if !certainly_short(&start) {
+        if let Some(x) = canonical_plan(model, start, known, ln_w)? {
+            return Ok(x);
+        }
     }
     let at_a = local.eval_at_ell(ell)?;
     let (mut d_ell, sum_a) = local.sub_ulp_step(ell - local.ell0, at_a);
@@ -854,14 +857,16 @@ const PLAN_SUM_TOL: f64 = 1e-14;
 
 /// The plan as the shards compute it: every page by [`page_at`] at the
 /// ln λ where [`CrossingWalk`] ends (the smallest double at which the
-/// exact Σ x ≤ 1), walking from one double below `start`, its prediction,
-/// so that when the prediction is right the walk's second and last
-/// evaluation is the plan. None when that plan sums to less than
+/// exact Σ x ≤ 1), walking from `start`'s prediction, so that when it is
+/// right the walk's evaluations are those of the first pass, which also
+/// keeps the plan. When the model's sum at the prediction or one double
+/// below it is within the model's error of 1, that pass takes the
+/// double on the other side too. None when that plan sums to less than
 /// 1 − [`PLAN_SUM_TOL`]. `scratch` (one entry per page, any values)
 /// takes the first evaluation.
 fn canonical_plan(
     model: &Model,
-    start: f64,
+    (start, ([over, under_by], slack)): Prediction,
     known: Option<AnchorPages>,
     mut scratch: Vec<f64>,
 ) -> Result<Option<Vec<f64>>> {
@@ -870,25 +875,45 @@ fn canonical_plan(
     let ln_w = |i: usize| ln_weight(model, i);
     // The plan at `x_at` in `x`; `scratch` holds the plan at `scratch_at`.
     let mut x = crate::pages::zeroed(n);
-    let (mut x_at, mut scratch_at) = (None, Some(start));
     let below = adjacent(start, false);
-    // The walk's first two points when the prediction is right, in one
-    // pass (one inner solve per page when they share an anchor).
-    let [at_below, at_start] = canonical_pass([below, start], ln_w, log_h, known, &mut scratch)?;
-    let mut walk = CrossingWalk::new(below);
+    // The walk's first points when the prediction is right (or off by
+    // the double the model cannot rule out), in one pass (one inner solve
+    // per page when they share an anchor).
+    let mid = if -under_by <= slack {
+        Some(start)
+    } else if over <= slack {
+        Some(below)
+    } else {
+        None
+    };
+    let (first, mut x_at, mut scratch_at, mut seen) = match mid {
+        Some(m) => {
+            let (lo, hi) = (adjacent(m, false), adjacent(m, true));
+            let sums = canonical_pass([lo, m, hi], ln_w, log_h, known, [&mut x, &mut scratch])?;
+            let seen = [lo, m, hi].into_iter().zip(sums.map(|s| s.exact));
+            (m, Some(m), Some(hi), seen.collect::<Vec<_>>())
+        }
+        None => {
+            let sums = canonical_pass([below, start], ln_w, log_h, known, [&mut scratch])?;
+            let seen = [below, start].into_iter().zip(sums.map(|s| s.exact));
+            (below, None, Some(start), seen.collect())
+        }
+    };
+    let mut walk = CrossingWalk::new(first);
     let mut under: Option<(f64, GridSum)> = None;
     let ln_lambda = loop {
         let l = match walk.next()? {
             MultiplierStep::Evaluate(l) => l,
             MultiplierStep::Done(l) => break l,
         };
-        let exact = if l.to_bits() == below.to_bits() {
-            at_below.exact
-        } else if l.to_bits() == start.to_bits() {
-            at_start.exact
-        } else {
-            scratch_at = Some(l);
-            canonical_pass([l], ln_w, log_h, known, &mut scratch)?[0].exact
+        let exact = match seen.iter().find(|(p, _)| p.to_bits() == l.to_bits()) {
+            Some(&(_, exact)) => exact,
+            None => {
+                scratch_at = Some(l);
+                let [sums] = canonical_pass([l], ln_w, log_h, known, [&mut scratch])?;
+                seen.push((l, sums.exact));
+                sums.exact
+            }
         };
         walk.update(exact)?;
         if exact <= GridSum::ONE && under.is_none_or(|(u, _)| l < u) {
@@ -902,7 +927,7 @@ fn canonical_plan(
     drop(scratch);
     // The walk ends at its smallest point with Σ ≤ 1.
     if x_at != Some(ln_lambda) {
-        canonical_pass([ln_lambda], ln_w, log_h, known, &mut x)?;
+        canonical_pass([ln_lambda], ln_w, log_h, known, [&mut x])?;
     }
     let exact = match under {
         Some((u, exact)) if u.to_bits() == ln_lambda.to_bits() => exact,
@@ -933,30 +958,94 @@ const WALK: usize = 64;
 /// The multiplier predicted as a double in absolute units: the smallest
 /// double ln λ at which the [`Local`] model's Σ x (at ℓ = ln λ − ln max w)
 /// is at most 1, searched from ℓ + ln max w over [`WALK`] doubles (that
-/// start when the search fails).
-fn predicted_multiplier(local: &mut Local, ell: f64, ln_wmax: f64) -> Result<f64> {
-    let mut sum = |ln_lambda: f64| -> Result<f64> { Ok(local.eval_at_ell(ln_lambda - ln_wmax)?.0) };
+/// start, with no margins, when the search fails). Returns it and the
+/// model's Σ x − 1 one double below it (> 0) and at it (≤ 0), and the
+/// larger of the model's errors there: [`PLAN_MODEL_SLACK`] where `steep`
+/// (the steep pages at the pass's anchor) evaluates the steep pages as the
+/// plan does, [`MODEL_SLACK`] elsewhere.
+fn predicted_multiplier(
+    local: &mut Local,
+    ell: f64,
+    ln_wmax: f64,
+    steep: Option<SteepPlan>,
+) -> Result<Prediction> {
+    let mut excess = |ln_lambda: f64| -> Result<(f64, f64)> {
+        let Some((anchor, pages)) = steep
+            .as_ref()
+            .filter(|(a, _)| a.to_bits() == anchor_of(ln_lambda).to_bits())
+        else {
+            return Ok((local.excess_at_ell(ln_lambda - ln_wmax)?, MODEL_SLACK));
+        };
+        // The other pages at the anchor, where ℓ₀ is: ln λ − anchor is exact.
+        let mut sum = local.smooth_exact;
+        for &(cold, ln_w, a) in pages {
+            sum = sum.plus(GridSum::of(page_at(ln_lambda, cold, ln_w, a)?.0));
+        }
+        let excess = excess_over_one(sum) + local.smooth_change(ln_lambda - anchor);
+        Ok((excess, PLAN_MODEL_SLACK))
+    };
     let start = ell + ln_wmax;
-    let mut at = (start, sum(start)?);
+    let mut at = (start, excess(start)?);
     for _ in 0..WALK {
-        if at.1 <= 1.0 {
-            let prev = adjacent(at.0, false);
-            let s = sum(prev)?;
-            if s > 1.0 {
-                return Ok(at.0);
-            }
-            at = (prev, s);
-        } else {
-            let next = adjacent(at.0, true);
-            let s = sum(next)?;
-            if s <= 1.0 {
-                return Ok(next);
-            }
-            at = (next, s);
+        let up = at.1.0 > 0.0;
+        let next = adjacent(at.0, up);
+        let e = excess(next)?;
+        let pair = |(o, so): (f64, f64), (u, su): (f64, f64)| ([o, u], so.max(su));
+        match (up, e.0 > 0.0) {
+            (false, true) => return Ok((at.0, pair(e, at.1))),
+            (true, false) => return Ok((next, pair(at.1, e))),
+            _ => at = (next, e),
         }
     }
-    Ok(start)
+    Ok((start, ([f64::NAN; 2], MODEL_SLACK)))
 }
+
+/// `sum` − 1 as an f64, rounded once (the integer difference of grid units).
+fn excess_over_one(sum: GridSum) -> f64 {
+    let (hi, lo) = sum.words();
+    let units = ((u128::from(hi) << 64) | u128::from(lo)) as i128 - (1i128 << GRID_BITS);
+    // 2^−GRID_BITS, exact.
+    let unit = f64::from_bits(u64::from(1023 - GRID_BITS) << 52);
+    units as f64 * unit
+}
+
+/// The [`Local`] model's steep pages as the plan evaluates them at ln λ
+/// in one anchor: that anchor, and each page's [`cold_page`] there, ln w_i
+/// (absolute units) and a_i. With it the model's sum differs from the
+/// plan's only by the rounding of the other pages' third-order steps.
+type SteepPlan = (f64, Vec<(ColdPage, f64, f64)>);
+
+/// [`SteepPlan`] of `local` at `anchor` (`pages` holds its cold pages).
+fn steep_plan(model: &Model, local: &Local, pages: &GeneralPages, anchor: f64) -> SteepPlan {
+    let steep = local.idx.iter().map(|&i| {
+        let cold = ColdPage::new(pages.x[i], pages.s[i], pages.dlns[i]);
+        (cold, ln_weight(model, i), -pages.log_h[i])
+    });
+    (anchor, steep.collect())
+}
+
+/// A predicted multiplier, the model's Σ x − 1 one double below it and
+/// at it, and the model's error there ([`predicted_multiplier`]).
+type Prediction = (f64, ([f64; 2], f64));
+
+/// True when the [`Prediction`] is certainly the plan's multiplier and
+/// the plan there sums to less than 1 − [`PLAN_SUM_TOL`]: the plan's
+/// pass would decide nothing ([`canonical_plan`] would return None).
+fn certainly_short((_, ([over, under_by], slack)): &Prediction) -> bool {
+    *over > *slack && *under_by < -(PLAN_SUM_TOL + 2.0 * slack)
+}
+
+/// How far from 1 the [`Local`] model's Σ x at a double may be while the
+/// exact Σ x of the plan there is on the other side of 1 (measured: up
+/// to 9e−17 at 10^7 pages, in either direction: the steep pages' ln t_i
+/// round differently from the plan's, and their x_i have large slopes).
+const MODEL_SLACK: f64 = 2e-16;
+
+/// [`MODEL_SLACK`] when the steep pages are evaluated as the plan does
+/// ([`SteepPlan`]): the other pages' third-order steps, rounded per page
+/// in the plan, are then all that differs (measured: up to 1e−19 at 10^7
+/// pages; their random sum grows as √n).
+const PLAN_MODEL_SLACK: f64 = 1e-17;
 
 /// Most pages in the sample of [`sample_start`].
 const SAMPLE: usize = 1 << 17;
@@ -1229,6 +1318,13 @@ impl Local {
         point: impl Fn(usize) -> Option<PagePoint>,
         d_ell: f64,
     ) -> Result<(f64, f64)> {
+        let (sum, dsum) = self.eval_exact(point)?;
+        Ok((sum.to_f64() + self.smooth_change(d_ell), dsum))
+    }
+
+    /// [`Local::eval`] with Σ x at ℓ₀ over the other pages plus the steep
+    /// pages' x exactly (without the other pages' change).
+    fn eval_exact(&mut self, point: impl Fn(usize) -> Option<PagePoint>) -> Result<(GridSum, f64)> {
         let (mut sum, mut dsum) = (self.smooth_exact, 0.0);
         for j in 0..self.idx.len() {
             self.x[j] = 0.0;
@@ -1243,7 +1339,17 @@ impl Local {
                 dsum += self.x[j] * dlns;
             }
         }
-        Ok((sum.to_f64() + self.smooth_change(d_ell), dsum))
+        Ok((sum, dsum))
+    }
+
+    /// The model's Σ x − 1 at ℓ, resolved below the rounding of 1 (the
+    /// exact part's excess over 1 is exact to ~2^−80 before the change of
+    /// the other pages is added).
+    fn excess_at_ell(&mut self, ell: f64) -> Result<f64> {
+        let ln_w = std::mem::take(&mut self.ln_w);
+        let out = self.eval_exact(at_ell(ell, &ln_w));
+        self.ln_w = ln_w;
+        Ok(excess_over_one(out?.0) + self.smooth_change(ell - self.ell0))
     }
 
     /// Σ x over the other pages at ℓ₀ + `d_ell` and −d/dℓ of it.

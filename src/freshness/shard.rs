@@ -111,7 +111,7 @@ impl Shard {
     /// finite, `NotConverged` if an inner inversion fails.
     pub fn sum_at(&self, ln_lambda: f64) -> Result<ShardSums> {
         let mut x = crate::pages::zeroed(self.len());
-        let [sums] = canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, None, &mut x)?;
+        let [sums] = canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, None, [&mut x])?;
         Ok(sums)
     }
 
@@ -120,7 +120,7 @@ impl Shard {
     /// Errors: as [`Self::sum_at`].
     pub fn frequencies_at(&self, ln_lambda: f64) -> Result<Vec<f64>> {
         let mut x = crate::pages::zeroed(self.len());
-        canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, None, &mut x)?;
+        canonical_pass([ln_lambda], |i| self.ln_w[i], &self.log_h, None, [&mut x])?;
         Ok(x)
     }
 }
@@ -159,16 +159,16 @@ impl ShardSums {
 pub(super) type AnchorPages<'a> = (f64, [&'a [f64]; 3]);
 
 /// The sums of every page's x_i by [`page_at`] at each of `points`, and
-/// the x_i at the last point into `x` (ln w_i from `ln_w`, absolute units;
+/// the x_i at the last M points into `xs` (in order; ln w_i from `ln_w`, absolute units;
 /// ln h_i from `log_h`). Consecutive points with the same anchor share
 /// each page's inner solve, and points anchored at `known`'s anchor take
 /// it from there.
-pub(super) fn canonical_pass<W, const N: usize>(
+pub(super) fn canonical_pass<W, const N: usize, const M: usize>(
     points: [f64; N],
     ln_w: W,
     log_h: &[f64],
     known: Option<AnchorPages>,
-    x: &mut [f64],
+    xs: [&mut [f64]; M],
 ) -> Result<[ShardSums; N]>
 where
     W: Fn(usize) -> f64 + Sync,
@@ -180,10 +180,12 @@ where
         )));
     }
     let anchors = points.map(anchor_of);
+    // Point j's x_i go to xs[j − kept] (M ≤ N).
+    let kept = N - M;
     fold_chunks(
-        [x],
+        xs,
         Ok([ShardSums::ZERO; N]),
-        |pages, [x]| {
+        |pages, xs| {
             let mut out = [ShardSums::ZERO; N];
             for (k, i) in pages.enumerate() {
                 let (lw, a) = (ln_w(i), -log_h[i]);
@@ -207,7 +209,9 @@ where
                     out[j].sum += xi;
                     out[j].dsum -= xi * dl;
                     out[j].exact = out[j].exact.plus(GridSum::of(xi));
-                    x[k] = xi;
+                    if j >= kept {
+                        xs[j - kept][k] = xi;
+                    }
                 }
             }
             Ok(out)
