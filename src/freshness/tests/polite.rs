@@ -642,3 +642,274 @@ fn pages_all_at_their_cutoff_keep_every_cap() {
         }
     }
 }
+
+/// One random crawl-time law of mean `e`: deterministic, exponential,
+/// Erlang, hyperexponential or empirical.
+fn random_law<R: rand::Rng>(rng: &mut R, e: f64) -> Distribution {
+    match rng.random_range(0..5) {
+        0 => Distribution::deterministic(e).unwrap(),
+        1 => Distribution::exponential(1.0 / e).unwrap(),
+        2 => Distribution::erlang(3, 3.0 / e).unwrap(),
+        3 => Distribution::hyperexponential(vec![0.9, 0.1], vec![1.8 / e, 0.1 / e]).unwrap(),
+        _ => Distribution::empirical(vec![0.0, 0.5 * e, 2.5 * e]).unwrap(),
+    }
+}
+
+/// The plan's invariants on any instance: f finite and ≥ 0, Σ f = 1 (Σ κ_h
+/// in slack mode) to 1e−12, every host within its cap, a saturated host
+/// at its cap, the multipliers ordered (λ_h ≥ λ, equal when unsaturated).
+fn check_invariants(tag: &str, p: &PolitePlan, hosts: &[u32], caps: &[f64]) {
+    let f = &p.frequencies;
+    assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0), "{tag}: {f:?}");
+    let total_cap: f64 = caps.iter().sum();
+    let want = if total_cap < 1.0 { total_cap } else { 1.0 };
+    let total: f64 = f.iter().sum();
+    assert!(
+        (total - want).abs() <= 1e-12 * want,
+        "{tag}: Σ f = {total} vs {want}"
+    );
+    let sums = host_sums(hosts, caps.len(), f);
+    for h in 0..caps.len() {
+        assert!(
+            sums[h] <= caps[h] * (1.0 + 1e-12),
+            "{tag}: host {h} {} > {}",
+            sums[h],
+            caps[h]
+        );
+        if p.saturated[h] {
+            assert!(
+                rel(sums[h], caps[h]) <= 1e-12,
+                "{tag}: saturated host {h} {} vs {}",
+                sums[h],
+                caps[h]
+            );
+            assert!(
+                p.ln_host_multipliers[h] >= p.ln_multiplier,
+                "{tag}: host {h}"
+            );
+        } else {
+            assert_eq!(p.ln_host_multipliers[h], p.ln_multiplier, "{tag}: host {h}");
+        }
+    }
+}
+
+/// Random instances with change rates and weights spread over 24 decades,
+/// every crawl-time law, caps from far below to +∞ (some exactly summing
+/// to 1 or below it), both objectives, with and without slack: the
+/// invariants of [`check_invariants`] hold or the error is a documented one.
+#[test]
+fn extreme_random_instances_keep_the_invariants() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+    for case in 0..1000 {
+        let n = rng.random_range(1..12usize);
+        let hn = rng.random_range(1..=n.min(4));
+        let e = log_uniform(&mut rng, 1e-6, 1e6);
+        let d = random_law(&mut rng, e);
+        let (lo, hi) = if rng.random_bool(0.5) {
+            (1e-12, 1e12)
+        } else {
+            (0.1, 10.0)
+        };
+        let mu: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, lo, hi) / e).collect();
+        let c: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, lo, hi)).collect();
+        let hosts: Vec<u32> = (0..n)
+            .map(|i| {
+                if i < hn {
+                    i as u32
+                } else {
+                    rng.random_range(0..hn as u32)
+                }
+            })
+            .collect();
+        let Ok(m) = Model::new(d.clone(), &mu, Some(&c)) else {
+            continue;
+        };
+        let mut caps: Vec<f64> = (0..hn)
+            .map(|_| match rng.random_range(0..4) {
+                0 => f64::INFINITY,
+                1 => log_uniform(&mut rng, 1e-12, 1e-3),
+                _ => log_uniform(&mut rng, 0.05, 2.0),
+            })
+            .collect();
+        if rng.random_bool(0.2) {
+            let s: f64 = caps.iter().map(|c| c.min(1.0)).sum();
+            caps.iter_mut().for_each(|c| *c = c.min(1.0) / s);
+        }
+        let rates: Vec<f64> = caps.iter().map(|k| k / m.mean_access()).collect();
+        let caps: Vec<f64> = rates.iter().map(|b| b * m.mean_access()).collect();
+        for obj in BOTH {
+            for slack in [false, true] {
+                let opts = PoliteOptions {
+                    allow_slack: slack,
+                    ..PoliteOptions::default()
+                };
+                let tag = format!(
+                    "case {case} {obj:?} slack {slack} n {n} caps {caps:?} mu {mu:?} c {c:?} d {d:?} hosts {hosts:?}"
+                );
+                match polite_frequencies(&m, &hosts, &rates, obj, &opts) {
+                    Ok(p) => check_invariants(&tag, &p, &hosts, &caps),
+                    Err(Error::Infeasible(_)) if !slack => {
+                        assert!(caps.iter().sum::<f64>() < 1.0, "{tag}")
+                    }
+                    Err(err) => panic!("{tag}: {err}"),
+                }
+            }
+        }
+    }
+}
+
+/// Pages whose x_i is not resolved by ln λ (a saturated evenly spaced
+/// page at its cutoff; randomized pages with β_i = e^700, whose x_i jumps
+/// from 0 past any cap within an ulp of ln λ = ln w_i). True answers:
+/// a saturated host sums to κ_h; in slack mode a host of one page takes
+/// κ_h; a page of β_i = e^700 at the global multiplier λ = w_i takes what
+/// the other pages, at λ, leave (its host unsaturated below its cap).
+#[test]
+fn pages_unresolved_by_the_multiplier_keep_caps_and_totals() {
+    let run = |d: Distribution, mu: &[f64], c: &[f64], hosts: &[u32], caps: &[f64], obj, slack| {
+        let m = Model::new(d, mu, Some(c)).unwrap();
+        let rates: Vec<f64> = caps.iter().map(|k| k / m.mean_access()).collect();
+        let caps: Vec<f64> = rates.iter().map(|b| b * m.mean_access()).collect();
+        let opts = PoliteOptions {
+            allow_slack: slack,
+            ..PoliteOptions::default()
+        };
+        let p = polite_frequencies(&m, hosts, &rates, obj, &opts).unwrap();
+        check_invariants(&format!("{mu:?}"), &p, hosts, &caps);
+        (m, p)
+    };
+    // Host 2's one page at its cutoff, its cap binding.
+    let mu = [
+        2.057e-3,
+        6.815e-3,
+        2.1435600008642733e-4,
+        2.347e-4,
+        2.324e-4,
+        5.147e-3,
+    ];
+    let c = [3.157, 0.3169, 1.468726097185921, 3.401, 0.5100, 0.6994];
+    let caps = [
+        f64::INFINITY,
+        0.07495150096869048,
+        1.6204204992117902e-7,
+        f64::INFINITY,
+    ];
+    let d = Distribution::exponential(0.000983969164019636).unwrap();
+    let (_, p) = run(
+        d,
+        &mu,
+        &c,
+        &[0, 1, 2, 3, 1, 1],
+        &caps,
+        PoliteObjective::EvenlySpaced,
+        false,
+    );
+    assert!(p.saturated[2]);
+    // Slack: one page per host, each at its cap.
+    let mu = [
+        703122.2692689154,
+        301314068066.22266,
+        363.44100012092883,
+        0.0010893030443286044,
+    ];
+    let c = [
+        0.0283,
+        26270724660.853024,
+        655640.4200596692,
+        5.381023809684694,
+    ];
+    let caps = [
+        0.42935942849315173,
+        2.5900668263614374e-7,
+        3.0385776407021923e-9,
+        2.088e-12,
+    ];
+    let d = Distribution::deterministic(0.09828599011932859).unwrap();
+    let (_, p) = run(
+        d,
+        &mu,
+        &c,
+        &[0, 1, 2, 3],
+        &caps,
+        PoliteObjective::Randomized,
+        true,
+    );
+    for (f, k) in p.frequencies.iter().zip(caps) {
+        assert!(rel(*f, k) < 1e-12, "{f} vs {k}");
+    }
+    // λ = w of the e^700 page (page 2, then page 1), which takes the rest.
+    for (mu, c, caps, big) in [
+        (
+            [2.654e-11, 103951850.44963962, 19.791341745058368],
+            [4.529e-8, 2639384.255912027, 26871.796970148152],
+            [0.06831876679539993, f64::INFINITY, 1.0617383535266196],
+            2,
+        ),
+        (
+            [
+                0.013812508002771765,
+                375448.18962409237,
+                5.542900228874112e-11,
+            ],
+            [
+                5.388194270418685e-11,
+                15002836.451647777,
+                24.926153142479187,
+            ],
+            [0.5801960817183079, 1.9549891054785915, f64::INFINITY],
+            1,
+        ),
+    ] {
+        let d = Distribution::deterministic(if big == 2 { 2644.1 } else { 566.13 }).unwrap();
+        let (m, p) = run(
+            d,
+            &mu,
+            &c,
+            &[0, 1, 2],
+            &caps,
+            PoliteObjective::Randomized,
+            false,
+        );
+        let e = m.mean_access();
+        let w = |i: usize| c[i] / (mu[i] * e);
+        let mut rest = 0.0;
+        for i in (0..3).filter(|&i| i != big) {
+            let beta = (mu[i] * e).exp_m1();
+            let want = (beta * ((w(i) / w(big)).sqrt() - 1.0)).max(0.0);
+            assert!(
+                (p.frequencies[i] - want).abs() < 1e-12 * want.max(1e-300),
+                "{i}: {} vs {want} {p:?}",
+                p.frequencies[i]
+            );
+            rest += want;
+        }
+        assert!(rel(p.frequencies[big], 1.0 - rest) < 1e-12);
+        assert!(!p.saturated[big]);
+    }
+    // Four pages of β = e^700 (a host sum past f64 in the global search).
+    let mu = [
+        9155558798.535055,
+        25000963.26801383,
+        242794224699872.5,
+        18182344.294367194,
+        116.53784321960435,
+    ];
+    let c = [
+        1.897699165382338e-5,
+        1.472031781998076e-11,
+        2.563287587942011e-6,
+        2.21058754392109,
+        0.21647077310918986,
+    ];
+    let caps = [0.4535801093770747, 0.6816825147868765];
+    let d = Distribution::deterministic(0.001587713716785234).unwrap();
+    run(
+        d,
+        &mu,
+        &c,
+        &[0, 1, 1, 0, 1],
+        &caps,
+        PoliteObjective::Randomized,
+        false,
+    );
+}
