@@ -683,6 +683,9 @@ impl<'a> Solver<'a> {
             // The model's root within rounding of ℓ also ends the search.
             let next = if converged {
                 ell
+            } else if v == f64::INFINITY {
+                // A host without a cap summing past f64: no model.
+                0.5 * (lo + hi)
             } else {
                 let x = self.even.as_ref().map(|p| (&p.x[..], &p.dlns[..]));
                 HostModel::new(self.g, &self.caps, ell, &sums, x).root(v, (lo, hi))?
@@ -1245,7 +1248,12 @@ impl<'a> HostModel<'a> {
                 acc.sum = f64::INFINITY;
             } else if s.sum > 0.0 {
                 let slope = s.dsum / s.sum;
-                acc.sum = s.sum * (slope * d).exp();
+                // slope may be −∞ (a visited page of β_i ≫ its x_i).
+                acc.sum = if d == 0.0 {
+                    s.sum
+                } else {
+                    s.sum * (slope * d).exp()
+                };
                 acc.dsum = acc.sum * slope;
             }
             while let Some(&(hj, ln_w, a)) = self.steep.get(j)

@@ -700,7 +700,8 @@ fn check_invariants(tag: &str, p: &PolitePlan, hosts: &[u32], caps: &[f64]) {
 #[test]
 fn extreme_random_instances_keep_the_invariants() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
-    for case in 0..1000 {
+    let mut solved = 0;
+    for case in 0..20_000 {
         let n = rng.random_range(1..12usize);
         let hn = rng.random_range(1..=n.min(4));
         let e = log_uniform(&mut rng, 1e-6, 1e6);
@@ -747,7 +748,10 @@ fn extreme_random_instances_keep_the_invariants() {
                     "case {case} {obj:?} slack {slack} n {n} caps {caps:?} mu {mu:?} c {c:?} d {d:?} hosts {hosts:?}"
                 );
                 match polite_frequencies(&m, &hosts, &rates, obj, &opts) {
-                    Ok(p) => check_invariants(&tag, &p, &hosts, &caps),
+                    Ok(p) => {
+                        check_invariants(&tag, &p, &hosts, &caps);
+                        solved += 1;
+                    }
                     Err(Error::Infeasible(_)) if !slack => {
                         assert!(caps.iter().sum::<f64>() < 1.0, "{tag}")
                     }
@@ -756,6 +760,7 @@ fn extreme_random_instances_keep_the_invariants() {
             }
         }
     }
+    assert!(solved > 20_000, "{solved}");
 }
 
 /// Pages whose x_i is not resolved by ln λ (a saturated evenly spaced
@@ -912,4 +917,48 @@ fn pages_unresolved_by_the_multiplier_keep_caps_and_totals() {
         PoliteObjective::Randomized,
         false,
     );
+    // A host without a cap whose sum passes f64 (T = +∞): λ = w_5 (β_5 =
+    // e^700, unsaturated host 0), page 0 at λ, hosts 1 and 2 at their caps.
+    let mu = [
+        9.283868507795833e-11,
+        29349870.409592047,
+        0.20673784931732528,
+        284.2878650632097,
+        0.024497981630091523,
+        156297.25038890593,
+        656.7892777884939,
+        0.818497185018779,
+        7.262517267460596e-9,
+        6.5493984921460035e-6,
+    ];
+    let c = [
+        0.004968612064341386,
+        4.695184624395727e-10,
+        374204593.1992005,
+        4295983.965904044,
+        35381.853741419516,
+        545.2381696763487,
+        507862.03093938285,
+        4.18190415667579e-10,
+        0.14872448308945127,
+        5912839347.041497,
+    ];
+    let caps = [f64::INFINITY, 8.099649732142401e-5, 0.07721630443581658];
+    let d = Distribution::deterministic(0.5774091177599504).unwrap();
+    let hosts = [0, 1, 2, 1, 1, 0, 1, 1, 1, 2];
+    let (m, p) = run(
+        d,
+        &mu,
+        &c,
+        &hosts,
+        &caps,
+        PoliteObjective::Randomized,
+        false,
+    );
+    let e = m.mean_access();
+    let w = |i: usize| c[i] / (mu[i] * e);
+    let want0 = (mu[0] * e).exp_m1() * ((w(0) / w(5)).sqrt() - 1.0);
+    assert!(rel(p.frequencies[0], want0) < 1e-12, "{p:?}");
+    assert!(rel(p.frequencies[5], 1.0 - caps[1] - caps[2] - want0) < 1e-12);
+    assert_eq!(p.saturated, [false, true, true]);
 }
