@@ -64,8 +64,9 @@
 //! off by a few ulps, so the saturated hosts are scaled to κ_h exactly and
 //! the others to the remaining 1 − Σ_sat κ_h.
 //!
-//! **Infeasible caps** (Σ_h κ_h < 1: the hosts together cannot absorb the
-//! robot's rate) are `Infeasible` by default, with the shortfall. With
+//! **Infeasible caps** (Σ_h κ_h < 1 − 1e−13: the hosts together cannot
+//! absorb the robot's rate; caps short of 1 by less, rounding, are scaled
+//! up to sum to 1) are `Infeasible` by default, with the shortfall. With
 //! [`PoliteOptions::allow_slack`] the robot instead crawls at Σ_h b_h < R,
 //! idle the rest of the time: every host is saturated, its pages at the
 //! host's own optimum scaled to κ_h, Σ f_i = Σ κ_h < 1, and the global
@@ -140,7 +141,7 @@ pub struct PolitePlan {
 /// `max_rates` is empty or has an entry that is NaN, ≤ 0 or −∞, a host id
 /// is ≥ `max_rates.len()`, or a host has no pages; `TooLarge` beyond the
 /// memory cap ([`POLITE_BYTES_PER_PAGE`], [`POLITE_BYTES_PER_HOST`]) or
-/// beyond 2^32 − 1 pages; `Infeasible` when Σ b_h E\[X\] < 1 without
+/// beyond 2^32 − 1 pages; `Infeasible` when Σ b_h E\[X\] < 1 − 1e−13 without
 /// `allow_slack`; `Cancelled` / `NotConverged` from the control or a root
 /// find.
 pub fn polite_frequencies(
@@ -153,9 +154,12 @@ pub fn polite_frequencies(
     // Setup: validation, grouping, per-host caps and summaries.
     check_inputs(model, hosts, max_rates, &options.control)?;
     let groups = Groups::new(model, hosts, max_rates.len(), objective)?;
-    let caps: Vec<f64> = max_rates.iter().map(|b| b * model.mean_access()).collect();
+    let mut caps: Vec<f64> = max_rates.iter().map(|b| b * model.mean_access()).collect();
     let total_cap: f64 = caps.iter().sum();
-    let slack = total_cap < 1.0;
+    let slack = total_cap < ROUNDED_ONE;
+    if !slack && total_cap < 1.0 {
+        caps.iter_mut().for_each(|k| *k /= total_cap);
+    }
     if slack && !options.allow_slack {
         return Err(Error::Infeasible(format!(
             "the hosts' max_rates sum to {} crawls per unit time, short of the crawler's \
@@ -191,6 +195,11 @@ pub fn polite_frequencies(
         crawl_rate,
     })
 }
+
+/// Σ_h κ_h at or above this is feasible: caps within rounding of the
+/// robot's rate (one host at b = 1/E\[X\] gives κ = 1 − 1 ulp) are raised
+/// by at most 1e−13 relative to sum to 1.
+const ROUNDED_ONE: f64 = 1.0 - 1e-13;
 
 /// The input rules, checked before anything is allocated.
 fn check_inputs(model: &Model, hosts: &[u32], max_rates: &[f64], ctl: &Control) -> Result<()> {
