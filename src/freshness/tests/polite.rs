@@ -1088,3 +1088,128 @@ fn caps_at_the_robot_rate_to_rounding_are_feasible() {
     }
     assert!(short > 10, "{short}");
 }
+
+/// Identical pages (ties in ln w across every host, the sampled start on
+/// 70 000 pages; one page per host over 10^5 hosts): by symmetry the plan
+/// is water-filling over hosts, a host over its cap at f_i = κ_h/n_h, the
+/// others sharing the rest equally per page. Both objectives, caps from
+/// 1e−9 of a host's share to +∞.
+#[test]
+fn identical_pages_fill_hosts_like_water() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for (n, hosts_n) in [(70_000usize, 300usize), (100_000, 100_000), (2000, 7)] {
+        let e = log_uniform(&mut rng, 1e-4, 1e4);
+        let mu = vec![log_uniform(&mut rng, 0.01, 50.0) / e; n];
+        let d = Distribution::erlang(2, 2.0 / e).unwrap();
+        let m = Model::new(d, &mu, None).unwrap();
+        let hosts: Vec<u32> = (0..n)
+            .map(|i| {
+                if i < hosts_n {
+                    i as u32
+                } else {
+                    rng.random_range(0..hosts_n as u32)
+                }
+            })
+            .collect();
+        let count = host_sums(&hosts, hosts_n, &vec![1.0; n]);
+        let caps: Vec<f64> = count
+            .iter()
+            .map(|&c| {
+                let share = c / n as f64;
+                match rng.random_range(0..4) {
+                    0 => f64::INFINITY,
+                    1 => share * log_uniform(&mut rng, 1e-9, 1.0),
+                    _ => share * rng.random_range(0.5..3.0),
+                }
+            })
+            .collect();
+        // Reference: water-filling on per-page levels.
+        let mut sat = vec![false; hosts_n];
+        let level = loop {
+            let left = 1.0
+                - (0..hosts_n)
+                    .filter(|&h| sat[h])
+                    .map(|h| caps[h])
+                    .sum::<f64>();
+            let pages: f64 = (0..hosts_n).filter(|&h| !sat[h]).map(|h| count[h]).sum();
+            let level = left / pages;
+            let over: Vec<usize> = (0..hosts_n)
+                .filter(|&h| !sat[h] && level * count[h] > caps[h])
+                .collect();
+            if over.is_empty() {
+                break level;
+            }
+            over.into_iter().for_each(|h| sat[h] = true);
+        };
+        let rates: Vec<f64> = caps.iter().map(|k| k / m.mean_access()).collect();
+        for obj in BOTH {
+            let p = plan(&m, &hosts, &rates, obj);
+            for i in 0..n {
+                let h = hosts[i] as usize;
+                let want = if sat[h] { caps[h] / count[h] } else { level };
+                assert!(
+                    rel(p.frequencies[i], want) < 1e-11,
+                    "{obj:?} n {n} page {i}: {} vs {want}",
+                    p.frequencies[i]
+                );
+            }
+            assert_eq!(p.saturated, sat, "{obj:?} n {n}");
+        }
+    }
+}
+
+/// Larger instances over 24 decades (threaded passes, the sampled start
+/// at 70 000 pages, 10^4 one-page hosts, Σ β_i past f64): the invariants.
+#[test]
+fn large_extreme_instances_keep_the_invariants() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(99);
+    for (case, (n, hn)) in [
+        (5000, 50),
+        (10_000, 10_000),
+        (70_000, 300),
+        (3000, 3),
+        (8000, 2000),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let e = log_uniform(&mut rng, 1e-6, 1e6);
+        let d = random_law(&mut rng, e);
+        let mu: Vec<f64> = (0..n)
+            .map(|_| log_uniform(&mut rng, 1e-12, 1e12) / e)
+            .collect();
+        let c: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, 1e-12, 1e12)).collect();
+        let hosts: Vec<u32> = (0..n)
+            .map(|i| {
+                if i < hn {
+                    i as u32
+                } else {
+                    rng.random_range(0..hn as u32)
+                }
+            })
+            .collect();
+        let Ok(m) = Model::new(d.clone(), &mu, Some(&c)) else {
+            panic!("case {case}: model");
+        };
+        for spread in [1.0, 3.0 / hn as f64] {
+            let rates: Vec<f64> = (0..hn)
+                .map(|_| match rng.random_range(0..4) {
+                    0 => f64::INFINITY,
+                    1 => log_uniform(&mut rng, 1e-12, 1e-3) * spread,
+                    _ => log_uniform(&mut rng, 0.05, 2.0) * spread,
+                } / m.mean_access())
+                .collect();
+            let caps: Vec<f64> = rates.iter().map(|b| b * m.mean_access()).collect();
+            for obj in BOTH {
+                let opts = PoliteOptions {
+                    allow_slack: true,
+                    ..PoliteOptions::default()
+                };
+                let tag = format!("case {case} spread {spread} {obj:?}");
+                let p = polite_frequencies(&m, &hosts, &rates, obj, &opts)
+                    .unwrap_or_else(|err| panic!("{tag}: {err}"));
+                check_invariants(&tag, &p, &hosts, &caps);
+            }
+        }
+    }
+}
