@@ -624,8 +624,8 @@ fn pages_all_at_their_cutoff_keep_every_cap() {
             if obj == PoliteObjective::Randomized {
                 continue;
             }
-            for i in 0..n {
-                let h = hosts[i] as usize;
+            for (i, &h) in hosts.iter().enumerate() {
+                let h = h as usize;
                 let want = if sat[h] {
                     caps[h] * a[i] / a_host[h]
                 } else {
@@ -1144,8 +1144,8 @@ fn identical_pages_fill_hosts_like_water() {
         let rates: Vec<f64> = caps.iter().map(|k| k / m.mean_access()).collect();
         for obj in BOTH {
             let p = plan(&m, &hosts, &rates, obj);
-            for i in 0..n {
-                let h = hosts[i] as usize;
+            for (i, &h) in hosts.iter().enumerate() {
+                let h = h as usize;
                 let want = if sat[h] { caps[h] / count[h] } else { level };
                 assert!(
                     rel(p.frequencies[i], want) < 1e-11,
