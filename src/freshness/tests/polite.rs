@@ -1213,3 +1213,100 @@ fn large_extreme_instances_keep_the_invariants() {
         }
     }
 }
+
+/// The streaming scheduler with random hosts and delays (some tight, some
+/// 0, some pages without a host; both modes; picks one time unit apart on
+/// the caller's clock, E[X] = 1): no gap below its host's delay, so a
+/// host's picks per unit time stay within 1/d_h and its share of the
+/// picks within its cap d_h^{-1} E[X] (to 3 picks).
+#[test]
+fn scheduler_host_shares_stay_within_their_delays() {
+    use crate::freshness::scheduler::{Pick, Scheduler, SchedulerMode};
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
+    for case in 0..24 {
+        let n = rng.random_range(3..40usize);
+        let hn = rng.random_range(1..6u32);
+        let mode = if case % 2 == 0 {
+            SchedulerMode::Stride
+        } else {
+            SchedulerMode::GoldenRatio
+        };
+        let d = Distribution::exponential(1.0).unwrap();
+        let mut s = Scheduler::new(d, mode).unwrap();
+        let mut host = vec![None; n];
+        for (i, h) in host.iter_mut().enumerate() {
+            s.add_page(i as u64, log_uniform(&mut rng, 1e-3, 10.0), None)
+                .unwrap();
+            if rng.random_bool(0.8) {
+                *h = Some(rng.random_range(0..hn));
+                s.set_host(i as u64, h.unwrap()).unwrap();
+            }
+        }
+        let delays: Vec<f64> = (0..hn)
+            .map(|_| match rng.random_range(0..3) {
+                0 => 0.0,
+                1 => rng.random_range(1.0..3.0),
+                _ => rng.random_range(3.0..40.0),
+            })
+            .collect();
+        for (h, &dl) in delays.iter().enumerate() {
+            s.set_host_delay(h as u32, dl).unwrap();
+        }
+        let picks = 40_000usize;
+        // next(): a clock of E[X] per pick, the same caps; a share of the
+        // picks (not of the time) only without slack: some page uncapped.
+        let feasible = host
+            .iter()
+            .any(|h| h.is_none_or(|h| delays[h as usize] == 0.0));
+        let mut slots = s.clone();
+        let mut per_host = vec![0u64; hn as usize];
+        for _ in 0..picks {
+            if let Some(h) = host[slots.next().unwrap() as usize] {
+                per_host[h as usize] += 1;
+            }
+        }
+        for (h, (&c, &dl)) in per_host.iter().zip(&delays).enumerate() {
+            if dl > 0.0 && feasible {
+                assert!(
+                    c as f64 <= picks as f64 / dl + 3.0,
+                    "case {case} next() host {h}: {c}"
+                );
+            }
+        }
+        let (mut now, mut got) = (0.0, 0usize);
+        let mut last = vec![f64::NEG_INFINITY; hn as usize];
+        let mut count = vec![0u64; hn as usize];
+        while got < picks {
+            match s.next_at(now).unwrap() {
+                Pick::Page(id) => {
+                    if let Some(h) = host[id as usize] {
+                        let h = h as usize;
+                        assert!(now - last[h] >= delays[h], "case {case} host {h}");
+                        last[h] = now;
+                        count[h] += 1;
+                    }
+                    got += 1;
+                    now += 1.0;
+                }
+                Pick::Wait(w) => {
+                    assert!(w > 0.0 && w.is_finite(), "case {case}: wait {w}");
+                    now += w;
+                }
+            }
+        }
+        for h in 0..hn as usize {
+            if delays[h] > 0.0 {
+                let cap = picks as f64 / delays[h];
+                assert!(
+                    count[h] as f64 <= cap + 3.0,
+                    "case {case} host {h}: {} > {cap}",
+                    count[h]
+                );
+                assert!(
+                    count[h] as f64 <= now / delays[h] + 1.0,
+                    "case {case} host {h}"
+                );
+            }
+        }
+    }
+}
