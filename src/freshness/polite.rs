@@ -699,14 +699,18 @@ impl<'a> Solver<'a> {
                 let x = self.even.as_ref().map(|p| (&p.x[..], &p.dlns[..]));
                 HostModel::new(self.g, &self.caps, ell, &sums, x).root(v, (lo, hi))?
             };
-            if (next - ell).abs() <= tol {
+            // A model without a root (hosts with no visited page at ℓ give
+            // it no slope: their pages' cutoffs lie beyond) ends at ℓ with
+            // |ln T| far from 0: a bisection then.
+            let model_end = (next - ell).abs() <= tol;
+            if converged || (model_end && v.abs() <= 1e-6) {
                 if !coarse {
                     return Ok((ell, sums));
                 }
                 last = true;
                 continue;
             }
-            let stalled = v.abs() > 1e-12 && v.abs() > 0.5 * last_v.abs();
+            let stalled = model_end || (v.abs() > 1e-12 && v.abs() > 0.5 * last_v.abs());
             last_v = v;
             ell = if !stalled && next > lo && next < hi {
                 next

@@ -700,10 +700,13 @@ fn check_invariants(tag: &str, p: &PolitePlan, hosts: &[u32], caps: &[f64]) {
 /// Random instances with change rates and weights spread over 24 decades,
 /// every crawl-time law, caps from far below to +∞ (some exactly summing
 /// to 1 or below it), both objectives, with and without slack: the
-/// invariants of [`check_invariants`] hold or the error is a documented one.
+/// invariants of [`check_invariants`] hold or the error is a documented one
+/// (`HUNT_SEED=k` in the environment reseeds it).
 #[test]
 fn extreme_random_instances_keep_the_invariants() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(
+        std::env::var("HUNT_SEED").map_or(2026, |s| s.parse().unwrap()),
+    );
     let mut solved = 0;
     for case in 0..20_000 {
         let n = rng.random_range(1..12usize);
@@ -1309,4 +1312,42 @@ fn scheduler_host_shares_stay_within_their_delays() {
             }
         }
     }
+}
+
+/// Evenly spaced, host 0's one page saturating within ulps of its cutoff
+/// (the top weight), every other page beyond its cutoff there: the global
+/// multiplier lies far lower (the hosts without a visited page gave the
+/// search's model no slope, which ended it at ln w_0 with Σ f = κ_0 < 1).
+/// True answer: page 0 at κ_0, page 3 (the next weight, its host's cap
+/// loose) takes 1 − κ_0, pages 1 and 2 stay beyond their cutoffs.
+#[test]
+fn hosts_beyond_their_cutoffs_do_not_end_the_global_search() {
+    let mu = [
+        19728.11683103631,
+        1698586277.3452885,
+        27674.106231296293,
+        0.0008880909670080139,
+    ];
+    let c = [
+        11539.983947240886,
+        351499.2026691255,
+        4.025233454642551e-12,
+        6.995010231478791e-6,
+    ];
+    let d = Distribution::erlang(3, 0.12986230967653564).unwrap();
+    let m = Model::new(d, &mu, Some(&c)).unwrap();
+    let caps = [0.9580428340335853, 0.4714027436228351, f64::INFINITY];
+    let rates: Vec<f64> = caps.iter().map(|k| k / m.mean_access()).collect();
+    let p = plan(&m, &[0, 1, 2, 1], &rates, PoliteObjective::EvenlySpaced);
+    let k0 = rates[0] * m.mean_access();
+    let want = [k0, 0.0, 0.0, 1.0 - k0];
+    for (f, w) in p.frequencies.iter().zip(want) {
+        assert!((f - w).abs() < 1e-13, "{:?}", p.frequencies);
+    }
+    assert_eq!(p.saturated, [true, false, false]);
+    // Page 3 meets (8) at λ: x_3 = a_3/s with G(s) = λ/w_3.
+    let e = m.mean_access();
+    let t = (p.ln_multiplier - (c[3] / (mu[3] * e)).ln()).exp();
+    let s = p.frequencies[3].recip() * -m.log_h()[3];
+    assert!(rel(1.0 - (1.0 + s) * (-s).exp(), t) < 1e-10);
 }
