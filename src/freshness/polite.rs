@@ -875,10 +875,13 @@ impl<'a> Solver<'a> {
                 }
                 let next = rho_step(l, sums, cap);
                 let tol = (4.0 * f64::EPSILON * l.abs()).max(1e-15);
-                if hi - lo <= tol || (next - l).abs() <= tol {
+                // A step within rounding far from the root (a page of
+                // β_i ≈ e^700 just visited: dS/d ln λ ≈ −β_i/2 ≫ S) bisects.
+                let tiny = (next - l).abs() <= tol;
+                if hi - lo <= tol || (tiny && v.abs() <= 1e-6) {
                     break 'search l;
                 }
-                let stalled = v.abs() > 1e-11 && v.abs() > 0.5 * last_v.abs();
+                let stalled = tiny || (v.abs() > 1e-11 && v.abs() > 0.5 * last_v.abs());
                 last_v = v;
                 l = if !stalled && next > lo && next < hi {
                     next
@@ -1196,7 +1199,8 @@ impl CutoffResiduals {
 /// settles) and the evenly spaced one nearly so (x_i ≈ a_i ρ √(w_i/2)
 /// while s_i is small). NaN for a step to ρ ≤ 0 (no logarithm).
 fn rho_step(l: f64, s: HostSum, cap: f64) -> f64 {
-    l - 2.0 * (1.0 + (s.sum - cap) / (2.0 * s.dsum)).ln()
+    // Halved after the division: 2 dS/d ln λ may pass f64 (β_i ≈ e^700).
+    l - 2.0 * (0.5 * ((s.sum - cap) / s.dsum)).ln_1p()
 }
 
 /// Half-width in ln λ of the window in which [`HostModel`] evaluates an

@@ -1351,3 +1351,46 @@ fn hosts_beyond_their_cutoffs_do_not_end_the_global_search() {
     let s = p.frequencies[3].recip() * -m.log_h()[3];
     assert!(rel(1.0 - (1.0 + s) * (-s).exp(), t) < 1e-10);
 }
+
+/// Randomized, slack, one host of cap 3e−9 holding pages of β_i = e^700
+/// (μ_i E[X] > 700) and small-β pages of far larger w_i: the host's own
+/// multiplier is set by page 2 alone, √(w_2/λ_h) = 1 + κ/β_2, every
+/// other page beyond its cutoff. Its root find stopped at ln w_0 (2 dS
+/// overflowed to −∞, a zero step), then at ln w_3 (a just-visited e^700
+/// page makes dS ≈ −β/2 ≫ S, a step within rounding far from the root),
+/// giving page 3 the cap and an objective 2% above the optimum.
+#[test]
+fn pages_of_huge_beta_do_not_stop_a_host_root() {
+    let mu = [
+        381399.310444097,
+        5.347369072293543e-11,
+        2.447628150677841e-12,
+        711.7242409173971,
+        4972.457141560563,
+        3.16091325886339e-8,
+    ];
+    let c = [
+        0.3634240665894624,
+        2.2729905619592713e-5,
+        4190.111970708596,
+        158770.08768541337,
+        27847.207920187244,
+        2.2244587654136486e-5,
+    ];
+    let d = Distribution::deterministic(52.85098634327035).unwrap();
+    let m = Model::new(d, &mu, Some(&c)).unwrap();
+    let e = m.mean_access();
+    let rates = [3.0708872840004177e-9 / e];
+    let kappa = rates[0] * e;
+    let opts = PoliteOptions {
+        allow_slack: true,
+        ..PoliteOptions::default()
+    };
+    let p = polite_frequencies(&m, &[0; 6], &rates, PoliteObjective::Randomized, &opts).unwrap();
+    let beta2 = (mu[2] * e).exp_m1();
+    let ln_l = (c[2] / (mu[2] * e)).ln() - 2.0 * (kappa / beta2).ln_1p();
+    assert!(rel(p.ln_host_multipliers[0], ln_l) < 1e-12, "{p:?}");
+    for (i, &f) in p.frequencies.iter().enumerate() {
+        assert_eq!(f, if i == 2 { kappa } else { 0.0 }, "{p:?}");
+    }
+}
