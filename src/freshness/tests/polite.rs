@@ -697,6 +697,31 @@ fn check_invariants(tag: &str, p: &PolitePlan, hosts: &[u32], caps: &[f64]) {
     }
 }
 
+/// The cutoff side of the KKT conditions, robust to any scale: a visited
+/// page has w_i ≥ λ_h (to 1e−7 in ln), and a randomized page with w_i
+/// above λ_h has f_i = β_i(√(w_i/λ_h) − 1) (eq. 15), so 0 only when that
+/// is negligible against its host's cap or sum.
+fn check_cutoffs(tag: &str, p: &PolitePlan, m: &Model, hosts: &[u32], obj: PoliteObjective) {
+    let e = m.mean_access();
+    let sums = host_sums(hosts, p.saturated.len(), &p.frequencies);
+    for (i, &f) in p.frequencies.iter().enumerate() {
+        let h = hosts[i] as usize;
+        let l = p.ln_host_multipliers[h];
+        let ln_w = (m.weights()[i] / (m.change_rates()[i] * e)).ln();
+        let tol = 1e-7 * l.abs().max(1.0);
+        if f > 0.0 {
+            assert!(ln_w >= l - tol, "{tag}: page {i} visited beyond its cutoff");
+        } else if obj == PoliteObjective::Randomized && ln_w > l + tol {
+            let beta = (-m.log_h()[i]).min(700.0).exp_m1();
+            let x = beta * (0.5 * (ln_w - l)).exp_m1();
+            assert!(
+                x <= 1e-9 * sums[h],
+                "{tag}: page {i} unvisited, x = {x} at λ_h"
+            );
+        }
+    }
+}
+
 /// Random instances with change rates and weights spread over 24 decades,
 /// every crawl-time law, caps from far below to +∞ (some exactly summing
 /// to 1 or below it), both objectives, with and without slack: the
@@ -757,6 +782,7 @@ fn extreme_random_instances_keep_the_invariants() {
                 match polite_frequencies(&m, &hosts, &rates, obj, &opts) {
                     Ok(p) => {
                         check_invariants(&tag, &p, &hosts, &caps);
+                        check_cutoffs(&tag, &p, &m, &hosts, obj);
                         solved += 1;
                     }
                     Err(Error::Infeasible(_)) if !slack => {
