@@ -643,6 +643,11 @@ fn pages_all_at_their_cutoff_keep_every_cap() {
     }
 }
 
+/// `seed`, or `HUNT_SEED` from the environment (a longer hunt).
+fn hunt_seed(seed: u64) -> u64 {
+    std::env::var("HUNT_SEED").map_or(seed, |s| s.parse().unwrap())
+}
+
 /// One random crawl-time law of mean `e`: deterministic, exponential,
 /// Erlang, hyperexponential or empirical.
 fn random_law<R: rand::Rng>(rng: &mut R, e: f64) -> Distribution {
@@ -729,9 +734,7 @@ fn check_cutoffs(tag: &str, p: &PolitePlan, m: &Model, hosts: &[u32], obj: Polit
 /// (`HUNT_SEED=k` in the environment reseeds it).
 #[test]
 fn extreme_random_instances_keep_the_invariants() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(
-        std::env::var("HUNT_SEED").map_or(2026, |s| s.parse().unwrap()),
-    );
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(hunt_seed(2026));
     let mut solved = 0;
     for case in 0..20_000 {
         let n = rng.random_range(1..12usize);
@@ -1002,7 +1005,7 @@ fn pages_unresolved_by_the_multiplier_keep_caps_and_totals() {
 /// reference page by page and its objective is no worse.
 #[test]
 fn small_random_instances_with_ties_match_the_nested_bisection() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(77);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(hunt_seed(77));
     let mut compared = 0;
     for case in 0..300 {
         let n = rng.random_range(1..7usize);
@@ -1191,7 +1194,7 @@ fn identical_pages_fill_hosts_like_water() {
 /// at 70 000 pages, 10^4 one-page hosts, Σ β_i past f64): the invariants.
 #[test]
 fn large_extreme_instances_keep_the_invariants() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(99);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(hunt_seed(99));
     for (case, (n, hn)) in [
         (5000, 50),
         (10_000, 10_000),
@@ -1238,6 +1241,7 @@ fn large_extreme_instances_keep_the_invariants() {
                 let p = polite_frequencies(&m, &hosts, &rates, obj, &opts)
                     .unwrap_or_else(|err| panic!("{tag}: {err}"));
                 check_invariants(&tag, &p, &hosts, &caps);
+                check_cutoffs(&tag, &p, &m, &hosts, obj);
             }
         }
     }
