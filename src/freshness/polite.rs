@@ -1200,7 +1200,7 @@ impl CutoffResiduals {
 /// while s_i is small). NaN for a step to ρ ≤ 0 (no logarithm).
 fn rho_step(l: f64, s: HostSum, cap: f64) -> f64 {
     // Halved after the division: 2 dS/d ln λ may pass f64 (β_i ≈ e^700).
-    l - 2.0 * (0.5 * ((s.sum - cap) / s.dsum)).ln_1p()
+    l - 2.0 * (1.0 + 0.5 * ((s.sum - cap) / s.dsum)).ln()
 }
 
 /// Half-width in ln λ of the window in which [`HostModel`] evaluates an
