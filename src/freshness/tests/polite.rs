@@ -799,6 +799,27 @@ fn extreme_random_instances_keep_the_invariants() {
     assert!(solved > 20_000, "{solved}");
 }
 
+/// The plan of one instance, its invariants checked.
+fn checked_plan(
+    d: Distribution,
+    (mu, c): (&[f64], &[f64]),
+    hosts: &[u32],
+    caps: &[f64],
+    obj: PoliteObjective,
+    slack: bool,
+) -> (Model, PolitePlan) {
+    let m = Model::new(d, mu, Some(c)).unwrap();
+    let rates: Vec<f64> = caps.iter().map(|k| k / m.mean_access()).collect();
+    let caps: Vec<f64> = rates.iter().map(|b| b * m.mean_access()).collect();
+    let opts = PoliteOptions {
+        allow_slack: slack,
+        ..PoliteOptions::default()
+    };
+    let p = polite_frequencies(&m, hosts, &rates, obj, &opts).unwrap();
+    check_invariants(&format!("{mu:?}"), &p, hosts, &caps);
+    (m, p)
+}
+
 /// Pages whose x_i is not resolved by ln λ (a saturated evenly spaced
 /// page at its cutoff; randomized pages with β_i = e^700, whose x_i jumps
 /// from 0 past any cap within an ulp of ln λ = ln w_i). True answers:
@@ -807,17 +828,8 @@ fn extreme_random_instances_keep_the_invariants() {
 /// the other pages, at λ, leave (its host unsaturated below its cap).
 #[test]
 fn pages_unresolved_by_the_multiplier_keep_caps_and_totals() {
-    let run = |d: Distribution, mu: &[f64], c: &[f64], hosts: &[u32], caps: &[f64], obj, slack| {
-        let m = Model::new(d, mu, Some(c)).unwrap();
-        let rates: Vec<f64> = caps.iter().map(|k| k / m.mean_access()).collect();
-        let caps: Vec<f64> = rates.iter().map(|b| b * m.mean_access()).collect();
-        let opts = PoliteOptions {
-            allow_slack: slack,
-            ..PoliteOptions::default()
-        };
-        let p = polite_frequencies(&m, hosts, &rates, obj, &opts).unwrap();
-        check_invariants(&format!("{mu:?}"), &p, hosts, &caps);
-        (m, p)
+    let run = |d, mu: &[f64], c: &[f64], hosts: &[u32], caps: &[f64], obj, slack| {
+        checked_plan(d, (mu, c), hosts, caps, obj, slack)
     };
     // Host 2's one page at its cutoff, its cap binding.
     let mu = [
@@ -878,6 +890,15 @@ fn pages_unresolved_by_the_multiplier_keep_caps_and_totals() {
     for (f, k) in p.frequencies.iter().zip(caps) {
         assert!(rel(*f, k) < 1e-12, "{f} vs {k}");
     }
+}
+
+/// Randomized pages of β_i = e^700 at the global multiplier λ = w_i (see
+/// [`pages_unresolved_by_the_multiplier_keep_caps_and_totals`]).
+#[test]
+fn pages_of_beta_e700_take_what_the_others_leave() {
+    let run = |d, mu: &[f64], c: &[f64], hosts: &[u32], caps: &[f64], obj, slack| {
+        checked_plan(d, (mu, c), hosts, caps, obj, slack)
+    };
     // λ = w of the e^700 page (page 2, then page 1), which takes the rest.
     for (mu, c, caps, big) in [
         (
@@ -953,6 +974,15 @@ fn pages_unresolved_by_the_multiplier_keep_caps_and_totals() {
         PoliteObjective::Randomized,
         false,
     );
+}
+
+/// A host without a cap whose sum passes f64 (see
+/// [`pages_unresolved_by_the_multiplier_keep_caps_and_totals`]).
+#[test]
+fn an_uncapped_host_past_f64_keeps_the_search() {
+    let run = |d, mu: &[f64], c: &[f64], hosts: &[u32], caps: &[f64], obj, slack| {
+        checked_plan(d, (mu, c), hosts, caps, obj, slack)
+    };
     // A host without a cap whose sum passes f64 (T = +∞): λ = w_5 (β_5 =
     // e^700, unsaturated host 0), page 0 at λ, hosts 1 and 2 at their caps.
     let mu = [
