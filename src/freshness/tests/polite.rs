@@ -560,6 +560,29 @@ fn hosts_the_sample_would_keep_whole_plan_without_it() {
     }
 }
 
+/// Water-filling over hosts of masses `mass` (Σ = what one unit of level
+/// gives each host): the hosts over their caps at their caps, the others
+/// at one level sharing the rest. (saturated, level ≥ 0).
+fn water_fill(mass: &[f64], caps: &[f64]) -> (Vec<bool>, f64) {
+    let mut sat = vec![false; mass.len()];
+    loop {
+        let free_cap = 1.0
+            - (0..mass.len())
+                .filter(|&h| sat[h])
+                .map(|h| caps[h])
+                .sum::<f64>();
+        let free: f64 = (0..mass.len()).filter(|&h| !sat[h]).map(|h| mass[h]).sum();
+        let level = free_cap / free;
+        let over: Vec<usize> = (0..mass.len())
+            .filter(|&h| !sat[h] && mass[h] * level > caps[h])
+            .collect();
+        if over.is_empty() || free_cap <= 0.0 {
+            return (sat, level.max(0.0));
+        }
+        over.into_iter().for_each(|h| sat[h] = true);
+    }
+}
+
 /// c = μ with a robot far too slow for the pages (s_i = Σ a ≫ 37, so λ
 /// equals every w_i to the last digit): the exact optimum is water-filling
 /// over hosts with x_i ∝ a_i = −ln h_i inside each group, a host over
@@ -583,25 +606,7 @@ fn pages_all_at_their_cutoff_keep_every_cap() {
             .map(|h| factors[h % 3] * a_host[h] / a_total)
             .collect();
         // Reference: water-filling over hosts.
-        let mut sat = vec![false; hosts_n];
-        let scale_free = loop {
-            let free_cap = 1.0
-                - (0..hosts_n)
-                    .filter(|&h| sat[h])
-                    .map(|h| caps[h])
-                    .sum::<f64>();
-            let free_a: f64 = (0..hosts_n).filter(|&h| !sat[h]).map(|h| a_host[h]).sum();
-            let t = free_cap / free_a;
-            let over: Vec<usize> = (0..hosts_n)
-                .filter(|&h| !sat[h] && a_host[h] * t > caps[h])
-                .collect();
-            if over.is_empty() || free_cap <= 0.0 {
-                break t.max(0.0);
-            }
-            for h in over {
-                sat[h] = true;
-            }
-        };
+        let (sat, scale_free) = water_fill(&a_host, &caps);
         let slack = caps.iter().sum::<f64>() < 1.0;
         for obj in BOTH {
             let opts = PoliteOptions {
@@ -1186,23 +1191,7 @@ fn identical_pages_fill_hosts_like_water() {
             })
             .collect();
         // Reference: water-filling on per-page levels.
-        let mut sat = vec![false; hosts_n];
-        let level = loop {
-            let left = 1.0
-                - (0..hosts_n)
-                    .filter(|&h| sat[h])
-                    .map(|h| caps[h])
-                    .sum::<f64>();
-            let pages: f64 = (0..hosts_n).filter(|&h| !sat[h]).map(|h| count[h]).sum();
-            let level = left / pages;
-            let over: Vec<usize> = (0..hosts_n)
-                .filter(|&h| !sat[h] && level * count[h] > caps[h])
-                .collect();
-            if over.is_empty() {
-                break level;
-            }
-            over.into_iter().for_each(|h| sat[h] = true);
-        };
+        let (sat, level) = water_fill(&count, &caps);
         let rates: Vec<f64> = caps.iter().map(|k| k / m.mean_access()).collect();
         for obj in BOTH {
             let p = plan(&m, &hosts, &rates, obj);
