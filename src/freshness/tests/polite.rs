@@ -653,6 +653,19 @@ fn hunt_seed(seed: u64) -> u64 {
     std::env::var("HUNT_SEED").map_or(seed, |s| s.parse().unwrap())
 }
 
+/// Pages 0..hn on hosts 0..hn (every host gets a page), the rest at random.
+fn random_hosts<R: rand::Rng>(rng: &mut R, n: usize, hn: usize) -> Vec<u32> {
+    (0..n)
+        .map(|i| {
+            if i < hn {
+                i as u32
+            } else {
+                rng.random_range(0..hn as u32)
+            }
+        })
+        .collect()
+}
+
 /// One random crawl-time law of mean `e`: deterministic, exponential,
 /// Erlang, hyperexponential or empirical.
 fn random_law<R: rand::Rng>(rng: &mut R, e: f64) -> Distribution {
@@ -753,15 +766,7 @@ fn extreme_random_instances_keep_the_invariants() {
         };
         let mu: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, lo, hi) / e).collect();
         let c: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, lo, hi)).collect();
-        let hosts: Vec<u32> = (0..n)
-            .map(|i| {
-                if i < hn {
-                    i as u32
-                } else {
-                    rng.random_range(0..hn as u32)
-                }
-            })
-            .collect();
+        let hosts = random_hosts(&mut rng, n, hn);
         let Ok(m) = Model::new(d.clone(), &mu, Some(&c)) else {
             continue;
         };
@@ -1056,15 +1061,7 @@ fn small_random_instances_with_ties_match_the_nested_bisection() {
                 (mu[i], c[i]) = (mu[i - 1], c[i - 1]);
             }
         }
-        let hosts: Vec<u32> = (0..n)
-            .map(|i| {
-                if i < hn {
-                    i as u32
-                } else {
-                    rng.random_range(0..hn as u32)
-                }
-            })
-            .collect();
+        let hosts = random_hosts(&mut rng, n, hn);
         let m = Model::new(d.clone(), &mu, Some(&c)).unwrap();
         let w: Vec<f64> = (0..n).map(|i| c[i] / (mu[i] * m.mean_access())).collect();
         let h: Vec<f64> = mu.iter().map(|&x| d.laplace(x).unwrap()).collect();
@@ -1230,15 +1227,7 @@ fn large_extreme_instances_keep_the_invariants() {
             .map(|_| log_uniform(&mut rng, 1e-12, 1e12) / e)
             .collect();
         let c: Vec<f64> = (0..n).map(|_| log_uniform(&mut rng, 1e-12, 1e12)).collect();
-        let hosts: Vec<u32> = (0..n)
-            .map(|i| {
-                if i < hn {
-                    i as u32
-                } else {
-                    rng.random_range(0..hn as u32)
-                }
-            })
-            .collect();
+        let hosts = random_hosts(&mut rng, n, hn);
         let Ok(m) = Model::new(d.clone(), &mu, Some(&c)) else {
             panic!("case {case}: model");
         };
