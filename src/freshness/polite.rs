@@ -64,8 +64,9 @@
 //! off by a few ulps, so the saturated hosts are scaled to κ_h exactly and
 //! the others to the remaining 1 − Σ_sat κ_h.
 //!
-//! **Infeasible caps** (Σ_h κ_h < 1: the hosts together cannot absorb the
-//! robot's rate) are `Infeasible` by default, with the shortfall. With
+//! **Infeasible caps** (Σ_h κ_h < 1 − 1e−13: the hosts together cannot
+//! absorb the robot's rate; caps short of 1 by less, rounding, are scaled
+//! up to sum to 1) are `Infeasible` by default, with the shortfall. With
 //! [`PoliteOptions::allow_slack`] the robot instead crawls at Σ_h b_h < R,
 //! idle the rest of the time: every host is saturated, its pages at the
 //! host's own optimum scaled to κ_h, Σ f_i = Σ κ_h < 1, and the global
@@ -140,7 +141,7 @@ pub struct PolitePlan {
 /// `max_rates` is empty or has an entry that is NaN, ≤ 0 or −∞, a host id
 /// is ≥ `max_rates.len()`, or a host has no pages; `TooLarge` beyond the
 /// memory cap ([`POLITE_BYTES_PER_PAGE`], [`POLITE_BYTES_PER_HOST`]) or
-/// beyond 2^32 − 1 pages; `Infeasible` when Σ b_h E\[X\] < 1 without
+/// beyond 2^32 − 1 pages; `Infeasible` when Σ b_h E\[X\] < 1 − 1e−13 without
 /// `allow_slack`; `Cancelled` / `NotConverged` from the control or a root
 /// find.
 pub fn polite_frequencies(
@@ -153,9 +154,12 @@ pub fn polite_frequencies(
     // Setup: validation, grouping, per-host caps and summaries.
     check_inputs(model, hosts, max_rates, &options.control)?;
     let groups = Groups::new(model, hosts, max_rates.len(), objective)?;
-    let caps: Vec<f64> = max_rates.iter().map(|b| b * model.mean_access()).collect();
+    let mut caps: Vec<f64> = max_rates.iter().map(|b| b * model.mean_access()).collect();
     let total_cap: f64 = caps.iter().sum();
-    let slack = total_cap < 1.0;
+    let slack = total_cap < ROUNDED_ONE;
+    if !slack && total_cap < 1.0 {
+        caps.iter_mut().for_each(|k| *k /= total_cap);
+    }
     if slack && !options.allow_slack {
         return Err(Error::Infeasible(format!(
             "the hosts' max_rates sum to {} crawls per unit time, short of the crawler's \
@@ -173,9 +177,9 @@ pub fn polite_frequencies(
     } else {
         solver.global_multiplier()?
     };
-    let (host_ln, mut saturated) = solver.host_multipliers(ln_lambda, &at_lambda)?;
+    let (mut host_ln, mut saturated) = solver.host_multipliers(ln_lambda, &at_lambda)?;
     // Finish: the frequencies at the final multipliers, and the objective.
-    let mut frequencies = solver.finish(&host_ln, &mut saturated)?;
+    let mut frequencies = solver.finish(&mut host_ln, ln_lambda, &mut saturated)?;
     let objective = plan_objective(model, objective, &mut frequencies);
     let crawl_rate = if slack {
         max_rates.iter().sum()
@@ -191,6 +195,11 @@ pub fn polite_frequencies(
         crawl_rate,
     })
 }
+
+/// Σ_h κ_h at or above this is feasible: caps within rounding of the
+/// robot's rate (one host at b = 1/E\[X\] gives κ = 1 − 1 ulp) are raised
+/// by at most 1e−13 relative to sum to 1.
+const ROUNDED_ONE: f64 = 1.0 - 1e-13;
 
 /// The input rules, checked before anything is allocated.
 fn check_inputs(model: &Model, hosts: &[u32], max_rates: &[f64], ctl: &Control) -> Result<()> {
@@ -683,18 +692,25 @@ impl<'a> Solver<'a> {
             // The model's root within rounding of ℓ also ends the search.
             let next = if converged {
                 ell
+            } else if v == f64::INFINITY {
+                // A host without a cap summing past f64: no model.
+                0.5 * (lo + hi)
             } else {
                 let x = self.even.as_ref().map(|p| (&p.x[..], &p.dlns[..]));
                 HostModel::new(self.g, &self.caps, ell, &sums, x).root(v, (lo, hi))?
             };
-            if (next - ell).abs() <= tol {
+            // A model without a root (hosts with no visited page at ℓ give
+            // it no slope: their pages' cutoffs lie beyond) ends at ℓ with
+            // |ln T| far from 0: a bisection then.
+            let model_end = (next - ell).abs() <= tol;
+            if converged || (model_end && v.abs() <= 1e-6) {
                 if !coarse {
                     return Ok((ell, sums));
                 }
                 last = true;
                 continue;
             }
-            let stalled = v.abs() > 1e-12 && v.abs() > 0.5 * last_v.abs();
+            let stalled = model_end || (v.abs() > 1e-12 && v.abs() > 0.5 * last_v.abs());
             last_v = v;
             ell = if !stalled && next > lo && next < hi {
                 next
@@ -859,10 +875,13 @@ impl<'a> Solver<'a> {
                 }
                 let next = rho_step(l, sums, cap);
                 let tol = (4.0 * f64::EPSILON * l.abs()).max(1e-15);
-                if hi - lo <= tol || (next - l).abs() <= tol {
+                // A step within rounding far from the root (a page of
+                // β_i ≈ e^700 just visited: dS/d ln λ ≈ −β_i/2 ≫ S) bisects.
+                let tiny = (next - l).abs() <= tol;
+                if hi - lo <= tol || (tiny && v.abs() <= 1e-6) {
                     break 'search l;
                 }
-                let stalled = v.abs() > 1e-11 && v.abs() > 0.5 * last_v.abs();
+                let stalled = tiny || (v.abs() > 1e-11 && v.abs() > 0.5 * last_v.abs());
                 last_v = v;
                 l = if !stalled && next > lo && next < hi {
                     next
@@ -890,9 +909,15 @@ impl<'a> Solver<'a> {
     /// that would lift an unsaturated host over its cap (pages whose λ_h
     /// equals w_i to every digit, so the passes saw no sum) saturates that
     /// host instead, and the groups are shared out again: water-filling
-    /// over hosts, each group's cutoff pages ∝ a_i as (8) asks.
-    fn finish(&mut self, host_ln: &[f64], saturated: &mut [bool]) -> Result<Vec<f64>> {
+    /// over hosts, each group's cutoff pages ∝ a_i or β_i as (8) and (15) ask.
+    fn finish(
+        &mut self,
+        host_ln: &mut [f64],
+        ln_lambda: f64,
+        saturated: &mut [bool],
+    ) -> Result<Vec<f64>> {
         let g = self.g;
+        unsaturate_at_lambda(g, host_ln, ln_lambda, saturated);
         let x0 = self.page_values(host_ln);
         let sums = per_host(g, |_, r| x0[r].iter().sum::<f64>());
         let hosts = g.hosts();
@@ -901,19 +926,18 @@ impl<'a> Solver<'a> {
             let (total, target) = group_targets(&sums, &self.caps, saturated);
             let sat = &*saturated;
             let group = |h: usize| if sat[h] { h } else { hosts };
-            let per_a = match self.objective {
-                PoliteObjective::EvenlySpaced => {
-                    cutoff_residuals(g, &x0, host_ln, &group, &total, &target)
-                }
-                PoliteObjective::Randomized => None,
-            };
-            let x = per_a.as_ref().map(|c| c.apply(g, &x0, &group));
+            let residuals = cutoff_residuals(g, &x0, host_ln, &group, &total, &target);
+            let x = residuals.as_ref().map(|c| c.apply(g, &x0, &group));
             let x = x.as_deref().unwrap_or(&x0);
-            let sums_now = match &per_a {
+            let sums_now = match &residuals {
                 Some(_) => per_host(g, |_, r| x[r].iter().sum::<f64>()),
                 None => sums.clone(),
             };
-            let total = per_a.as_ref().map_or(total, |c| c.totals(&target));
+            // Placing a residual rounds: the groups are scaled from their sums.
+            let total = match &residuals {
+                Some(_) => group_targets(&sums_now, &self.caps, sat).0,
+                None => total,
+            };
             let scale = group_scales(&total, &target);
             if (0..hosts).any(|h| sat[h] && !(scale[h] > 0.0 && scale[h].is_finite())) {
                 return Err(Error::NotConverged(
@@ -1009,6 +1033,28 @@ impl<'a, 'b> HostPages<'a, 'b> {
     }
 }
 
+/// A saturated host whose root stayed at λ, or within [`CUTOFF_WINDOW`]
+/// of it with a page at its cutoff there (a sum that jumps past κ_h
+/// within digits of ln λ that ln λ does not resolve), has ν_h = 0 to
+/// every digit: it starts unsaturated at ln λ, its cutoff pages taking the
+/// group's residual ([`cutoff_residuals`]), and [`Solver::finish`]
+/// saturates it again if that lifts it over κ_h.
+fn unsaturate_at_lambda(g: &Groups, host_ln: &mut [f64], ln_lambda: f64, saturated: &mut [bool]) {
+    if !ln_lambda.is_finite() {
+        return;
+    }
+    for h in 0..g.hosts() {
+        let at_cutoff = || {
+            near_cutoff(host_ln[h], ln_lambda)
+                && g.pages(h).any(|k| near_cutoff(g.ln_w[k], ln_lambda))
+        };
+        if saturated[h] && (host_ln[h] <= ln_lambda || at_cutoff()) {
+            saturated[h] = false;
+            host_ln[h] = ln_lambda;
+        }
+    }
+}
+
 /// Half-width in ln λ of the window in which an evenly spaced page counts
 /// as at its cutoff (1 − λ/w_i below about 1e−8: s_i ≳ 20, where an ulp of
 /// ln λ moves x_i by more than 1e−13 relative).
@@ -1041,16 +1087,18 @@ fn group_scales(total: &[f64], target: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// An evenly spaced page near its cutoff has x_i = a_i/s_i with 1 − t_i ≈
-/// (1 + s_i)e^{−s_i}, so x_i is set by digits of λ that ln λ does not
-/// resolve (at λ = w_i to every digit, any s_i ≳ 37 satisfies (8)). A root
-/// find that stops there leaves Σ x off its target by up to a_i/20; that
-/// residual belongs to the cutoff pages, not to the whole group. For each
-/// group (`group(h)`: hosts sharing one multiplier and one `target`), the
-/// pages within [`CUTOFF_WINDOW`] of their multiplier with the smallest
-/// ln w_i (ties to 8 ulps) take the residual ∝ a_i (equal s_i, as (8) asks
-/// of equal weights), when that keeps them ≥ 0. None when no group has a
-/// residual to place.
+/// A page near its cutoff has its x_i set by digits of λ that ln λ does
+/// not resolve: evenly spaced, x_i = a_i/s_i with 1 − t_i ≈ (1 + s_i)e^{−s_i}
+/// (at λ = w_i to every digit, any s_i ≳ 37 satisfies (8)); randomized,
+/// x_i = β_i(√(w_i/λ) − 1) with β_i up to e^700, so one ulp of ln λ moves
+/// x_i from 0 to far beyond any cap. A root find that stops there leaves
+/// Σ x off its target; that residual belongs to the cutoff pages, not to
+/// the whole group. For each group (`group(h)`: hosts sharing one
+/// multiplier and one `target`), the pages within [`CUTOFF_WINDOW`] of
+/// their multiplier with the smallest ln w_i (ties to 8 ulps) take what
+/// the group's other pages leave of the target, x_i = u m_i with m_i = a_i
+/// or β_i (equal t_i, as (8) and (15) ask of equal weights), when that is
+/// ≥ 0. None when no group has a residual to place.
 fn cutoff_residuals(
     g: &Groups,
     x: &[f64],
@@ -1071,35 +1119,40 @@ fn cutoff_residuals(
     let ties = CutoffResiduals {
         near_ln: host_ln.to_vec(),
         cut,
-        per_a: Vec::new(),
-        total: total.to_vec(),
+        per_m: Vec::new(),
     };
-    // Per host: Σ a_i over its ties and min x_i/a_i among them.
+    // Per host: Σ m_i over its ties and Σ x_i over its other pages.
     let tie_mass = per_host(g, |h, r| {
-        r.filter(|&k| ties.tie(g, group, h, k))
-            .fold((0.0, f64::INFINITY), |(sa, m), k| {
-                let a = -g.log_h[k];
-                (sa + a, f64::min(m, x[k] / a))
-            })
+        r.fold((0.0, 0.0), |(sm, sx), k| {
+            if ties.tie(g, group, h, k) {
+                (sm + g.mass(k), sx)
+            } else {
+                (sm, sx + x[k])
+            }
+        })
     });
-    let mut mass = vec![(0.0, f64::INFINITY); total.len()];
-    for (h, &(sa, m)) in tie_mass.iter().enumerate() {
+    let mut mass = vec![(0.0, 0.0); total.len()];
+    for (h, &(sm, sx)) in tie_mass.iter().enumerate() {
         let e = &mut mass[group(h)];
-        *e = (e.0 + sa, e.1.min(m));
+        *e = (e.0 + sm, e.1 + sx);
     }
-    // Per group: the residual per unit of a, when it applies.
-    let per_a: Vec<f64> = (0..total.len())
+    // Per group: what its ties take per unit of m, when it applies.
+    let per_m: Vec<f64> = (0..total.len())
         .map(|k| {
-            let (sa, m) = mass[k];
-            let r = target[k] - total[k];
-            let applies = sa > 0.0 && r.abs() > 1e-13 * target[k] && r / sa >= -m;
-            if applies { r / sa } else { 0.0 }
+            let (sm, rest) = mass[k];
+            let left = target[k] - rest;
+            let off = (target[k] - total[k]).abs() > 1e-13 * target[k];
+            if sm > 0.0 && off && left >= 0.0 {
+                left / sm
+            } else {
+                f64::NAN
+            }
         })
         .collect();
-    if per_a.iter().all(|&v| v == 0.0) {
+    if per_m.iter().all(|v| v.is_nan()) {
         return None;
     }
-    Some(CutoffResiduals { per_a, ..ties })
+    Some(CutoffResiduals { per_m, ..ties })
 }
 
 /// Whether a page of ln w_i = `ln_w` is within [`CUTOFF_WINDOW`] of its
@@ -1109,12 +1162,11 @@ fn near_cutoff(ln_w: f64, l: f64) -> bool {
 }
 
 /// The residuals [`cutoff_residuals`] places: per group its cutoff ln w
-/// (`cut`) and the residual per unit of a (`per_a`, 0 for none).
+/// (`cut`) and its ties' x_i per unit of m_i (`per_m`, NaN for none).
 struct CutoffResiduals {
     near_ln: Vec<f64>,
     cut: Vec<f64>,
-    per_a: Vec<f64>,
-    total: Vec<f64>,
+    per_m: Vec<f64>,
 }
 
 impl CutoffResiduals {
@@ -1131,25 +1183,12 @@ impl CutoffResiduals {
         let mut out = x.to_vec();
         for (k, xk) in out.iter_mut().enumerate() {
             let h = g.host_of[k] as usize;
-            let v = self.per_a[group(h)];
-            if v != 0.0 && self.tie(g, group, h, k) {
-                *xk = (*xk + v * -g.log_h[k]).max(0.0);
+            let u = self.per_m[group(h)];
+            if !u.is_nan() && self.tie(g, group, h, k) {
+                *xk = u * g.mass(k);
             }
         }
         out
-    }
-
-    /// The groups' totals once the residuals are placed.
-    fn totals(&self, target: &[f64]) -> Vec<f64> {
-        (0..self.total.len())
-            .map(|k| {
-                if self.per_a[k] != 0.0 {
-                    target[k]
-                } else {
-                    self.total[k]
-                }
-            })
-            .collect()
     }
 }
 
@@ -1160,7 +1199,8 @@ impl CutoffResiduals {
 /// settles) and the evenly spaced one nearly so (x_i ≈ a_i ρ √(w_i/2)
 /// while s_i is small). NaN for a step to ρ ≤ 0 (no logarithm).
 fn rho_step(l: f64, s: HostSum, cap: f64) -> f64 {
-    l - 2.0 * (1.0 + (s.sum - cap) / (2.0 * s.dsum)).ln()
+    // Halved after the division: 2 dS/d ln λ may pass f64 (β_i ≈ e^700).
+    l - 2.0 * (1.0 + 0.5 * ((s.sum - cap) / s.dsum)).ln()
 }
 
 /// Half-width in ln λ of the window in which [`HostModel`] evaluates an
@@ -1220,9 +1260,17 @@ impl<'a> HostModel<'a> {
         let mut j = 0;
         for (h, (s, &cap)) in self.smooth.iter().zip(self.caps).enumerate() {
             let mut acc = HostSum::default();
-            if s.sum > 0.0 {
+            // A sum past f64 (β_i near e^700) is over any cap.
+            if s.sum == f64::INFINITY {
+                acc.sum = f64::INFINITY;
+            } else if s.sum > 0.0 {
                 let slope = s.dsum / s.sum;
-                acc.sum = s.sum * (slope * d).exp();
+                // slope may be −∞ (a visited page of β_i ≫ its x_i).
+                acc.sum = if d == 0.0 {
+                    s.sum
+                } else {
+                    s.sum * (slope * d).exp()
+                };
                 acc.dsum = acc.sum * slope;
             }
             while let Some(&(hj, ln_w, a)) = self.steep.get(j)
