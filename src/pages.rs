@@ -6,8 +6,8 @@
 //! (passed over on one thread) are faulted in by one system call
 //! (`MADV_POPULATE_WRITE`, Linux 5.14) instead of a trap per 4 KiB page,
 //! most of the cost of a plan of 10^5 pages. The second module with
-//! `unsafe`, besides [`crate::ffi`]: one system call (through the `libc`
-//! crate) on memory the array owns, which leaves its contents (zeros)
+//! `unsafe`, besides [`crate::ffi`]: one system call (through the `rustix`
+//! crate's typed `madvise`) on memory the array owns, which leaves its contents (zeros)
 //! unchanged; a refusal of the advice is ignored.
 
 /// Arrays below this many bytes keep ordinary pages.
@@ -35,13 +35,15 @@ pub(crate) fn zeroed(n: usize) -> Vec<f64> {
 }
 
 #[cfg(target_os = "linux")]
-const ADVICE_HUGE: libc::c_int = libc::MADV_HUGEPAGE;
+const ADVICE_HUGE: Advice = Advice::LinuxHugepage;
 #[cfg(target_os = "linux")]
-const ADVICE_POPULATE: libc::c_int = libc::MADV_POPULATE_WRITE;
+const ADVICE_POPULATE: Advice = Advice::LinuxPopulateWrite;
+#[cfg(target_os = "linux")]
+use rustix::mm::Advice;
 
 /// `madvise(advice)` on the whole pages of `page` bytes inside `v`.
 #[cfg(target_os = "linux")]
-fn advise(v: &mut [f64], page: usize, advice: libc::c_int) {
+fn advise(v: &mut [f64], page: usize, advice: Advice) {
     let start = v.as_mut_ptr() as usize;
     let end = start + std::mem::size_of_val(v);
     // The whole pages inside the array: advice outside it would apply to
@@ -52,17 +54,17 @@ fn advise(v: &mut [f64], page: usize, advice: libc::c_int) {
         // exclusively borrowed; MADV_HUGEPAGE changes how its pages are
         // backed and MADV_POPULATE_WRITE faults them in (writable, as a
         // write would), never their contents.
-        let _ = unsafe { libc::madvise(lo as *mut libc::c_void, hi - lo, advice) };
+        let _ = unsafe { rustix::mm::madvise(lo as *mut _, hi - lo, advice) };
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-const ADVICE_HUGE: i32 = 0;
+const ADVICE_HUGE: () = ();
 #[cfg(not(target_os = "linux"))]
-const ADVICE_POPULATE: i32 = 0;
+const ADVICE_POPULATE: () = ();
 
 #[cfg(not(target_os = "linux"))]
-fn advise(_: &mut [f64], _: usize, _: i32) {}
+fn advise(_: &mut [f64], _: usize, _: ()) {}
 
 #[cfg(test)]
 mod tests {
