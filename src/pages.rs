@@ -6,7 +6,7 @@
 //! (passed over on one thread) are faulted in by one system call
 //! (`MADV_POPULATE_WRITE`, Linux 5.14) instead of a trap per 4 KiB page,
 //! most of the cost of a plan of 10^5 pages. The second module with
-//! `unsafe`, besides [`crate::ffi`]: one system call (through the `rustix`
+//! `unsafe`, besides the C API (`src/ffi`): one system call (through the `rustix`
 //! crate's typed `madvise`) on memory the array owns, which leaves its contents (zeros)
 //! unchanged; a refusal of the advice is ignored.
 
