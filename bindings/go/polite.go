@@ -165,8 +165,11 @@ func (s *Scheduler) Host(id uint64) (host uint32, ok bool, err error) {
 }
 
 // SetHostDelay sets host's minimum delay (finite, >= 0) between two picks
-// of its pages, in the unit of NextAt's clock (Next advances it by the mean crawl time per pick), from
-// the next pick. A host keeps its delay while it has no pages.
+// of its pages, in the unit of NextAt's clock and of the crawl times (Next
+// rounds it up to whole slots of the mean crawl time, one slot per pick),
+// from the next pick. A host keeps its delay while it has no pages. A
+// scheduler with hosts keeps the clock of its first pick: Next after NextAt
+// (or NextAt after Next) is an ErrInvalidArgument.
 func (s *Scheduler) SetHostDelay(host uint32, delay float64) error {
 	p, err := s.ptr()
 	if err != nil {

@@ -155,6 +155,9 @@ func (s *Scheduler) Observe(id uint64, interval float64, changed bool) error {
 }
 
 // Next is the page to crawl now (ErrNotFound when no page is scheduled).
+// With hosts, picks are on a clock of crawl slots, one per mean crawl time
+// E[X]: a host of delay d is picked at most once in k slots, k the least
+// whole number with k*E[X] >= d, and the plan caps it at 1/k of the picks.
 func (s *Scheduler) Next() (uint64, error) {
 	p, err := s.ptr()
 	if err != nil {

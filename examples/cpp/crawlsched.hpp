@@ -530,7 +530,8 @@ public:
         return has ? std::optional<std::uint32_t>(h) : std::nullopt;
     }
     /// The host's minimum delay (finite, >= 0) between picks of its pages, in
-    /// next_at's clock unit (next() advances it by the mean crawl time per pick).
+    /// next_at's clock unit and the crawl times' (next() rounds it up to whole
+    /// slots of the mean crawl time, one per pick; one clock per scheduler).
     void set_host_delay(std::uint32_t host, double delay) {
         detail::call(crawlsched_scheduler_set_host_delay, get(), host, delay);
     }

@@ -31,26 +31,34 @@
 //!
 //! Politeness: a page may belong to a host ([`Scheduler::set_host`], any
 //! `u32`) with a minimum delay d_h between two picks of its pages
-//! ([`Scheduler::set_host_delay`]), on the caller's clock
-//! ([`Scheduler::next_at`]; [`Scheduler::next`] advances its clock by one
-//! mean crawl time E\[X] per pick). While
-//! a host with pages has a delay, the frequencies are the polite plan
+//! ([`Scheduler::set_host_delay`]), in the time unit of the crawl times.
+//! A scheduler with hosts keeps one of two clocks, chosen by its first
+//! pick: the caller's ([`Scheduler::next_at`]`(now)`: a page of h only
+//! once `now` is d_h past h's last pick), or crawl slots
+//! ([`Scheduler::next`]: one slot of E\[X] per pick, slots where no host
+//! is ready skipped, and a page of h only k_h slots or more after h's last
+//! pick, k_h the least whole number with k_h E\[X] ≥ d_h). While a host
+//! with pages has a delay, the frequencies are the polite plan
 //! ([`polite_frequencies`], the evenly spaced objective of problem (7) that
-//! both modes realise): host h accepts at most b_h = 1/d_h picks per unit
-//! time, i.e. the share κ_h = E\[X]/d_h of picks made at R = 1/E\[X] per
-//! unit time (one pick per mean crawl time, the due-time view's
-//! [`Scheduler::crawl_rate`]); pages without a host, or on a host without a
-//! delay, are uncapped. When the caps cannot absorb R (every page on a
-//! delayed host, Σ κ_h < 1) the plan has slack: Σ f_i = Σ κ_h and
-//! `next_at` answers [`Pick::Wait`] the rest of the time. While a page has
-//! a host, both modes serve every page by virtual due times 1/f_i apart
-//! (Stride's order) in groups, one per host and one for the pages without
-//! a host: among the groups not in their delay, a host whose plan share is
-//! its cap first, then the one whose earliest page is due first, O(log
-//! hosts) amortised per pick. When the caller picks once per E\[X] (and
-//! the delays are whole multiples of its step), every page's long-run
-//! share is its constrained optimum f_i (in the tests, counts within 3
-//! picks of f_i times the picks). A recomputation keeps each page's phase;
+//! both modes realise) at R = 1/E\[X] picks per unit time (one pick per
+//! mean crawl time, the due-time view's [`Scheduler::crawl_rate`]), with
+//! host h capped at b_h = 1/d_h picks per unit time on the caller's clock
+//! and at 1/(k_h E\[X]) on the slot clock, i.e. the share 1/k_h of the
+//! picks that whole slots allow; pages without a host, or on a host
+//! without a delay, are uncapped. When the caps cannot absorb R (every
+//! page on a delayed host, Σ κ_h < 1) the plan has slack: Σ f_i = Σ κ_h,
+//! and `next_at` answers [`Pick::Wait`] (`next` skips slots) the rest of
+//! the time. While a page has a host, both modes serve every page by
+//! virtual due times 1/f_i apart (Stride's order) in groups, one per host
+//! and one for the pages without a host: among the groups not in their
+//! delay, a host whose plan share is its cap first, then the one whose
+//! earliest page is due first, O(log hosts) amortised per pick. With
+//! `next`, and with a caller who picks once per E\[X] with delays that are
+//! whole multiples of that step, every page's long-run share is its
+//! constrained optimum f_i (in the tests, counts within 3 picks of f_i
+//! times the picks); a caller whose clock allows fewer picks of a host
+//! than 1/d_h (picks on a grid coarser than the delay's remainder) gets
+//! the caps but not every share. A recomputation keeps each page's phase;
 //! a page already overdue keeps its due time, so a host behind the virtual
 //! clock serves its overdue pages by lateness and none starves.
 
@@ -652,9 +660,16 @@ impl Scheduler {
     /// (Not `Iterator::next`: it can fail, and an empty scheduler is an
     /// error rather than the end of a sequence.)
     ///
+    /// With hosts, picks are on a clock of crawl slots, one per E\[X]: a
+    /// host of delay d_h is picked at most once in k_h slots, k_h the least
+    /// whole number with k_h E\[X] ≥ d_h, and the plan caps it at 1/k_h of
+    /// the picks (see the [module documentation](self)).
+    ///
     /// Errors: `NotFound` when the scheduler has no page (there is nothing
-    /// to return; the call itself is well-formed), or the error of the
-    /// frequency computation.
+    /// to return; the call itself is well-formed), or no host with pages
+    /// will ever be ready; `InvalidArgument` with hosts after
+    /// [`next_at`](Self::next_at) (a scheduler with hosts keeps the clock
+    /// of its first pick); the error of the frequency computation.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<u64> {
         if self.len == 0 {

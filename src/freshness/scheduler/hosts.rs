@@ -2,7 +2,9 @@
 //!
 //! A page may belong to a host (a `u32` id); host h has a minimum delay
 //! d_h ≥ 0 between two picks of its pages, measured on the caller's clock
-//! (the `now` given to [`Scheduler::next_at`](super::Scheduler::next_at)).
+//! (the `now` given to [`Scheduler::next_at`](super::Scheduler::next_at))
+//! or, for [`Scheduler::next`](super::Scheduler::next), in whole crawl
+//! slots of E\[X] (see [`clock_delay`]).
 //!
 //! Every page carries a virtual due time advancing by 1/f_i per visit, as in
 //! Stride mode. A group is a host, or the pages without a host (delay 0);
@@ -73,10 +75,48 @@ fn ready_t(h: &Host, top: f64) -> f64 {
 }
 
 impl Host {
-    /// Earliest time at which the host may be picked again (`None`: now).
-    fn ready_at(&self) -> Option<f64> {
+    /// Earliest time at which the host may be picked again (`None`: now),
+    /// on the clock whose slot length is `slot` (see [`Hosts::slot`]).
+    fn ready_at(&self, slot: Option<f64>) -> Option<f64> {
         let last = self.last?;
-        (self.delay > 0.0).then(|| ready_time(last, self.delay))
+        (self.delay > 0.0).then(|| ready_time(last, clock_delay(self.delay, slot)))
+    }
+}
+
+/// Delay `delay` (caller's time) on the clock of slot length `slot`: the
+/// delay itself on the caller's clock (`None`); on the slot clock of
+/// `next`, the least whole number of slots k with k·slot ≥ `delay` as
+/// computed (0 for no delay), since picks come only at whole slots.
+fn clock_delay(delay: f64, slot: Option<f64>) -> f64 {
+    let Some(e) = slot else { return delay };
+    if delay <= 0.0 {
+        return 0.0;
+    }
+    let mut k = (delay / e).ceil().max(1.0);
+    // Beyond 2^52 slots k ± 1 is not exact; such a host waits k slots.
+    if k < 4_503_599_627_370_496.0 {
+        while k > 1.0 && (k - 1.0) * e >= delay {
+            k -= 1.0;
+        }
+        while k * e < delay {
+            k += 1.0;
+        }
+    }
+    k
+}
+
+/// The delay (caller's time) whose cap 1/delay the plan gives a host of
+/// delay `delay` on the clock of slot length `slot`: on the slot clock a
+/// host can take at most one pick in k slots, i.e. 1/(k·E\[X]) picks per
+/// unit time (`delay` itself when k overflows: the host is never ready
+/// again, see [`Scheduler::next_slot_clock`]).
+fn plan_delay(delay: f64, slot: Option<f64>) -> f64 {
+    match slot {
+        Some(e) => match clock_delay(delay, slot) {
+            k if k.is_finite() => k * e,
+            _ => delay,
+        },
+        None => delay,
     }
 }
 
@@ -169,7 +209,8 @@ impl Scheduler {
 
     /// Sets host `host`'s minimum delay between two picks of its pages, in
     /// the time unit of [`next_at`](Self::next_at)'s `now` and of the crawl
-    /// times ([`next`](Self::next) advances its clock by E\[X] per pick). Hosts without a delay have 0. A host keeps its
+    /// times ([`next`](Self::next) rounds it up to whole slots of E\[X]).
+    /// Hosts without a delay have 0. A host keeps its
     /// delay and the time of its last pick while it has no pages, so a page
     /// added later is still polite. Takes effect at the next pick.
     ///
@@ -208,8 +249,9 @@ impl Scheduler {
     /// polite plan's, the optimum of problem (7) with host h capped at
     /// 1/d_h picks per unit time for a caller that picks once per E\[X]
     /// (R = 1/E\[X]); each page's share of the picks is its f_i, a capped
-    /// host's total 1/(d_h R). Caps that cannot absorb R leave slack: the
-    /// answer is then `Wait` for the share 1 − Σ f_i of the time.
+    /// host's total 1/(d_h R), when the caller's clock can pick the host
+    /// every d_h. Caps that cannot absorb R leave slack: the answer is then
+    /// `Wait` for the share 1 − Σ f_i of the time.
     ///
     /// While no page has a host this is [`next`](Self::next) (the same
     /// schedule, `now` only checked). With hosts, both modes serve pages
@@ -217,10 +259,17 @@ impl Scheduler {
     /// template cannot skip a host in its delay without losing its spacing.
     ///
     /// Errors: `InvalidArgument` for `now` NaN, infinite or before the
-    /// previous call's; `NotFound` when there is no page or no page has a
+    /// previous call's, or after [`next`](Self::next) picked with hosts (a
+    /// scheduler with hosts keeps the clock of its first pick); `NotFound` when there is no page or no page has a
     /// positive frequency; the error of the frequency computation.
     pub fn next_at(&mut self, now: f64) -> Result<Pick> {
         validate::finite("now", now)?;
+        if self.hosts.slot.is_some() {
+            return Err(Error::invalid(
+                "now: next_at after next on a scheduler with hosts: its delays count the crawl \
+                 slots of next (a scheduler keeps the clock of its first pick); call next",
+            ));
+        }
         if let Some(c) = self.hosts.clock
             && now < c
         {
@@ -240,17 +289,38 @@ impl Scheduler {
         self.pick_at(now)
     }
 
-    /// `next` with hosts: a clock of one mean crawl time E\[X] per pick,
-    /// the rate R = 1/E\[X] the polite plan's caps assume. The pick is E\[X]
-    /// after the previous one (at 0 for the first), or when no host is
-    /// ready then, at the earliest time one is.
+    /// `next` with hosts: a clock of crawl slots, one per mean crawl time
+    /// E\[X] (the rate R = 1/E\[X] the polite plan assumes). The pick is
+    /// one slot after the previous one (slot 0 for the first), or when no
+    /// host is ready then, at the first slot where one is.
     pub(super) fn next_slot_clock(&mut self) -> Result<u64> {
-        let step = self.access.mean();
-        let mut t = self.hosts.clock.map_or(0.0, |c| c + step);
+        match (self.hosts.clock, self.hosts.slot) {
+            (Some(_), None) => {
+                return Err(Error::invalid(
+                    "next after next_at on a scheduler with hosts: its delays are on the \
+                     caller's clock of next_at (a scheduler keeps the clock of its first \
+                     pick); call next_at",
+                ));
+            }
+            (None, None) => {
+                // The plan's caps change with the clock.
+                self.hosts.slot = Some(self.access.mean());
+                self.structure_change();
+            }
+            _ => {}
+        }
+        let mut t = self.hosts.clock.map_or(0.0, |c| c + 1.0);
         for _ in 0..3 {
             match self.pick_at(t)? {
                 Pick::Page(id) => return Ok(id),
-                Pick::Wait(w) => t += w,
+                Pick::Wait(w) if (t + w).is_finite() => t += w,
+                Pick::Wait(_) => {
+                    return Err(Error::NotFound(
+                        "no host becomes ready: every host with pages is in a delay of more \
+                         slots than a double counts"
+                            .into(),
+                    ));
+                }
             }
         }
         Err(Error::NotConverged(
@@ -363,6 +433,11 @@ pub(super) struct Hosts {
     waiting: BinaryHeap<Key>,
     /// The `now` of the last pick request (`None` before the first).
     pub(super) clock: Option<f64>,
+    /// `Some(E[X])` when the clock is [`next`](super::Scheduler::next)'s
+    /// count of crawl slots of length E\[X] (`clock` is then a slot index
+    /// and a delay d_h takes whole slots, see [`clock_delay`]); `None` on
+    /// the caller's clock of `next_at`. Set by the first pick.
+    pub(super) slot: Option<f64>,
     /// A delay changed: the heaps are rebuilt before the next pick.
     pub(super) requeue: bool,
 }
@@ -457,8 +532,9 @@ impl Hosts {
     /// `None` when no host with pages has a delay (the plain optimum):
     /// per page its group, per group its cap in crawls per unit time
     /// (`max_rates` of [`polite_frequencies`](crate::freshness::polite::polite_frequencies)).
-    /// A host with delay d_h > 0 is capped at b_h = 1/d_h (+∞ when 1/d_h
-    /// overflows); the pages without a host or on a host without a delay
+    /// A host with delay d_h > 0 is capped at b_h = 1/d_h on the caller's
+    /// clock and at 1/(k_h E\[X]) on the slot clock, where k_h E\[X] is d_h
+    /// rounded up to whole slots (+∞ when the cap overflows); the pages without a host or on a host without a delay
     /// share one uncapped group. Groups are numbered in order of first
     /// appearance, so each has pages.
     pub(super) fn polite_groups(
@@ -488,7 +564,7 @@ impl Hosts {
             if *entry == u32::MAX {
                 // Fewer groups than pages (< 2^32 − 1); 1/0 = +∞.
                 *entry = caps.len() as u32;
-                caps.push(1.0 / delay);
+                caps.push(1.0 / plan_delay(delay, self.slot));
             }
             groups.push(*entry);
         }
@@ -517,7 +593,8 @@ impl Hosts {
     /// Queues every page with f_i > 0 in its group at its record's due
     /// time, then rebuilds the heaps.
     /// A host whose pages' frequencies sum to its cap 1/(d_h R) (within
-    /// rounding; R = `rate`, the plan's crawls per unit time) is saturated.
+    /// rounding; R = `rate`, the plan's crawls per unit time; d_h in whole
+    /// slots on the slot clock) is saturated.
     pub(super) fn rebuild(&mut self, slots: &[Option<Page>], rate: f64) {
         for h in &mut self.records {
             h.queue.clear();
@@ -536,10 +613,12 @@ impl Hosts {
             // Slots are created only below MAX_PAGES < u32::MAX.
             queue.push(slot as u32, p.id, 1.0 / p.freq, p.due);
         }
+        let slot = self.slot;
         for h in &mut self.records {
             h.queue.start_group();
             let total: f64 = h.queue.step.iter().map(|s| 1.0 / s).sum();
-            h.saturated = h.delay > 0.0 && total * h.delay * rate >= 1.0 - SATURATED;
+            let delay = plan_delay(h.delay, slot);
+            h.saturated = h.delay > 0.0 && total * delay * rate >= 1.0 - SATURATED;
         }
         self.unhosted.start_group();
         self.active = true;
@@ -551,11 +630,12 @@ impl Hosts {
     pub(super) fn requeue_all(&mut self) {
         self.ready.clear();
         self.waiting.clear();
+        let slot = self.slot;
         for (r, h) in self.records.iter_mut().enumerate() {
             let Some(top) = h.queue.peek() else { continue };
             // Records are fewer than 2^32 − 1 (see `record`).
             let group = group_of(h.id, r as u32);
-            match h.ready_at() {
+            match h.ready_at(slot) {
                 Some(t) => self.waiting.push(Key { t, group }),
                 None => self.ready.push(Key {
                     t: ready_t(h, top),
@@ -600,13 +680,14 @@ impl Hosts {
             .ok_or_else(|| Error::NotFound("a ready host has no page".into()))?;
         // Pages recur: a queue that served a page has a next access.
         let top = queue.peek().unwrap_or(f64::INFINITY);
+        let slot = self.slot;
         let host = (key.group != UNHOSTED)
             .then(|| self.records.get_mut(rec_of(key.group)))
             .flatten();
         match host {
             Some(h) if h.delay > 0.0 => {
                 h.last = Some(now);
-                let t = ready_time(now, h.delay);
+                let t = ready_time(now, clock_delay(h.delay, slot));
                 self.waiting.push(Key { t, ..key });
             }
             _ => self.ready.push(Key { t: top, ..key }),

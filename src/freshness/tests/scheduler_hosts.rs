@@ -239,6 +239,60 @@ fn bad_clock_and_delay() {
     assert!(matches!(s.set_host(9, 1), Err(Error::NotFound(_))));
     assert!(matches!(s.host(9), Err(Error::NotFound(_))));
     assert!(matches!(s.clear_host(9), Err(Error::NotFound(_))));
+    // One clock per scheduler with hosts: next after next_at is refused.
+    let Err(Error::InvalidArgument(m)) = s.next() else {
+        panic!("next after next_at accepted");
+    };
+    assert!(m.starts_with("next after next_at"), "{m}");
+    let mut t = Scheduler::new(exp1(), SchedulerMode::Stride).unwrap();
+    t.add_page(1, 0.5, None).unwrap();
+    t.set_host(1, 3).unwrap();
+    t.set_host_delay(3, 2.0).unwrap();
+    assert_eq!(t.next().unwrap(), 1);
+    let Err(Error::InvalidArgument(m)) = t.next_at(100.0) else {
+        panic!("next_at after next accepted");
+    };
+    assert!(m.starts_with("now: next_at after next"), "{m}");
+    // Still refused once no page has a host (the delays keep next's slots).
+    t.clear_host(1).unwrap();
+    assert!(matches!(t.next_at(100.0), Err(Error::InvalidArgument(_))));
+    assert_eq!(t.next().unwrap(), 1);
+}
+
+/// A delay of more slots than a double counts exactly (2^60 slots of
+/// 1e-10, or +∞ slots): next serves the host once, then only the pages
+/// without a host; with every page on such a host, the second pick is at
+/// slot 2^60, or there is none (`NotFound`) rather than a wait forever.
+#[test]
+fn next_with_delays_beyond_the_slot_count() {
+    for d in [1e-10 * 2f64.powi(60), 1e300] {
+        let access = Distribution::exponential(1e10).unwrap();
+        let mut s = Scheduler::new(access.clone(), SchedulerMode::Stride).unwrap();
+        s.add_page(1, 1e9, None).unwrap();
+        s.add_page(2, 1e9, None).unwrap();
+        s.set_host(1, 7).unwrap();
+        s.set_host_delay(7, d).unwrap();
+        let seq = s.next_batch(50).unwrap();
+        assert!(
+            seq.iter().filter(|&&id| id == 1).count() <= 1,
+            "{d}: {seq:?}"
+        );
+        let mut lone = Scheduler::new(access, SchedulerMode::Stride).unwrap();
+        lone.add_page(1, 1e9, None).unwrap();
+        lone.set_host(1, 7).unwrap();
+        lone.set_host_delay(7, d).unwrap();
+        // 2^60 slots: picked at slot 0, then at slot 2^60. 10^310 slots:
+        // a cap of 10^-310 of the picks, which the plan rounds to 0.
+        let picks = [lone.next(), lone.next()];
+        if d < 1e200 {
+            assert!(picks.iter().all(|p| matches!(p, Ok(1))), "{picks:?}");
+        } else {
+            assert!(
+                picks.iter().all(|p| matches!(p, Err(Error::NotFound(_)))),
+                "{picks:?}"
+            );
+        }
+    }
 }
 
 /// While no page has a host, `next_at` is `next`, and recorded delays
@@ -622,6 +676,112 @@ fn long_run_shares_match_the_polite_plan() {
         );
         // Per page: the constrained optimum.
         assert_plan_counts(&plan.frequencies, &c.counts, mode);
+    }
+}
+
+/// Slots host h needs between two picks of `next` when a slot is `e`
+/// time units: the least whole k with k·e ≥ d_h as computed.
+fn slots_needed(d: f64, e: f64) -> u64 {
+    (1..).find(|&k| k as f64 * e >= d).unwrap()
+}
+
+/// `next` picks once per slot of E[X], so a host of delay d_h takes at most
+/// one pick in k_h slots (`slots_needed`): delays that are not whole slots
+/// (k − 1/2 slots at E[X] = 1; k/10 at E[X] = 0.1, where k·0.1 can round
+/// below k/10 and a clock summing 0.1 per pick drifts off the grid) give
+/// every page its count under the polite plan with caps 1/(k_h E[X]),
+/// within 3 picks over 2·10^5, the tight host exactly its 1/k_h of the
+/// picks (within 3), no gap below k_h picks, and `frequencies` is that
+/// plan. A plan capped at 1/d_h gives the tight host more than it can
+/// take (hundreds of picks here).
+#[test]
+fn next_plans_with_whole_slots() {
+    let n = 60;
+    let mu = rates(n, 1e-2, 1.0);
+    let host: Vec<Option<u32>> = (0..n)
+        .map(|i| (i % 6 != 5).then_some((i % 6) as u32))
+        .collect();
+    let picks = 200_000usize;
+    let p = picks as f64;
+    for e in [1.0, 0.1] {
+        let access = Distribution::exponential(1.0 / e).unwrap();
+        let plan_with = |delays: &[f64]| {
+            let m = Model::new(access.clone(), &mu, None).unwrap();
+            let hosts: Vec<u32> = host.iter().map(|h| h.unwrap_or(5)).collect();
+            let mut caps: Vec<f64> = delays.iter().map(|d| 1.0 / d).collect();
+            caps.push(f64::INFINITY);
+            let opts = PoliteOptions::default();
+            polite_frequencies(&m, &hosts, &caps, PoliteObjective::EvenlySpaced, &opts).unwrap()
+        };
+        let free =
+            frequencies::optimal_frequencies(&Model::new(access.clone(), &mu, None).unwrap())
+                .unwrap();
+        let shares = host_shares(&free, &host);
+        // Host 4 at about half its free share; the others loose.
+        let k: Vec<f64> = (0..5u32)
+            .map(|h| match h {
+                4 => (2.0 / shares[&h]).ceil(),
+                _ => (1.0 / (1.6 * shares[&h])).floor(),
+            })
+            .collect();
+        let delays: Vec<f64> = k
+            .iter()
+            .map(|&k| if e == 1.0 { k - 0.5 } else { k / 10.0 })
+            .collect();
+        let slots: Vec<u64> = delays.iter().map(|&d| slots_needed(d, e)).collect();
+        let whole: Vec<f64> = slots.iter().map(|&k| k as f64 * e).collect();
+        let plan = plan_with(&whole);
+        assert!(plan.saturated[4] && plan.saturated.iter().filter(|&&s| s).count() == 1);
+        let over = plan_with(&delays);
+        let on4 = |f: &[f64]| -> f64 { (0..n).filter(|&i| host[i] == Some(4)).map(|i| f[i]).sum() };
+        if e == 1.0 {
+            assert!((on4(&over.frequencies) - on4(&plan.frequencies)) * p > 300.0);
+        }
+        for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+            let mut s = Scheduler::new(access.clone(), mode).unwrap();
+            for (i, &m) in mu.iter().enumerate() {
+                s.add_page(i as u64, m, None).unwrap();
+                if let Some(h) = host[i] {
+                    s.set_host(i as u64, h).unwrap();
+                }
+            }
+            for (h, &d) in delays.iter().enumerate() {
+                s.set_host_delay(h as u32, d).unwrap();
+            }
+            let seq = s.next_batch(picks).unwrap();
+            let mut counts = vec![0u64; n];
+            let mut last: HashMap<u32, usize> = HashMap::new();
+            for (t, &id) in seq.iter().enumerate() {
+                counts[id as usize] += 1;
+                if let Some(h) = host[id as usize] {
+                    if let Some(&l) = last.get(&h) {
+                        assert!(
+                            (t - l) as u64 >= slots[h as usize],
+                            "{mode:?} e {e} host {h}"
+                        );
+                    }
+                    last.insert(h, t);
+                }
+            }
+            // The scheduler reports the plan it realises.
+            for (id, f) in s.frequencies().unwrap() {
+                let want = plan.frequencies[id as usize];
+                assert!(
+                    (f - want).abs() <= 1e-12 * want,
+                    "{mode:?} e {e} page {id}: {f} vs {want}"
+                );
+            }
+            let count4: u64 = (0..n)
+                .filter(|&i| host[i] == Some(4))
+                .map(|i| counts[i])
+                .sum();
+            let want = p / slots[4] as f64;
+            assert!(
+                (count4 as f64 - want).abs() <= 3.0,
+                "{mode:?} e {e}: {count4} vs {want}"
+            );
+            assert_plan_counts(&plan.frequencies, &counts, mode);
+        }
     }
 }
 

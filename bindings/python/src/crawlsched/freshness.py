@@ -503,9 +503,11 @@ class Scheduler(Handle):
     def set_host_delay(self, host, delay):
         """A host's minimum delay (finite, >= 0) between two picks of its
         pages, in the unit of ``next_at``'s clock and of the crawl times
-        (``next`` advances its clock by the mean crawl time per pick), from
-        the next pick. A host keeps it while it has no
-        pages."""
+        (``next`` rounds it up to whole slots of the mean crawl time, one
+        slot per pick, and the plan caps the host at one pick in that many
+        slots), from the next pick. A host keeps it while it has no pages.
+        A scheduler with hosts keeps the clock of its first pick: ``next``
+        after ``next_at`` (or the reverse) raises ``InvalidArgumentError``."""
         call(lib.crawlsched_scheduler_set_host_delay, self._ptr, host, float(delay))
 
     def host_delay(self, host):

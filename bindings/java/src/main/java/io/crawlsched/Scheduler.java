@@ -185,9 +185,12 @@ public final class Scheduler extends NativeHandle {
     /**
      * Sets host's minimum delay (finite, &gt;= 0) between two picks of its
      * pages, in the unit of {@link #nextAt}'s clock and of the crawl times
-     * ({@link #next()} advances its clock by the mean crawl time per pick),
-     * from the next pick. A host keeps it while it has no
-     * pages.
+     * ({@link #next()} rounds it up to whole slots of the mean crawl time,
+     * one slot per pick, and the plan caps the host at one pick in that many
+     * slots), from the next pick. A host keeps it while it has no pages. A
+     * scheduler with hosts keeps the clock of its first pick: {@code next()}
+     * after {@code nextAt} (or the reverse) throws
+     * {@code CrawlschedException} with {@code INVALID_ARGUMENT}.
      */
     public void setHostDelay(int host, double delay) {
         call((h, e) -> Lib.API.crawlsched_scheduler_set_host_delay(h, host, delay, e));
