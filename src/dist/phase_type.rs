@@ -28,6 +28,12 @@ pub const WORK_MATRICES: u128 = 16;
 /// (NaN): a few seconds of work for an order-2 chain.
 pub const MAX_SAMPLE_JUMPS: u64 = 100_000_000;
 
+/// Power of two by which [`PhaseType::log_laplace`] scales a transform
+/// below the normal range: y_i = E_i\[e^{−sX}\] ≤ 1 per starting phase, so
+/// the scaled solve stays below 2^960 (no overflow, even summed over
+/// [`MAX_ERLANG_PHASES`] phases).
+const TINY_SCALE: i32 = 960;
+
 /// Bytes a phase-type of order `n` may hold during its computations
 /// (`None` on overflow): [`WORK_MATRICES`] dense n x n matrices.
 pub fn working_bytes(n: usize) -> Option<u128> {
@@ -250,7 +256,7 @@ impl PhaseType {
             return 0.0;
         }
         // Mass at zero (1 − Σα) also contributes 1 − e^{0} = 0.
-        self.resolvent_dot(s, |_| s)
+        self.resolvent_dot(s, 0, |_| s)
     }
 
     /// E\[e^{−sX}] = (1 − Σα) + α (sI − S)^{−1} s₀, a sum of non-negative
@@ -264,7 +270,9 @@ impl PhaseType {
     }
 
     /// ln E\[e^{−sX}], accurate near 0 (through the complement) and where
-    /// the transform is tiny (through the direct form, in logarithms).
+    /// the transform is tiny (through the direct form, in logarithms),
+    /// also below the least double: finite down to about 2^−2034 (−∞
+    /// beyond).
     pub fn log_laplace(&self, s: f64) -> f64 {
         let c = self.laplace_complement(s);
         if c <= 0.5 {
@@ -274,20 +282,32 @@ impl PhaseType {
         if atom > 0.0 {
             return self.laplace(s).ln();
         }
-        self.absorbed_transform(s).ln()
+        let h = self.absorbed_transform(s);
+        if h >= f64::MIN_POSITIVE {
+            return h.ln();
+        }
+        // Below the normal range the solve's last bits are lost: solved
+        // with its right side scaled by 2^TINY_SCALE, ln h is exact again
+        // down to about 2^(−1074 − TINY_SCALE).
+        let scaled = self.resolvent_dot(s, TINY_SCALE, |i| self.exit[i]);
+        scaled.ln() - f64::from(TINY_SCALE) * std::f64::consts::LN_2
     }
 
-    /// α (sI − S)^{−1} b for s > 0, b_i = `rhs(i)` ≥ 0, solved as M y = c
+    /// 2^`scale` α (sI − S)^{−1} b for s > 0, b_i = `rhs(i)` ≥ 0, solved as M y = c
     /// with row i of sI − S and b divided by d_i = s + rate_i: M has unit
     /// diagonal and off-diagonal row sums at most 1, and c_i ≤ 1 for the
     /// b used here (s, or exit rates), so nothing overflows or underflows
     /// to a singular M, however far apart s and the rates are.
-    fn resolvent_dot(&self, s: f64, rhs: impl Fn(usize) -> f64) -> f64 {
+    /// The right side is multiplied by 2^`scale` (exactly) after the
+    /// division, so 0 ≤ c_i ≤ 2^`scale` and y_i stays far below overflow
+    /// for `scale` ≤ [`TINY_SCALE`].
+    fn resolvent_dot(&self, s: f64, scale: i32, rhs: impl Fn(usize) -> f64) -> f64 {
         let n = self.order();
         // Halves, so that s + rate cannot overflow.
         let half_d = |i: usize| 0.5 * s - 0.5 * self.s[(i, i)];
         let mut m = DMatrix::from_fn(n, n, |i, j| -(0.5 * self.s[(i, j)]) / half_d(i));
-        let c = DVector::from_fn(n, |i, _| 0.5 * rhs(i) / half_d(i));
+        let up = 2f64.powi(scale);
+        let c = DVector::from_fn(n, |i, _| 0.5 * rhs(i) / half_d(i) * up);
         for i in 0..n {
             m[(i, i)] = 1.0;
         }
@@ -300,7 +320,7 @@ impl PhaseType {
 
     /// α (sI − S)^{−1} s₀ for s > 0 ([`Self::resolvent_dot`]).
     fn absorbed_transform(&self, s: f64) -> f64 {
-        self.resolvent_dot(s, |i| self.exit[i])
+        self.resolvent_dot(s, 0, |i| self.exit[i])
     }
 
     /// P(X ≤ x) = 1 − α e^{Sx} 1 = (1 − Σα) − α (e^{Sx} − I) 1, the
