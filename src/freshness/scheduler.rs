@@ -51,14 +51,23 @@
 //! the time. While a page has a host, both modes serve every page by
 //! virtual due times 1/f_i apart (Stride's order) in groups, one per host
 //! and one for the pages without a host: among the groups not in their
-//! delay, a host whose plan share is its cap first, then the one whose
-//! earliest page is due first, O(log hosts) amortised per pick. With
-//! `next`, and with a caller who picks once per E\[X] with delays that are
-//! whole multiples of that step, every page's long-run share is its
-//! constrained optimum f_i (in the tests, counts within 3 picks of f_i
-//! times the picks); a caller whose clock allows fewer picks of a host
-//! than 1/d_h (picks on a grid coarser than the delay's remainder) gets
-//! the caps but not every share. A recomputation keeps each page's phase;
+//! delay, the hosts whose plan share is their cap first (shortest delay
+//! first), then the one whose earliest page is due first, O(log hosts)
+//! amortised per pick. With `next` (and with a caller who picks once per
+//! E\[X] with delays that are whole multiples of that step) every page's
+//! long-run share is its constrained optimum f_i when at most one host is
+//! at or near its cap, or when the delays are long against E\[X] (in the
+//! tests, counts within 3 picks of f_i times the picks, and within the
+//! binomial bound at 50 slots or more per delay). The plan is a fluid
+//! optimum: one pick stream cannot serve two hosts ready in the same slot,
+//! so with few slots per delay hosts at or near their caps can get less (a
+//! host of delay 2 slots beside a saturated one of 5 takes 2 picks in 5,
+//! not its planned 0.49). A host served after m others whose caps sum to
+//! ρ < 1 still gets at least 1/(k_h + m/(1 − ρ)) of the picks, and the
+//! pages without a host take the slots left. A caller whose clock allows
+//! fewer picks of a host than 1/d_h (picks on a grid coarser than the
+//! delay's remainder) gets the caps but not every share. A recomputation
+//! keeps each page's phase;
 //! a page already overdue keeps its due time, so a host behind the virtual
 //! clock serves its overdue pages by lateness and none starves.
 

@@ -17,7 +17,8 @@
 //! Costs: within a group the accesses come from Stride's windows (about
 //! N_h accesses generated and sorted at once, O(1) amortised and read in
 //! sequence), so a pick is O(log hosts) amortised: a group is in exactly
-//! one of the two heaps (ready, waiting) while it has pages with f_i > 0.
+//! one of the three heaps (ready, ready saturated, waiting) while it has
+//! pages with f_i > 0.
 //! Host records are dense (a `Vec` indexed by a compacted host number that
 //! the heaps carry): a pick looks up no host id.
 
@@ -32,7 +33,7 @@ use crate::validate;
 /// [`SCHEDULER_BYTES_PER_PAGE`](super::SCHEDULER_BYTES_PER_PAGE) against
 /// the memory cap before a new host is recorded: the record (~300, most of
 /// it the empty vectors of its queue) and its map entry, twice over in a
-/// growing map, and one entry in each of the two host heaps, twice over.
+/// growing map, and one entry in each of the three host heaps, twice over.
 /// Its pages' queue entries and windows are within the per-page bound
 /// (the layout of Stride's queue).
 pub const SCHEDULER_BYTES_PER_HOST: u128 = 1024;
@@ -67,12 +68,6 @@ struct Host {
 
 /// Relative rounding below which a host's share counts as its cap.
 const SATURATED: f64 = 1e-9;
-
-/// The ready heap's key of host `h` whose earliest page is due at `top`:
-/// −∞ for a saturated host, served before every other ready group.
-fn ready_t(h: &Host, top: f64) -> f64 {
-    if h.saturated { f64::NEG_INFINITY } else { top }
-}
 
 impl Host {
     /// Earliest time at which the host may be picked again (`None`: now),
@@ -429,7 +424,14 @@ pub(super) struct Hosts {
     pub(super) hosted: usize,
     /// The queues hold the schedule (the scheduler serves through them).
     pub(super) active: bool,
+    /// Ready groups by earliest due time (t = it).
     ready: BinaryHeap<Key>,
+    /// Ready saturated hosts, served before every other ready group,
+    /// shortest delay first (t = the delay on the clock): on one pick
+    /// stream two hosts ready together cannot both be picked, and a host
+    /// picked a slot late loses about 1/k of a pick per k-slot period, so
+    /// the hosts with the fewest slots between picks go first.
+    ready_saturated: BinaryHeap<Key>,
     waiting: BinaryHeap<Key>,
     /// The `now` of the last pick request (`None` before the first).
     pub(super) clock: Option<f64>,
@@ -586,6 +588,7 @@ impl Hosts {
         }
         self.unhosted = StrideQueue::default();
         self.ready = BinaryHeap::new();
+        self.ready_saturated = BinaryHeap::new();
         self.waiting = BinaryHeap::new();
         self.active = false;
     }
@@ -629,18 +632,17 @@ impl Hosts {
     /// in its delay after its last pick) or the ready heap.
     pub(super) fn requeue_all(&mut self) {
         self.ready.clear();
+        self.ready_saturated.clear();
         self.waiting.clear();
         let slot = self.slot;
-        for (r, h) in self.records.iter_mut().enumerate() {
+        for r in 0..self.records.len() {
+            let h = &mut self.records[r];
             let Some(top) = h.queue.peek() else { continue };
             // Records are fewer than 2^32 − 1 (see `record`).
             let group = group_of(h.id, r as u32);
             match h.ready_at(slot) {
                 Some(t) => self.waiting.push(Key { t, group }),
-                None => self.ready.push(Key {
-                    t: ready_t(h, top),
-                    group,
-                }),
+                None => self.push_ready(group, top),
             }
         }
         if let Some(t) = self.unhosted.peek() {
@@ -657,14 +659,10 @@ impl Hosts {
         {
             self.waiting.pop();
             if let Some(t) = self.queue(k.group).and_then(StrideQueue::peek) {
-                let t = match self.records.get(rec_of(k.group)) {
-                    Some(h) if k.group != UNHOSTED => ready_t(h, t),
-                    _ => t,
-                };
-                self.ready.push(Key { t, ..k });
+                self.push_ready(k.group, t);
             }
         }
-        let Some(key) = self.ready.pop() else {
+        let Some(key) = self.ready_saturated.pop().or_else(|| self.ready.pop()) else {
             return match self.waiting.peek() {
                 Some(k) => Ok(Err(wait_until(now, k.t))),
                 None => Err(Error::NotFound(
@@ -693,6 +691,18 @@ impl Hosts {
             _ => self.ready.push(Key { t: top, ..key }),
         }
         Ok(Ok((id, due)))
+    }
+
+    /// Puts ready group `group`, whose earliest page is due at `top`, in
+    /// its ready heap (a saturated host by its delay on the clock).
+    fn push_ready(&mut self, group: u64, top: f64) {
+        match self.records.get(rec_of(group)) {
+            Some(h) if group != UNHOSTED && h.saturated => {
+                let t = clock_delay(h.delay, self.slot);
+                self.ready_saturated.push(Key { t, group });
+            }
+            _ => self.ready.push(Key { t: top, group }),
+        }
     }
 
     /// The queue of `group` (a [`Key::group`]).

@@ -785,6 +785,140 @@ fn next_plans_with_whole_slots() {
     }
 }
 
+/// Random slot lengths E[X] (10^-3 to 10^3), delays of 0.3 to 40 slots
+/// (some whole) or, one case in four, 50 to 400, and pages of random rates
+/// on up to 5 hosts with some pages without a host, over 60,000 picks of
+/// `next`: no gap of host h below its k_h slots (`slots_needed`), and each
+/// group's pages split its picks as the polite plan (caps 1/(k_h E[X]))
+/// splits its share (within [`count_bound`]). One pick stream cannot
+/// serve two hosts ready at once: a host served after m_h others (for a
+/// saturated host, the saturated ones with fewer slots; otherwise every
+/// other host; their caps summing to ρ_h < 1) waits at most m_h/(1 − ρ_h)
+/// slots past its delay, so it gets at least its plan share or
+/// picks/(k_h + m_h/(1 − ρ_h)), and the pages without a host at least
+/// theirs. The plan itself can be out of reach with few slots per delay
+/// (a host of 2 slots next to a saturated one of 5 can take 2 picks in 5,
+/// not its planned 0.49); with 50 slots or more every page's count is its
+/// plan share within the bound.
+#[test]
+fn next_follows_the_whole_slot_plan_for_random_slots() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(47);
+    let picks = 60_000usize;
+    for case in 0..16 {
+        // The slot is the scheduler's E[X] (1/(1/e) may differ from e).
+        let access = Distribution::exponential(10f64.powf(rng.random_range(-3.0..3.0))).unwrap();
+        let e = access.mean();
+        let n = rng.random_range(8..40usize);
+        let hn = rng.random_range(1..6usize);
+        let mu: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(-2.0..1.0)) / e)
+            .collect();
+        // Hosts 0..hn each get a page (every capped host needs one).
+        let host: Vec<Option<u32>> = (0..n)
+            .map(|i| match i {
+                i if i < hn => Some(i as u32),
+                i => (i % 4 != 3).then(|| rng.random_range(0..hn as u32)),
+            })
+            .collect();
+        // One case in four: delays of 50 to 400 slots (a crawler making
+        // many picks per Crawl-delay).
+        let long = case % 4 == 3;
+        let delays: Vec<f64> = (0..hn)
+            .map(|_| match rng.random_range(0..3) {
+                _ if long => rng.random_range(50.0..400.0) * e,
+                0 => f64::from(rng.random_range(1..12u32)) * e,
+                _ => rng.random_range(0.3..40.0) * e,
+            })
+            .collect();
+        let slots: Vec<u64> = delays.iter().map(|&d| slots_needed(d, e)).collect();
+        let m = Model::new(access.clone(), &mu, None).unwrap();
+        let groups: Vec<u32> = host.iter().map(|h| h.unwrap_or(hn as u32)).collect();
+        let mut caps: Vec<f64> = slots.iter().map(|&k| 1.0 / (k as f64 * e)).collect();
+        caps.push(f64::INFINITY);
+        let opts = PoliteOptions::default();
+        let plan =
+            polite_frequencies(&m, &groups, &caps, PoliteObjective::EvenlySpaced, &opts).unwrap();
+        let mode = if case % 2 == 0 {
+            SchedulerMode::Stride
+        } else {
+            SchedulerMode::GoldenRatio
+        };
+        let mut s = Scheduler::new(access, mode).unwrap();
+        for (i, &r) in mu.iter().enumerate() {
+            s.add_page(i as u64, r, None).unwrap();
+            if let Some(h) = host[i] {
+                s.set_host(i as u64, h).unwrap();
+            }
+        }
+        for (h, &d) in delays.iter().enumerate() {
+            s.set_host_delay(h as u32, d).unwrap();
+        }
+        let seq = s.next_batch(picks).unwrap();
+        let mut counts = vec![0u64; n];
+        let mut last: HashMap<u32, usize> = HashMap::new();
+        for (t, &id) in seq.iter().enumerate() {
+            counts[id as usize] += 1;
+            if let Some(h) = host[id as usize] {
+                if let Some(l) = last.insert(h, t) {
+                    assert!((t - l) as u64 >= slots[h as usize], "case {case} host {h}");
+                }
+            }
+        }
+        let p = picks as f64;
+        let groups = &groups;
+        let on = |h: usize| (0..n).filter(move |&i| groups[i] == h as u32);
+        let sat: Vec<usize> = (0..hn).filter(|&h| plan.saturated[h]).collect();
+        for h in 0..=hn {
+            let share: f64 = on(h).map(|i| plan.frequencies[i]).sum();
+            let got: u64 = on(h).map(|i| counts[i]).sum();
+            // Pages of a group split its picks as the plan splits its share.
+            for i in on(h) {
+                let q = plan.frequencies[i] / share;
+                let dev = (counts[i] as f64 - q * got as f64).abs();
+                assert!(dev <= count_bound(got as f64, q), "case {case} page {i}");
+            }
+            let mut least = share * p - count_bound(p, share);
+            if h < hn {
+                let ahead: Vec<usize> = if plan.saturated[h] {
+                    sat.iter()
+                        .copied()
+                        .filter(|&j| (slots[j], j) < (slots[h], h))
+                        .collect()
+                } else {
+                    (0..hn).filter(|&j| j != h).collect()
+                };
+                let rho: f64 = ahead.iter().map(|&j| 1.0 / slots[j] as f64).sum();
+                let wait = ahead.len() as f64 / (1.0 - rho);
+                least = least.min(p / (slots[h] as f64 + wait) - 1.0);
+                assert!(
+                    got as f64 <= p / slots[h] as f64 + 1.0,
+                    "case {case} host {h}: {got}"
+                );
+            }
+            assert!(
+                got as f64 >= least,
+                "case {case} group {h}: {got} < {least}"
+            );
+        }
+        if long {
+            assert_plan_counts_within_bound(&plan.frequencies, &counts, case);
+        }
+    }
+}
+
+/// Every page's count within [`count_bound`] of its plan share.
+fn assert_plan_counts_within_bound(f: &[f64], counts: &[u64], case: usize) {
+    let p = counts.iter().sum::<u64>() as f64;
+    for (i, (&fi, &c)) in f.iter().zip(counts).enumerate() {
+        let dev = (c as f64 - fi * p).abs();
+        assert!(
+            dev <= count_bound(p, fi),
+            "case {case} page {i}: {c} vs {}",
+            fi * p
+        );
+    }
+}
+
 /// General weights, one host whose delay binds: with c_i ≠ μ_i, scaling
 /// the unconstrained plan per host to the caps is not the optimum (some
 /// page's scaled count differs from the optimum's by more than 100 picks
