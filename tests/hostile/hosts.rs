@@ -130,20 +130,26 @@ fn host_records_are_capped_before_they_are_made() {
 }
 
 /// One record per distinct host, not per id's size: a delay on u32::MAX
-/// and a page on it hold a few KiB.
+/// and a page on it hold a few KiB (about 1.1 KiB measured). The counter
+/// is process-wide and the test harness's own threads allocate too (a
+/// fresh-clone run once saw 24 KiB), so the least of three tries counts.
 #[test]
 fn the_largest_host_id_costs_one_record() {
     let _g = serial();
-    let s = sched(1);
-    let (st, peak) = peak_during(|| {
-        // SAFETY: live handle.
-        unsafe {
-            crawlsched_scheduler_set_host_delay(s.0, u32::MAX, 1.0, null_mut());
-            crawlsched_scheduler_set_host(s.0, 0, u32::MAX, null_mut())
-        }
-    });
-    assert_eq!(st, CRAWLSCHED_OK);
-    assert!(peak < 16 << 10, "held {peak} bytes");
+    let mut least = usize::MAX;
+    for _ in 0..3 {
+        let s = sched(1);
+        let (st, peak) = peak_during(|| {
+            // SAFETY: live handle.
+            unsafe {
+                crawlsched_scheduler_set_host_delay(s.0, u32::MAX, 1.0, null_mut());
+                crawlsched_scheduler_set_host(s.0, 0, u32::MAX, null_mut())
+            }
+        });
+        assert_eq!(st, CRAWLSCHED_OK);
+        least = least.min(peak);
+    }
+    assert!(least < 16 << 10, "held {least} bytes");
 }
 
 /// The bounds the scheduler checks at add time (768 bytes per page, 1024
