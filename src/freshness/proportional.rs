@@ -10,10 +10,11 @@ use crate::numeric::fastlog::{SMALL, ln_1p_small};
 /// for problem (7) when c_i = c₀ μ_i. Valid for any weights as a formula,
 /// but optimal only for proportional ones.
 ///
-/// Two passes ([`fold_cheap`]): a_i = −ln h_i into the output
-/// (whose pages the threads touch first) with Σ a_i and max a_i, then the
-/// division; when Σ a_i overflows or is subnormal,
-/// f_i = (a_i/a_max)/Σ_j (a_j/a_max).
+/// One pass when [`Model::new`] summed the a_i = −ln h_i ([`CheapLog`]):
+/// f_i = a_i·(1/Σ). Else two passes ([`fold_cheap`]): a_i into the
+/// output (whose pages the threads touch first) with Σ a_i and max a_i,
+/// then the division. Both give the same bits. When Σ a_i overflows or is
+/// subnormal, f_i = (a_i/a_max)/Σ_j (a_j/a_max).
 pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
     if let Some(f) = from_model_total(model) {
         return f;
