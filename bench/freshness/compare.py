@@ -288,13 +288,23 @@ CASES = [
 ]
 
 
+def merged_rows(old, new):
+    """A partial run's rows in place of the same (case, crawl time) rows of
+    the previous result, the others kept, in CASES order."""
+    redone = {(r["case"], r["crawl_time"]) for r in new}
+    kept = [r for r in old if (r["case"], r["crawl_time"]) not in redone]
+    order = {(case, crawl): k for k, (case, crawl, _) in enumerate(CASES)}
+    return sorted(kept + new, key=lambda r: (order[(r["case"], r["crawl_time"])], r["n"]))
+
+
 def main():
     os.makedirs(WORK, exist_ok=True)
     max_n = int(os.environ.get("FRESHNESS_BENCH_MAX_N", 10**7))
     rounds = int(os.environ.get("FRESHNESS_BENCH_ROUNDS", 3))
     lc_max = int(os.environ.get("LAMBDACRAWL_MAX_N", 10**6))
-    # e.g. "general:exp,closed": only those cases (a partial run writes
-    # FRESHNESS_BENCH_OUT, default bench/results/freshness.json).
+    # e.g. "general:exp,closed": only those cases (a partial run replaces
+    # their rows in FRESHNESS_BENCH_OUT, default
+    # bench/results/freshness.json, and keeps the other cases' rows).
     only = [c for c in os.environ.get("FRESHNESS_BENCH_CASES", "").split(",") if c]
     have_lc = os.path.exists(os.path.join(LAMBDACRAWL, "LambdaCrawlExps.py"))
     rows = []
@@ -340,8 +350,15 @@ def main():
                 row["lambdacrawl_s"] = min(lc_t)
                 row["lambdacrawl_over_crawlsched"] = row["lambdacrawl_s"] / row["crawlsched_s"]
                 row["check_lambdacrawl"] = agree(case, crawl, n, f_lc, f_rust)
+            row["load_average"] = os.getloadavg()[0]
+            row["rounds"] = rounds
             print(json.dumps(row), file=sys.stderr, flush=True)
             rows.append(row)
+    out = os.environ.get("FRESHNESS_BENCH_OUT") or os.path.join(
+        ROOT, "bench", "results", "freshness.json"
+    )
+    if only and os.path.exists(out):
+        rows = merged_rows(json.load(open(out))["rows"], rows)
     result = {
         "instance": "mu log-uniform [1e-3, 10], c log-uniform [0.1, 10], E[X] = 5/n, seed 20",
         "machine_cores": os.cpu_count(),
@@ -352,13 +369,12 @@ def main():
         "memory_pass_threads threads (the library's thread count); crawlsched_over_memory_pass "
         "divides crawlsched_s (Model::new + solve) by the faster of the two, the physical limit; "
         "crawlsched_cpu_s: the least process CPU time (all threads) of one Model::new + solve, "
-        "which load from other processes inflates less than the wall time",
+        "which load from other processes inflates less than the wall time; load_average: the "
+        "1-minute load average when the row was measured (rows without it predate the field; "
+        "a partial run, FRESHNESS_BENCH_CASES, replaces only its cases' rows)",
         "lambdacrawl": LAMBDACRAWL if have_lc else None,
         "rows": rows,
     }
-    out = os.environ.get("FRESHNESS_BENCH_OUT") or os.path.join(
-        ROOT, "bench", "results", "freshness.json"
-    )
     with open(out, "w") as fh:
         json.dump(result, fh, indent=1)
         fh.write("\n")

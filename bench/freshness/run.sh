@@ -12,7 +12,8 @@
 # its column is skipped when LambdaCrawlExps.py is absent. Its np.object is
 # replaced by object when the file is loaded (NumPy >= 1.24), not vendored.
 # Knobs: FRESHNESS_BENCH_MAX_N (default 1e7), FRESHNESS_BENCH_ROUNDS (3),
-# FRESHNESS_BENCH_CASES (e.g. "general:exp,closed"; default all),
+# FRESHNESS_BENCH_CASES (e.g. "general:exp,closed"; default all; replaces
+# only those cases' rows in the output),
 # FRESHNESS_BENCH_OUT (default bench/results/freshness.json),
 # LAMBDACRAWL_MAX_N (1e6: its Python loop needs ~40 s at 1e7).
 # Peak memory ~3 GB (1e7 pages, NumPy temporaries); about 15 minutes.

@@ -35,9 +35,11 @@ pub mod simulate;
 
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
+use crate::numeric::fastlog::SMALL;
 use crate::numeric::fastlog::ln_1p_in_place;
 use crate::numeric::series::{self, ComplementSeries};
 use crate::validate;
+use proportional::CheapLog;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -74,6 +76,10 @@ pub struct Model {
 pub(crate) struct Extremes {
     pub(crate) mu_max: f64,
     pub(crate) w_max: Option<f64>,
+    /// Without weights (c = μ), when a_i = −ln h_i is a [`CheapLog`]
+    /// formula for every page: it and Σ a_i summed as the closed form
+    /// sums them (its chunks and lanes, the same bits).
+    pub(crate) log_total: Option<(CheapLog, f64)>,
 }
 
 impl Model {
@@ -518,19 +524,31 @@ fn checked_copies(
     };
     match weights {
         None => {
-            let (ok, mu_max, _) = fold_cheap(
+            // Σ a_i as the closed form sums it; NaN from a chunk where
+            // the series does not apply (then the whole sum is dropped).
+            // Below CHEAP_PARALLEL_MIN pages the arrays stay in cache and
+            // the closed form's second pass costs less than the series.
+            let log = CheapLog::of(access).filter(|_| n >= CHEAP_PARALLEL_MIN);
+            let series_ok =
+                |hi: f64| !matches!(log, Some(CheapLog::Series { .. })) || hi * mean <= SMALL;
+            let ((ok, mu_max, _), total) = fold_cheap(
                 [&mut mu_copy[..]],
-                (true, 0.0, 0.0),
+                ((true, 0.0, 0.0), 0.0),
                 |pages, [m]| {
                     m.copy_from_slice(&mu[pages]);
                     let (ok, hi) = rates_ok(m);
-                    (ok, hi, 0.0)
+                    let total = match log {
+                        Some(log) if series_ok(hi) => log.chunk_total(m),
+                        _ => f64::NAN,
+                    };
+                    ((ok, hi, 0.0), total)
                 },
-                merge,
+                |(a, s), (b, t)| (merge(a, b), s + t),
             );
             let extremes = Extremes {
                 mu_max,
                 w_max: None,
+                log_total: log.filter(|_| series_ok(mu_max)).map(|l| (l, total)),
             };
             ok.then_some((mu_copy, None, extremes))
         }
@@ -550,6 +568,7 @@ fn checked_copies(
             let extremes = Extremes {
                 mu_max,
                 w_max: (w_max > 0.0).then_some(w_max),
+                log_total: None,
             };
             ok.then_some((mu_copy, Some(w_copy), extremes))
         }

@@ -10,11 +10,15 @@ use crate::numeric::fastlog::{SMALL, ln_1p_small};
 /// for problem (7) when c_i = c₀ μ_i. Valid for any weights as a formula,
 /// but optimal only for proportional ones.
 ///
-/// Two passes ([`fold_cheap`]): a_i = −ln h_i into the output
-/// (whose pages the threads touch first) with Σ a_i and max a_i, then the
-/// division; when Σ a_i overflows or is subnormal,
-/// f_i = (a_i/a_max)/Σ_j (a_j/a_max).
+/// One pass when [`Model::new`] summed the a_i = −ln h_i ([`CheapLog`]):
+/// f_i = a_i·(1/Σ). Else two passes ([`fold_cheap`]): a_i into the
+/// output (whose pages the threads touch first) with Σ a_i and max a_i,
+/// then the division. Both give the same bits. When Σ a_i overflows or is
+/// subnormal, f_i = (a_i/a_max)/Σ_j (a_j/a_max).
 pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
+    if let Some(f) = from_model_total(model) {
+        return f;
+    }
     let mut f = crate::pages::zeroed(model.len());
     let series = series_scale(model);
     let (total, amax) = fold_cheap(
@@ -52,6 +56,88 @@ pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
         |(), ()| (),
     );
     f
+}
+
+/// a_i = −ln h_i as a formula of μ_i alone, as [`Model::neg_log_h_into`]
+/// computes it (the same bits): ln(1 + μ_i E\[X\]) by [`ln_1p_small`]
+/// (exponential X, every q_i within [`SMALL`]) or μ_i·value
+/// (deterministic X).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum CheapLog {
+    Series { mean: f64 },
+    Linear { value: f64 },
+}
+
+impl CheapLog {
+    /// The formula for `access` (exponential or deterministic X), before
+    /// the series' range is known.
+    pub(crate) fn of(access: &Distribution) -> Option<CheapLog> {
+        match *access {
+            Distribution::Exponential { .. } => Some(CheapLog::Series {
+                mean: access.mean(),
+            }),
+            Distribution::Deterministic { value } => Some(CheapLog::Linear { value }),
+            _ => None,
+        }
+    }
+
+    /// Σ a_i over one chunk of rates `mu` in [`sum_and_max`]'s lanes (the
+    /// same bits as summing the a_i written out), without writing them.
+    pub(crate) fn chunk_total(self, mu: &[f64]) -> f64 {
+        match self {
+            CheapLog::Series { mean } => lanes_sum(mu, |m| ln_1p_small(m * mean)),
+            CheapLog::Linear { value } => lanes_sum(mu, |m| m * value),
+        }
+    }
+
+    /// f_i = a_i·scale for the rates `mu` into `f`.
+    fn scaled_into(self, mu: &[f64], scale: f64, f: &mut [f64]) {
+        match self {
+            CheapLog::Series { mean } => scaled(mu, f, |m| ln_1p_small(m * mean) * scale),
+            CheapLog::Linear { value } => scaled(mu, f, |m| m * value * scale),
+        }
+    }
+}
+
+/// The closed form in one pass from Σ a_i that [`Model::new`] summed while
+/// it copied μ (c = μ, a_i by [`CheapLog`]): f_i = a_i·(1/Σ), the bits of
+/// the two-pass route. `None` without that sum or when it is not normal.
+fn from_model_total(model: &Model) -> Option<Vec<f64>> {
+    let (log, total) = model.extremes()?.log_total?;
+    if !(total.is_finite() && total >= f64::MIN_POSITIVE) {
+        return None;
+    }
+    let scale = 1.0 / total;
+    let mut f = crate::pages::zeroed(model.len());
+    fold_cheap(
+        [&mut f[..]],
+        (),
+        |pages, [x]| log.scaled_into(&model.change_rates()[pages], scale, x),
+        |(), ()| (),
+    );
+    Some(f)
+}
+
+/// out_i = g(mu_i) (vectorises).
+#[inline]
+fn scaled(mu: &[f64], out: &mut [f64], g: impl Fn(f64) -> f64) {
+    for (o, &m) in out.iter_mut().zip(mu) {
+        *o = g(m);
+    }
+}
+
+/// Σ g(mu_i) in [`sum_and_max`]'s four lanes and tail order.
+#[inline]
+fn lanes_sum(mu: &[f64], g: impl Fn(f64) -> f64) -> f64 {
+    let mut lanes = [0.0; 4];
+    let mut quads = mu.chunks_exact(4);
+    for q in &mut quads {
+        for l in 0..4 {
+            lanes[l] += g(q[l]);
+        }
+    }
+    let tail = quads.remainder().iter().map(|&m| g(m)).sum::<f64>();
+    ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + tail
 }
 
 /// E\[X\] when X is exponential and every q_i = μ_i E\[X\] is within

@@ -15,7 +15,7 @@ use super::par::{CHUNK, fold_chunks, fold_pieces_par};
 use super::{Model, Scaled, check_frequencies, normal};
 use crate::dist::Distribution;
 use crate::error::{Error, Num, Result};
-use crate::numeric::exact::product_error;
+use crate::numeric::exact::{product_error, product_error_split, splits_exactly};
 use std::ops::Range;
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
@@ -191,9 +191,15 @@ impl ActiveSums {
     #[inline]
     fn add(&mut self, sigma: f64, beta: f64) {
         let p = sigma * beta;
+        self.add_product(beta, p, product_error(sigma, beta, p));
+    }
+
+    /// [`ActiveSums::add`] given p = σβ rounded and its exact error dp.
+    #[inline]
+    fn add_product(&mut self, beta: f64, p: f64, dp: f64) {
         self.count += 1;
         self.b.add(beta, 0.0);
-        self.s.add(p, product_error(sigma, beta, p));
+        self.s.add(p, dp);
     }
 
     fn merge(self, o: ActiveSums) -> ActiveSums {
@@ -257,9 +263,24 @@ impl Cutoff {
     }
 
     fn excess(self, sigma: f64) -> f64 {
+        let p = sigma * self.b.hi;
+        self.excess_with(sigma, p, product_error(sigma, self.b.hi, p))
+    }
+
+    /// [`Cutoff::excess`] without a branch or a call, and whether it is
+    /// exact (else meaningless).
+    #[inline]
+    fn excess_split(self, sigma: f64) -> (f64, bool) {
+        let p = sigma * self.b.hi;
+        let dp = product_error_split(sigma, self.b.hi, p);
+        let exact = splits_exactly(sigma, self.b.hi, p);
+        (self.excess_with(sigma, p, dp), exact)
+    }
+
+    /// The excess from p = σ·B rounded and its exact error dp.
+    #[inline]
+    fn excess_with(self, sigma: f64, p: f64, dp: f64) -> f64 {
         let (b, s) = (self.b, self.s);
-        let p = sigma * b.hi;
-        let dp = product_error(sigma, b.hi, p);
         let d = p - s.hi;
         let z = d - p;
         let dd = (p - (d - z)) + (-s.hi - z);
@@ -322,10 +343,27 @@ impl Histogram {
         }
     }
 
-    /// Adds a page (to a histogram from [`Histogram::zero`]).
-    #[inline]
-    fn add(&mut self, sigma: f64, beta: f64) {
-        self.buckets[Self::bucket(sigma)].add(sigma, beta);
+    /// Adds the pages of a block (σ in `sigma`, β' in `beta`, at most
+    /// [`BLOCK`]) to a histogram from [`Histogram::zero`], in page order:
+    /// the products σβ' and their exact errors first, in a loop without
+    /// branches (it vectorises), when every product splits exactly.
+    fn add_block(&mut self, sigma: &[f64], beta: &[f64]) {
+        let (mut p, mut dp) = ([0.0; BLOCK], [0.0; BLOCK]);
+        let mut exact = true;
+        for (((p, dp), &s), &b) in p.iter_mut().zip(&mut dp).zip(sigma).zip(beta) {
+            *p = s * b;
+            *dp = product_error_split(s, b, *p);
+            exact &= splits_exactly(s, b, *p);
+        }
+        if !exact {
+            for (&s, &b) in sigma.iter().zip(beta) {
+                self.buckets[Self::bucket(s)].add(s, b);
+            }
+            return;
+        }
+        for (((&s, &b), &p), &dp) in sigma.iter().zip(beta).zip(&p).zip(&dp) {
+            self.buckets[Self::bucket(s)].add_product(b, p, dp);
+        }
     }
 
     fn merge(mut self, o: Histogram) -> Histogram {
@@ -490,7 +528,7 @@ impl<'a> Terms<'a> {
                     self.plain_weights(block.clone(), w);
                     self.sigmas(block.clone(), w);
                     self.betas(block, b);
-                    w.iter().zip(b.iter()).for_each(|(&s, &b)| h.add(s, b));
+                    h.add_block(w, b);
                 }
                 h
             },
@@ -533,7 +571,7 @@ fn around_bucket(sg: &[f64], pages: Range<usize>, lo: f64, hi: f64) -> Around {
     let (mut above, mut below, mut inside) = ([f64::INFINITY; 4], [0.0_f64; 4], [0usize; 4]);
     let mut quads = sg.chunks_exact(4);
     let mut step = |l: usize, s: f64| {
-        let (up, down) = (s >= hi, s < lo);
+        let (up, down) = outside(s, lo, hi);
         let a = if up { s } else { f64::INFINITY };
         let b = if down { s } else { 0.0 };
         above[l] = if a < above[l] { a } else { above[l] };
@@ -551,15 +589,28 @@ fn around_bucket(sg: &[f64], pages: Range<usize>, lo: f64, hi: f64) -> Around {
     let mut a = Around::new();
     a.min_above = above.into_iter().fold(f64::INFINITY, f64::min);
     a.max_below = below.into_iter().fold(0.0, f64::max);
-    if inside.iter().sum::<usize>() > 0 {
-        a.inside = sg
-            .iter()
-            .zip(pages)
-            .filter(|&(&s, _)| (lo..hi).contains(&s))
-            .map(|(&s, i)| (s, i))
-            .collect();
+    let count = inside.iter().sum::<usize>();
+    if count > 0 {
+        // Without a branch per page: each page is written at the next
+        // free slot, which advances only past the pages inside (the
+        // same test as the count, so the slot stays below count + 1).
+        let mut found = vec![(0.0, 0); count + 1];
+        let mut k = 0;
+        for (&s, i) in sg.iter().zip(pages) {
+            found[k] = (s, i);
+            let (up, down) = outside(s, lo, hi);
+            k += usize::from(!(up | down));
+        }
+        found.truncate(count);
+        a.inside = found;
     }
     a
+}
+
+/// (σ above the bucket [lo, hi), σ below it).
+#[inline]
+fn outside(s: f64, lo: f64, hi: f64) -> (bool, bool) {
+    (s >= hi, s < lo)
 }
 
 /// The exact active set from the root's bucket alone: the histogram sums
@@ -640,8 +691,9 @@ fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) {
     let mut unsure = false;
     for ((p, &s), &b) in plan.iter_mut().zip(x.iter()).zip(b) {
         let t = s * cut.num - cut.s.hi;
-        unsure |= t.abs() <= cut.margin;
-        let v = cut.excess(s).max(0.0) * b * scale;
+        let (e, exact) = cut.excess_split(s);
+        unsure |= (t.abs() <= cut.margin) | (!exact & (t > cut.margin));
+        let v = e.max(0.0) * b * scale;
         *p = if t > cut.margin { v } else { 0.0 };
     }
     if unsure {

@@ -24,12 +24,26 @@ fn split(x: f64) -> (f64, f64) {
 /// overflow or the error underflow.
 #[inline]
 pub(crate) fn product_error(a: f64, b: f64, p: f64) -> f64 {
-    if !(p.abs() >= PRODUCT_MIN && a.abs() <= SPLIT_MAX && b.abs() <= SPLIT_MAX) {
+    if !splits_exactly(a, b, p) {
         return a.mul_add(b, -p);
     }
+    product_error_split(a, b, p)
+}
+
+/// [`product_error`] without its range check, for loops that must not
+/// branch (or call `f64::mul_add`) per entry: the same bits where
+/// [`splits_exactly`] holds, meaningless elsewhere.
+#[inline]
+pub(crate) fn product_error_split(a: f64, b: f64, p: f64) -> f64 {
     let (ah, al) = split(a);
     let (bh, bl) = split(b);
     ((ah * bh - p) + ah * bl + al * bh) + al * bl
+}
+
+/// [`product_error`] takes its splitting route for a, b and p = a·b.
+#[inline]
+pub(crate) fn splits_exactly(a: f64, b: f64, p: f64) -> bool {
+    p.abs() >= PRODUCT_MIN && a.abs() <= SPLIT_MAX && b.abs() <= SPLIT_MAX
 }
 
 /// Fractional bits of [`GridSum`]: each term is truncated to a multiple of

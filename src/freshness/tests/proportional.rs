@@ -100,3 +100,36 @@ fn subnormal_sums_take_the_rescaled_route() {
     assert!(rel(f[0], 0.25) < 1e-4 && rel(f[1], 0.75) < 1e-4, "{f:?}");
     assert!(rel(f[0] + f[1], 1.0) < 1e-15);
 }
+
+#[test]
+fn the_sum_from_model_new_gives_the_two_pass_bits() {
+    // Model::new sums a_i while it copies μ (c = μ, enough pages for
+    // threads); the closed form then takes one pass. Without that sum it
+    // takes its two passes: the same bits, for the series and for
+    // deterministic X.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(22);
+    let mu: Vec<f64> = (0..300_001)
+        .map(|_| 10f64.powf(rng.random_range(-9.0..-4.0)))
+        .collect();
+    for d in [
+        Distribution::exponential(1.0).unwrap(),
+        Distribution::deterministic(0.5).unwrap(),
+    ] {
+        let m = Model::new(d, &mu, None).unwrap();
+        assert!(m.extremes.is_some_and(|e| e.log_total.is_some()));
+        let mut two_pass = m.clone();
+        two_pass.extremes.as_mut().unwrap().log_total = None;
+        let (f, g) = (
+            proportional_frequencies(&m),
+            proportional_frequencies(&two_pass),
+        );
+        assert!(f.iter().zip(&g).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(rel(reference_sum(&f), 1.0) < 1e-14);
+    }
+    // q up to 2e-4 (mean 2): the series; up to 10: not it, no sum.
+    let m = Model::new(Distribution::exponential(0.5).unwrap(), &mu, None).unwrap();
+    let big: Vec<f64> = mu.iter().map(|m| m * 1e5).collect();
+    let b = Model::new(Distribution::exponential(1.0).unwrap(), &big, None).unwrap();
+    assert!(m.extremes.is_some_and(|e| e.log_total.is_some()));
+    assert!(b.extremes.is_some_and(|e| e.log_total.is_none()));
+}

@@ -436,3 +436,33 @@ fn betas_spanning_more_than_the_compensated_precision() {
         assert!(rel(f[1], 1.0 - f0) < 1e-14, "{f:?}");
     }
 }
+
+#[test]
+fn products_below_the_splitting_range_take_the_exact_route() {
+    // One page with μ = 1e-300 and the largest weight per rate among
+    // 1000 (σ = 1, β' ≈ 1e-301): σβ' is below the range where the split
+    // TwoProduct is exact, so its block of the histogram takes the
+    // per-page route. The plan is Newton's and meets the KKT conditions.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+    let n = 1000;
+    let mut mu: Vec<f64> = (0..n)
+        .map(|_| 10f64.powf(rng.random_range(-3.0..1.0)))
+        .collect();
+    let mut c: Vec<f64> = (0..n)
+        .map(|_| 10f64.powf(rng.random_range(-1.0..1.0)))
+        .collect();
+    (mu[300], c[300]) = (1e-300, 1e-290);
+    let m = Model::new(
+        Distribution::exponential(n as f64 / 5.0).unwrap(),
+        &mu,
+        Some(&c),
+    )
+    .unwrap();
+    let fast = optimal_frequencies_general(&m).unwrap();
+    let newton = general_by_newton(&m).unwrap();
+    assert!(fast[300] > 0.0);
+    for (a, b) in fast.iter().zip(&newton) {
+        assert!(rel(*a, *b) < 1e-14, "{a} vs {b}");
+    }
+    assert!(kkt_violation(&m, &fast) < 1e-12);
+}
