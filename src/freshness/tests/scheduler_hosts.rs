@@ -864,45 +864,63 @@ fn next_follows_the_whole_slot_plan_for_random_slots() {
                 }
             }
         }
-        let p = picks as f64;
-        let groups = &groups;
-        let on = |h: usize| (0..n).filter(move |&i| groups[i] == h as u32);
-        let sat: Vec<usize> = (0..hn).filter(|&h| plan.saturated[h]).collect();
-        for h in 0..=hn {
-            let share: f64 = on(h).map(|i| plan.frequencies[i]).sum();
-            let got: u64 = on(h).map(|i| counts[i]).sum();
-            // Pages of a group split its picks as the plan splits its share.
-            for i in on(h) {
-                let q = plan.frequencies[i] / share;
-                let dev = (counts[i] as f64 - q * got as f64).abs();
-                assert!(dev <= count_bound(got as f64, q), "case {case} page {i}");
-            }
-            let mut least = share * p - count_bound(p, share);
-            if h < hn {
-                let ahead: Vec<usize> = if plan.saturated[h] {
-                    sat.iter()
-                        .copied()
-                        .filter(|&j| (slots[j], j) < (slots[h], h))
-                        .collect()
-                } else {
-                    (0..hn).filter(|&j| j != h).collect()
-                };
-                let rho: f64 = ahead.iter().map(|&j| 1.0 / slots[j] as f64).sum();
-                let wait = ahead.len() as f64 / (1.0 - rho);
-                least = least.min(p / (slots[h] as f64 + wait) - 1.0);
-                assert!(
-                    got as f64 <= p / slots[h] as f64 + 1.0,
-                    "case {case} host {h}: {got}"
-                );
-            }
-            assert!(
-                got as f64 >= least,
-                "case {case} group {h}: {got} < {least}"
-            );
-        }
+        assert_slot_shares(&plan, &counts, &groups, &slots, case);
         if long {
             assert_plan_counts_within_bound(&plan.frequencies, &counts, case);
         }
+    }
+}
+
+/// The bounds of [`next_follows_the_whole_slot_plan_for_random_slots`] for
+/// one crawl: `counts` per page, `groups` per page (hosts 0..slots.len(),
+/// then the pages without a host), `slots` k_h per host.
+fn assert_slot_shares(
+    plan: &PolitePlan,
+    counts: &[u64],
+    groups: &[u32],
+    slots: &[u64],
+    case: usize,
+) {
+    let (n, hn) = (counts.len(), slots.len());
+    let p = counts.iter().sum::<u64>() as f64;
+    let on = |h: usize| (0..n).filter(move |&i| groups[i] == h as u32);
+    let sat: Vec<usize> = (0..hn).filter(|&h| plan.saturated[h]).collect();
+    for h in 0..=hn {
+        let share: f64 = on(h).map(|i| plan.frequencies[i]).sum();
+        let got: u64 = on(h).map(|i| counts[i]).sum();
+        // Pages of a group split its picks as the plan splits its share.
+        for i in on(h) {
+            let q = plan.frequencies[i] / share;
+            let dev = (counts[i] as f64 - q * got as f64).abs();
+            assert!(dev <= count_bound(got as f64, q), "case {case} page {i}");
+        }
+        let mut least = share * p - count_bound(p, share);
+        if h < hn {
+            let ahead: Vec<usize> = if plan.saturated[h] {
+                sat.iter()
+                    .copied()
+                    .filter(|&j| (slots[j], j) < (slots[h], h))
+                    .collect()
+            } else {
+                (0..hn).filter(|&j| j != h).collect()
+            };
+            let rho: f64 = ahead.iter().map(|&j| 1.0 / slots[j] as f64).sum();
+            // No bound when the hosts ahead could fill every slot.
+            let bound = if rho < 1.0 {
+                p / (slots[h] as f64 + ahead.len() as f64 / (1.0 - rho)) - 1.0
+            } else {
+                0.0
+            };
+            least = least.min(bound);
+            assert!(
+                got as f64 <= p / slots[h] as f64 + 1.0,
+                "case {case} host {h}: {got}"
+            );
+        }
+        assert!(
+            got as f64 >= least,
+            "case {case} group {h}: {got} < {least}"
+        );
     }
 }
 
