@@ -685,6 +685,45 @@ fn slots_needed(d: f64, e: f64) -> u64 {
     (1..).find(|&k| k as f64 * e >= d).unwrap()
 }
 
+/// A scheduler of pages with rates `mu` on hosts `host` with `delays`,
+/// after `picks` picks of `next`: the scheduler and each page's count.
+/// Asserts that no host h is picked twice within `slots[h]` picks.
+fn slot_crawl(
+    access: &Distribution,
+    mode: SchedulerMode,
+    mu: &[f64],
+    host: &[Option<u32>],
+    delays: &[f64],
+    slots: &[u64],
+    picks: usize,
+) -> (Scheduler, Vec<u64>) {
+    let mut s = Scheduler::new(access.clone(), mode).unwrap();
+    for (i, &m) in mu.iter().enumerate() {
+        s.add_page(i as u64, m, None).unwrap();
+        if let Some(h) = host[i] {
+            s.set_host(i as u64, h).unwrap();
+        }
+    }
+    for (h, &d) in delays.iter().enumerate() {
+        s.set_host_delay(h as u32, d).unwrap();
+    }
+    let mut counts = vec![0u64; mu.len()];
+    let mut last: HashMap<u32, usize> = HashMap::new();
+    for (t, &id) in s.next_batch(picks).unwrap().iter().enumerate() {
+        counts[id as usize] += 1;
+        if let Some(h) = host[id as usize]
+            && let Some(l) = last.insert(h, t)
+        {
+            assert!(
+                (t - l) as u64 >= slots[h as usize],
+                "{mode:?} host {h}: {} picks",
+                t - l
+            );
+        }
+    }
+    (s, counts)
+}
+
 /// `next` picks once per slot of E[X], so a host of delay d_h takes at most
 /// one pick in k_h slots (`slots_needed`): delays that are not whole slots
 /// (k − 1/2 slots at E[X] = 1; k/10 at E[X] = 0.1, where k·0.1 can round
@@ -738,31 +777,7 @@ fn next_plans_with_whole_slots() {
             assert!((on4(&over.frequencies) - on4(&plan.frequencies)) * p > 300.0);
         }
         for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
-            let mut s = Scheduler::new(access.clone(), mode).unwrap();
-            for (i, &m) in mu.iter().enumerate() {
-                s.add_page(i as u64, m, None).unwrap();
-                if let Some(h) = host[i] {
-                    s.set_host(i as u64, h).unwrap();
-                }
-            }
-            for (h, &d) in delays.iter().enumerate() {
-                s.set_host_delay(h as u32, d).unwrap();
-            }
-            let seq = s.next_batch(picks).unwrap();
-            let mut counts = vec![0u64; n];
-            let mut last: HashMap<u32, usize> = HashMap::new();
-            for (t, &id) in seq.iter().enumerate() {
-                counts[id as usize] += 1;
-                if let Some(h) = host[id as usize] {
-                    if let Some(&l) = last.get(&h) {
-                        assert!(
-                            (t - l) as u64 >= slots[h as usize],
-                            "{mode:?} e {e} host {h}"
-                        );
-                    }
-                    last.insert(h, t);
-                }
-            }
+            let (s, counts) = slot_crawl(&access, mode, &mu, &host, &delays, &slots, picks);
             // The scheduler reports the plan it realises.
             for (id, f) in s.frequencies().unwrap() {
                 let want = plan.frequencies[id as usize];
@@ -843,27 +858,7 @@ fn next_follows_the_whole_slot_plan_for_random_slots() {
         } else {
             SchedulerMode::GoldenRatio
         };
-        let mut s = Scheduler::new(access, mode).unwrap();
-        for (i, &r) in mu.iter().enumerate() {
-            s.add_page(i as u64, r, None).unwrap();
-            if let Some(h) = host[i] {
-                s.set_host(i as u64, h).unwrap();
-            }
-        }
-        for (h, &d) in delays.iter().enumerate() {
-            s.set_host_delay(h as u32, d).unwrap();
-        }
-        let seq = s.next_batch(picks).unwrap();
-        let mut counts = vec![0u64; n];
-        let mut last: HashMap<u32, usize> = HashMap::new();
-        for (t, &id) in seq.iter().enumerate() {
-            counts[id as usize] += 1;
-            if let Some(h) = host[id as usize] {
-                if let Some(l) = last.insert(h, t) {
-                    assert!((t - l) as u64 >= slots[h as usize], "case {case} host {h}");
-                }
-            }
-        }
+        let (_, counts) = slot_crawl(&access, mode, &mu, &host, &delays, &slots, picks);
         assert_slot_shares(&plan, &counts, &groups, &slots, case);
         if long {
             assert_plan_counts_within_bound(&plan.frequencies, &counts, case);
