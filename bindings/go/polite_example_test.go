@@ -73,13 +73,16 @@ func ExampleScheduler_NextAt() {
 		fmt.Printf("t=%.2f crawl page %d\n", now, id)
 		now += 0.25 // the crawl takes a quarter of a time unit
 	}
+	// Both hosts are at their caps (every page is on a host), and the one
+	// with the shorter delay goes first when both are ready.
+	//
 	// Output:
-	// t=0.00 crawl page 1
-	// t=0.25 crawl page 3
-	// t=0.50 wait 0.25
-	// t=0.75 crawl page 3
-	// t=1.00 crawl page 2
-	// t=1.25 crawl page 3
-	// t=1.50 wait 0.25
-	// t=1.75 crawl page 3
+	// t=0.00 crawl page 3
+	// t=0.25 crawl page 1
+	// t=0.50 crawl page 3
+	// t=0.75 wait 0.25
+	// t=1.00 crawl page 3
+	// t=1.25 crawl page 2
+	// t=1.50 crawl page 3
+	// t=1.75 wait 0.25
 }
