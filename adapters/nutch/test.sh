@@ -3,9 +3,9 @@
 # 0.2.0, into ~/.m2), then mvn test: unit tests of the FetchSchedule and
 # PlanTool, Nutch's own jobs in Hadoop local mode with the schedule (about
 # 15 s), the freshness comparison through Nutch's own jobs against Nutch
-# 1.22's DefaultFetchSchedule and AdaptiveFetchSchedule (about 4 min 10 s),
+# 1.22's DefaultFetchSchedule and AdaptiveFetchSchedule (about 4 min 15 s),
 # and the same comparison with a stand-in job loop (about 75 s), on
-# adapters/testsite/site.py (python3). About 5.5 minutes in all. Assumes the
+# adapters/testsite/site.py (python3). About 6 minutes in all. Assumes the
 # release library is built (target/release, `cargo build --release --lib`).
 # Nutch and Hadoop come from Maven Central.
 set -euo pipefail

@@ -43,7 +43,7 @@ class RealNutchComparisonTest {
     static final double SECONDS = Double.parseDouble(System.getProperty("nutch.compare.seconds", "240"));
     static final int SEED = Integer.getInteger("nutch.compare.seed", 7);
     static final int WINDOWS = 20;
-    /** The gain is measured over the second half, once the estimators have seen about 10 fetches a page. */
+    /** The gain is measured over the second half, once the estimators have seen about 13 fetches a page. */
     static final int FIRST_MEASURED = WINDOWS / 2;
     static final String[] KINDS = {"crawlsched", "default", "adaptive"};
 
