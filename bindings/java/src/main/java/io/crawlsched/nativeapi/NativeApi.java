@@ -1584,7 +1584,14 @@ public interface NativeApi {
     int crawlsched_scheduler_observe(long s, long id, double interval, int changed, byte[] err);
 
     /**
-     * The page to crawl now. CRAWLSCHED_NOT_FOUND when no page is scheduled.
+     * The page to crawl now. With hosts, picks are on a clock of crawl slots,
+     * one per mean crawl time E[X]: a host of delay d is picked at most once
+     * in k slots, k the least whole number with k * E[X] &gt;= d, and the plan
+     * caps it at 1/k of the picks (slots where no host is ready are skipped).
+     * CRAWLSCHED_NOT_FOUND when no page is scheduled or no host with pages
+     * will ever be ready; CRAWLSCHED_INVALID_ARGUMENT with hosts after
+     * crawlsched_scheduler_next_at (a scheduler with hosts keeps the clock of
+     * its first pick).
      */
     int crawlsched_scheduler_next(long s, long[] out_id, byte[] err);
 
@@ -1653,8 +1660,9 @@ public interface NativeApi {
 
     /**
      * Sets host `host`'s minimum delay &gt;= 0 (finite) between two picks of its
-     * pages, in the time unit of crawlsched_scheduler_next_at's `now` (crawl
-     * slots for crawlsched_scheduler_next). Hosts never set have 0. A host
+     * pages, in the time unit of crawlsched_scheduler_next_at's `now` and of
+     * the crawl times (crawlsched_scheduler_next rounds it up to whole slots
+     * of the mean crawl time). Hosts never set have 0. A host
      * keeps its delay and last pick time while it has no pages. Takes effect
      * at the next pick. CRAWLSCHED_INVALID_ARGUMENT for a NaN, negative or
      * infinite delay; CRAWLSCHED_TOO_LARGE when a new host record would pass
@@ -1675,7 +1683,7 @@ public interface NativeApi {
      * *out_ready = 0, *out_id = 0 and *out_wait &gt; 0: every host with pages to
      * crawl is in its delay, and calling again at now + *out_wait returns a
      * page. A page of host h is returned only if the last pick of a page of h
-     * (by this function or crawlsched_scheduler_next) was at a time t with
+     * was at a time t with
      * now - t &gt;= delay of h, as computed in double precision; pages without a
      * host are always ready. While a host with pages has a delay, the
      * frequencies are the polite plan's (crawlsched_freshness_polite_frequencies,
@@ -1683,12 +1691,14 @@ public interface NativeApi {
      * picks per unit time for a caller that picks once per mean crawl time
      * E[X] (pages without a host, or on hosts without a delay, uncapped);
      * each page's long-run share of the picks is then its frequency, a capped
-     * host's total E[X]/delay. Caps that cannot absorb 1/E[X] leave slack
+     * host's total E[X]/delay, when the caller's clock can pick the host
+     * every delay. Caps that cannot absorb 1/E[X] leave slack
      * (frequencies summing below 1): the answer is then a wait for the rest
      * of the time. Without any host this is crawlsched_scheduler_next (same
      * schedule). Errors:
      * CRAWLSCHED_INVALID_ARGUMENT for `now` NaN, infinite or before the
-     * previous call's; CRAWLSCHED_NOT_FOUND when no page is scheduled (or none
+     * previous call's, or after crawlsched_scheduler_next picked with hosts
+     * (one clock per scheduler); CRAWLSCHED_NOT_FOUND when no page is scheduled (or none
      * has a positive frequency). Thread-safe: serialised with the handle's
      * other calls (a shared clock must then be read inside the caller's own
      * lock to stay non-decreasing).
