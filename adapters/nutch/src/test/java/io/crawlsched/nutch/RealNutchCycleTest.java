@@ -100,10 +100,6 @@ class RealNutchCycleTest {
         c.set("hadoop.tmp.dir", dir.resolve("hadoop").toString());
         c.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
         c.set("http.agent.name", "crawlsched-test");
-        // local mode: the job client polls every 20 ms (default 1 s a job), sort buffers of 4 MB (default 100)
-        c.setInt("mapreduce.client.progressmonitor.pollinterval", 20);
-        c.setInt("mapreduce.client.completion.pollinterval", 20);
-        c.setInt("mapreduce.task.io.sort.mb", 4);
         c.setBoolean("fetcher.parse", false); // parsing inside the Fetcher starts NutchServer (CXF)
         c.set("fetcher.server.delay", "0");
         c.setLong("crawl.gen.delay", 1000); // a page may be generated again one cycle later
