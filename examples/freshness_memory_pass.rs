@@ -16,28 +16,9 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::time::Instant;
 
-fn triad(mu: &[f64], w: &[f64], out: &mut [f64]) {
-    for ((o, m), c) in out.iter_mut().zip(mu).zip(w) {
-        *o = m * c;
-    }
-}
-
-/// Seconds for out_i = μ_i·c_i over every page on `threads` threads.
-fn memory_pass(mu: &[f64], w: &[f64], out: &mut [f64], threads: usize) -> f64 {
-    let t = Instant::now();
-    if threads <= 1 {
-        triad(mu, w, out);
-    } else {
-        let per = mu.len().div_ceil(threads);
-        std::thread::scope(|s| {
-            for ((o, m), c) in out.chunks_mut(per).zip(mu.chunks(per)).zip(w.chunks(per)) {
-                s.spawn(move || triad(m, c, o));
-            }
-        });
-    }
-    std::hint::black_box(&out);
-    t.elapsed().as_secs_f64()
-}
+#[path = "common/memory_pass.rs"]
+mod common_memory_pass;
+use common_memory_pass::memory_pass;
 
 /// CPU seconds used so far by every thread of the process.
 fn process_cpu_s() -> f64 {

@@ -34,29 +34,9 @@ fn read_f64s(path: &str) -> Vec<f64> {
 /// Most threads a pass of the library uses (`par::MAX_THREADS`).
 const LIBRARY_MAX_THREADS: usize = 4;
 
-fn triad(mu: &[f64], w: &[f64], out: &mut [f64]) {
-    for ((o, m), c) in out.iter_mut().zip(mu).zip(w) {
-        *o = m * c;
-    }
-}
-
-/// Seconds for out_i = μ_i·c_i over every page on `threads` threads
-/// (contiguous equal parts; thread start-up included, as in the library).
-fn memory_pass(mu: &[f64], w: &[f64], out: &mut [f64], threads: usize) -> f64 {
-    let t = Instant::now();
-    if threads <= 1 {
-        triad(mu, w, out);
-    } else {
-        let per = mu.len().div_ceil(threads);
-        std::thread::scope(|s| {
-            for ((o, m), c) in out.chunks_mut(per).zip(mu.chunks(per)).zip(w.chunks(per)) {
-                s.spawn(move || triad(m, c, o));
-            }
-        });
-    }
-    std::hint::black_box(&out);
-    t.elapsed().as_secs_f64()
-}
+#[path = "common/memory_pass.rs"]
+mod common_memory_pass;
+use common_memory_pass::memory_pass;
 
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
