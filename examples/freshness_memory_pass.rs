@@ -4,9 +4,12 @@
 //! log-uniform on [1e-3, 10], c on [0.1, 10], E\[X\] = 5/n), the best of
 //! `reps` rounds of one memory pass (out_i = μ_i·c_i into an array already
 //! faulted in; on one thread and split over the library's threads) and of
-//! `Model::new` + each solve, measured in turn within every round. Prints
-//! the times, their ratio to the faster memory pass, and a hash of each
-//! plan's bits (to compare builds), and the load average.
+//! `Model::new` + each solve, and of the API's floor for each (`api_floor`:
+//! the model's copies of μ, and c for the randomized plan, into fresh
+//! arrays and a fresh output written from them), measured in turn within
+//! every round. Prints the times, their ratios to the faster memory pass
+//! and to the floor, a hash of each plan's bits (to compare builds), and
+//! the load average.
 //!
 //! Usage: freshness_memory_pass [REPS] [MAX_N]
 
@@ -18,7 +21,7 @@ use std::time::Instant;
 
 #[path = "common/memory_pass.rs"]
 mod common_memory_pass;
-use common_memory_pass::memory_pass;
+use common_memory_pass::{api_floor, memory_pass};
 
 /// CPU seconds used so far by every thread of the process.
 fn process_cpu_s() -> f64 {
@@ -86,9 +89,14 @@ fn main() {
         let (mut cn, mut ct, mut rn, mut rt) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
         let (mut cc, mut rc) = (f64::MAX, f64::MAX);
         let (mut hc, mut hr) = (0, 0);
+        let (mut fc, mut fr) = (f64::MAX, f64::MAX);
         for _ in 0..reps {
             p1 = p1.min(memory_pass(&mu, &c, &mut out, 1));
             pn = pn.min(memory_pass(&mu, &c, &mut out, threads));
+            for t in [1, threads] {
+                fc = fc.min(api_floor(&[&mu], t));
+                fr = fr.min(api_floor(&[&mu, &c], t));
+            }
             if skip != "closed" {
                 let (new, total, cpu, f) =
                     timed(&dist, &mu, None, frequencies::optimal_frequencies);
@@ -103,18 +111,23 @@ fn main() {
         let limit = p1.min(pn);
         let ms = |s: f64| s * 1e3;
         println!(
-            "n {n:>9}  pass 1t {:7.3} ms  {threads}t {:7.3} ms | closed {:7.3} ms (new {:6.3}, cpu {:7.3}) {:5.2}x \
-             | randomized {:7.3} ms (new {:6.3}, cpu {:7.3}) {:5.2}x | hash {:08x} {:08x} | load {}",
+            "n {n:>9}  pass 1t {:7.3} ms  {threads}t {:7.3} ms | closed {:7.3} ms (new {:6.3}, cpu {:7.3}) {:5.2}x, \
+             floor {:6.3} ms {:4.2}x | randomized {:7.3} ms (new {:6.3}, cpu {:7.3}) {:5.2}x, floor {:6.3} ms {:4.2}x \
+             | hash {:08x} {:08x} | load {}",
             ms(p1),
             ms(pn),
             ms(ct),
             ms(cn),
             ms(cc),
             ct / limit,
+            ms(fc),
+            ct / fc,
             ms(rt),
             ms(rn),
             ms(rc),
             rt / limit,
+            ms(fr),
+            rt / fr,
             hc >> 32,
             hr >> 32,
             load()

@@ -345,6 +345,8 @@ def main():
             # The physical limit: the faster of the two passes.
             limit = min(row["memory_pass_s"], row["memory_pass_all_cores_s"])
             row["crawlsched_over_memory_pass"] = row["crawlsched_s"] / limit
+            row["api_floor_s"] = min(r["api_floor_s"] for r in rust_t)
+            row["crawlsched_over_api_floor"] = row["crawlsched_s"] / row["api_floor_s"]
             row["check_numpy"] = agree(case, crawl, n, f_np, f_rust)
             if lc_t:
                 row["lambdacrawl_s"] = min(lc_t)
@@ -368,6 +370,10 @@ def main():
         "faulted in) on one thread, memory_pass_all_cores_s: the same pass split across "
         "memory_pass_threads threads (the library's thread count); crawlsched_over_memory_pass "
         "divides crawlsched_s (Model::new + solve) by the faster of the two, the physical limit; "
+        "api_floor_s: the data movement Model::new + a solve cannot avoid (the inputs, mu and for "
+        "general weights c, copied into fresh arrays as the model's own, then a fresh output "
+        "written from the copies; arrays allocated as the library does, best of one thread and "
+        "memory_pass_threads), crawlsched_over_api_floor divides crawlsched_s by it; "
         "crawlsched_cpu_s: the least process CPU time (all threads) of one Model::new + solve, "
         "which load from other processes inflates less than the wall time; load_average: the "
         "1-minute load average when the row was measured (rows without it predate the field; "
