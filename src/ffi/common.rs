@@ -394,12 +394,14 @@ pub(crate) unsafe fn out_exact<'a, T>(
 /// (outputs are written only on success: a NaN half-way must not leave
 /// half a buffer behind).
 pub(crate) fn write_finite(dst: &mut [f64], src: &[f64], name: &str) -> FfiResult<()> {
-    for &x in src {
-        finite(name, x)?;
+    // One branch-free test of every value (vectorises); the first bad one
+    // is looked up only to name it.
+    if !src.iter().fold(true, |ok, x| ok & x.is_finite()) {
+        let bad = src.iter().find(|x| !x.is_finite()).copied();
+        finite(name, bad.unwrap_or(f64::NAN))?;
     }
-    for (d, &x) in dst.iter_mut().zip(src) {
-        *d = x;
-    }
+    let k = dst.len().min(src.len());
+    dst[..k].copy_from_slice(&src[..k]);
     Ok(())
 }
 

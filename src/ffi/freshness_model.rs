@@ -141,7 +141,9 @@ pub unsafe extern "C" fn crawlsched_freshness_optimal_frequencies(
     err: *mut crawlsched_error_t,
 ) -> crawlsched_status_t {
     guard(err, || unsafe {
-        frequencies_of(model, out, out_cap, frequencies::optimal_frequencies)
+        let m = handle(model, "model")?;
+        let dst = out_exact(out, out_cap, m.inner.len(), "out")?;
+        Ok(frequencies::optimal_frequencies_into(&m.inner, dst)?)
     })
 }
 

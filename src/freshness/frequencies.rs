@@ -14,15 +14,16 @@
 //! (10) holds when c_i ∝ μ_i (Theorem 3.4), otherwise the KKT system
 //! (8)–(9) is solved by a one-dimensional root find on the multiplier.
 
-pub use super::proportional::proportional_frequencies;
+pub use super::proportional::{proportional_frequencies, proportional_frequencies_into};
 
 use super::par::fold_chunks;
 use super::shard::{AnchorPages, CrossingWalk, MultiplierStep, canonical_pass};
 use super::{Model, Scaled, check_frequencies};
-use crate::error::{Error, Result};
+use crate::error::{Error, Num, Result};
 use crate::numeric::exact::{GRID_BITS, GridSum};
 use crate::numeric::roots::newton_bisect;
 use crate::numeric::special::{e1, psi};
+use crate::validate;
 
 /// The Jensen gap q − a = μE\[X\] + ln E\[e^{−μX}] ≥ 0 (clamped: rounding may
 /// make the difference of the two slightly negative).
@@ -95,6 +96,27 @@ pub fn optimal_frequencies(model: &Model) -> Result<Vec<f64>> {
     } else {
         optimal_frequencies_general(model)
     }
+}
+
+/// [`optimal_frequencies`] written into `out` (one entry per page), the
+/// same bits; `out` is unchanged on error. The closed form is written
+/// there directly ([`proportional_frequencies_into`]); the general solve
+/// is copied in after it succeeds.
+///
+/// Errors: `InvalidArgument` unless `out` has one entry per page;
+/// `Numerical` if a frequency is not finite (not expected); as
+/// [`optimal_frequencies`].
+pub fn optimal_frequencies_into(model: &Model, out: &mut [f64]) -> Result<()> {
+    if model.is_proportional() {
+        return proportional_frequencies_into(model, out);
+    }
+    validate::same_len("change_rates", model.len(), "out", out.len())?;
+    let f = optimal_frequencies_general(model)?;
+    if let Some(x) = f.iter().find(|x| !x.is_finite()) {
+        return Err(Error::Numerical(format!("frequency is not finite ({})", Num(*x))));
+    }
+    out.copy_from_slice(&f);
+    Ok(())
 }
 
 /// The coefficients (−1)^n (n−1)/n!, n = 2..=21, of the series of

@@ -4,7 +4,9 @@
 
 use super::{Model, fold_cheap};
 use crate::dist::Distribution;
+use crate::error::Result;
 use crate::numeric::fastlog::{SMALL, ln_1p_small};
+use crate::validate;
 
 /// The closed form (10) of Theorem 3.4: f_i = ln h_i / Σ_j ln h_j, optimal
 /// for problem (7) when c_i = c₀ μ_i. Valid for any weights as a formula,
@@ -16,10 +18,30 @@ use crate::numeric::fastlog::{SMALL, ln_1p_small};
 /// then the division. Both give the same bits. When Σ a_i overflows or is
 /// subnormal, f_i = (a_i/a_max)/Σ_j (a_j/a_max).
 pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
-    if let Some(f) = from_model_total(model) {
-        return f;
-    }
     let mut f = crate::pages::zeroed(model.len());
+    fill(model, &mut f);
+    f
+}
+
+/// [`proportional_frequencies`] written into `out` (one entry per page),
+/// the same bits: for callers that own the buffer (the C API writes the
+/// caller's array directly, without a plan of its own to copy).
+///
+/// Every entry written is finite and ≥ 0 (a_i = −ln h_i is, and 1/Σ is a
+/// normal double), and nothing can fail once writing begins.
+///
+/// Errors: `InvalidArgument` unless `out` has one entry per page.
+pub fn proportional_frequencies_into(model: &Model, out: &mut [f64]) -> Result<()> {
+    validate::same_len("change_rates", model.len(), "out", out.len())?;
+    fill(model, out);
+    Ok(())
+}
+
+/// The plan into `f`, one entry per page.
+fn fill(model: &Model, f: &mut [f64]) {
+    if from_model_total(model, f) {
+        return;
+    }
     let series = series_scale(model);
     let (total, amax) = fold_cheap(
         [&mut f[..]],
@@ -55,7 +77,6 @@ pub fn proportional_frequencies(model: &Model) -> Vec<f64> {
         |_, [a]| a.iter_mut().for_each(|x| *x *= scale),
         |(), ()| (),
     );
-    f
 }
 
 /// a_i = −ln h_i as a formula of μ_i alone, as [`Model::neg_log_h_into`]
@@ -101,21 +122,23 @@ impl CheapLog {
 
 /// The closed form in one pass from Σ a_i that [`Model::new`] summed while
 /// it copied μ (c = μ, a_i by [`CheapLog`]): f_i = a_i·(1/Σ), the bits of
-/// the two-pass route. `None` without that sum or when it is not normal.
-fn from_model_total(model: &Model) -> Option<Vec<f64>> {
-    let (log, total) = model.extremes()?.log_total?;
+/// the two-pass route, into `f`. False (`f` unchanged) without that sum or
+/// when it is not normal.
+fn from_model_total(model: &Model, f: &mut [f64]) -> bool {
+    let Some((log, total)) = model.extremes().and_then(|e| e.log_total) else {
+        return false;
+    };
     if !(total.is_finite() && total >= f64::MIN_POSITIVE) {
-        return None;
+        return false;
     }
     let scale = 1.0 / total;
-    let mut f = crate::pages::zeroed(model.len());
     fold_cheap(
-        [&mut f[..]],
+        [f],
         (),
         |pages, [x]| log.scaled_into(&model.change_rates()[pages], scale, x),
         |(), ()| (),
     );
-    Some(f)
+    true
 }
 
 /// out_i = g(mu_i) (vectorises).

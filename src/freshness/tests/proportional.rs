@@ -133,3 +133,42 @@ fn the_sum_from_model_new_gives_the_two_pass_bits() {
     assert!(m.extremes.is_some_and(|e| e.log_total.is_some()));
     assert!(b.extremes.is_some_and(|e| e.log_total.is_none()));
 }
+
+/// The plan written into a caller's buffer has the bits of the returned one
+/// on every route (the one-pass closed form from 2^18 pages, the two-pass
+/// one below it or beyond the series, deterministic X, the general solve),
+/// and a buffer of the wrong length is refused untouched.
+#[test]
+fn frequencies_into_a_buffer_have_the_same_bits() {
+    use crate::error::Error;
+    use crate::freshness::frequencies::{optimal_frequencies, optimal_frequencies_into};
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+    let cases = [
+        (300_000, 1e-7, false, -3.0, 1.0), // one pass: the sum from Model::new
+        (300_000, 1.0, false, -3.0, 1.0),  // beyond the series: two passes
+        (5_000, 1e-4, false, -3.0, 1.0),   // below 2^18 pages: two passes
+        (5_000, 1e-4, true, -3.0, 1.0),    // general weights: the KKT solve
+    ];
+    for (n, mean, weighted, lo, hi) in cases {
+        let mu: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(lo..hi)))
+            .collect();
+        let c: Vec<f64> = (0..n).map(|_| rng.random_range(0.1..10.0)).collect();
+        for access in [
+            Distribution::exponential(1.0 / mean).unwrap(),
+            Distribution::deterministic(mean).unwrap(),
+        ] {
+            let m = Model::new(access, &mu, weighted.then_some(&c[..])).unwrap();
+            let want = optimal_frequencies(&m).unwrap();
+            let mut out = vec![f64::NAN; n];
+            optimal_frequencies_into(&m, &mut out).unwrap();
+            assert!(want.iter().zip(&out).all(|(a, b)| a.to_bits() == b.to_bits()));
+            let sum: f64 = out.iter().sum();
+            assert!(rel(sum, 1.0) < 1e-12, "{n} pages: the plan sums to {sum}");
+            let mut short = vec![7.0; n - 1];
+            let e = optimal_frequencies_into(&m, &mut short).unwrap_err();
+            assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+            assert!(short.iter().all(|&x| x == 7.0));
+        }
+    }
+}
