@@ -7,7 +7,9 @@
 //! `Model::new` + each solve, and of the API's floor for each (`api_floor`:
 //! the model's copies of μ, and c for the randomized plan, into fresh
 //! arrays and a fresh output written from them), measured in turn within
-//! every round. Prints the times, their ratios to the faster memory pass
+//! every round; and the closed form with no copy (`Model::from_vecs`
+//! handed the caller's own μ, the plan written into the caller's buffer,
+//! already faulted in as the memory pass's output). Prints the times, their ratios to the faster memory pass
 //! and to the floor, a hash of each plan's bits (to compare builds), and
 //! the load average.
 //!
@@ -48,6 +50,22 @@ fn timed(
     ((t1 - t0).as_secs_f64(), (t2 - t0).as_secs_f64(), cpu, f)
 }
 
+/// Seconds for `Model::from_vecs` (handed a copy of `mu` made before the
+/// clock starts, as a caller that owns its arrays would) + the closed form
+/// written into `out` (the caller's buffer, already faulted in, as the
+/// memory pass's), and its CPU seconds.
+fn timed_owned(dist: &Distribution, mu: &[f64], out: &mut [f64]) -> (f64, f64) {
+    let mine = mu.to_vec();
+    let c0 = process_cpu_s();
+    let t0 = Instant::now();
+    let m = Model::from_vecs(dist.clone(), mine, None).expect("model");
+    frequencies::optimal_frequencies_into(&m, out).expect("solve");
+    let t = t0.elapsed().as_secs_f64();
+    let cpu = process_cpu_s() - c0;
+    drop(m);
+    (t, cpu)
+}
+
 /// FNV-1a over the bits of `f`.
 fn hash(f: &[f64]) -> u64 {
     f.iter().fold(0xcbf29ce484222325, |h, x| {
@@ -85,6 +103,8 @@ fn main() {
         let mean = 5.0 / n as f64;
         let dist = Distribution::exponential(1.0 / mean).expect("exponential");
         let mut out = vec![1.0; n];
+        let mut plan = vec![1.0; n];
+        let (mut ot, mut oc, mut ho) = (f64::MAX, f64::MAX, 0);
         let (mut p1, mut pn) = (f64::MAX, f64::MAX);
         let (mut cn, mut ct, mut rn, mut rt) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
         let (mut cc, mut rc) = (f64::MAX, f64::MAX);
@@ -101,6 +121,9 @@ fn main() {
                 let (new, total, cpu, f) =
                     timed(&dist, &mu, None, frequencies::optimal_frequencies);
                 (cn, ct, cc, hc) = (cn.min(new), ct.min(total), cc.min(cpu), hash(&f));
+                let (t, cpu) = timed_owned(&dist, &mu, &mut plan);
+                (ot, oc, ho) = (ot.min(t), oc.min(cpu), hash(&plan));
+                assert_eq!(ho, hc, "the owned route gives the closed form's bits");
             }
             if skip == "randomized" {
                 continue;
@@ -112,7 +135,7 @@ fn main() {
         let ms = |s: f64| s * 1e3;
         println!(
             "n {n:>9}  pass 1t {:7.3} ms  {threads}t {:7.3} ms | closed {:7.3} ms (new {:6.3}, cpu {:7.3}) {:5.2}x, \
-             floor {:6.3} ms {:4.2}x | randomized {:7.3} ms (new {:6.3}, cpu {:7.3}) {:5.2}x, floor {:6.3} ms {:4.2}x \
+             floor {:6.3} ms {:4.2}x | owned+into {:7.3} ms (cpu {:7.3}) {:5.2}x | randomized {:7.3} ms (new {:6.3}, cpu {:7.3}) {:5.2}x, floor {:6.3} ms {:4.2}x \
              | hash {:08x} {:08x} | load {}",
             ms(p1),
             ms(pn),
@@ -122,6 +145,9 @@ fn main() {
             ct / limit,
             ms(fc),
             ct / fc,
+            ms(ot),
+            ms(oc),
+            ot / limit,
             ms(rt),
             ms(rn),
             ms(rc),

@@ -349,6 +349,8 @@ def main():
             # The physical limit: the faster of the two passes.
             limit = min(row["memory_pass_s"], row["memory_pass_all_cores_s"])
             row["crawlsched_over_memory_pass"] = row["crawlsched_s"] / limit
+            row["crawlsched_owned_s"] = min(r["owned_s"] for r in rust_t)
+            row["crawlsched_owned_over_memory_pass"] = row["crawlsched_owned_s"] / limit
             if n * 8 >= FRESH_MAPPING_BYTES:
                 row["api_floor_s"] = min(r["api_floor_s"] for r in rust_t)
                 row["crawlsched_over_api_floor"] = row["crawlsched_s"] / row["api_floor_s"]
@@ -375,6 +377,10 @@ def main():
         "faulted in) on one thread, memory_pass_all_cores_s: the same pass split across "
         "memory_pass_threads threads (the library's thread count); crawlsched_over_memory_pass "
         "divides crawlsched_s (Model::new + solve) by the faster of the two, the physical limit; "
+        "crawlsched_owned_s: the same solve with no copy (Model::from_vecs handed the caller's "
+        "arrays, the plan written into the caller's buffer, already faulted in, where the solve "
+        "has an _into form: closed form and general weights; same bits), "
+        "crawlsched_owned_over_memory_pass divides it by the same limit; "
         "api_floor_s: the data movement Model::new + a solve cannot avoid (the inputs, mu and for "
         "general weights c, copied into fresh arrays as the model's own, then a fresh output "
         "written from the copies; arrays allocated as the library does, best of one thread and "

@@ -91,28 +91,39 @@ impl Model {
     /// input or a rate whose h rounds to 0 or 1; `TooLarge` when the model
     /// ([`MODEL_BYTES_PER_PAGE`] per page) exceeds the memory cap.
     pub fn new(access: Distribution, mu: &[f64], weights: Option<&[f64]>) -> Result<Self> {
+        Self::build(access, Inputs::Borrowed { mu, weights })
+    }
+
+    /// [`Model::new`] taking the arrays it would copy: no copy is made (a
+    /// plan of N pages then reads its inputs once fewer and holds 8 or 16
+    /// bytes per page less). The same checks and errors, the same model.
+    ///
+    /// Errors: as [`Model::new`].
+    pub fn from_vecs(
+        access: Distribution,
+        mu: Vec<f64>,
+        weights: Option<Vec<f64>>,
+    ) -> Result<Self> {
+        Self::build(access, Inputs::Owned { mu, weights })
+    }
+
+    fn build(access: Distribution, inputs: Inputs<'_>) -> Result<Self> {
+        let (mu, _) = inputs.slices();
         validate::non_empty("change_rates", mu)?;
         crate::limits::check_memory(
             crate::limits::bytes(mu.len(), MODEL_BYTES_PER_PAGE),
             &format!("a freshness model of {} pages", mu.len()),
         )?;
         let mean_access = access.mean();
-        if let Some((mu_copy, w_copy, extremes)) = checked_copies(&access, mean_access, mu, weights)
-        {
-            let proportional = weights.is_none_or(|w| weights_proportional(mu, w));
-            return Ok(Model {
-                access,
-                mean_access,
-                mu: mu_copy,
-                weights: w_copy,
-                log_h: OnceLock::new(),
-                h: OnceLock::new(),
-                one_minus_h: OnceLock::new(),
-                proportional,
-                extremes: Some(extremes),
-            });
-        }
+        let inputs = match inputs.checked(&access, mean_access) {
+            Ok((mu, weights, extremes)) => {
+                let log_h = OnceLock::new();
+                return Ok(Model::assemble(access, mean_access, mu, weights, log_h, Some(extremes)));
+            }
+            Err(inputs) => inputs,
+        };
         // Costly X, or an input that fails a check: the checks in order.
+        let (mu, weights) = inputs.slices();
         validate::all_positive("change_rates", mu)?;
         if let Some(w) = weights {
             validate::same_len("change_rates", mu.len(), "weights", w.len())?;
@@ -125,19 +136,31 @@ impl Model {
             )));
         }
         let log_h = transforms(&access, mu)?;
+        let (mu, weights) = inputs.into_vecs();
+        Ok(Model::assemble(access, mean_access, mu, weights, OnceLock::from(log_h), None))
+    }
+
+    fn assemble(
+        access: Distribution,
+        mean_access: f64,
+        mu: Vec<f64>,
+        weights: Option<Vec<f64>>,
+        log_h: OnceLock<Vec<f64>>,
+        extremes: Option<Extremes>,
+    ) -> Model {
         // c = μ (no weights given) is proportional by construction.
-        let proportional = weights.is_none_or(|w| weights_proportional(mu, w));
-        Ok(Model {
+        let proportional = weights.as_ref().is_none_or(|w| weights_proportional(&mu, w));
+        Model {
             access,
             mean_access,
-            mu: copied(mu),
-            weights: weights.map(copied),
-            log_h: OnceLock::from(log_h),
+            mu,
+            weights,
+            log_h,
             h: OnceLock::new(),
             one_minus_h: OnceLock::new(),
             proportional,
-            extremes: None,
-        })
+            extremes,
+        }
     }
 
     /// Number of pages N.
@@ -475,26 +498,85 @@ fn transform_ok(q: f64, c: f64, l: f64) -> bool {
     q.is_finite() && c > 0.0 && l < 0.0 && l.is_finite()
 }
 
-/// For exponential and deterministic X (cheap transforms, computed on
-/// first use): copies of μ and the weights, made on the threads that check
-/// them (the fresh pages are first touched there), and their [`Extremes`],
-/// when every input passes [`Model::new`]'s checks; `None` for other X or
-/// when a check fails (then [`Model::new`] redoes the checks in order to
-/// name the first failure).
-fn checked_copies(
+/// A model's own μ and weights, and their [`Extremes`].
+type Checked = (Vec<f64>, Option<Vec<f64>>, Extremes);
+
+/// A model's inputs: the caller's arrays, copied by [`Model::new`], or
+/// arrays it hands over ([`Model::from_vecs`]).
+enum Inputs<'a> {
+    Borrowed {
+        mu: &'a [f64],
+        weights: Option<&'a [f64]>,
+    },
+    Owned {
+        mu: Vec<f64>,
+        weights: Option<Vec<f64>>,
+    },
+}
+
+impl Inputs<'_> {
+    fn slices(&self) -> (&[f64], Option<&[f64]>) {
+        match self {
+            Inputs::Borrowed { mu, weights } => (mu, *weights),
+            Inputs::Owned { mu, weights } => (mu, weights.as_deref()),
+        }
+    }
+
+    /// The model's own arrays: copies of borrowed ones, on
+    /// [`par::threads_for`] threads.
+    fn into_vecs(self) -> (Vec<f64>, Option<Vec<f64>>) {
+        match self {
+            Inputs::Borrowed { mu, weights } => (copied(mu), weights.map(copied)),
+            Inputs::Owned { mu, weights } => (mu, weights),
+        }
+    }
+
+    /// For exponential and deterministic X (cheap transforms, computed on
+    /// first use): the model's arrays (borrowed inputs copied on the
+    /// threads that check them, so the fresh pages are first touched
+    /// there) and their [`Extremes`], when every input passes
+    /// [`Model::new`]'s checks; the inputs back for other X or when a check
+    /// fails (then [`Model::new`] redoes the checks in order to name the
+    /// first failure).
+    fn checked(self, access: &Distribution, mean: f64) -> std::result::Result<Checked, Self> {
+        let (mu, weights) = self.slices();
+        let cheap = matches!(
+            access,
+            Distribution::Exponential { .. } | Distribution::Deterministic { .. }
+        );
+        let mean_ok = mean.is_finite() && mean > 0.0;
+        if !(cheap && mean_ok) || weights.is_some_and(|w| w.len() != mu.len()) {
+            return Err(self);
+        }
+        let (mut mu_dst, mut w_dst, src) = match self {
+            Inputs::Borrowed { mu, weights } => {
+                let n = mu.len();
+                let w = weights.map(|_| crate::pages::zeroed(n));
+                (crate::pages::zeroed(n), w, Some((mu, weights)))
+            }
+            Inputs::Owned { mu, weights } => (mu, weights, None),
+        };
+        match check_pages(access, mean, &mut mu_dst, w_dst.as_deref_mut(), src) {
+            Some(extremes) => Ok((mu_dst, w_dst, extremes)),
+            None => Err(Inputs::Owned {
+                mu: mu_dst,
+                weights: w_dst,
+            }),
+        }
+    }
+}
+
+/// [`Inputs::checked`]'s pass over the model's arrays `mu` and `weights`
+/// (equal lengths; exponential or deterministic X with a finite, positive
+/// mean), first copied from `src` chunk by chunk when given: their
+/// [`Extremes`] when every check passes.
+fn check_pages(
     access: &Distribution,
     mean: f64,
-    mu: &[f64],
-    weights: Option<&[f64]>,
-) -> Option<(Vec<f64>, Option<Vec<f64>>, Extremes)> {
-    let cheap = matches!(
-        access,
-        Distribution::Exponential { .. } | Distribution::Deterministic { .. }
-    );
-    let mean_ok = mean.is_finite() && mean > 0.0;
-    if !(cheap && mean_ok) || weights.is_some_and(|w| w.len() != mu.len()) {
-        return None;
-    }
+    mu: &mut [f64],
+    weights: Option<&mut [f64]>,
+    src: Option<(&[f64], Option<&[f64]>)>,
+) -> Option<Extremes> {
     // Deterministic X: 1 − h = −expm1(ln h) > 0 whenever ln h < 0.
     let det = matches!(access, Distribution::Deterministic { .. });
     let ok_at = |m: f64| {
@@ -514,7 +596,6 @@ fn checked_copies(
     };
     let positive = |c: &[f64]| positive_range(c).0;
     let n = mu.len();
-    let mut mu_copy = crate::pages::zeroed(n);
     // (all checks pass, max μ, max plain w: 0 when one is not plain, −1
     // before the first page).
     let max = |a: f64, b: f64| if b > a { b } else { a };
@@ -522,6 +603,8 @@ fn checked_copies(
         let w = if w == 0.0 || v == 0.0 { 0.0 } else { max(w, v) };
         (ok & o, max(m, n), w)
     };
+    let src_mu = src.map(|(m, _)| m);
+    let src_w = src.and_then(|(_, w)| w);
     match weights {
         None => {
             // Σ a_i as the closed form sums it; NaN from a chunk where
@@ -532,10 +615,12 @@ fn checked_copies(
             let series_ok =
                 |hi: f64| !matches!(log, Some(CheapLog::Series { .. })) || hi * mean <= SMALL;
             let ((ok, mu_max, _), total) = fold_cheap(
-                [&mut mu_copy[..]],
+                [mu],
                 ((true, 0.0, 0.0), 0.0),
                 |pages, [m]| {
-                    m.copy_from_slice(&mu[pages]);
+                    if let Some(s) = src_mu {
+                        m.copy_from_slice(&s[pages]);
+                    }
                     let (ok, hi) = rates_ok(m);
                     let total = match log {
                         Some(log) if series_ok(hi) => log.chunk_total(m),
@@ -545,32 +630,31 @@ fn checked_copies(
                 },
                 |(a, s), (b, t)| (merge(a, b), s + t),
             );
-            let extremes = Extremes {
+            ok.then_some(Extremes {
                 mu_max,
                 w_max: None,
                 log_total: log.filter(|_| series_ok(mu_max)).map(|l| (l, total)),
-            };
-            ok.then_some((mu_copy, None, extremes))
+            })
         }
         Some(w) => {
-            let mut w_copy = crate::pages::zeroed(n);
             let (ok, mu_max, w_max) = fold_cheap(
-                [&mut mu_copy[..], &mut w_copy[..]],
+                [mu, w],
                 (true, 0.0, -1.0),
                 |pages, [m, c]| {
-                    m.copy_from_slice(&mu[pages.clone()]);
-                    c.copy_from_slice(&w[pages]);
+                    if let (Some(sm), Some(sw)) = (src_mu, src_w) {
+                        m.copy_from_slice(&sm[pages.clone()]);
+                        c.copy_from_slice(&sw[pages]);
+                    }
                     let (ok, hi) = rates_ok(m);
                     (ok & positive(c), hi, max_plain_weight(m, c, mean))
                 },
                 merge,
             );
-            let extremes = Extremes {
+            ok.then_some(Extremes {
                 mu_max,
                 w_max: (w_max > 0.0).then_some(w_max),
                 log_total: None,
-            };
-            ok.then_some((mu_copy, Some(w_copy), extremes))
+            })
         }
     }
 }

@@ -3,6 +3,7 @@
 mod cyclic;
 mod estimator;
 mod estimator_state;
+mod model;
 mod frequencies;
 mod polite;
 mod proportional;
