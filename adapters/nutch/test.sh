@@ -16,4 +16,5 @@ fi
 mvnq() { mvn -B -q "$@" 2>&1 | sed 's/\x1b\[0m//g'; }
 (cd bindings/java && mvnq install -DskipTests)
 cd adapters/nutch
-mvnq test
+# NUTCH_COMPARE_SEED=N: the test site's seed for the comparison (default 7)
+mvnq test ${NUTCH_COMPARE_SEED:+-Dnutch.compare.seed=$NUTCH_COMPARE_SEED}

@@ -48,7 +48,7 @@ class RealNutchComparisonTest {
     static final double SECONDS = Double.parseDouble(System.getProperty("nutch.compare.seconds", "240"));
     static final int SEED = Integer.getInteger("nutch.compare.seed", 7);
     /** The paired windows of the standard error are this many whole cycles. */
-    static final int CYCLES_PER_WINDOW = Integer.getInteger("nutch.compare.window.cycles", 2);
+    static final int CYCLES_PER_WINDOW = Integer.getInteger("nutch.compare.window.cycles", 4);
     static final boolean LOCKSTEP = !Boolean.getBoolean("nutch.compare.free");
     static final String[] KINDS = Boolean.getBoolean("nutch.compare.adaptive")
             ? new String[] {"crawlsched", "default", "adaptive"} : new String[] {"crawlsched", "default"};
