@@ -2,10 +2,13 @@ package io.crawlsched.nutch;
 
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRules;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
@@ -18,10 +21,13 @@ import org.apache.nutch.protocol.ProtocolStatus;
 
 /**
  * Nutch protocol plugin for the tests (protocol-http is not on Maven
- * Central): a plain GET over java.net.http; robots.txt allows everything.
+ * Central): a plain HTTP/1.1 GET on a new connection with
+ * {@code Connection: close}, as Nutch's protocol-http does (a kept-alive
+ * connection to the test site costs about 40 ms a request: Python's
+ * http.server writes headers and body in two segments, and the second waits
+ * for the client's delayed ACK); robots.txt allows everything.
  */
 public class StandInProtocol implements Protocol {
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private Configuration conf;
 
     @Override
@@ -37,15 +43,46 @@ public class StandInProtocol implements Protocol {
     @Override
     public ProtocolOutput getProtocolOutput(Text url, CrawlDatum datum) {
         try {
-            HttpResponse<byte[]> r = HTTP.send(HttpRequest.newBuilder(URI.create(url.toString())).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-            Content c = new Content(url.toString(), url.toString(), r.body(), "text/html", new Metadata(), conf);
-            ProtocolStatus status = r.statusCode() == 200 ? ProtocolStatus.STATUS_SUCCESS
+            URI u = URI.create(url.toString());
+            byte[] response;
+            try (Socket s = new Socket(u.getHost(), u.getPort())) {
+                s.setSoTimeout(10_000);
+                OutputStream out = s.getOutputStream();
+                out.write(("GET " + u.getRawPath() + " HTTP/1.1\r\nHost: " + u.getHost() + ":" + u.getPort()
+                        + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                InputStream in = s.getInputStream();
+                ByteArrayOutputStream all = new ByteArrayOutputStream();
+                in.transferTo(all);
+                response = all.toByteArray();
+            }
+            int headerEnd = indexOf(response, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            if (headerEnd < 0) {
+                throw new java.io.IOException(url + ": no HTTP response");
+            }
+            String statusLine = new String(response, 0, Math.min(headerEnd, 64), StandardCharsets.US_ASCII);
+            int code = Integer.parseInt(statusLine.split(" ")[1]);
+            byte[] body = Arrays.copyOfRange(response, headerEnd + 4, response.length);
+            Content c = new Content(url.toString(), url.toString(), body, "text/html", new Metadata(), conf);
+            ProtocolStatus status = code == 200 ? ProtocolStatus.STATUS_SUCCESS
                     : new ProtocolStatus(ProtocolStatus.FAILED);
             return new ProtocolOutput(c, status);
         } catch (Exception e) {
             return new ProtocolOutput(null, new ProtocolStatus(e));
         }
+    }
+
+    private static int indexOf(byte[] a, byte[] b) {
+        outer:
+        for (int i = 0; i + b.length <= a.length; i++) {
+            for (int j = 0; j < b.length; j++) {
+                if (a[i + j] != b[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     @Override
