@@ -16,12 +16,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.io.SequenceFile;
-import org.apache.hadoop.io.Text;
 import org.apache.nutch.crawl.AdaptiveFetchSchedule;
-import org.apache.nutch.crawl.CrawlDatum;
 import org.apache.nutch.crawl.CrawlDb;
 import org.apache.nutch.crawl.DefaultFetchSchedule;
 import org.apache.nutch.crawl.Generator;
@@ -246,20 +242,13 @@ class RealNutchComparisonTest {
         s.setConf(c);
         double[] est = new double[PAGES];
         double[] initial = new double[PAGES];
-        int n = 0;
-        FileSystem fs = db.getFileSystem(c);
-        for (FileStatus part : fs.globStatus(new org.apache.hadoop.fs.Path(db, "current/part-*/data"))) {
-            try (SequenceFile.Reader in = new SequenceFile.Reader(c, SequenceFile.Reader.file(part.getPath()))) {
-                Text url = new Text();
-                CrawlDatum d = new CrawlDatum();
-                while (in.next(url, d)) {
-                    double t = rates.get(url.toString());
-                    est[n] = Math.abs(Math.log(s.rate(d) / t));
-                    initial[n] = Math.abs(Math.log(guess / t));
-                    n++;
-                }
-            }
-        }
+        int[] k = {0};
+        int n = RealNutchCycleTest.eachDatum(c, db, (url, d) -> {
+            double t = rates.get(url.toString());
+            est[k[0]] = Math.abs(Math.log(s.rate(d) / t));
+            initial[k[0]] = Math.abs(Math.log(guess / t));
+            k[0]++;
+        });
         assertEquals(PAGES, n, "every page in the CrawlDb");
         return new double[] {median(est), median(initial)};
     }

@@ -69,26 +69,39 @@ class RealNutchCycleTest {
         CrawlschedFetchSchedule s = new CrawlschedFetchSchedule();
         s.setConf(c); // loads the plan file PlanTool wrote before the last updatedb
         assertNotNull(Plan.from(s.getConf()), "plan file read");
-        int pages = 0;
+        int pages = eachDatum(c, db, (url, d) -> {
+            PageState st = PageState.read(d);
+            assertNotNull(st, url + " has its state");
+            int fetched = fetchCounts.get(order.indexOf(url.toString())).asInt();
+            try (Estimator e = Estimator.fromState(st.estimator)) {
+                assertEquals(fetched - 1, e.observations(), url + ": one observation per fetch after the first");
+                assertEquals(e.estimate(), st.rate, 0, url + ": the estimate is the state's");
+            }
+            assertEquals(Math.round(s.interval(st.rate)), d.getFetchInterval(), url + "'s interval");
+        });
+        assertEquals(PAGES, pages);
+    }
+
+    /** What {@link #eachDatum} does with each CrawlDb entry. */
+    interface DatumVisitor {
+        void visit(Text url, CrawlDatum datum) throws Exception;
+    }
+
+    /** Visits every entry of the CrawlDb {@code db} (its current version); returns how many there were. */
+    static int eachDatum(Configuration c, org.apache.hadoop.fs.Path db, DatumVisitor visitor) throws Exception {
+        int n = 0;
         FileSystem fs = db.getFileSystem(c);
         for (FileStatus part : fs.globStatus(new org.apache.hadoop.fs.Path(db, "current/part-*/data"))) {
             try (SequenceFile.Reader r = new SequenceFile.Reader(c, SequenceFile.Reader.file(part.getPath()))) {
                 Text url = new Text();
                 CrawlDatum d = new CrawlDatum();
                 while (r.next(url, d)) {
-                    PageState st = PageState.read(d);
-                    assertNotNull(st, url + " has its state");
-                    int fetched = fetchCounts.get(order.indexOf(url.toString())).asInt();
-                    try (Estimator e = Estimator.fromState(st.estimator)) {
-                        assertEquals(fetched - 1, e.observations(), url + ": one observation per fetch after the first");
-                        assertEquals(e.estimate(), st.rate, 0, url + ": the estimate is the state's");
-                    }
-                    assertEquals(Math.round(s.interval(st.rate)), d.getFetchInterval(), url + "'s interval");
-                    pages++;
+                    visitor.visit(url, d);
+                    n++;
                 }
             }
         }
-        assertEquals(PAGES, pages);
+        return n;
     }
 
     static Configuration conf(Path dir) throws Exception {
