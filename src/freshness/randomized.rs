@@ -590,9 +590,20 @@ fn around_bucket(sg: &[f64], pages: Range<usize>, lo: f64, hi: f64) -> Around {
     a.min_above = above.into_iter().fold(f64::INFINITY, f64::min);
     a.max_below = below.into_iter().fold(0.0, f64::max);
     let count = inside.iter().sum::<usize>();
-    if count > 0 {
-        // Without a branch per page: each page is written at the next
-        // free slot, which advances only past the pages inside (the
+    if count > 0 && count < sg.len() / 64 {
+        // Few inside: a branch per page, almost never taken.
+        let mut found = Vec::with_capacity(count);
+        for (&s, i) in sg.iter().zip(pages) {
+            // One branch (on the difference's sign bits), not one per test.
+            // s < hi: s − hi has its sign bit; s ≥ lo > 0: s − lo has not.
+            if ((s - hi).to_bits() & !(s - lo).to_bits()) >> 63 == 1 {
+                found.push((s, i));
+            }
+        }
+        a.inside = found;
+    } else if count > 0 {
+        // Many: without a branch per page, each page is written at the
+        // next free slot, which advances only past the pages inside (the
         // same test as the count, so the slot stays below count + 1).
         let mut found = vec![(0.0, 0); count + 1];
         let mut k = 0;
