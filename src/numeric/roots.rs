@@ -35,6 +35,12 @@ where
     }
 }
 
+/// (lo + hi)/2 without overflow: the halves are exact (for normal lo, hi),
+/// so this is the same double as 0.5·(lo + hi) wherever that is finite.
+fn midpoint(lo: f64, hi: f64) -> f64 {
+    0.5 * lo + 0.5 * hi
+}
+
 /// What [`NewtonBisect`] wants next.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum RootStep {
@@ -83,7 +89,7 @@ impl NewtonBisect {
         let x = if x0 >= lo && x0 <= hi {
             x0
         } else {
-            0.5 * (lo + hi)
+            midpoint(lo, hi)
         };
         Ok(NewtonBisect {
             lo,
@@ -155,7 +161,7 @@ impl NewtonBisect {
             self.width_ref = hi - lo;
         }
         let use_newton = !stalled && d.is_finite() && d != 0.0 && newton > lo && newton < hi;
-        self.x = if use_newton { newton } else { 0.5 * (lo + hi) };
+        self.x = if use_newton { newton } else { midpoint(lo, hi) };
         self.done = use_newton && (self.x - x).abs() <= tol;
         Ok(())
     }
