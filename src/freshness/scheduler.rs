@@ -1085,7 +1085,7 @@ fn unit_hash(id: u64) -> f64 {
 ///
 /// Pages are fixed between two [`StrideQueue::start`] calls (Stride mode
 /// rebuilds the queue after every change of the page set or frequencies).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct StrideQueue {
     /// Per queued page: slot, id and period s_i.
     slot: Vec<u32>,
@@ -1126,6 +1126,27 @@ const MIN_WINDOW: f64 = 64.0;
 
 /// A host's window of fewer accesses is sorted by comparisons.
 const SMALL_WINDOW: usize = 256;
+
+/// Empty: nothing next (`next_start` = ∞), until pages are pushed and
+/// [`StrideQueue::start`] is called.
+impl Default for StrideQueue {
+    fn default() -> StrideQueue {
+        StrideQueue {
+            slot: Vec::new(),
+            id: Vec::new(),
+            step: Vec::new(),
+            first: Vec::new(),
+            due: Vec::new(),
+            events: Vec::new(),
+            scratch: Vec::new(),
+            pos: 0,
+            end: 0.0,
+            next_start: f64::INFINITY,
+            last: None,
+            span: 0.0,
+        }
+    }
+}
 
 impl StrideQueue {
     fn clear(&mut self) {
@@ -1188,7 +1209,7 @@ impl StrideQueue {
     /// Generates and sorts the next window; false when no page is queued.
     fn fill(&mut self) -> bool {
         let start = self.next_start;
-        if !start.is_finite() {
+        if !start.is_finite() || self.id.is_empty() {
             return false;
         }
         let n = self.id.len() as f64;

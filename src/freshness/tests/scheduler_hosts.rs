@@ -1050,3 +1050,27 @@ fn online_rates_on_a_tight_host_starve_no_page() {
         assert_eq!(starved, 0, "{mode:?}");
     }
 }
+
+#[test]
+fn a_host_given_a_delay_after_the_host_path_started_is_served_without_a_panic() {
+    // The fuzzer's sequence: host 2 with a delay, page 1 on it and then on
+    // host 3, two picks, then a delay for host 126, which has no page (a
+    // record whose queue was never started): the next pick looks at every
+    // host's queue, that one included.
+    for mode in [SchedulerMode::Stride, SchedulerMode::GoldenRatio] {
+        let mut s = Scheduler::new(exp1(), mode).unwrap();
+        s.add_page(7, 3.4e205, None).unwrap();
+        s.set_host_delay(2, 14.25).unwrap();
+        s.add_page(1, 12.5, Some(2.5e-15)).unwrap();
+        s.set_host(1, 3).unwrap();
+        s.next().unwrap();
+        s.next().unwrap();
+        s.set_host_delay(126, 16.5).unwrap();
+        s.add_pages(&[]).unwrap();
+        let mut seen = [0u32; 8];
+        for _ in 0..100 {
+            seen[s.next().unwrap() as usize] += 1;
+        }
+        assert!(seen[7] > 0, "{mode:?}: {seen:?}");
+    }
+}
