@@ -390,6 +390,16 @@ owned!(
     crawlsched_freshness_model_free
 );
 owned!(Est, crawlsched_estimator_t, crawlsched_estimator_free);
+owned!(
+    Shard,
+    crawlsched_freshness_shard_t,
+    crawlsched_freshness_shard_free
+);
+owned!(
+    Search,
+    crawlsched_freshness_multiplier_search_t,
+    crawlsched_freshness_multiplier_search_free
+);
 owned!(Sched, crawlsched_scheduler_t, crawlsched_scheduler_free);
 owned!(
     Builder,
@@ -579,7 +589,18 @@ unsafe fn freshness_model(h: &mut Harness) {
             if h.done() {
                 break;
             }
-            match h.byte() % 12 {
+            // Bytes from 240 select the entry points added after the
+            // first regression inputs (which decode as before below it).
+            let pick = h.byte();
+            if pick >= 240 {
+                if pick % 2 == 0 {
+                    polite(h, m, len);
+                } else {
+                    shards(h, m);
+                }
+                continue;
+            }
+            match pick % 12 {
                 0 => {
                     let mut x = usize::S;
                     let e = h.e();
@@ -706,6 +727,231 @@ unsafe fn freshness_model(h: &mut Harness) {
     }
 }
 
+/// crawlsched_freshness_polite_frequencies on a model of (nominally) `n`
+/// pages: host indices and caps of the fuzzer's choosing (out of range,
+/// NaN, 0, +∞), any objective and flags, every optional output present or
+/// NULL. On success: a frequency vector summing to 1, saturation flags 0
+/// or 1, and finite values where they are documented finite.
+unsafe fn polite(h: &mut Harness, m: *const crawlsched_freshness_model_t, n: usize) {
+    unsafe {
+        let np = h.len_for(n);
+        let n_hosts = h.small(4);
+        let hosts: Vec<u32> = (0..np).map(|_| h.index(n_hosts as u32)).collect();
+        let caps: Vec<f64> = (0..n_hosts)
+            .map(|_| if h.bool() { f64::INFINITY } else { h.f64() })
+            .collect();
+        let nh = h.len_for(n_hosts);
+        let objective = i32::from(h.byte() % 4) - 1;
+        let flags = u32::from(h.byte() % 3);
+        let ctl = new_control(h);
+        let mut out = Buf::<f64>::new(h, 10);
+        let mut out_len = usize::S;
+        let mut sat = vec![u8::S; n_hosts];
+        let mut lnh = vec![f64::S; n_hosts];
+        let (want_sat, want_lnh) = (h.bool(), h.bool());
+        let (mut lnm, mut obj, mut rate) = (f64::S, f64::S, f64::S);
+        let wants = [h.bool(), h.bool(), h.bool()];
+        let opt = |want: bool, x: &mut f64| if want { x as *mut f64 } else { null_mut() };
+        let e = h.e();
+        let st = crawlsched_freshness_polite_frequencies(
+            m,
+            h.ptr(&hosts),
+            np,
+            h.ptr(&caps),
+            nh,
+            objective,
+            flags,
+            ctl.0,
+            out.ptr(),
+            out.cap(),
+            &mut out_len,
+            if want_sat {
+                sat.as_mut_ptr()
+            } else {
+                null_mut()
+            },
+            if want_lnh {
+                lnh.as_mut_ptr()
+            } else {
+                null_mut()
+            },
+            opt(wants[0], &mut lnm),
+            opt(wants[1], &mut obj),
+            opt(wants[2], &mut rate),
+            e,
+        );
+        let untouched = out.untouched()
+            && all_s(&sat)
+            && all_s(&lnh)
+            && lnm.is_s()
+            && obj.is_s()
+            && rate.is_s();
+        if st == CRAWLSCHED_BUFFER_TOO_SMALL {
+            h.check("crawlsched_freshness_polite_frequencies", st, untouched);
+            assert!(
+                out_len > out.cap(),
+                "polite: too small for {out_len} with {}",
+                out.cap()
+            );
+            return;
+        }
+        if !h.check(
+            "crawlsched_freshness_polite_frequencies",
+            st,
+            untouched && out_len.is_s(),
+        ) {
+            return;
+        }
+        if out.cap() == 0 {
+            // A query of N: nothing else is written.
+            assert!(
+                all_s(&sat) && all_s(&lnh) && lnm.is_s(),
+                "polite: a length query wrote results"
+            );
+            return;
+        }
+        let f = &out.v[..out_len];
+        assert!(
+            f.iter().all(|x| x.is_finite() && *x >= 0.0),
+            "polite: frequencies {f:?}"
+        );
+        // Σ f = 1, or less with slack (the crawler idles the rest).
+        let total: f64 = f.iter().sum();
+        let slack = flags & CRAWLSCHED_POLITE_ALLOW_SLACK != 0;
+        assert!(
+            total < 1.0 + 1e-9 && (slack || total > 1.0 - 1e-9),
+            "polite: frequencies sum to {total} (flags {flags})"
+        );
+        if want_sat {
+            assert!(
+                sat[..nh].iter().all(|&b| b <= 1),
+                "polite: saturated {sat:?}"
+            );
+        }
+        if wants[1] {
+            assert!(obj.is_finite(), "polite: objective {obj}");
+        }
+        if wants[2] {
+            assert!(rate.is_finite() && rate > 0.0, "polite: crawl rate {rate}");
+        }
+        if want_lnh {
+            assert!(
+                lnh[..nh].iter().all(|x| !x.is_nan()),
+                "polite: ln multipliers {lnh:?}"
+            );
+        }
+    }
+}
+
+/// The distributed solve's entry points on one shard of the model: its
+/// summary, its sums and frequencies at fuzzer-chosen multipliers, and a
+/// multiplier search driven by the shard's own sums or by arbitrary values.
+unsafe fn shards(h: &mut Harness, m: *const crawlsched_freshness_model_t) {
+    unsafe {
+        let sh = Shard(make!(h, crawlsched_freshness_shard_new(m)));
+        let sh = sh_ptr(&sh);
+        let (mut a, mut lo, mut hi) = (f64::S, f64::S, f64::S);
+        let e = h.e();
+        let st = crawlsched_freshness_shard_summary(sh, &mut a, &mut lo, &mut hi, e);
+        let summary = h.check_f(
+            "crawlsched_freshness_shard_summary",
+            st,
+            a.is_s() && lo.is_s() && hi.is_s(),
+            &[a, lo, hi],
+        );
+        let search = if summary && h.byte() % 4 != 0 {
+            Search(make!(
+                h,
+                crawlsched_freshness_multiplier_search_new(a, lo, hi)
+            ))
+        } else {
+            Search(make!(
+                h,
+                crawlsched_freshness_multiplier_search_new(h.f64(), h.f64(), h.f64())
+            ))
+        };
+        for _ in 0..12 {
+            if h.done() {
+                break;
+            }
+            match h.byte() % 4 {
+                0 => {
+                    let (mut s, mut ds, mut ehi, mut elo) = (f64::S, f64::S, u64::S, u64::S);
+                    let e = h.e();
+                    let st = crawlsched_freshness_shard_sum_at(
+                        sh,
+                        h.f64(),
+                        &mut s,
+                        &mut ds,
+                        &mut ehi,
+                        &mut elo,
+                        e,
+                    );
+                    let untouched = s.is_s() && ds.is_s() && ehi.is_s() && elo.is_s();
+                    h.check_f("crawlsched_freshness_shard_sum_at", st, untouched, &[s, ds]);
+                }
+                1 => {
+                    let mut b = Buf::<f64>::new(h, 10);
+                    let e = h.e();
+                    let st =
+                        crawlsched_freshness_shard_frequencies_at(sh, h.f64(), b.ptr(), b.cap(), e);
+                    let written: Vec<f64> = b.v.iter().copied().filter(|x| !x.is_s()).collect();
+                    if h.check_f(
+                        "crawlsched_freshness_shard_frequencies_at",
+                        st,
+                        b.untouched(),
+                        &written,
+                    ) {
+                        assert!(
+                            written.iter().all(|x| *x >= 0.0),
+                            "shard frequencies {written:?}"
+                        );
+                    }
+                }
+                _ => {
+                    // One step of the driver: where to evaluate next, then
+                    // the shard's sums there (or arbitrary ones).
+                    let (mut done, mut ln) = (i32::S, f64::S);
+                    let e = h.e();
+                    let st = crawlsched_freshness_multiplier_search_next(
+                        search.0, &mut done, &mut ln, e,
+                    );
+                    if !h.check_f(
+                        "crawlsched_freshness_multiplier_search_next",
+                        st,
+                        done.is_s() && ln.is_s(),
+                        &[ln],
+                    ) {
+                        continue;
+                    }
+                    assert!(
+                        done == 0 || done == 1,
+                        "multiplier_search_next: done {done}"
+                    );
+                    let (mut s, mut ds, mut ehi, mut elo) = (0.0, 0.0, 0u64, 0u64);
+                    if h.bool() {
+                        let e = h.e();
+                        let st = crawlsched_freshness_shard_sum_at(
+                            sh, ln, &mut s, &mut ds, &mut ehi, &mut elo, e,
+                        );
+                        h.check("crawlsched_freshness_shard_sum_at", st, true);
+                    } else {
+                        (s, ds, ehi, elo) = (h.f64(), h.f64(), h.size(1 << 20), h.size(1 << 20));
+                    }
+                    let e = h.e();
+                    let st =
+                        crawlsched_freshness_multiplier_search_update(search.0, s, ds, ehi, elo, e);
+                    h.check("crawlsched_freshness_multiplier_search_update", st, true);
+                }
+            }
+        }
+    }
+}
+
+fn sh_ptr(s: &Shard) -> *const crawlsched_freshness_shard_t {
+    s.0
+}
+
 unsafe fn estimator(h: &mut Harness) {
     unsafe {
         let est = if h.bool() {
@@ -827,8 +1073,13 @@ unsafe fn scheduler(h: &mut Harness) {
                 break;
             }
             let id = u64::from(h.byte() % 8);
+            let pick = h.byte();
+            if pick >= 247 {
+                scheduler_hosts(h, s.0, id, pick % 8);
+                continue;
+            }
             let e = h.e();
-            match h.byte() % 13 {
+            match pick % 13 {
                 0 => {
                     let st = crawlsched_scheduler_add_page(s.0, id, h.f64(), e);
                     h.check("crawlsched_scheduler_add_page", st, true);
@@ -929,6 +1180,79 @@ unsafe fn scheduler(h: &mut Harness) {
                             "crawlsched_scheduler_len: {x} pages, at most 8 ids were added"
                         );
                     }
+                }
+            }
+        }
+    }
+}
+
+/// The per-host entry points (hosts 0..3 mostly, any u32 now and then).
+unsafe fn scheduler_hosts(h: &mut Harness, s: *const crawlsched_scheduler_t, id: u64, which: u8) {
+    unsafe {
+        let host = h.index(3);
+        let e = h.e();
+        match which {
+            0 => {
+                let st = crawlsched_scheduler_set_host(s, id, host, e);
+                h.check("crawlsched_scheduler_set_host", st, true);
+            }
+            1 => {
+                let st = crawlsched_scheduler_clear_host(s, id, e);
+                h.check("crawlsched_scheduler_clear_host", st, true);
+            }
+            2 => {
+                let (mut x, mut has) = (u32::S, i32::S);
+                let st = crawlsched_scheduler_host(s, id, &mut x, &mut has, e);
+                if h.check("crawlsched_scheduler_host", st, x.is_s() && has.is_s()) {
+                    assert!(has == 0 || has == 1, "scheduler_host: has {has}");
+                }
+            }
+            3 => {
+                let st = crawlsched_scheduler_set_host_delay(s, host, h.f64(), e);
+                h.check("crawlsched_scheduler_set_host_delay", st, true);
+            }
+            4 => {
+                let mut x = f64::S;
+                let st = crawlsched_scheduler_host_delay(s, host, &mut x, e);
+                if h.check_f("crawlsched_scheduler_host_delay", st, x.is_s(), &[x]) {
+                    assert!(x >= 0.0, "host_delay {x}");
+                }
+            }
+            5 => {
+                let (mut x, mut wait, mut ready) = (u64::S, f64::S, i32::S);
+                let st = crawlsched_scheduler_next_at(s, h.f64(), &mut x, &mut wait, &mut ready, e);
+                let untouched = x.is_s() && wait.is_s() && ready.is_s();
+                if h.check_f("crawlsched_scheduler_next_at", st, untouched, &[wait]) {
+                    assert!(ready == 0 || ready == 1, "next_at: ready {ready}");
+                    assert!(wait >= 0.0, "next_at: wait {wait}");
+                }
+            }
+            6 => {
+                let mut x = f64::S;
+                let st = crawlsched_scheduler_revisit_interval(s, id, &mut x, e);
+                if h.check_f("crawlsched_scheduler_revisit_interval", st, x.is_s(), &[x]) {
+                    assert!(x >= 0.0, "revisit_interval {x}");
+                }
+            }
+            _ => {
+                let mut ids = Buf::<u64>::new(h, 10);
+                let mut fr = vec![f64::S; ids.cap()];
+                let mut len = usize::S;
+                let e = h.e();
+                let st = crawlsched_scheduler_frequencies(
+                    s,
+                    ids.ptr(),
+                    fr.as_mut_ptr(),
+                    ids.cap(),
+                    &mut len,
+                    e,
+                );
+                let untouched = ids.untouched() && all_s(&fr);
+                if h.check("crawlsched_scheduler_frequencies", st, untouched) {
+                    assert!(
+                        fr[..len].iter().all(|x| x.is_finite() && *x >= 0.0),
+                        "scheduler frequencies {fr:?}"
+                    );
                 }
             }
         }

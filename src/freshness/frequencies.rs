@@ -113,7 +113,10 @@ pub fn optimal_frequencies_into(model: &Model, out: &mut [f64]) -> Result<()> {
     validate::same_len("change_rates", model.len(), "out", out.len())?;
     let f = optimal_frequencies_general(model)?;
     if let Some(x) = f.iter().find(|x| !x.is_finite()) {
-        return Err(Error::Numerical(format!("frequency is not finite ({})", Num(*x))));
+        return Err(Error::Numerical(format!(
+            "frequency is not finite ({})",
+            Num(*x)
+        )));
     }
     out.copy_from_slice(&f);
     Ok(())

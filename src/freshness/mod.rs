@@ -118,7 +118,14 @@ impl Model {
         let inputs = match inputs.checked(&access, mean_access) {
             Ok((mu, weights, extremes)) => {
                 let log_h = OnceLock::new();
-                return Ok(Model::assemble(access, mean_access, mu, weights, log_h, Some(extremes)));
+                return Ok(Model::assemble(
+                    access,
+                    mean_access,
+                    mu,
+                    weights,
+                    log_h,
+                    Some(extremes),
+                ));
             }
             Err(inputs) => inputs,
         };
@@ -137,7 +144,14 @@ impl Model {
         }
         let log_h = transforms(&access, mu)?;
         let (mu, weights) = inputs.into_vecs();
-        Ok(Model::assemble(access, mean_access, mu, weights, OnceLock::from(log_h), None))
+        Ok(Model::assemble(
+            access,
+            mean_access,
+            mu,
+            weights,
+            OnceLock::from(log_h),
+            None,
+        ))
     }
 
     fn assemble(
@@ -149,7 +163,9 @@ impl Model {
         extremes: Option<Extremes>,
     ) -> Model {
         // c = μ (no weights given) is proportional by construction.
-        let proportional = weights.as_ref().is_none_or(|w| weights_proportional(&mu, w));
+        let proportional = weights
+            .as_ref()
+            .is_none_or(|w| weights_proportional(&mu, w));
         Model {
             access,
             mean_access,

@@ -3,8 +3,8 @@
 mod cyclic;
 mod estimator;
 mod estimator_state;
-mod model;
 mod frequencies;
+mod model;
 mod polite;
 mod proportional;
 mod randomized;

@@ -31,8 +31,7 @@ fn a_model_handed_its_arrays_plans_as_one_that_copied_them() {
         for access in &laws {
             for weights in [None, Some(&c)] {
                 let copied = Model::new(access.clone(), &mu, weights.map(|w| &w[..])).unwrap();
-                let owned =
-                    Model::from_vecs(access.clone(), mu.clone(), weights.cloned()).unwrap();
+                let owned = Model::from_vecs(access.clone(), mu.clone(), weights.cloned()).unwrap();
                 assert_eq!(bits(owned.change_rates()), bits(copied.change_rates()));
                 assert_eq!(bits(owned.weights()), bits(copied.weights()));
                 assert_eq!(owned.is_proportional(), copied.is_proportional());

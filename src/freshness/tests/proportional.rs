@@ -162,7 +162,11 @@ fn frequencies_into_a_buffer_have_the_same_bits() {
             let want = optimal_frequencies(&m).unwrap();
             let mut out = vec![f64::NAN; n];
             optimal_frequencies_into(&m, &mut out).unwrap();
-            assert!(want.iter().zip(&out).all(|(a, b)| a.to_bits() == b.to_bits()));
+            assert!(
+                want.iter()
+                    .zip(&out)
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            );
             let sum: f64 = out.iter().sum();
             assert!(rel(sum, 1.0) < 1e-12, "{n} pages: the plan sums to {sum}");
             let mut short = vec![7.0; n - 1];
