@@ -60,7 +60,7 @@ impl ShardSummary {
     /// The summary of the union of both shards' pages.
     pub fn combine(self, other: ShardSummary) -> ShardSummary {
         ShardSummary {
-            sum_a: self.sum_a + other.sum_a,
+            sum_a: (self.sum_a + other.sum_a).min(f64::MAX),
             ln_w_min: self.ln_w_min.min(other.ln_w_min),
             ln_w_max: self.ln_w_max.max(other.ln_w_max),
         }
@@ -97,10 +97,12 @@ impl Shard {
         self.ln_w.is_empty()
     }
 
-    /// Σ a_i and the range of ln w_i.
+    /// Σ a_i (at most DBL_MAX: an overflowed sum, which only pages with
+    /// ln h_i near −DBL_MAX give, counts as DBL_MAX in the
+    /// [`MultiplierSearch`] bracket) and the range of ln w_i.
     pub fn summary(&self) -> ShardSummary {
         ShardSummary {
-            sum_a: self.log_h.iter().map(|l| -l).sum(),
+            sum_a: self.log_h.iter().map(|l| -l).sum::<f64>().min(f64::MAX),
             ln_w_min: self.ln_w.iter().copied().fold(f64::INFINITY, f64::min),
             ln_w_max: self.ln_w.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         }

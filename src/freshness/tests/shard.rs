@@ -219,3 +219,23 @@ fn the_protocol_rejects_what_no_shard_can_produce() {
         );
     }
 }
+
+#[test]
+fn a_sum_of_a_that_overflows_is_reported_as_dbl_max() {
+    // Two pages with ln h = −μ·1 = −DBL_MAX (deterministic X = 1): Σ a_i
+    // overflows; the summary (and a combination of summaries) says
+    // DBL_MAX, a finite value, and the search still finds the single
+    // call's multiplier from it.
+    let d = Distribution::deterministic(1.0).unwrap();
+    let mu = [f64::MAX, f64::MAX, 0.5];
+    let m = Model::new(d.clone(), &mu, Some(&[1.0, 2.0, 3.0])).unwrap();
+    let s = Shard::new(&m).unwrap();
+    let sum = s.summary();
+    assert_eq!(sum.sum_a, f64::MAX);
+    assert_eq!(sum.combine(sum).sum_a, f64::MAX);
+    let ln_lambda = solve_shards(&[s]).unwrap();
+    assert!(ln_lambda.is_finite());
+    let single = optimal_frequencies_general(&m).unwrap();
+    let x = Shard::new(&m).unwrap().frequencies_at(ln_lambda).unwrap();
+    assert_eq!(x, single);
+}
