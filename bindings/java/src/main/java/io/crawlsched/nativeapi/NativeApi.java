@@ -902,8 +902,10 @@ public interface NativeApi {
     void crawlsched_freshness_shard_free(long shard);
 
     /**
-     * The shard's summary: sum_a = sum of -ln h_i, and the range
-     * [ln_w_min, ln_w_max] of its pages' ln weights in absolute units.
+     * The shard's summary: sum_a = sum of -ln h_i (at most DBL_MAX: a sum
+     * that overflows, from pages with ln h_i near -DBL_MAX, is DBL_MAX, as
+     * the search takes it), and the range [ln_w_min, ln_w_max] of its pages'
+     * ln weights in absolute units.
      * Combine the shards' summaries (add sum_a, min of ln_w_min, max of
      * ln_w_max) for crawlsched_freshness_multiplier_search_new().
      */
