@@ -848,8 +848,8 @@ unsafe fn polite(h: &mut Harness, m: *const crawlsched_freshness_model_t, n: usi
 /// multiplier search driven by the shard's own sums or by arbitrary values.
 unsafe fn shards(h: &mut Harness, m: *const crawlsched_freshness_model_t) {
     unsafe {
-        let sh = Shard(make!(h, crawlsched_freshness_shard_new(m)));
-        let sh = sh_ptr(&sh);
+        let shard = Shard(make!(h, crawlsched_freshness_shard_new(m)));
+        let sh = shard.0 as *const crawlsched_freshness_shard_t;
         let (mut a, mut lo, mut hi) = (f64::S, f64::S, f64::S);
         let e = h.e();
         let st = crawlsched_freshness_shard_summary(sh, &mut a, &mut lo, &mut hi, e);
@@ -946,10 +946,6 @@ unsafe fn shards(h: &mut Harness, m: *const crawlsched_freshness_model_t) {
             }
         }
     }
-}
-
-fn sh_ptr(s: &Shard) -> *const crawlsched_freshness_shard_t {
-    s.0
 }
 
 unsafe fn estimator(h: &mut Harness) {
@@ -1150,27 +1146,13 @@ unsafe fn scheduler(h: &mut Harness) {
                         );
                     }
                 }
-                12 => {
-                    let mut ids = Buf::<u64>::new(h, 10);
-                    let mut iv = vec![f64::S; ids.cap()];
-                    let mut len = usize::S;
-                    let e = h.e();
-                    let st = crawlsched_scheduler_revisit_intervals(
-                        s.0,
-                        ids.ptr(),
-                        iv.as_mut_ptr(),
-                        ids.cap(),
-                        &mut len,
-                        e,
-                    );
-                    let untouched = ids.untouched() && all_s(&iv);
-                    if h.check("crawlsched_scheduler_revisit_intervals", st, untouched) {
-                        assert!(
-                            iv[..len].iter().all(|x| x.is_finite() && *x >= 0.0),
-                            "intervals {iv:?}"
-                        );
-                    }
-                }
+                12 => id_values(
+                    h,
+                    "crawlsched_scheduler_revisit_intervals",
+                    |ids, v, cap, len, e| {
+                        crawlsched_scheduler_revisit_intervals(s.0, ids, v, cap, len, e)
+                    },
+                ),
                 _ => {
                     let mut x = usize::S;
                     let st = crawlsched_scheduler_len(s.0, &mut x, e);
@@ -1234,28 +1216,41 @@ unsafe fn scheduler_hosts(h: &mut Harness, s: *const crawlsched_scheduler_t, id:
                     assert!(x >= 0.0, "revisit_interval {x}");
                 }
             }
-            _ => {
-                let mut ids = Buf::<u64>::new(h, 10);
-                let mut fr = vec![f64::S; ids.cap()];
-                let mut len = usize::S;
-                let e = h.e();
-                let st = crawlsched_scheduler_frequencies(
-                    s,
-                    ids.ptr(),
-                    fr.as_mut_ptr(),
-                    ids.cap(),
-                    &mut len,
-                    e,
-                );
-                let untouched = ids.untouched() && all_s(&fr);
-                if h.check("crawlsched_scheduler_frequencies", st, untouched) {
-                    assert!(
-                        fr[..len].iter().all(|x| x.is_finite() && *x >= 0.0),
-                        "scheduler frequencies {fr:?}"
-                    );
-                }
-            }
+            _ => id_values(
+                h,
+                "crawlsched_scheduler_frequencies",
+                |ids, v, cap, len, e| crawlsched_scheduler_frequencies(s, ids, v, cap, len, e),
+            ),
         }
+    }
+}
+
+/// A scheduler call filling (ids, values) pairs into buffers of `cap`
+/// with their count in `len`: both buffers untouched on failure (`len`
+/// aside: the needed count on BUFFER_TOO_SMALL), values finite and ≥ 0 on
+/// success.
+unsafe fn id_values(
+    h: &mut Harness,
+    name: &str,
+    call: impl FnOnce(
+        *mut u64,
+        *mut f64,
+        usize,
+        *mut usize,
+        *mut crawlsched_error_t,
+    ) -> crawlsched_status_t,
+) {
+    let mut ids = Buf::<u64>::new(h, 10);
+    let mut values = vec![f64::S; ids.cap()];
+    let mut len = usize::S;
+    let e = h.e();
+    let st = call(ids.ptr(), values.as_mut_ptr(), ids.cap(), &mut len, e);
+    let untouched = ids.untouched() && all_s(&values);
+    if h.check(name, st, untouched) {
+        assert!(
+            values[..len].iter().all(|x| x.is_finite() && *x >= 0.0),
+            "{name}: values {values:?}"
+        );
     }
 }
 
