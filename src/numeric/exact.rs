@@ -3,6 +3,8 @@
 //! and sums of non-negative doubles on a fixed-point grid, exact in
 //! integers, so that they do not depend on the order or grouping of terms.
 
+use wide::f64x2;
+
 /// 2^27 + 1: Veltkamp's splitting constant for doubles.
 const SPLIT: f64 = 134_217_729.0;
 
@@ -44,6 +46,19 @@ pub(crate) fn product_error_split(a: f64, b: f64, p: f64) -> f64 {
 #[inline]
 pub(crate) fn splits_exactly(a: f64, b: f64, p: f64) -> bool {
     p.abs() >= PRODUCT_MIN && a.abs() <= SPLIT_MAX && b.abs() <= SPLIT_MAX
+}
+
+/// [`product_error_split`] in two lanes (the same bits per lane).
+#[inline]
+pub(crate) fn product_error_split2(a: f64x2, b: f64x2, p: f64x2) -> f64x2 {
+    let split2 = |x: f64x2| {
+        let c = f64x2::splat(SPLIT) * x;
+        let hi = c - (c - x);
+        (hi, x - hi)
+    };
+    let (ah, al) = split2(a);
+    let (bh, bl) = split2(b);
+    ((ah * bh - p) + ah * bl + al * bh) + al * bl
 }
 
 /// Fractional bits of [`GridSum`]: each term is truncated to a multiple of

@@ -466,3 +466,155 @@ fn products_below_the_splitting_range_take_the_exact_route() {
     }
     assert!(kkt_violation(&m, &fast) < 1e-12);
 }
+
+/// Issue 20's instance at n pages (E[X] = 5/n) with weights c = μ·10^U,
+/// U uniform on [−spread, spread] (spread 0: c = μ).
+fn instance(seed: u64, n: usize, spread: f64, kind: usize) -> Model {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mu: Vec<f64> = (0..n)
+        .map(|_| 10f64.powf(rng.random_range(-3.0..1.0)))
+        .collect();
+    let c: Vec<f64> = mu
+        .iter()
+        .map(|m| {
+            if spread == 0.0 {
+                *m
+            } else {
+                m * 10f64.powf(rng.random_range(-spread..spread))
+            }
+        })
+        .collect();
+    let rate = n as f64 / 5.0;
+    let d = match kind {
+        0 => Distribution::exponential(rate),
+        1 => Distribution::deterministic(1.0 / rate),
+        _ => Distribution::erlang(2, 2.0 * rate),
+    }
+    .unwrap();
+    Model::new(d, &mu, Some(&c)).unwrap()
+}
+
+/// `f` is Newton's plan for `m` (the same active set, each frequency to
+/// 1e-14), sums to 1 and meets the KKT conditions.
+fn assert_newtons_plan(m: &Model, f: &[f64]) {
+    let newton = general_by_newton(m).unwrap();
+    for (a, b) in f.iter().zip(&newton) {
+        assert_eq!(*a == 0.0, *b == 0.0);
+        assert!(rel(*a, *b) < 1e-14, "{a} vs {b}");
+    }
+    assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-14);
+    assert!(kkt_violation(m, f) < 1e-12);
+}
+
+#[test]
+fn the_band_around_a_samples_root_gives_the_newton_plan() {
+    // Wide and narrow spreads of weights, equal weights read through the
+    // general solver (every σ tied), cheap and costly X; 40,000 pages
+    // sample every second page. The band's route must hold (the plan's
+    // pass confirms its active set) and give Newton's plan.
+    for kind in 0..3 {
+        for (seed, spread) in [(31, 1.0), (32, 0.01), (33, 0.0)] {
+            let m = instance(seed, 40_000, spread, kind);
+            let f = general_by_band(&m).expect("the band holds the root");
+            assert_newtons_plan(&m, &f);
+        }
+    }
+    // Every page sampled (the sample's root is the root), and pages in
+    // increasing σ (a strided sample of sorted pages).
+    let m = instance(34, 5000, 1.0, 0);
+    assert_newtons_plan(&m, &general_by_band(&m).unwrap());
+    let (mut mu, mut c) = (m.change_rates().to_vec(), m.weights().to_vec());
+    let mut order: Vec<usize> = (0..mu.len()).collect();
+    order.sort_by(|&i, &j| (c[i] / mu[i]).total_cmp(&(c[j] / mu[j])));
+    (mu, c) = (
+        order.iter().map(|&i| mu[i]).collect(),
+        order.iter().map(|&i| c[i]).collect(),
+    );
+    let sorted = Model::new(m.access().clone(), &mu, Some(&c)).unwrap();
+    assert_newtons_plan(&sorted, &general_by_band(&sorted).unwrap());
+}
+
+#[test]
+fn the_band_over_rates_and_weights_across_the_double_range() {
+    // μ log-uniform over 10^±75 and c over 10^±150 (β' and σβ' below the
+    // splitting range for some pages, σ near underflow for others; wider
+    // rates would put optimal frequencies below the least double, where
+    // the KKT check cannot see them): where the band's route holds it
+    // gives Newton's plan, and the solve does whichever route it takes.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(39);
+    for kind in 0..2 {
+        let n = 40_000;
+        let mu: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(-75.0..75.0)))
+            .collect();
+        let c: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(-150.0..150.0)))
+            .collect();
+        let d = match kind {
+            0 => Distribution::exponential(1.0),
+            _ => Distribution::erlang(2, 2.0),
+        }
+        .unwrap();
+        let m = Model::new(d, &mu, Some(&c)).unwrap();
+        if let Some(f) = general_by_band(&m) {
+            assert_newtons_plan(&m, &f);
+        }
+        let mut f = vec![0.0; n];
+        general_into_for_test(&m, &mut f, true).unwrap();
+        assert_newtons_plan(&m, &f);
+    }
+}
+
+#[test]
+fn a_sample_that_misleads_the_band_falls_back_to_the_histogram() {
+    // 2^17 pages sampled every 8th: the sampled pages weigh 10^4 times
+    // more than the others, so the sample's root lies far from the root:
+    // the band misses it, the plan's pass at the band's cut finds another
+    // active set than the band's sums were taken over, and the solve
+    // starts again from the histogram, with Newton's plan.
+    let n = 1 << 17;
+    let m = instance(35, n, 1.0, 0);
+    let c: Vec<f64> = (0..n)
+        .map(|i| m.weights()[i] * if i % 8 == 0 { 1e4 } else { 1.0 })
+        .collect();
+    let m = Model::new(m.access().clone(), m.change_rates(), Some(&c)).unwrap();
+    assert!(general_by_band(&m).is_none());
+    let mut f = vec![0.0; n];
+    general_into_for_test(&m, &mut f, true).unwrap();
+    assert_newtons_plan(&m, &f);
+}
+
+#[test]
+fn the_band_gives_the_same_plan_on_any_number_of_threads() {
+    use crate::freshness::par::FORCE_THREADS;
+    use std::sync::atomic::Ordering;
+    let m = instance(36, 150_000, 1.0, 0);
+    FORCE_THREADS.store(1, Ordering::Relaxed);
+    let one = general_by_band(&m).unwrap();
+    FORCE_THREADS.store(4, Ordering::Relaxed);
+    let four = general_by_band(&m).unwrap();
+    FORCE_THREADS.store(0, Ordering::Relaxed);
+    assert!(
+        one.iter()
+            .zip(&four)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
+    assert_newtons_plan(&m, &one);
+}
+
+#[test]
+fn the_plan_into_a_buffer_has_the_same_bits() {
+    for (seed, spread) in [(37, 1.0), (38, 0.0)] {
+        let m = instance(seed, 3000, spread, 2);
+        let mut out = vec![f64::NAN; 3000];
+        optimal_frequencies_into(&m, &mut out).unwrap();
+        let f = optimal_frequencies(&m).unwrap();
+        assert!(out.iter().zip(&f).all(|(a, b)| a.to_bits() == b.to_bits()));
+        let mut short = vec![7.0; 2999];
+        assert!(matches!(
+            optimal_frequencies_into(&m, &mut short),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(short.iter().all(|&x| x == 7.0));
+    }
+}

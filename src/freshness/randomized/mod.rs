@@ -18,6 +18,8 @@ use crate::error::{Error, Num, Result};
 use crate::numeric::exact::{product_error, product_error_split, splits_exactly};
 use std::ops::Range;
 
+mod band;
+
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
 fn log_gap(a: f64, b: f64) -> f64 {
     if b < 0.3 {
@@ -507,10 +509,11 @@ impl<'a> Terms<'a> {
         }
     }
 
-    /// Turns the plain w_i in `f` into σ_i and returns their histogram: one
-    /// per run of whole chunks (at most [`HISTOGRAMS`] runs), merged in run
-    /// order (the same bits whatever the thread count).
-    fn histogram(&self, f: &mut [f64]) -> Histogram {
+    /// Turns what [`Terms::new`] left in `f` into σ_i (unless `f` holds σ
+    /// already) and returns their histogram: one per run of whole chunks
+    /// (at most [`HISTOGRAMS`] runs), merged in run order (the same bits
+    /// whatever the thread count).
+    fn histogram(&self, f: &mut [f64], sigma_ready: bool) -> Histogram {
         let run = f
             .len()
             .div_ceil(HISTOGRAMS)
@@ -525,8 +528,10 @@ impl<'a> Terms<'a> {
                 let mut bt = [0.0; BLOCK];
                 for (lo, w) in (pages.start..).step_by(BLOCK).zip(w.chunks_mut(BLOCK)) {
                     let (block, b) = (lo..lo + w.len(), &mut bt[..w.len()]);
-                    self.plain_weights(block.clone(), w);
-                    self.sigmas(block.clone(), w);
+                    if !sigma_ready {
+                        self.plain_weights(block.clone(), w);
+                        self.sigmas(block.clone(), w);
+                    }
                     self.betas(block, b);
                     h.add_block(w, b);
                 }
@@ -669,47 +674,53 @@ fn water_fill(terms: &Terms, hist: &Histogram, sig: &mut [f64], kappa: f64) -> O
 /// elsewhere, since over the active set P whose sums B, S the cut holds,
 /// Σ_P x_i = (κ + B)S − SB = κS; multiplied by 1/(κS) (one rounding
 /// more than a division, which was a third of this pass's time: within 1
-/// ulp of x_i/(κS)). False (`f` unchanged) when κS or its inverse is not
-/// a normal double.
-fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> bool {
+/// ulp of x_i/(κS)). Returns the number of pages active at `cut`; `None`
+/// (`f` unchanged) when κS or its inverse is not a normal double.
+fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<usize> {
     let total = cut.kappa * (cut.s.hi + cut.s.lo);
     let scale = 1.0 / total;
     if !(total.is_normal() && scale.is_normal()) {
-        return false;
+        return None;
     }
-    fold_chunks(
+    let active = fold_chunks(
         [f],
-        (),
+        0,
         |pages, [x]| {
-            let mut bt = [0.0; BLOCK];
+            let (mut bt, mut active) = ([0.0; BLOCK], 0);
             for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
                 let b = &mut bt[..x.len()];
                 terms.betas(lo..lo + x.len(), b);
-                plan_block(cut, scale, x, b);
+                active += plan_block(cut, scale, x, b);
             }
+            active
         },
-        |(), ()| (),
+        |a, b| a + b,
     );
-    true
+    Some(active)
 }
 
 /// [`write_plan`] for one block (σ in `x`, β' in `b`): the plain test of
 /// [`Cutoff::active`] and the excess for every page without a branch on
 /// the outcome (it is unpredictable), kept only where the page is
 /// active; the exact test decides the rare pages within the margin.
-fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) {
+/// Returns the number of active pages.
+fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> usize {
     let mut plan = [0.0; BLOCK];
-    let mut unsure = false;
+    let (mut unsure, mut active) = (false, 0);
     for ((p, &s), &b) in plan.iter_mut().zip(x.iter()).zip(b) {
         let t = s * cut.num - cut.s.hi;
         let (e, exact) = cut.excess_split(s);
         unsure |= (t.abs() <= cut.margin) | (!exact & (t > cut.margin));
         let v = e.max(0.0) * b * scale;
+        active += usize::from(t > cut.margin);
         *p = if t > cut.margin { v } else { 0.0 };
     }
     if unsure {
+        active = 0;
         for ((p, &s), &b) in plan.iter_mut().zip(x.iter()).zip(b) {
-            *p = if cut.active(s) {
+            let on = cut.active(s);
+            active += usize::from(on);
+            *p = if on {
                 cut.excess(s).max(0.0) * b * scale
             } else {
                 0.0
@@ -717,6 +728,7 @@ fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) {
         }
     }
     x.copy_from_slice(&plan[..x.len()]);
+    active
 }
 
 /// [`ActiveSums`] over the pages active at `cut`, in fixed chunks.
@@ -800,26 +812,100 @@ fn plain_sums(sig: &mut [f64], bt: &mut [f64], num: f64, den: f64) -> (usize, f6
 /// output); σ in place of w and a histogram of σ with compensated sums per
 /// bucket, locating the root's bucket; the pages inside it gathered, which
 /// with the sums above it fixes P exactly ([`water_fill`]); the plan in
-/// place of σ ([`write_plan`]). Newton steps over σ and an array of β'
-/// (16 bytes per page) where that shortcut does not apply.
+/// place of σ ([`write_plan`]). From [`band::BAND_MIN`] pages the
+/// histogram and the gathering give way to a sample and one pass: a
+/// strided sample's own root brackets the root in a band of σ, the pass
+/// sums the pages above it in vector lanes and keeps the few inside, and
+/// selection among those fixes P ([`band::cut`]); the plan's pass checks
+/// that P is the active set at its own cut, else the histogram's route
+/// runs. Newton steps over σ and an array of β' (16 bytes per page) where
+/// neither shortcut applies.
 ///
 /// Errors: `TooLarge` beyond the memory cap ([`RANDOMIZED_BYTES_PER_PAGE`]
 /// per page); `NotConverged` only if the result cannot be normalised.
 pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     check_memory(model.len())?;
-    // Setup: w_max and β_max (κ = 1/β_max) with the plain w_i in the
-    // output, then σ_i in their place and the histogram of σ.
+    let mut f = crate::pages::zeroed(model.len());
+    general_into(model, &mut f, model.len() >= band::BAND_MIN)?;
+    Ok(f)
+}
+
+/// [`optimal_frequencies`] into `out` (one entry per page; [`Model::len`]):
+/// the same bits, with no array allocated for the plan (one of 8 bytes
+/// per page where the Newton steps are needed, see
+/// [`optimal_frequencies_general`]). `out` is unchanged when the model or
+/// `out` is refused before the solve (`InvalidArgument`, `TooLarge`); the
+/// solve itself uses `out` as its scratch, so its own error
+/// (`NotConverged`, not expected for a valid model) leaves it
+/// overwritten.
+///
+/// Errors: as [`optimal_frequencies`], and `InvalidArgument` when `out`
+/// does not have one entry per page.
+pub fn optimal_frequencies_into(model: &Model, out: &mut [f64]) -> Result<()> {
+    if out.len() != model.len() {
+        return Err(Error::InvalidArgument(format!(
+            "the plan needs one entry per page ({}), not {}",
+            model.len(),
+            out.len()
+        )));
+    }
+    if !model.is_proportional() {
+        check_memory(model.len())?;
+        return general_into(model, out, model.len() >= band::BAND_MIN);
+    }
+    out.copy_from_slice(&optimal_frequencies(model)?);
+    Ok(())
+}
+
+/// [`optimal_frequencies_general`] into `f`, from the band around a
+/// sample's root ([`band`]) when `by_band`, else (or when the band
+/// misled) from the histogram.
+fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
+    // Setup: w_max and β_max (κ = 1/β_max), with the plain w_i in `f`
+    // where they are not recomputed from the model.
+    let terms = Terms::new(model, f);
+    let kappa = 1.0 / terms.bmax;
+    let band = by_band.then(|| band::band(&terms, f, kappa)).flatten();
+    if let Some(band) = band {
+        if let Some((cut, count)) = band::cut(&terms, f, kappa, band) {
+            match write_plan(&terms, cut, f) {
+                // The active set the band's sums were taken over.
+                Some(active) if active == count => return Ok(()),
+                // Not a fixed point of the Newton step; σ is overwritten.
+                Some(_) => return general_into(model, f, false),
+                None => {}
+            }
+        }
+    }
+    // σ_i in `f` (unless the band's pass put them there) and their
+    // histogram; the active set from the root's bucket, then the plan.
+    let hist = terms.histogram(f, band.is_some());
+    if let Some(cut) = water_fill(&terms, &hist, f, kappa) {
+        if write_plan(&terms, cut, f).is_some() {
+            return Ok(());
+        }
+    }
+    let plan = newton(&terms, f.to_vec(), kappa, hist.start(kappa))?;
+    f.copy_from_slice(&plan);
+    Ok(())
+}
+
+/// [`general_into`] for the tests (`by_band` at any size).
+#[cfg(test)]
+pub(crate) fn general_into_for_test(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
+    general_into(model, f, by_band)
+}
+
+/// [`optimal_frequencies_general`] by the band's route at any size:
+/// `None` where it would fall back to the histogram.
+#[cfg(test)]
+pub(crate) fn general_by_band(model: &Model) -> Option<Vec<f64>> {
     let mut f = crate::pages::zeroed(model.len());
     let terms = Terms::new(model, &mut f);
     let kappa = 1.0 / terms.bmax;
-    let hist = terms.histogram(&mut f);
-    // Main: the active set from the root's bucket, then the plan.
-    if let Some(cut) = water_fill(&terms, &hist, &mut f, kappa) {
-        if write_plan(&terms, cut, &mut f) {
-            return Ok(f);
-        }
-    }
-    newton(&terms, f, kappa, hist.start(kappa))
+    let band = band::band(&terms, &f, kappa)?;
+    let (cut, count) = band::cut(&terms, &mut f, kappa, band)?;
+    (write_plan(&terms, cut, &mut f)? == count).then_some(f)
 }
 
 /// [`optimal_frequencies_general`] without the root's-bucket shortcut.
@@ -828,7 +914,7 @@ pub(crate) fn general_by_newton(model: &Model) -> Result<Vec<f64>> {
     let mut f = crate::pages::zeroed(model.len());
     let terms = Terms::new(model, &mut f);
     let kappa = 1.0 / terms.bmax;
-    let start = terms.histogram(&mut f).start(kappa);
+    let start = terms.histogram(&mut f, false).start(kappa);
     newton(&terms, f, kappa, start)
 }
 
