@@ -885,9 +885,7 @@ fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
             return Ok(());
         }
     }
-    let plan = newton(&terms, f.to_vec(), kappa, hist.start(kappa))?;
-    f.copy_from_slice(&plan);
-    Ok(())
+    newton(&terms, f, kappa, hist.start(kappa))
 }
 
 /// [`general_into`] for the tests (`by_band` at any size).
@@ -915,12 +913,13 @@ pub(crate) fn general_by_newton(model: &Model) -> Result<Vec<f64>> {
     let terms = Terms::new(model, &mut f);
     let kappa = 1.0 / terms.bmax;
     let start = terms.histogram(&mut f, false).start(kappa);
-    newton(&terms, f, kappa, start)
+    newton(&terms, &mut f, kappa, start)?;
+    Ok(f)
 }
 
 /// [`optimal_frequencies_general`] by Newton steps over σ (in `sig`) and
 /// β' from ρ = num/den = `start` (to the right of the root).
-fn newton(terms: &Terms, mut sig: Vec<f64>, kappa: f64, start: (f64, f64)) -> Result<Vec<f64>> {
+fn newton(terms: &Terms, sig: &mut [f64], kappa: f64, start: (f64, f64)) -> Result<()> {
     // Setup: β' in a scratch buffer.
     let mut bt = crate::pages::zeroed(sig.len());
     fold_chunks(
@@ -931,8 +930,8 @@ fn newton(terms: &Terms, mut sig: Vec<f64>, kappa: f64, start: (f64, f64)) -> Re
     );
     // Main loop: Newton in plain doubles, then in compensated ones from
     // that active set (usually one pass confirms it).
-    let (num, den) = plain_newton(&mut sig, &mut bt, kappa, start);
-    let mut sums = active_sums(&mut sig, &mut bt, Cutoff::plain(num, den));
+    let (num, den) = plain_newton(sig, &mut bt, kappa, start);
+    let mut sums = active_sums(sig, &mut bt, Cutoff::plain(num, den));
     // Active sets are the pages above a σ threshold: an unchanged count
     // is an unchanged set. After a first step to the right of the root
     // (if the plain set was short), the sets shrink.
@@ -940,7 +939,7 @@ fn newton(terms: &Terms, mut sig: Vec<f64>, kappa: f64, start: (f64, f64)) -> Re
         if !kappa.is_finite() || sums.count == 0 {
             break;
         }
-        let at_next = active_sums(&mut sig, &mut bt, Cutoff::new(kappa, sums));
+        let at_next = active_sums(sig, &mut bt, Cutoff::new(kappa, sums));
         let same = at_next.count == sums.count;
         sums = at_next;
         if same {
@@ -948,13 +947,14 @@ fn newton(terms: &Terms, mut sig: Vec<f64>, kappa: f64, start: (f64, f64)) -> Re
         }
     }
     let cut = Cutoff::new(kappa, sums);
-    let s = weigh_active(&mut sig, &mut bt, cut, cut);
+    let s = weigh_active(sig, &mut bt, cut, cut);
     if s.is_finite() && s > 0.0 {
-        return divide(sig, s);
+        divide(sig, s);
+        return Ok(());
     }
     // Finish: every active β' underflowed relative to the largest β (an
     // inactive page changing far faster).
-    rescaled(terms.model, &terms.sigma, cut, sig, bt)
+    rescaled(terms.model, &terms.sigma, cut, sig, &mut bt)
 }
 
 /// The same active set with β scaled by the active set's largest, in logs
@@ -963,11 +963,11 @@ fn rescaled(
     model: &Model,
     sigma: &Sigma,
     cut: Cutoff,
-    mut sig: Vec<f64>,
-    mut bt: Vec<f64>,
-) -> Result<Vec<f64>> {
+    sig: &mut [f64],
+    bt: &mut [f64],
+) -> Result<()> {
     let ln_bact = fold_chunks(
-        [&mut sig[..], &mut bt[..]],
+        [&mut *sig, &mut *bt],
         f64::NEG_INFINITY,
         |pages, [sg, b]| {
             fill_beta(model, pages.clone(), b);
@@ -983,7 +983,7 @@ fn rescaled(
         f64::max,
     );
     fold_chunks(
-        [&mut sig[..], &mut bt[..]],
+        [&mut *sig, &mut *bt],
         (),
         |_, [sg, b]| {
             for (s, b) in sg.iter().zip(b.iter_mut()) {
@@ -997,16 +997,17 @@ fn rescaled(
         },
         |(), ()| (),
     );
-    let sums = active_sums(&mut sig, &mut bt, cut);
+    let sums = active_sums(sig, bt, cut);
     let value = Cutoff::new((-ln_bact).exp(), sums);
-    let s = weigh_active(&mut sig, &mut bt, cut, value);
+    let s = weigh_active(sig, bt, cut, value);
     if !(s.is_finite() && s > 0.0) {
         return Err(Error::NotConverged(format!(
             "frequencies sum to {}",
             Num(s)
         )));
     }
-    divide(sig, s)
+    divide(sig, s);
+    Ok(())
 }
 
 /// σ_i = √(w_i/w_max) for the weights w_i = c_i/(μ_i E\[X\]).
@@ -1148,14 +1149,13 @@ fn weigh_active(sig: &mut [f64], bt: &mut [f64], member: Cutoff, value: Cutoff) 
 }
 
 /// `x` divided by `s`, in fixed chunks.
-fn divide(mut x: Vec<f64>, s: f64) -> Result<Vec<f64>> {
+fn divide(x: &mut [f64], s: f64) {
     fold_chunks(
-        [&mut x[..]],
+        [x],
         (),
         |_, [c]| c.iter_mut().for_each(|v| *v /= s),
         |(), ()| (),
     );
-    Ok(x)
 }
 
 /// The minimum over frequencies of the randomized policy's cost.
