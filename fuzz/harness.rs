@@ -49,6 +49,14 @@ pub fn run(target: &str, data: &[u8]) {
         1 << 30,
         "the process-wide memory cap did not stick"
     );
+    // SAFETY: the library's version is a static NUL-terminated string.
+    let version = unsafe { std::ffi::CStr::from_ptr(crawlsched_version()) };
+    assert!(
+        version
+            .to_str()
+            .is_ok_and(|v| v.starts_with(|c: char| c.is_ascii_digit())),
+        "crawlsched_version: {version:?}"
+    );
     let mut h = Harness::new(data);
     // SAFETY: every pointer handed to C below is NULL or valid for the
     // length passed with it, and every handle is live until freed once.
@@ -1448,6 +1456,10 @@ unsafe fn mdp(h: &mut Harness) {
             st,
             it.is_s() && conv.is_s() && rc.is_s(),
         );
+        let mut tau = f64::S;
+        let e = h.e();
+        let st = crawlsched_mdp_solver_tau(s.0, &mut tau, e);
+        h.check_f("crawlsched_mdp_solver_tau", st, tau.is_s(), &[tau]);
         let mut p = Buf::<u32>::new(h, 8);
         let e = h.e();
         let st = crawlsched_mdp_solver_policy(s.0, p.ptr(), p.cap(), e);
@@ -2356,7 +2368,21 @@ unsafe fn probe(h: &mut Harness) {
             if h.done() {
                 break;
             }
-            match h.byte() % 10 {
+            // Selector bytes from 250 are new (set_control): the older
+            // inputs keep their decoding.
+            let selector = h.byte();
+            if selector >= 250 {
+                if !pl.0.is_null() {
+                    let ctl = new_control(h);
+                    let e = h.e();
+                    let st = crawlsched_probe_planner_set_control(pl.0, ctl.0, e);
+                    h.check("crawlsched_probe_planner_set_control", st, true);
+                    // The planner keeps its own reference: the control is
+                    // freed here.
+                }
+                continue;
+            }
+            match selector % 10 {
                 0 => get_f!(h, crawlsched_probe_interval_cost(p.0, h.f64(), h.f64())),
                 1 => {
                     let t = times(h, 12);
