@@ -1,7 +1,7 @@
 //! The root's band from a sample, for large models: a strided sample of
 //! the pages locates the root 1/ρ of F(ρ) = κ (see [`super`]) to a narrow
-//! band of σ; one pass sums the pages above the band in four compensated
-//! lanes (vector arithmetic, no per-page scatter into buckets) and keeps
+//! band of σ; one pass sums the pages above the band in compensated vector
+//! lanes (no per-page scatter into buckets) and keeps
 //! the few pages inside it; selection over those fixes the active set
 //! exactly, as [`super::water_fill`] does from the histogram. `None` (the
 //! histogram's route) when the band missed the root or held too many pages.
@@ -48,7 +48,7 @@ pub(super) fn cut(
     (lo, hi): (f64, f64),
 ) -> Option<(Cutoff, usize)> {
     let pass = pass(terms, f, lo, hi);
-    let (sums, _) = select_active(kappa, pass.above, &mut pass.inside?);
+    let sums = select_active(kappa, pass.above, &mut pass.inside?);
     (sums.count > 0).then_some((Cutoff::new(kappa, sums), sums.count))
 }
 
@@ -77,7 +77,7 @@ pub(super) fn band(terms: &Terms, f: &[f64], kappa: f64) -> Option<(f64, f64)> {
         .collect();
     let root = |mut s: Vec<(f64, f64)>| {
         let k = kappa * (s.len() as f64 / n as f64);
-        let (sums, _) = select_active(k, ActiveSums::default(), &mut s);
+        let sums = select_active(k, ActiveSums::default(), &mut s);
         let t = sums.s.hi / (k + sums.b.hi);
         (sums.count > 0 && t.is_normal()).then_some(t)
     };
@@ -100,17 +100,13 @@ pub(super) fn band(terms: &Terms, f: &[f64], kappa: f64) -> Option<(f64, f64)> {
     (lo > 0.0 && inside * INSIDE_MAX <= sample.len()).then_some((lo, hi))
 }
 
-/// Water filling over `inside` (any order) on top of `sums`: the number J
-/// of its largest σ that are active, each at the sums of all those larger
-/// (ties in any order), and the sums with them; `inside` ends with those J
-/// first. Rank by rank in decreasing σ the test is monotone (adding page j
-/// lowers the next one's excess by (σ_j − σ_{j+1})(κ + B_j) ≥ 0), so a
-/// binary search over ranks by selection finds J in O(len) expected.
-fn select_active(
-    kappa: f64,
-    mut sums: ActiveSums,
-    inside: &mut [(f64, f64)],
-) -> (ActiveSums, usize) {
+/// Water filling over `inside` (any order) on top of `sums`: `sums` with
+/// the J largest σ of `inside` that are active, each at the sums of all
+/// those larger (ties in any order); `inside` ends with those J first.
+/// Rank by rank in decreasing σ the test is monotone (adding page j lowers
+/// the next one's excess by (σ_j − σ_{j+1})(κ + B_j) ≥ 0), so a binary
+/// search over ranks by selection finds J in O(len) expected.
+fn select_active(kappa: f64, mut sums: ActiveSums, inside: &mut [(f64, f64)]) -> ActiveSums {
     let (mut lo, mut hi) = (0, inside.len());
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
@@ -127,7 +123,7 @@ fn select_active(
             hi = mid;
         }
     }
-    (sums, lo)
+    sums
 }
 
 /// What the pass finds: the sums over the pages above the band (σ ≥ hi)

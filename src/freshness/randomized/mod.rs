@@ -674,29 +674,76 @@ fn water_fill(terms: &Terms, hist: &Histogram, sig: &mut [f64], kappa: f64) -> O
 /// elsewhere, since over the active set P whose sums B, S the cut holds,
 /// Σ_P x_i = (κ + B)S − SB = κS; multiplied by 1/(κS) (one rounding
 /// more than a division, which was a third of this pass's time: within 1
-/// ulp of x_i/(κS)). Returns the number of pages active at `cut`; `None`
-/// (`f` unchanged) when κS or its inverse is not a normal double.
-fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<usize> {
+/// ulp of x_i/(κS)). Returns the number of pages active at `cut` and the
+/// plan's sum ([`settle`] checks it); `None` (`f` unchanged) when κS or
+/// its inverse is not a normal double.
+fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<(usize, f64)> {
     let total = cut.kappa * (cut.s.hi + cut.s.lo);
     let scale = 1.0 / total;
     if !(total.is_normal() && scale.is_normal()) {
         return None;
     }
-    let active = fold_chunks(
+    let plan = fold_chunks(
         [f],
-        0,
+        (0, 0.0),
         |pages, [x]| {
-            let (mut bt, mut active) = ([0.0; BLOCK], 0);
+            let (mut bt, mut active, mut total) = ([0.0; BLOCK], 0, [0.0; 4]);
             for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
                 let b = &mut bt[..x.len()];
                 terms.betas(lo..lo + x.len(), b);
                 active += plan_block(cut, scale, x, b);
+                for (k, v) in x.iter().enumerate() {
+                    total[k % 4] += v;
+                }
             }
-            active
+            (active, (total[0] + total[1]) + (total[2] + total[3]))
         },
-        |a, b| a + b,
+        |(a, s), (b, t)| (a + b, s + t),
     );
-    Some(active)
+    Some(plan)
+}
+
+/// Largest |Σ f − 1| a plan keeps as written.
+const PLAN_SUM_SLACK: f64 = 1e-14;
+
+/// Whether the plan in `f` from [`write_plan`] at `cut`, with sum `total`,
+/// stands; false when the sum is not a positive double. Σ_P x_i = κS holds
+/// to rounding unless κ lies below the compensated sums' precision next to
+/// B (an inactive page's β larger than the active ones' by 10^30 and
+/// more): then the excesses share an error from the sums' low parts,
+/// which shifts every x_i by the same multiple of β'_i, and the plan's
+/// deficit 1 − Σ f is given back to the active pages in proportion to β'
+/// ([`give_back`]); pages whose excess is large barely move.
+fn settle(terms: &Terms, cut: Cutoff, f: &mut [f64], total: f64) -> bool {
+    if !(total.is_finite() && total > 0.0) {
+        return false;
+    }
+    if (total - 1.0).abs() > PLAN_SUM_SLACK {
+        let per_beta = (1.0 - total) / (cut.b.hi + cut.b.lo);
+        fold_chunks(
+            [f],
+            (),
+            |pages, [x]| {
+                let mut bt = [0.0; BLOCK];
+                for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
+                    let b = &mut bt[..x.len()];
+                    terms.betas(lo..lo + x.len(), b);
+                    give_back(x, b, per_beta);
+                }
+            },
+            |(), ()| (),
+        );
+    }
+    true
+}
+
+/// x_i + `per_beta`·β'_i (at least 0) for the pages with x_i > 0.
+fn give_back(x: &mut [f64], beta: &[f64], per_beta: f64) {
+    for (v, &b) in x.iter_mut().zip(beta) {
+        if *v > 0.0 {
+            *v = (*v + per_beta * b).max(0.0);
+        }
+    }
 }
 
 /// [`write_plan`] for one block (σ in `x`, β' in `b`): the plain test of
@@ -870,7 +917,9 @@ fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
         if let Some((cut, count)) = band::cut(&terms, f, kappa, band) {
             match write_plan(&terms, cut, f) {
                 // The active set the band's sums were taken over.
-                Some(active) if active == count => return Ok(()),
+                Some((active, total)) if active == count && settle(&terms, cut, f, total) => {
+                    return Ok(());
+                }
                 // Not a fixed point of the Newton step; σ is overwritten.
                 Some(_) => return general_into(model, f, false),
                 None => {}
@@ -881,8 +930,15 @@ fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
     // histogram; the active set from the root's bucket, then the plan.
     let hist = terms.histogram(f, band.is_some());
     if let Some(cut) = water_fill(&terms, &hist, f, kappa) {
-        if write_plan(&terms, cut, f).is_some() {
-            return Ok(());
+        match write_plan(&terms, cut, f) {
+            Some((_, total)) if settle(&terms, cut, f, total) => return Ok(()),
+            // σ is overwritten: Newton from the start.
+            Some(_) => {
+                let terms = Terms::new(model, f);
+                let hist = terms.histogram(f, false);
+                return newton(&terms, f, kappa, hist.start(kappa));
+            }
+            None => {}
         }
     }
     newton(&terms, f, kappa, hist.start(kappa))
@@ -903,7 +959,8 @@ pub(crate) fn general_by_band(model: &Model) -> Option<Vec<f64>> {
     let kappa = 1.0 / terms.bmax;
     let band = band::band(&terms, &f, kappa)?;
     let (cut, count) = band::cut(&terms, &mut f, kappa, band)?;
-    (write_plan(&terms, cut, &mut f)? == count).then_some(f)
+    let (active, total) = write_plan(&terms, cut, &mut f)?;
+    (active == count && settle(&terms, cut, &mut f, total)).then_some(f)
 }
 
 /// [`optimal_frequencies_general`] without the root's-bucket shortcut.
@@ -949,7 +1006,21 @@ fn newton(terms: &Terms, sig: &mut [f64], kappa: f64, start: (f64, f64)) -> Resu
     let cut = Cutoff::new(kappa, sums);
     let s = weigh_active(sig, &mut bt, cut, cut);
     if s.is_finite() && s > 0.0 {
-        divide(sig, s);
+        // Σ x should be κS: where it is not ([`settle`]), the difference
+        // goes back to the active pages in proportion to β'.
+        let total = kappa * (cut.s.hi + cut.s.lo);
+        if total.is_normal() && (s / total - 1.0).abs() > PLAN_SUM_SLACK {
+            let per_beta = (total - s) / (cut.b.hi + cut.b.lo);
+            fold_chunks(
+                [&mut *sig, &mut bt[..]],
+                (),
+                |_, [x, b]| give_back(x, b, per_beta),
+                |(), ()| (),
+            );
+            divide(sig, total);
+        } else {
+            divide(sig, s);
+        }
         return Ok(());
     }
     // Finish: every active β' underflowed relative to the largest β (an

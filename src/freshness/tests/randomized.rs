@@ -618,3 +618,38 @@ fn the_plan_into_a_buffer_has_the_same_bits() {
         assert!(short.iter().all(|&x| x == 7.0));
     }
 }
+
+#[test]
+fn an_inactive_page_whose_beta_dwarfs_the_active_ones_still_gets_a_plan_summing_to_one() {
+    // Deterministic X = 4.91: page 1 (μ = 16.7, inactive) has β ≈ e^82,
+    // the active pages β' ≈ 6e-38 and 2.5e-7, so κ = 1/β_max lies 10^29
+    // below B: Σ x = κS no longer holds to the sums' precision (the plan
+    // from the root's bucket summed to 1.00018; a proptest found it).
+    // The deficit goes back to the active pages in proportion to β'
+    // (the shared error of their excesses): Newton's plan (which had the
+    // same flaw), the KKT conditions, and the plan computed in 80-digit
+    // arithmetic to 1e-14 (page 2's excess ρσ₂ − 1 ≈ 7e-30 was 2e-4 off).
+    let mu: Vec<f64> = [
+        -2.3122627982139563_f64,
+        1.2229340291006947,
+        1.1340086921170278,
+    ]
+    .iter()
+    .map(|p| 10f64.powf(*p))
+    .collect();
+    let c = [1.0, 1.0, 10f64.powf(1.567961559197724)];
+    let m = Model::new(
+        Distribution::deterministic(4.913419258935225).unwrap(),
+        &mu,
+        Some(&c),
+    )
+    .unwrap();
+    let f = optimal_frequencies(&m).unwrap();
+    assert_newtons_plan(&m, &f);
+    let exact = [0.1863841466688988, 0.0, 0.8136158533311012];
+    for (a, b) in f.iter().zip(&exact) {
+        assert!(rel(*a, *b) < 1e-14, "{f:?}");
+    }
+    let (ours, best) = (cost(&m, &f).unwrap(), cost(&m, &exact).unwrap());
+    assert!(ours <= best * (1.0 + 1e-12), "{ours} vs {best}");
+}
