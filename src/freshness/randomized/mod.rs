@@ -692,8 +692,14 @@ fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<(usize, f64)>
                 let b = &mut bt[..x.len()];
                 terms.betas(lo..lo + x.len(), b);
                 active += plan_block(cut, scale, x, b);
-                for (k, v) in x.iter().enumerate() {
-                    total[k % 4] += v;
+                let mut quads = x.chunks_exact(4);
+                for q in &mut quads {
+                    for (t, v) in total.iter_mut().zip(q) {
+                        *t += v;
+                    }
+                }
+                for (t, v) in total.iter_mut().zip(quads.remainder()) {
+                    *t += v;
                 }
             }
             (active, (total[0] + total[1]) + (total[2] + total[3]))
