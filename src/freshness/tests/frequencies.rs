@@ -629,6 +629,28 @@ mod kkt_tests {
         }
     }
 
+    /// Known failure (ignored until fixed): a page with the least
+    /// subnormal rate and weight 1e300 next to one with rate 1.1e−16
+    /// (deterministic X = 1; the hostile scheduler proptest reaches it
+    /// through an observation, about once in 10^4 cases). The optimum is
+    /// f ≈ (4.96e−5, 0.99995) (w_i G(s_i) equal, G(s) ≈ s²/2), but page 1's
+    /// s_i = a_i/x_i ≈ 5e−324 is subnormal, with a bit or two of
+    /// precision: Σ x(ℓ) moves in steps the local model does not see, and
+    /// the solve returns NotConverged after 200 passes. Forcing bisection
+    /// converges to (3.3e−5, 0.99997), which violates (8) by 125%: the
+    /// per-page inversion must carry ln s_i below the normal range.
+    #[test]
+    #[ignore = "known: NotConverged when s_i is subnormal (per-page inversion needs ln s)"]
+    fn a_page_whose_s_is_subnormal_gets_the_kkt_plan() {
+        let mu = [1.1102230246251564e-16, 5e-324];
+        let c = [1.1102230246251564e-16, 1e300];
+        let m = Model::new(Distribution::deterministic(1.0).unwrap(), &mu, Some(&c)).unwrap();
+        let f = optimal_frequencies(&m).unwrap();
+        assert!((f.iter().sum::<f64>() - 1.0).abs() < super::SUM_TOL);
+        let v = kkt_violation(&m, &f);
+        assert!(v < 1e-12, "{v:e} {f:?}");
+    }
+
     /// The instance of issue 20: rates log-uniform on [1e−3, 10], weights on
     /// [0.1, 10], 0.2 n crawls per unit time.
     fn issue_instance(n: usize, d: fn(f64) -> Distribution) -> Model {
