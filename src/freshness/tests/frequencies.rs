@@ -672,19 +672,10 @@ mod kkt_tests {
     /// four (chunk results are combined in a fixed order).
     #[test]
     fn thread_count_does_not_change_the_plan() {
-        use crate::freshness::par::FORCE_THREADS;
-        use std::sync::atomic::Ordering;
         let m = issue_instance(150_000, exponential);
-        FORCE_THREADS.store(1, Ordering::Relaxed);
-        let one = optimal_frequencies(&m).unwrap();
-        FORCE_THREADS.store(4, Ordering::Relaxed);
-        let four = optimal_frequencies(&m).unwrap();
-        FORCE_THREADS.store(0, Ordering::Relaxed);
-        assert!(
-            one.iter()
-                .zip(&four)
-                .all(|(a, b)| a.to_bits() == b.to_bits())
-        );
+        let one = crate::freshness::tests::same_plan_on_one_and_four_threads(|| {
+            optimal_frequencies(&m).unwrap()
+        });
         assert!(kkt_violation(&m, &one) < 1e-12);
     }
 

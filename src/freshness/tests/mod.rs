@@ -43,3 +43,21 @@ fn small_general_cases() -> Vec<(crate::dist::Distribution, Vec<f64>, Vec<f64>)>
     ]
 }
 mod transforms;
+
+/// `solve()` on one thread and on four: the same bits (chunk results are
+/// combined in a fixed order); returns the one-thread plan.
+fn same_plan_on_one_and_four_threads(solve: impl Fn() -> Vec<f64>) -> Vec<f64> {
+    use crate::freshness::par::FORCE_THREADS;
+    use std::sync::atomic::Ordering;
+    FORCE_THREADS.store(1, Ordering::Relaxed);
+    let one = solve();
+    FORCE_THREADS.store(4, Ordering::Relaxed);
+    let four = solve();
+    FORCE_THREADS.store(0, Ordering::Relaxed);
+    assert!(
+        one.iter()
+            .zip(&four)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
+    one
+}

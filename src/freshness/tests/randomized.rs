@@ -269,8 +269,6 @@ fn kkt_violation(m: &Model, f: &[f64]) -> f64 {
 
 #[test]
 fn thread_count_does_not_change_the_plan() {
-    use crate::freshness::par::FORCE_THREADS;
-    use std::sync::atomic::Ordering;
     // The instance of issue 20: 0.2 n crawls per unit time.
     let n = 150_000;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(20);
@@ -282,16 +280,7 @@ fn thread_count_does_not_change_the_plan() {
         .collect();
     let d = Distribution::exponential(n as f64 / 5.0).unwrap();
     let m = Model::new(d, &mu, Some(&c)).unwrap();
-    FORCE_THREADS.store(1, Ordering::Relaxed);
-    let one = optimal_frequencies(&m).unwrap();
-    FORCE_THREADS.store(4, Ordering::Relaxed);
-    let four = optimal_frequencies(&m).unwrap();
-    FORCE_THREADS.store(0, Ordering::Relaxed);
-    assert!(
-        one.iter()
-            .zip(&four)
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-    );
+    let one = super::same_plan_on_one_and_four_threads(|| optimal_frequencies(&m).unwrap());
     assert!((one.iter().sum::<f64>() - 1.0).abs() < 1e-14);
     assert!(one.contains(&0.0) && one.iter().any(|&x| x > 0.0));
     let v = kkt_violation(&m, &one);
@@ -586,19 +575,8 @@ fn a_sample_that_misleads_the_band_falls_back_to_the_histogram() {
 
 #[test]
 fn the_band_gives_the_same_plan_on_any_number_of_threads() {
-    use crate::freshness::par::FORCE_THREADS;
-    use std::sync::atomic::Ordering;
     let m = instance(36, 150_000, 1.0, 0);
-    FORCE_THREADS.store(1, Ordering::Relaxed);
-    let one = general_by_band(&m).unwrap();
-    FORCE_THREADS.store(4, Ordering::Relaxed);
-    let four = general_by_band(&m).unwrap();
-    FORCE_THREADS.store(0, Ordering::Relaxed);
-    assert!(
-        one.iter()
-            .zip(&four)
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-    );
+    let one = super::same_plan_on_one_and_four_threads(|| general_by_band(&m).unwrap());
     assert_newtons_plan(&m, &one);
 }
 
