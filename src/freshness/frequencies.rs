@@ -443,7 +443,7 @@ pub(super) fn cold_page(ln_lambda: f64, ln_w: f64, a: f64) -> Result<ColdPage> {
     let (s, dl) = solve_g(ln_t, ln_p_of(ln_t), 0.0, EXACT)?;
     Ok(if s.is_finite() {
         ColdPage {
-            x: x_of(a, s),
+            x: x_of(a, s, ln_t),
             s,
             dl,
         }
@@ -581,7 +581,7 @@ impl<'a> GeneralPages<'a> {
                     let (si, dlns) = solve_g(p.ln_t, p.ln_p, guess, stop)?;
                     s[k] = si;
                     if si.is_finite() {
-                        (xi, dli) = (x_of(-log_h[i], si), dlns);
+                        (xi, dli) = (x_of(-log_h[i], si, p.ln_t), dlns);
                     }
                 }
                 x[k] = xi;
@@ -662,9 +662,15 @@ impl PassSums {
     }
 }
 
-/// x_i = a_i/s_i, through logs when a_i or s_i is subnormal or the
-/// quotient overflows.
-fn x_of(ai: f64, si: f64) -> f64 {
+/// x_i = a_i/s_i, s_i the root of G(s) = t_i at ln t_i = `ln_t`; through
+/// logs when a_i is subnormal or the quotient overflows. Below the normal
+/// range s_i has lost precision (to none at all when it underflows), so
+/// there ln s_i = (ln 2 + ln t_i)/2 from G(s) = s²/2 (1 − 2s/3 + …), exact
+/// to rounding for s < 1e−300.
+pub(super) fn x_of(ai: f64, si: f64, ln_t: f64) -> f64 {
+    if si < f64::MIN_POSITIVE {
+        return (ai.ln() - 0.5 * (std::f64::consts::LN_2 + ln_t)).exp();
+    }
     let xi = ai / si;
     if xi.is_finite() && xi >= f64::MIN_POSITIVE {
         xi
@@ -750,7 +756,13 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     if let Some((c, p_c)) = local.cutoff_page(model, ell) {
         let x_a = local.x.clone();
         let (tb, d_b) = local.polish_near_cutoff(model, c, p_c)?;
-        let keep_b = tb.is_finite() && tb > 0.0 && (tb - 1.0).abs() <= (sum_a - 1.0).abs();
+        // The polish evaluates the steep pages exactly; the sub-ulp step
+        // only to first order, which a page nearer its cutoff than the
+        // step (1 − t_c ≪ |d|) defeats while its sum looks right. So the
+        // polish is kept whenever its own sum is within the plan's tolerance.
+        let off_b = (tb - 1.0).abs();
+        let keep_b =
+            tb.is_finite() && tb > 0.0 && (off_b <= (sum_a - 1.0).abs() || off_b <= PLAN_SUM_TOL);
         // Even v = 2^{−1022} leaves Σ x > 1: the polish ended at λ = w_c.
         let tied = tb > 1.0 + 1e-12 && local.split_residual_among_ties(model, d_b);
         if keep_b || tied {
@@ -1240,7 +1252,15 @@ fn solve_multiplier_local(
         }
         let tol = (4.0 * f64::EPSILON * ell.abs()).max(1e-15);
         if hi - lo <= tol {
-            // Only rounding (or an underflowing Σ x) is left.
+            // Only rounding (or an underflowing Σ x) is left. The model
+            // must hold x to rounding: a first pass (ROUGH, ~1e−10) is
+            // redone in place (the bracket's end can be the root when one
+            // page holds nearly all of Σ a_i).
+            let sums = if stop == ROUGH {
+                pages.pass(point, 0.0, Some((ln_w, ell, width)), EXACT)?
+            } else {
+                sums
+            };
             return Ok((ell, Local::new(pages, ln_w, (ell, width), sums), anchor));
         }
         // d ln Σ/dℓ = −dsum/Σ.
@@ -1358,7 +1378,7 @@ impl Local {
             let (sj, dlns) = solve_g(p.ln_t, p.ln_p, self.s[j], EXACT)?;
             self.s[j] = sj;
             if sj.is_finite() {
-                self.x[j] = x_of(self.a[j], sj);
+                self.x[j] = x_of(self.a[j], sj, p.ln_t);
                 self.dl[j] = dlns;
                 sum = sum.plus(GridSum::of(self.x[j]));
                 dsum += self.x[j] * dlns;

@@ -75,6 +75,7 @@
 
 use super::frequencies::{
     COARSE, EXACT, GeneralPages, PagePoint, g_over_s2, invert_g, jensen_gap, ln_p_of, ln_weight,
+    x_of,
 };
 use super::{Model, par};
 use crate::error::{Error, Num, Result};
@@ -1281,7 +1282,7 @@ impl<'a> HostModel<'a> {
                 if ln_t < 0.0 {
                     let s = invert_g(ln_t, ln_p_of(ln_t))?;
                     if s.is_finite() {
-                        let x = a / s;
+                        let x = x_of(a, s, ln_t);
                         acc.sum += x;
                         acc.dsum -= x * even_dlns(s, ln_t);
                     }
