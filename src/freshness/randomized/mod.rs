@@ -120,8 +120,11 @@ fn fill_beta(model: &Model, pages: Range<usize>, out: &mut [f64]) {
 /// overflow.
 ///
 /// Errors: `TooLarge` beyond the memory cap ([`RANDOMIZED_BYTES_PER_PAGE`]
-/// per page); `NotConverged` if the frequencies cannot be normalised (not
-/// expected for a valid model).
+/// per page); `NotConverged` if the frequencies cannot be normalised, or
+/// (general weights) when a page's membership of the active set is below
+/// what double-double sums resolve (rates and weights spread over ~10^100
+/// and more: a marginal page holding nearly all of B and S), rather than a
+/// plan that does not sum to 1.
 pub fn optimal_frequencies(model: &Model) -> Result<Vec<f64>> {
     if !model.is_proportional() {
         return optimal_frequencies_general(model);
@@ -713,7 +716,8 @@ fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<(usize, f64)>
 const PLAN_SUM_SLACK: f64 = 1e-14;
 
 /// Whether the plan in `f` from [`write_plan`] at `cut`, with sum `total`,
-/// stands; false when the sum is not a positive double. Σ_P x_i = κS holds
+/// stands; false when the sum is not a positive double or exceeds
+/// [`SPURIOUS`] (a spurious active page: [`newton`] resolves it). Σ_P x_i = κS holds
 /// to rounding unless κ lies below the compensated sums' precision next to
 /// B (an inactive page's β larger than the active ones' by 10^30 and
 /// more): then the excesses share an error from the sums' low parts,
@@ -721,35 +725,47 @@ const PLAN_SUM_SLACK: f64 = 1e-14;
 /// deficit 1 − Σ f is given back to the active pages in proportion to β'
 /// ([`give_back`]); pages whose excess is large barely move.
 fn settle(terms: &Terms, cut: Cutoff, f: &mut [f64], total: f64) -> bool {
-    if !(total.is_finite() && total > 0.0) {
+    if !(total.is_finite() && total > 0.0 && total <= SPURIOUS) {
         return false;
     }
     if (total - 1.0).abs() > PLAN_SUM_SLACK {
         let per_beta = (1.0 - total) / (cut.b.hi + cut.b.lo);
-        fold_chunks(
+        let after = fold_chunks(
             [f],
-            (),
+            0.0,
             |pages, [x]| {
-                let mut bt = [0.0; BLOCK];
+                let (mut bt, mut sum) = ([0.0; BLOCK], 0.0);
                 for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
                     let b = &mut bt[..x.len()];
                     terms.betas(lo..lo + x.len(), b);
-                    give_back(x, b, per_beta);
+                    sum += give_back(x, b, per_beta);
                 }
+                sum
             },
-            |(), ()| (),
+            |a, b| a + b,
         );
+        // The deficit belonged to pages the plan did not visit (an active
+        // page's excess lost to rounding): not this plan.
+        return (after - 1.0).abs() <= GIVEN_BACK_SLACK;
     }
     true
 }
 
-/// x_i + `per_beta`·β'_i (at least 0) for the pages with x_i > 0.
-fn give_back(x: &mut [f64], beta: &[f64], per_beta: f64) {
+/// Largest |Σ f − 1| after [`give_back`]: the deficit went back to the
+/// pages it came from.
+const GIVEN_BACK_SLACK: f64 = 1e-12;
+
+/// x_i + `per_beta`·β'_i (at least 0) for the pages with x_i > 0; returns
+/// the new Σ x.
+fn give_back(x: &mut [f64], beta: &[f64], per_beta: f64) -> f64 {
+    let mut sum = 0.0;
     for (v, &b) in x.iter_mut().zip(beta) {
         if *v > 0.0 {
             *v = (*v + per_beta * b).max(0.0);
+            sum += *v;
         }
     }
+    sum
 }
 
 /// [`write_plan`] for one block (σ in `x`, β' in `b`): the plain test of
@@ -764,7 +780,10 @@ fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> usize {
         let t = s * cut.num - cut.s.hi;
         let (e, exact) = cut.excess_split(s);
         unsure |= (t.abs() <= cut.margin) | (!exact & (t > cut.margin));
-        let v = e.max(0.0) * b * scale;
+        let eb = e.max(0.0) * b;
+        let v = eb * scale;
+        // e·b below the normal range has lost bits that e·b·scale keeps.
+        unsure |= (eb < f64::MIN_POSITIVE) & (e > 0.0) & (b > 0.0) & (t > cut.margin);
         active += usize::from(t > cut.margin);
         *p = if t > cut.margin { v } else { 0.0 };
     }
@@ -774,7 +793,7 @@ fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> usize {
             let on = cut.active(s);
             active += usize::from(on);
             *p = if on {
-                cut.excess(s).max(0.0) * b * scale
+                weigh(cut.excess(s).max(0.0), b, scale)
             } else {
                 0.0
             };
@@ -782,6 +801,22 @@ fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> usize {
     }
     x.copy_from_slice(&plan[..x.len()]);
     active
+}
+
+/// e·b·`scale` (all ≥ 0) as (e·b)·scale, except where e·b leaves the
+/// normal range (e ≫ 0 and b near the least double: then it has lost its
+/// low bits, or all of them) while the product need not: then
+/// (e·scale)·b, or through logs.
+fn weigh(e: f64, b: f64, scale: f64) -> f64 {
+    let eb = e * b;
+    if eb >= f64::MIN_POSITIVE || e == 0.0 || b == 0.0 {
+        return eb * scale;
+    }
+    let es = e * scale;
+    if es.is_finite() && es >= f64::MIN_POSITIVE {
+        return es * b;
+    }
+    (e.ln() + b.ln() + scale.ln()).exp()
 }
 
 /// [`ActiveSums`] over the pages active at `cut`, in fixed chunks.
@@ -875,7 +910,7 @@ fn plain_sums(sig: &mut [f64], bt: &mut [f64], num: f64, den: f64) -> (usize, f6
 /// neither shortcut applies.
 ///
 /// Errors: `TooLarge` beyond the memory cap ([`RANDOMIZED_BYTES_PER_PAGE`]
-/// per page); `NotConverged` only if the result cannot be normalised.
+/// per page); `NotConverged` as [`optimal_frequencies`].
 pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     check_memory(model.len())?;
     let mut f = crate::pages::zeroed(model.len());
@@ -889,8 +924,7 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
 /// [`optimal_frequencies_general`]). `out` is unchanged when the model or
 /// `out` is refused before the solve (`InvalidArgument`, `TooLarge`); the
 /// solve itself uses `out` as its scratch, so its own error
-/// (`NotConverged`, not expected for a valid model) leaves it
-/// overwritten.
+/// (`NotConverged`: see [`optimal_frequencies`]) leaves it overwritten.
 ///
 /// Errors: as [`optimal_frequencies`], and `InvalidArgument` when `out`
 /// does not have one entry per page.
@@ -1009,29 +1043,94 @@ fn newton(terms: &Terms, sig: &mut [f64], kappa: f64, start: (f64, f64)) -> Resu
             break;
         }
     }
-    let cut = Cutoff::new(kappa, sums);
-    let s = weigh_active(sig, &mut bt, cut, cut);
-    if s.is_finite() && s > 0.0 {
+    let mut cut = Cutoff::new(kappa, sums);
+    for _ in 0..MAX_NEWTON {
+        let scaled_total = kappa * (cut.s.hi + cut.s.lo);
+        if kappa.is_finite() && sums.count > 0 && !scaled_total.is_normal() {
+            // κS below the normal range (β_max from an inactive page far
+            // above the active ones'): the x_i would be subnormal or 0.
+            return rescaled(terms.model, &terms.sigma, cut, sig, &mut bt);
+        }
+        // x_i and κS both times the power of two nearest 1/(κS), which
+        // keeps every x_i that the plan can hold clear of the subnormal
+        // range and leaves the quotients' bits as they are.
+        let pow2 = power_of_two_inverse(scaled_total);
+        let s = weigh_active(sig, &mut bt, cut, cut, pow2);
+        if !(s.is_finite() && s > 0.0) {
+            // Every active β' underflowed relative to the largest β (an
+            // inactive page changing far faster): Σ x is 0.
+            return rescaled(terms.model, &terms.sigma, cut, sig, &mut bt);
+        }
+        let total = scaled_total * pow2;
+        if total.is_normal() && s > SPURIOUS * total {
+            // Σ_P x_i = κS for any P, so a sum far above it means that an
+            // active page's excess was rounding noise about a negative
+            // value (its terms dominate B and S: the sums cannot resolve
+            // it), clipped to 0: that page, the least σ of P, is inactive.
+            refill(terms, sig, &mut bt);
+            let least = fold_chunks(
+                [&mut *sig],
+                f64::INFINITY,
+                |_, [sg]| {
+                    sg.iter()
+                        .filter(|&&x| cut.active(x))
+                        .fold(f64::INFINITY, |m, &x| m.min(x))
+                },
+                f64::min,
+            );
+            sums = active_sums(sig, &mut bt, Cutoff::plain(1.0, least));
+            if sums.count == 0 {
+                break;
+            }
+            cut = Cutoff::new(kappa, sums);
+            continue;
+        }
         // Σ x should be κS: where it is not ([`settle`]), the difference
         // goes back to the active pages in proportion to β'.
-        let total = kappa * (cut.s.hi + cut.s.lo);
         if total.is_normal() && (s / total - 1.0).abs() > PLAN_SUM_SLACK {
             let per_beta = (total - s) / (cut.b.hi + cut.b.lo);
-            fold_chunks(
+            let after = fold_chunks(
                 [&mut *sig, &mut bt[..]],
-                (),
+                0.0,
                 |_, [x, b]| give_back(x, b, per_beta),
-                |(), ()| (),
+                |a, b| a + b,
             );
+            if (after / total - 1.0).abs() > GIVEN_BACK_SLACK {
+                break;
+            }
             divide(sig, total);
         } else {
             divide(sig, s);
         }
         return Ok(());
     }
-    // Finish: every active β' underflowed relative to the largest β (an
-    // inactive page changing far faster).
-    rescaled(terms.model, &terms.sigma, cut, sig, &mut bt)
+    Err(Error::NotConverged(
+        "the randomized plan's active set could not be resolved in double precision: \
+         its pages' change rates and weights span too many decades"
+            .into(),
+    ))
+}
+
+/// A weighed plan whose Σ x exceeds κS by this factor has a spurious
+/// active page ([`newton`]); rounding moves it by far less (at most 2e−4
+/// seen, where κ is 10^30 below B: [`settle`]).
+const SPURIOUS: f64 = 2.0;
+
+/// σ_i into `sig` and β'_i into `bt` again (a weighing overwrote σ).
+fn refill(terms: &Terms, sig: &mut [f64], bt: &mut [f64]) {
+    fold_chunks(
+        [sig, bt],
+        (),
+        |pages, [sg, b]| {
+            terms.betas(pages.clone(), b);
+            for (x, i) in sg.iter_mut().zip(pages) {
+                *x = plain_weight(terms.model, i)
+                    .and_then(|w| terms.sigma.of_plain(w))
+                    .unwrap_or_else(|| terms.sigma.of(i));
+            }
+        },
+        |(), ()| (),
+    );
 }
 
 /// The same active set with β scaled by the active set's largest, in logs
@@ -1076,7 +1175,18 @@ fn rescaled(
     );
     let sums = active_sums(sig, bt, cut);
     let value = Cutoff::new((-ln_bact).exp(), sums);
-    let s = weigh_active(sig, bt, cut, value);
+    let pow2 = power_of_two_inverse(value.kappa * (value.s.hi + value.s.lo));
+    let s = weigh_active(sig, bt, cut, value, pow2);
+    eprintln!(
+        "DBG rescaled ln_bact {ln_bact} value kappa {:e} B {:e} {:e} S {:e} {:e} pow2 {pow2:e} s {s:e} x {:?} b {:?}",
+        value.kappa,
+        value.b.hi,
+        value.b.lo,
+        value.s.hi,
+        value.s.lo,
+        &sig[..sig.len().min(4)],
+        &bt[..bt.len().min(4)]
+    );
     if !(s.is_finite() && s > 0.0) {
         return Err(Error::NotConverged(format!(
             "frequencies sum to {}",
@@ -1198,11 +1308,10 @@ fn max_scaled(a: Option<Scaled>, b: Scaled) -> Scaled {
     a.map_or(b, |a| if b.cmp(a).is_gt() { b } else { a })
 }
 
-/// Overwrites `sig` with x_i = excess_i⁺·β'_i ([`Cutoff::excess`] at
-/// `value`) on the pages active at `member`, 0 elsewhere, and returns
-/// Σ x_i. κ = ∞ (every β below 1/DBL_MAX): the σκ term dominates and
-/// x_i ∝ σ_iβ'_i.
-fn weigh_active(sig: &mut [f64], bt: &mut [f64], member: Cutoff, value: Cutoff) -> f64 {
+/// x_i = excess_i⁺·β'_i·`scale` at `value` ([`weigh`]) on the pages
+/// active at `member` (σ_i·β'_i·scale at κ = ∞), 0 on the others, in
+/// place of σ; returns Σ x_i.
+fn weigh_active(sig: &mut [f64], bt: &mut [f64], member: Cutoff, value: Cutoff, scale: f64) -> f64 {
     fold_chunks(
         [sig, bt],
         0.0,
@@ -1213,9 +1322,9 @@ fn weigh_active(sig: &mut [f64], bt: &mut [f64], member: Cutoff, value: Cutoff) 
                 *x = if !member.active(si) {
                     0.0
                 } else if !value.kappa.is_finite() {
-                    si * b
+                    weigh(si, b, scale)
                 } else {
-                    value.excess(si).max(0.0) * b
+                    weigh(value.excess(si).max(0.0), b, scale)
                 };
                 total += *x;
             }
@@ -1223,6 +1332,21 @@ fn weigh_active(sig: &mut [f64], bt: &mut [f64], member: Cutoff, value: Cutoff) 
         },
         |a, b| a + b,
     )
+}
+
+/// The power of two nearest 1/`x` for a normal x (its exponent negated),
+/// 1 where that is not a normal double.
+fn power_of_two_inverse(x: f64) -> f64 {
+    if !x.is_normal() {
+        return 1.0;
+    }
+    let biased = (x.abs().to_bits() >> 52) as i64;
+    let inverse = 2046 - biased;
+    if (1..=2046).contains(&inverse) {
+        f64::from_bits((inverse as u64) << 52)
+    } else {
+        1.0
+    }
 }
 
 /// `x` divided by `s`, in fixed chunks.

@@ -631,3 +631,118 @@ fn an_inactive_page_whose_beta_dwarfs_the_active_ones_still_gets_a_plan_summing_
     let (ours, best) = (cost(&m, &f).unwrap(), cost(&m, &exact).unwrap());
     assert!(ours <= best * (1.0 + 1e-12), "{ours} vs {best}");
 }
+
+/// f_i = β_i(ρσ_i − 1) over the active set `p`, ρ = (1 + Σβ)/(Σσβ) in
+/// plain doubles (exponential X with E\[X\] = 1: β_i = μ_i, σ_i = √(c_i/μ_i)).
+fn plan_over(mu: &[f64], c: &[f64], p: &[usize]) -> Vec<f64> {
+    let sigma = |i: usize| (c[i] / mu[i]).sqrt();
+    let num = 1.0 + p.iter().map(|&i| mu[i]).sum::<f64>();
+    let den: f64 = p.iter().map(|&i| sigma(i) * mu[i]).sum();
+    (0..mu.len())
+        .map(|i| {
+            if p.contains(&i) {
+                mu[i] * (num / den * sigma(i) - 1.0)
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// Page 2's x_2 = excess·β'_2 (β scaled by an inactive page's β_max
+/// 10^80 above) is 3.6e−320, subnormal, before the division that makes it
+/// f_2 = 1.48e−109: it was 5.6e−5 off. Now x_i and κS are scaled by the
+/// same power of two first.
+#[test]
+fn a_plan_entry_whose_unnormalised_value_is_subnormal_is_exact() {
+    let mu = [
+        7.883805770185016e79,
+        1.5004728659956144e-51,
+        6.590636559466374e-138,
+    ];
+    let c = [1.0, 3.7895001597991067e111, 1.884020732638833e-20];
+    let m = Model::new(Distribution::exponential(1.0).unwrap(), &mu, Some(&c)).unwrap();
+    let f = optimal_frequencies(&m).unwrap();
+    let want = plan_over(&mu, &c, &[1, 2]);
+    assert_eq!(f[0], 0.0);
+    assert_eq!(f[1], 1.0);
+    assert!(rel(f[2], want[2]) < 1e-13, "{f:?} {want:?}");
+}
+
+/// Page 1 dominates B and S of the set {0, 1, 2} while its excess,
+/// about −3.6e−95 against S = 1.7e−51, is below what compensated sums
+/// resolve: Newton kept it, and clipping its excess to 0 left a plan
+/// summing to 4e73. A weighed sum far above κS now drops the active page
+/// of least σ: the plan over {0, 2}.
+#[test]
+fn a_spurious_active_page_is_dropped() {
+    let mu = [
+        1.0500116969516932e38,
+        1.9045323956178056e117,
+        2.7682759029015063e-94,
+        2.978912819236351e121,
+    ];
+    let c = [
+        1.2644769011191878e135,
+        1.4601905952724125e143,
+        3.1298852373732967e25,
+        1.0,
+    ];
+    let m = Model::new(Distribution::exponential(1.0).unwrap(), &mu, Some(&c)).unwrap();
+    let f = optimal_frequencies(&m).unwrap();
+    let want = plan_over(&mu, &c, &[0, 2]);
+    assert_eq!((f[1], f[3]), (0.0, 0.0));
+    assert!(rel(f[2], want[2]) < 1e-12, "{f:?} {want:?}");
+    assert!((f[0] - (1.0 - f[2])).abs() <= f64::EPSILON);
+}
+
+/// Rates and weights over ~10^±75 and 10^±150, three pages: where a
+/// marginal page's excess is below the precision of the sums, the solve
+/// says so (NotConverged) instead of returning a plan that does not sum
+/// to 1 (these summed to 0.98, 4.7e34 and 0.94; the plans are
+/// f = (0.0204, 0.9796, 0), (0, 4.9e−7, 1 − 4.9e−7, 0, 0) and
+/// (0, 0.0601, 0.9399)).
+#[test]
+fn a_plan_is_a_probability_vector_or_an_error() {
+    let cases: [(&[f64], &[f64]); 3] = [
+        (
+            &[
+                7.845633680803632e30,
+                0.08821591019460549,
+                2.1617609417528036e69,
+            ],
+            &[2.738227049624922e117, 4.511358039433392e87, 1.0],
+        ),
+        (
+            &[
+                2.6956648372630066e68,
+                9.119521860922293e-17,
+                1.6854348813595015e33,
+                3.427204685254071e70,
+                6.067420071489571e26,
+            ],
+            &[
+                5.606681064553775e131,
+                4.547377700624907e69,
+                2.882889640882104e99,
+                1.0,
+                2.5359015409031983e92,
+            ],
+        ),
+        (
+            &[
+                3.006882285367277e74,
+                9.684792340048893e31,
+                1.1211083774654228e-19,
+            ],
+            &[1.0, 2.3347877109262643e128, 1.8995643970710804e115],
+        ),
+    ];
+    for (mu, c) in cases {
+        let m = Model::new(Distribution::exponential(1.0).unwrap(), mu, Some(c)).unwrap();
+        match optimal_frequencies(&m) {
+            Ok(f) => assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{f:?}"),
+            Err(e) => assert!(matches!(e, Error::NotConverged(_)), "{e:?}"),
+        }
+    }
+}
