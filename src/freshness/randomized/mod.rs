@@ -1043,95 +1043,166 @@ fn newton(terms: &Terms, sig: &mut [f64], kappa: f64, start: (f64, f64)) -> Resu
             break;
         }
     }
-    let mut cut = Cutoff::new(kappa, sums);
-    for _ in 0..MAX_NEWTON {
-        let scaled_total = kappa * (cut.s.hi + cut.s.lo);
-        if kappa.is_finite() && sums.count > 0 && !scaled_total.is_normal() {
-            // κS below the normal range (β_max from an inactive page far
-            // above the active ones'): the x_i would be subnormal or 0.
-            return rescaled(terms.model, &terms.sigma, cut, sig, &mut bt);
-        }
-        // x_i and κS both times the power of two nearest 1/(κS), which
-        // keeps every x_i that the plan can hold clear of the subnormal
-        // range and leaves the quotients' bits as they are.
-        let pow2 = power_of_two_inverse(scaled_total);
-        let s = weigh_active(sig, &mut bt, cut, cut, pow2);
-        if !(s.is_finite() && s > 0.0) {
-            // Every active β' underflowed relative to the largest β (an
-            // inactive page changing far faster): Σ x is 0.
-            return rescaled(terms.model, &terms.sigma, cut, sig, &mut bt);
-        }
-        let total = scaled_total * pow2;
-        if total.is_normal() && s > SPURIOUS * total {
-            // Σ_P x_i = κS for any P, so a sum far above it means that an
-            // active page's excess was rounding noise about a negative
-            // value (its terms dominate B and S: the sums cannot resolve
-            // it), clipped to 0: that page, the least σ of P, is inactive.
-            refill(terms, sig, &mut bt);
-            let least = fold_chunks(
-                [&mut *sig],
-                f64::INFINITY,
-                |_, [sg]| {
-                    sg.iter()
-                        .filter(|&&x| cut.active(x))
-                        .fold(f64::INFINITY, |m, &x| m.min(x))
-                },
-                f64::min,
-            );
-            sums = active_sums(sig, &mut bt, Cutoff::plain(1.0, least));
-            if sums.count == 0 {
-                break;
-            }
-            cut = Cutoff::new(kappa, sums);
-            continue;
-        }
-        // Σ x should be κS: where it is not ([`settle`]), the difference
-        // goes back to the active pages in proportion to β'.
-        if total.is_normal() && (s / total - 1.0).abs() > PLAN_SUM_SLACK {
-            let per_beta = (total - s) / (cut.b.hi + cut.b.lo);
-            let after = fold_chunks(
-                [&mut *sig, &mut bt[..]],
-                0.0,
-                |_, [x, b]| give_back(x, b, per_beta),
-                |a, b| a + b,
-            );
-            if (after / total - 1.0).abs() > GIVEN_BACK_SLACK {
-                break;
-            }
-            divide(sig, total);
-        } else {
-            divide(sig, s);
-        }
-        return Ok(());
+    // The active set and the excesses that the compensated sums cannot
+    // resolve, decided by sums without cancellation.
+    let (sums, member) = if kappa.is_finite() && sums.count > 0 {
+        exact_active_set(sig, &mut bt, kappa, Cutoff::new(kappa, sums))?
+    } else {
+        (sums, Cutoff::new(kappa, sums))
+    };
+    let cut = Cutoff::new(kappa, sums);
+    let scaled_total = kappa * (cut.s.hi + cut.s.lo);
+    if kappa.is_finite() && sums.count > 0 && !scaled_total.is_normal() {
+        // κS below the normal range (β_max from an inactive page far
+        // above the active ones'): the x_i would be subnormal or 0.
+        return rescaled(terms.model, &terms.sigma, member, sig, &mut bt);
     }
-    Err(Error::NotConverged(
+    let exact = if kappa.is_finite() {
+        unresolved_excesses(sig, &bt, member, cut)
+    } else {
+        Vec::new()
+    };
+    // x_i and κS both times the power of two nearest 1/(κS), which keeps
+    // every x_i that the plan can hold clear of the subnormal range and
+    // leaves the quotients' bits as they are.
+    let pow2 = power_of_two_inverse(scaled_total);
+    let s = weigh_active(sig, &mut bt, (member, cut), pow2, &exact);
+    if !(s.is_finite() && s > 0.0) {
+        // Every active β' underflowed relative to the largest β (an
+        // inactive page changing far faster): Σ x is 0.
+        return rescaled(terms.model, &terms.sigma, member, sig, &mut bt);
+    }
+    // Σ x should be κS: where it is not ([`settle`]), the difference goes
+    // back to the active pages in proportion to β'.
+    let total = scaled_total * pow2;
+    if total.is_normal() && (s / total - 1.0).abs() > PLAN_SUM_SLACK {
+        let per_beta = (total - s) / (cut.b.hi + cut.b.lo);
+        let after = fold_chunks(
+            [&mut *sig, &mut bt[..]],
+            0.0,
+            |_, [x, b]| give_back(x, b, per_beta),
+            |a, b| a + b,
+        );
+        if (after / total - 1.0).abs() > GIVEN_BACK_SLACK {
+            return Err(unresolved());
+        }
+        divide(sig, total);
+    } else {
+        divide(sig, s);
+    }
+    Ok(())
+}
+
+fn unresolved() -> Error {
+    Error::NotConverged(
         "the randomized plan's active set could not be resolved in double precision: \
          its pages' change rates and weights span too many decades"
             .into(),
-    ))
+    )
 }
 
-/// A weighed plan whose Σ x exceeds κS by this factor has a spurious
-/// active page ([`newton`]); rounding moves it by far less (at most 2e−4
-/// seen, where κ is 10^30 below B: [`settle`]).
-const SPURIOUS: f64 = 2.0;
+/// The active set of (14) with every membership decided exactly enough:
+/// page j is active iff G_j = Σ_{σ_i > σ_j} β'_i(σ_i − σ_j) < κσ_j (F at
+/// ρ = 1/σ_j below κ), a sum of non-negative terms, so no cancellation
+/// hides its sign as it can in σ_j(κ + B) − S when page j holds nearly all
+/// of B and S. Starts from `cut`'s set, checks its least active and
+/// greatest inactive σ and moves the threshold until both hold. Returns
+/// the set's sums and its membership test (σ above a threshold).
+fn exact_active_set(
+    sig: &mut [f64],
+    bt: &mut [f64],
+    kappa: f64,
+    cut: Cutoff,
+) -> Result<(ActiveSums, Cutoff)> {
+    // Sequential read-only passes (a fallback; the same bits on any
+    // thread count).
+    let max_below = |sg: &[f64], bound: f64, strict: bool| {
+        sg.iter()
+            .filter(|&&x| {
+                if strict {
+                    x < bound
+                } else {
+                    x <= bound && !cut.active(x)
+                }
+            })
+            .fold(0.0, |m: f64, &x| m.max(x))
+    };
+    // τ: the greatest σ of an inactive page (0: none); active iff σ > τ.
+    let mut tau = max_below(sig, f64::INFINITY, false);
+    for _ in 0..MAX_NEWTON {
+        let least = sig
+            .iter()
+            .filter(|&&x| x > tau)
+            .fold(f64::INFINITY, |m: f64, &x| m.min(x));
+        if least.is_finite() && !exactly_active(sig, bt, kappa, least) {
+            tau = least;
+            continue;
+        }
+        if tau > 0.0 && exactly_active(sig, bt, kappa, tau) {
+            tau = max_below(sig, tau, true);
+            continue;
+        }
+        let member = Cutoff::plain(1.0, tau);
+        return Ok((active_sums(sig, bt, member), member));
+    }
+    Err(unresolved())
+}
 
-/// σ_i into `sig` and β'_i into `bt` again (a weighing overwrote σ).
-fn refill(terms: &Terms, sig: &mut [f64], bt: &mut [f64]) {
-    fold_chunks(
-        [sig, bt],
-        (),
-        |pages, [sg, b]| {
-            terms.betas(pages.clone(), b);
-            for (x, i) in sg.iter_mut().zip(pages) {
-                *x = plain_weight(terms.model, i)
-                    .and_then(|w| terms.sigma.of_plain(w))
-                    .unwrap_or_else(|| terms.sigma.of(i));
+/// G_j < κσ_j for σ_j = `sigma` ([`exact_active_set`]).
+fn exactly_active(sig: &[f64], bt: &[f64], kappa: f64, sigma: f64) -> bool {
+    let g: f64 = sig
+        .iter()
+        .zip(bt)
+        .filter(|(x, _)| **x > sigma)
+        .map(|(x, b)| b * (x - sigma))
+        .sum();
+    g < kappa * sigma
+}
+
+/// Relative size below which a compensated excess is not trusted.
+const UNRESOLVED: f64 = 1e-28;
+
+/// Most pages whose excess [`unresolved_excesses`] recomputes (one pass
+/// each).
+const UNRESOLVED_MAX: usize = 16;
+
+/// The active pages whose excess σ_j(κ + B) − S the compensated sums do
+/// not resolve (below [`UNRESOLVED`] of its terms), with the excess as
+/// σ_jκ + Σ_{P, σ_i < σ_j} β'_i(σ_j − σ_i) − Σ_{σ_i > σ_j} β'_i(σ_i − σ_j):
+/// two sums of non-negative terms. Empty beyond [`UNRESOLVED_MAX`] pages.
+fn unresolved_excesses(sig: &[f64], bt: &[f64], member: Cutoff, cut: Cutoff) -> Vec<(usize, f64)> {
+    let found: Vec<(usize, f64)> = sig
+        .iter()
+        .enumerate()
+        .filter(|&(_, &x)| {
+            member.active(x) && cut.excess(x).abs() <= UNRESOLVED * (x * cut.num + cut.s.hi)
+        })
+        .map(|(k, &x)| (k, x))
+        .collect();
+    if found.len() > UNRESOLVED_MAX {
+        return Vec::new();
+    }
+    found
+        .into_iter()
+        .map(|(j, sj)| {
+            let (mut below, mut above) = (0.0, 0.0);
+            for (&x, &b) in sig.iter().zip(bt) {
+                if x > sj {
+                    above += b * (x - sj);
+                } else if x < sj && member.active(x) {
+                    below += b * (sj - x);
+                }
             }
-        },
-        |(), ()| (),
-    );
+            (j, sj * cut.kappa + below - above)
+        })
+        .collect()
 }
+
+/// A plan whose Σ x exceeds κS by this factor has a wrong active set (a
+/// marginal page's excess lost to the compensated sums): [`settle`]
+/// refuses it and [`newton`] decides the set exactly. Rounding moves the
+/// sum by far less (at most 2e−4 seen, where κ is 10^30 below B).
+const SPURIOUS: f64 = 2.0;
 
 /// The same active set with β scaled by the active set's largest, in logs
 /// (`sig` holds the weighed x and is overwritten).
@@ -1176,7 +1247,7 @@ fn rescaled(
     let sums = active_sums(sig, bt, cut);
     let value = Cutoff::new((-ln_bact).exp(), sums);
     let pow2 = power_of_two_inverse(value.kappa * (value.s.hi + value.s.lo));
-    let s = weigh_active(sig, bt, cut, value, pow2);
+    let s = weigh_active(sig, bt, (cut, value), pow2, &[]);
     eprintln!(
         "DBG rescaled ln_bact {ln_bact} value kappa {:e} B {:e} {:e} S {:e} {:e} pow2 {pow2:e} s {s:e} x {:?} b {:?}",
         value.kappa,
@@ -1308,23 +1379,34 @@ fn max_scaled(a: Option<Scaled>, b: Scaled) -> Scaled {
     a.map_or(b, |a| if b.cmp(a).is_gt() { b } else { a })
 }
 
-/// x_i = excess_i⁺·β'_i·`scale` at `value` ([`weigh`]) on the pages
-/// active at `member` (σ_i·β'_i·scale at κ = ∞), 0 on the others, in
-/// place of σ; returns Σ x_i.
-fn weigh_active(sig: &mut [f64], bt: &mut [f64], member: Cutoff, value: Cutoff, scale: f64) -> f64 {
+/// x_i = excess_i·β'_i·`scale` at `value` ([`weigh`]; the excess from
+/// `exact` for the pages listed there, by index) on the pages active at
+/// `member` (σ_i·β'_i·scale at κ = ∞), 0 on the others, in place of σ;
+/// returns Σ x_i.
+fn weigh_active(
+    sig: &mut [f64],
+    bt: &mut [f64],
+    (member, value): (Cutoff, Cutoff),
+    scale: f64,
+    exact: &[(usize, f64)],
+) -> f64 {
     fold_chunks(
         [sig, bt],
         0.0,
-        |_, [sg, bt]| {
+        |pages, [sg, bt]| {
             let mut total = 0.0;
-            for (x, &b) in sg.iter_mut().zip(bt.iter()) {
+            for ((i, x), &b) in pages.clone().zip(sg.iter_mut()).zip(bt.iter()) {
                 let si = *x;
                 *x = if !member.active(si) {
                     0.0
                 } else if !value.kappa.is_finite() {
                     weigh(si, b, scale)
                 } else {
-                    weigh(value.excess(si).max(0.0), b, scale)
+                    let e = match exact.iter().find(|(j, _)| *j == i) {
+                        Some(&(_, e)) => e,
+                        None => value.excess(si),
+                    };
+                    weigh(e.max(0.0), b, scale)
                 };
                 total += *x;
             }
