@@ -1248,16 +1248,6 @@ fn rescaled(
     let value = Cutoff::new((-ln_bact).exp(), sums);
     let pow2 = power_of_two_inverse(value.kappa * (value.s.hi + value.s.lo));
     let s = weigh_active(sig, bt, (cut, value), pow2, &[]);
-    eprintln!(
-        "DBG rescaled ln_bact {ln_bact} value kappa {:e} B {:e} {:e} S {:e} {:e} pow2 {pow2:e} s {s:e} x {:?} b {:?}",
-        value.kappa,
-        value.b.hi,
-        value.b.lo,
-        value.s.hi,
-        value.s.lo,
-        &sig[..sig.len().min(4)],
-        &bt[..bt.len().min(4)]
-    );
     if !(s.is_finite() && s > 0.0) {
         return Err(Error::NotConverged(format!(
             "frequencies sum to {}",
