@@ -490,6 +490,16 @@ impl<'a> Terms<'a> {
         bt.iter_mut().for_each(|b| *b /= self.bmax);
     }
 
+    /// ln β'_i, for a page whose β'_i is below the normal range.
+    fn ln_beta(&self, i: usize) -> f64 {
+        if let Some(top) = self.mu_max {
+            return self.model.change_rates()[i].ln() - top.ln();
+        }
+        let mut b = [0.0];
+        fill_beta(self.model, i..i + 1, &mut b);
+        b[0].ln() - self.bmax.ln()
+    }
+
     /// σ_i in place of the plain w_i left by [`Sigma::new`] for the pages
     /// `pages`: [`Sigma::of_plain`]'s operations in a loop without branches
     /// (it vectorises), then page by page from the model only if a value
@@ -680,7 +690,7 @@ fn water_fill(terms: &Terms, hist: &Histogram, sig: &mut [f64], kappa: f64) -> O
 /// ulp of x_i/(κS)). Returns the number of pages active at `cut` and the
 /// plan's sum ([`settle`] checks it); `None` (`f` unchanged) when κS or
 /// its inverse is not a normal double.
-fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<(usize, f64)> {
+fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<(usize, f64, bool)> {
     let total = cut.kappa * (cut.s.hi + cut.s.lo);
     let scale = 1.0 / total;
     if !(total.is_normal() && scale.is_normal()) {
@@ -688,13 +698,16 @@ fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<(usize, f64)>
     }
     let plan = fold_chunks(
         [f],
-        (0, 0.0),
+        (0, 0.0, false),
         |pages, [x]| {
             let (mut bt, mut active, mut total) = ([0.0; BLOCK], 0, [0.0; 4]);
+            let mut lost = false;
             for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
                 let b = &mut bt[..x.len()];
                 terms.betas(lo..lo + x.len(), b);
-                active += plan_block(cut, scale, x, b);
+                let (on, l) = plan_block(cut, scale, x, b);
+                active += on;
+                lost |= l;
                 let mut quads = x.chunks_exact(4);
                 for q in &mut quads {
                     for (t, v) in total.iter_mut().zip(q) {
@@ -705,9 +718,9 @@ fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<(usize, f64)>
                     *t += v;
                 }
             }
-            (active, (total[0] + total[1]) + (total[2] + total[3]))
+            (active, (total[0] + total[1]) + (total[2] + total[3]), lost)
         },
-        |(a, s), (b, t)| (a + b, s + t),
+        |(a, s, l), (b, t, m)| (a + b, s + t, l | m),
     );
     Some(plan)
 }
@@ -772,8 +785,10 @@ fn give_back(x: &mut [f64], beta: &[f64], per_beta: f64) -> f64 {
 /// [`Cutoff::active`] and the excess for every page without a branch on
 /// the outcome (it is unpredictable), kept only where the page is
 /// active; the exact test decides the rare pages within the margin.
-/// Returns the number of active pages.
-fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> usize {
+/// Returns the number of active pages, and whether an active page's β'
+/// is below the normal range (β spread beyond the doubles' range): its
+/// plan needs [`newton`]'s logs.
+fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> (usize, bool) {
     let mut plan = [0.0; BLOCK];
     let (mut unsure, mut active) = (false, 0);
     for ((p, &s), &b) in plan.iter_mut().zip(x.iter()).zip(b) {
@@ -782,25 +797,26 @@ fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> usize {
         unsure |= (t.abs() <= cut.margin) | (!exact & (t > cut.margin));
         let eb = e.max(0.0) * b;
         let v = eb * scale;
-        // e·b below the normal range has lost bits that e·b·scale keeps.
-        unsure |= (eb < f64::MIN_POSITIVE) & (e > 0.0) & (b > 0.0) & (t > cut.margin);
+        // e·b below the normal range has lost bits that e·b·scale keeps
+        // (or β' itself has: [`plan_block`]'s exact route says so).
+        unsure |= (eb < f64::MIN_POSITIVE) & (t > cut.margin);
         active += usize::from(t > cut.margin);
         *p = if t > cut.margin { v } else { 0.0 };
     }
+    let mut lost = false;
     if unsure {
         active = 0;
         for ((p, &s), &b) in plan.iter_mut().zip(x.iter()).zip(b) {
             let on = cut.active(s);
             active += usize::from(on);
-            *p = if on {
-                weigh(cut.excess(s).max(0.0), b, scale)
-            } else {
-                0.0
-            };
+            let e = cut.excess(s);
+            lost |=
+                on & ((b < f64::MIN_POSITIVE) | (e.abs() <= UNRESOLVED * (s * cut.num + cut.s.hi)));
+            *p = if on { weigh(e.max(0.0), b, scale) } else { 0.0 };
         }
     }
     x.copy_from_slice(&plan[..x.len()]);
-    active
+    (active, lost)
 }
 
 /// e·b·`scale` (all ≥ 0) as (e·b)·scale, except where e·b leaves the
@@ -957,7 +973,9 @@ fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
         if let Some((cut, count)) = band::cut(&terms, f, kappa, band) {
             match write_plan(&terms, cut, f) {
                 // The active set the band's sums were taken over.
-                Some((active, total)) if active == count && settle(&terms, cut, f, total) => {
+                Some((active, total, false))
+                    if active == count && settle(&terms, cut, f, total) =>
+                {
                     return Ok(());
                 }
                 // Not a fixed point of the Newton step; σ is overwritten.
@@ -971,7 +989,7 @@ fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
     let hist = terms.histogram(f, band.is_some());
     if let Some(cut) = water_fill(&terms, &hist, f, kappa) {
         match write_plan(&terms, cut, f) {
-            Some((_, total)) if settle(&terms, cut, f, total) => return Ok(()),
+            Some((_, total, false)) if settle(&terms, cut, f, total) => return Ok(()),
             // σ is overwritten: Newton from the start.
             Some(_) => {
                 let terms = Terms::new(model, f);
@@ -999,8 +1017,8 @@ pub(crate) fn general_by_band(model: &Model) -> Option<Vec<f64>> {
     let kappa = 1.0 / terms.bmax;
     let band = band::band(&terms, &f, kappa)?;
     let (cut, count) = band::cut(&terms, &mut f, kappa, band)?;
-    let (active, total) = write_plan(&terms, cut, &mut f)?;
-    (active == count && settle(&terms, cut, &mut f, total)).then_some(f)
+    let (active, total, lost) = write_plan(&terms, cut, &mut f)?;
+    (active == count && !lost && settle(&terms, cut, &mut f, total)).then_some(f)
 }
 
 /// [`optimal_frequencies_general`] without the root's-bucket shortcut.
@@ -1046,7 +1064,12 @@ fn newton(terms: &Terms, sig: &mut [f64], kappa: f64, start: (f64, f64)) -> Resu
     // The active set and the excesses that the compensated sums cannot
     // resolve, decided by sums without cancellation.
     let (sums, member) = if kappa.is_finite() && sums.count > 0 {
-        exact_active_set(sig, &mut bt, kappa, Cutoff::new(kappa, sums))?
+        exact_active_set(
+            (sig, &mut bt),
+            &|i| terms.ln_beta(i),
+            kappa,
+            Cutoff::new(kappa, sums),
+        )?
     } else {
         (sums, Cutoff::new(kappa, sums))
     };
@@ -1066,7 +1089,13 @@ fn newton(terms: &Terms, sig: &mut [f64], kappa: f64, start: (f64, f64)) -> Resu
     // every x_i that the plan can hold clear of the subnormal range and
     // leaves the quotients' bits as they are.
     let pow2 = power_of_two_inverse(scaled_total);
-    let s = weigh_active(sig, &mut bt, (member, cut), pow2, &exact);
+    let s = weigh_active(
+        sig,
+        &mut bt,
+        (member, cut),
+        pow2,
+        (&exact, &|i| terms.ln_beta(i)),
+    );
     if !(s.is_finite() && s > 0.0) {
         // Every active β' underflowed relative to the largest β (an
         // inactive page changing far faster): Σ x is 0.
@@ -1109,8 +1138,8 @@ fn unresolved() -> Error {
 /// greatest inactive σ and moves the threshold until both hold. Returns
 /// the set's sums and its membership test (σ above a threshold).
 fn exact_active_set(
-    sig: &mut [f64],
-    bt: &mut [f64],
+    (sig, bt): (&mut [f64], &mut [f64]),
+    ln_beta: &dyn Fn(usize) -> f64,
     kappa: f64,
     cut: Cutoff,
 ) -> Result<(ActiveSums, Cutoff)> {
@@ -1134,11 +1163,11 @@ fn exact_active_set(
             .iter()
             .filter(|&&x| x > tau)
             .fold(f64::INFINITY, |m: f64, &x| m.min(x));
-        if least.is_finite() && !exactly_active(sig, bt, kappa, least) {
+        if least.is_finite() && !exactly_active((sig, bt), ln_beta, kappa, least) {
             tau = least;
             continue;
         }
-        if tau > 0.0 && exactly_active(sig, bt, kappa, tau) {
+        if tau > 0.0 && exactly_active((sig, bt), ln_beta, kappa, tau) {
             tau = max_below(sig, tau, true);
             continue;
         }
@@ -1148,15 +1177,48 @@ fn exact_active_set(
     Err(unresolved())
 }
 
-/// G_j < κσ_j for σ_j = `sigma` ([`exact_active_set`]).
-fn exactly_active(sig: &[f64], bt: &[f64], kappa: f64, sigma: f64) -> bool {
+/// G_j < κσ_j for σ_j = `sigma` ([`exact_active_set`]), in logs (both
+/// sides may lie below the doubles' range): ln G by the largest term's
+/// ln and the sum of the terms relative to it; ln β'_i from `ln_beta`
+/// where β'_i is below the normal range.
+fn exactly_active(
+    (sig, bt): (&[f64], &[f64]),
+    ln_beta: &dyn Fn(usize) -> f64,
+    kappa: f64,
+    sigma: f64,
+) -> bool {
+    // Plain doubles decide unless a side leaves the normal range or the
+    // two are within rounding of each other.
     let g: f64 = sig
         .iter()
         .zip(bt)
         .filter(|(x, _)| **x > sigma)
         .map(|(x, b)| b * (x - sigma))
         .sum();
-    g < kappa * sigma
+    let k = kappa * sigma;
+    let lost = || {
+        sig.iter()
+            .zip(bt)
+            .any(|(x, b)| *x > sigma && *b < f64::MIN_POSITIVE)
+    };
+    if (g == 0.0 || g.is_normal()) && k.is_normal() && (g - k).abs() > 1e-9 * k && !lost() {
+        return g < k;
+    }
+    let ln_term = |i: usize| {
+        let ln_b = if bt[i] >= f64::MIN_POSITIVE {
+            bt[i].ln()
+        } else {
+            ln_beta(i)
+        };
+        ln_b + (sig[i] - sigma).ln()
+    };
+    let above = || (0..sig.len()).filter(|&i| sig[i] > sigma);
+    let top = above().map(ln_term).fold(f64::NEG_INFINITY, f64::max);
+    if top == f64::NEG_INFINITY {
+        return true;
+    }
+    let ln_g = top + above().map(|i| (ln_term(i) - top).exp()).sum::<f64>().ln();
+    ln_g < kappa.ln() + sigma.ln()
 }
 
 /// Relative size below which a compensated excess is not trusted.
@@ -1229,6 +1291,7 @@ fn rescaled(
         },
         f64::max,
     );
+    let ln_c = -ln_bact;
     fold_chunks(
         [&mut *sig, &mut *bt],
         (),
@@ -1236,7 +1299,7 @@ fn rescaled(
             for (s, b) in sg.iter().zip(b.iter_mut()) {
                 // Inactive pages may overflow here; they are never read.
                 *b = if cut.active(*s) {
-                    (b.ln() - ln_bact).exp()
+                    (b.ln() + ln_c).exp()
                 } else {
                     0.0
                 };
@@ -1245,9 +1308,19 @@ fn rescaled(
         |(), ()| (),
     );
     let sums = active_sums(sig, bt, cut);
-    let value = Cutoff::new((-ln_bact).exp(), sums);
-    let pow2 = power_of_two_inverse(value.kappa * (value.s.hi + value.s.lo));
-    let s = weigh_active(sig, bt, (cut, value), pow2, &[]);
+    let value = Cutoff::new(ln_c.exp(), sums);
+    let ln_beta = |i: usize| {
+        let mut b = [0.0];
+        fill_beta(model, i..i + 1, &mut b);
+        b[0].ln() + ln_c
+    };
+    let total = value.kappa * (value.s.hi + value.s.lo);
+    let s = if total.is_normal() {
+        let pow2 = power_of_two_inverse(total);
+        weigh_active(sig, bt, (cut, value), pow2, (&[], &ln_beta))
+    } else {
+        weigh_relative(sig, bt, cut, value, &ln_beta)
+    };
     if !(s.is_finite() && s > 0.0) {
         return Err(Error::NotConverged(format!(
             "frequencies sum to {}",
@@ -1256,6 +1329,51 @@ fn rescaled(
     }
     divide(sig, s);
     Ok(())
+}
+
+/// ln β'_i by page index, for the pages whose β'_i is below the normal
+/// range.
+type LnBeta<'a> = dyn Fn(usize) -> f64 + Sync + 'a;
+
+/// f_i up to a common factor where κS is below the normal range (so may
+/// be each excess σ_iκ + (σ_iB − S)): x_i/(κS) = β'_i (σ_i + (σ_iB − S)/κ)/S
+/// in logs, the compensated part σ_iB − S divided by κ before it meets σ_i.
+fn weigh_relative(
+    sig: &mut [f64],
+    bt: &mut [f64],
+    cut: Cutoff,
+    value: Cutoff,
+    ln_beta: &LnBeta<'_>,
+) -> f64 {
+    let no_kappa = Cutoff {
+        kappa: 0.0,
+        ..value
+    };
+    let ln_s = (value.s.hi + value.s.lo).ln();
+    fold_chunks(
+        [sig, bt],
+        0.0,
+        |pages, [sg, bt]| {
+            let mut total = 0.0;
+            for ((i, x), &b) in pages.clone().zip(sg.iter_mut()).zip(bt.iter()) {
+                let si = *x;
+                let q = si + no_kappa.excess(si) / value.kappa;
+                *x = if cut.active(si) && q > 0.0 {
+                    let ln_b = if b >= f64::MIN_POSITIVE {
+                        b.ln()
+                    } else {
+                        ln_beta(i)
+                    };
+                    (ln_b + q.ln() - ln_s).exp()
+                } else {
+                    0.0
+                };
+                total += *x;
+            }
+            total
+        },
+        |a, b| a + b,
+    )
 }
 
 /// σ_i = √(w_i/w_max) for the weights w_i = c_i/(μ_i E\[X\]).
@@ -1370,7 +1488,8 @@ fn max_scaled(a: Option<Scaled>, b: Scaled) -> Scaled {
 }
 
 /// x_i = excess_i·β'_i·`scale` at `value` ([`weigh`]; the excess from
-/// `exact` for the pages listed there, by index) on the pages active at
+/// `exact` for the pages listed there, by index; β'_i from `ln_beta`, by
+/// index, where it is below the normal range) on the pages active at
 /// `member` (σ_i·β'_i·scale at κ = ∞), 0 on the others, in place of σ;
 /// returns Σ x_i.
 fn weigh_active(
@@ -1378,7 +1497,7 @@ fn weigh_active(
     bt: &mut [f64],
     (member, value): (Cutoff, Cutoff),
     scale: f64,
-    exact: &[(usize, f64)],
+    (exact, ln_beta): (&[(usize, f64)], &LnBeta<'_>),
 ) -> f64 {
     fold_chunks(
         [sig, bt],
@@ -1396,7 +1515,11 @@ fn weigh_active(
                         Some(&(_, e)) => e,
                         None => value.excess(si),
                     };
-                    weigh(e.max(0.0), b, scale)
+                    if b < f64::MIN_POSITIVE && e > 0.0 {
+                        (ln_beta(i) + e.ln() + scale.ln()).exp()
+                    } else {
+                        weigh(e.max(0.0), b, scale)
+                    }
                 };
                 total += *x;
             }

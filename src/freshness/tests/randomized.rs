@@ -756,3 +756,41 @@ fn marginal_pages_the_compensated_sums_cannot_resolve_get_the_exact_plan() {
         }
     }
 }
+
+/// β spread beyond the doubles' range: page 1's β' = β_1/β_max is 5e−513
+/// (0 as a double) next to page 0's 10^281, yet page 1 is the page of
+/// largest σ and gets f_1 = β_1(ρσ_1 − 1) = 4.9e−116. Reference: brute
+/// force over the active sets in 500-digit decimal arithmetic.
+#[test]
+fn a_page_whose_scaled_beta_underflows_keeps_its_frequency() {
+    let mu = [1.1490826290900894e281, 5.9949813402721286e-232, 1.0];
+    let m = Model::new(
+        Distribution::exponential(1.0).unwrap(),
+        &mu,
+        Some(&[1.0; 3]),
+    )
+    .unwrap();
+    let f = optimal_frequencies(&m).unwrap();
+    assert_eq!(f[0], 0.0);
+    assert!(rel(f[1], 4.896930197694114e-116) < 1e-12, "{f:?}");
+    assert_eq!(f[2], 1.0);
+}
+
+/// Deterministic X: page 1 changes 7.8e16 times per crawl (β capped at
+/// e^700 − 1), page 0 8.8e−261 times: with β scaled by the larger, κS is
+/// 1e−442, below the doubles, and so is page 1's excess. The plan is
+/// weighed relative to κ instead: f_0 = 2.6e−122 (800-digit reference,
+/// with the same cap).
+#[test]
+fn a_plan_whose_kappa_s_underflows_is_weighed_relative_to_kappa() {
+    let mu = [8.767030567745749e-261, 7.762908036319579e16];
+    let m = Model::new(
+        Distribution::deterministic(1.0).unwrap(),
+        &mu,
+        Some(&[1.0, 1.0]),
+    )
+    .unwrap();
+    let f = optimal_frequencies(&m).unwrap();
+    assert!(rel(f[0], 2.608786155456458e-122) < 1e-12, "{f:?}");
+    assert_eq!(f[1], 1.0);
+}
