@@ -794,3 +794,48 @@ fn a_plan_whose_kappa_s_underflows_is_weighed_relative_to_kappa() {
     assert!(rel(f[0], 2.608786155456458e-122) < 1e-12, "{f:?}");
     assert_eq!(f[1], 1.0);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 500,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x72616e64),
+        ..ProptestConfig::default()
+    })]
+    /// KKT of (12) in logs, to 1e−12 plus 8 ulps of the largest |ln w_i|
+    /// (ln λ and ln w_i are doubles of that size): rates over 10^±150
+    /// (exponential X; deterministic X over 10^−3.8..10^1.8, so that β
+    /// stays within the doubles' range) and weights over 10^±300, 2 to 7
+    /// pages. An idle page must not be owed a frequency of the least
+    /// double or more.
+    #[test]
+    fn kkt_holds_over_rates_and_weights_across_the_double_range(
+        pages in prop::collection::vec((-150.0f64..150.0, -300.0f64..300.0), 2..8),
+        det in any::<bool>(),
+    ) {
+        let d = if det { Distribution::deterministic(1.0).unwrap() } else { Distribution::exponential(1.0).unwrap() };
+        let mu: Vec<f64> = pages
+            .iter()
+            .map(|p| if det { 10f64.powf(p.0 / 150.0 * 2.8 - 1.0) } else { 10f64.powf(p.0) })
+            .collect();
+        let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1)).collect();
+        let m = Model::new(d, &mu, Some(&c)).unwrap();
+        let f = optimal_frequencies(&m).unwrap();
+        prop_assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0));
+        prop_assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-14, "{:?}", f);
+        // ln λ_i = ln w_i − 2 ln(1 + h_i f_i/b_i) on visited pages ((13)).
+        let e = m.mean_access();
+        let ln_w = |i: usize| c[i].ln() - mu[i].ln() - e.ln();
+        let ln_lam = |i: usize, fi: f64| ln_w(i) - 2.0 * (m.h()[i] * fi / m.one_minus_h()[i]).ln_1p();
+        let seen: Vec<f64> = (0..f.len()).filter(|&i| f[i] >= f64::MIN_POSITIVE).map(|i| ln_lam(i, f[i])).collect();
+        let hi = seen.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let lo = seen.iter().copied().fold(f64::INFINITY, f64::min);
+        let tol = 1e-12 + 8.0 * f64::EPSILON * (0..f.len()).map(|i| ln_w(i).abs()).fold(0.0, f64::max);
+        prop_assert!((hi - lo).exp_m1() < tol, "{:e} {:?} {:?} {:?}", (hi - lo).exp_m1(), f, mu, c);
+        for (i, &fi) in f.iter().enumerate() {
+            if fi == 0.0 {
+                prop_assert!((ln_lam(i, 5e-324) - hi).exp_m1() < tol, "page {} {:?} {:?} {:?}", i, f, mu, c);
+            }
+        }
+    }
+}
