@@ -1139,7 +1139,7 @@ fn unresolved() -> Error {
 /// the set's sums and its membership test (σ above a threshold).
 fn exact_active_set(
     (sig, bt): (&mut [f64], &mut [f64]),
-    ln_beta: &dyn Fn(usize) -> f64,
+    ln_beta: &LnBeta<'_>,
     kappa: f64,
     cut: Cutoff,
 ) -> Result<(ActiveSums, Cutoff)> {
@@ -1183,7 +1183,7 @@ fn exact_active_set(
 /// where β'_i is below the normal range.
 fn exactly_active(
     (sig, bt): (&[f64], &[f64]),
-    ln_beta: &dyn Fn(usize) -> f64,
+    ln_beta: &LnBeta<'_>,
     kappa: f64,
     sigma: f64,
 ) -> bool {
@@ -1204,14 +1204,7 @@ fn exactly_active(
     if (g == 0.0 || g.is_normal()) && k.is_normal() && (g - k).abs() > 1e-9 * k && !lost() {
         return g < k;
     }
-    let ln_term = |i: usize| {
-        let ln_b = if bt[i] >= f64::MIN_POSITIVE {
-            bt[i].ln()
-        } else {
-            ln_beta(i)
-        };
-        ln_b + (sig[i] - sigma).ln()
-    };
+    let ln_term = |i: usize| ln_beta_at(i, bt[i], ln_beta) + (sig[i] - sigma).ln();
     let above = || (0..sig.len()).filter(|&i| sig[i] > sigma);
     let top = above().map(ln_term).fold(f64::NEG_INFINITY, f64::max);
     if top == f64::NEG_INFINITY {
@@ -1350,25 +1343,37 @@ fn weigh_relative(
         ..value
     };
     let ln_s = (value.s.hi + value.s.lo).ln();
+    weigh_each(sig, bt, |i, si, b| {
+        let q = si + no_kappa.excess(si) / value.kappa;
+        if cut.active(si) && q > 0.0 {
+            (ln_beta_at(i, b, ln_beta) + q.ln() - ln_s).exp()
+        } else {
+            0.0
+        }
+    })
+}
+
+/// ln β'_i from `b` = β'_i, or from `ln_beta` where b is below the normal
+/// range.
+fn ln_beta_at(i: usize, b: f64, ln_beta: &LnBeta<'_>) -> f64 {
+    if b >= f64::MIN_POSITIVE {
+        b.ln()
+    } else {
+        ln_beta(i)
+    }
+}
+
+/// x_i = `x(i, σ_i, β'_i)` in place of σ_i for every page, in fixed
+/// chunks; returns Σ x_i.
+fn weigh_each(sig: &mut [f64], bt: &mut [f64], x: impl Fn(usize, f64, f64) -> f64 + Sync) -> f64 {
     fold_chunks(
         [sig, bt],
         0.0,
         |pages, [sg, bt]| {
             let mut total = 0.0;
-            for ((i, x), &b) in pages.clone().zip(sg.iter_mut()).zip(bt.iter()) {
-                let si = *x;
-                let q = si + no_kappa.excess(si) / value.kappa;
-                *x = if cut.active(si) && q > 0.0 {
-                    let ln_b = if b >= f64::MIN_POSITIVE {
-                        b.ln()
-                    } else {
-                        ln_beta(i)
-                    };
-                    (ln_b + q.ln() - ln_s).exp()
-                } else {
-                    0.0
-                };
-                total += *x;
+            for ((i, v), &b) in pages.clone().zip(sg.iter_mut()).zip(bt.iter()) {
+                *v = x(i, *v, b);
+                total += *v;
             }
             total
         },
@@ -1499,34 +1504,23 @@ fn weigh_active(
     scale: f64,
     (exact, ln_beta): (&[(usize, f64)], &LnBeta<'_>),
 ) -> f64 {
-    fold_chunks(
-        [sig, bt],
-        0.0,
-        |pages, [sg, bt]| {
-            let mut total = 0.0;
-            for ((i, x), &b) in pages.clone().zip(sg.iter_mut()).zip(bt.iter()) {
-                let si = *x;
-                *x = if !member.active(si) {
-                    0.0
-                } else if !value.kappa.is_finite() {
-                    weigh(si, b, scale)
-                } else {
-                    let e = match exact.iter().find(|(j, _)| *j == i) {
-                        Some(&(_, e)) => e,
-                        None => value.excess(si),
-                    };
-                    if b < f64::MIN_POSITIVE && e > 0.0 {
-                        (ln_beta(i) + e.ln() + scale.ln()).exp()
-                    } else {
-                        weigh(e.max(0.0), b, scale)
-                    }
-                };
-                total += *x;
-            }
-            total
-        },
-        |a, b| a + b,
-    )
+    weigh_each(sig, bt, |i, si, b| {
+        if !member.active(si) {
+            return 0.0;
+        }
+        if !value.kappa.is_finite() {
+            return weigh(si, b, scale);
+        }
+        let e = match exact.iter().find(|(j, _)| *j == i) {
+            Some(&(_, e)) => e,
+            None => value.excess(si),
+        };
+        if b < f64::MIN_POSITIVE && e > 0.0 {
+            (ln_beta(i) + e.ln() + scale.ln()).exp()
+        } else {
+            weigh(e.max(0.0), b, scale)
+        }
+    })
 }
 
 /// The power of two nearest 1/`x` for a normal x (its exponent negated),

@@ -622,6 +622,28 @@ mod kkt_tests {
         worst
     }
 
+    /// The plan for rates `mu` and weights 10^`log_c` (capped at DBL_MAX),
+    /// deterministic (`det`) or exponential X with mean 1: a probability
+    /// vector meeting KKT to [`ln_tolerance`]; nothing to check where the
+    /// model refuses the rates.
+    fn check_wide_range_plan(det: bool, mu: &[f64], log_c: &[f64]) -> Result<(), TestCaseError> {
+        let d = if det {
+            Distribution::deterministic(1.0).unwrap()
+        } else {
+            Distribution::exponential(1.0).unwrap()
+        };
+        let c: Vec<f64> = log_c.iter().map(|e| 10f64.powf(*e).min(f64::MAX)).collect();
+        let Ok(m) = Model::new(d, mu, Some(&c)) else {
+            return Ok(());
+        };
+        let f = optimal_frequencies(&m).unwrap();
+        prop_assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0));
+        prop_assert!((f.iter().sum::<f64>() - 1.0).abs() < super::SUM_TOL);
+        let v = kkt_violation(&m, &f);
+        prop_assert!(v < ln_tolerance(&m), "{:e} {:?} {:?} {:?}", v, f, mu, c);
+        Ok(())
+    }
+
     /// The KKT tolerance where ln w_i reaches L = max |ln w_i| (beyond 10^300
     /// or so): 1e−12 plus 8 ulps of L, as ln λ and each ln w_i are doubles
     /// of that size, rounded once by the solver and once by the checker.
@@ -851,17 +873,8 @@ mod kkt_tests {
             pages in prop::collection::vec((-300.0f64..300.0, -300.0f64..308.0), 2..12),
             det in any::<bool>(),
         ) {
-            let d = if det { Distribution::deterministic(1.0).unwrap() } else { Distribution::exponential(1.0).unwrap() };
             let mu: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.0)).collect();
-            let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1).min(f64::MAX)).collect();
-            let Ok(m) = Model::new(d, &mu, Some(&c)) else {
-                return Ok(());
-            };
-            let f = optimal_frequencies(&m).unwrap();
-            prop_assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0));
-            prop_assert!((f.iter().sum::<f64>() - 1.0).abs() < super::SUM_TOL);
-            let v = kkt_violation(&m, &f);
-            prop_assert!(v < ln_tolerance(&m), "{:e} {:?} {:?} {:?}", v, f, mu, c);
+            check_wide_range_plan(det, &mu, &pages.iter().map(|p| p.1).collect::<Vec<_>>())?;
         }
 
         /// Subnormal rates (down to the least double, so a_i and s_i =
@@ -872,17 +885,8 @@ mod kkt_tests {
             pages in prop::collection::vec((-323.3f64..-300.0, -300.0f64..308.0, any::<bool>()), 2..8),
             det in any::<bool>(),
         ) {
-            let d = if det { Distribution::deterministic(1.0).unwrap() } else { Distribution::exponential(1.0).unwrap() };
             let mu: Vec<f64> = pages.iter().map(|p| 10f64.powf(if p.2 { p.0 } else { p.0 + 300.0 })).collect();
-            let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1).min(f64::MAX)).collect();
-            let Ok(m) = Model::new(d, &mu, Some(&c)) else {
-                return Ok(());
-            };
-            let f = optimal_frequencies(&m).unwrap();
-            prop_assert!(f.iter().all(|x| x.is_finite() && *x >= 0.0));
-            prop_assert!((f.iter().sum::<f64>() - 1.0).abs() < super::SUM_TOL);
-            let v = kkt_violation(&m, &f);
-            prop_assert!(v < ln_tolerance(&m), "{:e} {:?} {:?} {:?}", v, f, mu, c);
+            check_wide_range_plan(det, &mu, &pages.iter().map(|p| p.1).collect::<Vec<_>>())?;
         }
     }
 }
