@@ -69,11 +69,12 @@ pub struct Model {
     extremes: Option<Extremes>,
 }
 
-/// max μ_i, and max w_i (w_i = c_i/(μ_i E\[X\]), weights given) when every
+/// min and max μ_i, and max w_i (w_i = c_i/(μ_i E\[X\]), weights given) when every
 /// μ_i E\[X\] and w_i is a normal double: what a planner would otherwise
 /// read every page for before its main passes.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Extremes {
+    pub(crate) mu_min: f64,
     pub(crate) mu_max: f64,
     pub(crate) w_max: Option<f64>,
     /// Without weights (c = μ), when a_i = −ln h_i is a [`CheapLog`]
@@ -608,16 +609,18 @@ fn check_pages(
     // with the largest rate.
     let rates_ok = |m: &[f64]| {
         let (pos, lo, hi) = positive_range(m);
-        (pos && ok_at(lo) && ok_at(hi), hi)
+        (pos && ok_at(lo) && ok_at(hi), lo, hi)
     };
     let positive = |c: &[f64]| positive_range(c).0;
     let n = mu.len();
-    // (all checks pass, max μ, max plain w: 0 when one is not plain, −1
-    // before the first page).
+    // (all checks pass, (min μ, max μ), max plain w: 0 when one is not
+    // plain, −1 before the first page).
     let max = |a: f64, b: f64| if b > a { b } else { a };
-    let merge = |(ok, m, w): (bool, f64, f64), (o, n, v): (bool, f64, f64)| {
+    let min = |a: f64, b: f64| if b < a { b } else { a };
+    type Found = (bool, (f64, f64), f64);
+    let merge = |(ok, (l, m), w): Found, (o, (k, n), v): Found| {
         let w = if w == 0.0 || v == 0.0 { 0.0 } else { max(w, v) };
-        (ok & o, max(m, n), w)
+        (ok & o, (min(l, k), max(m, n)), w)
     };
     let src_mu = src.map(|(m, _)| m);
     let src_w = src.and_then(|(_, w)| w);
@@ -630,43 +633,45 @@ fn check_pages(
             let log = CheapLog::of(access).filter(|_| n >= CHEAP_PARALLEL_MIN);
             let series_ok =
                 |hi: f64| !matches!(log, Some(CheapLog::Series { .. })) || hi * mean <= SMALL;
-            let ((ok, mu_max, _), total) = fold_cheap(
+            let ((ok, (mu_min, mu_max), _), total) = fold_cheap(
                 [mu],
-                ((true, 0.0, 0.0), 0.0),
+                ((true, (f64::MAX, 0.0), 0.0), 0.0),
                 |pages, [m]| {
                     if let Some(s) = src_mu {
                         m.copy_from_slice(&s[pages]);
                     }
-                    let (ok, hi) = rates_ok(m);
+                    let (ok, lo, hi) = rates_ok(m);
                     let total = match log {
                         Some(log) if series_ok(hi) => log.chunk_total(m),
                         _ => f64::NAN,
                     };
-                    ((ok, hi, 0.0), total)
+                    ((ok, (lo, hi), 0.0), total)
                 },
                 |(a, s), (b, t)| (merge(a, b), s + t),
             );
             ok.then_some(Extremes {
+                mu_min,
                 mu_max,
                 w_max: None,
                 log_total: log.filter(|_| series_ok(mu_max)).map(|l| (l, total)),
             })
         }
         Some(w) => {
-            let (ok, mu_max, w_max) = fold_cheap(
+            let (ok, (mu_min, mu_max), w_max) = fold_cheap(
                 [mu, w],
-                (true, 0.0, -1.0),
+                (true, (f64::MAX, 0.0), -1.0),
                 |pages, [m, c]| {
                     if let (Some(sm), Some(sw)) = (src_mu, src_w) {
                         m.copy_from_slice(&sm[pages.clone()]);
                         c.copy_from_slice(&sw[pages]);
                     }
-                    let (ok, hi) = rates_ok(m);
-                    (ok & positive(c), hi, max_plain_weight(m, c, mean))
+                    let (ok, lo, hi) = rates_ok(m);
+                    (ok & positive(c), (lo, hi), max_plain_weight(m, c, mean))
                 },
                 merge,
             );
             ok.then_some(Extremes {
+                mu_min,
                 mu_max,
                 w_max: (w_max > 0.0).then_some(w_max),
                 log_total: None,

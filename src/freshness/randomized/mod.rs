@@ -19,6 +19,7 @@ use crate::numeric::exact::{product_error, product_error_split, splits_exactly};
 use std::ops::Range;
 
 mod band;
+mod wide;
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
 fn log_gap(a: f64, b: f64) -> f64 {
@@ -425,6 +426,8 @@ struct Terms<'a> {
     model: &'a Model,
     sigma: Sigma<'a>,
     bmax: f64,
+    /// The least β_i (0 where μ_i/rate underflows).
+    bmin: f64,
     /// The plain w_i are not in the output (no pass of [`Sigma::new`]).
     fused: bool,
     /// max μ when β'_i = μ_i/max μ (exponential X, β_max not capped).
@@ -446,16 +449,18 @@ impl<'a> Terms<'a> {
                     model,
                     sigma,
                     bmax: bmax.min(cap),
+                    bmin: (ex.mu_min / rate).min(cap),
                     fused: true,
                     mu_max: (bmax < cap).then_some(ex.mu_max),
                 };
             }
         }
-        let (sigma, bmax) = Sigma::new(model, w);
+        let (sigma, (bmin, bmax)) = Sigma::new(model, w);
         Terms {
             model,
             sigma,
             bmax,
+            bmin,
             fused: false,
             mu_max: None,
         }
@@ -967,6 +972,9 @@ fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
     // Setup: w_max and β_max (κ = 1/β_max), with the plain w_i in `f`
     // where they are not recomputed from the model.
     let terms = Terms::new(model, f);
+    if terms.bmin / terms.bmax < wide::WIDE_SPREAD {
+        return wide::plan(model, f);
+    }
     let kappa = 1.0 / terms.bmax;
     let band = by_band.then(|| band::band(&terms, f, kappa)).flatten();
     if let Some(band) = band {
@@ -1390,12 +1398,12 @@ struct Sigma<'a> {
 }
 
 impl<'a> Sigma<'a> {
-    /// w_max and β_max, in one pass that leaves the plain w_i (0 where
-    /// it is not a normal double) in `w`.
-    fn new(model: &'a Model, w: &mut [f64]) -> (Sigma<'a>, f64) {
-        let (plain, scaled, bmax) = fold_chunks(
+    /// w_max and (β_min, β_max), in one pass that leaves the plain w_i
+    /// (0 where it is not a normal double) in `w`.
+    fn new(model: &'a Model, w: &mut [f64]) -> (Sigma<'a>, (f64, f64)) {
+        let (plain, scaled, (bmin, bmax)) = fold_chunks(
             [w],
-            (0.0_f64, None::<Scaled>, 0.0_f64),
+            (0.0_f64, None::<Scaled>, (f64::MAX, 0.0_f64)),
             |pages, [w]| {
                 let (mu, c) = (
                     &model.change_rates()[pages.clone()],
@@ -1420,18 +1428,19 @@ impl<'a> Sigma<'a> {
                         }
                     }
                 }
-                let mut bmax = 0.0_f64;
+                let (mut bmin, mut bmax) = (f64::MAX, 0.0_f64);
                 let mut beta = [0.0; BLOCK];
                 for lo in pages.clone().step_by(BLOCK) {
                     let b = &mut beta[..(pages.end - lo).min(BLOCK)];
                     fill_beta(model, lo..lo + b.len(), b);
+                    bmin = b.iter().fold(bmin, |m, &x| if x < m { x } else { m });
                     bmax = b.iter().fold(bmax, |m, &x| if x > m { x } else { m });
                 }
-                (plain, scaled, bmax)
+                (plain, scaled, (bmin, bmax))
             },
-            |(p, s, b), (q, t, c)| {
+            |(p, s, (b, d)), (q, t, (c, e))| {
                 let s = t.map_or(s, |t| Some(max_scaled(s, t)));
-                (p.max(q), s, b.max(c))
+                (p.max(q), s, (b.min(c), d.max(e)))
             },
         );
         let wmax = if plain > 0.0 {
@@ -1439,7 +1448,7 @@ impl<'a> Sigma<'a> {
         } else {
             scaled.unwrap_or_else(|| model.scaled_weight(0))
         };
-        (Sigma::with_max(model, wmax), bmax)
+        (Sigma::with_max(model, wmax), (bmin, bmax))
     }
 
     fn with_max(model: &'a Model, wmax: Scaled) -> Sigma<'a> {

@@ -803,20 +803,20 @@ proptest! {
         ..ProptestConfig::default()
     })]
     /// KKT of (12) in logs, to 1e−12 plus 8 ulps of the largest |ln w_i|
-    /// (ln λ and ln w_i are doubles of that size): rates over 10^±150
-    /// (exponential X; deterministic X over 10^−3.8..10^1.8, so that β
-    /// stays within the doubles' range) and weights over 10^±300, 2 to 7
-    /// pages. An idle page must not be owed a frequency of the least
-    /// double or more.
+    /// (ln λ and ln w_i are doubles of that size): rates over 10^±300
+    /// (exponential X) or 10^−14..10^8 (deterministic X: β from 1e−14 to
+    /// the cap e^700, often both in one plan) and weights over 10^±300,
+    /// 2 to 7 pages. A page of h_i = 0 (β capped) has λ = w_i. An idle
+    /// page must not be owed a frequency of the least double or more.
     #[test]
     fn kkt_holds_over_rates_and_weights_across_the_double_range(
-        pages in prop::collection::vec((-150.0f64..150.0, -300.0f64..300.0), 2..8),
+        pages in prop::collection::vec((-300.0f64..300.0, -300.0f64..300.0), 2..8),
         det in any::<bool>(),
     ) {
         let d = if det { Distribution::deterministic(1.0).unwrap() } else { Distribution::exponential(1.0).unwrap() };
         let mu: Vec<f64> = pages
             .iter()
-            .map(|p| if det { 10f64.powf(p.0 / 150.0 * 2.8 - 1.0) } else { 10f64.powf(p.0) })
+            .map(|p| if det { 10f64.powf(p.0 / 300.0 * 11.0 - 3.0) } else { 10f64.powf(p.0) })
             .collect();
         let c: Vec<f64> = pages.iter().map(|p| 10f64.powf(p.1)).collect();
         let m = Model::new(d, &mu, Some(&c)).unwrap();
@@ -837,5 +837,35 @@ proptest! {
                 prop_assert!((ln_lam(i, 5e-324) - hi).exp_m1() < tol, "page {} {:?} {:?} {:?}", i, f, mu, c);
             }
         }
+    }
+}
+
+/// Deterministic X: page 0 changes 3.5e6 times per crawl (β capped at
+/// e^700 − 1, 10^304), pages 1 and 2 about 10^−30 times (β ≈ 10^−30): β
+/// spreads over 10^334. Page 0 sits at its cutoff (λ = w_0 to every
+/// digit) and takes what pages 1 and 2 leave at λ = w_0; the plan was 4%
+/// off before the wide route. Reference: brute force over the active sets
+/// in 500-digit decimal arithmetic, with the same cap.
+#[test]
+fn a_capped_page_next_to_pages_of_beta_1e_minus_30_takes_the_rest() {
+    let mu = [
+        3544628.444085006,
+        4.197162951185583e-30,
+        1.5167140253755457e-30,
+    ];
+    let c = [
+        3.506459987070782e20,
+        4.489091026314202e40,
+        7.070246505770254e34,
+    ];
+    let m = Model::new(Distribution::deterministic(1.0).unwrap(), &mu, Some(&c)).unwrap();
+    let want = [
+        0.9563247346122336,
+        0.04364234082284796,
+        3.292456491843347e-05,
+    ];
+    let f = optimal_frequencies(&m).unwrap();
+    for (x, y) in f.iter().zip(want) {
+        assert!(rel(*x, y) < 1e-13, "{f:?} vs {want:?}");
     }
 }
