@@ -906,7 +906,8 @@ impl<'a> Solver<'a> {
     /// saturated host is a group with target κ_h, the unsaturated hosts
     /// together one group with target 1 − Σ_sat κ_h; each group's rounding
     /// residual goes to its pages at the cutoff ([`cutoff_residuals`]),
-    /// else every page of the group is scaled to the target. A residual
+    /// else the group's pages move along their KKT curves to the target
+    /// ([`curve_step`]); what rounding leaves is scaled away. A residual
     /// that would lift an unsaturated host over its cap (pages whose λ_h
     /// equals w_i to every digit, so the passes saw no sum) saturates that
     /// host instead, and the groups are shared out again: water-filling
@@ -919,7 +920,7 @@ impl<'a> Solver<'a> {
     ) -> Result<Vec<f64>> {
         let g = self.g;
         unsaturate_at_lambda(g, host_ln, ln_lambda, saturated);
-        let x0 = self.page_values(host_ln);
+        let (x0, dlns) = self.page_values(host_ln);
         let sums = per_host(g, |_, r| x0[r].iter().sum::<f64>());
         let hosts = g.hosts();
         for round in 0.. {
@@ -927,18 +928,23 @@ impl<'a> Solver<'a> {
             let (total, target) = group_targets(&sums, &self.caps, saturated);
             let sat = &*saturated;
             let group = |h: usize| if sat[h] { h } else { hosts };
-            let residuals = cutoff_residuals(g, &x0, host_ln, &group, &total, &target);
-            let x = residuals.as_ref().map(|c| c.apply(g, &x0, &group));
+            let residuals = cutoff_residuals(
+                g,
+                (&x0, dlns.as_deref()),
+                host_ln,
+                &group,
+                (&total, &target),
+            );
+            let placed = |k: usize| residuals.as_ref().is_some_and(|c| !c.per_m[k].is_nan());
+            let x = residuals
+                .as_ref()
+                .map(|c| c.apply(g, (&x0, dlns.as_deref()), &group));
             let x = x.as_deref().unwrap_or(&x0);
-            let sums_now = match &residuals {
-                Some(_) => per_host(g, |_, r| x[r].iter().sum::<f64>()),
-                None => sums.clone(),
-            };
-            // Placing a residual rounds: the groups are scaled from their sums.
-            let total = match &residuals {
-                Some(_) => group_targets(&sums_now, &self.caps, sat).0,
-                None => total,
-            };
+            let x = curve_step(g, (x, dlns.as_deref()), &group, (&total, &target), &placed);
+            let sums_now = per_host(g, |_, r| x[r].iter().sum::<f64>());
+            // Placing a residual and the step round: the groups are scaled
+            // from their sums.
+            let total = group_targets(&sums_now, &self.caps, sat).0;
             let scale = group_scales(&total, &target);
             if (0..hosts).any(|h| sat[h] && !(scale[h] > 0.0 && scale[h].is_finite())) {
                 return Err(Error::NotConverged(
@@ -963,11 +969,12 @@ impl<'a> Solver<'a> {
     }
 
     /// x_i in host order at the hosts' multipliers (the evenly spaced ones
-    /// as the global pass and the host roots left them).
-    fn page_values(&mut self, host_ln: &[f64]) -> Vec<f64> {
+    /// as the global pass and the host roots left them, with their
+    /// d ln s_i/d ln t_i).
+    fn page_values(&mut self, host_ln: &[f64]) -> (Vec<f64>, Option<Vec<f64>>) {
         let g = self.g;
         if let Some(pages) = self.even.take() {
-            return pages.x;
+            return (pages.x, Some(pages.dlns));
         }
         let mut x = crate::pages::zeroed(g.len());
         par::fold_chunks(
@@ -985,7 +992,7 @@ impl<'a> Solver<'a> {
             },
             |(), ()| (),
         );
-        x
+        (x, None)
     }
 }
 
@@ -1079,6 +1086,66 @@ fn group_targets(sums: &[f64], caps: &[f64], saturated: &[bool]) -> (Vec<f64>, V
     (total, target)
 }
 
+/// `x` with each group k that has no cutoff residual (`placed(k)` false)
+/// moved along its pages' KKT curves to Σ x = target_k: the root finds
+/// stop within ulps of ln λ_k, where a page near its cutoff moves Σ x by
+/// far more than a rounding; scaling the whole group would spread that
+/// over pages that do not move. Page k moves by slope_k·Δ/Σ slope:
+/// randomized, slope = x_k + β_k, exact in ρ = λ^{−1/2} on a fixed active
+/// set (x = β(ρ√w − 1)); evenly spaced, slope = x_k d ln s_k/d ln t_k
+/// (dx/d ln λ = −slope), to first order. Slopes are taken relative to the
+/// group's largest (β_k up to e^700); x stays ≥ 0.
+fn curve_step(
+    g: &Groups,
+    (x, dlns): (&[f64], Option<&[f64]>),
+    group: &(dyn Fn(usize) -> usize + Sync),
+    (total, target): (&[f64], &[f64]),
+    placed: &(dyn Fn(usize) -> bool + Sync),
+) -> Vec<f64> {
+    let slope = |k: usize| match dlns {
+        Some(d) => x[k] * d[k],
+        None if x[k] > 0.0 => x[k] + g.beta[k],
+        None => 0.0,
+    };
+    let groups = total.len();
+    let mut top = vec![0.0_f64; groups];
+    for (h, m) in per_host(g, |_, r| r.map(slope).fold(0.0, f64::max))
+        .into_iter()
+        .enumerate()
+    {
+        top[group(h)] = top[group(h)].max(m);
+    }
+    let mut sum = vec![0.0; groups];
+    let top_ref = &top;
+    for (h, s) in per_host(g, |h, r| {
+        let m = top_ref[group(h)];
+        r.map(|k| slope(k) / m).sum::<f64>()
+    })
+    .into_iter()
+    .enumerate()
+    {
+        sum[group(h)] += s;
+    }
+    let per_slope: Vec<f64> = (0..groups)
+        .map(|k| {
+            let d = (target[k] - total[k]) / sum[k];
+            if placed(k) || !(top[k] > 0.0 && d.is_finite()) {
+                0.0
+            } else {
+                d
+            }
+        })
+        .collect();
+    let mut out = x.to_vec();
+    for (k, v) in out.iter_mut().enumerate() {
+        let j = group(g.host_of[k] as usize);
+        if per_slope[j] != 0.0 {
+            *v = (*v + slope(k) / top[j] * per_slope[j]).max(0.0);
+        }
+    }
+    out
+}
+
 /// target_k/total_k per group (0 for a group with nothing to scale).
 fn group_scales(total: &[f64], target: &[f64]) -> Vec<f64> {
     total
@@ -1099,14 +1166,16 @@ fn group_scales(total: &[f64], target: &[f64]) -> Vec<f64> {
 /// their multiplier with the smallest ln w_i (ties to 8 ulps) take what
 /// the group's other pages leave of the target, x_i = u m_i with m_i = a_i
 /// or β_i (equal t_i, as (8) and (15) ask of equal weights), when that is
-/// ≥ 0. None when no group has a residual to place.
+/// ≥ 0. When the multiplier is within [`CUTOFF_ULPS`] of that ln w_i (λ =
+/// w_i to every digit but for the search's rounding), the other pages are
+/// first moved there ([`shifted`]). None when no group has a residual to
+/// place.
 fn cutoff_residuals(
     g: &Groups,
-    x: &[f64],
+    (x, dlns): (&[f64], Option<&[f64]>),
     host_ln: &[f64],
     group: &(dyn Fn(usize) -> usize + Sync),
-    total: &[f64],
-    target: &[f64],
+    (total, target): (&[f64], &[f64]),
 ) -> Option<CutoffResiduals> {
     let nearest = per_host(g, |h, r| {
         r.filter(|&k| near_cutoff(g.ln_w[k], host_ln[h]))
@@ -1117,9 +1186,21 @@ fn cutoff_residuals(
     for (h, &v) in nearest.iter().enumerate() {
         cut[group(h)] = cut[group(h)].min(v);
     }
+    let shift = (0..host_ln.len())
+        .map(|h| {
+            let (c, l) = (cut[group(h)], host_ln[h]);
+            let d = c - l;
+            if d.abs() <= CUTOFF_ULPS * f64::EPSILON * l.abs().max(1.0) {
+                d
+            } else {
+                0.0
+            }
+        })
+        .collect();
     let ties = CutoffResiduals {
         near_ln: host_ln.to_vec(),
         cut,
+        shift,
         per_m: Vec::new(),
     };
     // Per host: Σ m_i over its ties and Σ x_i over its other pages.
@@ -1128,7 +1209,7 @@ fn cutoff_residuals(
             if ties.tie(g, group, h, k) {
                 (sm + g.mass(k), sx)
             } else {
-                (sm, sx + x[k])
+                (sm, sx + shifted(g, (x, dlns), k, ties.shift[h]))
             }
         })
     });
@@ -1162,11 +1243,32 @@ fn near_cutoff(ln_w: f64, l: f64) -> bool {
     (ln_w - l).abs() <= CUTOFF_WINDOW * l.abs().max(1.0)
 }
 
+/// Most ulps of ln λ between a group's multiplier and its cutoff ln w_c
+/// at which the other pages are moved to λ = w_c before the cutoff pages
+/// take the residual (the root finds stop within 4).
+const CUTOFF_ULPS: f64 = 16.0;
+
+/// x_k at ln λ + `d` for a small d: evenly spaced to first order
+/// (dx/d ln λ = −x d ln s/d ln t), randomized exactly on its curve
+/// (x = β(√(w/λ) − 1)).
+fn shifted(g: &Groups, (x, dlns): (&[f64], Option<&[f64]>), k: usize, d: f64) -> f64 {
+    if d == 0.0 || x[k] == 0.0 {
+        return x[k];
+    }
+    let moved = match dlns {
+        Some(dl) => x[k] * (1.0 - dl[k] * d),
+        None => x[k] + (x[k] + g.beta[k]) * (-0.5 * d).exp_m1(),
+    };
+    moved.max(0.0)
+}
+
 /// The residuals [`cutoff_residuals`] places: per group its cutoff ln w
-/// (`cut`) and its ties' x_i per unit of m_i (`per_m`, NaN for none).
+/// (`cut`) and its ties' x_i per unit of m_i (`per_m`, NaN for none); per
+/// host the move of its other pages (`shift`, in ln λ).
 struct CutoffResiduals {
     near_ln: Vec<f64>,
     cut: Vec<f64>,
+    shift: Vec<f64>,
     per_m: Vec<f64>,
 }
 
@@ -1179,15 +1281,26 @@ impl CutoffResiduals {
             && (g.ln_w[k] - c).abs() <= 8.0 * f64::EPSILON * c.abs().max(1.0)
     }
 
-    /// x with each group's residual placed on its cutoff pages.
-    fn apply(&self, g: &Groups, x: &[f64], group: &(dyn Fn(usize) -> usize + Sync)) -> Vec<f64> {
+    /// x with each group's residual placed on its cutoff pages (its other
+    /// pages moved by their host's shift).
+    fn apply(
+        &self,
+        g: &Groups,
+        (x, dlns): (&[f64], Option<&[f64]>),
+        group: &(dyn Fn(usize) -> usize + Sync),
+    ) -> Vec<f64> {
         let mut out = x.to_vec();
         for (k, xk) in out.iter_mut().enumerate() {
             let h = g.host_of[k] as usize;
             let u = self.per_m[group(h)];
-            if !u.is_nan() && self.tie(g, group, h, k) {
-                *xk = u * g.mass(k);
+            if u.is_nan() {
+                continue;
             }
+            *xk = if self.tie(g, group, h, k) {
+                u * g.mass(k)
+            } else {
+                shifted(g, (x, dlns), k, self.shift[h])
+            };
         }
         out
     }

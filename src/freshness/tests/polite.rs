@@ -1432,3 +1432,50 @@ fn pages_of_huge_beta_do_not_stop_a_host_root() {
         assert_eq!(f, if i == 2 { kappa } else { 0.0 }, "{p:?}");
     }
 }
+
+/// Caps that cannot bind (+∞) leave the unconstrained plan of each
+/// objective, from its own solver, on instances whose rates and weights
+/// spread over 10^±45 under deterministic and exponential X: pages at
+/// their cutoffs, β capped at e^700 next to β of 1e−45, one to five hosts.
+/// To 1e−11 relative on every page: a page whose √(w_i/λ) − 1 is 1e−4
+/// moves by 5e3 times the rounding of ln λ (the plan was up to 4e−9 off
+/// when the search's rounding was scaled away, and 17% off where β
+/// spread beyond 10^301).
+#[test]
+fn infinite_caps_give_the_unconstrained_plan_at_extreme_rates() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(hunt_seed(7));
+    let mut compared = 0;
+    for case in 0..3000 {
+        let n = rng.random_range(2..6usize);
+        let hn = rng.random_range(1..=n);
+        let law = if rng.random_range(0..2) == 0 {
+            Distribution::deterministic(1.0).unwrap()
+        } else {
+            Distribution::exponential(1.0).unwrap()
+        };
+        let mu: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(-45.0..10.0)))
+            .collect();
+        let c: Vec<f64> = (0..n)
+            .map(|_| 10f64.powf(rng.random_range(-45.0..45.0)))
+            .collect();
+        let hosts = random_hosts(&mut rng, n, hn);
+        let Ok(m) = Model::new(law, &mu, Some(&c)) else {
+            continue;
+        };
+        let caps = vec![f64::INFINITY; hn];
+        for obj in BOTH {
+            let free = unconstrained(&m, obj);
+            let p = plan(&m, &hosts, &caps, obj);
+            for (i, (&a, &b)) in p.frequencies.iter().zip(&free).enumerate() {
+                assert!(
+                    (a - b).abs() <= 1e-11 * b,
+                    "case {case} {obj:?} page {i}: {a} vs {b} (μ {mu:?}, c {c:?}, {:?})",
+                    m.access()
+                );
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 5000, "{compared}");
+}
