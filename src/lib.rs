@@ -10,7 +10,9 @@
 //!   model type validates its own inputs in its constructor or method, so a
 //!   Rust caller is refused exactly as a C caller is, with the same message.
 //! - `pages` (large zeroed arrays on transparent huge pages: one
-//!   `madvise` call) is the only other module with `unsafe`.
+//!   `madvise` call) and `simd` (hot loops compiled for AVX2 and called
+//!   where the CPU has it, the same bits either way) are the only other
+//!   modules with `unsafe`.
 //! - [`ffi`] is the C API, the main module with `unsafe`: it converts C
 //!   values (pointers, lengths, C enum values, handles) into Rust ones,
 //!   forwards to a model's public function and converts the result back. It
@@ -46,6 +48,7 @@ pub(crate) mod pages;
 pub mod probe;
 pub mod robots;
 pub mod routing;
+pub(crate) mod simd;
 pub mod threshold;
 pub mod validate;
 

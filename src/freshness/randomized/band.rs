@@ -167,19 +167,47 @@ fn pass(terms: &Terms, f: &mut [f64], lo: f64, hi: f64) -> Pass {
         run,
         empty,
         |pages, [w]| {
-            let mut lanes = Lanes::new(lo, hi, pages.len() / INSIDE_MAX);
-            let mut bt = [0.0; BLOCK];
-            for (start, w) in (pages.start..).step_by(BLOCK).zip(w.chunks_mut(BLOCK)) {
-                let (block, b) = (start..start + w.len(), &mut bt[..w.len()]);
-                terms.plain_weights(block.clone(), w);
-                terms.sigmas(block.clone(), w);
-                terms.betas(block, b);
-                lanes.add_block(w, b);
-            }
-            lanes.finish()
+            crate::simd::wide(PassRun {
+                terms,
+                pages,
+                w,
+                band: (lo, hi),
+            })
         },
         Pass::merge,
     )
+}
+
+/// One run of [`pass`]: its pages' σ into `w` and their [`Pass`].
+struct PassRun<'a, 'b> {
+    terms: &'a Terms<'a>,
+    pages: std::ops::Range<usize>,
+    w: &'b mut [f64],
+    band: (f64, f64),
+}
+
+impl crate::simd::Kernel for PassRun<'_, '_> {
+    type Output = Pass;
+
+    #[inline(always)]
+    fn run(self) -> Pass {
+        let PassRun {
+            terms,
+            pages,
+            w,
+            band: (lo, hi),
+        } = self;
+        let mut lanes = Lanes::new(lo, hi, pages.len() / INSIDE_MAX);
+        let mut bt = [0.0; BLOCK];
+        for (start, w) in (pages.start..).step_by(BLOCK).zip(w.chunks_mut(BLOCK)) {
+            let (block, b) = (start..start + w.len(), &mut bt[..w.len()]);
+            terms.plain_weights(block.clone(), w);
+            terms.sigmas(block.clone(), w);
+            terms.betas(block, b);
+            lanes.add_block(w, b);
+        }
+        lanes.finish()
+    }
 }
 
 /// Lanes of vector arithmetic: two, the width of the x86-64 baseline's.
@@ -235,6 +263,7 @@ impl Lanes {
     /// band splits exactly (σ ≥ hi and β' ≥ the block's least β' bound
     /// it below), else (and for a last partial group) page by page into
     /// the same lanes.
+    #[inline(always)]
     fn add_block(&mut self, sigma: &[f64], beta: &[f64]) {
         let whole = sigma.len() / LANES * LANES;
         let (lo, hi) = (V::splat(self.lo), V::splat(self.hi));

@@ -468,6 +468,7 @@ impl<'a> Terms<'a> {
 
     /// The plain w_i of the pages `pages` into `w` when they are not there
     /// already ([`Terms::new`] found every one plain).
+    #[inline(always)]
     fn plain_weights(&self, pages: Range<usize>, w: &mut [f64]) {
         if !self.fused {
             return;
@@ -484,6 +485,7 @@ impl<'a> Terms<'a> {
     /// when [`Terms::new`] allows (the largest exactly 1, as β_max/β_max:
     /// the compensated sums rely on it when β' spans more than their
     /// precision), else β_i/β_max.
+    #[inline(always)]
     fn betas(&self, pages: Range<usize>, bt: &mut [f64]) {
         if let Some(top) = self.mu_max {
             for (b, m) in bt.iter_mut().zip(&self.model.change_rates()[pages]) {
@@ -509,6 +511,7 @@ impl<'a> Terms<'a> {
     /// `pages`: [`Sigma::of_plain`]'s operations in a loop without branches
     /// (it vectorises), then page by page from the model only if a value
     /// leaves the normal range.
+    #[inline(always)]
     fn sigmas(&self, pages: Range<usize>, w: &mut [f64]) {
         if let Some(wmax) = self.sigma.wmax_plain {
             let mut plain = true;
@@ -705,29 +708,60 @@ fn write_plan(terms: &Terms, cut: Cutoff, f: &mut [f64]) -> Option<(usize, f64, 
         [f],
         (0, 0.0, false),
         |pages, [x]| {
-            let (mut bt, mut active, mut total) = ([0.0; BLOCK], 0, [0.0; 4]);
-            let mut lost = false;
-            for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
-                let b = &mut bt[..x.len()];
-                terms.betas(lo..lo + x.len(), b);
-                let (on, l) = plan_block(cut, scale, x, b);
-                active += on;
-                lost |= l;
-                let mut quads = x.chunks_exact(4);
-                for q in &mut quads {
-                    for (t, v) in total.iter_mut().zip(q) {
-                        *t += v;
-                    }
-                }
-                for (t, v) in total.iter_mut().zip(quads.remainder()) {
-                    *t += v;
-                }
-            }
-            (active, (total[0] + total[1]) + (total[2] + total[3]), lost)
+            crate::simd::wide(PlanRun {
+                terms,
+                cut,
+                scale,
+                pages,
+                x,
+            })
         },
         |(a, s, l), (b, t, m)| (a + b, s + t, l | m),
     );
     Some(plan)
+}
+
+/// One chunk of [`write_plan`]: (pages active, Σ x, an active β' lost).
+struct PlanRun<'a, 'b> {
+    terms: &'a Terms<'a>,
+    cut: Cutoff,
+    scale: f64,
+    pages: Range<usize>,
+    x: &'b mut [f64],
+}
+
+impl crate::simd::Kernel for PlanRun<'_, '_> {
+    type Output = (usize, f64, bool);
+
+    #[inline(always)]
+    fn run(self) -> (usize, f64, bool) {
+        let PlanRun {
+            terms,
+            cut,
+            scale,
+            pages,
+            x,
+        } = self;
+        let (mut bt, mut active, mut total) = ([0.0; BLOCK], 0, [0.0; 4]);
+        let mut lost = false;
+        for (lo, x) in (pages.start..).step_by(BLOCK).zip(x.chunks_mut(BLOCK)) {
+            let b = &mut bt[..x.len()];
+            terms.betas(lo..lo + x.len(), b);
+            let (on, l) = plan_block(cut, scale, x, b);
+            active += on;
+            lost |= l;
+            let mut quads = x.chunks_exact(4);
+            for q in &mut quads {
+                for (t, v) in total.iter_mut().zip(q) {
+                    *t += v;
+                }
+            }
+            for (t, v) in total.iter_mut().zip(quads.remainder()) {
+                *t += v;
+            }
+        }
+        (active, (total[0] + total[1]) + (total[2] + total[3]), lost)
+    }
 }
 
 /// Largest |Σ f − 1| a plan keeps as written.
@@ -793,6 +827,7 @@ fn give_back(x: &mut [f64], beta: &[f64], per_beta: f64) -> f64 {
 /// Returns the number of active pages, and whether an active page's β'
 /// is below the normal range (β spread beyond the doubles' range): its
 /// plan needs [`newton`]'s logs.
+#[inline(always)]
 fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> (usize, bool) {
     let mut plan = [0.0; BLOCK];
     let (mut unsure, mut active) = (false, 0);

@@ -869,3 +869,28 @@ fn a_capped_page_next_to_pages_of_beta_1e_minus_30_takes_the_rest() {
         assert!(rel(*x, y) < 1e-13, "{f:?} vs {want:?}");
     }
 }
+
+/// The band's pass and the plan's pass run compiled for AVX2 where the
+/// CPU has it (`simd::wide`): the same bits as the baseline build of the
+/// same loops, on issue 20's instance at 6e5 pages (the band's route),
+/// with exponential X (β' = μ/max μ, w_max from the model) and
+/// deterministic X (β' from ln h, w_max from a pass). Without AVX2 both
+/// runs take the baseline path.
+#[test]
+fn the_avx2_kernels_give_the_baseline_bits() {
+    use std::sync::atomic::Ordering;
+    for kind in [0, 1] {
+        let m = instance(31, 600_000, 1.0, kind);
+        let wide = optimal_frequencies(&m).unwrap();
+        crate::simd::BASELINE_ONLY.store(true, Ordering::Relaxed);
+        let base = optimal_frequencies(&m);
+        crate::simd::BASELINE_ONLY.store(false, Ordering::Relaxed);
+        let base = base.unwrap();
+        assert!(wide.contains(&0.0) && wide.iter().any(|&x| x > 0.0));
+        assert!(
+            wide.iter()
+                .zip(&base)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+        );
+    }
+}

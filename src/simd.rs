@@ -1,0 +1,57 @@
+//! Hot loops on wider vector instructions where the CPU has them: the
+//! library is built for the x86-64 baseline (SSE2, two doubles per
+//! instruction); [`wide`] runs a [`Kernel`] inside a function compiled
+//! for AVX2 when the CPU reports it, so that the loops inlined into it
+//! (a kernel's `run` and what it calls are `#[inline(always)]`) use four
+//! lanes. Only IEEE operations that round the same at any width (add,
+//! mul, div, sqrt, compare; no fused multiply-add) are enabled, so the
+//! results are the same bits either way (`freshness::randomized`'s
+//! thread and route tests compare plans bit for bit, and CI's machines
+//! may or may not have AVX2). The third module with `unsafe`, besides the
+//! C API and `pages`: one call of a `#[target_feature]` function after the
+//! CPU has been checked for it.
+
+/// A loop to compile twice, for the baseline and for AVX2: `run` must be
+/// `#[inline(always)]`, as must the functions its loops call.
+pub(crate) trait Kernel {
+    type Output;
+    fn run(self) -> Self::Output;
+}
+
+/// `k.run()`, compiled for AVX2 when the CPU has it.
+#[inline(always)]
+pub(crate) fn wide<K: Kernel>(k: K) -> K::Output {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") && !baseline_only() {
+            // SAFETY: the CPU supports AVX2, checked just above.
+            return unsafe { with_avx2(k) };
+        }
+    }
+    k.run()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn with_avx2<K: Kernel>(k: K) -> K::Output {
+    k.run()
+}
+
+/// Tests set this to run every kernel on the baseline path, to compare
+/// its bits with the AVX2 path's (other tests running meanwhile get the
+/// same bits either way).
+#[cfg(test)]
+pub(crate) static BASELINE_ONLY: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+#[inline(always)]
+fn baseline_only() -> bool {
+    #[cfg(test)]
+    {
+        BASELINE_ONLY.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
+}
