@@ -5,7 +5,8 @@
 //! pass over the same arrays (out_i = μ_i·c_i: two arrays read, one
 //! written into an array already faulted in), on one thread and split into
 //! contiguous parts across the threads the library's passes use (the
-//! machine's parallelism, at most 4), and the least CPU time (all threads)
+//! machine's parallelism, at most 4; timed before each solve, as the
+//! bandwidth of a shared host drifts), and the least CPU time (all threads)
 //! of one `Model::new` + solve, which load on the machine inflates less
 //! than the wall time; and the API's floor (`api_floor`: the inputs copied
 //! into fresh arrays, as `Model::new` must, and a fresh output written
@@ -65,7 +66,20 @@ fn main() {
     let (mut best_new, mut best_solve, mut best_total) = (f64::MAX, f64::MAX, f64::MAX);
     let mut best_cpu = f64::MAX;
     let mut f = Vec::new();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |p| p.get())
+        .min(LIBRARY_MAX_THREADS);
+    // The memory pass is timed between the solves, so that both see the
+    // same state of the machine's memory bandwidth (it drifts by 2x over
+    // seconds on a shared host): best of one thread and all, per solve.
+    let mut out = vec![0.0; mu.len()];
+    let (mut pass, mut pass_all) = (f64::MAX, f64::MAX);
+    let mut time_pass = |out: &mut [f64]| {
+        pass = pass.min(memory_pass(&mu, &w, out, 1));
+        pass_all = pass_all.min(memory_pass(&mu, &w, out, threads));
+    };
     for _ in 0..reps {
+        time_pass(&mut out);
         // The previous plan is freed outside the measured span.
         drop(std::mem::take(&mut f));
         let c0 = process_cpu_s();
@@ -91,6 +105,7 @@ fn main() {
     let mut best_owned = f64::MAX;
     let mut buf = vec![1.0; mu.len()];
     for _ in 0..reps {
+        time_pass(&mut out);
         let (mine, my_w) = (mu.clone(), weights.map(<[f64]>::to_vec));
         let t0 = Instant::now();
         let m = Model::from_vecs(dist.clone(), mine, my_w).expect("model");
@@ -106,17 +121,9 @@ fn main() {
             "the owned route gives the same plan"
         );
     }
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |p| p.get())
-        .min(LIBRARY_MAX_THREADS);
-    let mut out = vec![0.0; mu.len()];
-    let mut best_pass = |threads: usize| {
-        (0..reps.max(5))
-            .map(|_| memory_pass(&mu, &w, &mut out, threads))
-            .fold(f64::MAX, f64::min)
-    };
-    let pass = best_pass(1);
-    let pass_all = best_pass(threads);
+    for _ in reps..5 {
+        time_pass(&mut out);
+    }
     // The model's copies of its inputs and a fresh plan: μ alone when c = μ.
     let inputs: Vec<&[f64]> = weights.map_or(vec![&mu[..]], |w| vec![&mu[..], w]);
     let floor = [1, threads]

@@ -55,3 +55,27 @@ fn baseline_only() -> bool {
         false
     }
 }
+
+/// A call of an `#[inline(always)]` function item with its arguments, as
+/// a [`Kernel`]: `wide(Call(f, (a, b)))` is `f(a, b)` compiled for AVX2
+/// where the CPU has it. (A closure would not do: it is compiled once,
+/// for the baseline, unless inlined, and is not inlined when large.)
+pub(crate) struct Call<F, Args>(pub F, pub Args);
+
+impl<F: FnOnce(A, B) -> R, A, B, R> Kernel for Call<F, (A, B)> {
+    type Output = R;
+
+    #[inline(always)]
+    fn run(self) -> R {
+        (self.0)(self.1.0, self.1.1)
+    }
+}
+
+impl<F: FnOnce(A, B, C, D) -> R, A, B, C, D, R> Kernel for Call<F, (A, B, C, D)> {
+    type Output = R;
+
+    #[inline(always)]
+    fn run(self) -> R {
+        (self.0)(self.1.0, self.1.1, self.1.2, self.1.3)
+    }
+}

@@ -38,6 +38,7 @@ use crate::error::{Error, Num, Result};
 use crate::numeric::fastlog::SMALL;
 use crate::numeric::fastlog::ln_1p_in_place;
 use crate::numeric::series::{self, ComplementSeries};
+use crate::simd::{self, Call};
 use crate::validate;
 use proportional::CheapLog;
 use std::ops::Range;
@@ -642,7 +643,9 @@ fn check_pages(
                     }
                     let (ok, lo, hi) = rates_ok(m);
                     let total = match log {
-                        Some(log) if series_ok(hi) => log.chunk_total(m),
+                        Some(log) if series_ok(hi) => {
+                            simd::wide(Call(CheapLog::chunk_total, (log, &*m)))
+                        }
                         _ => f64::NAN,
                     };
                     ((ok, (lo, hi), 0.0), total)

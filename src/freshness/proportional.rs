@@ -6,6 +6,7 @@ use super::{Model, fold_cheap};
 use crate::dist::Distribution;
 use crate::error::Result;
 use crate::numeric::fastlog::{SMALL, ln_1p_small};
+use crate::simd::{self, Call};
 use crate::validate;
 
 /// The closed form (10) of Theorem 3.4: f_i = ln h_i / Σ_j ln h_j, optimal
@@ -104,6 +105,7 @@ impl CheapLog {
 
     /// Σ a_i over one chunk of rates `mu` in [`sum_and_max`]'s lanes (the
     /// same bits as summing the a_i written out), without writing them.
+    #[inline(always)]
     pub(crate) fn chunk_total(self, mu: &[f64]) -> f64 {
         match self {
             CheapLog::Series { mean } => lanes_sum(mu, |m| ln_1p_small(m * mean)),
@@ -112,6 +114,7 @@ impl CheapLog {
     }
 
     /// f_i = a_i·scale for the rates `mu` into `f`.
+    #[inline(always)]
     fn scaled_into(self, mu: &[f64], scale: f64, f: &mut [f64]) {
         match self {
             CheapLog::Series { mean } => scaled(mu, f, |m| ln_1p_small(m * mean) * scale),
@@ -135,14 +138,17 @@ fn from_model_total(model: &Model, f: &mut [f64]) -> bool {
     fold_cheap(
         [f],
         (),
-        |pages, [x]| log.scaled_into(&model.change_rates()[pages], scale, x),
+        |pages, [x]| {
+            let mu = &model.change_rates()[pages];
+            simd::wide(Call(CheapLog::scaled_into, (log, mu, scale, x)));
+        },
         |(), ()| (),
     );
     true
 }
 
 /// out_i = g(mu_i) (vectorises).
-#[inline]
+#[inline(always)]
 fn scaled(mu: &[f64], out: &mut [f64], g: impl Fn(f64) -> f64) {
     for (o, &m) in out.iter_mut().zip(mu) {
         *o = g(m);
@@ -150,7 +156,7 @@ fn scaled(mu: &[f64], out: &mut [f64], g: impl Fn(f64) -> f64) {
 }
 
 /// Σ g(mu_i) in [`sum_and_max`]'s four lanes and tail order.
-#[inline]
+#[inline(always)]
 fn lanes_sum(mu: &[f64], g: impl Fn(f64) -> f64) -> f64 {
     let mut lanes = [0.0; 4];
     let mut quads = mu.chunks_exact(4);
