@@ -66,20 +66,30 @@ fn main() {
     let (mut best_new, mut best_solve, mut best_total) = (f64::MAX, f64::MAX, f64::MAX);
     let mut best_cpu = f64::MAX;
     let mut f = Vec::new();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |p| p.get())
-        .min(LIBRARY_MAX_THREADS);
+    // (Not called before the solves of a small model: its allocations
+    // alone made them 2x slower at 10^6 pages.)
+    let threads = || {
+        std::thread::available_parallelism()
+            .map_or(1, |p| p.get())
+            .min(LIBRARY_MAX_THREADS)
+    };
     // The memory pass is timed between the solves, so that both see the
     // same state of the machine's memory bandwidth (it drifts by 2x over
-    // seconds on a shared host): best of one thread and all, per solve.
-    let mut out = vec![0.0; mu.len()];
+    // seconds on a shared host): best of one thread and all, per solve;
+    // only for arrays beyond the caches (the pass would evict what the
+    // next solve of a small model finds there), else after the solves.
+    // (Allocated only then before the solves, whose allocations it moves.)
+    let interleave = mu.len() * 8 * 3 > 64 << 20;
+    let mut out = if interleave { vec![0.0; mu.len()] } else { Vec::new() };
     let (mut pass, mut pass_all) = (f64::MAX, f64::MAX);
     let mut time_pass = |out: &mut [f64]| {
         pass = pass.min(memory_pass(&mu, &w, out, 1));
-        pass_all = pass_all.min(memory_pass(&mu, &w, out, threads));
+        pass_all = pass_all.min(memory_pass(&mu, &w, out, threads()));
     };
     for _ in 0..reps {
-        time_pass(&mut out);
+        if interleave {
+            time_pass(&mut out);
+        }
         // The previous plan is freed outside the measured span.
         drop(std::mem::take(&mut f));
         let c0 = process_cpu_s();
@@ -105,7 +115,9 @@ fn main() {
     let mut best_owned = f64::MAX;
     let mut buf = vec![1.0; mu.len()];
     for _ in 0..reps {
-        time_pass(&mut out);
+        if interleave {
+            time_pass(&mut out);
+        }
         let (mine, my_w) = (mu.clone(), weights.map(<[f64]>::to_vec));
         let t0 = Instant::now();
         let m = Model::from_vecs(dist.clone(), mine, my_w).expect("model");
@@ -121,11 +133,14 @@ fn main() {
             "the owned route gives the same plan"
         );
     }
-    for _ in reps..5 {
+    let trailing = if interleave { reps..5 } else { 0..reps.max(5) };
+    out.resize(mu.len(), 0.0);
+    for _ in trailing {
         time_pass(&mut out);
     }
     // The model's copies of its inputs and a fresh plan: μ alone when c = μ.
     let inputs: Vec<&[f64]> = weights.map_or(vec![&mu[..]], |w| vec![&mu[..], w]);
+    let threads = threads();
     let floor = [1, threads]
         .iter()
         .flat_map(|&t| (0..reps.max(5)).map(move |_| t))
