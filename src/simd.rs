@@ -1,13 +1,14 @@
 //! Hot loops on wider vector instructions where the CPU has them: the
 //! library is built for the x86-64 baseline (SSE2, two doubles per
-//! instruction); [`wide`] runs a [`Kernel`] inside a function compiled
+//! instruction); [`wide()`] runs a [`Kernel`] inside a function compiled
 //! for AVX2 when the CPU reports it, so that the loops inlined into it
 //! (a kernel's `run` and what it calls are `#[inline(always)]`) use four
 //! lanes. Only IEEE operations that round the same at any width (add,
 //! mul, div, sqrt, compare; no fused multiply-add) are enabled, so the
-//! results are the same bits either way (`freshness::randomized`'s
-//! thread and route tests compare plans bit for bit, and CI's machines
-//! may or may not have AVX2). The third module with `unsafe`, besides the
+//! results are the same bits either way (the randomized and closed-form
+//! tests `the_avx2_kernels_give_the_baseline_bits` force the baseline
+//! path through `BASELINE_ONLY` and compare; on a CPU without AVX2 both
+//! runs take the baseline). The third module with `unsafe`, besides the
 //! C API and `pages`: one call of a `#[target_feature]` function after the
 //! CPU has been checked for it.
 
@@ -44,6 +45,7 @@ unsafe fn with_avx2<K: Kernel>(k: K) -> K::Output {
 pub(crate) static BASELINE_ONLY: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn baseline_only() -> bool {
     #[cfg(test)]

@@ -641,7 +641,7 @@ impl<'a> Solver<'a> {
     /// ln λ with T(λ) = Σ_h min(S_h(λ), κ_h) = 1 (Σ κ_h ≥ 1), and every
     /// host's sums there. Each pass (at ℓ = ln λ) narrows a bracket and
     /// moves to the root of a model of T built from its host sums
-    /// ([`model_root`]), which places the kinks where hosts saturate
+    /// ([`HostModel`]), which places the kinks where hosts saturate
     /// itself; a bisection when that root leaves the bracket or |ln T|
     /// fails to halve away from rounding.
     fn global_multiplier(&mut self) -> Result<(f64, Vec<HostSum>)> {
