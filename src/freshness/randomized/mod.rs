@@ -497,16 +497,6 @@ impl<'a> Terms<'a> {
         bt.iter_mut().for_each(|b| *b /= self.bmax);
     }
 
-    /// ln β'_i, for a page whose β'_i is below the normal range.
-    fn ln_beta(&self, i: usize) -> f64 {
-        if let Some(top) = self.mu_max {
-            return self.model.change_rates()[i].ln() - top.ln();
-        }
-        let mut b = [0.0];
-        fill_beta(self.model, i..i + 1, &mut b);
-        b[0].ln() - self.bmax.ln()
-    }
-
     /// σ_i in place of the plain w_i left by [`Sigma::new`] for the pages
     /// `pages`: [`Sigma::of_plain`]'s operations in a loop without branches
     /// (it vectorises), then page by page from the model only if a value
@@ -824,9 +814,9 @@ fn give_back(x: &mut [f64], beta: &[f64], per_beta: f64) -> f64 {
 /// [`Cutoff::active`] and the excess for every page without a branch on
 /// the outcome (it is unpredictable), kept only where the page is
 /// active; the exact test decides the rare pages within the margin.
-/// Returns the number of active pages, and whether an active page's β'
-/// is below the normal range (β spread beyond the doubles' range): its
-/// plan needs [`newton`]'s logs.
+/// Returns the number of active pages, and whether an active page's
+/// excess is below what the compensated sums resolve ([`UNRESOLVED`]):
+/// its plan needs [`newton`]'s exact excesses.
 #[inline(always)]
 fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> (usize, bool) {
     let mut plan = [0.0; BLOCK];
@@ -838,7 +828,7 @@ fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> (usize, bool
         let eb = e.max(0.0) * b;
         let v = eb * scale;
         // e·b below the normal range has lost bits that e·b·scale keeps
-        // (or β' itself has: [`plan_block`]'s exact route says so).
+        // ([`weigh`] on the exact route).
         unsure |= (eb < f64::MIN_POSITIVE) & (t > cut.margin);
         active += usize::from(t > cut.margin);
         *p = if t > cut.margin { v } else { 0.0 };
@@ -850,8 +840,7 @@ fn plan_block(cut: Cutoff, scale: f64, x: &mut [f64], b: &[f64]) -> (usize, bool
             let on = cut.active(s);
             active += usize::from(on);
             let e = cut.excess(s);
-            lost |=
-                on & ((b < f64::MIN_POSITIVE) | (e.abs() <= UNRESOLVED * (s * cut.num + cut.s.hi)));
+            lost |= on & (e.abs() <= UNRESOLVED * (s * cut.num + cut.s.hi));
             *p = if on { weigh(e.max(0.0), b, scale) } else { 0.0 };
         }
     }
@@ -1107,12 +1096,7 @@ fn newton(terms: &Terms, sig: &mut [f64], kappa: f64, start: (f64, f64)) -> Resu
     // The active set and the excesses that the compensated sums cannot
     // resolve, decided by sums without cancellation.
     let (sums, member) = if kappa.is_finite() && sums.count > 0 {
-        exact_active_set(
-            (sig, &mut bt),
-            &|i| terms.ln_beta(i),
-            kappa,
-            Cutoff::new(kappa, sums),
-        )?
+        exact_active_set((sig, &mut bt), kappa, Cutoff::new(kappa, sums))?
     } else {
         (sums, Cutoff::new(kappa, sums))
     };
@@ -1132,16 +1116,9 @@ fn newton(terms: &Terms, sig: &mut [f64], kappa: f64, start: (f64, f64)) -> Resu
     // every x_i that the plan can hold clear of the subnormal range and
     // leaves the quotients' bits as they are.
     let pow2 = power_of_two_inverse(scaled_total);
-    let s = weigh_active(
-        sig,
-        &mut bt,
-        (member, cut),
-        pow2,
-        (&exact, &|i| terms.ln_beta(i)),
-    );
+    let s = weigh_active(sig, &mut bt, (member, cut), pow2, &exact);
     if !(s.is_finite() && s > 0.0) {
-        // Every active β' underflowed relative to the largest β (an
-        // inactive page changing far faster): Σ x is 0.
+        // Every active x_i underflowed: weighed relative to the active set.
         return rescaled(terms.model, &terms.sigma, member, sig, &mut bt);
     }
     // Σ x should be κS: where it is not ([`settle`]), the difference goes
@@ -1182,7 +1159,6 @@ fn unresolved() -> Error {
 /// the set's sums and its membership test (σ above a threshold).
 fn exact_active_set(
     (sig, bt): (&mut [f64], &mut [f64]),
-    ln_beta: &LnBeta<'_>,
     kappa: f64,
     cut: Cutoff,
 ) -> Result<(ActiveSums, Cutoff)> {
@@ -1206,11 +1182,11 @@ fn exact_active_set(
             .iter()
             .filter(|&&x| x > tau)
             .fold(f64::INFINITY, |m: f64, &x| m.min(x));
-        if least.is_finite() && !exactly_active((sig, bt), ln_beta, kappa, least) {
+        if least.is_finite() && !exactly_active((sig, bt), kappa, least) {
             tau = least;
             continue;
         }
-        if tau > 0.0 && exactly_active((sig, bt), ln_beta, kappa, tau) {
+        if tau > 0.0 && exactly_active((sig, bt), kappa, tau) {
             tau = max_below(sig, tau, true);
             continue;
         }
@@ -1222,14 +1198,9 @@ fn exact_active_set(
 
 /// G_j < κσ_j for σ_j = `sigma` ([`exact_active_set`]), in logs (both
 /// sides may lie below the doubles' range): ln G by the largest term's
-/// ln and the sum of the terms relative to it; ln β'_i from `ln_beta`
-/// where β'_i is below the normal range.
-fn exactly_active(
-    (sig, bt): (&[f64], &[f64]),
-    ln_beta: &LnBeta<'_>,
-    kappa: f64,
-    sigma: f64,
-) -> bool {
+/// ln and the sum of the terms relative to it (every β'_i is normal:
+/// β_min/β_max ≥ [`wide::WIDE_SPREAD`] on this route).
+fn exactly_active((sig, bt): (&[f64], &[f64]), kappa: f64, sigma: f64) -> bool {
     // Plain doubles decide unless a side leaves the normal range or the
     // two are within rounding of each other.
     let g: f64 = sig
@@ -1239,15 +1210,10 @@ fn exactly_active(
         .map(|(x, b)| b * (x - sigma))
         .sum();
     let k = kappa * sigma;
-    let lost = || {
-        sig.iter()
-            .zip(bt)
-            .any(|(x, b)| *x > sigma && *b < f64::MIN_POSITIVE)
-    };
-    if (g == 0.0 || g.is_normal()) && k.is_normal() && (g - k).abs() > 1e-9 * k && !lost() {
+    if (g == 0.0 || g.is_normal()) && k.is_normal() && (g - k).abs() > 1e-9 * k {
         return g < k;
     }
-    let ln_term = |i: usize| ln_beta_at(i, bt[i], ln_beta) + (sig[i] - sigma).ln();
+    let ln_term = |i: usize| bt[i].ln() + (sig[i] - sigma).ln();
     let above = || (0..sig.len()).filter(|&i| sig[i] > sigma);
     let top = above().map(ln_term).fold(f64::NEG_INFINITY, f64::max);
     if top == f64::NEG_INFINITY {
@@ -1345,17 +1311,12 @@ fn rescaled(
     );
     let sums = active_sums(sig, bt, cut);
     let value = Cutoff::new(ln_c.exp(), sums);
-    let ln_beta = |i: usize| {
-        let mut b = [0.0];
-        fill_beta(model, i..i + 1, &mut b);
-        b[0].ln() + ln_c
-    };
     let total = value.kappa * (value.s.hi + value.s.lo);
     let s = if total.is_normal() {
         let pow2 = power_of_two_inverse(total);
-        weigh_active(sig, bt, (cut, value), pow2, (&[], &ln_beta))
+        weigh_active(sig, bt, (cut, value), pow2, &[])
     } else {
-        weigh_relative(sig, bt, cut, value, &ln_beta)
+        weigh_relative(sig, bt, cut, value)
     };
     if !(s.is_finite() && s > 0.0) {
         return Err(Error::NotConverged(format!(
@@ -1367,43 +1328,23 @@ fn rescaled(
     Ok(())
 }
 
-/// ln β'_i by page index, for the pages whose β'_i is below the normal
-/// range.
-type LnBeta<'a> = dyn Fn(usize) -> f64 + Sync + 'a;
-
 /// f_i up to a common factor where κS is below the normal range (so may
 /// be each excess σ_iκ + (σ_iB − S)): x_i/(κS) = β'_i (σ_i + (σ_iB − S)/κ)/S
 /// in logs, the compensated part σ_iB − S divided by κ before it meets σ_i.
-fn weigh_relative(
-    sig: &mut [f64],
-    bt: &mut [f64],
-    cut: Cutoff,
-    value: Cutoff,
-    ln_beta: &LnBeta<'_>,
-) -> f64 {
+fn weigh_relative(sig: &mut [f64], bt: &mut [f64], cut: Cutoff, value: Cutoff) -> f64 {
     let no_kappa = Cutoff {
         kappa: 0.0,
         ..value
     };
     let ln_s = (value.s.hi + value.s.lo).ln();
-    weigh_each(sig, bt, |i, si, b| {
+    weigh_each(sig, bt, |_, si, b| {
         let q = si + no_kappa.excess(si) / value.kappa;
         if cut.active(si) && q > 0.0 {
-            (ln_beta_at(i, b, ln_beta) + q.ln() - ln_s).exp()
+            (b.ln() + q.ln() - ln_s).exp()
         } else {
             0.0
         }
     })
-}
-
-/// ln β'_i from `b` = β'_i, or from `ln_beta` where b is below the normal
-/// range.
-fn ln_beta_at(i: usize, b: f64, ln_beta: &LnBeta<'_>) -> f64 {
-    if b >= f64::MIN_POSITIVE {
-        b.ln()
-    } else {
-        ln_beta(i)
-    }
 }
 
 /// x_i = `x(i, σ_i, β'_i)` in place of σ_i for every page, in fixed
@@ -1537,8 +1478,7 @@ fn max_scaled(a: Option<Scaled>, b: Scaled) -> Scaled {
 }
 
 /// x_i = excess_i·β'_i·`scale` at `value` ([`weigh`]; the excess from
-/// `exact` for the pages listed there, by index; β'_i from `ln_beta`, by
-/// index, where it is below the normal range) on the pages active at
+/// `exact` for the pages listed there, by index) on the pages active at
 /// `member` (σ_i·β'_i·scale at κ = ∞), 0 on the others, in place of σ;
 /// returns Σ x_i.
 fn weigh_active(
@@ -1546,7 +1486,7 @@ fn weigh_active(
     bt: &mut [f64],
     (member, value): (Cutoff, Cutoff),
     scale: f64,
-    (exact, ln_beta): (&[(usize, f64)], &LnBeta<'_>),
+    exact: &[(usize, f64)],
 ) -> f64 {
     weigh_each(sig, bt, |i, si, b| {
         if !member.active(si) {
@@ -1559,11 +1499,7 @@ fn weigh_active(
             Some(&(_, e)) => e,
             None => value.excess(si),
         };
-        if b < f64::MIN_POSITIVE && e > 0.0 {
-            (ln_beta(i) + e.ln() + scale.ln()).exp()
-        } else {
-            weigh(e.max(0.0), b, scale)
-        }
+        weigh(e.max(0.0), b, scale)
     })
 }
 
