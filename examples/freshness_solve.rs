@@ -80,7 +80,11 @@ fn main() {
     // next solve of a small model finds there), else after the solves.
     // (Allocated only then before the solves, whose allocations it moves.)
     let interleave = mu.len() * 8 * 3 > 64 << 20;
-    let mut out = if interleave { vec![0.0; mu.len()] } else { Vec::new() };
+    let mut out = if interleave {
+        vec![0.0; mu.len()]
+    } else {
+        Vec::new()
+    };
     let (mut pass, mut pass_all) = (f64::MAX, f64::MAX);
     let mut time_pass = |out: &mut [f64]| {
         pass = pass.min(memory_pass(&mu, &w, out, 1));
