@@ -73,6 +73,15 @@ impl<F: FnOnce(A, B) -> R, A, B, R> Kernel for Call<F, (A, B)> {
     }
 }
 
+impl<F: FnOnce(A, B, C) -> R, A, B, C, R> Kernel for Call<F, (A, B, C)> {
+    type Output = R;
+
+    #[inline(always)]
+    fn run(self) -> R {
+        (self.0)(self.1.0, self.1.1, self.1.2)
+    }
+}
+
 impl<F: FnOnce(A, B, C, D) -> R, A, B, C, D, R> Kernel for Call<F, (A, B, C, D)> {
     type Output = R;
 
