@@ -78,6 +78,8 @@ pub(crate) struct Extremes {
     pub(crate) mu_min: f64,
     pub(crate) mu_max: f64,
     pub(crate) w_max: Option<f64>,
+    /// The least and largest weight c_i (with weights).
+    pub(crate) c_range: Option<(f64, f64)>,
     /// Without weights (c = μ), when a_i = −ln h_i is a [`CheapLog`]
     /// formula for every page: it and Σ a_i summed as the closed form
     /// sums them (its chunks and lanes, the same bits).
@@ -652,29 +654,31 @@ fn check_pages(
                 mu_min,
                 mu_max,
                 w_max: None,
+                c_range: None,
                 log_total: log.filter(|_| series_ok(mu_max)).map(|l| (l, total)),
             })
         }
         Some(w) => {
-            let (ok, (mu_min, mu_max), w_max) = fold_cheap(
+            let ((ok, (mu_min, mu_max), w_max), c_range) = fold_cheap(
                 [mu, w],
-                (true, (f64::MAX, 0.0), -1.0),
+                ((true, (f64::MAX, 0.0), -1.0), (f64::MAX, 0.0)),
                 |pages, [m, c]| {
                     if let (Some(sm), Some(sw)) = (src_mu, src_w) {
                         m.copy_from_slice(&sm[pages.clone()]);
                         c.copy_from_slice(&sw[pages]);
                     }
-                    let (rates, positive, w_max) =
+                    let (rates, (positive, c_lo, c_hi), w_max) =
                         simd::wide(Call(checked_pairs, (&*m, &*c, mean)));
                     let (ok, lo, hi) = rates_ok(rates);
-                    (ok & positive, (lo, hi), w_max)
+                    ((ok & positive, (lo, hi), w_max), (c_lo, c_hi))
                 },
-                merge,
+                |(a, (l, h)), (b, (k, g))| (merge(a, b), (min(l, k), max(h, g))),
             );
             ok.then_some(Extremes {
                 mu_min,
                 mu_max,
                 w_max: (w_max > 0.0).then_some(w_max),
+                c_range: Some(c_range),
                 log_total: None,
             })
         }
@@ -710,20 +714,23 @@ fn positive_range(xs: &[f64]) -> (bool, f64, f64) {
     (ok.into_iter().all(|o| o), lo, hi)
 }
 
-/// [`positive_range`] of `mu`, whether every `c` is finite and > 0, and
-/// max w_i, w_i = c_i/(μ_i E\[X\]), when every μ_i E\[X\] and w_i is a
-/// normal double (else 0): one loop in 8 lanes without branches (two
-/// AVX2 vectors each, under [`simd::wide`]).
+/// [`positive_range`] of `mu` and of `c`, and max w_i,
+/// w_i = c_i/(μ_i E\[X\]), when every μ_i E\[X\] and w_i is a normal
+/// double (else 0): one loop in 8 lanes without branches (two AVX2
+/// vectors each, under [`simd::wide`]).
 #[inline(always)]
-fn checked_pairs(mu: &[f64], c: &[f64], mean: f64) -> ((bool, f64, f64), bool, f64) {
+fn checked_pairs(mu: &[f64], c: &[f64], mean: f64) -> ((bool, f64, f64), (bool, f64, f64), f64) {
     const L: usize = 8;
     let (mut ok, mut lo, mut hi) = ([true; L], [f64::MAX; L], [0.0_f64; L]);
-    let (mut c_ok, mut plain, mut top) = ([true; L], [true; L], [0.0_f64; L]);
+    let (mut c_ok, mut c_lo, mut c_hi) = ([true; L], [f64::MAX; L], [0.0_f64; L]);
+    let (mut plain, mut top) = ([true; L], [0.0_f64; L]);
     let mut step = |l: usize, m: f64, c: f64| {
         ok[l] &= (m > 0.0) & (m <= f64::MAX);
         lo[l] = if m < lo[l] { m } else { lo[l] };
         hi[l] = if m > hi[l] { m } else { hi[l] };
         c_ok[l] &= (c > 0.0) & (c <= f64::MAX);
+        c_lo[l] = if c < c_lo[l] { c } else { c_lo[l] };
+        c_hi[l] = if c > c_hi[l] { c } else { c_hi[l] };
         let me = m * mean;
         let v = c / me;
         plain[l] &= normal(me) & normal(v);
@@ -739,13 +746,12 @@ fn checked_pairs(mu: &[f64], c: &[f64], mean: f64) -> ((bool, f64, f64), bool, f
         step(0, m, c);
     }
     let all = |x: [bool; L]| x.into_iter().all(|o| o);
-    let lo = lo.into_iter().fold(f64::MAX, f64::min);
-    let hi = hi.into_iter().fold(0.0, f64::max);
-    let top = top.into_iter().fold(0.0, f64::max);
+    let least = |x: [f64; L]| x.into_iter().fold(f64::MAX, f64::min);
+    let most = |x: [f64; L]| x.into_iter().fold(0.0, f64::max);
     (
-        (all(ok), lo, hi),
-        all(c_ok),
-        if all(plain) { top } else { 0.0 },
+        (all(ok), least(lo), most(hi)),
+        (all(c_ok), least(c_lo), most(c_hi)),
+        if all(plain) { most(top) } else { 0.0 },
     )
 }
 

@@ -30,7 +30,7 @@ const MIN_HALF_WIDTH: f64 = 1e-3;
 
 /// At most one page in this many may fall inside the band (in the sample,
 /// and in every run of the pass).
-const INSIDE_MAX: usize = 8;
+pub(super) const INSIDE_MAX: usize = 8;
 
 /// The cutoff of the active set fixed from the band [lo, hi) of σ
 /// ([`band`]) and the number of pages in that set, with σ of every page in
@@ -71,16 +71,28 @@ pub(super) fn band(terms: &Terms, f: &[f64], kappa: f64) -> Option<(f64, f64)> {
     if !kappa.is_finite() || n == 0 {
         return None;
     }
-    let stride = (n / SAMPLE).max(1);
-    let sample: Vec<(f64, f64)> = (0..n / stride)
-        .map(|j| terms_at(terms, f, j * stride))
-        .collect();
     let root = |mut s: Vec<(f64, f64)>| {
         let k = kappa * (s.len() as f64 / n as f64);
         let sums = select_active(k, ActiveSums::default(), &mut s);
         let t = sums.s.hi / (k + sums.b.hi);
         (sums.count > 0 && t.is_normal()).then_some(t)
     };
+    around_root(n, |i| terms_at(terms, f, i), root, |x| x.0)
+}
+
+/// The band [lo, hi) of a page's `key` around the root that `root` finds
+/// for a strided sample of the `n` pages (`page(i)` for every stride-th
+/// i): centred on the whole sample's root, as wide as the roots of its
+/// [`PARTS`] disagree. `None` when a root is missing or too many of the
+/// sample's pages fall inside.
+pub(super) fn around_root<T: Copy>(
+    n: usize,
+    page: impl Fn(usize) -> T,
+    root: impl Fn(Vec<T>) -> Option<f64>,
+    key: impl Fn(&T) -> f64,
+) -> Option<(f64, f64)> {
+    let stride = (n / SAMPLE).max(1);
+    let sample: Vec<T> = (0..n / stride).map(|j| page(j * stride)).collect();
     let t = root(sample.clone())?;
     let mut parts = [0.0; PARTS];
     for (p, r) in parts.iter_mut().enumerate() {
@@ -96,7 +108,10 @@ pub(super) fn band(terms: &Terms, f: &[f64], kappa: f64) -> Option<(f64, f64)> {
     };
     let width = spread.max(MIN_HALF_WIDTH);
     let (lo, hi) = (t * (1.0 - width), t * (1.0 + width));
-    let inside = sample.iter().filter(|x| x.0 >= lo && x.0 < hi).count();
+    let inside = sample
+        .iter()
+        .filter(|x| key(x) >= lo && key(x) < hi)
+        .count();
     (lo > 0.0 && inside * INSIDE_MAX <= sample.len()).then_some((lo, hi))
 }
 

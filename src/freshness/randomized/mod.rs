@@ -19,6 +19,7 @@ use crate::numeric::exact::{product_error, product_error_split, splits_exactly};
 use std::ops::Range;
 
 mod band;
+mod poisson;
 mod wide;
 
 /// a − b = −ln(1 − b) − b ≥ 0 given a = −ln(1 − b), accurate for small b.
@@ -952,7 +953,10 @@ fn plain_sums(sig: &mut [f64], bt: &mut [f64], num: f64, den: f64) -> (usize, f6
 /// selection among those fixes P ([`band::cut`]); the plan's pass checks
 /// that P is the active set at its own cut, else the histogram's route
 /// runs. Newton steps over σ and an array of β' (16 bytes per page) where
-/// neither shortcut applies.
+/// neither shortcut applies. For exponential X with weights, rates and
+/// the crawl rate within 2^±400, large models take [`poisson`]'s route
+/// first: the same band and selection over s_i = √(c_iμ_i) in place of
+/// σ_iβ'_i, one square root per page and no division, two passes.
 ///
 /// Errors: `TooLarge` beyond the memory cap ([`RANDOMIZED_BYTES_PER_PAGE`]
 /// per page); `NotConverged` as [`optimal_frequencies`].
@@ -990,9 +994,12 @@ pub fn optimal_frequencies_into(model: &Model, out: &mut [f64]) -> Result<()> {
 }
 
 /// [`optimal_frequencies_general`] into `f`, from the band around a
-/// sample's root ([`band`]) when `by_band`, else (or when the band
-/// misled) from the histogram.
+/// sample's root ([`poisson`] where it applies, else [`band`]) when
+/// `by_band`, else (or when the band misled) from the histogram.
 fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
+    if by_band && poisson::plan(model, f).is_some() {
+        return Ok(());
+    }
     // Setup: w_max and β_max (κ = 1/β_max), with the plain w_i in `f`
     // where they are not recomputed from the model.
     let terms = Terms::new(model, f);
@@ -1032,6 +1039,13 @@ fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
         }
     }
     newton(&terms, f, kappa, hist.start(kappa))
+}
+
+/// [`poisson::plan`] for the tests, at any size.
+#[cfg(test)]
+pub(crate) fn poisson_plan_for_test(model: &Model) -> Option<Vec<f64>> {
+    let mut f = crate::pages::zeroed(model.len());
+    poisson::plan(model, &mut f).map(|()| f)
 }
 
 /// [`general_into`] for the tests (`by_band` at any size).

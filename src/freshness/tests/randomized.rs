@@ -568,6 +568,7 @@ fn a_sample_that_misleads_the_band_falls_back_to_the_histogram() {
         .collect();
     let m = Model::new(m.access().clone(), m.change_rates(), Some(&c)).unwrap();
     assert!(general_by_band(&m).is_none());
+    assert!(poisson_plan_for_test(&m).is_none());
     let mut f = vec![0.0; n];
     general_into_for_test(&m, &mut f, true).unwrap();
     assert_newtons_plan(&m, &f);
@@ -893,4 +894,153 @@ fn the_avx2_kernels_give_the_baseline_bits() {
                 .all(|(a, b)| a.to_bits() == b.to_bits())
         );
     }
+    // Exponential X takes the Poisson route above: the band's route too.
+    let m = instance(31, 600_000, 1.0, 0);
+    let wide = general_by_band(&m).unwrap();
+    crate::simd::BASELINE_ONLY.store(true, Ordering::Relaxed);
+    let base = general_by_band(&m);
+    crate::simd::BASELINE_ONLY.store(false, Ordering::Relaxed);
+    let base = base.unwrap();
+    assert!(
+        wide.iter()
+            .zip(&base)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
+}
+
+/// `f` from the Poisson route ([`poisson_plan_for_test`]) against
+/// Newton's plan from the main route's σ_i and β'_i: the same active set,
+/// Σ f = 1, the KKT conditions, and each frequency within 1e-13 of
+/// a_i = (K + M)s_i/(KT), the size of the terms whose difference
+/// f_i = ((K + M)s_i − Tμ_i)/(KT) is (s_i = √(c_iμ_i), M and T the sums of
+/// μ and s over the active set): both routes are exact for their inputs
+/// rounded differently, which moves f_i by a few ulps of a_i.
+fn assert_poisson_plan(m: &Model, f: &[f64]) {
+    let newton = general_by_newton(m).unwrap();
+    let (mu, c) = (m.change_rates(), m.weights());
+    let k = 1.0 / m.mean_access();
+    let s = |i: usize| (c[i] * mu[i]).sqrt();
+    let active: Vec<usize> = (0..f.len()).filter(|&i| newton[i] > 0.0).collect();
+    let big_m: f64 = active.iter().map(|&i| mu[i]).sum();
+    let t: f64 = active.iter().map(|&i| s(i)).sum();
+    for i in 0..f.len() {
+        let a = s(i) * (k + big_m) / (k * t);
+        assert_eq!(f[i] == 0.0, newton[i] == 0.0, "page {i}");
+        assert!(
+            (f[i] - newton[i]).abs() <= 1e-13 * a,
+            "page {i}: {} vs {}",
+            f[i],
+            newton[i]
+        );
+    }
+    assert!((f.iter().sum::<f64>() - 1.0).abs() < 1e-14);
+    assert!(kkt_violation(m, f) < 1e-12);
+}
+
+#[test]
+fn the_poisson_route_gives_newtons_plan_to_rounding() {
+    // Issue 20's instance with weights spread over 10^±0.01, 10^±1 and
+    // 10^±3, sampled every second page, and every page sampled.
+    for (seed, spread, n) in [
+        (41, 1.0, 40_000),
+        (42, 0.01, 40_000),
+        (43, 3.0, 40_000),
+        (44, 1.0, 5000),
+    ] {
+        let m = instance(seed, n, spread, 0);
+        let f = poisson_plan_for_test(&m).expect("the route holds");
+        assert_poisson_plan(&m, &f);
+    }
+}
+
+#[test]
+fn the_poisson_route_over_its_whole_range() {
+    // Rates and crawl rate scaled by 2^±380 and weights by 2^±380 (μ_i,
+    // c_i and K reach 2^±393): the plan does not change, and every
+    // product and sum of the route scales exactly, so the bits do not
+    // either.
+    let base = instance(45, 40_000, 1.0, 0);
+    let f = poisson_plan_for_test(&base).expect("the route holds");
+    assert_poisson_plan(&base, &f);
+    let rate = 1.0 / base.mean_access();
+    for (a, b) in [(380, 380), (380, -380), (-380, 380), (-380, -380)] {
+        let (ta, tb) = (2f64.powi(a), 2f64.powi(b));
+        let mu: Vec<f64> = base.change_rates().iter().map(|m| m * ta).collect();
+        let c: Vec<f64> = base.weights().iter().map(|c| c * tb).collect();
+        let d = Distribution::exponential(rate * ta).unwrap();
+        let m = Model::new(d, &mu, Some(&c)).unwrap();
+        let g = poisson_plan_for_test(&m).expect("the route holds");
+        assert!(
+            f.iter().zip(&g).all(|(x, y)| x.to_bits() == y.to_bits()),
+            "2^{a}, 2^{b}"
+        );
+    }
+}
+
+#[test]
+fn the_poisson_route_leaves_other_models_to_the_main_route() {
+    // A weight beyond 2^400, a rate below 2^-400, a crawl rate beyond
+    // 2^400, deterministic X: no plan from the route; the solve gives
+    // Newton's plan.
+    let base = instance(46, 40_000, 1.0, 0);
+    let (mu, c) = (base.change_rates().to_vec(), base.weights().to_vec());
+    let with = |i: usize, x: f64, v: &[f64]| {
+        let mut v = v.to_vec();
+        v[i] = x;
+        v
+    };
+    let exp = |r: f64| Distribution::exponential(r).unwrap();
+    let models = [
+        Model::new(exp(8000.0), &mu, Some(&with(7, 1e121, &c))).unwrap(),
+        Model::new(exp(8000.0), &with(7, 1e-121, &mu), Some(&c)).unwrap(),
+        Model::new(exp(1e121), &mu, Some(&c)).unwrap(),
+        Model::new(
+            Distribution::deterministic(1.0 / 8000.0).unwrap(),
+            &mu,
+            Some(&c),
+        )
+        .unwrap(),
+    ];
+    for m in &models {
+        assert!(poisson_plan_for_test(m).is_none());
+        let mut f = vec![0.0; m.len()];
+        general_into_for_test(m, &mut f, true).unwrap();
+        assert_newtons_plan(m, &f);
+    }
+}
+
+#[test]
+fn the_poisson_route_gives_the_same_plan_on_any_number_of_threads() {
+    let m = instance(47, 150_000, 1.0, 0);
+    let one = super::same_plan_on_one_and_four_threads(|| poisson_plan_for_test(&m).unwrap());
+    assert_poisson_plan(&m, &one);
+}
+
+#[test]
+fn a_page_next_to_the_poisson_cutoff_takes_the_exact_excess() {
+    // The active page of least frequency moved to 1e-9 (relative) above
+    // the cutoff r* = T/(K + M): its excess is 1e-9 of its terms, which
+    // the plain excess would give to about 1e-7; the exact one to
+    // rounding of the inputs.
+    let base = instance(48, 40_000, 1.0, 0);
+    let (mu, mut c) = (base.change_rates().to_vec(), base.weights().to_vec());
+    let newton = general_by_newton(&base).unwrap();
+    let j = (0..c.len())
+        .filter(|&i| newton[i] > 0.0)
+        .min_by(|&a, &b| newton[a].total_cmp(&newton[b]))
+        .unwrap();
+    let k = 1.0 / base.mean_access();
+    for _ in 0..3 {
+        let active = (0..c.len()).filter(|&i| newton[i] > 0.0);
+        let (big_m, t) = active.fold((0.0, 0.0), |(m, t), i| {
+            (m + mu[i], t + (c[i] * mu[i]).sqrt())
+        });
+        // r_j = √(c_j/μ_j) = r*(1 + 1e-9).
+        let r = t / (k + big_m) * (1.0 + 1e-9);
+        c[j] = r * r * mu[j];
+    }
+    let m = Model::new(base.access().clone(), &mu, Some(&c)).unwrap();
+    let f = poisson_plan_for_test(&m).expect("the route holds");
+    assert!(f[j] > 0.0 && f[j] < 1e-12, "{}", f[j]);
+    assert_poisson_plan(&m, &f);
 }

@@ -1,0 +1,402 @@
+//! The randomized plan (15) for exponential crawl times (Poisson crawls)
+//! over large models of moderate values: one square root per page and no
+//! division, so that each of its two passes runs at about memory speed.
+//!
+//! For exponential X of rate K = 1/E\[X\], β_i = μ_i/K and σ_iβ_i ∝
+//! s_i = √(c_iμ_i). Over the active set P, with M = Σ_P μ_i and
+//! T = Σ_P s_i, page i's excess is e_i = (K + M)s_i − Tμ_i (the excess of
+//! [`super::Cutoff`] times a positive constant), page i is active iff
+//! e_i > 0, and f_i = e_i/(KT), which sums to 1 over P. The active set is
+//! the pages of largest r_i = s_i/μ_i = √(c_i/μ_i) (water filling).
+//!
+//! The route is [`super::band`]'s: a strided sample's root gives a band
+//! of r; one pass sums μ and s (compensated) over the pages above the
+//! band and keeps those inside; selection among them fixes P; one pass
+//! writes the plan, each excess to within 1.4e-14 relative (from
+//! error-free products where it is within 1/[`SURE`] of its terms). With μ_i,
+//! c_i and K in [2^-400, 2^400] ([`TAME`]) every quantity stays a normal
+//! double with room for the exact products' errors. [`plan`] returns
+//! `None` (the general route plans) for other models, or when the band
+//! misses the root, or a page lies closer to the cutoff than the
+//! compensated sums resolve, or an active page's frequency is below the
+//! normal range.
+
+use super::super::par::{CHUNK, fold_chunks, fold_pieces_par};
+use super::band::{INSIDE_MAX, around_root};
+use super::{ActiveSums, Compensated, HISTOGRAMS, Model, PLAN_SUM_SLACK, UNRESOLVED};
+use crate::dist::Distribution;
+use crate::numeric::exact::product_error;
+use crate::simd::Sums4;
+
+/// Values of μ_i, c_i and K for which the route applies: [2^-400, 2^400].
+const TAME: (f64, f64) = (
+    f64::from_bits((1023 - 400) << 52),
+    f64::from_bits((1023 + 400) << 52),
+);
+
+/// Pages whose plain excess exceeds 1/[`SURE`] of a = (K + M)s_i are
+/// active with that excess; those whose excess is below −a/[`SURE`] are
+/// not; the rest take the exact excess. Where |e| ≤ a/2 the subtraction
+/// is exact, so the plain excess is off by the rounding of its two
+/// products, about ε·a: within [`SURE`]·ε ≈ 1.4e-14 of e.
+const SURE: f64 = 64.0;
+
+/// A page: s = √(cμ), μ, and r = s/μ (the order of the water filling).
+#[derive(Debug, Clone, Copy)]
+struct Page {
+    r: f64,
+    mu: f64,
+    s: f64,
+}
+
+impl Page {
+    fn new(mu: f64, c: f64) -> Page {
+        let s = (c * mu).sqrt();
+        Page { r: s / mu, mu, s }
+    }
+}
+
+/// The randomized plan (15) into `f` when `model` has exponential X,
+/// weights, and every μ_i, c_i and K in [`TAME`]; `None` otherwise or
+/// when the route cannot fix the active set (then `f` may be overwritten).
+pub(super) fn plan(model: &Model, f: &mut [f64]) -> Option<()> {
+    let Distribution::Exponential { rate: k } = *model.access() else {
+        return None;
+    };
+    let ex = model.extremes()?;
+    let (c_lo, c_hi) = ex.c_range?;
+    let tame = |x: f64| (TAME.0..=TAME.1).contains(&x);
+    if ![ex.mu_min, ex.mu_max, c_lo, c_hi, k].into_iter().all(tame) {
+        return None;
+    }
+    let (mu, c) = (model.change_rates(), model.weights());
+    let (lo, hi) = band(mu, c, k)?;
+    let pass = pass(mu, c, f, lo, hi);
+    let mut inside = pass.inside?;
+    let sums = select_active(k, pass.above, &mut inside);
+    let cut = Cut::new(k, sums)?;
+    // The cutoff inside the band, clear of its edges (where the pass's
+    // rounded comparisons decided).
+    let r_cut = cut.t.hi / cut.num;
+    if !(r_cut > lo * (1.0 + 1e-9) && r_cut < hi * (1.0 - 1e-9)) {
+        return None;
+    }
+    let (active, total, lost) = write_plan(mu, c, cut, f);
+    (active == sums.count && !lost && (total - 1.0).abs() <= PLAN_SUM_SLACK).then_some(())
+}
+
+/// The excess (K + M)s − Tμ from the sums, with the products' exact errors
+/// (TwoProduct) and TwoSum where its terms cancel.
+fn excess(k: f64, sums: &ActiveSums, s: f64, mu: f64) -> f64 {
+    let (m, t) = (sums.b, sums.s);
+    let p1 = s * m.hi;
+    let p2 = mu * t.hi;
+    let d = p1 - p2;
+    let z = d - p1;
+    let dd = (p1 - (d - z)) + (-p2 - z);
+    let dp = product_error(s, m.hi, p1) - product_error(mu, t.hi, p2);
+    s * k + (d + (dd + dp + s * m.lo - mu * t.lo))
+}
+
+/// Water filling over `inside` (any order) on top of `sums` (as
+/// [`super::band`]'s selection, in decreasing r): `sums` with the J pages
+/// of largest r that are active, each at the sums of all those larger.
+fn select_active(k: f64, mut sums: ActiveSums, inside: &mut [Page]) -> ActiveSums {
+    let (mut lo, mut hi) = (0, inside.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        inside[lo..hi].select_nth_unstable_by(mid - lo, |x, y| y.r.total_cmp(&x.r));
+        let mut with = sums;
+        for p in &inside[lo..mid] {
+            with.add_product(p.mu, p.s, 0.0);
+        }
+        let p = inside[mid];
+        if excess(k, &with, p.s, p.mu) > 0.0 {
+            with.add_product(p.mu, p.s, 0.0);
+            (sums, lo) = (with, mid + 1);
+        } else {
+            hi = mid;
+        }
+    }
+    sums
+}
+
+/// The band [lo, hi) of r around the root r* = T/(K + M) of a sample's
+/// own problem (K scaled by the sample's share), as [`around_root`].
+fn band(mu: &[f64], c: &[f64], k: f64) -> Option<(f64, f64)> {
+    let n = mu.len();
+    let root = |mut s: Vec<Page>| {
+        let k = k * (s.len() as f64 / n as f64);
+        let sums = select_active(k, ActiveSums::default(), &mut s);
+        let r = sums.s.hi / (k + sums.b.hi);
+        (sums.count > 0 && r.is_normal()).then_some(r)
+    };
+    around_root(n, |i| Page::new(mu[i], c[i]), root, |p| p.r)
+}
+
+/// What the pass finds: the sums over the pages above the band (s ≥ hi·μ)
+/// and the pages inside it in page order (`None` if a run held more than
+/// one in [`INSIDE_MAX`]).
+struct Pass {
+    above: ActiveSums,
+    inside: Option<Vec<Page>>,
+}
+
+impl Pass {
+    fn merge(mut self, o: Pass) -> Pass {
+        self.above = self.above.merge(o.above);
+        self.inside = match (self.inside, o.inside) {
+            (Some(mut a), Some(b)) => {
+                a.extend(b);
+                Some(a)
+            }
+            _ => None,
+        };
+        self
+    }
+}
+
+/// The [`Pass`] over the band [lo, hi) of r (`f`, one entry per page, is
+/// not touched): one run of whole chunks per [`HISTOGRAMS`], merged in
+/// run order (the same bits whatever the thread count).
+fn pass(mu: &[f64], c: &[f64], f: &mut [f64], lo: f64, hi: f64) -> Pass {
+    let run = mu
+        .len()
+        .div_ceil(HISTOGRAMS)
+        .next_multiple_of(CHUNK)
+        .max(4 * CHUNK);
+    let empty = Pass {
+        above: ActiveSums::default(),
+        inside: Some(Vec::new()),
+    };
+    // The pass only reads: the output stands in for the runs' pages.
+    fold_pieces_par(
+        [f],
+        run,
+        empty,
+        |pages, _| {
+            crate::simd::wide(PassRun {
+                mu: &mu[pages.clone()],
+                c: &c[pages],
+                band: (lo, hi),
+            })
+        },
+        Pass::merge,
+    )
+}
+
+/// One run of [`pass`].
+struct PassRun<'a> {
+    mu: &'a [f64],
+    c: &'a [f64],
+    band: (f64, f64),
+}
+
+/// Pages per block of [`PassRun`] and [`PlanRun`]: a loop without
+/// branches over the block, then the block's rare pages (inside the band,
+/// near the cutoff).
+const BLOCK: usize = 256;
+
+/// Pages per group of [`PassRun`]'s loop: one bit each for the pages
+/// inside the band.
+const GROUP: usize = 32;
+
+/// Lanes of the pass's compensated sums ([`crate::simd::add_sums4`]).
+const LANES: usize = 4;
+
+/// Adds x to lane l of `sum` ([`crate::simd::add_sums4`]'s operations).
+fn add_lane(sum: &mut Sums4, l: usize, x: f64) {
+    let mut c = Compensated {
+        hi: sum.0[l],
+        lo: sum.1[l],
+    };
+    c.add(x, 0.0);
+    (sum.0[l], sum.1[l]) = (c.hi, c.lo);
+}
+
+impl crate::simd::Kernel for PassRun<'_> {
+    type Output = Pass;
+
+    /// Per block: the terms above the band (μ and s, else 0) and the
+    /// count of pages inside in one loop without branches, then the terms
+    /// into the compensated lanes, then (rarely) the pages inside.
+    #[inline(always)]
+    fn run(self) -> Pass {
+        let PassRun {
+            mu,
+            c,
+            band: (lo, hi),
+        } = self;
+        let cap = mu.len() / INSIDE_MAX;
+        let mut inside = Vec::new();
+        let zero = ([0.0; LANES], [0.0; LANES]);
+        let (mut m_sum, mut s_sum, mut count) = (zero, zero, 0_usize);
+        let (mut m_up, mut s_up) = ([0.0; BLOCK], [0.0; BLOCK]);
+        for (m, c) in mu.chunks(BLOCK).zip(c.chunks(BLOCK)) {
+            let rows = m_up.chunks_mut(GROUP).zip(s_up.chunks_mut(GROUP));
+            for ((m_up, s_up), (m, c)) in rows.zip(m.chunks(GROUP).zip(c.chunks(GROUP))) {
+                // Bit i: page i of the group lies inside the band.
+                let mut within = 0_u32;
+                let terms = m_up.iter_mut().zip(s_up.iter_mut());
+                for (i, ((m_up, s_up), (&m, &c))) in terms.zip(m.iter().zip(c)).enumerate() {
+                    let s = (c * m).sqrt();
+                    let above = s >= hi * m;
+                    count += usize::from(above);
+                    within |= u32::from(!above & (s >= lo * m)) << i;
+                    *m_up = if above { m } else { 0.0 };
+                    *s_up = if above { s } else { 0.0 };
+                }
+                while within != 0 && inside.len() <= cap {
+                    let i = within.trailing_zeros() as usize;
+                    within &= within - 1;
+                    inside.push(Page::new(m[i], c[i]));
+                }
+            }
+            let whole = m.len() / LANES * LANES;
+            crate::simd::add_sums4(&mut m_sum, &m_up[..whole], &mut s_sum, &s_up[..whole]);
+            for (l, (&m, &s)) in m_up[whole..m.len()].iter().zip(&s_up[whole..]).enumerate() {
+                add_lane(&mut m_sum, l, m);
+                add_lane(&mut s_sum, l, s);
+            }
+        }
+        let lane = |sum: Sums4, l: usize| Compensated {
+            hi: sum.0[l],
+            lo: sum.1[l],
+        };
+        let above = (0..LANES).fold(ActiveSums::default(), |acc, l| {
+            acc.merge(ActiveSums {
+                count: 0,
+                b: lane(m_sum, l),
+                s: lane(s_sum, l),
+            })
+        });
+        Pass {
+            above: ActiveSums { count, ..above },
+            inside: (inside.len() <= cap).then_some(inside),
+        }
+    }
+}
+
+/// The cutoff: K, the sums M and T over P, and K + M as hi + lo.
+#[derive(Debug, Clone, Copy)]
+struct Cut {
+    k: f64,
+    sums: ActiveSums,
+    t: Compensated,
+    num: f64,
+    num_lo: f64,
+    scale: f64,
+}
+
+impl Cut {
+    /// `None` when 1/(KT) is not a normal double.
+    fn new(k: f64, sums: ActiveSums) -> Option<Cut> {
+        let m = sums.b;
+        let num = k + m.hi;
+        let z = num - k;
+        let num_lo = ((k - (num - z)) + (m.hi - z)) + m.lo;
+        let scale = 1.0 / (k * (sums.s.hi + sums.s.lo));
+        (sums.count > 0 && scale.is_normal()).then_some(Cut {
+            k,
+            sums,
+            t: sums.s,
+            num,
+            num_lo,
+            scale,
+        })
+    }
+}
+
+/// f_i = e_i/(KT) for every page into `f`; returns the number of active
+/// pages, Σ f, and whether an active page's excess is below what the
+/// compensated sums resolve ([`UNRESOLVED`]) or its frequency below the
+/// normal range.
+fn write_plan(mu: &[f64], c: &[f64], cut: Cut, f: &mut [f64]) -> (usize, f64, bool) {
+    fold_chunks(
+        [f],
+        (0, 0.0, false),
+        |pages, [x]| {
+            crate::simd::wide(PlanRun {
+                mu: &mu[pages.clone()],
+                c: &c[pages],
+                cut,
+                x,
+            })
+        },
+        |(a, s, l), (b, t, m)| (a + b, s + t, l | m),
+    )
+}
+
+/// One chunk of [`write_plan`].
+struct PlanRun<'a, 'b> {
+    mu: &'a [f64],
+    c: &'a [f64],
+    cut: Cut,
+    x: &'b mut [f64],
+}
+
+impl crate::simd::Kernel for PlanRun<'_, '_> {
+    type Output = (usize, f64, bool);
+
+    #[inline(always)]
+    fn run(self) -> (usize, f64, bool) {
+        let PlanRun { mu, c, cut, x } = self;
+        let (num, num_lo, t_hi, t_lo) = (cut.num, cut.num_lo, cut.t.hi, cut.t.lo);
+        let (mut active, mut total, mut lost) = (0, [0.0; 4], false);
+        for ((m, c), x) in mu
+            .chunks(BLOCK)
+            .zip(c.chunks(BLOCK))
+            .zip(x.chunks_mut(BLOCK))
+        {
+            // Pages near the cutoff get −1, a mark for the exact excess.
+            let mut unsure = false;
+            for ((x, &m), &c) in x.iter_mut().zip(m).zip(c) {
+                let s = (c * m).sqrt();
+                let a = s * num;
+                let e = (a - m * t_hi) + (s * num_lo - m * t_lo);
+                let sure = a * (1.0 / SURE);
+                let near = e.abs() <= sure;
+                let v = e * cut.scale;
+                unsure |= near;
+                lost |= (e > sure) & (v < f64::MIN_POSITIVE);
+                active += usize::from(e > sure);
+                *x = if e > sure {
+                    v
+                } else if near {
+                    -1.0
+                } else {
+                    0.0
+                };
+            }
+            if unsure {
+                // Four marks at a time (one vector compare).
+                for (q, x4) in x.chunks_mut(4).enumerate() {
+                    if x4.iter().fold(false, |u, &v| u | (v < 0.0)) {
+                        for (l, x) in x4.iter_mut().enumerate() {
+                            if *x < 0.0 {
+                                let i = 4 * q + l;
+                                let (m, s) = (m[i], (c[i] * m[i]).sqrt());
+                                let e = excess(cut.k, &cut.sums, s, m);
+                                let v = e * cut.scale;
+                                lost |= e.abs() <= UNRESOLVED * (s * num + m * t_hi);
+                                lost |= (e > 0.0) & (v < f64::MIN_POSITIVE);
+                                active += usize::from(e > 0.0);
+                                *x = if e > 0.0 { v } else { 0.0 };
+                            }
+                        }
+                    }
+                }
+            }
+            let mut quads = x.chunks_exact(4);
+            for q in &mut quads {
+                for (t, v) in total.iter_mut().zip(q) {
+                    *t += v;
+                }
+            }
+            for (t, v) in total.iter_mut().zip(quads.remainder()) {
+                *t += v;
+            }
+        }
+        (active, (total[0] + total[1]) + (total[2] + total[3]), lost)
+    }
+}
