@@ -6,8 +6,8 @@
 //! exactly, as [`super::water_fill`] does from the histogram. `None` (the
 //! histogram's route) when the band missed the root or held too many pages.
 
-use super::super::par::{CHUNK, fold_pieces_par};
-use super::{ActiveSums, BLOCK, Compensated, Cutoff, HISTOGRAMS, Terms};
+use super::super::par::fold_pieces_par;
+use super::{ActiveSums, BLOCK, Compensated, Cutoff, Terms, run_len};
 use crate::numeric::exact::{product_error_split2, splits_exactly};
 use wide::f64x2;
 
@@ -141,16 +141,26 @@ fn select_active(kappa: f64, mut sums: ActiveSums, inside: &mut [(f64, f64)]) ->
     sums
 }
 
-/// What the pass finds: the sums over the pages above the band (σ ≥ hi)
-/// and the (σ, β') inside it in page order (`None` if a run held more than
-/// one in [`INSIDE_MAX`]).
-struct Pass {
-    above: ActiveSums,
-    inside: Option<Vec<(f64, f64)>>,
+/// What a band's pass finds: the sums over the pages above the band and
+/// the pages inside it in page order (`None` if a run held more than one
+/// in [`INSIDE_MAX`]); pages as (σ, β') here, as [`super::poisson`]'s
+/// pages there.
+pub(super) struct Pass<T = (f64, f64)> {
+    pub(super) above: ActiveSums,
+    pub(super) inside: Option<Vec<T>>,
 }
 
-impl Pass {
-    fn merge(mut self, o: Pass) -> Pass {
+impl<T> Pass<T> {
+    /// No page yet.
+    pub(super) fn empty() -> Pass<T> {
+        Pass {
+            above: ActiveSums::default(),
+            inside: Some(Vec::new()),
+        }
+    }
+
+    /// `self` then `o` (runs in page order).
+    pub(super) fn merge(mut self, o: Pass<T>) -> Pass<T> {
         self.above = self.above.merge(o.above);
         self.inside = match (self.inside, o.inside) {
             (Some(mut a), Some(b)) => {
@@ -164,23 +174,14 @@ impl Pass {
 }
 
 /// σ in place of what [`Terms::new`] left in `f` (as [`Terms::histogram`]
-/// does) and the [`Pass`] over the band [lo, hi): one run of whole chunks
-/// per [`HISTOGRAMS`], merged in run order (the same bits whatever the
-/// thread count).
+/// does) and the [`Pass`] over the band [lo, hi): runs of [`run_len`]
+/// pages, merged in page order (the same bits whatever the thread count).
 fn pass(terms: &Terms, f: &mut [f64], lo: f64, hi: f64) -> Pass {
-    let run = f
-        .len()
-        .div_ceil(HISTOGRAMS)
-        .next_multiple_of(CHUNK)
-        .max(4 * CHUNK);
-    let empty = Pass {
-        above: ActiveSums::default(),
-        inside: Some(Vec::new()),
-    };
+    let run = run_len(f.len());
     fold_pieces_par(
         [f],
         run,
-        empty,
+        Pass::empty(),
         |pages, [w]| {
             crate::simd::wide(PassRun {
                 terms,

@@ -324,6 +324,14 @@ const SUB: usize = 1 << SUB_BITS;
 /// Most histograms a pass keeps (one per run of pages, merged in order).
 const HISTOGRAMS: usize = 16;
 
+/// Pages per run of a pass over `n` pages that merges its runs' results
+/// in page order: whole chunks, at most [`HISTOGRAMS`] runs.
+fn run_len(n: usize) -> usize {
+    n.div_ceil(HISTOGRAMS)
+        .next_multiple_of(CHUNK)
+        .max(4 * CHUNK)
+}
+
 impl Histogram {
     /// Bucket of σ ∈ (0, 1]: 1 + [`SUB`]·(binade) + the first
     /// [`SUB_BITS`] mantissa bits; 0 below 2^−16. Increases with σ.
@@ -526,11 +534,7 @@ impl<'a> Terms<'a> {
     /// (at most [`HISTOGRAMS`] runs), merged in run order (the same bits
     /// whatever the thread count).
     fn histogram(&self, f: &mut [f64], sigma_ready: bool) -> Histogram {
-        let run = f
-            .len()
-            .div_ceil(HISTOGRAMS)
-            .next_multiple_of(CHUNK)
-            .max(4 * CHUNK);
+        let run = run_len(f.len());
         fold_pieces_par(
             [f],
             run,

@@ -21,9 +21,9 @@
 //! compensated sums resolve, or an active page's frequency is below the
 //! normal range.
 
-use super::super::par::{CHUNK, fold_chunks, fold_pieces_par};
-use super::band::{INSIDE_MAX, around_root};
-use super::{ActiveSums, Compensated, HISTOGRAMS, Model, PLAN_SUM_SLACK, UNRESOLVED};
+use super::super::par::{fold_chunks, fold_pieces_par};
+use super::band::{INSIDE_MAX, Pass, around_root};
+use super::{ActiveSums, Compensated, Model, PLAN_SUM_SLACK, UNRESOLVED, run_len};
 use crate::dist::Distribution;
 use crate::numeric::exact::product_error;
 use crate::simd::Sums4;
@@ -134,46 +134,17 @@ fn band(mu: &[f64], c: &[f64], k: f64) -> Option<(f64, f64)> {
     around_root(n, |i| Page::new(mu[i], c[i]), root, |p| p.r)
 }
 
-/// What the pass finds: the sums over the pages above the band (s ≥ hi·μ)
-/// and the pages inside it in page order (`None` if a run held more than
-/// one in [`INSIDE_MAX`]).
-struct Pass {
-    above: ActiveSums,
-    inside: Option<Vec<Page>>,
-}
-
-impl Pass {
-    fn merge(mut self, o: Pass) -> Pass {
-        self.above = self.above.merge(o.above);
-        self.inside = match (self.inside, o.inside) {
-            (Some(mut a), Some(b)) => {
-                a.extend(b);
-                Some(a)
-            }
-            _ => None,
-        };
-        self
-    }
-}
-
-/// The [`Pass`] over the band [lo, hi) of r (`f`, one entry per page, is
-/// not touched): one run of whole chunks per [`HISTOGRAMS`], merged in
-/// run order (the same bits whatever the thread count).
-fn pass(mu: &[f64], c: &[f64], f: &mut [f64], lo: f64, hi: f64) -> Pass {
-    let run = mu
-        .len()
-        .div_ceil(HISTOGRAMS)
-        .next_multiple_of(CHUNK)
-        .max(4 * CHUNK);
-    let empty = Pass {
-        above: ActiveSums::default(),
-        inside: Some(Vec::new()),
-    };
+/// The [`Pass`] over the band [lo, hi) of r: the sums over the pages
+/// above it (s ≥ hi·μ) and those inside (`f`, one entry per page, is not
+/// touched): runs of [`run_len`] pages, merged in page order (the same
+/// bits whatever the thread count).
+fn pass(mu: &[f64], c: &[f64], f: &mut [f64], lo: f64, hi: f64) -> Pass<Page> {
+    let run = run_len(mu.len());
     // The pass only reads: the output stands in for the runs' pages.
     fold_pieces_par(
         [f],
         run,
-        empty,
+        Pass::empty(),
         |pages, _| {
             crate::simd::wide(PassRun {
                 mu: &mu[pages.clone()],
@@ -215,13 +186,13 @@ fn add_lane(sum: &mut Sums4, l: usize, x: f64) {
 }
 
 impl crate::simd::Kernel for PassRun<'_> {
-    type Output = Pass;
+    type Output = Pass<Page>;
 
     /// Per block: the terms above the band (μ and s, else 0) and the
     /// count of pages inside in one loop without branches, then the terms
     /// into the compensated lanes, then (rarely) the pages inside.
     #[inline(always)]
-    fn run(self) -> Pass {
+    fn run(self) -> Pass<Page> {
         let PassRun {
             mu,
             c,
