@@ -11,8 +11,8 @@
 //!   Rust caller is refused exactly as a C caller is, with the same message.
 //! - `pages` (large zeroed arrays on transparent huge pages: one
 //!   `madvise` call) and `simd` (hot loops compiled for AVX2 and called
-//!   where the CPU has it, the same bits either way) are the only other
-//!   modules with `unsafe`.
+//!   where the CPU has it, and one written in AVX intrinsics; the same
+//!   bits either way) are the only other modules with `unsafe`.
 //! - [`ffi`] is the C API, the main module with `unsafe`: it converts C
 //!   values (pointers, lengths, C enum values, handles) into Rust ones,
 //!   forwards to a model's public function and converts the result back. It
