@@ -121,18 +121,37 @@ pub(super) fn around_root<T: Copy>(
 /// Rank by rank in decreasing σ the test is monotone (adding page j lowers
 /// the next one's excess by (σ_j − σ_{j+1})(κ + B_j) ≥ 0), so a binary
 /// search over ranks by selection finds J in O(len) expected.
-fn select_active(kappa: f64, mut sums: ActiveSums, inside: &mut [(f64, f64)]) -> ActiveSums {
+fn select_active(kappa: f64, sums: ActiveSums, inside: &mut [(f64, f64)]) -> ActiveSums {
+    select_by_rank(
+        sums,
+        inside,
+        |p| p.0,
+        |sums, &(s, b)| sums.add(s, b),
+        |with, &(s, _)| Cutoff::new(kappa, *with).active(s),
+    )
+}
+
+/// [`select_active`] for any page type: pages ranked by decreasing `key`,
+/// `add` puts a page into the sums, `active` tests a page at the sums of
+/// those ranked above it.
+pub(super) fn select_by_rank<T: Copy>(
+    mut sums: ActiveSums,
+    inside: &mut [T],
+    key: impl Fn(&T) -> f64,
+    add: impl Fn(&mut ActiveSums, &T),
+    active: impl Fn(&ActiveSums, &T) -> bool,
+) -> ActiveSums {
     let (mut lo, mut hi) = (0, inside.len());
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        inside[lo..hi].select_nth_unstable_by(mid - lo, |x, y| y.0.total_cmp(&x.0));
+        inside[lo..hi].select_nth_unstable_by(mid - lo, |x, y| key(y).total_cmp(&key(x)));
         let mut with = sums;
-        for &(s, b) in &inside[lo..mid] {
-            with.add(s, b);
+        for p in &inside[lo..mid] {
+            add(&mut with, p);
         }
-        let (s, b) = inside[mid];
-        if Cutoff::new(kappa, with).active(s) {
-            with.add(s, b);
+        let p = inside[mid];
+        if active(&with, &p) {
+            add(&mut with, &p);
             (sums, lo) = (with, mid + 1);
         } else {
             hi = mid;

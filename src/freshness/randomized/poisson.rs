@@ -22,7 +22,7 @@
 //! normal range.
 
 use super::super::par::{fold_chunks, fold_pieces_par};
-use super::band::{INSIDE_MAX, Pass, around_root};
+use super::band::{INSIDE_MAX, Pass, around_root, select_by_rank};
 use super::{ActiveSums, Compensated, Model, PLAN_SUM_SLACK, UNRESOLVED, run_len};
 use crate::dist::Distribution;
 use crate::numeric::exact::product_error;
@@ -77,7 +77,7 @@ pub(super) fn plan(model: &Model, f: &mut [f64]) -> Option<()> {
     let cut = Cut::new(k, sums)?;
     // The cutoff inside the band, clear of its edges (where the pass's
     // rounded comparisons decided).
-    let r_cut = cut.t.hi / cut.num;
+    let r_cut = cut.sums.s.hi / cut.num;
     if !(r_cut > lo * (1.0 + 1e-9) && r_cut < hi * (1.0 - 1e-9)) {
         return None;
     }
@@ -98,27 +98,17 @@ fn excess(k: f64, sums: &ActiveSums, s: f64, mu: f64) -> f64 {
     s * k + (d + (dd + dp + s * m.lo - mu * t.lo))
 }
 
-/// Water filling over `inside` (any order) on top of `sums` (as
-/// [`super::band`]'s selection, in decreasing r): `sums` with the J pages
-/// of largest r that are active, each at the sums of all those larger.
-fn select_active(k: f64, mut sums: ActiveSums, inside: &mut [Page]) -> ActiveSums {
-    let (mut lo, mut hi) = (0, inside.len());
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        inside[lo..hi].select_nth_unstable_by(mid - lo, |x, y| y.r.total_cmp(&x.r));
-        let mut with = sums;
-        for p in &inside[lo..mid] {
-            with.add_product(p.mu, p.s, 0.0);
-        }
-        let p = inside[mid];
-        if excess(k, &with, p.s, p.mu) > 0.0 {
-            with.add_product(p.mu, p.s, 0.0);
-            (sums, lo) = (with, mid + 1);
-        } else {
-            hi = mid;
-        }
-    }
-    sums
+/// Water filling over `inside` (any order) on top of `sums`, as
+/// [`super::band`]'s selection in decreasing r: `sums` with the J pages of
+/// largest r that are active, each at the sums of all those larger.
+fn select_active(k: f64, sums: ActiveSums, inside: &mut [Page]) -> ActiveSums {
+    select_by_rank(
+        sums,
+        inside,
+        |p| p.r,
+        |sums, p| sums.add_product(p.mu, p.s, 0.0),
+        |with, p| excess(k, with, p.s, p.mu) > 0.0,
+    )
 }
 
 /// The band [lo, hi) of r around the root r* = T/(K + M) of a sample's
@@ -253,7 +243,6 @@ impl crate::simd::Kernel for PassRun<'_> {
 struct Cut {
     k: f64,
     sums: ActiveSums,
-    t: Compensated,
     num: f64,
     num_lo: f64,
     scale: f64,
@@ -270,7 +259,6 @@ impl Cut {
         (sums.count > 0 && scale.is_normal()).then_some(Cut {
             k,
             sums,
-            t: sums.s,
             num,
             num_lo,
             scale,
@@ -312,7 +300,7 @@ impl crate::simd::Kernel for PlanRun<'_, '_> {
     #[inline(always)]
     fn run(self) -> (usize, f64, bool) {
         let PlanRun { mu, c, cut, x } = self;
-        let (num, num_lo, t_hi, t_lo) = (cut.num, cut.num_lo, cut.t.hi, cut.t.lo);
+        let (num, num_lo, t_hi, t_lo) = (cut.num, cut.num_lo, cut.sums.s.hi, cut.sums.s.lo);
         let (mut active, mut total, mut lost) = (0, [0.0; 4], false);
         for ((m, c), x) in mu
             .chunks(BLOCK)

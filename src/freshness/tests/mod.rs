@@ -54,10 +54,24 @@ fn same_plan_on_one_and_four_threads(solve: impl Fn() -> Vec<f64>) -> Vec<f64> {
     FORCE_THREADS.store(4, Ordering::Relaxed);
     let four = solve();
     FORCE_THREADS.store(0, Ordering::Relaxed);
-    assert!(
-        one.iter()
-            .zip(&four)
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-    );
+    assert!(same_bits(&one, &four));
     one
+}
+
+/// `solve()` on the AVX2 path (where the CPU has it) and on the baseline
+/// path (`simd::BASELINE_ONLY`): the same bits; returns the first plan.
+fn same_plan_with_and_without_avx2(solve: impl Fn() -> Vec<f64>) -> Vec<f64> {
+    use std::sync::atomic::Ordering;
+    let wide = solve();
+    crate::simd::BASELINE_ONLY.store(true, Ordering::Relaxed);
+    let base = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&solve));
+    crate::simd::BASELINE_ONLY.store(false, Ordering::Relaxed);
+    let base = base.unwrap_or_else(|e| std::panic::resume_unwind(e));
+    assert!(same_bits(&wide, &base));
+    wide
+}
+
+/// `a` and `b` hold the same doubles, bit for bit.
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }

@@ -195,15 +195,7 @@ fn the_avx2_kernels_give_the_baseline_bits() {
         Distribution::deterministic(1.0).unwrap(),
     ] {
         let plan = || proportional_frequencies(&Model::new(d.clone(), &mu, None).unwrap());
-        let wide = plan();
-        crate::simd::BASELINE_ONLY.store(true, Ordering::Relaxed);
-        let base = plan();
-        crate::simd::BASELINE_ONLY.store(false, Ordering::Relaxed);
-        assert!(
-            wide.iter()
-                .zip(&base)
-                .all(|(a, b)| a.to_bits() == b.to_bits())
-        );
+        let wide = super::same_plan_with_and_without_avx2(plan);
         assert!(rel(reference_sum(&wide), 1.0) < 1e-14);
     }
 }

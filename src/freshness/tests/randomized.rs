@@ -601,7 +601,7 @@ fn the_plan_into_a_buffer_has_the_same_bits() {
         let mut out = vec![f64::NAN; 3000];
         optimal_frequencies_into(&m, &mut out).unwrap();
         let f = optimal_frequencies(&m).unwrap();
-        assert!(out.iter().zip(&f).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(super::same_bits(&out, &f));
         let mut short = vec![7.0; 2999];
         assert!(matches!(
             optimal_frequencies_into(&m, &mut short),
@@ -892,33 +892,14 @@ fn a_capped_page_next_to_pages_of_beta_1e_minus_30_takes_the_rest() {
 /// runs take the baseline path.
 #[test]
 fn the_avx2_kernels_give_the_baseline_bits() {
-    use std::sync::atomic::Ordering;
     for kind in [0, 1] {
         let m = instance(31, 600_000, 1.0, kind);
-        let wide = optimal_frequencies(&m).unwrap();
-        crate::simd::BASELINE_ONLY.store(true, Ordering::Relaxed);
-        let base = optimal_frequencies(&m);
-        crate::simd::BASELINE_ONLY.store(false, Ordering::Relaxed);
-        let base = base.unwrap();
+        let wide = super::same_plan_with_and_without_avx2(|| optimal_frequencies(&m).unwrap());
         assert!(wide.contains(&0.0) && wide.iter().any(|&x| x > 0.0));
-        assert!(
-            wide.iter()
-                .zip(&base)
-                .all(|(a, b)| a.to_bits() == b.to_bits())
-        );
     }
     // Exponential X takes the Poisson route above: the band's route too.
     let m = instance(31, 600_000, 1.0, 0);
-    let wide = general_by_band(&m).unwrap();
-    crate::simd::BASELINE_ONLY.store(true, Ordering::Relaxed);
-    let base = general_by_band(&m);
-    crate::simd::BASELINE_ONLY.store(false, Ordering::Relaxed);
-    let base = base.unwrap();
-    assert!(
-        wide.iter()
-            .zip(&base)
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-    );
+    super::same_plan_with_and_without_avx2(|| general_by_band(&m).unwrap());
 }
 
 /// `f` from the Poisson route ([`poisson_plan_for_test`]) against
@@ -983,10 +964,7 @@ fn the_poisson_route_over_its_whole_range() {
         let d = Distribution::exponential(rate * ta).unwrap();
         let m = Model::new(d, &mu, Some(&c)).unwrap();
         let g = poisson_plan_for_test(&m).expect("the route holds");
-        assert!(
-            f.iter().zip(&g).all(|(x, y)| x.to_bits() == y.to_bits()),
-            "2^{a}, 2^{b}"
-        );
+        assert!(super::same_bits(&f, &g), "2^{a}, 2^{b}");
     }
 }
 
