@@ -1,36 +1,81 @@
 //! Hot loops on wider vector instructions where the CPU has them: the
 //! library is built for the x86-64 baseline (SSE2, two doubles per
 //! instruction); [`wide()`] runs a [`Kernel`] inside a function compiled
-//! for AVX2 when the CPU reports it, so that the loops inlined into it
-//! (a kernel's `run` and what it calls are `#[inline(always)]`) use four
-//! lanes. Only IEEE operations that round the same at any width (add,
-//! mul, div, sqrt, compare; no fused multiply-add) are enabled, so the
-//! results are the same bits either way (the randomized and closed-form
-//! tests `the_avx2_kernels_give_the_baseline_bits` force the baseline
-//! path through `BASELINE_ONLY` and compare; on a CPU without AVX2 both
-//! runs take the baseline). [`add_sums4`], compensated sums in four lanes,
-//! which the compiler keeps in SSE2 halves even under AVX2, is written
-//! out in AVX intrinsics next to its baseline form (the same operations
-//! per lane; `the_avx2_sums_give_the_baseline_bits`). The third module
-//! with `unsafe`, besides the C API and `pages`: calls of
+//! for AVX-512 or AVX2, the widest the CPU reports ([`Width`]), so that
+//! the loops inlined into it (a kernel's `run` and what it calls are
+//! `#[inline(always)]`) use eight or four lanes. Only IEEE operations
+//! that round the same at any width (add, mul, div, sqrt, compare; no
+//! fused multiply-add) are enabled, so the results are the same bits at
+//! every width (the freshness tests `the_wide_kernels_give_the_baseline_bits`
+//! cap the width through `MAX_WIDTH` and compare; on a CPU without
+//! AVX-512 or AVX2 the capped runs take what it has). Two loops the
+//! compiler would not vectorize well are written out in intrinsics next
+//! to their baseline form, with the same operations per lane (tests
+//! compare their bits): [`add_sums8`], compensated sums in eight lanes,
+//! which the compiler keeps in SSE2 halves even under AVX2, and
+//! [`append_kept`], compaction by AVX-512's masked compression. The third
+//! module with `unsafe`, besides the C API and `pages`: calls of
 //! `#[target_feature]` functions after the CPU has been checked for the
-//! feature, and loads and stores of four doubles.
+//! feature, and loads and stores of four or eight doubles.
 
-/// A loop to compile twice, for the baseline and for AVX2: `run` must be
-/// `#[inline(always)]`, as must the functions its loops call.
+/// A loop to compile three times, for the baseline, AVX2 and AVX-512:
+/// `run` must be `#[inline(always)]`, as must the functions its loops
+/// call, and call them directly. (A closure or a function item called
+/// through `FnOnce` would not do: the compiler may decline to inline
+/// its shim, which is then compiled once, for the baseline.)
 pub(crate) trait Kernel {
     type Output;
     fn run(self) -> Self::Output;
 }
 
-/// `k.run()`, compiled for AVX2 when the CPU has it.
+/// Vector instruction sets the kernels run on, narrowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Width {
+    /// x86-64's SSE2, or another architecture's baseline.
+    Baseline,
+    /// AVX2 (four doubles).
+    Avx2,
+    /// AVX-512 F, VL, DQ and BW (eight doubles, mask registers).
+    Avx512,
+}
+
+/// The widest [`Width`] the CPU has (in tests, at most `MAX_WIDTH`).
+#[inline(always)]
+pub(crate) fn width() -> Width {
+    cpu_width().min(max_width())
+}
+
+/// The widest [`Width`] the CPU has.
+#[inline(always)]
+fn cpu_width() -> Width {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx512f") && has!("avx512vl") && has!("avx512dq") && has!("avx512bw") {
+            Width::Avx512
+        } else if has!("avx2") {
+            Width::Avx2
+        } else {
+            Width::Baseline
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Width::Baseline
+    }
+}
+
+/// `k.run()`, compiled for the widest vectors the CPU has.
 #[inline(always)]
 pub(crate) fn wide<K: Kernel>(k: K) -> K::Output {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") && !baseline_only() {
-            // SAFETY: the CPU supports AVX2, checked just above.
-            return unsafe { with_avx2(k) };
+        match width() {
+            // SAFETY: the CPU supports AVX-512 F, VL, DQ and BW ([`width`]).
+            Width::Avx512 => return unsafe { with_avx512(k) },
+            // SAFETY: the CPU supports AVX2 ([`width`]).
+            Width::Avx2 => return unsafe { with_avx2(k) },
+            Width::Baseline => {}
         }
     }
     k.run()
@@ -42,139 +87,259 @@ unsafe fn with_avx2<K: Kernel>(k: K) -> K::Output {
     k.run()
 }
 
-/// Tests set this to run every kernel on the baseline path, to compare
-/// its bits with the AVX2 path's (other tests running meanwhile get the
-/// same bits either way).
-#[cfg(test)]
-pub(crate) static BASELINE_ONLY: std::sync::atomic::AtomicBool =
-    std::sync::atomic::AtomicBool::new(false);
-
 #[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+unsafe fn with_avx512<K: Kernel>(k: K) -> K::Output {
+    k.run()
+}
+
+/// Tests lower this to run every kernel at most at that [`Width`]
+/// (`Width as u8`), to compare its bits with the wider paths' (other
+/// tests running meanwhile get the same bits either way).
+#[cfg(test)]
+pub(crate) static MAX_WIDTH: std::sync::atomic::AtomicU8 =
+    std::sync::atomic::AtomicU8::new(Width::Avx512 as u8);
+
 #[inline(always)]
-fn baseline_only() -> bool {
+fn max_width() -> Width {
     #[cfg(test)]
     {
-        BASELINE_ONLY.load(std::sync::atomic::Ordering::Relaxed)
+        match MAX_WIDTH.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => Width::Baseline,
+            1 => Width::Avx2,
+            _ => Width::Avx512,
+        }
     }
     #[cfg(not(test))]
     {
-        false
+        Width::Avx512
     }
 }
 
-/// A call of an `#[inline(always)]` function item with its arguments, as
-/// a [`Kernel`]: `wide(Call(f, (a, b)))` is `f(a, b)` compiled for AVX2
-/// where the CPU has it. (A closure would not do: it is compiled once,
-/// for the baseline, unless inlined, and is not inlined when large.)
-pub(crate) struct Call<F, Args>(pub F, pub Args);
-
-impl<F: FnOnce(A, B) -> R, A, B, R> Kernel for Call<F, (A, B)> {
-    type Output = R;
-
-    #[inline(always)]
-    fn run(self) -> R {
-        (self.0)(self.1.0, self.1.1)
-    }
-}
-
-impl<F: FnOnce(A, B, C) -> R, A, B, C, R> Kernel for Call<F, (A, B, C)> {
-    type Output = R;
-
-    #[inline(always)]
-    fn run(self) -> R {
-        (self.0)(self.1.0, self.1.1, self.1.2)
-    }
-}
-
-impl<F: FnOnce(A, B, C, D) -> R, A, B, C, D, R> Kernel for Call<F, (A, B, C, D)> {
-    type Output = R;
-
-    #[inline(always)]
-    fn run(self) -> R {
-        (self.0)(self.1.0, self.1.1, self.1.2, self.1.3)
-    }
-}
-
-/// Four lanes of compensated sums, (hi, lo) per lane: the running sum and
-/// the sum of the exact rounding errors of its additions (TwoSum).
-pub(crate) type Sums4 = ([f64; 4], [f64; 4]);
+/// Eight lanes of compensated sums, (hi, lo) per lane: the running sum
+/// and the sum of the exact rounding errors of its additions (TwoSum).
+pub(crate) type Sums8 = ([f64; 8], [f64; 8]);
 
 /// Adds the terms of `a` into `sa` and those of `b` into `sb` (equal
-/// lengths, a multiple of 4), term k into lane k mod 4, each as
-/// s = hi + x, z = s − hi, lo += (hi − (s − z)) + (x − z), hi = s: in AVX2
-/// vectors when the CPU has them, else in the baseline's; the same bits.
+/// lengths, a multiple of 8), term k into lane k mod 8, each as
+/// s = hi + x, z = s − hi, lo += (hi − (s − z)) + (x − z), hi = s: in one
+/// AVX-512 vector per sum, two AVX2 vectors, or the baseline's, by
+/// [`width`]; the same bits.
 #[inline]
-pub(crate) fn add_sums4(sa: &mut Sums4, a: &[f64], sb: &mut Sums4, b: &[f64]) {
-    debug_assert!(a.len() == b.len() && a.len() % 4 == 0);
+pub(crate) fn add_sums8(sa: &mut Sums8, a: &[f64], sb: &mut Sums8, b: &[f64]) {
+    debug_assert!(a.len() == b.len() && a.len() % 8 == 0);
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") && !baseline_only() {
-            // SAFETY: the CPU supports AVX2, checked just above.
-            return unsafe { add_sums4_avx2(sa, a, sb, b) };
+        match width() {
+            // SAFETY: the CPU supports AVX-512F ([`width`]).
+            Width::Avx512 => return unsafe { add_sums8_avx512(sa, a, sb, b) },
+            // SAFETY: the CPU supports AVX2 ([`width`]).
+            Width::Avx2 => return unsafe { add_sums8_avx2(sa, a, sb, b) },
+            Width::Baseline => {}
         }
     }
-    add_sums4_baseline(sa, a, sb, b);
+    add_sums8_baseline(sa, a, sb, b);
 }
 
 #[inline(always)]
-fn add_sums4_baseline(sa: &mut Sums4, a: &[f64], sb: &mut Sums4, b: &[f64]) {
+fn add_sums8_baseline(sa: &mut Sums8, a: &[f64], sb: &mut Sums8, b: &[f64]) {
     use wide::f64x4;
-    let add = |(hi, lo): (f64x4, f64x4), x: f64x4| {
-        let s = hi + x;
-        let z = s - hi;
-        (s, lo + ((hi - (s - z)) + (x - z)))
+    type Lanes = [(f64x4, f64x4); 2];
+    let add = |(hi, lo): &mut (f64x4, f64x4), x: f64x4| {
+        let s = *hi + x;
+        let z = s - *hi;
+        *lo += (*hi - (s - z)) + (x - z);
+        *hi = s;
     };
     let load = |x: &[f64]| f64x4::from([x[0], x[1], x[2], x[3]]);
-    let (mut ta, mut tb) = (
-        (f64x4::from(sa.0), f64x4::from(sa.1)),
-        (f64x4::from(sb.0), f64x4::from(sb.1)),
-    );
-    for (a4, b4) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
-        ta = add(ta, load(a4));
-        tb = add(tb, load(b4));
+    let split = |(hi, lo): &Sums8| -> Lanes {
+        std::array::from_fn(|h| (load(&hi[4 * h..]), load(&lo[4 * h..])))
+    };
+    let join = |t: Lanes, s: &mut Sums8| {
+        for (h, (hi, lo)) in t.into_iter().enumerate() {
+            s.0[4 * h..4 * h + 4].copy_from_slice(&hi.to_array());
+            s.1[4 * h..4 * h + 4].copy_from_slice(&lo.to_array());
+        }
+    };
+    let (mut ta, mut tb) = (split(sa), split(sb));
+    for (a8, b8) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        for h in 0..2 {
+            add(&mut ta[h], load(&a8[4 * h..]));
+            add(&mut tb[h], load(&b8[4 * h..]));
+        }
     }
-    *sa = (ta.0.to_array(), ta.1.to_array());
-    *sb = (tb.0.to_array(), tb.1.to_array());
+    join(ta, sa);
+    join(tb, sb);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unused_unsafe)]
-unsafe fn add_sums4_avx2(sa: &mut Sums4, a: &[f64], sb: &mut Sums4, b: &[f64]) {
+unsafe fn add_sums8_avx2(sa: &mut Sums8, a: &[f64], sb: &mut Sums8, b: &[f64]) {
     use std::arch::x86_64::{
         __m256d, _mm256_add_pd, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_sub_pd,
     };
-    // SAFETY (all blocks): loads and stores of 4 doubles from arrays of 4
-    // and from chunks of exactly 4; the arithmetic needs AVX, enabled here.
-    let add = |(hi, lo): (__m256d, __m256d), x: __m256d| unsafe {
-        let s = _mm256_add_pd(hi, x);
-        let z = _mm256_sub_pd(s, hi);
-        let err = _mm256_add_pd(_mm256_sub_pd(hi, _mm256_sub_pd(s, z)), _mm256_sub_pd(x, z));
-        (s, _mm256_add_pd(lo, err))
+    // SAFETY (all blocks): loads and stores of 4 doubles at offsets 0 and
+    // 4 of arrays and chunks of exactly 8; the arithmetic needs AVX,
+    // enabled here.
+    let add = |(hi, lo): &mut (__m256d, __m256d), x: __m256d| unsafe {
+        let s = _mm256_add_pd(*hi, x);
+        let z = _mm256_sub_pd(s, *hi);
+        let err = _mm256_add_pd(_mm256_sub_pd(*hi, _mm256_sub_pd(s, z)), _mm256_sub_pd(x, z));
+        *lo = _mm256_add_pd(*lo, err);
+        *hi = s;
     };
-    let (mut ta, mut tb) = unsafe {
-        (
+    let split = |(hi, lo): &Sums8| -> [(__m256d, __m256d); 2] {
+        std::array::from_fn(|h| unsafe {
             (
-                _mm256_loadu_pd(sa.0.as_ptr()),
-                _mm256_loadu_pd(sa.1.as_ptr()),
-            ),
-            (
-                _mm256_loadu_pd(sb.0.as_ptr()),
-                _mm256_loadu_pd(sb.1.as_ptr()),
-            ),
-        )
+                _mm256_loadu_pd(hi[4 * h..].as_ptr()),
+                _mm256_loadu_pd(lo[4 * h..].as_ptr()),
+            )
+        })
     };
-    for (a4, b4) in a.chunks_exact(4).zip(b.chunks_exact(4)) {
-        let (x, y) = unsafe { (_mm256_loadu_pd(a4.as_ptr()), _mm256_loadu_pd(b4.as_ptr())) };
-        ta = add(ta, x);
-        tb = add(tb, y);
+    let (mut ta, mut tb) = (split(sa), split(sb));
+    for (a8, b8) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        for h in 0..2 {
+            let (x, y) = unsafe {
+                (
+                    _mm256_loadu_pd(a8[4 * h..].as_ptr()),
+                    _mm256_loadu_pd(b8[4 * h..].as_ptr()),
+                )
+            };
+            add(&mut ta[h], x);
+            add(&mut tb[h], y);
+        }
     }
+    for (t, s) in [(ta, sa), (tb, sb)] {
+        for (h, (hi, lo)) in t.into_iter().enumerate() {
+            unsafe {
+                _mm256_storeu_pd(s.0[4 * h..].as_mut_ptr(), hi);
+                _mm256_storeu_pd(s.1[4 * h..].as_mut_ptr(), lo);
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[allow(unused_unsafe)]
+unsafe fn add_sums8_avx512(sa: &mut Sums8, a: &[f64], sb: &mut Sums8, b: &[f64]) {
+    use std::arch::x86_64::{
+        __m512d, _mm512_add_pd, _mm512_loadu_pd, _mm512_storeu_pd, _mm512_sub_pd,
+    };
+    // SAFETY (all blocks): loads and stores of 8 doubles from arrays and
+    // chunks of exactly 8; the arithmetic needs AVX-512F, enabled here.
+    let add = |(hi, lo): &mut (__m512d, __m512d), x: __m512d| unsafe {
+        let s = _mm512_add_pd(*hi, x);
+        let z = _mm512_sub_pd(s, *hi);
+        let err = _mm512_add_pd(_mm512_sub_pd(*hi, _mm512_sub_pd(s, z)), _mm512_sub_pd(x, z));
+        *lo = _mm512_add_pd(*lo, err);
+        *hi = s;
+    };
+    let split =
+        |(hi, lo): &Sums8| unsafe { (_mm512_loadu_pd(hi.as_ptr()), _mm512_loadu_pd(lo.as_ptr())) };
+    let (mut ta, mut tb) = (split(sa), split(sb));
+    for (a8, b8) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let (x, y) = unsafe { (_mm512_loadu_pd(a8.as_ptr()), _mm512_loadu_pd(b8.as_ptr())) };
+        add(&mut ta, x);
+        add(&mut tb, y);
+    }
+    for ((hi, lo), s) in [(ta, sa), (tb, sb)] {
+        unsafe {
+            _mm512_storeu_pd(s.0.as_mut_ptr(), hi);
+            _mm512_storeu_pd(s.1.as_mut_ptr(), lo);
+        }
+    }
+}
+
+/// Appends a\[i\] to `out_a` and b\[i\] to `out_b`, in order, for every i
+/// with keep\[i\] ≠ 0 (equal lengths): eight at a time by masked
+/// compression at [`Width::Avx512`], else with one test per four entries.
+#[inline]
+pub(crate) fn append_kept(
+    keep: &[f64],
+    a: &[f64],
+    b: &[f64],
+    out_a: &mut Vec<f64>,
+    out_b: &mut Vec<f64>,
+) {
+    debug_assert!(keep.len() == a.len() && a.len() == b.len());
+    #[cfg(target_arch = "x86_64")]
+    {
+        if width() == Width::Avx512 {
+            // SAFETY: the CPU supports AVX-512F ([`width`]).
+            return unsafe { append_kept_avx512(keep, a, b, out_a, out_b) };
+        }
+    }
+    append_kept_baseline(keep, a, b, out_a, out_b);
+}
+
+#[inline(always)]
+fn append_kept_baseline(
+    keep: &[f64],
+    a: &[f64],
+    b: &[f64],
+    out_a: &mut Vec<f64>,
+    out_b: &mut Vec<f64>,
+) {
+    for ((k4, a4), b4) in keep.chunks(4).zip(a.chunks(4)).zip(b.chunks(4)) {
+        if k4.iter().fold(false, |any, &k| any | (k != 0.0)) {
+            for ((&k, &x), &y) in k4.iter().zip(a4).zip(b4) {
+                if k != 0.0 {
+                    out_a.push(x);
+                    out_b.push(y);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[allow(unused_unsafe)]
+unsafe fn append_kept_avx512(
+    keep: &[f64],
+    a: &[f64],
+    b: &[f64],
+    out_a: &mut Vec<f64>,
+    out_b: &mut Vec<f64>,
+) {
+    use std::arch::x86_64::{
+        _CMP_NEQ_UQ, _mm512_cmp_pd_mask, _mm512_loadu_pd, _mm512_maskz_compress_pd,
+        _mm512_setzero_pd, _mm512_storeu_pd,
+    };
+    let whole = keep.len() / 8 * 8;
+    out_a.reserve(whole);
+    out_b.reserve(whole);
+    let (to_a, to_b) = (out_a.len(), out_b.len());
+    let mut kept = 0;
+    let eights = keep[..whole]
+        .chunks_exact(8)
+        .zip(a.chunks_exact(8))
+        .zip(b.chunks_exact(8));
+    for ((k8, a8), b8) in eights {
+        // SAFETY: loads of 8 doubles from chunks of exactly 8. The stores
+        // write 8 doubles from entry to + kept of each output, where
+        // kept + 8 <= whole (kept counts the entries kept from earlier
+        // chunks): within the capacity reserved above. The register form
+        // of compression (then a plain store) is the fast one on every
+        // AVX-512 CPU.
+        unsafe {
+            let zero = _mm512_setzero_pd();
+            let m = _mm512_cmp_pd_mask::<_CMP_NEQ_UQ>(_mm512_loadu_pd(k8.as_ptr()), zero);
+            let x = _mm512_maskz_compress_pd(m, _mm512_loadu_pd(a8.as_ptr()));
+            let y = _mm512_maskz_compress_pd(m, _mm512_loadu_pd(b8.as_ptr()));
+            _mm512_storeu_pd(out_a.as_mut_ptr().add(to_a + kept), x);
+            _mm512_storeu_pd(out_b.as_mut_ptr().add(to_b + kept), y);
+            kept += m.count_ones() as usize;
+        }
+    }
+    // SAFETY: the entries up to to + kept are written (above).
     unsafe {
-        _mm256_storeu_pd(sa.0.as_mut_ptr(), ta.0);
-        _mm256_storeu_pd(sa.1.as_mut_ptr(), ta.1);
-        _mm256_storeu_pd(sb.0.as_mut_ptr(), tb.0);
-        _mm256_storeu_pd(sb.1.as_mut_ptr(), tb.1);
+        out_a.set_len(to_a + kept);
+        out_b.set_len(to_b + kept);
     }
+    append_kept_baseline(&keep[whole..], &a[whole..], &b[whole..], out_a, out_b);
 }
 
 #[cfg(test)]
@@ -183,11 +348,54 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// [`add_sums4`] gives the baseline's bits on AVX2 (terms over
-    /// 10^±30, a quarter of them zero, from non-zero starting sums), and
-    /// each lane holds its terms' sum to double-double accuracy.
+    /// [`append_kept`] with AVX-512, where the CPU has it, keeps the
+    /// entries the baseline keeps, in order, after what the outputs held: flags 0, −0, 1, NaN and subnormal,
+    /// each kept with probability 1/5 (runs of eight kept and none too),
+    /// at lengths that are and are not multiples of eight.
     #[test]
-    fn the_avx2_sums_give_the_baseline_bits() {
+    fn the_compressed_appends_keep_the_baselines_entries() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(84);
+        for len in [0, 1, 7, 8, 9, 64, 255, 256, 1000] {
+            let flag = |r: u32| match r {
+                0 => 1.0,
+                1 => f64::NAN,
+                2 => 5e-324,
+                3 => -0.0,
+                _ => 0.0,
+            };
+            let mut keep: Vec<f64> = (0..len).map(|_| flag(rng.random_range(0..10))).collect();
+            if len >= 24 {
+                keep[8..16].fill(1.0);
+                keep[16..24].fill(0.0);
+            }
+            let a: Vec<f64> = (0..len).map(|_| rng.random_range(-1.0..1.0)).collect();
+            let b: Vec<f64> = (0..len).map(|_| rng.random_range(-1.0..1.0)).collect();
+            let (mut ya, mut yb) = (vec![7.0], vec![8.0, 9.0]);
+            append_kept_baseline(&keep, &a, &b, &mut ya, &mut yb);
+            let kept = |x: &[f64]| -> Vec<f64> {
+                x.iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| **k != 0.0)
+                    .map(|(x, _)| *x)
+                    .collect()
+            };
+            assert_eq!((&ya[1..], &yb[2..]), (&kept(&a)[..], &kept(&b)[..]));
+            #[cfg(target_arch = "x86_64")]
+            if cpu_width() == Width::Avx512 {
+                let (mut xa, mut xb) = (vec![7.0], vec![8.0, 9.0]);
+                // SAFETY: the CPU has AVX-512, checked just above.
+                unsafe { append_kept_avx512(&keep, &a, &b, &mut xa, &mut xb) };
+                assert_eq!((&xa, &xb), (&ya, &yb), "{len}");
+            }
+        }
+    }
+
+    /// [`add_sums8`] at every width the CPU has gives the baseline's bits
+    /// (terms over 10^±30, a quarter of them zero, from non-zero starting
+    /// sums), and each lane holds its terms' sum to double-double
+    /// accuracy.
+    #[test]
+    fn the_wide_sums_give_the_baseline_bits() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(83);
         let mut draw = |n: usize| -> Vec<f64> {
             (0..n)
@@ -198,36 +406,59 @@ mod tests {
                 .collect()
         };
         let (a, b) = (draw(4096), draw(4096));
-        let start: Sums4 = ([1.0, 2.0, 3.0, 1e-300], [1e-17, 0.0, -1e-17, 0.0]);
-        let (mut sa, mut sb) = (start, start);
-        add_sums4(&mut sa, &a, &mut sb, &b);
-        let (mut ta, mut tb) = (start, start);
-        add_sums4_baseline(&mut ta, &a, &mut tb, &b);
-        let bits = |s: Sums4| {
+        let start: Sums8 = (
+            [1.0, 2.0, 3.0, 1e-300, 5.0, 1e300, 0.0, 7.0],
+            [1e-17, 0.0, -1e-17, 0.0, 2e-16, 0.0, 0.0, -3e-16],
+        );
+        let bits = |s: Sums8| {
             s.0.iter()
                 .chain(&s.1)
                 .map(|x| x.to_bits())
                 .collect::<Vec<_>>()
         };
-        assert_eq!(bits(sa), bits(ta));
-        assert_eq!(bits(sb), bits(tb));
-        // Lane 0 of a against a sum of its terms from largest to least
-        // in double-double (a reference independent of the lanes' order).
-        let mut lane: Vec<f64> = a
-            .iter()
-            .step_by(4)
-            .copied()
-            .chain([start.0[0], start.1[0]])
-            .collect();
-        lane.sort_by(|x, y| y.total_cmp(x));
-        let (mut hi, mut lo) = (0.0_f64, 0.0_f64);
-        for x in lane {
-            let s = hi + x;
-            let z = s - hi;
-            lo += (hi - (s - z)) + (x - z);
-            hi = s;
+        let (mut ta, mut tb) = (start, start);
+        add_sums8_baseline(&mut ta, &a, &mut tb, &b);
+        #[cfg(target_arch = "x86_64")]
+        for w in [Width::Avx2, Width::Avx512] {
+            if cpu_width() < w {
+                continue;
+            }
+            let (mut sa, mut sb) = (start, start);
+            // SAFETY: the CPU has the width, checked just above.
+            unsafe {
+                match w {
+                    Width::Avx2 => add_sums8_avx2(&mut sa, &a, &mut sb, &b),
+                    _ => add_sums8_avx512(&mut sa, &a, &mut sb, &b),
+                }
+            }
+            assert_eq!(bits(sa), bits(ta), "{w:?}");
+            assert_eq!(bits(sb), bits(tb), "{w:?}");
         }
-        let want = hi + lo;
-        assert!(((sa.0[0] + sa.1[0]) - want).abs() <= 4.0 * f64::EPSILON * f64::EPSILON * want);
+        // Lanes 0 and 5 of a against a sum of their terms from largest to
+        // least in double-double (a reference independent of the lanes'
+        // order).
+        for l in [0, 5] {
+            let mut lane: Vec<f64> = a
+                .iter()
+                .skip(l)
+                .step_by(8)
+                .copied()
+                .chain([start.0[l], start.1[l]])
+                .collect();
+            lane.sort_by(|x, y| y.total_cmp(x));
+            let (mut hi, mut lo) = (0.0_f64, 0.0_f64);
+            for x in lane {
+                let s = hi + x;
+                let z = s - hi;
+                lo += (hi - (s - z)) + (x - z);
+                hi = s;
+            }
+            let want = hi + lo;
+            let got = ta.0[l] + ta.1[l];
+            assert!(
+                (got - want).abs() <= 4.0 * f64::EPSILON * f64::EPSILON * want,
+                "{l}"
+            );
+        }
     }
 }

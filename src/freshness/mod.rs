@@ -38,9 +38,9 @@ use crate::error::{Error, Num, Result};
 use crate::numeric::fastlog::SMALL;
 use crate::numeric::fastlog::ln_1p_in_place;
 use crate::numeric::series::{self, ComplementSeries};
-use crate::simd::{self, Call};
+use crate::simd::{self, Kernel};
 use crate::validate;
-use proportional::CheapLog;
+use proportional::{CheapLog, ChunkTotal};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -641,9 +641,7 @@ fn check_pages(
                     }
                     let (ok, lo, hi) = rates_ok(positive_range(m));
                     let total = match log {
-                        Some(log) if series_ok(hi) => {
-                            simd::wide(Call(CheapLog::chunk_total, (log, &*m)))
-                        }
+                        Some(log) if series_ok(hi) => simd::wide(ChunkTotal(log, &*m)),
                         _ => f64::NAN,
                     };
                     ((ok, (lo, hi), 0.0), total)
@@ -668,7 +666,7 @@ fn check_pages(
                         c.copy_from_slice(&sw[pages]);
                     }
                     let (rates, (positive, c_lo, c_hi), w_max) =
-                        simd::wide(Call(checked_pairs, (&*m, &*c, mean)));
+                        simd::wide(CheckedPairs(&*m, &*c, mean));
                     let (ok, lo, hi) = rates_ok(rates);
                     ((ok & positive, (lo, hi), w_max), (c_lo, c_hi))
                 },
@@ -716,8 +714,8 @@ fn positive_range(xs: &[f64]) -> (bool, f64, f64) {
 
 /// [`positive_range`] of `mu` and of `c`, and max w_i,
 /// w_i = c_i/(μ_i E\[X\]), when every μ_i E\[X\] and w_i is a normal
-/// double (else 0): one loop in 8 lanes without branches (two AVX2
-/// vectors each, under [`simd::wide`]).
+/// double (else 0): one loop in 8 lanes without branches (one AVX-512 or
+/// two AVX2 vectors each, under [`simd::wide`]).
 #[inline(always)]
 fn checked_pairs(mu: &[f64], c: &[f64], mean: f64) -> ((bool, f64, f64), (bool, f64, f64), f64) {
     const L: usize = 8;
@@ -753,6 +751,18 @@ fn checked_pairs(mu: &[f64], c: &[f64], mean: f64) -> ((bool, f64, f64), (bool, 
         (all(c_ok), least(c_lo), most(c_hi)),
         if all(plain) { most(top) } else { 0.0 },
     )
+}
+
+/// [`checked_pairs`] of a chunk of μ, c and E\[X\], as a [`Kernel`].
+struct CheckedPairs<'a>(&'a [f64], &'a [f64], f64);
+
+impl Kernel for CheckedPairs<'_> {
+    type Output = ((bool, f64, f64), (bool, f64, f64), f64);
+
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        checked_pairs(self.0, self.1, self.2)
+    }
 }
 
 /// c_i ∝ μ_i: the ratios agree to rounding (compared as exact

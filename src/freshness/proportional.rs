@@ -6,7 +6,7 @@ use super::{Model, fold_cheap};
 use crate::dist::Distribution;
 use crate::error::Result;
 use crate::numeric::fastlog::{SMALL, ln_1p_small};
-use crate::simd::{self, Call};
+use crate::simd::{self, Kernel};
 use crate::validate;
 
 /// The closed form (10) of Theorem 3.4: f_i = ln h_i / Σ_j ln h_j, optimal
@@ -123,6 +123,31 @@ impl CheapLog {
     }
 }
 
+/// [`CheapLog::chunk_total`] of a chunk of rates, as a [`Kernel`].
+pub(crate) struct ChunkTotal<'a>(pub(crate) CheapLog, pub(crate) &'a [f64]);
+
+impl Kernel for ChunkTotal<'_> {
+    type Output = f64;
+
+    #[inline(always)]
+    fn run(self) -> f64 {
+        self.0.chunk_total(self.1)
+    }
+}
+
+/// [`CheapLog::scaled_into`] of a chunk of rates (then the scale and the
+/// chunk's plan), as a [`Kernel`].
+struct ScaledInto<'a, 'b>(CheapLog, &'a [f64], f64, &'b mut [f64]);
+
+impl Kernel for ScaledInto<'_, '_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        self.0.scaled_into(self.1, self.2, self.3)
+    }
+}
+
 /// The closed form in one pass from Σ a_i that [`Model::new`] summed while
 /// it copied μ (c = μ, a_i by [`CheapLog`]): f_i = a_i·(1/Σ), the bits of
 /// the two-pass route, into `f`. False (`f` unchanged) without that sum or
@@ -140,7 +165,7 @@ fn from_model_total(model: &Model, f: &mut [f64]) -> bool {
         (),
         |pages, [x]| {
             let mu = &model.change_rates()[pages];
-            simd::wide(Call(CheapLog::scaled_into, (log, mu, scale, x)));
+            simd::wide(ScaledInto(log, mu, scale, x));
         },
         |(), ()| (),
     );

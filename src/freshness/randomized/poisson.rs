@@ -26,7 +26,7 @@ use super::band::{INSIDE_MAX, Pass, around_root, select_by_rank};
 use super::{ActiveSums, Compensated, Model, PLAN_SUM_SLACK, UNRESOLVED, run_len};
 use crate::dist::Distribution;
 use crate::numeric::exact::product_error;
-use crate::simd::Sums4;
+use crate::simd::Sums8;
 
 /// Values of μ_i, c_i and K for which the route applies: [2^-400, 2^400].
 const TAME: (f64, f64) = (
@@ -158,15 +158,11 @@ struct PassRun<'a> {
 /// near the cutoff).
 const BLOCK: usize = 256;
 
-/// Pages per group of [`PassRun`]'s loop: one bit each for the pages
-/// inside the band.
-const GROUP: usize = 32;
+/// Lanes of the pass's compensated sums ([`crate::simd::add_sums8`]).
+const LANES: usize = 8;
 
-/// Lanes of the pass's compensated sums ([`crate::simd::add_sums4`]).
-const LANES: usize = 4;
-
-/// Adds x to lane l of `sum` ([`crate::simd::add_sums4`]'s operations).
-fn add_lane(sum: &mut Sums4, l: usize, x: f64) {
+/// Adds x to lane l of `sum` ([`crate::simd::add_sums8`]'s operations).
+fn add_lane(sum: &mut Sums8, l: usize, x: f64) {
     let mut c = Compensated {
         hi: sum.0[l],
         lo: sum.1[l],
@@ -189,38 +185,36 @@ impl crate::simd::Kernel for PassRun<'_> {
             band: (lo, hi),
         } = self;
         let cap = mu.len() / INSIDE_MAX;
-        let mut inside = Vec::new();
+        let (mut in_m, mut in_c) = (Vec::new(), Vec::new());
         let zero = ([0.0; LANES], [0.0; LANES]);
         let (mut m_sum, mut s_sum, mut count) = (zero, zero, 0_usize);
-        let (mut m_up, mut s_up) = ([0.0; BLOCK], [0.0; BLOCK]);
+        let (mut m_up, mut s_up, mut keep) = ([0.0; BLOCK], [0.0; BLOCK], [0.0; BLOCK]);
         for (m, c) in mu.chunks(BLOCK).zip(c.chunks(BLOCK)) {
-            let rows = m_up.chunks_mut(GROUP).zip(s_up.chunks_mut(GROUP));
-            for ((m_up, s_up), (m, c)) in rows.zip(m.chunks(GROUP).zip(c.chunks(GROUP))) {
-                // Bit i: page i of the group lies inside the band.
-                let mut within = 0_u32;
-                let terms = m_up.iter_mut().zip(s_up.iter_mut());
-                for (i, ((m_up, s_up), (&m, &c))) in terms.zip(m.iter().zip(c)).enumerate() {
-                    let s = (c * m).sqrt();
-                    let above = s >= hi * m;
-                    count += usize::from(above);
-                    within |= u32::from(!above & (s >= lo * m)) << i;
-                    *m_up = if above { m } else { 0.0 };
-                    *s_up = if above { s } else { 0.0 };
-                }
-                while within != 0 && inside.len() <= cap {
-                    let i = within.trailing_zeros() as usize;
-                    within &= within - 1;
-                    inside.push(Page::new(m[i], c[i]));
-                }
+            let terms = m_up.iter_mut().zip(s_up.iter_mut()).zip(keep.iter_mut());
+            for (((m_up, s_up), keep), (&m, &c)) in terms.zip(m.iter().zip(c)) {
+                let s = (c * m).sqrt();
+                let above = s >= hi * m;
+                count += usize::from(above);
+                *keep = if !above & (s >= lo * m) { 1.0 } else { 0.0 };
+                *m_up = if above { m } else { 0.0 };
+                *s_up = if above { s } else { 0.0 };
+            }
+            if in_m.len() <= cap {
+                crate::simd::append_kept(&keep[..m.len()], m, c, &mut in_m, &mut in_c);
             }
             let whole = m.len() / LANES * LANES;
-            crate::simd::add_sums4(&mut m_sum, &m_up[..whole], &mut s_sum, &s_up[..whole]);
+            crate::simd::add_sums8(&mut m_sum, &m_up[..whole], &mut s_sum, &s_up[..whole]);
             for (l, (&m, &s)) in m_up[whole..m.len()].iter().zip(&s_up[whole..]).enumerate() {
                 add_lane(&mut m_sum, l, m);
                 add_lane(&mut s_sum, l, s);
             }
         }
-        let lane = |sum: Sums4, l: usize| Compensated {
+        let inside: Vec<Page> = in_m
+            .iter()
+            .zip(&in_c)
+            .map(|(&m, &c)| Page::new(m, c))
+            .collect();
+        let lane = |sum: Sums8, l: usize| Compensated {
             hi: sum.0[l],
             lo: sum.1[l],
         };
@@ -301,7 +295,7 @@ impl crate::simd::Kernel for PlanRun<'_, '_> {
     fn run(self) -> (usize, f64, bool) {
         let PlanRun { mu, c, cut, x } = self;
         let (num, num_lo, t_hi, t_lo) = (cut.num, cut.num_lo, cut.sums.s.hi, cut.sums.s.lo);
-        let (mut active, mut total, mut lost) = (0, [0.0; 4], false);
+        let (mut active, mut total, mut lost) = (0, [0.0; LANES], false);
         for ((m, c), x) in mu
             .chunks(BLOCK)
             .zip(c.chunks(BLOCK))
@@ -346,16 +340,16 @@ impl crate::simd::Kernel for PlanRun<'_, '_> {
                     }
                 }
             }
-            let mut quads = x.chunks_exact(4);
-            for q in &mut quads {
+            let mut eights = x.chunks_exact(LANES);
+            for q in &mut eights {
                 for (t, v) in total.iter_mut().zip(q) {
                     *t += v;
                 }
             }
-            for (t, v) in total.iter_mut().zip(quads.remainder()) {
+            for (t, v) in total.iter_mut().zip(eights.remainder()) {
                 *t += v;
             }
         }
-        (active, (total[0] + total[1]) + (total[2] + total[3]), lost)
+        (active, total.iter().sum(), lost)
     }
 }

@@ -58,17 +58,21 @@ fn same_plan_on_one_and_four_threads(solve: impl Fn() -> Vec<f64>) -> Vec<f64> {
     one
 }
 
-/// `solve()` on the AVX2 path (where the CPU has it) and on the baseline
-/// path (`simd::BASELINE_ONLY`): the same bits; returns the first plan.
-fn same_plan_with_and_without_avx2(solve: impl Fn() -> Vec<f64>) -> Vec<f64> {
+/// `solve()` at the widest vectors the CPU has, and capped at each
+/// narrower [`crate::simd::Width`] (`simd::MAX_WIDTH`): the same bits;
+/// returns the first plan.
+fn same_plan_at_every_width(solve: impl Fn() -> Vec<f64>) -> Vec<f64> {
+    use crate::simd::{MAX_WIDTH, Width};
     use std::sync::atomic::Ordering;
-    let wide = solve();
-    crate::simd::BASELINE_ONLY.store(true, Ordering::Relaxed);
-    let base = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&solve));
-    crate::simd::BASELINE_ONLY.store(false, Ordering::Relaxed);
-    let base = base.unwrap_or_else(|e| std::panic::resume_unwind(e));
-    assert!(same_bits(&wide, &base));
-    wide
+    let widest = solve();
+    for cap in [Width::Avx2, Width::Baseline] {
+        MAX_WIDTH.store(cap as u8, Ordering::Relaxed);
+        let capped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&solve));
+        MAX_WIDTH.store(Width::Avx512 as u8, Ordering::Relaxed);
+        let capped = capped.unwrap_or_else(|e| std::panic::resume_unwind(e));
+        assert!(same_bits(&widest, &capped), "{cap:?}");
+    }
+    widest
 }
 
 /// `a` and `b` hold the same doubles, bit for bit.
