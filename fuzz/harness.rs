@@ -195,7 +195,7 @@ impl<'a> Harness<'a> {
 
     /// A positive value of moderate size, or now and then anything.
     fn pos(&mut self, max: f64) -> f64 {
-        if self.byte() % 8 == 0 {
+        if self.byte().is_multiple_of(8) {
             return self.f64();
         }
         f64::from(self.u16()) / 65535.0 * max
@@ -208,7 +208,7 @@ impl<'a> Harness<'a> {
     /// A length to pass with a buffer of `n` elements: usually `n`,
     /// sometimes shorter (never longer: that would break the C contract).
     fn len_for(&mut self, n: usize) -> usize {
-        if self.byte() % 8 == 0 {
+        if self.byte().is_multiple_of(8) {
             self.small(n)
         } else {
             n
@@ -217,7 +217,7 @@ impl<'a> Harness<'a> {
 
     /// A pointer to `v`, or NULL now and then.
     fn ptr<T>(&mut self, v: &[T]) -> *const T {
-        if self.byte() % 16 == 0 {
+        if self.byte().is_multiple_of(16) {
             null()
         } else {
             v.as_ptr()
@@ -601,7 +601,7 @@ unsafe fn freshness_model(h: &mut Harness) {
             // first regression inputs (which decode as before below it).
             let pick = h.byte();
             if pick >= 240 {
-                if pick % 2 == 0 {
+                if pick.is_multiple_of(2) {
                     polite(h, m, len);
                 } else {
                     shards(h, m);
@@ -867,7 +867,7 @@ unsafe fn shards(h: &mut Harness, m: *const crawlsched_freshness_model_t) {
             a.is_s() && lo.is_s() && hi.is_s(),
             &[a, lo, hi],
         );
-        let search = if summary && h.byte() % 4 != 0 {
+        let search = if summary && !h.byte().is_multiple_of(4) {
             Search(make!(
                 h,
                 crawlsched_freshness_multiplier_search_new(a, lo, hi)
@@ -1386,7 +1386,7 @@ unsafe fn sequences(h: &mut Harness) {
 
 unsafe fn mdp(h: &mut Harness) {
     unsafe {
-        if h.byte() % 4 == 0 {
+        if h.byte().is_multiple_of(4) {
             return robots(h);
         }
         let states = h.small(6);
@@ -1858,7 +1858,7 @@ unsafe fn bmap_and_threshold(h: &mut Harness) {
                     let mut t: Vec<f64> = (0..n)
                         .map(|_| f64::from(h.u16()) / 65535.0 * t_cap)
                         .collect();
-                    if n > 0 && h.byte() % 8 == 0 {
+                    if n > 0 && h.byte().is_multiple_of(8) {
                         // Refused values: negative, NaN, infinite.
                         t[0] = [-1.0, f64::NAN, f64::INFINITY, -0.0][usize::from(h.byte() % 4)];
                     }
@@ -1996,7 +1996,7 @@ unsafe fn cheap_horizon(
 /// A control with fuzzer-chosen limits, sometimes cancelled; or NULL.
 unsafe fn new_control(h: &mut Harness) -> Control {
     unsafe {
-        if h.byte() % 4 == 0 {
+        if h.byte().is_multiple_of(4) {
             return Control(null_mut());
         }
         let c = Control(make!(h, crawlsched_control_new()));
@@ -2239,14 +2239,14 @@ unsafe fn routing(h: &mut Harness) {
 fn breaks(h: &mut Harness, pieces: usize) -> Vec<f64> {
     let mut b = vec![0.0];
     for _ in 0..pieces {
-        let gap = if h.byte() % 8 == 0 {
+        let gap = if h.byte().is_multiple_of(8) {
             h.f64()
         } else {
             h.pos(10.0)
         };
         b.push(b.last().copied().unwrap_or(0.0) + gap);
     }
-    if h.byte() % 16 == 0 {
+    if h.byte().is_multiple_of(16) {
         b[0] = h.f64();
     }
     b
@@ -2314,7 +2314,7 @@ unsafe fn new_profile(h: &mut Harness) -> (*mut crawlsched_probe_profile_t, bool
 fn times(h: &mut Harness, max: usize) -> Vec<f64> {
     let n = h.small(max);
     let mut t: Vec<f64> = (0..n).map(|_| h.pos(50.0)).collect();
-    if h.byte() % 4 != 0 {
+    if !h.byte().is_multiple_of(4) {
         t.sort_by(f64::total_cmp);
     }
     t
@@ -2322,7 +2322,7 @@ fn times(h: &mut Harness, max: usize) -> Vec<f64> {
 
 unsafe fn probe(h: &mut Harness) {
     unsafe {
-        if h.byte() % 5 == 0 {
+        if h.byte().is_multiple_of(5) {
             // Intensity estimation from timestamps (no profile).
             let t = times(h, 16);
             let lt = h.len_for(t.len());

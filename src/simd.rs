@@ -127,7 +127,7 @@ pub(crate) type Sums8 = ([f64; 8], [f64; 8]);
 /// [`width`]; the same bits.
 #[inline]
 pub(crate) fn add_sums8(sa: &mut Sums8, a: &[f64], sb: &mut Sums8, b: &[f64]) {
-    debug_assert!(a.len() == b.len() && a.len() % 8 == 0);
+    debug_assert!(a.len() == b.len() && a.len().is_multiple_of(8));
     #[cfg(target_arch = "x86_64")]
     {
         match width() {

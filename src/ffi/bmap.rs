@@ -53,7 +53,7 @@ pub unsafe extern "C" fn crawlsched_bmap_new(
         let nn = n
             .checked_mul(n)
             .ok_or_else(|| FfiError::new(CRAWLSCHED_TOO_LARGE, format!("order {n} overflows")))?;
-        if nn == 0 || len % nn != 0 || len / nn < 2 {
+        if nn == 0 || !len.is_multiple_of(nn) || len / nn < 2 {
             return Err(FfiError::invalid(format!(
                 "matrices must hold at least 2 matrices of n*n = {nn} entries, got {len} entries"
             )));

@@ -746,10 +746,10 @@ pub fn optimal_frequencies_general(model: &Model) -> Result<Vec<f64>> {
     let start = predicted_multiplier(&mut local, ell, ln_wmax, steep)?;
     let known = anchor.map(|a| (a, [&pages.x[..], &pages.s[..], &pages.dlns[..]]));
     // ln w is not read past here: its pages, already mapped, take the plan.
-    if !certainly_short(&start) {
-        if let Some(x) = canonical_plan(model, start, known, ln_w)? {
-            return Ok(x);
-        }
+    if !certainly_short(&start)
+        && let Some(x) = canonical_plan(model, start, known, ln_w)?
+    {
+        return Ok(x);
     }
     let at_a = local.eval_at_ell(ell)?;
     let (mut d_ell, sum_a) = local.sub_ulp_step(ell - local.ell0, at_a);

@@ -281,10 +281,10 @@ impl CrossingWalk {
     /// The next ln λ to evaluate, or the final one. Errors: `NotConverged`
     /// after [`WALK_EVALS`] evaluations.
     pub(super) fn next(&self) -> Result<MultiplierStep> {
-        if let (Some(o), Some(u)) = (self.over, self.under) {
-            if u == o + 1 {
-                return Ok(MultiplierStep::Done(from_key(u)));
-            }
+        if let (Some(o), Some(u)) = (self.over, self.under)
+            && u == o + 1
+        {
+            return Ok(MultiplierStep::Done(from_key(u)));
         }
         if self.evals >= WALK_EVALS {
             return Err(Error::NotConverged(format!(

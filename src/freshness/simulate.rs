@@ -205,7 +205,7 @@ impl Run {
     ) -> Result<()> {
         let mu = model.change_rates();
         for &i in seq {
-            if self.accesses % (1 << 16) == 0 {
+            if self.accesses.is_multiple_of(1 << 16) {
                 control.check("freshness simulation", self.accesses)?;
             }
             self.accesses += 1;

@@ -511,7 +511,7 @@ impl GaussSeidelAverage {
         let drift = self.h[o.reference_state];
         self.g += drift / tau;
         self.h.iter_mut().for_each(|v| *v -= drift);
-        if hi - lo <= o.tolerance || it % GS_CHECK == 0 {
+        if hi - lo <= o.tolerance || it.is_multiple_of(GS_CHECK) {
             self.check(mdp, o, hi - lo)
         } else {
             Step::Continue

@@ -238,7 +238,7 @@ impl ArrivalProcess {
                 // ln(λ/(λ+μ)) = −ln(1 + μ/λ).
                 let log_rho = -(mu / rate).ln_1p();
                 for k in 1..=kmax {
-                    if k as u64 % CHECK_WORK == 0 {
+                    if (k as u64).is_multiple_of(CHECK_WORK) {
                         control.check(WHAT, k as u64)?;
                     }
                     let x = k as f64 * log_rho;

@@ -162,7 +162,7 @@ fn exhaustive_inner(
     for n in min_period..=max_period {
         necklaces_until(n, m, |seq| {
             // The cap counts every sequence; the flag is read every 2^16.
-            if evaluations % CHECK_EVERY == 0 || cap.is_some_and(|c| evaluations >= c) {
+            if evaluations.is_multiple_of(CHECK_EVERY) || cap.is_some_and(|c| evaluations >= c) {
                 stop = control.step("exhaustive routing search", evaluations);
                 if stop.is_err() {
                     return false;
@@ -216,7 +216,7 @@ fn necklaces_until(n: usize, k: usize, mut visit: impl FnMut(&[usize]) -> bool) 
         for j in i + 1..=n {
             a[j] = a[j - i];
         }
-        if n % i == 0 && !visit(&a[1..]) {
+        if n.is_multiple_of(i) && !visit(&a[1..]) {
             return;
         }
     }

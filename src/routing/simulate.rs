@@ -218,7 +218,7 @@ fn run_periods(
     let mut packets = 0u64;
     for p in 0..=tally.periods {
         for &s in seq {
-            if packets % (1 << 16) == 0 {
+            if packets.is_multiple_of(1 << 16) {
                 control.check("routing simulation", packets)?;
             }
             packets += 1;

@@ -255,7 +255,7 @@ impl<'a> Sim<'a> {
     /// phase move) per step until the end of the horizon.
     fn run(&mut self, control: &Control) -> Result<()> {
         while self.t < self.end {
-            if self.events % (1 << 16) == 0 {
+            if self.events.is_multiple_of(1 << 16) {
                 control.check("threshold simulation", self.events)?;
             }
             let level = self.queue.len() + usize::from(self.in_service.is_some());

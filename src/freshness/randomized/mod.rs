@@ -450,19 +450,18 @@ impl<'a> Terms<'a> {
     /// the plain w_i in `w`.
     fn new(model: &'a Model, w: &mut [f64]) -> Terms<'a> {
         if let (&Distribution::Exponential { rate }, Some(ex)) = (model.access(), model.extremes())
+            && let Some(w_max) = ex.w_max
         {
-            if let Some(w_max) = ex.w_max {
-                let (cap, bmax) = (700.0_f64.exp_m1(), ex.mu_max / rate);
-                let sigma = Sigma::with_max(model, Scaled::new(w_max));
-                return Terms {
-                    model,
-                    sigma,
-                    bmax: bmax.min(cap),
-                    bmin: (ex.mu_min / rate).min(cap),
-                    fused: true,
-                    mu_max: (bmax < cap).then_some(ex.mu_max),
-                };
-            }
+            let (cap, bmax) = (700.0_f64.exp_m1(), ex.mu_max / rate);
+            let sigma = Sigma::with_max(model, Scaled::new(w_max));
+            return Terms {
+                model,
+                sigma,
+                bmax: bmax.min(cap),
+                bmin: (ex.mu_min / rate).min(cap),
+                fused: true,
+                mu_max: (bmax < cap).then_some(ex.mu_max),
+            };
         }
         let (sigma, (bmin, bmax)) = Sigma::new(model, w);
         Terms {
@@ -1012,19 +1011,17 @@ fn general_into(model: &Model, f: &mut [f64], by_band: bool) -> Result<()> {
     }
     let kappa = 1.0 / terms.bmax;
     let band = by_band.then(|| band::band(&terms, f, kappa)).flatten();
-    if let Some(band) = band {
-        if let Some((cut, count)) = band::cut(&terms, f, kappa, band) {
-            match write_plan(&terms, cut, f) {
-                // The active set the band's sums were taken over.
-                Some((active, total, false))
-                    if active == count && settle(&terms, cut, f, total) =>
-                {
-                    return Ok(());
-                }
-                // Not a fixed point of the Newton step; σ is overwritten.
-                Some(_) => return general_into(model, f, false),
-                None => {}
+    if let Some(band) = band
+        && let Some((cut, count)) = band::cut(&terms, f, kappa, band)
+    {
+        match write_plan(&terms, cut, f) {
+            // The active set the band's sums were taken over.
+            Some((active, total, false)) if active == count && settle(&terms, cut, f, total) => {
+                return Ok(());
             }
+            // Not a fixed point of the Newton step; σ is overwritten.
+            Some(_) => return general_into(model, f, false),
+            None => {}
         }
     }
     // σ_i in `f` (unless the band's pass put them there) and their
