@@ -16,7 +16,8 @@
 //! [`append_kept`], compaction by AVX-512's masked compression. The third
 //! module with `unsafe`, besides the C API and `pages`: calls of
 //! `#[target_feature]` functions after the CPU has been checked for the
-//! feature, and loads and stores of four or eight doubles.
+//! feature, loads and stores of four or eight doubles, and stores into a
+//! vector's reserved capacity.
 
 /// A loop to compile three times, for the baseline, AVX2 and AVX-512:
 /// `run` must be `#[inline(always)]`, as must the functions its loops
@@ -317,13 +318,13 @@ unsafe fn append_kept_avx512(
         .chunks_exact(8)
         .zip(a.chunks_exact(8))
         .zip(b.chunks_exact(8));
+    // Compression into a register, then a plain store: the form that is
+    // fast on every AVX-512 CPU (into memory it is slow on some).
     for ((k8, a8), b8) in eights {
         // SAFETY: loads of 8 doubles from chunks of exactly 8. The stores
         // write 8 doubles from entry to + kept of each output, where
         // kept + 8 <= whole (kept counts the entries kept from earlier
-        // chunks): within the capacity reserved above. The register form
-        // of compression (then a plain store) is the fast one on every
-        // AVX-512 CPU.
+        // chunks): within the capacity reserved above.
         unsafe {
             let zero = _mm512_setzero_pd();
             let m = _mm512_cmp_pd_mask::<_CMP_NEQ_UQ>(_mm512_loadu_pd(k8.as_ptr()), zero);
