@@ -174,9 +174,10 @@ fn add_lane(sum: &mut Sums8, l: usize, x: f64) {
 impl crate::simd::Kernel for PassRun<'_> {
     type Output = Pass<Page>;
 
-    /// Per block: the terms above the band (μ and s, else 0) and the
-    /// count of pages inside in one loop without branches, then the terms
-    /// into the compensated lanes, then (rarely) the pages inside.
+    /// Per block: the terms above the band (μ and s, else 0) and a mark
+    /// for each page inside in one loop without branches, then the marked
+    /// pages kept ([`crate::simd::append_kept`]), then the terms into the
+    /// compensated lanes.
     #[inline(always)]
     fn run(self) -> Pass<Page> {
         let PassRun {
@@ -209,11 +210,6 @@ impl crate::simd::Kernel for PassRun<'_> {
                 add_lane(&mut s_sum, l, s);
             }
         }
-        let inside: Vec<Page> = in_m
-            .iter()
-            .zip(&in_c)
-            .map(|(&m, &c)| Page::new(m, c))
-            .collect();
         let lane = |sum: Sums8, l: usize| Compensated {
             hi: sum.0[l],
             lo: sum.1[l],
@@ -227,7 +223,10 @@ impl crate::simd::Kernel for PassRun<'_> {
         });
         Pass {
             above: ActiveSums { count, ..above },
-            inside: (inside.len() <= cap).then_some(inside),
+            inside: (in_m.len() <= cap).then(|| {
+                let pages = in_m.iter().zip(&in_c);
+                pages.map(|(&m, &c)| Page::new(m, c)).collect()
+            }),
         }
     }
 }
