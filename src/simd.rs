@@ -13,11 +13,10 @@
 //! to their baseline form, with the same operations per lane (tests
 //! compare their bits): [`add_sums8`], compensated sums in eight lanes,
 //! which the compiler keeps in SSE2 halves even under AVX2, and
-//! [`append_kept`], compaction by AVX-512's masked compression. The third
+//! [`write_kept`], compaction by AVX-512's masked compression. The third
 //! module with `unsafe`, besides the C API and `pages`: calls of
 //! `#[target_feature]` functions after the CPU has been checked for the
-//! feature, loads and stores of four or eight doubles, and stores into a
-//! vector's reserved capacity.
+//! feature, and loads and stores of four or eight doubles.
 
 /// A loop to compile three times, for the baseline, AVX2 and AVX-512:
 /// `run` must be `#[inline(always)]`, as must the functions its loops
@@ -253,66 +252,74 @@ unsafe fn add_sums8_avx512(sa: &mut Sums8, a: &[f64], sb: &mut Sums8, b: &[f64])
     }
 }
 
-/// Appends a\[i\] to `out_a` and b\[i\] to `out_b`, in order, for every i
-/// with keep\[i\] ≠ 0 (equal lengths): eight at a time by masked
-/// compression at [`Width::Avx512`], else with one test per four entries.
+/// Writes a\[i\] into `out_a` and b\[i\] into `out_b`, in order from
+/// their first entry, for every i with keep\[i\] ≠ 0, and returns how many
+/// (equal input lengths; a panic when an output is shorter than the
+/// count): eight at a time by masked compression at [`Width::Avx512`]
+/// when both outputs are at least as long as `keep`, else with one test
+/// per four entries. Entries past the count, up to the length of `keep`,
+/// may be overwritten.
 #[inline]
-pub(crate) fn append_kept(
+pub(crate) fn write_kept(
     keep: &[f64],
     a: &[f64],
     b: &[f64],
-    out_a: &mut Vec<f64>,
-    out_b: &mut Vec<f64>,
-) {
-    debug_assert!(keep.len() == a.len() && a.len() == b.len());
+    out_a: &mut [f64],
+    out_b: &mut [f64],
+) -> usize {
+    let n = keep.len();
+    assert!(a.len() == n && b.len() == n);
     #[cfg(target_arch = "x86_64")]
     {
-        if width() == Width::Avx512 {
+        if width() == Width::Avx512 && out_a.len() >= n && out_b.len() >= n {
             // SAFETY: the CPU supports AVX-512F ([`width`]).
-            return unsafe { append_kept_avx512(keep, a, b, out_a, out_b) };
+            return unsafe { write_kept_avx512(keep, a, b, &mut out_a[..n], &mut out_b[..n]) };
         }
     }
-    append_kept_baseline(keep, a, b, out_a, out_b);
+    write_kept_baseline(keep, a, b, out_a, out_b)
 }
 
 #[inline(always)]
-fn append_kept_baseline(
+fn write_kept_baseline(
     keep: &[f64],
     a: &[f64],
     b: &[f64],
-    out_a: &mut Vec<f64>,
-    out_b: &mut Vec<f64>,
-) {
-    for ((k4, a4), b4) in keep.chunks(4).zip(a.chunks(4)).zip(b.chunks(4)) {
+    out_a: &mut [f64],
+    out_b: &mut [f64],
+) -> usize {
+    let mut kept = 0;
+    for (q, k4) in keep.chunks(4).enumerate() {
         if k4.iter().fold(false, |any, &k| any | (k != 0.0)) {
-            for ((&k, &x), &y) in k4.iter().zip(a4).zip(b4) {
+            for (l, &k) in k4.iter().enumerate() {
                 if k != 0.0 {
-                    out_a.push(x);
-                    out_b.push(y);
+                    out_a[kept] = a[4 * q + l];
+                    out_b[kept] = b[4 * q + l];
+                    kept += 1;
                 }
             }
         }
     }
+    kept
 }
 
+/// [`write_kept`] at [`Width::Avx512`]: outputs exactly as long as `keep`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 #[allow(unused_unsafe)]
-unsafe fn append_kept_avx512(
+unsafe fn write_kept_avx512(
     keep: &[f64],
     a: &[f64],
     b: &[f64],
-    out_a: &mut Vec<f64>,
-    out_b: &mut Vec<f64>,
-) {
+    out_a: &mut [f64],
+    out_b: &mut [f64],
+) -> usize {
     use std::arch::x86_64::{
         _CMP_NEQ_UQ, _mm512_cmp_pd_mask, _mm512_loadu_pd, _mm512_maskz_compress_pd,
         _mm512_setzero_pd, _mm512_storeu_pd,
     };
-    let whole = keep.len() / 8 * 8;
-    out_a.reserve(whole);
-    out_b.reserve(whole);
-    let (to_a, to_b) = (out_a.len(), out_b.len());
+    let n = keep.len();
+    assert!(a.len() == n && b.len() == n && out_a.len() == n && out_b.len() == n);
+    let whole = n / 8 * 8;
     let mut kept = 0;
     let eights = keep[..whole]
         .chunks_exact(8)
@@ -322,25 +329,21 @@ unsafe fn append_kept_avx512(
     // fast on every AVX-512 CPU (into memory it is slow on some).
     for ((k8, a8), b8) in eights {
         // SAFETY: loads of 8 doubles from chunks of exactly 8. The stores
-        // write 8 doubles from entry to + kept of each output, where
-        // kept + 8 <= whole (kept counts the entries kept from earlier
-        // chunks): within the capacity reserved above.
+        // write 8 doubles from entry `kept` of each output, where
+        // kept + 8 <= whole <= n (kept counts the entries kept from
+        // earlier chunks, at most 8 per chunk): within the outputs.
         unsafe {
             let zero = _mm512_setzero_pd();
             let m = _mm512_cmp_pd_mask::<_CMP_NEQ_UQ>(_mm512_loadu_pd(k8.as_ptr()), zero);
             let x = _mm512_maskz_compress_pd(m, _mm512_loadu_pd(a8.as_ptr()));
             let y = _mm512_maskz_compress_pd(m, _mm512_loadu_pd(b8.as_ptr()));
-            _mm512_storeu_pd(out_a.as_mut_ptr().add(to_a + kept), x);
-            _mm512_storeu_pd(out_b.as_mut_ptr().add(to_b + kept), y);
+            _mm512_storeu_pd(out_a.as_mut_ptr().add(kept), x);
+            _mm512_storeu_pd(out_b.as_mut_ptr().add(kept), y);
             kept += m.count_ones() as usize;
         }
     }
-    // SAFETY: the entries up to to + kept are written (above).
-    unsafe {
-        out_a.set_len(to_a + kept);
-        out_b.set_len(to_b + kept);
-    }
-    append_kept_baseline(&keep[whole..], &a[whole..], &b[whole..], out_a, out_b);
+    let (ta, tb) = (&mut out_a[kept..], &mut out_b[kept..]);
+    kept + write_kept_baseline(&keep[whole..], &a[whole..], &b[whole..], ta, tb)
 }
 
 #[cfg(test)]
@@ -349,12 +352,13 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// [`append_kept`] with AVX-512, where the CPU has it, keeps the
-    /// entries the baseline keeps, in order, after what the outputs held: flags 0, −0, 1, NaN and subnormal,
-    /// each kept with probability 1/5 (runs of eight kept and none too),
-    /// at lengths that are and are not multiples of eight.
+    /// [`write_kept`] with AVX-512, where the CPU has it, keeps the
+    /// entries the baseline keeps, in order: flags 0, −0, 1, NaN and
+    /// subnormal, each kept with probability 1/5 (runs of eight kept and
+    /// none too), at lengths that are and are not multiples of eight;
+    /// outputs longer than the input keep their entries past its length.
     #[test]
-    fn the_compressed_appends_keep_the_baselines_entries() {
+    fn the_compressed_writes_keep_the_baselines_entries() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(84);
         for len in [0, 1, 7, 8, 9, 64, 255, 256, 1000] {
             let flag = |r: u32| match r {
@@ -371,8 +375,8 @@ mod tests {
             }
             let a: Vec<f64> = (0..len).map(|_| rng.random_range(-1.0..1.0)).collect();
             let b: Vec<f64> = (0..len).map(|_| rng.random_range(-1.0..1.0)).collect();
-            let (mut ya, mut yb) = (vec![7.0], vec![8.0, 9.0]);
-            append_kept_baseline(&keep, &a, &b, &mut ya, &mut yb);
+            let (mut ya, mut yb) = (vec![7.0; len + 3], vec![8.0; len + 3]);
+            let got = write_kept_baseline(&keep, &a, &b, &mut ya, &mut yb);
             let kept = |x: &[f64]| -> Vec<f64> {
                 x.iter()
                     .zip(&keep)
@@ -380,13 +384,22 @@ mod tests {
                     .map(|(x, _)| *x)
                     .collect()
             };
-            assert_eq!((&ya[1..], &yb[2..]), (&kept(&a)[..], &kept(&b)[..]));
-            #[cfg(target_arch = "x86_64")]
-            if cpu_width() == Width::Avx512 {
-                let (mut xa, mut xb) = (vec![7.0], vec![8.0, 9.0]);
-                // SAFETY: the CPU has AVX-512, checked just above.
-                unsafe { append_kept_avx512(&keep, &a, &b, &mut xa, &mut xb) };
-                assert_eq!((&xa, &xb), (&ya, &yb), "{len}");
+            assert_eq!((&ya[..got], &yb[..got]), (&kept(&a)[..], &kept(&b)[..]));
+            assert_eq!((&ya[len..], &yb[len..]), (&[7.0; 3][..], &[8.0; 3][..]));
+            let (mut xa, mut xb) = (vec![7.0; len + 3], vec![8.0; len + 3]);
+            assert_eq!(write_kept(&keep, &a, &b, &mut xa, &mut xb), got, "{len}");
+            assert_eq!((&xa[..got], &xb[..got]), (&ya[..got], &yb[..got]), "{len}");
+            assert_eq!((&xa[len..], &xb[len..]), (&ya[len..], &yb[len..]), "{len}");
+            // Outputs just long enough for the count.
+            let (mut sa, mut sb) = (vec![0.0; got], vec![0.0; got]);
+            assert_eq!(write_kept(&keep, &a, &b, &mut sa, &mut sb), got, "{len}");
+            assert_eq!((&sa[..], &sb[..]), (&ya[..got], &yb[..got]), "{len}");
+            if got > 0 {
+                let short = std::panic::catch_unwind(|| {
+                    let (mut sa, mut sb) = (vec![0.0; got - 1], vec![0.0; got]);
+                    write_kept(&keep, &a, &b, &mut sa, &mut sb)
+                });
+                assert!(short.is_err(), "{len}: an output too short panics");
             }
         }
     }

@@ -162,16 +162,15 @@ pub(super) fn select_by_rank<T: Copy>(
 
 /// What a band's pass finds: the sums over the pages above the band and
 /// the pages inside it in page order (`None` if a run held more than one
-/// in [`INSIDE_MAX`]); pages as (σ, β') here, as [`super::poisson`]'s
-/// pages there.
-pub(super) struct Pass<T = (f64, f64)> {
-    pub(super) above: ActiveSums,
-    pub(super) inside: Option<Vec<T>>,
+/// in [`INSIDE_MAX`]), each as (σ, β').
+struct Pass {
+    above: ActiveSums,
+    inside: Option<Vec<(f64, f64)>>,
 }
 
-impl<T> Pass<T> {
+impl Pass {
     /// No page yet.
-    pub(super) fn empty() -> Pass<T> {
+    fn empty() -> Pass {
         Pass {
             above: ActiveSums::default(),
             inside: Some(Vec::new()),
@@ -179,7 +178,7 @@ impl<T> Pass<T> {
     }
 
     /// `self` then `o` (runs in page order).
-    pub(super) fn merge(mut self, o: Pass<T>) -> Pass<T> {
+    fn merge(mut self, o: Pass) -> Pass {
         self.above = self.above.merge(o.above);
         self.inside = match (self.inside, o.inside) {
             (Some(mut a), Some(b)) => {

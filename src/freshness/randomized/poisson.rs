@@ -11,7 +11,8 @@
 //!
 //! The route is [`super::band`]'s: a strided sample's root gives a band
 //! of r; one pass sums μ and s (compensated) over the pages above the
-//! band and keeps those inside; selection among them fixes P; one pass
+//! band and leaves those inside in the output (memory the plan writes
+//! anyway, not memory to fault in); selection among them fixes P; one pass
 //! writes the plan, each excess to within 1.4e-14 relative (from
 //! error-free products where it is within 1/[`SURE`] of its terms). With μ_i,
 //! c_i and K in [2^-400, 2^400] ([`TAME`]) every quantity stays a normal
@@ -22,11 +23,12 @@
 //! normal range.
 
 use super::super::par::{fold_chunks, fold_pieces_par};
-use super::band::{INSIDE_MAX, Pass, around_root, select_by_rank};
+use super::band::{INSIDE_MAX, around_root, select_by_rank};
 use super::{ActiveSums, Compensated, Model, PLAN_SUM_SLACK, UNRESOLVED, run_len};
 use crate::dist::Distribution;
 use crate::numeric::exact::product_error;
 use crate::simd::Sums8;
+use std::ops::Range;
 
 /// Values of μ_i, c_i and K for which the route applies: [2^-400, 2^400].
 const TAME: (f64, f64) = (
@@ -71,9 +73,9 @@ pub(super) fn plan(model: &Model, f: &mut [f64]) -> Option<()> {
     }
     let (mu, c) = (model.change_rates(), model.weights());
     let (lo, hi) = band(mu, c, k)?;
-    let pass = pass(mu, c, f, lo, hi);
-    let mut inside = pass.inside?;
-    let sums = select_active(k, pass.above, &mut inside);
+    let found = pass(mu, c, f, lo, hi);
+    let mut inside = found.inside(f)?;
+    let sums = select_active(k, found.above, &mut inside);
     let cut = Cut::new(k, sums)?;
     // The cutoff inside the band, clear of its edges (where the pass's
     // rounded comparisons decided).
@@ -124,33 +126,88 @@ fn band(mu: &[f64], c: &[f64], k: f64) -> Option<(f64, f64)> {
     around_root(n, |i| Page::new(mu[i], c[i]), root, |p| p.r)
 }
 
-/// The [`Pass`] over the band [lo, hi) of r: the sums over the pages
-/// above it (s ≥ hi·μ) and those inside (`f`, one entry per page, is not
-/// touched): runs of [`run_len`] pages, merged in page order (the same
-/// bits whatever the thread count).
-fn pass(mu: &[f64], c: &[f64], f: &mut [f64], lo: f64, hi: f64) -> Pass<Page> {
+/// What [`pass`] finds: the sums over the pages above the band, and for
+/// each run of pages its range and how many pages inside the band it left
+/// in the output (their μ from the run's first entry, their c from its
+/// middle one on); `None` when a run had no room for them.
+struct Found {
+    above: ActiveSums,
+    runs: Option<Vec<(Range<usize>, usize)>>,
+}
+
+impl Found {
+    /// `self` then `o` (runs in page order).
+    fn merge(mut self, o: Found) -> Found {
+        self.above = self.above.merge(o.above);
+        self.runs = match (self.runs, o.runs) {
+            (Some(mut a), Some(b)) => {
+                a.extend(b);
+                Some(a)
+            }
+            _ => None,
+        };
+        self
+    }
+
+    /// The pages inside the band, in page order, from the pairs the pass
+    /// left in `f`; `None` when a run had no room or more than one page in
+    /// [`INSIDE_MAX`] is inside.
+    fn inside(&self, f: &[f64]) -> Option<Vec<Page>> {
+        let runs = self.runs.as_ref()?;
+        let total: usize = runs.iter().map(|r| r.1).sum();
+        if total > f.len() / INSIDE_MAX {
+            return None;
+        }
+        let mut pages = Vec::with_capacity(total);
+        for (run, kept) in runs {
+            let (m, c) = f[run.clone()].split_at(run.len() / 2);
+            pages.extend(
+                m[..*kept]
+                    .iter()
+                    .zip(&c[..*kept])
+                    .map(|(&m, &c)| Page::new(m, c)),
+            );
+        }
+        Some(pages)
+    }
+}
+
+/// The [`Found`] over the band [lo, hi) of r: the sums over the pages
+/// above it (s ≥ hi·μ) and those inside, as (μ, c) pairs left in `f` (one
+/// entry per page, in each run's part); runs of [`run_len`] pages, merged
+/// in page order (the same bits whatever the thread count).
+fn pass(mu: &[f64], c: &[f64], f: &mut [f64], lo: f64, hi: f64) -> Found {
     let run = run_len(mu.len());
-    // The pass only reads: the output stands in for the runs' pages.
+    let empty = Found {
+        above: ActiveSums::default(),
+        runs: Some(Vec::new()),
+    };
     fold_pieces_par(
         [f],
         run,
-        Pass::empty(),
-        |pages, _| {
-            crate::simd::wide(PassRun {
+        empty,
+        |pages, [out]| {
+            let kept = crate::simd::wide(PassRun {
                 mu: &mu[pages.clone()],
-                c: &c[pages],
+                c: &c[pages.clone()],
                 band: (lo, hi),
-            })
+                out,
+            });
+            Found {
+                above: kept.0,
+                runs: kept.1.map(|k| vec![(pages, k)]),
+            }
         },
-        Pass::merge,
+        Found::merge,
     )
 }
 
-/// One run of [`pass`].
-struct PassRun<'a> {
+/// One run of [`pass`], with its part of the output.
+struct PassRun<'a, 'b> {
     mu: &'a [f64],
     c: &'a [f64],
     band: (f64, f64),
+    out: &'b mut [f64],
 }
 
 /// Pages per block of [`PassRun`] and [`PlanRun`]: a loop without
@@ -171,22 +228,26 @@ fn add_lane(sum: &mut Sums8, l: usize, x: f64) {
     (sum.0[l], sum.1[l]) = (c.hi, c.lo);
 }
 
-impl crate::simd::Kernel for PassRun<'_> {
-    type Output = Pass<Page>;
+impl crate::simd::Kernel for PassRun<'_, '_> {
+    /// The sums above the band, and how many pages inside it were left in
+    /// the output (`None`: no room).
+    type Output = (ActiveSums, Option<usize>);
 
     /// Per block: the terms above the band (μ and s, else 0) and a mark
     /// for each page inside in one loop without branches, then the marked
-    /// pages kept ([`crate::simd::append_kept`]), then the terms into the
-    /// compensated lanes.
+    /// pages written into the output ([`crate::simd::write_kept`]), then
+    /// the terms into the compensated lanes.
     #[inline(always)]
-    fn run(self) -> Pass<Page> {
+    fn run(self) -> (ActiveSums, Option<usize>) {
         let PassRun {
             mu,
             c,
             band: (lo, hi),
+            out,
         } = self;
-        let cap = mu.len() / INSIDE_MAX;
-        let (mut in_m, mut in_c) = (Vec::new(), Vec::new());
+        let half = out.len() / 2;
+        let (out_m, out_c) = out.split_at_mut(half);
+        let mut kept = Some(0);
         let zero = ([0.0; LANES], [0.0; LANES]);
         let (mut m_sum, mut s_sum, mut count) = (zero, zero, 0_usize);
         let (mut m_up, mut s_up, mut keep) = ([0.0; BLOCK], [0.0; BLOCK], [0.0; BLOCK]);
@@ -200,8 +261,14 @@ impl crate::simd::Kernel for PassRun<'_> {
                 *m_up = if above { m } else { 0.0 };
                 *s_up = if above { s } else { 0.0 };
             }
-            if in_m.len() <= cap {
-                crate::simd::append_kept(&keep[..m.len()], m, c, &mut in_m, &mut in_c);
+            if let Some(k) = kept {
+                let keep = &keep[..m.len()];
+                // Room for the block (at most its length), else counted.
+                let room =
+                    k + m.len() <= half || k + keep.iter().filter(|&&x| x != 0.0).count() <= half;
+                kept = room.then(|| {
+                    k + crate::simd::write_kept(keep, m, c, &mut out_m[k..], &mut out_c[k..])
+                });
             }
             let whole = m.len() / LANES * LANES;
             crate::simd::add_sums8(&mut m_sum, &m_up[..whole], &mut s_sum, &s_up[..whole]);
@@ -221,13 +288,7 @@ impl crate::simd::Kernel for PassRun<'_> {
                 s: lane(s_sum, l),
             })
         });
-        Pass {
-            above: ActiveSums { count, ..above },
-            inside: (in_m.len() <= cap).then(|| {
-                let pages = in_m.iter().zip(&in_c);
-                pages.map(|(&m, &c)| Page::new(m, c)).collect()
-            }),
-        }
+        (ActiveSums { count, ..above }, kept)
     }
 }
 
@@ -350,5 +411,74 @@ impl crate::simd::Kernel for PlanRun<'_, '_> {
             }
         }
         (active, total.iter().sum(), lost)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// [`pass`] against brute force over runs of 32768 pages and a last
+    /// run of 3: it counts the pages at or above the band's top and sums
+    /// their μ and s to double-double accuracy, and gives the pages inside
+    /// in page order (from the last run too, its one page inside filling
+    /// its room); none when a run has no room for its own (two of the last
+    /// three) or more than one page in [`INSIDE_MAX`] is inside.
+    #[test]
+    fn the_pass_sums_the_pages_above_the_band_and_keeps_those_inside() {
+        let n = (1 << 15) + 3;
+        assert_eq!(run_len(n), 1 << 15);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(85);
+        let mut draw = |lo: f64, hi: f64| -> Vec<f64> {
+            (0..n)
+                .map(|_| 10f64.powf(rng.random_range(lo..hi)))
+                .collect()
+        };
+        let (mu, mut c) = (draw(-3.0, 1.0), draw(-1.0, 1.0));
+        let mut r: Vec<f64> = (0..n).map(|i| Page::new(mu[i], c[i]).r).collect();
+        r.sort_by(f64::total_cmp);
+        let (lo, hi) = (r[n / 2], r[n / 2 + n / 20]);
+        let set_r = |c: &mut [f64], i: usize, r: f64| c[i] = r * r * mu[i];
+        set_r(&mut c, n - 3, 0.5 * lo);
+        set_r(&mut c, n - 2, (lo * hi).sqrt());
+        set_r(&mut c, n - 1, 2.0 * hi);
+        let brute = |c: &[f64], lo: f64, hi: f64| {
+            let (mut inside, mut above) = (Vec::new(), (0, 0.0, 0.0));
+            for (&m, &c) in mu.iter().zip(c) {
+                let s = (c * m).sqrt();
+                if s >= hi * m {
+                    above = (above.0 + 1, above.1 + m, above.2 + s);
+                } else if s >= lo * m {
+                    inside.push((m, s));
+                }
+            }
+            (inside, above)
+        };
+        let mut f = vec![0.0; n];
+        let found = pass(&mu, &c, &mut f, lo, hi);
+        let (inside, above) = brute(&c, lo, hi);
+        let got: Vec<(f64, f64)> = found
+            .inside(&f)
+            .unwrap()
+            .iter()
+            .map(|p| (p.mu, p.s))
+            .collect();
+        assert_eq!(got, inside);
+        assert_eq!(
+            got.last(),
+            Some(&(mu[n - 2], (c[n - 2] * mu[n - 2]).sqrt()))
+        );
+        let sums = found.above;
+        assert_eq!(sums.count, above.0);
+        assert!(((sums.b.hi + sums.b.lo) / above.1 - 1.0).abs() < 1e-13);
+        assert!(((sums.s.hi + sums.s.lo) / above.2 - 1.0).abs() < 1e-13);
+        // Two of the last run's three pages inside: no room.
+        set_r(&mut c, n - 1, (lo * hi).sqrt());
+        assert!(pass(&mu, &c, &mut f, lo, hi).inside(&f).is_none());
+        // A band holding 1/5 of the pages: too many.
+        let (lo, hi) = (r[n / 2], r[n / 2 + n / 5]);
+        assert!(pass(&mu, &c, &mut f, lo, hi).inside(&f).is_none());
     }
 }
