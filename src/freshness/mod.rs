@@ -689,67 +689,95 @@ pub(crate) fn normal(x: f64) -> bool {
     (f64::MIN_POSITIVE..=f64::MAX).contains(&x)
 }
 
-/// (every entry finite and > 0, smallest, largest) of `xs`, in four lanes
-/// (vectorises).
+/// Lanes of [`positive_range`] and [`checked_pairs`]: one AVX-512 or two
+/// AVX2 vectors. Their flags are doubles (1 once a check failed), and
+/// their loops take whole arrays of lanes: the forms the compiler
+/// vectorizes (with `bool` flags it kept them in scalars and SSE2 halves).
+const CHECK_LANES: usize = 8;
+
+/// (every entry finite and > 0, smallest, largest) of `xs`, in
+/// [`CHECK_LANES`] lanes.
 fn positive_range(xs: &[f64]) -> (bool, f64, f64) {
-    let (mut ok, mut lo, mut hi) = ([true; 4], [f64::MAX; 4], [0.0_f64; 4]);
-    let mut quads = xs.chunks_exact(4);
+    const L: usize = CHECK_LANES;
+    let (mut bad, mut lo, mut hi) = ([0.0; L], [f64::MAX; L], [0.0_f64; L]);
     let mut step = |l: usize, x: f64| {
-        ok[l] &= x > 0.0 && x <= f64::MAX;
+        bad[l] = if (x > 0.0) & (x <= f64::MAX) {
+            bad[l]
+        } else {
+            1.0
+        };
         lo[l] = if x < lo[l] { x } else { lo[l] };
         hi[l] = if x > hi[l] { x } else { hi[l] };
     };
-    for q in &mut quads {
-        for (l, &x) in q.iter().enumerate() {
+    let (lanes, rest) = xs.as_chunks::<L>();
+    for x in lanes {
+        for (l, &x) in x.iter().enumerate() {
             step(l, x);
         }
     }
-    for &x in quads.remainder() {
+    for &x in rest {
         step(0, x);
     }
-    let lo = lo.into_iter().fold(f64::MAX, f64::min);
-    let hi = hi.into_iter().fold(0.0, f64::max);
-    (ok.into_iter().all(|o| o), lo, hi)
+    (most(bad) == 0.0, least(lo), most(hi))
+}
+
+/// The least of `x`'s lanes (f64::MAX for none).
+fn least(x: [f64; CHECK_LANES]) -> f64 {
+    x.into_iter().fold(f64::MAX, f64::min)
+}
+
+/// The largest of `x`'s lanes (0 for none).
+fn most(x: [f64; CHECK_LANES]) -> f64 {
+    x.into_iter().fold(0.0, f64::max)
 }
 
 /// [`positive_range`] of `mu` and of `c`, and max w_i,
 /// w_i = c_i/(μ_i E\[X\]), when every μ_i E\[X\] and w_i is a normal
-/// double (else 0): one loop in 8 lanes without branches (one AVX-512 or
-/// two AVX2 vectors each, under [`simd::wide`]).
+/// double (else 0): one loop in [`CHECK_LANES`] lanes without branches
+/// (under [`simd::wide`]).
 #[inline(always)]
 fn checked_pairs(mu: &[f64], c: &[f64], mean: f64) -> ((bool, f64, f64), (bool, f64, f64), f64) {
-    const L: usize = 8;
-    let (mut ok, mut lo, mut hi) = ([true; L], [f64::MAX; L], [0.0_f64; L]);
-    let (mut c_ok, mut c_lo, mut c_hi) = ([true; L], [f64::MAX; L], [0.0_f64; L]);
-    let (mut plain, mut top) = ([true; L], [0.0_f64; L]);
+    const L: usize = CHECK_LANES;
+    let (mut bad, mut lo, mut hi) = ([0.0; L], [f64::MAX; L], [0.0_f64; L]);
+    let (mut c_bad, mut c_lo, mut c_hi) = ([0.0; L], [f64::MAX; L], [0.0_f64; L]);
+    let (mut unplain, mut top) = ([0.0; L], [0.0_f64; L]);
     let mut step = |l: usize, m: f64, c: f64| {
-        ok[l] &= (m > 0.0) & (m <= f64::MAX);
+        bad[l] = if (m > 0.0) & (m <= f64::MAX) {
+            bad[l]
+        } else {
+            1.0
+        };
         lo[l] = if m < lo[l] { m } else { lo[l] };
         hi[l] = if m > hi[l] { m } else { hi[l] };
-        c_ok[l] &= (c > 0.0) & (c <= f64::MAX);
+        c_bad[l] = if (c > 0.0) & (c <= f64::MAX) {
+            c_bad[l]
+        } else {
+            1.0
+        };
         c_lo[l] = if c < c_lo[l] { c } else { c_lo[l] };
         c_hi[l] = if c > c_hi[l] { c } else { c_hi[l] };
         let me = m * mean;
         let v = c / me;
-        plain[l] &= normal(me) & normal(v);
+        unplain[l] = if normal(me) & normal(v) {
+            unplain[l]
+        } else {
+            1.0
+        };
         top[l] = if v > top[l] { v } else { top[l] };
     };
-    let (mut m_lanes, mut c_lanes) = (mu.chunks_exact(L), c.chunks_exact(L));
-    for (m, c) in (&mut m_lanes).zip(&mut c_lanes) {
+    let ((m_lanes, m_rest), (c_lanes, c_rest)) = (mu.as_chunks::<L>(), c.as_chunks::<L>());
+    for (m, c) in m_lanes.iter().zip(c_lanes) {
         for l in 0..L {
             step(l, m[l], c[l]);
         }
     }
-    for (&m, &c) in m_lanes.remainder().iter().zip(c_lanes.remainder()) {
+    for (&m, &c) in m_rest.iter().zip(c_rest) {
         step(0, m, c);
     }
-    let all = |x: [bool; L]| x.into_iter().all(|o| o);
-    let least = |x: [f64; L]| x.into_iter().fold(f64::MAX, f64::min);
-    let most = |x: [f64; L]| x.into_iter().fold(0.0, f64::max);
     (
-        (all(ok), least(lo), most(hi)),
-        (all(c_ok), least(c_lo), most(c_hi)),
-        if all(plain) { most(top) } else { 0.0 },
+        (most(bad) == 0.0, least(lo), most(hi)),
+        (most(c_bad) == 0.0, least(c_lo), most(c_hi)),
+        if most(unplain) == 0.0 { most(top) } else { 0.0 },
     )
 }
 

@@ -71,3 +71,67 @@ fn a_model_handed_bad_arrays_refuses_them_as_new_does() {
         }
     }
 }
+
+/// The checked fast path (exponential X) finds a bad value at any page
+/// (every lane of its vectors and the pages after them: 8·4 + 5 pages),
+/// in the rates or the weights, and otherwise brute force's least and
+/// largest μ and c and largest w = c/(μE\[X\]); no w_max when one w_i is
+/// not a normal double.
+#[test]
+fn the_fast_check_finds_a_bad_value_at_any_page_and_the_extremes() {
+    let n = 37;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
+    let mut draw = || -> Vec<f64> {
+        (0..n)
+            .map(|_| 10f64.powf(rng.random_range(-3.0..3.0)))
+            .collect()
+    };
+    let (mu, c) = (draw(), draw());
+    let access = Distribution::exponential(3.0).unwrap();
+    let mean = access.mean();
+    let least = |x: &[f64]| x.iter().copied().fold(f64::MAX, f64::min);
+    let most = |x: &[f64]| x.iter().copied().fold(0.0, f64::max);
+    let ex = Model::new(access.clone(), &mu, None)
+        .unwrap()
+        .extremes()
+        .unwrap();
+    assert_eq!((ex.mu_min, ex.mu_max), (least(&mu), most(&mu)));
+    let ex = Model::new(access.clone(), &mu, Some(&c))
+        .unwrap()
+        .extremes()
+        .unwrap();
+    assert_eq!((ex.mu_min, ex.mu_max), (least(&mu), most(&mu)));
+    assert_eq!(ex.c_range, Some((least(&c), most(&c))));
+    let w: Vec<f64> = mu.iter().zip(&c).map(|(m, c)| c / (m * mean)).collect();
+    assert_eq!(ex.w_max, Some(most(&w)));
+    for i in 0..n {
+        for bad in [f64::NAN, 0.0, -0.0, -1.0, f64::INFINITY, f64::NEG_INFINITY] {
+            let with = |x: &[f64]| {
+                let mut x = x.to_vec();
+                x[i] = bad;
+                x
+            };
+            assert!(
+                Model::new(access.clone(), &with(&mu), None).is_err(),
+                "μ[{i}] = {bad}"
+            );
+            assert!(
+                Model::new(access.clone(), &with(&mu), Some(&c)).is_err(),
+                "μ[{i}] = {bad}"
+            );
+            assert!(
+                Model::new(access.clone(), &mu, Some(&with(&c))).is_err(),
+                "c[{i}] = {bad}"
+            );
+        }
+        // w_i = 1e300/(1e-20·E[X]) overflows.
+        let (mut m2, mut c2) = (mu.clone(), c.clone());
+        (m2[i], c2[i]) = (1e-20, 1e300);
+        let ex = Model::new(access.clone(), &m2, Some(&c2))
+            .unwrap()
+            .extremes()
+            .unwrap();
+        assert_eq!(ex.w_max, None, "page {i}");
+        assert_eq!((ex.mu_min, ex.c_range.unwrap().1), (1e-20, 1e300));
+    }
+}
