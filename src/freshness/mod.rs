@@ -689,37 +689,34 @@ pub(crate) fn normal(x: f64) -> bool {
     (f64::MIN_POSITIVE..=f64::MAX).contains(&x)
 }
 
-/// Lanes of [`positive_range`] and [`checked_pairs`]: one AVX-512 or two
-/// AVX2 vectors. Their flags are doubles (1 once a check failed), and
-/// their loops take whole arrays of lanes: the forms the compiler
-/// vectorizes (with `bool` flags it kept them in scalars and SSE2 halves).
-const CHECK_LANES: usize = 8;
-
-/// (every entry finite and > 0, smallest, largest) of `xs`, in
-/// [`CHECK_LANES`] lanes.
+/// (every entry finite and > 0, smallest, largest) of `xs`, in four lanes
+/// (vectorises).
 fn positive_range(xs: &[f64]) -> (bool, f64, f64) {
-    const L: usize = CHECK_LANES;
-    let (mut bad, mut lo, mut hi) = ([0.0; L], [f64::MAX; L], [0.0_f64; L]);
+    let (mut ok, mut lo, mut hi) = ([true; 4], [f64::MAX; 4], [0.0_f64; 4]);
+    let mut quads = xs.chunks_exact(4);
     let mut step = |l: usize, x: f64| {
-        bad[l] = if (x > 0.0) & (x <= f64::MAX) {
-            bad[l]
-        } else {
-            1.0
-        };
+        ok[l] &= x > 0.0 && x <= f64::MAX;
         lo[l] = if x < lo[l] { x } else { lo[l] };
         hi[l] = if x > hi[l] { x } else { hi[l] };
     };
-    let (lanes, rest) = xs.as_chunks::<L>();
-    for x in lanes {
-        for (l, &x) in x.iter().enumerate() {
+    for q in &mut quads {
+        for (l, &x) in q.iter().enumerate() {
             step(l, x);
         }
     }
-    for &x in rest {
+    for &x in quads.remainder() {
         step(0, x);
     }
-    (most(bad) == 0.0, least(lo), most(hi))
+    let lo = lo.into_iter().fold(f64::MAX, f64::min);
+    let hi = hi.into_iter().fold(0.0, f64::max);
+    (ok.into_iter().all(|o| o), lo, hi)
 }
+
+/// Lanes of [`checked_pairs`]: one AVX-512 or two AVX2 vectors. Its
+/// flags are doubles (1 once a check failed), and its loop takes whole
+/// arrays of lanes: the form the compiler vectorizes (with `bool` flags
+/// it kept the loop in scalars and SSE2 halves).
+const CHECK_LANES: usize = 8;
 
 /// The least of `x`'s lanes (f64::MAX for none).
 fn least(x: [f64; CHECK_LANES]) -> f64 {
@@ -731,7 +728,7 @@ fn most(x: [f64; CHECK_LANES]) -> f64 {
     x.into_iter().fold(0.0, f64::max)
 }
 
-/// [`positive_range`] of `mu` and of `c`, and max w_i,
+/// (every entry finite and > 0, smallest, largest) of `mu` and of `c`, and max w_i,
 /// w_i = c_i/(μ_i E\[X\]), when every μ_i E\[X\] and w_i is a normal
 /// double (else 0): one loop in [`CHECK_LANES`] lanes without branches
 /// (under [`simd::wide`]).
