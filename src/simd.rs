@@ -326,7 +326,8 @@ unsafe fn write_kept_avx512(
         .zip(a.chunks_exact(8))
         .zip(b.chunks_exact(8));
     // Compression into a register, then a plain store: the form that is
-    // fast on every AVX-512 CPU (into memory it is slow on some).
+    // fast on every AVX-512 CPU (into memory it is slow on some). Groups
+    // with none kept are skipped: the band pass keeps few pages.
     for ((k8, a8), b8) in eights {
         // SAFETY: loads of 8 doubles from chunks of exactly 8. The stores
         // write 8 doubles from entry `kept` of each output, where
@@ -335,6 +336,9 @@ unsafe fn write_kept_avx512(
         unsafe {
             let zero = _mm512_setzero_pd();
             let m = _mm512_cmp_pd_mask::<_CMP_NEQ_UQ>(_mm512_loadu_pd(k8.as_ptr()), zero);
+            if m == 0 {
+                continue;
+            }
             let x = _mm512_maskz_compress_pd(m, _mm512_loadu_pd(a8.as_ptr()));
             let y = _mm512_maskz_compress_pd(m, _mm512_loadu_pd(b8.as_ptr()));
             _mm512_storeu_pd(out_a.as_mut_ptr().add(kept), x);
