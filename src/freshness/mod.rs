@@ -728,10 +728,10 @@ fn most(x: [f64; CHECK_LANES]) -> f64 {
     x.into_iter().fold(0.0, f64::max)
 }
 
-/// (every entry finite and > 0, smallest, largest) of `mu` and of `c`, and max w_i,
-/// w_i = c_i/(μ_i E\[X\]), when every μ_i E\[X\] and w_i is a normal
-/// double (else 0): one loop in [`CHECK_LANES`] lanes without branches
-/// (under [`simd::wide`]).
+/// (every entry finite and > 0, smallest, largest) of `mu` and of `c`,
+/// and max w_i, w_i = c_i/(μ_i E\[X\]), when every μ_i E\[X\] and w_i is
+/// a normal double (else 0): one loop in [`CHECK_LANES`] lanes without
+/// branches (under [`simd::wide`]).
 #[inline(always)]
 fn checked_pairs(mu: &[f64], c: &[f64], mean: f64) -> ((bool, f64, f64), (bool, f64, f64), f64) {
     const L: usize = CHECK_LANES;
