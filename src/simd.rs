@@ -394,6 +394,15 @@ mod tests {
             assert_eq!(write_kept(&keep, &a, &b, &mut xa, &mut xb), got, "{len}");
             assert_eq!((&xa[..got], &xb[..got]), (&ya[..got], &yb[..got]), "{len}");
             assert_eq!((&xa[len..], &xb[len..]), (&ya[len..], &yb[len..]), "{len}");
+            // The compressed form itself, whatever width other tests cap.
+            #[cfg(target_arch = "x86_64")]
+            if cpu_width() == Width::Avx512 {
+                let (mut xa, mut xb) = (vec![7.0; len], vec![8.0; len]);
+                // SAFETY: the CPU has AVX-512, checked just above.
+                let n = unsafe { write_kept_avx512(&keep, &a, &b, &mut xa, &mut xb) };
+                assert_eq!(n, got, "{len}");
+                assert_eq!((&xa[..got], &xb[..got]), (&ya[..got], &yb[..got]), "{len}");
+            }
             // Outputs just long enough for the count.
             let (mut sa, mut sb) = (vec![0.0; got], vec![0.0; got]);
             assert_eq!(write_kept(&keep, &a, &b, &mut sa, &mut sb), got, "{len}");

@@ -160,6 +160,13 @@ pub(super) fn select_by_rank<T: Copy>(
     sums
 }
 
+/// `a` then `b` when both runs found their pages, else `None`.
+pub(super) fn joined<T>(a: Option<Vec<T>>, b: Option<Vec<T>>) -> Option<Vec<T>> {
+    let (mut a, b) = (a?, b?);
+    a.extend(b);
+    Some(a)
+}
+
 /// What a band's pass finds: the sums over the pages above the band and
 /// the pages inside it in page order (`None` if a run held more than one
 /// in [`INSIDE_MAX`]), each as (σ, β').
@@ -180,13 +187,7 @@ impl Pass {
     /// `self` then `o` (runs in page order).
     fn merge(mut self, o: Pass) -> Pass {
         self.above = self.above.merge(o.above);
-        self.inside = match (self.inside, o.inside) {
-            (Some(mut a), Some(b)) => {
-                a.extend(b);
-                Some(a)
-            }
-            _ => None,
-        };
+        self.inside = joined(self.inside, o.inside);
         self
     }
 }

@@ -23,7 +23,7 @@
 //! normal range.
 
 use super::super::par::{fold_chunks, fold_pieces_par};
-use super::band::{INSIDE_MAX, around_root, select_by_rank};
+use super::band::{INSIDE_MAX, around_root, joined, select_by_rank};
 use super::{ActiveSums, Compensated, Model, PLAN_SUM_SLACK, UNRESOLVED, run_len};
 use crate::dist::Distribution;
 use crate::numeric::exact::product_error;
@@ -139,13 +139,7 @@ impl Found {
     /// `self` then `o` (runs in page order).
     fn merge(mut self, o: Found) -> Found {
         self.above = self.above.merge(o.above);
-        self.runs = match (self.runs, o.runs) {
-            (Some(mut a), Some(b)) => {
-                a.extend(b);
-                Some(a)
-            }
-            _ => None,
-        };
+        self.runs = joined(self.runs, o.runs);
         self
     }
 
